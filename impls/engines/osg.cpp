@@ -1,0 +1,45 @@
+// OpenSceneGraph adapter: osg::Quat::slerp(t, from, to) -> slerp, f64 (osg::Quat::value_type is double
+// unless OSG was built with OSG_USE_FLOAT_QUAT, which Debian's is not).
+// OSG documents: "Spherical Linear Interpolation. As t goes from 0 to 1, the Quat object goes from "from"
+// to "to"." (osg/Quat)
+// Layout: osg::Quat(x, y, z, w) constructor and x() y() z() w() accessors; slerp is a member that assigns
+// to *this.
+#include <osg/Quat>
+#include <osg/Version>
+
+#include "quatcheck/registry.h"
+
+#include <type_traits>
+
+namespace {
+
+#define QC_OSG_STR2(x) #x
+#define QC_OSG_STR(x) QC_OSG_STR2(x)
+const char *const kVersion = QC_OSG_STR(OPENSCENEGRAPH_MAJOR_VERSION) "." QC_OSG_STR(
+    OPENSCENEGRAPH_MINOR_VERSION) "." QC_OSG_STR(OPENSCENEGRAPH_PATCH_VERSION);
+
+static_assert(std::is_same_v<osg::Quat::value_type, double>, "OSG built with OSG_USE_FLOAT_QUAT: adapt the slot");
+
+void slerp(const double q0[4], const double q1[4], double t, double out[4]) {
+    const osg::Quat a(q0[1], q0[2], q0[3], q0[0]);
+    const osg::Quat b(q1[1], q1[2], q1[3], q1[0]);
+    osg::Quat r;
+    r.slerp(t, a, b);
+    out[0] = r.w();
+    out[1] = r.x();
+    out[2] = r.y();
+    out[3] = r.z();
+}
+
+const qc_impl_v1 table = {
+    "osg",
+    nullptr, nullptr, nullptr, nullptr,
+    slerp, nullptr, nullptr, nullptr,
+};
+
+}  // namespace
+
+QC_REGISTER_IMPL_EX(table, "engine",
+                    "osg::Quat::slerp(t, from, to): documented 'Spherical Linear Interpolation. As t goes from 0 to 1, "
+                    "the Quat object goes from from to to' (libosg)",
+                    kVersion, {});
