@@ -1,0 +1,37 @@
+// Subcommand registry: each harness/cli/cmd_*.cpp adds its subcommand with one QC_COMMAND line.
+#pragma once
+
+#include "quatcheck/types.h"
+
+#include <CLI/CLI.hpp>
+
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace qc::cli {
+
+// A subcommand's setup: add options to `sub`, and set sub->callback to the action. The action returns
+// the exit status (0 success, 1 failed verdict); it throws UsageError/InputError for status 2.
+using Setup = std::function<void(CLI::App *sub, int &exit_status)>;
+
+struct CommandRegistrar {
+    CommandRegistrar(const char *name, const char *help, Setup setup);
+};
+
+struct CommandEntry {
+    std::string name, help;
+    Setup setup;
+};
+std::vector<CommandEntry> &commands();
+
+// Shared option helpers.
+void add_plugin_option(CLI::App *sub, std::vector<std::string> &plugins);
+std::vector<Op> parse_ops(const std::vector<std::string> &names, const char *flag = "--op");
+
+}  // namespace qc::cli
+
+#define QC_COMMAND(name, help, setup) \
+    static const ::qc::cli::CommandRegistrar QC_CLI_CONCAT(qc_command_, __LINE__)(name, help, setup)
+#define QC_CLI_CONCAT_INNER(a, b) a##b
+#define QC_CLI_CONCAT(a, b) QC_CLI_CONCAT_INNER(a, b)

@@ -1,0 +1,154 @@
+#include "metrics/metrics.h"
+
+#include <algorithm>
+
+namespace qc {
+
+namespace {
+// N(z): the number of representable magnitudes between 0 and |z|, extended linearly inside each binade,
+// signed like z. The ulp distance between x and y is |N(x) - N(y)|.
+void ulp_index(Real &out, const Real &z, int p, int emin, Real &tmp) {
+    if (mpfr_zero_p(mp(z))) { mpfr_set_ui(mp(out), 0, MPFR_RNDN); return; }
+    mpfr_abs(mp(tmp), mp(z), MPFR_RNDN);
+    long e = mpfr_get_exp(mp(tmp)) - 1;  // 2^e <= |z| < 2^(e+1)
+    if (e < emin) {
+        mpfr_mul_2si(mp(out), mp(tmp), p - 1 - emin, MPFR_RNDN);  // |z| / 2^(emin-p+1)
+    } else {
+        // (e - emin + 1) 2^(p-1) + (|z| - 2^e) / 2^(e-p+1)
+        mpfr_mul_2si(mp(out), mp(tmp), p - 1 - e, MPFR_RNDN);     // |z| / 2^(e-p+1), in [2^(p-1), 2^p)
+        mpfr_sub_ui(mp(out), mp(out), 1ul << (p - 1), MPFR_RNDN);   // minus the binade's start
+        mpfr_set_si(mp(tmp), e - emin + 1, MPFR_RNDN);
+        mpfr_mul_2si(mp(tmp), mp(tmp), p - 1, MPFR_RNDN);
+        mpfr_add(mp(out), mp(out), mp(tmp), MPFR_RNDN);
+    }
+    if (mpfr_sgn(mp(z)) < 0) mpfr_neg(mp(out), mp(out), MPFR_RNDN);
+}
+}  // namespace
+
+double ulp_distance(const Real &x, double y, int p, int emin) {
+    // 2^(p-1) times ~2100 binades needs ~64 integer bits; 384 bits leave ample fraction bits.
+    thread_local Real nx, ny, yy, tmp;
+    for (Real *r : {&nx, &ny, &yy, &tmp}) ensure_bits(*r, 384);
+    mpfr_set_d(mp(yy), y, MPFR_RNDN);
+    ulp_index(nx, x, p, emin, tmp);
+    ulp_index(ny, yy, p, emin, tmp);
+    mpfr_sub(mp(nx), mp(nx), mp(ny), MPFR_RNDU);
+    mpfr_abs(mp(nx), mp(nx), MPFR_RNDU);
+    return to_double_up(nx);
+}
+
+MetricEngine::MetricEngine(Precision precision)
+    : precision_(precision), bits_(2 * precision_bits(precision) + 96) {
+    for (auto &r : rhat_) ensure_bits(r, bits_);
+    for (Real *r : {&norm_, &tmp_, &u_, &v_, &ang_}) ensure_bits(*r, bits_);
+}
+
+double MetricEngine::angle_to(const RealQuat &v) {
+    // s = sign(r^ . v)
+    mpfr_mul(mp(u_), mp(rhat_[0]), mp(v[0]), MPFR_RNDN);
+    for (int i = 1; i < 4; i++) {
+        mpfr_mul(mp(tmp_), mp(rhat_[i]), mp(v[i]), MPFR_RNDN);
+        mpfr_add(mp(u_), mp(u_), mp(tmp_), MPFR_RNDN);
+    }
+    sign_ = mpfr_sgn(mp(u_)) < 0 ? -1 : 1;
+    mpfr_set_ui(mp(u_), 0, MPFR_RNDN);
+    mpfr_set_ui(mp(v_), 0, MPFR_RNDN);
+    for (int i = 0; i < 4; i++) {
+        if (sign_ > 0) mpfr_sub(mp(tmp_), mp(rhat_[i]), mp(v[i]), MPFR_RNDN);
+        else mpfr_add(mp(tmp_), mp(rhat_[i]), mp(v[i]), MPFR_RNDN);
+        mpfr_sqr(mp(tmp_), mp(tmp_), MPFR_RNDN);
+        mpfr_add(mp(u_), mp(u_), mp(tmp_), MPFR_RNDN);
+        if (sign_ > 0) mpfr_add(mp(tmp_), mp(rhat_[i]), mp(v[i]), MPFR_RNDN);
+        else mpfr_sub(mp(tmp_), mp(rhat_[i]), mp(v[i]), MPFR_RNDN);
+        mpfr_sqr(mp(tmp_), mp(tmp_), MPFR_RNDN);
+        mpfr_add(mp(v_), mp(v_), mp(tmp_), MPFR_RNDN);
+    }
+    mpfr_sqrt(mp(u_), mp(u_), MPFR_RNDN);
+    mpfr_sqrt(mp(v_), mp(v_), MPFR_RNDN);
+    mpfr_atan2(mp(ang_), mp(u_), mp(v_), MPFR_RNDN);
+    mpfr_mul_2ui(mp(ang_), mp(ang_), 2, MPFR_RNDN);
+    return to_double(ang_);
+}
+
+double MetricEngine::rotation_angle(const double u[4], const RealQuat &unit_v) {
+    for (int i = 0; i < 4; i++) mpfr_set_d(mp(rhat_[i]), u[i], MPFR_RNDN);
+    mpfr_set_ui(mp(norm_), 0, MPFR_RNDN);
+    for (int i = 0; i < 4; i++) {
+        mpfr_sqr(mp(tmp_), mp(rhat_[i]), MPFR_RNDN);
+        mpfr_add(mp(norm_), mp(norm_), mp(tmp_), MPFR_RNDN);
+    }
+    mpfr_sqrt(mp(norm_), mp(norm_), MPFR_RNDN);
+    for (auto &r : rhat_) mpfr_div(mp(r), mp(r), mp(norm_), MPFR_RNDN);
+    return angle_to(unit_v);
+}
+
+CaseMetrics MetricEngine::measure(const float out[4], const SlerpReference &ref, Op op) {
+    double d[4] = {out[0], out[1], out[2], out[3]};
+    return measure_exact(d, ref, op);
+}
+
+CaseMetrics MetricEngine::measure(const double out[4], const SlerpReference &ref, Op op) {
+    return measure_exact(out, ref, op);
+}
+
+CaseMetrics MetricEngine::measure_exact(const double out[4], const SlerpReference &ref, Op op) {
+    CaseMetrics m;
+    for (int i = 0; i < 4; i++)
+        if (!std::isfinite(out[i])) { m.nonfinite = true; return m; }
+    const int p = precision_bits(precision_);
+    const int emin = precision_ == Precision::f32 ? Format<float>::emin : Format<double>::emin;
+    const double eps = precision_eps(precision_);
+
+    // |r| and r^ = r/|r|
+    mpfr_set_ui(mp(norm_), 0, MPFR_RNDN);
+    for (int i = 0; i < 4; i++) {
+        mpfr_set_d(mp(rhat_[i]), out[i], MPFR_RNDN);
+        mpfr_sqr(mp(tmp_), mp(rhat_[i]), MPFR_RNDN);
+        mpfr_add(mp(norm_), mp(norm_), mp(tmp_), MPFR_RNDN);
+    }
+    mpfr_sqrt(mp(norm_), mp(norm_), MPFR_RNDN);
+    mpfr_sub_ui(mp(tmp_), mp(norm_), 1, MPFR_RNDN);
+    m.norm_err_ulp1 = std::fabs(to_double(tmp_)) / eps;
+    if (mpfr_zero_p(mp(norm_))) {
+        // A zero output has no direction: report the largest possible rotation error.
+        m.angle_err_rad = M_PI;
+        m.norm_err_ulp1 = 1 / eps;
+        m.ulp1 = 1 / eps;
+        m.ulp = std::ldexp(1.0, p);
+        return m;
+    }
+    for (auto &r : rhat_) mpfr_div(mp(r), mp(r), mp(norm_), MPFR_RNDN);
+
+    const RealQuat *target = &ref.R;
+    const RealQuat *target_nlerp = &ref.N;
+    m.angle_err_rad = angle_to(ref.R);
+    int s = sign_;
+    if (ref.in_tie_band) {
+        double other = angle_to(ref.R_other);
+        if (other < m.angle_err_rad) {
+            m.branch_disagree = true;
+            m.angle_err_rad = other;
+            s = sign_;
+            target = &ref.R_other;
+            target_nlerp = &ref.N_other;
+        }
+    }
+    if (op == Op::nlerp) {
+        m.angle_err_vs_nlerp_rad = angle_to(*target_nlerp);
+    }
+
+    // Component errors against s R.
+    double max_ulp = 0, max_abs = 0;
+    for (int i = 0; i < 4; i++) {
+        if (s > 0) mpfr_set(mp(u_), mp((*target)[i]), MPFR_RNDN);
+        else mpfr_neg(mp(u_), mp((*target)[i]), MPFR_RNDN);
+        max_ulp = std::max(max_ulp, ulp_distance(u_, out[i], p, emin));
+        mpfr_sub_d(mp(tmp_), mp(u_), out[i], MPFR_RNDN);
+        max_abs = std::max(max_abs, std::fabs(to_double(tmp_)));
+    }
+    m.ulp = max_ulp;
+    m.ulp1 = max_abs / eps;
+    return m;
+}
+
+}  // namespace qc

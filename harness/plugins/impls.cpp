@@ -1,0 +1,129 @@
+#include "plugins/impls.h"
+
+#include <dlfcn.h>
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <set>
+
+namespace qc {
+
+namespace {
+std::vector<BuiltinImpl> &registry() {
+    static std::vector<BuiltinImpl> r;
+    return r;
+}
+
+bool has_f32(const qc_impl_v1 &t) { return t.slerp_f32 || t.nlerp_f32 || t.squad_f32 || t.squad_setup_f32; }
+bool has_f64(const qc_impl_v1 &t) { return t.slerp_f64 || t.nlerp_f64 || t.squad_f64 || t.squad_setup_f64; }
+
+bool printable_name(const char *s) {
+    if (!s || !*s) return false;
+    size_t n = 0;
+    for (const char *c = s; *c; ++c, ++n) {
+        if (n > 64) return false;
+        bool ok = (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') ||
+                  *c == '-' || *c == '_';
+        if (!ok) return false;
+    }
+    return true;
+}
+
+void add_family(std::vector<Impl> &out, const qc_impl_v1 *t, const std::string &group, const std::string &summary,
+                const std::string &version, const std::string &origin, const std::vector<KnownDeviation> &known) {
+    for (Precision p : {Precision::f32, Precision::f64}) {
+        if (p == Precision::f32 ? !has_f32(*t) : !has_f64(*t)) continue;
+        Impl i;
+        i.family = t->family;
+        i.precision = p;
+        i.name = fmt::format("{}.{}", t->family, to_string(p));
+        i.group = group;
+        i.summary = summary;
+        i.version = version;
+        i.origin = origin;
+        i.table = t;
+        i.known = known;
+        out.push_back(std::move(i));
+    }
+}
+}  // namespace
+
+BuiltinRegistrar::BuiltinRegistrar(BuiltinImpl impl) { registry().push_back(std::move(impl)); }
+
+const std::vector<BuiltinImpl> &builtin_impls() {
+    auto &r = registry();
+    std::stable_sort(r.begin(), r.end(), [](const BuiltinImpl &a, const BuiltinImpl &b) {
+        return std::string(a.table->family) < std::string(b.table->family);
+    });
+    return r;
+}
+
+bool Impl::supports(Op op) const {
+    bool f32 = precision == Precision::f32;
+    switch (op) {
+    case Op::slerp: return f32 ? table->slerp_f32 != nullptr : table->slerp_f64 != nullptr;
+    case Op::nlerp: return f32 ? table->nlerp_f32 != nullptr : table->nlerp_f64 != nullptr;
+    case Op::squad:
+        return f32 ? (table->squad_f32 && table->squad_setup_f32) : (table->squad_f64 && table->squad_setup_f64);
+    }
+    return false;
+}
+
+const KnownDeviation *Impl::known_deviation(Op op, const std::string &property) const {
+    for (const auto &k : known)
+        if ((k.op == "*" || k.op == to_string(op)) && k.property == property) return &k;
+    return nullptr;
+}
+
+std::string check_descriptor(const qc_impl_v1 *table, size_t count) {
+    if (!table) return "qc_plugin_v1 returned a NULL table";
+    if (count == 0) return "qc_plugin_v1 returned no descriptors (count = 0)";
+    if (count > 1024) return fmt::format("qc_plugin_v1 returned an implausible count {}", count);
+    std::set<std::string> seen;
+    for (size_t i = 0; i < count; ++i) {
+        const qc_impl_v1 &t = table[i];
+        if (!t.family || !*t.family) return fmt::format("descriptor {} has an empty family name", i);
+        if (!printable_name(t.family))
+            return fmt::format("descriptor {} has a family name that is not [A-Za-z0-9_-]{{1,64}}", i);
+        if (!seen.insert(t.family).second) return fmt::format("family '{}' is declared twice", t.family);
+        if (!has_f32(t) && !has_f64(t)) return fmt::format("family '{}' provides no function at all", t.family);
+        if ((t.squad_f32 != nullptr) != (t.squad_setup_f32 != nullptr) ||
+            (t.squad_f64 != nullptr) != (t.squad_setup_f64 != nullptr))
+            return fmt::format("family '{}' provides squad without squad_setup or the reverse", t.family);
+    }
+    return {};
+}
+
+std::vector<Impl> load_catalogue(const std::vector<std::string> &plugin_paths) {
+    std::vector<Impl> out;
+    std::set<std::string> families;
+    for (const auto &b : builtin_impls()) {
+        add_family(out, b.table, b.group, b.summary, b.version, "builtin", b.known);
+        families.insert(b.table->family);
+    }
+    for (const auto &path : plugin_paths) {
+        // RTLD_LOCAL keeps plugins' symbols apart; the path is used exactly as given (a path without a
+        // slash would make dlopen search the library path, so it is refused).
+        if (path.find('/') == std::string::npos)
+            throw InputError(fmt::format("{}: plugin path must contain a '/' (e.g. ./{}); plugins are loaded only from paths you name", path, path));
+        void *h = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+        if (!h) {
+            const char *e = dlerror();
+            throw InputError(fmt::format("{}: cannot load plugin: {}", path, e ? e : "unknown dlopen error"));
+        }
+        auto entry = reinterpret_cast<qc_plugin_v1_fn>(dlsym(h, "qc_plugin_v1"));
+        if (!entry) throw InputError(fmt::format("{}: not a quatcheck plugin: no qc_plugin_v1 entry point", path));
+        size_t count = 0;
+        const qc_impl_v1 *table = entry(&count);
+        if (auto why = check_descriptor(table, count); !why.empty()) throw InputError(fmt::format("{}: refused: {}", path, why));
+        for (size_t i = 0; i < count; ++i) {
+            if (!families.insert(table[i].family).second)
+                throw InputError(fmt::format("{}: refused: family '{}' already exists", path, table[i].family));
+            add_family(out, &table[i], "plugin", "loaded from " + path, "", path, {});
+        }
+        // The handle is deliberately kept open for the life of the process.
+    }
+    return out;
+}
+
+}  // namespace qc

@@ -1,0 +1,207 @@
+#include "reference/reference.h"
+
+#include <cmath>
+#include <cstdlib>
+#include <stdexcept>
+#include <utility>
+
+namespace qc {
+
+std::string to_decimal(const Real &x, int digits) {
+    char *s = nullptr;
+    mpfr_asprintf(&s, "%.*Re", digits - 1, mp(x));
+    std::string out = s ? s : "nan";
+    mpfr_free_str(s);
+    return out;
+}
+
+void ReferenceStats::add(const ReferenceStats &o) {
+    cases += o.cases;
+    recomputed += o.recomputed;
+    disagreements += o.disagreements;
+    escalations += o.escalations;
+    if (o.max_bits > max_bits) max_bits = o.max_bits;
+}
+
+bool sampled_for_validation(uint64_t seed, uint64_t index) {
+    uint64_t z = seed * 0x9E3779B97F4A7C15ull + index + 0x632BE59BD9B4E019ull;
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    z ^= z >> 31;
+    return (z & 63) == 0;
+}
+
+ReferenceEngine::ReferenceEngine(Precision precision, int start_bits)
+    : precision_(precision), start_bits_(start_bits > 0 ? start_bits : 2 * precision_bits(precision) + 32) {
+    // Exact products of two doubles need 106 bits; the dot product's sign comes from mpfr_sum, which
+    // rounds correctly and therefore gets the sign (and exact zero) right.
+    for (auto &p : prod_) ensure_bits(p, 128);
+    ensure_bits(exact_dot_, 64);
+}
+
+double ReferenceEngine::tolerance() const { return std::ldexp(1.0, -(precision_bits(precision_) + 16)); }
+
+void ReferenceEngine::slerp(const SlerpCase<float> &c, SlerpReference &out, bool validate) {
+    double q0[4], q1[4];
+    for (int i = 0; i < 4; i++) q0[i] = c.q0[i], q1[i] = c.q1[i];
+    slerp_exact(q0, q1, c.t, out, validate);
+}
+
+void ReferenceEngine::slerp(const SlerpCase<double> &c, SlerpReference &out, bool validate) {
+    slerp_exact(c.q0.data(), c.q1.data(), c.t, out, validate);
+}
+
+namespace {
+// x = sqrt(sum of squares of v[0..3]) at x's precision.
+void norm4(Real &x, Real &tmp, const Real v[4]) {
+    mpfr_sqr(mp(x), mp(v[0]), MPFR_RNDN);
+    for (int i = 1; i < 4; i++) {
+        mpfr_sqr(mp(tmp), mp(v[i]), MPFR_RNDN);
+        mpfr_add(mp(x), mp(x), mp(tmp), MPFR_RNDN);
+    }
+    mpfr_sqrt(mp(x), mp(x), MPFR_RNDN);
+}
+}  // namespace
+
+// One evaluation at the given precision. The formula follows the header comment line by line.
+void ReferenceEngine::evaluate(const double q0[4], const double q1[4], double t, int bits, SlerpReference &out) {
+    for (Real *x : {&n0_, &n1_, &tmp_, &diff_, &sum_, &W_, &sW_, &s0_, &s1_, &omt_, &tt_, &dot_}) ensure_bits(*x, bits);
+    for (int i = 0; i < 4; i++) {
+        ensure_bits(v_[i], bits), ensure_bits(a_[i], bits), ensure_bits(b_[i], bits);
+        ensure_bits(out.R[i], bits), ensure_bits(out.N[i], bits);
+        ensure_bits(out.R_other[i], bits), ensure_bits(out.N_other[i], bits);
+    }
+    out.bits = bits;
+
+    // Exact sign of q0.q1: exact products, correctly rounded sum.
+    mpfr_ptr ptrs[4];
+    for (int i = 0; i < 4; i++) {
+        mpfr_set_d(mp(prod_[i]), q0[i], MPFR_RNDN);
+        mpfr_mul_d(mp(prod_[i]), mp(prod_[i]), q1[i], MPFR_RNDN);  // exact: 106 bits <= 128
+        ptrs[i] = mp(prod_[i]);
+    }
+    mpfr_sum(mp(exact_dot_), ptrs, 4, MPFR_RNDN);
+    int dot_sign = mpfr_sgn(mp(exact_dot_));
+    out.tie = dot_sign == 0;
+
+    // a = q0/|q0|, b = +-q1/|q1|
+    for (int i = 0; i < 4; i++) mpfr_set_d(mp(a_[i]), q0[i], MPFR_RNDN), mpfr_set_d(mp(b_[i]), q1[i], MPFR_RNDN);
+    norm4(n0_, tmp_, a_);
+    norm4(n1_, tmp_, b_);
+    if (mpfr_zero_p(mp(n0_)) || mpfr_zero_p(mp(n1_))) throw InputError("reference: a quaternion of zero norm has no direction");
+    for (int i = 0; i < 4; i++) {
+        mpfr_div(mp(a_[i]), mp(a_[i]), mp(n0_), MPFR_RNDN);
+        mpfr_div(mp(b_[i]), mp(b_[i]), mp(n1_), MPFR_RNDN);
+    }
+    // a.b (rounded) for the tie band and the report
+    mpfr_div(mp(dot_), mp(exact_dot_), mp(n0_), MPFR_RNDN);
+    mpfr_div(mp(dot_), mp(dot_), mp(n1_), MPFR_RNDN);
+    out.dot = to_double(dot_);
+    out.in_tie_band = std::fabs(out.dot) <= 4.0 * precision_eps(precision_);
+    if (dot_sign < 0)
+        for (auto &x : b_) mpfr_neg(mp(x), mp(x), MPFR_RNDN);
+
+    mpfr_set_d(mp(tt_), t, MPFR_RNDN);
+    mpfr_ui_sub(mp(omt_), 1, mp(tt_), MPFR_RNDN);  // exact: bits >= 2p
+
+    // R (and, for the other arc, R_other) from a, b by the atan2 form.
+    auto arc = [&](RealQuat &R, bool record_w) {
+        for (int i = 0; i < 4; i++) mpfr_sub(mp(v_[i]), mp(a_[i]), mp(b_[i]), MPFR_RNDN);
+        norm4(diff_, tmp_, v_);
+        for (int i = 0; i < 4; i++) mpfr_add(mp(v_[i]), mp(a_[i]), mp(b_[i]), MPFR_RNDN);
+        norm4(sum_, tmp_, v_);
+        mpfr_atan2(mp(W_), mp(diff_), mp(sum_), MPFR_RNDN);
+        mpfr_mul_2ui(mp(W_), mp(W_), 1, MPFR_RNDN);
+        if (record_w) out.arc_w = to_double(W_);
+        if (mpfr_zero_p(mp(W_))) {
+            for (int i = 0; i < 4; i++) mpfr_set(mp(R[i]), mp(a_[i]), MPFR_RNDN);
+            return;
+        }
+        mpfr_sin(mp(sW_), mp(W_), MPFR_RNDN);
+        mpfr_mul(mp(s0_), mp(omt_), mp(W_), MPFR_RNDN);
+        mpfr_sin(mp(s0_), mp(s0_), MPFR_RNDN);
+        mpfr_mul(mp(s1_), mp(tt_), mp(W_), MPFR_RNDN);
+        mpfr_sin(mp(s1_), mp(s1_), MPFR_RNDN);
+        mpfr_div(mp(s0_), mp(s0_), mp(sW_), MPFR_RNDN);
+        mpfr_div(mp(s1_), mp(s1_), mp(sW_), MPFR_RNDN);
+        for (int i = 0; i < 4; i++) {
+            mpfr_mul(mp(R[i]), mp(s0_), mp(a_[i]), MPFR_RNDN);
+            mpfr_mul(mp(tmp_), mp(s1_), mp(b_[i]), MPFR_RNDN);
+            mpfr_add(mp(R[i]), mp(R[i]), mp(tmp_), MPFR_RNDN);
+        }
+    };
+    arc(out.R, true);
+
+    // N: exact normalised lerp on the same arc. (1-t)a + tb cannot vanish: a.b >= 0 after the flip.
+    auto normalised_lerp = [&](RealQuat &N) {
+        for (int i = 0; i < 4; i++) {
+            mpfr_mul(mp(N[i]), mp(omt_), mp(a_[i]), MPFR_RNDN);
+            mpfr_mul(mp(tmp_), mp(tt_), mp(b_[i]), MPFR_RNDN);
+            mpfr_add(mp(N[i]), mp(N[i]), mp(tmp_), MPFR_RNDN);
+        }
+        norm4(n0_, tmp_, N.data());
+        if (mpfr_zero_p(mp(n0_))) {  // only on the other arc with b = -a at t = 1/2: no direction
+            for (auto &x : N) mpfr_set_nan(mp(x));
+            return;
+        }
+        for (int i = 0; i < 4; i++) mpfr_div(mp(N[i]), mp(N[i]), mp(n0_), MPFR_RNDN);
+    };
+    normalised_lerp(out.N);
+
+    if (out.in_tie_band) {
+        for (auto &x : b_) mpfr_neg(mp(x), mp(x), MPFR_RNDN);
+        arc(out.R_other, false);
+        normalised_lerp(out.N_other);
+    }
+
+    const double edge = 0x1p-10;
+    out.ill_conditioned = out.arc_w < edge || out.arc_w > M_PI / 2 - edge || t < edge || t > 1 - edge;
+}
+
+bool ReferenceEngine::agree(const SlerpReference &x, const SlerpReference &y) {
+    const double tol = tolerance();
+    auto close = [&](const RealQuat &p, const RealQuat &q) {
+        for (int i = 0; i < 4; i++) {
+            mpfr_sub(mp(tmp_), mp(p[i]), mp(q[i]), MPFR_RNDN);
+            if (mpfr_nan_p(mp(p[i])) && mpfr_nan_p(mp(q[i]))) continue;
+            if (!(std::fabs(to_double(tmp_)) <= tol)) return false;
+        }
+        return true;
+    };
+    if (x.in_tie_band != y.in_tie_band) return false;
+    return close(x.R, y.R) && close(x.N, y.N) &&
+           (!x.in_tie_band || (close(x.R_other, y.R_other) && close(x.N_other, y.N_other)));
+}
+
+void ReferenceEngine::slerp_exact(const double q0[4], const double q1[4], double t, SlerpReference &out, bool validate) {
+    ++stats_.cases;
+    for (int i = 0; i < 4; i++)
+        if (!std::isfinite(q0[i]) || !std::isfinite(q1[i]))
+            throw InputError("reference: a quaternion component is not finite");
+    if (!std::isfinite(t)) throw InputError("reference: t is not finite");
+    int bits = start_bits_;
+    evaluate(q0, q1, t, bits, out);
+    if (validate || out.ill_conditioned) {
+        ++stats_.recomputed;
+        int higher = 2 * bits;
+        ensure_bits(tmp_, higher);
+        evaluate(q0, q1, t, higher, check_);
+        ensure_bits(tmp_, higher);
+        bool first = true;
+        while (!agree(out, check_)) {
+            if (first) ++stats_.disagreements, first = false;
+            ++stats_.escalations;
+            std::swap(out, check_);  // adopt the more precise evaluation, then compare with the next one
+            higher *= 2;
+            if (higher > 1 << 16)
+                throw std::runtime_error("reference: precision escalation did not converge below 65536 bits");
+            evaluate(q0, q1, t, higher, check_);
+            ensure_bits(tmp_, higher);
+        }
+        std::swap(out, check_);  // keep the most precise of the agreeing evaluations
+        bits = out.bits;
+    }
+    if (out.bits > stats_.max_bits) stats_.max_bits = out.bits;
+}
+
+}  // namespace qc

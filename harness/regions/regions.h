@@ -1,0 +1,61 @@
+// Case generators: where slerp implementations fail. Each region draws (q0, q1, t) in the
+// implementation's format from a deterministic random stream; the runner gives case i of a region its
+// own stream, so any case can be regenerated from (seed, precision, region, i) alone, by any thread or
+// shard. The RapidCheck generators of the conformance suite call the same samplers.
+//
+//   uniform       q0, q1 uniform on S^3
+//   near-0        arc W log-uniform in [1e-12, 1e-1], plus exactly equal ends
+//   near-half-pi  |a.b| log-uniform in [1e-12, 1e-1], both signs, plus a.b = 0 exactly
+//   near-pi       q1 ~ -q0: a.b = -1 + delta, delta log-uniform in [1e-12, 1e-1], plus q1 = -q0 exactly
+//   threshold     a.b = 0.9995 - offset, offset log-uniform in [1e-12, 1e-3], or 0.9995 + offset with the
+//                 offset in [1e-12, 4.999e-4] (a.b cannot exceed 1), plus the representable
+//                 neighbours of 0.9995 in the format (dot products that are exactly those values)
+//   t             uniform in [0, 1] (70 %), exactly 0, 1/2, 1, a few ulps from 0 and from 1, log-uniform
+//                 in [2^-60, 2^-10] near either end
+#pragma once
+
+#include "quatcheck/types.h"
+
+#include <cstdint>
+#include <optional>
+#include <string_view>
+#include <vector>
+
+namespace qc {
+
+enum class Region { uniform, near_0, near_half_pi, near_pi, threshold };
+
+const std::vector<Region> &all_regions();
+const char *to_string(Region r);
+std::optional<Region> parse_region(std::string_view s);
+
+// The dot-product threshold of the seed routines, 0.9995.
+inline constexpr double kSeedThreshold = 0.9995;
+
+// SplitMix64: small, fast, and identical on every platform (std distributions are not).
+class Rng {
+public:
+    explicit Rng(uint64_t seed) : state_(seed) {}
+    uint64_t next();
+    double uniform();                              // [0, 1), 53 random bits
+    double uniform(double lo, double hi);          // [lo, hi)
+    double log_uniform(double lo, double hi);      // lo, hi > 0
+    double normal();                               // standard normal (Box-Muller)
+    uint64_t below(uint64_t n);                    // [0, n)
+
+private:
+    uint64_t state_;
+};
+
+// The stream of case `index` of a region.
+Rng case_rng(uint64_t seed, Precision p, Region r, uint64_t index);
+
+template <class T> SlerpCase<T> sample_case(Region r, Rng &rng);
+template <class T> T sample_t(Rng &rng);
+
+// Building blocks (double precision, rounded by the caller): a uniform unit quaternion and a unit
+// quaternion orthogonal to q.
+void random_unit(Rng &rng, double q[4]);
+void random_orthogonal(Rng &rng, const double q[4], double v[4]);
+
+}  // namespace qc

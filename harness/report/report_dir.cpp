@@ -1,0 +1,80 @@
+#include "report/report_dir.h"
+
+#include "quatcheck/types.h"
+
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+
+namespace qc {
+
+namespace fs = std::filesystem;
+
+std::string hexfloat(double x) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%a", x);
+    return buf;
+}
+
+void write_file_atomic(const fs::path &path, const std::string &content) {
+    fs::path tmp = path;
+    tmp += fmt::format(".tmp-{}", ::getpid());
+    {
+        std::FILE *f = std::fopen(tmp.c_str(), "wb");
+        if (!f) throw UsageError(fmt::format("{}: cannot write: {}", tmp.string(), std::strerror(errno)));
+        size_t n = std::fwrite(content.data(), 1, content.size(), f);
+        bool ok = n == content.size() && std::fflush(f) == 0 && ::fsync(fileno(f)) == 0;
+        ok = (std::fclose(f) == 0) && ok;
+        if (!ok) {
+            std::remove(tmp.c_str());
+            throw UsageError(fmt::format("{}: write failed: {}", path.string(), std::strerror(errno)));
+        }
+    }
+    std::error_code ec;
+    fs::rename(tmp, path, ec);
+    if (ec) {
+        std::remove(tmp.c_str());
+        throw UsageError(fmt::format("{}: cannot move into place: {}", path.string(), ec.message()));
+    }
+}
+
+ReportDir::ReportDir(const fs::path &dir) : dir_(dir) {
+    std::error_code ec;
+    fs::create_directories(dir_, ec);
+    if (ec || !fs::is_directory(dir_))
+        throw UsageError(fmt::format("--out: cannot create report folder {}: {}", dir_.string(),
+                                     ec ? ec.message() : "not a directory"));
+    staging_ = dir_ / fmt::format(".staging-{}", ::getpid());
+    fs::create_directories(staging_, ec);
+    if (ec || ::access(staging_.c_str(), W_OK) != 0)
+        throw UsageError(fmt::format("--out: report folder {} is not writable", dir_.string()));
+}
+
+ReportDir::~ReportDir() {
+    if (!committed_) {
+        std::error_code ec;
+        fs::remove_all(staging_, ec);
+    }
+}
+
+void ReportDir::write(const std::string &name, const std::string &content) {
+    write_file_atomic(staging_ / name, content);
+    files_.push_back(name);
+}
+
+void ReportDir::commit() {
+    for (const auto &f : files_) {
+        std::error_code ec;
+        fs::rename(staging_ / f, dir_ / f, ec);
+        if (ec) throw UsageError(fmt::format("{}: cannot move into place: {}", (dir_ / f).string(), ec.message()));
+    }
+    std::error_code ec;
+    fs::remove_all(staging_, ec);
+    committed_ = true;
+}
+
+}  // namespace qc
