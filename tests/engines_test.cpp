@@ -25,7 +25,8 @@ const qc::BuiltinImpl *find_engine(const std::string &family) {
     const qc::BuiltinImpl *var = find_engine(family);                                                          \
     if (!var) GTEST_SKIP() << "adapter '" family "' not built: " package " was not found when configuring";      \
     EXPECT_EQ(var->group, "engine");                                                                           \
-    EXPECT_FALSE(var->version.empty()) << family " registers no library version"
+    EXPECT_FALSE(var->version.empty()) << family " registers no library version";                            \
+    EXPECT_EQ(var->version.find("VERSION"), std::string::npos) << "unexpanded version macro: " << var->version
 
 const double kS45 = std::sqrt(0.5);
 const double kA0[4] = {1, 0, 0, 0}, kA1[4] = {kS45, kS45, 0, 0};

@@ -6,6 +6,11 @@
 // Layout: a cglm versor is float[4] = (x, y, z, w), 16-byte aligned (the SSE paths use aligned loads), and
 // the functions take non-const pointers, so the adapter copies into aligned locals.
 #include <cglm/cglm.h>
+#include <cglm/version.h>
+
+#ifndef CGLM_VERSION_MAJOR
+#error "cglm/version.h did not define CGLM_VERSION_MAJOR"
+#endif
 
 #include "quatcheck/registry.h"
 
