@@ -1,0 +1,25 @@
+#!/usr/bin/env python3
+"""README block: worst angle error per implementation, op and region, from REPORT_DIR/summary.csv."""
+import csv
+import os
+import sys
+
+report = sys.argv[1]
+rows = list(csv.DictReader(open(os.path.join(report, "summary.csv"))))
+regions = []
+for r in rows:
+    if r["region"] not in regions:
+        regions.append(r["region"])
+table = {}
+for r in rows:
+    key = (r["impl"], r["op"])
+    cell = f'{float(r["max_angle_err_rad"]):.2e}'
+    if int(r["nonfinite"]):
+        cell += f' ({r["nonfinite"]} non-finite)'
+    table.setdefault(key, {})[r["region"]] = cell
+cases = rows[0]["cases"] if rows else "0"
+print(f"Max angle error (rad) over {cases} sampled cases per region: a lower bound on the true maximum.\n")
+print("| impl | op | " + " | ".join(regions) + " |")
+print("|---|---|" + "---|" * len(regions))
+for (impl, op), cells in table.items():
+    print(f"| `{impl}` | {op} | " + " | ".join(cells.get(g, "") for g in regions) + " |")
