@@ -1,0 +1,452 @@
+#include "threshold/study.h"
+
+#include "metrics/metrics.h"
+#include "regions/regions.h"
+#include "report/report_dir.h"
+#include "report/run_report.h"
+
+#include <benchmark/benchmark.h>
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cmath>
+#include <cstring>
+#include <map>
+#include <mutex>
+#include <thread>
+
+namespace qc {
+
+namespace {
+
+constexpr int kFamilies = 3;
+constexpr size_t kTimingBatch = 256;
+constexpr int kTimingRepetitions = 3;  // ns = the fastest of 3 repetitions
+constexpr int kJumpTSteps = 64;
+
+template <class T> T tau_in_format(double one_minus_tau) { return T(1.0 - one_minus_tau); }
+
+double percentile(std::vector<double> &v, double q) {  // nearest rank, as summary.csv
+    if (v.empty()) return 0;
+    size_t k = size_t(std::ceil(q * double(v.size())));
+    k = k == 0 ? 0 : k - 1;
+    std::nth_element(v.begin(), v.begin() + long(k), v.end());
+    return v[k];
+}
+
+uint64_t mix(uint64_t x) {
+    x += 0x9E3779B97F4A7C15ull;
+    x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
+    x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
+    return x ^ (x >> 31);
+}
+
+// Ends along two basis axes so that the dot product computed in the format is exactly d:
+// q0 = sign e_i, q1 = sign d e_i + sqrt(1 - d^2) e_j.
+template <class T> void exact_dot_case(int i, int j, T sign, T d, SlerpCase<T> &c) {
+    c.q0 = {0, 0, 0, 0};
+    c.q1 = {0, 0, 0, 0};
+    c.q0[i] = sign;
+    c.q1[i] = sign * d;
+    c.q1[j] = T(std::sqrt((1 - double(d)) * (1 + double(d))));
+}
+
+template <class T> T step_from(T x, int steps) {
+    for (int s = 0; s < std::abs(steps); s++) x = std::nextafter(x, steps > 0 ? T(1) : T(0));
+    return std::min(x, T(1));
+}
+
+// Per grid point (precision, tau) and family: what the accuracy pass found.
+struct FamilyStats {
+    uint64_t nonfinite = 0;
+    double max_angle = 0, p99_angle = 0, max_ulp1 = 0, max_norm = 0, arc_floor = 0, jump = 0;
+};
+
+struct PointResult {
+    double one_minus_tau = 0, tau = 0, ideal_step = 0;
+    uint64_t cases = 0;
+    FamilyStats family[kFamilies];
+    double ns_arc[kFamilies], ns_fallback[kFamilies];
+};
+
+template <class T> struct PrecisionWork {
+    std::vector<double> grid;
+    std::vector<PointResult> points;
+    std::vector<std::vector<SlerpCase<T>>> timing_cases;  // per point: the first kTimingBatch cases
+};
+
+template <class T>
+void measure_point(const ThresholdOptions &opt, uint64_t point_index, double one_minus_tau, ReferenceEngine &reference,
+                   MetricEngine &metric, PointResult &res, std::vector<SlerpCase<T>> &timing_cases) {
+    const T tau = tau_in_format<T>(one_minus_tau);
+    res.one_minus_tau = 1.0 - double(tau);
+    res.tau = double(tau);
+    res.cases = opt.cases;
+    std::vector<double> angles[kFamilies];
+    for (auto &a : angles) a.reserve(opt.cases);
+    SlerpReference ref;
+    for (uint64_t k = 0; k < opt.cases; k++) {
+        SlerpCase<T> c = sample_threshold_case<T>(opt.seed, tau, k);
+        if (k < kTimingBatch) timing_cases.push_back(c);
+        bool validate = sampled_for_validation(mix(opt.seed ^ (point_index << 40)), k);
+        reference.slerp(c, ref, validate);
+        for (int f = 0; f < kFamilies; f++) {
+            auto routine = threshold_routine<T>(all_threshold_families()[f]);
+            FamilyStats &s = res.family[f];
+            T out[4], arc_out[4];
+            routine(c.q0.data(), c.q1.data(), c.t, tau, out);
+            routine(c.q0.data(), c.q1.data(), c.t, T(2), arc_out);  // arc branch forced
+            CaseMetrics m = metric.measure(out, ref, Op::slerp);
+            if (m.nonfinite) {
+                s.nonfinite++;
+            } else {
+                s.max_angle = std::max(s.max_angle, m.angle_err_rad);
+                s.max_ulp1 = std::max(s.max_ulp1, m.ulp1);
+                s.max_norm = std::max(s.max_norm, m.norm_err_ulp1);
+                angles[f].push_back(m.angle_err_rad);
+            }
+            CaseMetrics a = std::memcmp(out, arc_out, sizeof out) == 0 ? m : metric.measure(arc_out, ref, Op::slerp);
+            if (!a.nonfinite) s.arc_floor = std::max(s.arc_floor, a.angle_err_rad);
+        }
+    }
+    for (int f = 0; f < kFamilies; f++) res.family[f].p99_angle = percentile(angles[f], 0.99);
+
+    // The jump at tau: q0 = e_0, q1 = d e_0 + sqrt(1 - d^2) e_1 with d = tau_T (arc side) and next(tau_T)
+    // (fallback side), t = k/64. Any axis pair gives the same arithmetic, so one pair is enough.
+    const T d_arc = tau, d_fallback = step_from(tau, 1);
+    SlerpCase<T> below, above;
+    exact_dot_case<T>(0, 1, T(1), d_arc, below);
+    exact_dot_case<T>(0, 1, T(1), d_fallback, above);
+    SlerpReference ref_below, ref_above;
+    const int bits = 2 * precision_bits(Format<T>::precision) + 32;
+    RealQuat unit;
+    Real norm;
+    for (auto &x : unit) ensure_bits(x, bits);
+    ensure_bits(norm, bits);
+    for (int k = 0; k <= kJumpTSteps; k++) {
+        T t = T(k) / T(kJumpTSteps);
+        below.t = above.t = t;
+        reference.slerp(below, ref_below, true);
+        reference.slerp(above, ref_above, true);
+        double r_below[4];
+        for (int i = 0; i < 4; i++) r_below[i] = to_double(ref_below.R[i]);
+        res.ideal_step = std::max(res.ideal_step, metric.rotation_angle(r_below, ref_above.R));
+        for (int f = 0; f < kFamilies; f++) {
+            auto routine = threshold_routine<T>(all_threshold_families()[f]);
+            T out_below[4], out_above[4];
+            routine(below.q0.data(), below.q1.data(), t, tau, out_below);
+            routine(above.q0.data(), above.q1.data(), t, tau, out_above);
+            // The fallback side's output, normalised exactly, is the unit quaternion to measure against.
+            mpfr_set_ui(mp(norm), 0, MPFR_RNDN);
+            for (int i = 0; i < 4; i++) {
+                mpfr_set_d(mp(unit[i]), double(out_above[i]), MPFR_RNDN);
+                mpfr_fma(mp(norm), mp(unit[i]), mp(unit[i]), mp(norm), MPFR_RNDN);
+            }
+            mpfr_sqrt(mp(norm), mp(norm), MPFR_RNDN);
+            for (int i = 0; i < 4; i++) mpfr_div(mp(unit[i]), mp(unit[i]), mp(norm), MPFR_RNDN);
+            double u[4];
+            for (int i = 0; i < 4; i++) u[i] = double(out_below[i]);
+            double j = metric.rotation_angle(u, unit);
+            res.family[f].jump = std::max(res.family[f].jump, std::isfinite(j) ? j : INFINITY);
+        }
+    }
+    for (int f = 0; f < kFamilies; f++) res.ns_arc[f] = res.ns_fallback[f] = std::nan("");
+}
+
+template <class T>
+void accuracy_pass(const ThresholdOptions &opt, int jobs, PrecisionWork<T> &work, ReferenceStats &stats) {
+    work.grid = threshold_grid(Format<T>::precision, opt.points);
+    size_t n = work.grid.size();
+    work.points.assign(n, PointResult{});
+    work.timing_cases.assign(n, {});
+    std::atomic<size_t> next{0};
+    std::mutex stats_mutex;
+    auto worker = [&] {
+        ReferenceEngine reference(Format<T>::precision);
+        MetricEngine metric(Format<T>::precision);
+        for (size_t i; (i = next.fetch_add(1)) < n;)
+            measure_point<T>(opt, i, work.grid[i], reference, metric, work.points[i], work.timing_cases[i]);
+        std::lock_guard<std::mutex> lock(stats_mutex);
+        stats.add(reference.stats());
+    };
+    std::vector<std::thread> threads;
+    for (int j = 0; j < std::min<int>(jobs, int(n)); j++) threads.emplace_back(worker);
+    for (auto &t : threads) t.join();
+}
+
+// Collects Google Benchmark's results by the registered name (benchmark_name() would append /min_time:...).
+class CollectingReporter : public benchmark::BenchmarkReporter {
+public:
+    std::map<std::string, double> ns_per_iteration;
+    std::string error;
+    bool ReportContext(const Context &) override { return true; }
+    void ReportRuns(const std::vector<Run> &runs) override {
+        for (const Run &r : runs) {
+            if (r.error_occurred) error = r.benchmark_name() + ": " + r.error_message;
+            else if (r.run_type == Run::RT_Iteration && r.iterations > 0) {
+                // The fastest repetition: the one least disturbed by other work on the machine.
+                double ns = r.real_accumulated_time * 1e9 / double(r.iterations);
+                auto [it, fresh] = ns_per_iteration.emplace(r.run_name.function_name, ns);
+                if (!fresh) it->second = std::min(it->second, ns);
+            }
+        }
+    }
+};
+
+template <class T>
+void register_timings(const ThresholdOptions &opt, PrecisionWork<T> &work, std::vector<std::string> &names) {
+    for (size_t i = 0; i < work.points.size(); i++) {
+        const std::vector<SlerpCase<T>> *batch = &work.timing_cases[i];
+        for (int f = 0; f < kFamilies; f++) {
+            auto routine = threshold_routine<T>(all_threshold_families()[f]);
+            for (int branch = 0; branch < 2; branch++) {
+                // tau = 2: d > tau never holds, the arc runs; tau = -1: the fallback always runs.
+                const T forced = branch == 0 ? T(2) : T(-1);
+                std::string name = fmt::format("{}/{}/{}/{}", Format<T>::name, to_string(all_threshold_families()[f]), i,
+                                               branch == 0 ? "arc" : "fallback");
+                names.push_back(name);
+                benchmark::RegisterBenchmark(name.c_str(), [batch, routine, forced](benchmark::State &state) {
+                    T out[4];
+                    for (auto _ : state) {
+                        for (const SlerpCase<T> &c : *batch) {
+                            routine(c.q0.data(), c.q1.data(), c.t, forced, out);
+                            benchmark::DoNotOptimize(out);
+                        }
+                        benchmark::ClobberMemory();
+                    }
+                })->MinTime(opt.min_time_s)->Repetitions(kTimingRepetitions)->Unit(benchmark::kNanosecond);
+            }
+        }
+    }
+}
+
+template <class T>
+void collect_timings(const CollectingReporter &rep, PrecisionWork<T> &work) {
+    for (size_t i = 0; i < work.points.size(); i++) {
+        double batch = double(work.timing_cases[i].size());
+        for (int f = 0; f < kFamilies; f++) {
+            for (int branch = 0; branch < 2; branch++) {
+                std::string name = fmt::format("{}/{}/{}/{}", Format<T>::name, to_string(all_threshold_families()[f]), i,
+                                               branch == 0 ? "arc" : "fallback");
+                auto it = rep.ns_per_iteration.find(name);
+                if (it == rep.ns_per_iteration.end()) throw std::runtime_error("benchmark " + name + " did not report");
+                (branch == 0 ? work.points[i].ns_arc[f] : work.points[i].ns_fallback[f]) = it->second / batch;
+            }
+        }
+    }
+}
+
+template <class T> void append_rows(const PrecisionWork<T> &work, ThresholdResult &r) {
+    for (int f = 0; f < kFamilies; f++) {
+        for (const PointResult &p : work.points) {
+            ThresholdRow row;
+            row.precision = Format<T>::precision;
+            row.family = all_threshold_families()[f];
+            row.one_minus_tau = p.one_minus_tau;
+            row.tau = p.tau;
+            row.cases = p.cases;
+            const FamilyStats &s = p.family[f];
+            row.nonfinite = s.nonfinite;
+            row.max_angle_err_rad = s.max_angle;
+            row.p99_angle_err_rad = s.p99_angle;
+            row.max_ulp1 = s.max_ulp1;
+            row.max_norm_err_ulp1 = s.max_norm;
+            row.arc_floor_rad = s.arc_floor;
+            row.jump_rad = s.jump;
+            row.ideal_step_rad = p.ideal_step;
+            row.ns_arc = p.ns_arc[f];
+            row.ns_fallback = p.ns_fallback[f];
+            r.rows.push_back(row);
+        }
+    }
+}
+
+std::string tau_decimal(Precision p, double tau) {
+    return p == Precision::f32 ? fmt::format("{:.9g}", tau) : fmt::format("{:.17g}", tau);
+}
+
+}  // namespace
+
+std::vector<double> threshold_grid(Precision p, int points) {
+    if (points < 2) throw UsageError(fmt::format("--points: must be at least 2, got {}", points));
+    const int bits = precision_bits(p);
+    const double hi = 1e-1, lo = std::ldexp(1.0, -bits);  // 1 - tau_T >= 2^-p: tau_T = 1 - 2^-p is the last below 1
+    std::vector<double> grid;
+    auto add = [&](double omt) {
+        double tau = p == Precision::f32 ? double(float(1.0 - omt)) : 1.0 - omt;
+        if (tau >= 1.0) tau = p == Precision::f32 ? double(std::nextafter(1.0f, 0.0f)) : std::nextafter(1.0, 0.0);
+        grid.push_back(1.0 - tau);
+    };
+    for (int k = 0; k < points; k++) add(std::exp(std::log(hi) + (std::log(lo) - std::log(hi)) * k / (points - 1)));
+    add(1.0 - kThresholdSeedTau);
+    std::sort(grid.begin(), grid.end(), std::greater<double>());
+    grid.erase(std::unique(grid.begin(), grid.end()), grid.end());
+    return grid;
+}
+
+template <class T> SlerpCase<T> sample_threshold_case(uint64_t seed, T tau, uint64_t index) {
+    uint64_t tau_bits = 0;
+    double tau_d = double(tau);
+    std::memcpy(&tau_bits, &tau_d, sizeof tau_bits);
+    Rng rng(mix(mix(seed ^ uint64_t(Format<T>::p)) ^ tau_bits) ^ mix(index));
+    SlerpCase<T> c;
+    const double omt = 1.0 - double(tau);
+    uint64_t kind = rng.below(10);
+    if (kind == 0) {
+        int i = int(rng.below(4)), j = int((i + 1 + rng.below(3)) % 4);
+        T sign = rng.below(2) ? T(1) : T(-1);
+        exact_dot_case<T>(i, j, sign, step_from(tau, int(rng.below(9)) - 4), c);
+    } else {
+        double x = kind <= 6 ? rng.log_uniform(omt, std::min(1.0, 16 * omt)) : rng.log_uniform(omt / 16, omt);
+        double W = 2 * std::asin(std::sqrt(x / 2));  // 1 - cos W = x, without cancellation
+        double q0[4], v[4], q1[4];
+        random_unit(rng, q0);
+        random_orthogonal(rng, q0, v);
+        double cw = std::cos(W), sw = std::sin(W);
+        for (int i = 0; i < 4; i++) q1[i] = cw * q0[i] + sw * v[i];
+        for (int i = 0; i < 4; i++) c.q0[i] = T(q0[i]), c.q1[i] = T(q1[i]);
+        if (rng.below(2)) for (T &e : c.q1) e = -e;  // both signs of the dot product
+    }
+    c.t = sample_t<T>(rng);
+    return c;
+}
+
+template SlerpCase<float> sample_threshold_case<float>(uint64_t, float, uint64_t);
+template SlerpCase<double> sample_threshold_case<double>(uint64_t, double, uint64_t);
+
+ThresholdSummaryRow recommend_threshold(const std::vector<ThresholdRow> &rows, double floor_factor) {
+    ThresholdSummaryRow s;
+    if (rows.empty()) return s;
+    s.precision = rows.front().precision;
+    s.family = rows.front().family;
+    // Walk up from the smallest 1 - tau while the routine stays within floor_factor times the arc floor.
+    for (size_t k = rows.size(); k-- > 0;) {
+        const ThresholdRow &r = rows[k];
+        bool within = r.nonfinite == 0 && r.max_angle_err_rad <= floor_factor * r.arc_floor_rad;
+        if (!within) break;
+        s.found = true;
+        s.one_minus_tau = r.one_minus_tau;
+        s.tau = r.tau;
+        s.max_angle_err_rad = r.max_angle_err_rad;
+        s.arc_floor_rad = r.arc_floor_rad;
+    }
+    double seed_tau = s.precision == Precision::f32 ? double(float(kThresholdSeedTau)) : kThresholdSeedTau;
+    for (const ThresholdRow &r : rows) {
+        if (r.tau == seed_tau) {
+            s.max_angle_err_at_0_9995_rad = r.max_angle_err_rad;
+            s.arc_floor_at_0_9995_rad = r.arc_floor_rad;
+        }
+    }
+    return s;
+}
+
+ThresholdResult run_threshold_study(const ThresholdOptions &opt) {
+    if (opt.points < 40) throw UsageError(fmt::format("--points: must be at least 40, got {}", opt.points));
+    if (opt.cases == 0) throw UsageError("--cases: must be a positive count, got 0");
+    if (!(opt.min_time_s >= 0) || !std::isfinite(opt.min_time_s))
+        throw UsageError(fmt::format("--min-time: must be a finite number of seconds >= 0, got {}", opt.min_time_s));
+    if (!(opt.floor_factor >= 1) || !std::isfinite(opt.floor_factor))
+        throw UsageError(fmt::format("--floor-factor: must be a finite number >= 1, got {}", opt.floor_factor));
+    auto start = std::chrono::steady_clock::now();
+    ThresholdResult r;
+    r.options = opt;
+    r.jobs = opt.jobs > 0 ? opt.jobs : int(std::max(1u, std::thread::hardware_concurrency()));
+    bool want32 = std::count(opt.precisions.begin(), opt.precisions.end(), Precision::f32) > 0;
+    bool want64 = std::count(opt.precisions.begin(), opt.precisions.end(), Precision::f64) > 0;
+    PrecisionWork<float> w32;
+    PrecisionWork<double> w64;
+    if (want32) accuracy_pass<float>(opt, r.jobs, w32, r.reference_f32);
+    if (want64) accuracy_pass<double>(opt, r.jobs, w64, r.reference_f64);
+
+    if (opt.min_time_s > 0) {
+        // Every branch of every family and grid point in one Google Benchmark run, on one thread, after the
+        // accuracy pass: the figures are side by side under the same conditions.
+        auto timing_start = std::chrono::steady_clock::now();
+        // Only the study's benchmarks run: anything registered statically in this process is cleared first.
+        benchmark::ClearRegisteredBenchmarks();
+        std::vector<std::string> names;
+        if (want32) register_timings<float>(opt, w32, names);
+        if (want64) register_timings<double>(opt, w64, names);
+        CollectingReporter rep;
+        benchmark::RunSpecifiedBenchmarks(&rep, ".");
+        benchmark::ClearRegisteredBenchmarks();
+        if (!rep.error.empty()) throw std::runtime_error("benchmark failed: " + rep.error);
+        if (want32) collect_timings<float>(rep, w32);
+        if (want64) collect_timings<double>(rep, w64);
+        r.timing_wall_time_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - timing_start).count();
+    }
+    if (want32) append_rows(w32, r);
+    if (want64) append_rows(w64, r);
+    for (size_t b = 0; b < r.rows.size();) {
+        size_t e = b;
+        while (e < r.rows.size() && r.rows[e].precision == r.rows[b].precision && r.rows[e].family == r.rows[b].family) e++;
+        r.summary.push_back(recommend_threshold({r.rows.begin() + long(b), r.rows.begin() + long(e)}, opt.floor_factor));
+        b = e;
+    }
+    r.wall_time_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    return r;
+}
+
+std::string threshold_csv(const ThresholdResult &r) {
+    std::string s =
+        "precision,family,one_minus_tau,max_angle_err_rad,p99_angle_err_rad,max_ulp1,max_norm_err_ulp1,jump_rad,"
+        "ns_arc,ns_fallback,tau,arc_floor_rad,ideal_step_rad,cases,nonfinite\n";
+    for (const ThresholdRow &row : r.rows) {
+        s += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", to_string(row.precision),
+                         to_string(row.family), hexfloat(row.one_minus_tau), num(row.max_angle_err_rad),
+                         num(row.p99_angle_err_rad), num(row.max_ulp1), num(row.max_norm_err_ulp1), num(row.jump_rad),
+                         num(row.ns_arc), num(row.ns_fallback), tau_decimal(row.precision, row.tau),
+                         num(row.arc_floor_rad), num(row.ideal_step_rad), row.cases, row.nonfinite);
+    }
+    return s;
+}
+
+std::string threshold_summary_csv(const ThresholdResult &r) {
+    std::string s =
+        "precision,family,recommended_one_minus_tau,recommended_tau,max_angle_err_at_recommended_rad,"
+        "arc_floor_at_recommended_rad,max_angle_err_at_0_9995_rad,arc_floor_at_0_9995_rad,floor_factor\n";
+    for (const ThresholdSummaryRow &row : r.summary) {
+        s += fmt::format("{},{},", to_string(row.precision), to_string(row.family));
+        if (row.found)
+            s += fmt::format("{},{},{},{},", hexfloat(row.one_minus_tau), tau_decimal(row.precision, row.tau),
+                             num(row.max_angle_err_rad), num(row.arc_floor_rad));
+        else
+            s += ",,,,";
+        s += fmt::format("{},{},{}\n", num(row.max_angle_err_at_0_9995_rad), num(row.arc_floor_at_0_9995_rad),
+                         num(r.options.floor_factor));
+    }
+    return s;
+}
+
+std::string threshold_json(const ThresholdResult &r) {
+    using nlohmann::json;
+    auto stats = [](const ReferenceStats &s) {
+        return json{{"cases", s.cases}, {"recomputed", s.recomputed}, {"disagreements", s.disagreements},
+                    {"escalations", s.escalations}, {"max_bits", s.max_bits}};
+    };
+    json j;
+    j["seed"] = r.options.seed;
+    j["cases_per_tau"] = r.options.cases;
+    j["grid_points_requested"] = r.options.points;
+    j["floor_factor"] = r.options.floor_factor;
+    j["benchmark_min_time_s"] = r.options.min_time_s;
+    j["timing_batch"] = kTimingBatch;
+    j["timing_repetitions"] = kTimingRepetitions;
+    j["jobs"] = r.jobs;
+    j["reference"] = {{"f32", stats(r.reference_f32)}, {"f64", stats(r.reference_f64)}};
+    j["wall_time_s"] = r.wall_time_s;
+    j["timing_wall_time_s"] = r.timing_wall_time_s;
+    j["build"] = build_info();
+    return j.dump(2) + "\n";
+}
+
+void write_threshold_report(const ThresholdResult &r, ReportDir &dir) {
+    dir.write("threshold.csv", threshold_csv(r));
+    dir.write("threshold_summary.csv", threshold_summary_csv(r));
+    dir.write("threshold.json", threshold_json(r));
+}
+
+}  // namespace qc
