@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """README block: the recommended fallback threshold per precision and family, and what 0.9995 costs,
-from REPORT_DIR/threshold_summary.csv and REPORT_DIR/threshold.csv (written by `quatcheck threshold`)."""
+from REPORT_DIR/threshold_summary.csv, threshold.csv and threshold.json (written by `quatcheck threshold`)."""
 import csv
 import json
 import os
+import statistics
 import sys
 
 report = sys.argv[1]
@@ -18,32 +19,46 @@ def rad(x):
     return f"{float(x):.2e}"
 
 
-def ns(x):
-    return "n/a" if x in ("", "nan") else f"{float(x):.1f}"
+def median_ns(rs, col):
+    v = [float(r[col]) for r in rs if r[col] not in ("", "nan")]
+    return f"{statistics.median(v):.1f}" if v else "n/a"
 
 
 factor = summary[0]["floor_factor"]
 points = {}
 for r in rows:
     points.setdefault((r["precision"], r["family"]), []).append(r)
-print(f"From `quatcheck threshold` ({meta['cases_per_tau']} cases per tau and precision, "
-      f"{len(points[(summary[0]['precision'], summary[0]['family'])])} grid points per precision and family, "
-      f"seed {meta['seed']}). Errors are rotation angles in radians, sampled maxima (lower bounds). "
-      f"tau* = largest 1 - tau whose max error, there and at every smaller 1 - tau, stays within "
-      f"{factor} x the arc floor (the arc branch's own max error on the same cases).\n")
-print("| precision | family | recommended tau* | 1 - tau* | max error at tau* | arc floor at tau* "
-      "| max error at 0.9995 | arc floor at 0.9995 | ns arc / fallback at tau* |")
+npoints = len(points[(summary[0]["precision"], summary[0]["family"])])
+print(f"From `quatcheck threshold` with {meta['cases_per_tau']} cases per tau, {npoints} values of tau per "
+      f"precision and family, seed {meta['seed']}. Errors are rotation angles in radians. They are sampled maxima, "
+      f"so they are lower bounds.\n")
+for prec in ("f32", "f64"):
+    ss = [s for s in summary if s["precision"] == prec]
+    if not ss:
+        continue
+    found = [s for s in ss if s["recommended_tau"]]
+    recs = ", ".join(f"{s['family']} `{s['recommended_tau']}`" for s in found) or "none on the grid"
+    seed = max(ss, key=lambda s: float(s["max_angle_err_at_0_9995_rad"]))
+    print(f"- **{prec}**: recommended tau*: {recs}. The common choice 0.9995 costs up to "
+          f"{rad(seed['max_angle_err_at_0_9995_rad'])} rad ({seed['family']}), "
+          f"{float(seed['max_angle_err_at_0_9995_rad']) / float(seed['arc_floor_at_0_9995_rad']):.3g} x the arc floor "
+          f"of {rad(seed['arc_floor_at_0_9995_rad'])} rad on the same cases.")
+print()
+print("| precision | family | tau* | 1 - tau* | max error at tau* | arc floor at tau* | max norm error at tau* (ulp1) "
+      "| max error at 0.9995 | ns per call, arc / fallback (median over the grid) |")
 print("|---|---|---|---|---|---|---|---|---|")
 for s in summary:
     key = (s["precision"], s["family"])
+    cost = f"{median_ns(points[key], 'ns_arc')} / {median_ns(points[key], 'ns_fallback')}"
     if s["recommended_tau"]:
         omt = float.fromhex(s["recommended_one_minus_tau"])
         at = [r for r in points[key] if float.fromhex(r["one_minus_tau"]) == omt]
-        cost = f"{ns(at[0]['ns_arc'])} / {ns(at[0]['ns_fallback'])}" if at else "n/a"
-        rec = f"`{s['recommended_tau']}`"
-        print(f"| {s['precision']} | {s['family']} | {rec} | {omt:.2e} | {rad(s['max_angle_err_at_recommended_rad'])} "
-              f"| {rad(s['arc_floor_at_recommended_rad'])} | {rad(s['max_angle_err_at_0_9995_rad'])} "
-              f"| {rad(s['arc_floor_at_0_9995_rad'])} | {cost} |")
+        norm = f"{float(at[0]['max_norm_err_ulp1']):.3g}" if at else "n/a"
+        print(f"| {s['precision']} | {s['family']} | `{s['recommended_tau']}` | {omt:.2e} "
+              f"| {rad(s['max_angle_err_at_recommended_rad'])} | {rad(s['arc_floor_at_recommended_rad'])} | {norm} "
+              f"| {rad(s['max_angle_err_at_0_9995_rad'])} | {cost} |")
     else:
-        print(f"| {s['precision']} | {s['family']} | none on the grid | | | "
-              f"| {rad(s['max_angle_err_at_0_9995_rad'])} | {rad(s['arc_floor_at_0_9995_rad'])} | |")
+        print(f"| {s['precision']} | {s['family']} | none on the grid | | | | "
+              f"| {rad(s['max_angle_err_at_0_9995_rad'])} | {cost} |")
+print(f"\ntau* is the largest 1 - tau of the grid whose max error, there and at every smaller 1 - tau, is at most "
+      f"{float(factor):g} x the arc floor.")
