@@ -1,0 +1,93 @@
+#include "squad/squad_report.h"
+
+#include "report/run_report.h"
+
+#include <fmt/format.h>
+
+namespace qc {
+
+std::string squad_summary_csv(const SquadResult &r) {
+    std::string s =
+        "impl,op,region,tracks,cases,nonfinite,max_angle_err_own_rad,p99_angle_err_own_rad,max_angle_err_refcp_rad,"
+        "p99_angle_err_refcp_rad,max_c1_jump_impl,max_c1_jump_ref,c1_keys,c1_failures\n";
+    for (const auto &row : r.rows)
+        s += fmt::format("{},squad,{},{},{},{},{},{},{},{},{},{},{},{}\n", row.impl->name, to_string(row.region), row.tracks,
+                         row.cases, row.nonfinite, num(row.max_angle_err_own_rad), num(row.p99_angle_err_own_rad),
+                         num(row.max_angle_err_refcp_rad), num(row.p99_angle_err_refcp_rad), num(row.max_c1_jump_impl),
+                         num(row.max_c1_jump_ref), row.c1_keys, row.c1_failures);
+    return s;
+}
+
+namespace {
+std::string keys_text(const KeyTrack &keys) {
+    std::string s;
+    for (size_t i = 0; i < keys.size(); i++) {
+        if (i) s += ';';
+        s += fmt::format("{} {} {} {}", hexfloat(keys[i][0]), hexfloat(keys[i][1]), hexfloat(keys[i][2]), hexfloat(keys[i][3]));
+    }
+    return s;
+}
+
+std::string reproduce(const SquadResult &r, const Impl *impl, TrackRegion region, uint64_t track) {
+    std::string s = fmt::format("quatcheck squad --impl {} --region {} --track {} --seed {}", impl->name, to_string(region),
+                                track, r.options.seed);
+    if (impl->origin != "builtin") s += " --plugin " + impl->origin;
+    return s;
+}
+}  // namespace
+
+std::string squad_worst_cases_csv(const SquadResult &r) {
+    std::string s = "impl,op,region,track,segment,t,angle_err_own_rad,angle_err_refcp_rad,out_w,out_x,out_y,out_z,keys,reproduce\n";
+    for (const auto &row : r.rows)
+        for (const auto &w : row.worst)
+            s += fmt::format("{},squad,{},{},{},{},{},{},{},{},{},{},{},{}\n", row.impl->name, to_string(row.region), w.track,
+                             w.segment, hexfloat(w.t), num(w.angle_err_rad), num(w.angle_err_refcp_rad), hexfloat(w.out[0]),
+                             hexfloat(w.out[1]), hexfloat(w.out[2]), hexfloat(w.out[3]), keys_text(w.keys),
+                             reproduce(r, row.impl, row.region, w.track));
+    return s;
+}
+
+std::string c1_verdict(const SquadResult &r, const Impl *impl, const std::string &property) {
+    uint64_t keys = 0, failures = 0;
+    for (const auto &row : r.rows)
+        if (row.impl == impl && property == c1_property(row.region)) keys += row.c1_keys, failures += row.c1_failures;
+    if (keys == 0) return "untested";
+    if (failures == 0) return "pass";
+    return impl->known_deviation(Op::squad, property) ? "known" : "fail";
+}
+
+std::string squad_conformance_csv(const SquadResult &r) {
+    std::string s = "impl,op,property,verdict,cases,tolerance,worst,counterexample,reproduce\n";
+    for (const Impl *impl : r.selected)
+        for (const std::string property : {"c1", "c1-sign-flip"}) {
+            uint64_t keys = 0;
+            bool any = false;
+            const SquadRow *worst = nullptr;
+            for (const auto &row : r.rows) {
+                if (row.impl != impl || property != c1_property(row.region)) continue;
+                any = true;
+                keys += row.c1_keys;
+                if (row.c1_keys && (!worst || !(row.worst_judged_c1 <= worst->worst_judged_c1))) worst = &row;
+            }
+            if (!any) continue;  // no region of this property was run
+            std::string counterexample, repro;
+            std::string verdict = c1_verdict(r, impl, property);
+            if (worst && verdict != "pass") {
+                counterexample = fmt::format("region={} track={} key={} jump={}", to_string(worst->region),
+                                             worst->worst_c1_track, worst->worst_c1_key, num(worst->worst_judged_c1));
+                repro = reproduce(r, impl, worst->region, worst->worst_c1_track);
+            }
+            s += fmt::format("{},squad,{},{},{},{},{},{},{}\n", impl->name, property, verdict, keys,
+                             num(c1_tolerance(impl->precision)), num(worst ? worst->worst_judged_c1 : 0.0), counterexample,
+                             repro);
+        }
+    return s;
+}
+
+void write_squad_report(const SquadResult &r, ReportDir &dir) {
+    dir.write("squad_summary.csv", squad_summary_csv(r));
+    dir.write("squad_worst_cases.csv", squad_worst_cases_csv(r));
+    dir.write("squad_conformance.csv", squad_conformance_csv(r));
+}
+
+}  // namespace qc

@@ -1,0 +1,21 @@
+// Writers of `quatcheck squad`'s report: squad_summary.csv, squad_worst_cases.csv, squad_conformance.csv
+// (the same columns as conformance.csv, so report and compare tools read both). README "Squad".
+#pragma once
+
+#include "report/report_dir.h"
+#include "squad/squad_run.h"
+
+#include <string>
+
+namespace qc {
+
+std::string squad_summary_csv(const SquadResult &r);
+std::string squad_worst_cases_csv(const SquadResult &r);
+std::string squad_conformance_csv(const SquadResult &r);
+// The verdict of one implementation on property "c1" or "c1-sign-flip": "pass", "fail", "known" (a
+// documented deviation) or "untested" (no judged key).
+std::string c1_verdict(const SquadResult &r, const Impl *impl, const std::string &property);
+
+void write_squad_report(const SquadResult &r, ReportDir &dir);
+
+}  // namespace qc

@@ -1,0 +1,270 @@
+#include "squad/squad_run.h"
+
+#include "metrics/metrics.h"
+#include "reference/quat_real.h"
+#include "run/runner.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cmath>
+#include <exception>
+#include <limits>
+#include <thread>
+
+namespace qc {
+
+double c1_step(Precision p) { return p == Precision::f32 ? 0x1p-7 : 0x1p-17; }
+double c1_tolerance(Precision p) { return p == Precision::f32 ? 0x1p-6 : 0x1p-10; }
+const char *c1_property(TrackRegion r) { return r == TrackRegion::sign_flip ? "c1-sign-flip" : "c1"; }
+
+double c1_noise_bound(Precision p, double speed) {
+    return speed > 0 ? 8 * precision_eps(p) / (c1_step(p) * speed) : std::numeric_limits<double>::infinity();
+}
+
+template <> void call_squad<float>(const Impl &i, const float q0[4], const float q1[4], const float s0[4], const float s1[4], float t, float out[4]) {
+    i.table->squad_f32(q0, q1, s0, s1, t, out);
+}
+template <> void call_squad<double>(const Impl &i, const double q0[4], const double q1[4], const double s0[4], const double s1[4], double t, double out[4]) {
+    i.table->squad_f64(q0, q1, s0, s1, t, out);
+}
+template <> void call_squad_setup<float>(const Impl &i, const float p[4], const float c[4], const float n[4], float s[4]) {
+    i.table->squad_setup_f32(p, c, n, s);
+}
+template <> void call_squad_setup<double>(const Impl &i, const double p[4], const double c[4], const double n[4], double s[4]) {
+    i.table->squad_setup_f64(p, c, n, s);
+}
+
+std::vector<const Impl *> select_squad_impls(const std::vector<Impl> &catalogue, const std::vector<std::string> &filters) {
+    std::vector<const Impl *> out;
+    for (const auto &i : catalogue) {
+        if (!i.supports(Op::squad)) continue;
+        bool take = filters.empty() ? i.group != "broken" : false;
+        for (const auto &f : filters)
+            if (f == i.name || f == i.family || glob_match(f, i.name)) take = true;
+        if (take) out.push_back(&i);
+    }
+    for (const auto &f : filters) {
+        bool any = false;
+        for (const Impl *i : out) any = any || f == i->name || f == i->family || glob_match(f, i->name);
+        if (!any) throw UsageError(fmt::format("--impl: no squad implementation matches '{}' (see quatcheck list)", f));
+    }
+    return out;
+}
+
+namespace {
+
+double percentile(std::vector<double> &v, double q) {
+    if (v.empty()) return 0;
+    size_t k = size_t(std::ceil(q * double(v.size())));
+    k = k == 0 ? 0 : k - 1;
+    std::nth_element(v.begin(), v.begin() + long(k), v.end());
+    return v[k];
+}
+
+const double kInf = std::numeric_limits<double>::infinity();
+
+// The t values sampled on every segment: the keys, the quarters, and three uniform draws.
+constexpr int kFixedT = 5, kRandomT = 3;
+
+struct TrackOutcome {
+    KeyTrack keys;                     // as stored, in the format (exact in double)
+    std::vector<SquadQuery> queries;
+    std::vector<double> own, refcp;    // [impl][query]: angle error, +inf for a non-finite output
+    std::vector<std::array<double, 4>> own_out;  // [impl][query]
+    std::vector<double> jump, speed;   // [impl][key]
+    std::vector<double> ref_jump;      // [key]
+};
+
+template <class T> bool finite4(const T q[4]) {
+    return std::isfinite(q[0]) && std::isfinite(q[1]) && std::isfinite(q[2]) && std::isfinite(q[3]);
+}
+
+template <class T>
+void measure_track(const SquadOptions &opt, TrackRegion region, uint64_t index, const std::vector<const Impl *> &impls,
+                   SquadReferenceEngine &reference, MetricEngine &metric, RealQuatOps &ops, TrackOutcome &o) {
+    const Precision P = Format<T>::precision;
+    Rng rng = track_rng(opt.seed, P, region, index);
+    o.keys = round_track<T>(sample_track(region, rng, Format<T>::eps));
+    const size_t n = o.keys.size(), nq = (n - 1) * (kFixedT + kRandomT), ni = impls.size();
+    o.queries.clear();
+    for (size_t s = 0; s + 1 < n; s++) {
+        for (int k = 0; k < kFixedT; k++) o.queries.push_back({s, k / 4.0});
+        for (int k = 0; k < kRandomT; k++) o.queries.push_back({s, double(T(rng.uniform()))});
+    }
+    SquadTrackReference ref;
+    reference.evaluate(o.keys, o.queries, ref, sampled_for_validation(opt.seed ^ uint64_t(region), index));
+    o.ref_jump = ref.c1_jump;
+
+    std::vector<Quat<T>> q(n), s_ref(n), s_own(n);
+    for (size_t i = 0; i < n; i++)
+        for (int c = 0; c < 4; c++) q[i][c] = T(o.keys[i][c]), s_ref[i][c] = T(to_double(ref.controls[i][c]));
+    o.own.assign(ni * nq, 0);
+    o.refcp.assign(ni * nq, 0);
+    o.own_out.assign(ni * nq, {});
+    o.jump.assign(ni * n, std::numeric_limits<double>::quiet_NaN());
+    o.speed.assign(ni * n, std::numeric_limits<double>::quiet_NaN());
+    auto angle = [&](const T out[4], const RealQuat &target) {
+        if (!finite4(out)) return kInf;
+        double d[4] = {out[0], out[1], out[2], out[3]};
+        double a = metric.rotation_angle(d, target);
+        return std::isnan(a) ? kInf : a;  // a zero output has no direction
+    };
+    const double h = c1_step(P);
+    RealQuat p[3];
+    RealVec3 left, right;
+    for (size_t k = 0; k < ni; k++) {
+        const Impl &impl = *impls[k];
+        for (size_t i = 0; i < n; i++)
+            call_squad_setup<T>(impl, q[i == 0 ? 0 : i - 1].data(), q[i].data(), q[i + 1 == n ? i : i + 1].data(), s_own[i].data());
+        for (size_t j = 0; j < nq; j++) {
+            const size_t sgm = o.queries[j].segment;
+            const T t = T(o.queries[j].t);
+            T out[4] = {0, 0, 0, 0};
+            call_squad<T>(impl, q[sgm].data(), q[sgm + 1].data(), s_own[sgm].data(), s_own[sgm + 1].data(), t, out);
+            o.own[k * nq + j] = angle(out, ref.points[j]);
+            o.own_out[k * nq + j] = {double(out[0]), double(out[1]), double(out[2]), double(out[3])};
+            T out2[4] = {0, 0, 0, 0};
+            call_squad<T>(impl, q[sgm].data(), q[sgm + 1].data(), s_ref[sgm].data(), s_ref[sgm + 1].data(), t, out2);
+            o.refcp[k * nq + j] = angle(out2, ref.points[j]);
+        }
+        // The implementation's angular-velocity jump at every interior key, own control points.
+        for (size_t i = 1; i + 1 < n; i++) {
+            bool finite = true;
+            auto eval = [&](size_t sgm, T t, RealQuat &r) {
+                T out[4] = {0, 0, 0, 0};
+                call_squad<T>(impl, q[sgm].data(), q[sgm + 1].data(), s_own[sgm].data(), s_own[sgm + 1].data(), t, out);
+                double d[4] = {out[0], out[1], out[2], out[3]};
+                if (!finite4(out) || (d[0] == 0 && d[1] == 0 && d[2] == 0 && d[3] == 0)) { finite = false; return; }
+                ops.set(r, d);
+                ops.normalize(r);
+            };
+            for (int m = 0; m < 3 && finite; m++) eval(i - 1, T(1) - T(m) * T(h), p[m]);
+            if (finite) ops.angular_velocity(left, p[0], p[1], p[2], h, -1);
+            for (int m = 0; m < 3 && finite; m++) eval(i, T(m) * T(h), p[m]);
+            if (finite) ops.angular_velocity(right, p[0], p[1], p[2], h, +1);
+            if (!finite) {
+                o.jump[k * n + i] = kInf;
+                o.speed[k * n + i] = kInf;  // judged: a non-finite output is never continuous
+                continue;
+            }
+            o.jump[k * n + i] = ops.relative_jump(left, right);
+            o.speed[k * n + i] = (ops.norm3(left) + ops.norm3(right)) / 2;
+        }
+    }
+}
+
+template <class T>
+void run_precision(const SquadOptions &opt, const std::vector<const Impl *> &all, int jobs, SquadResult &result,
+                   ReferenceStats &ref_stats) {
+    const Precision P = Format<T>::precision;
+    std::vector<const Impl *> impls;
+    for (const Impl *i : all)
+        if (i->precision == P) impls.push_back(i);
+    if (impls.empty()) return;
+    const size_t ni = impls.size();
+    std::vector<TrackRegion> regions = opt.regions.empty() ? all_track_regions() : opt.regions;
+    for (TrackRegion region : regions) {
+        std::vector<uint64_t> indices;
+        if (opt.only_track) indices.push_back(*opt.only_track);
+        else
+            for (uint64_t i = 0; i < opt.tracks; i++) indices.push_back(i);
+        const uint64_t nt = indices.size();
+        std::vector<TrackOutcome> outcomes(nt);
+        std::atomic<uint64_t> next{0};
+        std::vector<ReferenceStats> stats(static_cast<size_t>(jobs));
+        std::vector<std::exception_ptr> errors(static_cast<size_t>(jobs));
+        auto worker = [&](int w) {
+            try {
+                SquadReferenceEngine reference(P);
+                MetricEngine metric(P);
+                RealQuatOps ops(2 * Format<T>::p + 32);
+                for (;;) {
+                    uint64_t j = next.fetch_add(1);
+                    if (j >= nt) break;
+                    measure_track<T>(opt, region, indices[j], impls, reference, metric, ops, outcomes[j]);
+                }
+                stats[size_t(w)] = reference.stats();
+            } catch (...) {
+                errors[size_t(w)] = std::current_exception();
+                next.store(nt);
+            }
+        };
+        std::vector<std::thread> threads;
+        for (int w = 1; w < jobs; w++) threads.emplace_back(worker, w);
+        worker(0);
+        for (auto &t : threads) t.join();
+        for (auto &e : errors)
+            if (e) std::rethrow_exception(e);
+        for (auto &s : stats) ref_stats.add(s);
+
+        const double tol = c1_tolerance(P);
+        for (size_t k = 0; k < ni; k++) {
+            SquadRow row;
+            row.impl = impls[k];
+            row.region = region;
+            row.tracks = nt;
+            std::vector<double> own, refcp;
+            std::vector<SquadWorst> ranked;
+            for (uint64_t j = 0; j < nt; j++) {
+                const TrackOutcome &o = outcomes[j];
+                const size_t nq = o.queries.size(), n = o.keys.size();
+                for (size_t m = 0; m < nq; m++) {
+                    double a = o.own[k * nq + m], b = o.refcp[k * nq + m];
+                    row.cases++;
+                    if (std::isinf(a) || std::isinf(b)) row.nonfinite++;
+                    if (!std::isinf(a)) own.push_back(a), row.max_angle_err_own_rad = std::max(row.max_angle_err_own_rad, a);
+                    if (!std::isinf(b)) refcp.push_back(b), row.max_angle_err_refcp_rad = std::max(row.max_angle_err_refcp_rad, b);
+                    ranked.push_back({indices[j], o.queries[m].segment, o.queries[m].t, a, b, {}, o.own_out[k * nq + m]});
+                }
+                for (size_t i = 1; i + 1 < n; i++) {
+                    const double jump = o.jump[k * n + i], speed = o.speed[k * n + i];
+                    if (!(c1_noise_bound(P, speed) <= tol / 4)) continue;  // differences too noisy to judge
+                    row.c1_keys++;
+                    row.max_c1_jump_impl = std::max(row.max_c1_jump_impl, jump);
+                    row.max_c1_jump_ref = std::max(row.max_c1_jump_ref, o.ref_jump[i]);
+                    if (!(jump <= tol)) row.c1_failures++;
+                    if (!(jump <= row.worst_judged_c1)) {
+                        row.worst_judged_c1 = jump, row.worst_c1_track = indices[j], row.worst_c1_key = i;
+                    }
+                }
+            }
+            row.p99_angle_err_own_rad = percentile(own, 0.99);
+            row.p99_angle_err_refcp_rad = percentile(refcp, 0.99);
+            const size_t K = std::min(ranked.size(), size_t(std::max(0, opt.worst_k)));
+            std::partial_sort(ranked.begin(), ranked.begin() + long(K), ranked.end(), [](const SquadWorst &a, const SquadWorst &b) {
+                if (a.angle_err_rad != b.angle_err_rad) return a.angle_err_rad > b.angle_err_rad;
+                if (a.track != b.track) return a.track < b.track;
+                if (a.segment != b.segment) return a.segment < b.segment;
+                return a.t < b.t;
+            });
+            ranked.resize(K);
+            for (auto &w : ranked)
+                for (uint64_t j = 0; j < nt; j++)
+                    if (indices[j] == w.track) w.keys = outcomes[j].keys;
+            row.worst = std::move(ranked);
+            result.rows.push_back(std::move(row));
+        }
+    }
+}
+
+}  // namespace
+
+SquadResult run_squad(const SquadOptions &options, const std::vector<Impl> &catalogue) {
+    auto t0 = std::chrono::steady_clock::now();
+    SquadResult result;
+    result.options = options;
+    result.selected = select_squad_impls(catalogue, options.impl_filters);
+    int jobs = options.jobs > 0 ? options.jobs : int(std::max(1u, std::thread::hardware_concurrency()));
+    result.jobs = jobs;
+    run_precision<float>(options, result.selected, jobs, result, result.reference_f32);
+    run_precision<double>(options, result.selected, jobs, result, result.reference_f64);
+    auto pos = [&](const Impl *i) { return std::find(result.selected.begin(), result.selected.end(), i) - result.selected.begin(); };
+    std::stable_sort(result.rows.begin(), result.rows.end(), [&](const SquadRow &a, const SquadRow &b) { return pos(a.impl) < pos(b.impl); });
+    result.wall_time_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    return result;
+}
+
+}  // namespace qc
