@@ -23,4 +23,5 @@ const char *why = "naive component lerp as described by seeds 000/003: leaves th
 QC_REGISTER_IMPL_EX(table, "seed",
                     "component lerp q0 + t(q1 - q0): no flip, no normalisation; promises only the endpoints", "",
                     {{"*", "unit", why}, {"*", "shortest-arc", why}, {"*", "sign-invariance", why},
-                     {"*", "constant-speed", why}, {"*", "monotone", why}, {"*", "symmetry", why}});
+                     {"*", "constant-speed", why}, {"*", "monotone", why}, {"*", "symmetry", why},
+                     {"*", "endpoints", "no sign flip (seeds 000/003): at t = 1 it returns q1 even where the short arc ends at -q1"}});

@@ -1,0 +1,96 @@
+// quatcheck conform: run the conformance properties on every selected implementation and op, write
+// conformance.csv, exit 1 when any verdict is fail. With --case, replay one case of one property (the
+// `reproduce` column) and print its verdict instead.
+#include "cli/command.h"
+#include "conform/conform.h"
+#include "report/report_dir.h"
+#include "report/run_report.h"
+
+#include <fmt/format.h>
+
+namespace qc::cli {
+namespace {
+
+struct ConformArgs {
+    std::vector<std::string> impls, ops, properties, plugins;
+    long long cases = 300;
+    unsigned long long seed = 1;
+    int jobs = 0;
+    std::string out = "reports/latest", one_case;
+};
+
+std::string plugin_args(const std::vector<std::string> &plugins) {
+    std::string s;
+    for (const auto &p : plugins) s += " --plugin " + p;
+    return s;
+}
+
+int replay_case(const ConformArgs &a, const std::vector<Impl> &catalogue) {
+    if (a.impls.size() != 1 || a.ops.size() != 1 || a.properties.size() != 1)
+        throw UsageError("--case: give exactly one --impl NAME.f32|NAME.f64, one --op and one --property");
+    const Impl *impl = nullptr;
+    for (const auto &i : catalogue)
+        if (i.name == a.impls[0]) impl = &i;
+    if (!impl) throw UsageError(fmt::format("--impl: no implementation named '{}' (see quatcheck list)", a.impls[0]));
+    Op op = parse_ops(a.ops)[0];
+    if (!impl->supports(op)) throw UsageError(fmt::format("--op: '{}' does not support {}", impl->name, to_string(op)));
+    const Property *prop = select_properties(a.properties)[0];
+    if (!prop->check) throw UsageError(fmt::format("--property: '{}' cannot check a single case", prop->name));
+    CaseValues c = parse_case(a.one_case, prop->arity, impl->precision);
+    ConformRow row = check_case(*impl, op, *prop, c);
+    std::printf("%s %s %s: %s  measured=%s  tolerance=%s [%s]  case=%s%s%s\n", impl->name.c_str(), to_string(op),
+                prop->name.c_str(), to_string(row.verdict), num(row.worst.measured).c_str(),
+                num(row.worst.tolerance).c_str(), prop->tolerance.c_str(), format_case(c).c_str(),
+                row.known_why.empty() ? "" : "  known: ", row.known_why.c_str());
+    return row.verdict == Verdict::fail ? 1 : 0;
+}
+
+int conform_command(const ConformArgs &a) {
+    if (a.cases <= 0) throw UsageError(fmt::format("--cases: must be a positive count, got {}", a.cases));
+    if (a.jobs < 0) throw UsageError(fmt::format("--jobs: must be 0 (all cores) or positive, got {}", a.jobs));
+    std::vector<Impl> catalogue = load_catalogue(a.plugins);
+    if (!a.one_case.empty()) return replay_case(a, catalogue);
+    ConformOptions opt;
+    opt.seed = a.seed;
+    opt.cases = uint64_t(a.cases);
+    opt.jobs = a.jobs;
+    opt.properties = a.properties;
+    select_properties(opt.properties);  // unknown names fail before any work
+    std::vector<ImplOp> selected = select_impls(catalogue, a.impls, parse_ops(a.ops));
+    if (selected.empty()) throw UsageError("conform: the selection has no implementation supporting the requested ops");
+    ReportDir dir(a.out);  // fails early when the folder is not writable
+    std::vector<ConformRow> rows = conform(selected, opt);
+    dir.write("conformance.csv", conformance_csv(rows, plugin_args(a.plugins)));
+    dir.commit();
+    size_t counts[4] = {0, 0, 0, 0};
+    for (const auto &r : rows) counts[size_t(r.verdict)]++;
+    std::fprintf(stderr, "quatcheck conform: %zu rows: %zu pass, %zu fail, %zu known, %zu skip; report in %s/conformance.csv\n",
+                 rows.size(), counts[0], counts[1], counts[2], counts[3], a.out.c_str());
+    for (const auto &r : rows)
+        if (r.verdict == Verdict::fail)
+            std::fprintf(stderr, "  fail: %s %s %s  worst %s (tolerance %s)\n", r.impl->name.c_str(), to_string(r.op),
+                         r.property->name.c_str(), num(r.worst.measured).c_str(), num(r.worst.tolerance).c_str());
+    return counts[size_t(Verdict::fail)] ? 1 : 0;
+}
+
+void setup(CLI::App *sub, int &status) {
+    auto a = std::make_shared<ConformArgs>();
+    sub->add_option("--impl", a->impls, "Implementation name, family or glob (repeatable; default: all but broken-*)");
+    sub->add_option("--op", a->ops, "slerp or nlerp (repeatable; default: both)");
+    sub->add_option("--property", a->properties, "Property name (repeatable; default: all)");
+    sub->add_option("--cases", a->cases, "Generated cases per implementation, op and property")->capture_default_str();
+    sub->add_option("--seed", a->seed, "Random seed; the same seed gives a byte-identical conformance.csv")->capture_default_str();
+    sub->add_option("--jobs", a->jobs, "Threads (0 = all cores)")->capture_default_str();
+    sub->add_option("--out", a->out, "Report folder")->capture_default_str();
+    sub->add_option("--case", a->one_case,
+                    "Replay one case (hexfloats, as in the counterexample column) of one --property on one --impl and --op; "
+                    "prints the verdict, exit 1 on fail, writes nothing");
+    add_plugin_option(sub, a->plugins);
+    sub->callback([a, &status] { status = conform_command(*a); });
+}
+
+}  // namespace
+
+QC_COMMAND("conform", "Check the conformance properties (finite, endpoints, unit, shortest-arc, ...) and write conformance.csv", setup);
+
+}  // namespace qc::cli

@@ -1,0 +1,188 @@
+#include "conform/conform.h"
+
+#include "report/run_report.h"
+
+#include <fmt/format.h>
+
+#include <atomic>
+#include <thread>
+
+namespace qc {
+
+const char *to_string(Verdict v) {
+    switch (v) {
+    case Verdict::pass: return "pass";
+    case Verdict::fail: return "fail";
+    case Verdict::known: return "known";
+    case Verdict::skip: return "skip";
+    }
+    return "?";
+}
+
+std::vector<const Property *> select_properties(const std::vector<std::string> &names) {
+    std::vector<const Property *> out;
+    if (names.empty()) {
+        for (const auto &p : properties()) out.push_back(&p);
+        return out;
+    }
+    for (const auto &n : names) {
+        const Property *p = find_property(n);
+        if (!p) {
+            std::string known;
+            for (const auto &q : properties()) known += (known.empty() ? "" : ", ") + q.name;
+            throw UsageError(fmt::format("--property: unknown property '{}' (expected one of {})", n, known));
+        }
+        if (std::find(out.begin(), out.end(), p) == out.end()) out.push_back(p);
+    }
+    return out;
+}
+
+namespace {
+
+uint64_t fnv1a(uint64_t h, const std::string &s) {
+    for (unsigned char c : s) h = (h ^ c) * 0x100000001b3ull;
+    return h;
+}
+
+void finish_verdict(ConformRow &row) {
+    if (row.verdict != Verdict::fail) return;
+    if (const KnownDeviation *k = row.impl->known_deviation(row.op, row.property->name)) {
+        row.verdict = Verdict::known;
+        row.known_why = k->why;
+    }
+}
+
+ConformRow run_task(CheckContext &cx, const Impl &impl, Op op, const Property &prop, const ConformOptions &opt) {
+    ConformRow row;
+    row.impl = &impl;
+    row.op = op;
+    row.property = &prop;
+    if (!prop.applies(op) || !impl.supports(op)) return row;  // skip
+    if (prop.probe) {
+        Property::ProbeResult r = prop.probe(cx, impl, op);
+        row.cases = r.cases;
+        row.worst = r.worst;
+        row.counterexample = r.worst_case;
+        row.verdict = r.worst.pass() ? Verdict::pass : Verdict::fail;
+        finish_verdict(row);
+        return row;
+    }
+    auto check = [&](const CaseValues &c) { return prop.check(cx, impl, op, c); };
+    const rc::Gen<CaseValues> gen = prop.gen(impl.precision);
+    const uint64_t task_seed =
+        fnv1a(fnv1a(fnv1a(0xcbf29ce484222325ull ^ opt.seed, impl.name), to_string(op)), prop.name);
+    bool failed = false, have_worst = false;
+    for (uint64_t i = 0; i < opt.cases; i++) {
+        rc::Shrinkable<CaseValues> s = gen(rc::Random(task_seed + i * 0x9E3779B97F4A7C15ull), rc::kNominalSize);
+        CaseValues v = s.value();
+        CaseOutcome o = check(v);
+        row.cases++;
+        if (!have_worst || o.ratio() > row.worst.ratio()) {
+            row.worst = o;
+            have_worst = true;
+            if (!failed) row.counterexample = v;
+        }
+        if (o.pass() || failed) continue;
+        // First failure: shrink greedily (the first simpler case that still fails, repeatedly).
+        failed = true;
+        rc::Shrinkable<CaseValues> cur = s;
+        int budget = opt.shrink_budget;
+        for (bool progressed = true; progressed && budget > 0;) {
+            progressed = false;
+            auto seq = cur.shrinks();
+            while (auto next = seq.next()) {
+                if (--budget < 0) break;
+                if (!check(next->value()).pass()) {
+                    cur = *next;
+                    progressed = true;
+                    break;
+                }
+            }
+        }
+        row.counterexample = cur.value();
+    }
+    row.verdict = failed ? Verdict::fail : Verdict::pass;
+    finish_verdict(row);
+    return row;
+}
+
+}  // namespace
+
+std::vector<ConformRow> conform(const std::vector<ImplOp> &selected, const ConformOptions &opt) {
+    std::vector<const Property *> props = select_properties(opt.properties);
+    struct Task {
+        const Impl *impl;
+        Op op;
+        const Property *prop;
+    };
+    std::vector<Task> tasks;
+    for (const auto &io : selected)
+        for (const Property *p : props) tasks.push_back({io.impl, io.op, p});
+    std::vector<ConformRow> rows(tasks.size());
+    int jobs = opt.jobs > 0 ? opt.jobs : int(std::max(1u, std::thread::hardware_concurrency()));
+    std::atomic<size_t> next{0};
+    std::vector<std::exception_ptr> errors(static_cast<size_t>(jobs));
+    auto worker = [&](int w) {
+        try {
+            CheckContext f32(Precision::f32), f64(Precision::f64);
+            for (;;) {
+                size_t k = next.fetch_add(1);
+                if (k >= tasks.size()) break;
+                const Task &t = tasks[k];
+                CheckContext &cx = t.impl->precision == Precision::f32 ? f32 : f64;
+                rows[k] = run_task(cx, *t.impl, t.op, *t.prop, opt);
+            }
+        } catch (...) {
+            errors[size_t(w)] = std::current_exception();
+            next.store(tasks.size());
+        }
+    };
+    std::vector<std::thread> threads;
+    for (int w = 1; w < jobs; w++) threads.emplace_back(worker, w);
+    worker(0);
+    for (auto &t : threads) t.join();
+    for (auto &e : errors)
+        if (e) std::rethrow_exception(e);
+    return rows;
+}
+
+ConformRow check_case(const Impl &impl, Op op, const Property &prop, const CaseValues &c) {
+    CheckContext cx(impl.precision);
+    ConformRow row;
+    row.impl = &impl;
+    row.op = op;
+    row.property = &prop;
+    if (!prop.applies(op) || !impl.supports(op)) return row;
+    row.cases = 1;
+    row.worst = prop.check(cx, impl, op, c);
+    row.counterexample = c;
+    row.verdict = row.worst.pass() ? Verdict::pass : Verdict::fail;
+    finish_verdict(row);
+    return row;
+}
+
+std::string reproduce_command(const ConformRow &row, const std::string &plugin_args) {
+    if (row.verdict == Verdict::skip || row.counterexample.empty()) return {};
+    return fmt::format("quatcheck conform{} --impl {} --op {} --property {} --case '{}'", plugin_args, row.impl->name,
+                       to_string(row.op), row.property->name, format_case(row.counterexample));
+}
+
+std::string conformance_csv(const std::vector<ConformRow> &rows, const std::string &plugin_args) {
+    auto quote = [](const std::string &s) {
+        if (s.find_first_of(",\"\n") == std::string::npos) return s;
+        std::string q = "\"";
+        for (char c : s) q += c == '"' ? std::string("\"\"") : std::string(1, c);
+        return q + "\"";
+    };
+    std::string s = "impl,op,property,verdict,cases,tolerance,worst,counterexample,reproduce\n";
+    for (const auto &r : rows) {
+        bool measured = r.verdict != Verdict::skip;
+        std::string tol = measured ? fmt::format("{} [{}]", num(r.worst.tolerance), r.property->tolerance) : "";
+        s += fmt::format("{},{},{},{},{},{},{},{},{}\n", r.impl->name, to_string(r.op), r.property->name,
+                         to_string(r.verdict), r.cases, quote(tol), measured ? num(r.worst.measured) : "",
+                         quote(measured ? format_case(r.counterexample) : ""), quote(reproduce_command(r, plugin_args)));
+    }
+    return s;
+}
+
+}  // namespace qc

@@ -1,0 +1,534 @@
+#include "conform/properties.h"
+
+#include "regions/regions.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <limits>
+
+namespace qc {
+
+namespace {
+constexpr double kInf = std::numeric_limits<double>::infinity();
+}
+
+double round_to(Precision p, double x) { return p == Precision::f32 ? double(float(x)) : x; }
+
+double CheckContext::accuracy_budget(double arc_w) const {
+    const double e = eps();
+    double s = std::sin(arc_w);
+    double inherited = std::sqrt(6 * e);
+    if (s > 0) inherited = std::min(inherited, 3 * e / s);
+    return 2 * (16 * e + inherited);
+}
+
+bool CheckContext::call(const Impl &impl, Op op, const double q0[4], const double q1[4], double t, double out[4]) const {
+    if (precision == Precision::f32) {
+        float a[4], b[4], o[4] = {0, 0, 0, 0};
+        for (int i = 0; i < 4; i++) a[i] = float(q0[i]), b[i] = float(q1[i]);
+        impl.call<float>(op, a, b, float(t), o);
+        for (int i = 0; i < 4; i++) out[i] = o[i];
+    } else {
+        double o[4] = {0, 0, 0, 0};
+        impl.call<double>(op, q0, q1, t, o);
+        for (int i = 0; i < 4; i++) out[i] = o[i];
+    }
+    for (int i = 0; i < 4; i++)
+        if (!std::isfinite(out[i])) return false;
+    return true;
+}
+
+void CheckContext::reference_of(const double q0[4], const double q1[4], double t, SlerpReference &out) {
+    reference.slerp_exact(q0, q1, t, out, true);
+}
+
+double CheckContext::angle_between(const double u[4], const double v[4]) {
+    const int bits = reference.working_bits();
+    ensure_bits(norm_scratch_, bits);
+    mpfr_set_ui(mp(norm_scratch_), 0, MPFR_RNDN);
+    for (int i = 0; i < 4; i++) {
+        ensure_bits(unit_scratch_[i], bits);
+        mpfr_set_d(mp(unit_scratch_[i]), v[i], MPFR_RNDN);
+        mpfr_fma(mp(norm_scratch_), mp(unit_scratch_[i]), mp(unit_scratch_[i]), mp(norm_scratch_), MPFR_RNDN);
+    }
+    mpfr_sqrt(mp(norm_scratch_), mp(norm_scratch_), MPFR_RNDN);
+    if (mpfr_zero_p(mp(norm_scratch_))) return kInf;
+    for (auto &x : unit_scratch_) mpfr_div(mp(x), mp(x), mp(norm_scratch_), MPFR_RNDN);
+    return metric.rotation_angle(u, unit_scratch_);
+}
+
+// ---- generators ----
+
+namespace {
+
+struct Params {
+    int place, sub, q0_kind, dir_kind;
+    unsigned seed;
+    int k, m, t_kind, t_k, t_m;
+};
+
+void basis(int i, double sign, double q[4]) {
+    for (int j = 0; j < 4; j++) q[j] = 0;
+    q[i] = sign;
+}
+
+CaseValues make_case(Precision p, const Params &a) {
+    double q0[4], v[4], q1[4];
+    int axis = -1;
+    if (a.q0_kind == 0) {
+        axis = 0;
+        basis(0, 1, q0);  // identity
+    } else if (a.q0_kind == 1) {
+        axis = int(a.seed % 4);
+        basis(axis, (a.seed >> 2) & 1 ? -1 : 1, q0);
+    } else {
+        Rng rng(a.seed);
+        random_unit(rng, q0);
+    }
+    if (axis >= 0 && a.dir_kind == 0) {
+        basis((axis + 1 + int((a.seed >> 3) % 3)) % 4, 1, v);
+    } else {
+        Rng rng(uint64_t(a.seed) * 0x9E3779B97F4A7C15ull + 1);
+        random_orthogonal(rng, q0, v);
+    }
+    const double off = std::ldexp(1.0 + a.m * 0x1p-20, -(3 + a.k));  // [2^-40, 2^-2)
+    auto along_dot = [&](double d, double s) {  // q1 = d q0 + s v, s = sqrt(1 - d^2) given without cancellation
+        for (int i = 0; i < 4; i++) q1[i] = d * q0[i] + s * v[i];
+    };
+    bool exact = false;
+    CaseValues c(9);
+    switch (a.place) {
+    case 0: {  // anywhere: arc phi in [0, pi/2), either sign of q1
+        double phi = M_PI / 2 * a.m * 0x1p-20;
+        along_dot(std::cos(phi), std::sin(phi));
+        if (a.sub & 1) for (double &x : q1) x = -x;
+        break;
+    }
+    case 1: {  // near-0: arc W = offset (at most 0.1)
+        double w = std::min(off, 0.1);
+        along_dot(std::cos(w), std::sin(w));
+        break;
+    }
+    case 2: {  // near-half-pi: a.b = +-offset (at most 0.1)
+        double d = std::min(off, 0.1) * ((a.sub & 1) ? -1 : 1);
+        along_dot(d, std::sqrt((1 - d) * (1 + d)));
+        break;
+    }
+    case 3: {  // near-pi: a.b = -1 + offset
+        along_dot(-1 + off, std::sqrt(off * (2 - off)));
+        break;
+    }
+    case 4: {  // threshold: a.b = 0.9995 -+ offset / 2^9 (below 2^-11 < 1 - 0.9995)
+        double o = std::ldexp(off, -9);
+        double d = kSeedThreshold + ((a.sub & 1) ? o : -o);
+        along_dot(d, std::sqrt((1 - d) * (1 + d)));
+        break;
+    }
+    default: {  // exact special cases
+        exact = true;
+        for (int i = 0; i < 4; i++) c[i] = round_to(p, q0[i]);
+        switch (a.sub % 4) {
+        case 0: for (int i = 0; i < 4; i++) c[4 + i] = c[i]; break;    // equal ends
+        case 1: for (int i = 0; i < 4; i++) c[4 + i] = -c[i]; break;   // q1 = -q0
+        case 2: {  // q1 = q0 * i: the products cancel in pairs, a.b = 0 exactly in any format
+            c[4] = -c[1], c[5] = c[0], c[6] = c[3], c[7] = -c[2];
+            break;
+        }
+        default: {  // q0 = e_i, q1 = d e_i + sqrt(1 - d^2) e_j: the format's a.b is exactly d, 0.9995's neighbours
+            int i = axis >= 0 ? axis : 0, j = (i + 1) % 4;
+            double d = round_to(p, kSeedThreshold);
+            int steps = a.k % 9 - 4;
+            for (int s = 0; s < std::abs(steps); s++)
+                d = p == Precision::f32 ? double(std::nextafter(float(d), steps > 0 ? 1.0f : 0.0f))
+                                        : std::nextafter(d, steps > 0 ? 1.0 : 0.0);
+            for (int k = 0; k < 4; k++) c[k] = 0, c[4 + k] = 0;
+            c[i] = 1;
+            c[4 + i] = d;
+            c[4 + j] = round_to(p, std::sqrt((1 - d) * (1 + d)));
+            break;
+        }
+        }
+        break;
+    }
+    }
+    if (!exact)
+        for (int i = 0; i < 4; i++) c[i] = round_to(p, q0[i]), c[4 + i] = round_to(p, q1[i]);
+    double t;
+    switch (a.t_kind) {
+    case 0: t = 0.5; break;
+    case 1: t = 0; break;
+    case 2: t = 1; break;
+    case 3: t = std::ldexp(1.0, -a.t_k); break;
+    case 4: t = 1 - std::ldexp(1.0, -a.t_k); break;
+    default: t = a.t_m * 0x1p-24; break;
+    }
+    c[8] = round_to(p, t);
+    if (c[8] > 1) c[8] = 1;
+    return c;
+}
+
+rc::Gen<CaseValues> structured_gen(Precision p, int place_lo, int place_hi) {
+    using namespace rc;
+    return gen::map(gen::tuple(gen::inRange(place_lo, place_hi), gen::inRange(0, 8), gen::inRange(0, 4),
+                               gen::inRange(0, 3), gen::inRange(0u, 1u << 31), gen::inRange(0, 38),
+                               gen::inRange(0, 1 << 20), gen::inRange(0, 10), gen::inRange(1, 60),
+                               gen::inRange(0, 1 << 24)),
+                    [p](const std::tuple<int, int, int, int, unsigned, int, int, int, int, int> &x) {
+                        Params a{std::get<0>(x), std::get<1>(x), std::get<2>(x), std::get<3>(x), std::get<4>(x),
+                                 std::get<5>(x), std::get<6>(x), std::get<7>(x), std::get<8>(x), std::get<9>(x)};
+                        return make_case(p, a);
+                    });
+}
+
+double next_up(Precision p, double x) {
+    return p == Precision::f32 ? double(std::nextafter(float(x), 2.0f)) : std::nextafter(x, 2.0);
+}
+
+}  // namespace
+
+rc::Gen<CaseValues> two_key_case_gen(Precision p) { return structured_gen(p, 0, 6); }
+
+rc::Gen<CaseValues> two_key_case_pair_gen(Precision p) {
+    using namespace rc;
+    return gen::map(gen::tuple(two_key_case_gen(p), gen::inRange(0, 4), gen::inRange(0, 1 << 24)),
+                    [p](const std::tuple<CaseValues, int, int> &x) {
+                        CaseValues c = std::get<0>(x);
+                        double t = c[8], t2;
+                        switch (std::get<1>(x)) {
+                        case 0: t2 = std::min(1.0, next_up(p, t)); break;  // the adjacent value
+                        case 1: t2 = round_to(p, t + (1 - t) * std::get<2>(x) * 0x1p-24); break;
+                        case 2: t2 = 1; break;
+                        default: t2 = round_to(p, t + (1 - t) / 2); break;
+                        }
+                        c.push_back(std::max(t, std::min(1.0, t2)));
+                        return c;
+                    });
+}
+
+// ---- case text ----
+
+std::string format_case(const CaseValues &c) {
+    std::string s;
+    for (double x : c) {
+        if (!s.empty()) s += ' ';
+        s += fmt::format("{:a}", x);
+    }
+    return s;
+}
+
+CaseValues parse_case(const std::string &text, size_t arity, Precision p) {
+    CaseValues c;
+    std::string tok;
+    auto flush = [&] {
+        if (tok.empty()) return;
+        char *end = nullptr;
+        errno = 0;
+        double v = std::strtod(tok.c_str(), &end);
+        if (end != tok.c_str() + tok.size() || !std::isfinite(v))
+            throw UsageError(fmt::format("--case: '{}' is not a finite number (expected hexfloats such as 0x1.8p-3)", tok));
+        if (round_to(p, v) != v)
+            throw UsageError(fmt::format("--case: '{}' is not representable in {}", tok, to_string(p)));
+        c.push_back(v);
+        tok.clear();
+    };
+    for (char ch : text) {
+        if (ch == ' ' || ch == ',' || ch == '\t') flush();
+        else tok += ch;
+    }
+    flush();
+    if (c.size() != arity)
+        throw UsageError(fmt::format("--case: expected {} numbers for this property, got {}", arity, c.size()));
+    return c;
+}
+
+// ---- checks ----
+
+namespace {
+
+const double *q0_of(const CaseValues &c) { return c.data(); }
+const double *q1_of(const CaseValues &c) { return c.data() + 4; }
+
+CaseOutcome nonfinite(double tol) { return {kInf, tol}; }
+
+// Rotation angle of the output from the start a (reference at t = 0), in rotation radians.
+double angle_from_start(CheckContext &cx, const double q0[4], const double q1[4], const double out[4]) {
+    cx.reference_of(q0, q1, 0, cx.ref_end);
+    return cx.metric.rotation_angle(out, cx.ref_end.R);
+}
+
+CaseOutcome check_finite(CheckContext &cx, const Impl &impl, Op op, const CaseValues &c) {
+    double out[4];
+    return {cx.call(impl, op, q0_of(c), q1_of(c), c[8], out) ? 0.0 : kInf, 0};
+}
+
+CaseOutcome check_endpoints(CheckContext &cx, const Impl &impl, Op op, const CaseValues &c) {
+    const double tol = cx.unit_tolerance_ulp1();
+    double worst = 0;
+    for (double t : {0.0, 1.0}) {
+        double out[4];
+        if (!cx.call(impl, op, q0_of(c), q1_of(c), t, out)) return nonfinite(tol);
+        cx.reference_of(q0_of(c), q1_of(c), t, cx.ref);
+        // t = 0: q0 itself (normalised). t = 1: the end the short arc reaches; either sign in the tie band.
+        auto dist = [&](const RealQuat &target, double sign) {
+            double m = 0;
+            for (int i = 0; i < 4; i++) m = std::max(m, std::fabs(out[i] - sign * to_double(target[i])));
+            return m / cx.eps();
+        };
+        double d = dist(cx.ref.R, 1);
+        if (t == 1 && cx.ref.in_tie_band) d = std::min(d, dist(cx.ref.R_other, 1));
+        worst = std::max(worst, d);
+    }
+    return {worst, tol};
+}
+
+CaseOutcome check_unit(CheckContext &cx, const Impl &impl, Op op, const CaseValues &c) {
+    double out[4];
+    const double tol = cx.unit_tolerance_ulp1();
+    if (!cx.call(impl, op, q0_of(c), q1_of(c), c[8], out)) return nonfinite(tol);
+    cx.reference_of(q0_of(c), q1_of(c), c[8], cx.ref);
+    CaseMetrics m = cx.metric.measure(out, cx.ref, op);
+    return {m.norm_err_ulp1, tol};
+}
+
+CaseOutcome check_shortest_arc(CheckContext &cx, const Impl &impl, Op op, const CaseValues &c) {
+    double out[4];
+    cx.reference_of(q0_of(c), q1_of(c), 1, cx.ref);  // ref.R = the short arc's end b
+    const double W = cx.ref.arc_w, tol = cx.accuracy_budget(W);
+    if (!cx.call(impl, op, q0_of(c), q1_of(c), c[8], out)) return nonfinite(tol);
+    RealQuat b = cx.ref.R;
+    double from_a = angle_from_start(cx, q0_of(c), q1_of(c), out);
+    double to_b = cx.metric.rotation_angle(out, b);
+    // On the short arc the two distances add up to the arc's rotation angle 2W; off it, the excess grows
+    // (twice the detour beyond an end; about 2(pi - 2W) on the long way round).
+    return {std::max(0.0, from_a + to_b - 2 * W), tol};
+}
+
+// The largest rotation angle between the output of (q0, q1, t) and those of the variants.
+CaseOutcome check_sign_invariance(CheckContext &cx, const Impl &impl, Op op, const CaseValues &c) {
+    cx.reference_of(q0_of(c), q1_of(c), c[8], cx.ref);
+    const double tol = 2 * cx.accuracy_budget(cx.ref.arc_w);
+    double out[4], other[4], n0[4], n1[4];
+    if (!cx.call(impl, op, q0_of(c), q1_of(c), c[8], out)) return nonfinite(tol);
+    for (int i = 0; i < 4; i++) n0[i] = -c[i], n1[i] = -c[4 + i];
+    // In the tie band (|a.b| <= 4 eps) negating an end may legitimately switch arcs: there each output
+    // is held to the arc it is nearer (the metric's branch rule) instead of to the others.
+    const bool tie_band = cx.ref.in_tie_band;
+    double worst = 0;
+    auto compare = [&](const double *a, const double *b) {
+        if (!cx.call(impl, op, a, b, c[8], other)) return false;
+        if (tie_band) {  // nlerp: against the exact normalised lerp, so its timing is not counted
+            auto err = [&](const double *r) {
+                CaseMetrics m = cx.metric.measure(r, cx.ref, op);
+                return op == Op::nlerp ? m.angle_err_vs_nlerp_rad : m.angle_err_rad;
+            };
+            worst = std::max({worst, err(other), err(out)});
+        } else {
+            worst = std::max(worst, cx.angle_between(other, out));
+        }
+        return true;
+    };
+    if (!compare(q0_of(c), n1) || !compare(n0, q1_of(c))) return nonfinite(tol);
+    return {worst, tol};
+}
+
+CaseOutcome check_symmetry(CheckContext &cx, const Impl &impl, Op op, const CaseValues &c) {
+    cx.reference_of(q0_of(c), q1_of(c), c[8], cx.ref);
+    const double W = cx.ref.arc_w;
+    const double t = c[8], t_rev = round_to(cx.precision, 1 - t);
+    // 1 - t may not be representable: the ideal outputs then differ by 2W |1 - t - t_rev| (exact in double
+    // for both formats' t in [0, 1]: two-sum error of 1 - t plus the rounding to the format).
+    double s = 1 - t, e = (1 - s) - t;  // s + (-e) == 1 - t exactly (Fast2Sum, |1| >= |t|)
+    double gap = std::fabs((s - t_rev) - e);
+    const double tol = 2 * cx.accuracy_budget(W) + 2 * W * gap;
+    double out[4], rev[4];
+    if (!cx.call(impl, op, q0_of(c), q1_of(c), t, out)) return nonfinite(tol);
+    if (!cx.call(impl, op, q1_of(c), q0_of(c), t_rev, rev)) return nonfinite(tol);
+    return {cx.angle_between(rev, out), tol};
+}
+
+CaseOutcome check_monotone(CheckContext &cx, const Impl &impl, Op op, const CaseValues &c) {
+    cx.reference_of(q0_of(c), q1_of(c), c[8], cx.ref);
+    const double tol = 2 * cx.accuracy_budget(cx.ref.arc_w);
+    double r1[4], r2[4];
+    if (!cx.call(impl, op, q0_of(c), q1_of(c), c[8], r1)) return nonfinite(tol);
+    if (!cx.call(impl, op, q0_of(c), q1_of(c), c[9], r2)) return nonfinite(tol);
+    double a1 = angle_from_start(cx, q0_of(c), q1_of(c), r1);
+    double a2 = cx.metric.rotation_angle(r2, cx.ref_end.R);
+    return {std::max(0.0, a1 - a2), tol};  // how far the angle from q0 went back
+}
+
+CaseOutcome check_constant_speed(CheckContext &cx, const Impl &impl, Op op, const CaseValues &c) {
+    cx.reference_of(q0_of(c), q1_of(c), c[8], cx.ref);
+    const double W = cx.ref.arc_w, tol = cx.accuracy_budget(W);
+    double out[4];
+    if (!cx.call(impl, op, q0_of(c), q1_of(c), c[8], out)) return nonfinite(tol);
+    double from_a = angle_from_start(cx, q0_of(c), q1_of(c), out);
+    return {std::fabs(from_a - 2 * c[8] * W), tol};  // the ideal rotation from q0 is 2 t W
+}
+
+// threshold-continuity, one case: q0, q1 below, q1 above, t. The outputs of the two neighbours may move
+// apart by the ideal motion (the angle between their references) plus one accuracy budget each.
+CaseOutcome check_continuity(CheckContext &cx, const Impl &impl, Op op, const CaseValues &c) {
+    const double *q0 = c.data(), *lo = c.data() + 4, *hi = c.data() + 8;
+    const double t = c[12];
+    SlerpReference &r_lo = cx.ref, &r_hi = cx.ref_end;
+    cx.reference_of(q0, lo, t, r_lo);
+    cx.reference_of(q0, hi, t, r_hi);
+    const double tol = cx.accuracy_budget(r_lo.arc_w) + cx.accuracy_budget(r_hi.arc_w);
+    if (r_lo.in_tie_band || r_hi.in_tie_band) return {0, tol};  // either arc is legitimate there
+    double out_lo[4], out_hi[4], ideal_lo[4];
+    if (!cx.call(impl, op, q0, lo, t, out_lo) || !cx.call(impl, op, q0, hi, t, out_hi)) return nonfinite(tol);
+    for (int i = 0; i < 4; i++) ideal_lo[i] = to_double(r_lo.R[i]);
+    double ideal = cx.metric.rotation_angle(ideal_lo, r_hi.R);
+    double moved = cx.angle_between(out_lo, out_hi);
+    return {std::max(0.0, moved - ideal), tol};
+}
+
+// ---- the threshold probe ----
+//
+// The ends q0 = (1, 0, 0, 0), q1 = (d, sqrt(1 - d^2), 0, 0): every summation order of the format's dot
+// product gives exactly d, so stepping d steps the ends' dot product as the implementation sees it.
+// 1. Screen: d on a grid (every 2^-19 across [-1, 1], plus 48 log-spaced points per decade from 1e-15 to
+//    1e-2 on both sides of -1, 0, 0.9995 and 1), t = 1/4 (where nlerp and slerp timing differ most).
+//    Between neighbours, the excess of the outputs' motion over the ideal 2 t |W' - W| is computed in
+//    double (the ends stay in one plane, so the ideal output moves along one great circle).
+// 2. Bisect the 16 intervals with the largest excess relative to their tolerance down to adjacent
+//    representable values of d, keeping the half with the larger excess.
+// 3. Measure each final pair with the reference (check_continuity); report the worst.
+struct Probe {
+    CheckContext &cx;
+    const Impl &impl;
+    Op op;
+    double t = 0.25;
+    uint64_t calls = 0;
+
+    bool eval(double d, double out[4]) {
+        double q0[4] = {1, 0, 0, 0}, q1[4] = {d, round_to(cx.precision, std::sqrt((1 - d) * (1 + d))), 0, 0};
+        calls++;
+        return cx.call(impl, op, q0, q1, t, out);
+    }
+    static double rot_angle(const double u[4], const double v[4]) {  // double precision, for screening
+        double nu = 0, nv = 0, dot = 0;
+        for (int i = 0; i < 4; i++) nu += u[i] * u[i], nv += v[i] * v[i], dot += u[i] * v[i];
+        nu = std::sqrt(nu), nv = std::sqrt(nv);
+        double s = dot < 0 ? -1 : 1, dm = 0, dp = 0;
+        for (int i = 0; i < 4; i++) {
+            double a = u[i] / nu, b = s * v[i] / nv;
+            dm += (a - b) * (a - b), dp += (a + b) * (a + b);
+        }
+        return 4 * std::atan2(std::sqrt(dm), std::sqrt(dp));
+    }
+    // Excess motion between two grid points, relative to the tolerance (inf for a non-finite output).
+    double ratio(double d0, const double o0[4], bool f0, double d1, const double o1[4], bool f1) {
+        double w0 = std::acos(std::fabs(d0)), w1 = std::acos(std::fabs(d1));
+        double tol = cx.accuracy_budget(w0) + cx.accuracy_budget(w1);
+        if (!f0 || !f1) return kInf;
+        double band = 4 * cx.eps();
+        if ((d0 <= band && d1 >= -band)) return 0;  // the interval meets the tie band: either arc is fine
+        double excess = rot_angle(o0, o1) - 2 * t * std::fabs(w1 - w0);
+        return excess / tol;
+    }
+    double mid(double a, double b) const { return round_to(cx.precision, a + (b - a) / 2); }
+
+    Property::ProbeResult run() {
+        std::vector<double> grid;
+        for (long i = -(1L << 19); i <= (1L << 19); i++) grid.push_back(round_to(cx.precision, double(i) * 0x1p-19));
+        for (double anchor : {-1.0, 0.0, kSeedThreshold, 1.0})
+            for (int k = 0; k <= 13 * 48; k++) {
+                double off = std::pow(10.0, -15.0 + k / 48.0);
+                for (double d : {anchor - off, anchor + off})
+                    if (d >= -1 && d <= 1) grid.push_back(round_to(cx.precision, d));
+            }
+        std::sort(grid.begin(), grid.end());
+        grid.erase(std::unique(grid.begin(), grid.end()), grid.end());
+        const size_t n = grid.size();
+        std::vector<double> outs(4 * n);
+        std::vector<char> finite(n);
+        for (size_t i = 0; i < n; i++) finite[i] = eval(grid[i], &outs[4 * i]);
+        std::vector<std::pair<double, size_t>> ranked;
+        for (size_t i = 0; i + 1 < n; i++)
+            ranked.push_back({ratio(grid[i], &outs[4 * i], finite[i], grid[i + 1], &outs[4 * i + 4], finite[i + 1]), i});
+        size_t K = std::min<size_t>(16, ranked.size());
+        std::partial_sort(ranked.begin(), ranked.begin() + long(K), ranked.end(),
+                          [](auto &a, auto &b) { return a.first != b.first ? a.first > b.first : a.second < b.second; });
+        Property::ProbeResult best;
+        best.worst = {0, 1};
+        bool have = false;
+        for (size_t r = 0; r < K; r++) {
+            size_t i = ranked[r].second;
+            double lo = grid[i], hi = grid[i + 1];
+            double o_lo[4], o_hi[4], o_mid[4];
+            std::copy_n(&outs[4 * i], 4, o_lo);
+            std::copy_n(&outs[4 * i + 4], 4, o_hi);
+            bool f_lo = finite[i], f_hi = finite[i + 1];
+            if (ranked[r].first > 1) {  // a candidate discontinuity: narrow it to adjacent values
+                for (;;) {
+                    double m = mid(lo, hi);
+                    if (m <= lo || m >= hi) break;
+                    bool f_m = eval(m, o_mid);
+                    double left = ratio(lo, o_lo, f_lo, m, o_mid, f_m), right = ratio(m, o_mid, f_m, hi, o_hi, f_hi);
+                    if (left >= right) hi = m, std::copy_n(o_mid, 4, o_hi), f_hi = f_m;
+                    else lo = m, std::copy_n(o_mid, 4, o_lo), f_lo = f_m;
+                }
+            }
+            CaseValues c = {1, 0, 0, 0, lo, round_to(cx.precision, std::sqrt((1 - lo) * (1 + lo))), 0, 0,
+                            hi, round_to(cx.precision, std::sqrt((1 - hi) * (1 + hi))), 0, 0, t};
+            CaseOutcome o = check_continuity(cx, impl, op, c);
+            if (!have || o.ratio() > best.worst.ratio()) best.worst = o, best.worst_case = c, have = true;
+        }
+        best.cases = calls;
+        return best;
+    }
+};
+
+std::vector<Property> &table() {
+    static std::vector<Property> t = [] {
+        auto all = [](Op op) { return op == Op::slerp || op == Op::nlerp; };
+        auto gen = [](Precision p) { return two_key_case_gen(p); };
+        std::vector<Property> v;
+        v.push_back({"finite", "no NaN or inf for finite unit inputs, including equal ends, q1 = -q0 and a.b = 0 exactly",
+                     all, "no NaN or inf", 9,
+                     [](Precision p) {
+                         // Half the cases are the exact special cases (equal, antipodal, orthogonal ends).
+                         return rc::gen::weightedOneOf<CaseValues>({{1, two_key_case_gen(p)}, {1, structured_gen(p, 5, 6)}});
+                     },
+                     check_finite, nullptr});
+        v.push_back({"endpoints", "op(q0, q1, 0) = q0 and op(q0, q1, 1) = the end the short arc reaches (+-q1)", all,
+                     "U = 16 ulp1", 9, gen, check_endpoints, nullptr});
+        v.push_back({"unit", "| |op(q0, q1, t)| - 1 | within tolerance", all, "U = 16 ulp1", 9, gen, check_unit, nullptr});
+        v.push_back({"shortest-arc", "the output's rotation lies on the shorter arc between the ends' rotations: "
+                     "angle(a, r) + angle(r, b) - angle(a, b)", all, "A(W) rad", 9, gen, check_shortest_arc, nullptr});
+        v.push_back({"sign-invariance", "op(q0, -q1, t) and op(-q0, q1, t) are the rotation op(q0, q1, t)", all,
+                     "2 A(W) rad", 9, gen, check_sign_invariance, nullptr});
+        v.push_back({"symmetry", "op(q1, q0, 1 - t) is the rotation op(q0, q1, t)", all,
+                     "2 A(W) + 2 W |1 - t - fl(1 - t)| rad", 9, gen, check_symmetry, nullptr});
+        v.push_back({"monotone", "the rotation angle from q0 does not decrease as t grows", all, "2 A(W) rad", 10,
+                     [](Precision p) { return two_key_case_pair_gen(p); }, check_monotone, nullptr});
+        v.push_back({"constant-speed", "the rotation angle from q0 is 2 t W (slerp only)",
+                     [](Op op) { return op == Op::slerp; }, "A(W) rad", 9, gen, check_constant_speed, nullptr});
+        v.push_back({"threshold-continuity",
+                     "stepping the ends' dot product by one representable value moves the output by no more than the "
+                     "ideal motion plus tolerance (bisection on a.b down to adjacent values; the jump is reported)",
+                     all, "A(W) + A(W') rad", 13, nullptr, check_continuity,
+                     [](CheckContext &cx, const Impl &impl, Op op) { return Probe{cx, impl, op}.run(); }});
+        return v;
+    }();
+    return t;
+}
+
+}  // namespace
+
+const std::vector<Property> &properties() { return table(); }
+
+void register_property(Property p) { table().push_back(std::move(p)); }
+
+const Property *find_property(const std::string &name) {
+    for (const auto &p : properties())
+        if (p.name == name) return &p;
+    return nullptr;
+}
+
+}  // namespace qc

@@ -1,0 +1,112 @@
+// Conformance properties: the promises callers rely on, each checked case by case against the one
+// reference (ReferenceEngine) with the one set of metrics (MetricEngine), with a tolerance derived per
+// precision (README "Conformance").
+//
+// A property is a row of a table (properties()): a name, the ops it applies to, a RapidCheck generator of
+// cases and a check of one case. A case is a flat list of numbers in the implementation's format (printed
+// as hexfloats, replayed by `quatcheck conform --case`), so a property with another shape of case (a squad
+// key track, say) is one more row: add it with register_property().
+//
+// Tolerances, with eps = 2^(1-p) (README has the derivation):
+//   U       = 16 eps                 norm and endpoint components (ulp1)
+//   A(W)    = 2 (16 eps + min(3 eps / sin W, sqrt(6 eps)))   rotation radians, per evaluation
+//             16 eps of rounding plus the arc-angle error a routine inherits when it reads W off the
+//             dot product computed in the format (|error of a.b| <= 3 eps; acos' = 1/sin W, and at most
+//             sqrt(2 * 3 eps) as W -> 0)
+#pragma once
+
+#include "metrics/metrics.h"
+#include "plugins/impls.h"
+#include "reference/reference.h"
+
+#include <rapidcheck.h>
+
+#include <functional>
+#include <limits>
+#include <string>
+#include <vector>
+
+namespace qc {
+
+// A case: numbers exactly representable in the implementation's format.
+using CaseValues = std::vector<double>;
+
+// The outcome of one case: the measured quantity and the tolerance it is held to, in the same unit.
+struct CaseOutcome {
+    double measured = 0;   // +inf when the implementation returned NaN or inf
+    double tolerance = 0;
+    bool pass() const { return measured <= tolerance; }
+    double ratio() const { return tolerance > 0 ? measured / tolerance : (measured > 0 ? INFINITY : 0); }
+};
+
+// Everything a check needs, for one precision: the reference and metric engines and scratch space.
+class CheckContext {
+public:
+    explicit CheckContext(Precision p) : precision(p), reference(p), metric(p) {}
+    Precision precision;
+    ReferenceEngine reference;
+    MetricEngine metric;
+    SlerpReference ref, ref_end;
+
+    double eps() const { return precision_eps(precision); }
+    // U: 16 eps, the norm and endpoint tolerance in ulp1.
+    double unit_tolerance_ulp1() const { return 16; }
+    // A(W): the accuracy budget of one evaluation, in rotation radians, for an arc of W (sphere radians).
+    double accuracy_budget(double arc_w) const;
+    // Calls op on a case given as doubles (converted exactly to the implementation's format).
+    // Returns false when an output component is NaN or inf.
+    bool call(const Impl &impl, Op op, const double q0[4], const double q1[4], double t, double out[4]) const;
+    // Reference of (q0, q1, t) into ref (validated).
+    void reference_of(const double q0[4], const double q1[4], double t, SlerpReference &out);
+    // Rotation angle between the outputs u and v (given exactly; v need not be unit).
+    double angle_between(const double u[4], const double v[4]);
+
+private:
+    RealQuat unit_scratch_;
+    Real norm_scratch_;
+};
+
+struct Property {
+    std::string name;
+    std::string description;                  // one line, for the README and --help
+    std::function<bool(Op)> applies;          // false: the verdict is `skip`
+    std::string tolerance;                    // the formula, e.g. "16 ulp1" or "A(W) rad"
+    size_t arity = 9;                         // numbers in a case
+    // Generator of cases in the given precision (values representable in it).
+    std::function<rc::Gen<CaseValues>(Precision)> gen;
+    // Check of one case. Null for a property with its own driver (threshold-continuity's probe).
+    std::function<CaseOutcome(CheckContext &, const Impl &, Op, const CaseValues &)> check;
+    // Optional driver replacing the generated cases: returns the worst outcome and its case, and the
+    // number of cases (implementation evaluations) it used.
+    struct ProbeResult {
+        CaseOutcome worst;
+        CaseValues worst_case;
+        uint64_t cases = 0;
+    };
+    std::function<ProbeResult(CheckContext &, const Impl &, Op)> probe;
+};
+
+// The property table, in report order.
+const std::vector<Property> &properties();
+const Property *find_property(const std::string &name);
+// Adds a property (e.g. squad's c1). Call before the first use of properties().
+void register_property(Property p);
+
+// The structured generator of two-key cases shared by the properties: where on the sphere (uniform, near-0,
+// near-half-pi, near-pi, threshold, exact special cases), an identity-like or random q0, a basis or random
+// direction, the offset from the special point as 2^-k (1 + m / 2^20), and t (1/2, 0, 1, near an end,
+// uniform). Every choice shrinks toward the simple one: identity q0, a basis direction, a power-of-two
+// offset, t = 1/2. Random directions come from the regions' Rng and random_unit/random_orthogonal.
+rc::Gen<CaseValues> two_key_case_gen(Precision p);
+// The same with a second parameter t2 >= t appended (monotone).
+rc::Gen<CaseValues> two_key_case_pair_gen(Precision p);
+
+// Rounds a double to the format of p.
+double round_to(Precision p, double x);
+
+// Parses a case given as hexfloats separated by spaces or commas. Throws UsageError on malformed text,
+// a wrong count, or a value not representable in the format.
+CaseValues parse_case(const std::string &text, size_t arity, Precision p);
+std::string format_case(const CaseValues &c);
+
+}  // namespace qc

@@ -1,0 +1,253 @@
+#include "search/search.h"
+
+#include "metrics/metrics.h"
+#include "run/runner.h"
+
+#include <algorithm>
+#include <atomic>
+#include <thread>
+#include <cmath>
+#include <limits>
+#include <numeric>
+
+namespace qc {
+
+namespace {
+
+constexpr int kPool = 16;  // cases kept and climbed from
+
+template <class T> struct Kept {
+    SlerpCase<T> c;
+    double err;
+};
+
+template <class T> T nudge(T x, int64_t ulps) {
+    T toward = ulps > 0 ? std::numeric_limits<T>::infinity() : -std::numeric_limits<T>::infinity();
+    T step = std::nextafter(x, toward) - x;  // one ulp in the direction of the move
+    T y = T(x + T(double(std::llabs(ulps))) * step);
+    return std::isfinite(y) ? y : x;
+}
+
+template <class T> T &component(SlerpCase<T> &c, int j) { return j < 4 ? c.q0[size_t(j)] : j < 8 ? c.q1[size_t(j - 4)] : c.t; }
+
+// The arc of a case in double: the short-arc end b (sign s), W, and the unit direction v of the arc at a.
+template <class T> bool arc_of(const SlerpCase<T> &c, double a[4], double v[4], double &W, double &s) {
+    double b[4], na = 0, nb = 0, d = 0;
+    for (int i = 0; i < 4; i++) a[i] = c.q0[size_t(i)], b[i] = c.q1[size_t(i)], na += a[i] * a[i], nb += b[i] * b[i];
+    na = std::sqrt(na), nb = std::sqrt(nb);
+    if (!(na > 0) || !(nb > 0)) return false;
+    for (int i = 0; i < 4; i++) a[i] /= na, b[i] /= nb, d += a[i] * b[i];
+    s = d < 0 ? -1 : 1;
+    double dm = 0, dp = 0, nv = 0;
+    for (int i = 0; i < 4; i++) {
+        b[i] *= s;
+        dm += (a[i] - b[i]) * (a[i] - b[i]), dp += (a[i] + b[i]) * (a[i] + b[i]);
+        v[i] = b[i] - std::fabs(d) * a[i];
+        nv += v[i] * v[i];
+    }
+    W = 2 * std::atan2(std::sqrt(dm), std::sqrt(dp));
+    nv = std::sqrt(nv);
+    if (!(nv > 0)) return false;
+    for (int i = 0; i < 4; i++) v[i] /= nv;
+    return true;
+}
+
+template <class T> SlerpCase<T> mutate(const SlerpCase<T> &parent, const SlerpCase<T> &other, Rng &rng, double progress) {
+    SlerpCase<T> c = parent;
+    // Early steps move far (resampling around the kept cases), late steps by a few ulps.
+    const double u = 2 + 24 * progress + rng.uniform(0, 20);   // relative move 2^-u
+    const int max_ulp_bits = std::max(0, int(24 * (1 - progress)));
+    switch (rng.below(6)) {
+    case 0:
+    case 1: {  // ulp perturbations of one or two components (q0, q1 or t)
+        int count = 1 + int(rng.below(2));
+        for (int k = 0; k < count; k++) {
+            int j = int(rng.below(9));
+            int64_t ulps = 1 + int64_t(rng.below(uint64_t(1) << rng.below(uint64_t(max_ulp_bits) + 1)));
+            component(c, j) = nudge(component(c, j), rng.below(2) ? ulps : -ulps);
+        }
+        break;
+    }
+    case 2: {  // a small rotation of q1
+        double a[4], v[4], W, s;
+        if (!arc_of(c, a, v, W, s)) break;
+        double sigma = std::max(W, 1e-300) * std::ldexp(1.0, -int(u)), q[4], n = 0;
+        for (int i = 0; i < 4; i++) q[i] = double(c.q1[size_t(i)]) + sigma * rng.normal(), n += q[i] * q[i];
+        n = std::sqrt(n);
+        for (int i = 0; i < 4; i++) c.q1[size_t(i)] = T(q[i] / n);
+        break;
+    }
+    case 3: {  // the arc angle: scaled by 1 +- 2^-u, or bisected with another kept case's arc
+        double a[4], v[4], W, s, ao[4], vo[4], Wo, so;
+        if (!arc_of(c, a, v, W, s)) break;
+        double target = rng.below(2) && arc_of(other, ao, vo, Wo, so) ? (W + Wo) / 2
+                                                                       : W * (1 + (rng.below(2) ? 1 : -1) * std::ldexp(1.0, -int(u)));
+        target = std::clamp(target, 0.0, M_PI / 2);
+        for (int i = 0; i < 4; i++) c.q1[size_t(i)] = T(s * (std::cos(target) * a[i] + std::sin(target) * v[i]));
+        break;
+    }
+    default: {  // t: bisected with another kept case's t, or moved by 2^-u of its distance to the nearer end
+        double t = c.t;
+        if (rng.below(2)) t = (t + double(other.t)) / 2;
+        else t += (rng.below(2) ? 1 : -1) * std::ldexp(std::max(std::min(t, 1 - t), 0x1p-60), -int(u) / 2);
+        c.t = T(std::clamp(t, 0.0, 1.0));
+        break;
+    }
+    }
+    // Keep the ends as near the unit sphere as the region's own cases (unit doubles rounded to the format):
+    // a mutant far off the sphere would measure how an implementation treats non-unit input instead.
+    for (Quat<T> *q : {&c.q0, &c.q1}) {
+        double n = 0, d[4];
+        for (int i = 0; i < 4; i++) d[i] = double((*q)[size_t(i)]), n += d[i] * d[i];
+        n = std::sqrt(n);
+        if (!(n > 0) || !std::isfinite(n)) return parent;
+        for (int i = 0; i < 4; i++) (*q)[size_t(i)] = T(d[i] / n);
+    }
+    return c;
+}
+
+// Whether a mutant still belongs to the region it was drawn from (the bounds of harness/regions).
+template <class T> bool in_region(Region region, const SlerpCase<T> &c) {
+    double a[4], v[4], W, s;
+    if (!arc_of(c, a, v, W, s)) return region == Region::near_0 || region == Region::near_pi || region == Region::uniform;
+    double d = s * std::cos(W);  // a.b before the flip
+    switch (region) {
+    case Region::uniform: return true;
+    case Region::near_0: return W <= 0.1;
+    case Region::near_half_pi: return std::fabs(d) <= 0.1;
+    case Region::near_pi: return d <= -1 + 0.1;
+    case Region::threshold: return d >= kSeedThreshold - 1e-3;
+    }
+    return true;
+}
+
+template <class T> bool same_case(const SlerpCase<T> &a, const SlerpCase<T> &b) {
+    return a.q0 == b.q0 && a.q1 == b.q1 && a.t == b.t;
+}
+
+uint64_t mix_name(uint64_t h, const std::string &s) {
+    for (unsigned char ch : s) h = (h ^ ch) * 0x100000001b3ull;
+    return h;
+}
+
+}  // namespace
+
+template <class T>
+SearchOutcome search_row(const Impl &impl, Op op, Region region, uint64_t seed, const std::vector<double> &sampled_err,
+                         int keep) {
+    SearchOutcome out;
+    const uint64_t n = sampled_err.size(), half = n / 2, climb = n - half;
+    out.evaluations = n;
+    auto by_error = [](const auto &a, const auto &b) { return a.err > b.err; };
+
+    // Half the budget: the region's sample.
+    std::vector<uint64_t> order(half);
+    std::iota(order.begin(), order.end(), 0);
+    for (uint64_t i = 0; i < half; i++) {
+        if (std::isinf(sampled_err[i])) out.nonfinite++;
+        else out.max_angle_err_rad = std::max(out.max_angle_err_rad, sampled_err[i]);
+    }
+    size_t top = std::min<size_t>(kPool, half);
+    std::partial_sort(order.begin(), order.begin() + long(top), order.end(), [&](uint64_t a, uint64_t b) {
+        return sampled_err[a] != sampled_err[b] ? sampled_err[a] > sampled_err[b] : a < b;
+    });
+    std::vector<Kept<T>> pool;
+    for (size_t k = 0; k < top; k++) pool.push_back({regenerate_case<T>(seed, region, order[k]), sampled_err[order[k]]});
+    if (pool.empty()) return out;
+
+    // The other half: climb.
+    ReferenceEngine reference(Format<T>::precision);
+    MetricEngine metric(Format<T>::precision);
+    SlerpReference ref;
+    Rng rng(mix_name(mix_name(seed * 0x9E3779B97F4A7C15ull + uint64_t(region), impl.name), to_string(op)));
+    for (uint64_t step = 0; step < climb; step++) {
+        double progress = double(step) / double(climb);
+        size_t p = std::min(rng.below(pool.size()), rng.below(pool.size()));  // biased toward the worst
+        size_t o = rng.below(pool.size());
+        SlerpCase<T> c = mutate(pool[p].c, pool[o].c, rng, progress);
+        for (int retry = 0; retry < 8 && !in_region(region, c); retry++) c = mutate(pool[p].c, pool[o].c, rng, progress);
+        if (!in_region(region, c)) c = pool[p].c;
+        reference.slerp(c, ref, false);
+        T r[4] = {0, 0, 0, 0};
+        impl.call(op, c.q0.data(), c.q1.data(), c.t, r);
+        CaseMetrics m = metric.measure(r, ref, op);
+        double err = m.nonfinite ? std::numeric_limits<double>::infinity() : m.angle_err_rad;
+        if (m.nonfinite) out.nonfinite++;
+        else out.max_angle_err_rad = std::max(out.max_angle_err_rad, err);
+        if (err <= pool.back().err && pool.size() >= size_t(kPool)) continue;
+        bool dup = false;
+        for (const auto &k : pool) dup = dup || same_case(k.c, c);
+        if (dup) continue;
+        pool.push_back({c, err});
+        std::stable_sort(pool.begin(), pool.end(), by_error);
+        if (pool.size() > size_t(kPool)) pool.pop_back();
+    }
+    out.reference = reference.stats();
+    for (size_t k = 0; k < pool.size() && k < size_t(std::max(0, keep)); k++) {
+        FoundCase f;
+        for (int i = 0; i < 4; i++) f.q0[i] = pool[k].c.q0[size_t(i)], f.q1[i] = pool[k].c.q1[size_t(i)];
+        f.t = pool[k].c.t;
+        f.angle_err_rad = pool[k].err;
+        out.worst.push_back(f);
+    }
+    return out;
+}
+
+void search_worst_cases(RunResult &result, int jobs) {
+    std::vector<SearchOutcome> outcomes(result.rows.size());
+    std::vector<char> searched(result.rows.size(), 0);
+    std::atomic<size_t> next{0};
+    std::vector<std::exception_ptr> errors(static_cast<size_t>(std::max(1, jobs)));
+    auto worker = [&](int w) {
+        try {
+            for (;;) {
+                size_t r = next.fetch_add(1);
+                if (r >= result.rows.size()) break;
+                const RowResult &row = result.rows[r];
+                if (row.status != EvalStatus::ok) continue;
+                // The row's per-case errors in case order, from the slices of its precision and region.
+                size_t k = 0;
+                for (const auto &io : result.selected) {
+                    if (io.impl == row.impl && io.op == row.op) break;
+                    if (io.impl->precision == row.impl->precision) k++;
+                }
+                std::vector<const RegionSlice *> parts;
+                for (const auto &s : result.slices)
+                    if (s.precision == row.impl->precision && s.region == row.region) parts.push_back(&s);
+                std::sort(parts.begin(), parts.end(), [](auto *a, auto *b) { return a->begin < b->begin; });
+                std::vector<double> errs;
+                for (const RegionSlice *s : parts) {
+                    if (k >= s->rows.size()) continue;
+                    const auto &e = s->rows[k].angle_err_rad;
+                    errs.insert(errs.end(), e.begin(), e.end());
+                }
+                if (errs.size() != row.cases) continue;
+                outcomes[r] = row.impl->precision == Precision::f32
+                                  ? search_row<float>(*row.impl, row.op, row.region, result.options.seed, errs, result.options.worst_k)
+                                  : search_row<double>(*row.impl, row.op, row.region, result.options.seed, errs, result.options.worst_k);
+                searched[r] = 1;
+            }
+        } catch (...) {
+            errors[size_t(w)] = std::current_exception();
+            next.store(result.rows.size());
+        }
+    };
+    std::vector<std::thread> threads;
+    for (int w = 1; w < jobs; w++) threads.emplace_back(worker, w);
+    worker(0);
+    for (auto &t : threads) t.join();
+    for (auto &e : errors)
+        if (e) std::rethrow_exception(e);
+    for (size_t r = 0; r < result.rows.size(); r++) {
+        if (!searched[r]) continue;
+        RowResult &row = result.rows[r];
+        row.max_angle_err_search_rad = outcomes[r].max_angle_err_rad;
+        row.search_worst = std::move(outcomes[r].worst);
+        (row.impl->precision == Precision::f32 ? result.reference_f32 : result.reference_f64).add(outcomes[r].reference);
+    }
+}
+
+template SearchOutcome search_row<float>(const Impl &, Op, Region, uint64_t, const std::vector<double> &, int);
+template SearchOutcome search_row<double>(const Impl &, Op, Region, uint64_t, const std::vector<double> &, int);
+
+}  // namespace qc

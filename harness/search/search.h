@@ -1,0 +1,40 @@
+// Worst-case search (Zimmermann-style): random sampling gives a lower bound on an implementation's largest
+// error; the search spends the same number of reference evaluations to push that bound up. Half the budget
+// is the region's own sample (cases 0 .. n/2 - 1 of the run's stream, whose errors the runner has already
+// measured); the other half climbs from the K worst cases found so far. Each step mutates one of them:
+//   - ulp perturbations of one or two components of q0, q1 or of t,
+//   - a small rotation of q1 (size 2^-u times the arc, u random), which moves both the arc angle and plane,
+//   - bisection of the arc angle or of t between the case and another kept case,
+// evaluates the mutant against the reference and keeps it when it beats the weakest kept case. Early steps
+// use large moves (resampling around the kept cases), later ones ulp-sized moves. Deterministic per seed.
+#pragma once
+
+#include "plugins/impls.h"
+#include "reference/reference.h"
+#include "regions/regions.h"
+
+#include <vector>
+
+namespace qc {
+
+struct FoundCase {
+    double q0[4] = {0, 0, 0, 0}, q1[4] = {0, 0, 0, 0}, t = 0;  // exact in the implementation's format
+    double angle_err_rad = 0;                                  // +inf for a non-finite output
+};
+
+struct SearchOutcome {
+    double max_angle_err_rad = 0;  // over finite outputs of every case the search evaluated
+    uint64_t nonfinite = 0;
+    uint64_t evaluations = 0;      // reference evaluations charged to the search (= the sampling's count)
+    std::vector<FoundCase> worst;  // the worst `keep` cases, worst first
+    ReferenceStats reference;      // reference work done by the climbing half
+};
+
+// sampled_err[i]: the angle error of case i of (seed, region) as the runner measured it (+inf for a
+// non-finite output); its size n is the sampling budget. The search uses the first n/2 and climbs with
+// n - n/2 new reference evaluations.
+template <class T>
+SearchOutcome search_row(const Impl &impl, Op op, Region region, uint64_t seed, const std::vector<double> &sampled_err,
+                         int keep);
+
+}  // namespace qc
