@@ -1,0 +1,219 @@
+// The harness's own cost per case: BM_Reference (ReferenceEngine, validation included at its natural rate)
+// beside BM_MpfrFloor (the same formula as bare MPFR calls on preallocated variables at the same working
+// precision, no validation), and BM_Metric (MetricEngine::measure of one implementation output). Per case
+// the runner does one reference and one metric evaluation per implementation of that precision.
+#include "bench/suites.h"
+#include "metrics/metrics.h"
+#include "reference/reference.h"
+#include "run/runner.h"
+
+#include <fmt/format.h>
+#include <mpfr.h>
+
+#include <memory>
+
+namespace qc::bench {
+namespace {
+
+// The reference formula (README "The reference") written out once more as plain MPFR calls: no Boost
+// wrapper, no precision checks, no validation, no statistics. It is the floor the engine is compared to.
+class MpfrFloor {
+public:
+    explicit MpfrFloor(int bits, double tie_band) : tie_band_(tie_band) {
+        for (int i = 0; i < 4; i++) {
+            mpfr_init2(prod_[i], 128);
+            for (mpfr_t *v : {&a_[i], &b_[i], &v_[i], &R_[i], &N_[i], &Ro_[i], &No_[i]}) mpfr_init2(*v, bits);
+        }
+        mpfr_init2(exact_dot_, 64);
+        for (mpfr_t *v : {&n0_, &n1_, &tmp_, &diff_, &sum_, &W_, &sW_, &s0_, &s1_, &omt_, &tt_, &dot_}) mpfr_init2(*v, bits);
+    }
+    ~MpfrFloor() {
+        for (int i = 0; i < 4; i++) {
+            mpfr_clear(prod_[i]);
+            for (mpfr_t *v : {&a_[i], &b_[i], &v_[i], &R_[i], &N_[i], &Ro_[i], &No_[i]}) mpfr_clear(*v);
+        }
+        mpfr_clear(exact_dot_);
+        for (mpfr_t *v : {&n0_, &n1_, &tmp_, &diff_, &sum_, &W_, &sW_, &s0_, &s1_, &omt_, &tt_, &dot_}) mpfr_clear(*v);
+    }
+    MpfrFloor(const MpfrFloor &) = delete;
+    MpfrFloor &operator=(const MpfrFloor &) = delete;
+
+    void slerp(const double q0[4], const double q1[4], double t) {
+        mpfr_ptr ptrs[4];
+        for (int i = 0; i < 4; i++) {
+            mpfr_set_d(prod_[i], q0[i], MPFR_RNDN);
+            mpfr_mul_d(prod_[i], prod_[i], q1[i], MPFR_RNDN);
+            ptrs[i] = prod_[i];
+        }
+        mpfr_sum(exact_dot_, ptrs, 4, MPFR_RNDN);
+        int dot_sign = mpfr_sgn(exact_dot_);
+        for (int i = 0; i < 4; i++) mpfr_set_d(a_[i], q0[i], MPFR_RNDN), mpfr_set_d(b_[i], q1[i], MPFR_RNDN);
+        norm4(n0_, a_);
+        norm4(n1_, b_);
+        for (int i = 0; i < 4; i++) mpfr_div(a_[i], a_[i], n0_, MPFR_RNDN), mpfr_div(b_[i], b_[i], n1_, MPFR_RNDN);
+        mpfr_div(dot_, exact_dot_, n0_, MPFR_RNDN);
+        mpfr_div(dot_, dot_, n1_, MPFR_RNDN);
+        bool in_tie_band = std::fabs(mpfr_get_d(dot_, MPFR_RNDN)) <= tie_band_;
+        if (dot_sign < 0)
+            for (auto &x : b_) mpfr_neg(x, x, MPFR_RNDN);
+        mpfr_set_d(tt_, t, MPFR_RNDN);
+        mpfr_ui_sub(omt_, 1, tt_, MPFR_RNDN);
+        arc(R_);
+        normalised_lerp(N_);
+        if (in_tie_band) {
+            for (auto &x : b_) mpfr_neg(x, x, MPFR_RNDN);
+            arc(Ro_);
+            normalised_lerp(No_);
+        }
+    }
+    double r0() const { return mpfr_get_d(R_[0], MPFR_RNDN); }
+
+private:
+    void norm4(mpfr_t x, mpfr_t v[4]) {
+        mpfr_sqr(x, v[0], MPFR_RNDN);
+        for (int i = 1; i < 4; i++) mpfr_sqr(tmp_, v[i], MPFR_RNDN), mpfr_add(x, x, tmp_, MPFR_RNDN);
+        mpfr_sqrt(x, x, MPFR_RNDN);
+    }
+    void arc(mpfr_t R[4]) {
+        for (int i = 0; i < 4; i++) mpfr_sub(v_[i], a_[i], b_[i], MPFR_RNDN);
+        norm4(diff_, v_);
+        for (int i = 0; i < 4; i++) mpfr_add(v_[i], a_[i], b_[i], MPFR_RNDN);
+        norm4(sum_, v_);
+        mpfr_atan2(W_, diff_, sum_, MPFR_RNDN);
+        mpfr_mul_2ui(W_, W_, 1, MPFR_RNDN);
+        if (mpfr_zero_p(W_)) {
+            for (int i = 0; i < 4; i++) mpfr_set(R[i], a_[i], MPFR_RNDN);
+            return;
+        }
+        mpfr_sin(sW_, W_, MPFR_RNDN);
+        mpfr_mul(s0_, omt_, W_, MPFR_RNDN);
+        mpfr_sin(s0_, s0_, MPFR_RNDN);
+        mpfr_mul(s1_, tt_, W_, MPFR_RNDN);
+        mpfr_sin(s1_, s1_, MPFR_RNDN);
+        mpfr_div(s0_, s0_, sW_, MPFR_RNDN);
+        mpfr_div(s1_, s1_, sW_, MPFR_RNDN);
+        for (int i = 0; i < 4; i++) {
+            mpfr_mul(R[i], s0_, a_[i], MPFR_RNDN);
+            mpfr_mul(tmp_, s1_, b_[i], MPFR_RNDN);
+            mpfr_add(R[i], R[i], tmp_, MPFR_RNDN);
+        }
+    }
+    void normalised_lerp(mpfr_t N[4]) {
+        for (int i = 0; i < 4; i++) {
+            mpfr_mul(N[i], omt_, a_[i], MPFR_RNDN);
+            mpfr_mul(tmp_, tt_, b_[i], MPFR_RNDN);
+            mpfr_add(N[i], N[i], tmp_, MPFR_RNDN);
+        }
+        norm4(n0_, N);
+        if (mpfr_zero_p(n0_)) return;
+        for (int i = 0; i < 4; i++) mpfr_div(N[i], N[i], n0_, MPFR_RNDN);
+    }
+
+    double tie_band_;
+    mpfr_t prod_[4], exact_dot_, a_[4], b_[4], v_[4], R_[4], N_[4], Ro_[4], No_[4];
+    mpfr_t n0_, n1_, tmp_, diff_, sum_, W_, sW_, s0_, s1_, omt_, tt_, dot_;
+};
+
+// Cases as the default run draws them: region by region (or every region in turn for "all"), with the
+// run's validation sample.
+template <class T> struct Cases {
+    std::vector<SlerpCase<T>> cases;
+    std::vector<bool> validate;
+};
+
+template <class T> std::shared_ptr<Cases<T>> make_cases(uint64_t seed, const std::vector<Region> &regions) {
+    auto c = std::make_shared<Cases<T>>();
+    for (size_t i = 0; i < kBatch; i++) {
+        uint64_t index = i / regions.size();
+        c->cases.push_back(regenerate_case<T>(seed, regions[i % regions.size()], index));
+        c->validate.push_back(sampled_for_validation(seed, index));
+    }
+    return c;
+}
+
+template <class T> void reference_case(benchmark::State &st, std::shared_ptr<Cases<T>> c) {
+    ReferenceEngine engine(Format<T>::precision);
+    SlerpReference ref;
+    size_t i = 0;
+    for (auto _ : st) {
+        engine.slerp(c->cases[i], ref, c->validate[i]);
+        if (++i == c->cases.size()) i = 0;
+    }
+    benchmark::DoNotOptimize(ref.arc_w);
+    st.counters["recomputed_fraction"] = double(engine.stats().recomputed) / double(engine.stats().cases);
+}
+
+template <class T> void floor_case(benchmark::State &st, std::shared_ptr<Cases<T>> c) {
+    MpfrFloor floor(2 * Format<T>::p + 32, 4.0 * Format<T>::eps);
+    size_t i = 0;
+    for (auto _ : st) {
+        const SlerpCase<T> &k = c->cases[i];
+        double q0[4], q1[4];
+        for (int j = 0; j < 4; j++) q0[j] = k.q0[j], q1[j] = k.q1[j];
+        floor.slerp(q0, q1, k.t);
+        if (++i == c->cases.size()) i = 0;
+    }
+    double r = floor.r0();
+    benchmark::DoNotOptimize(r);
+}
+
+// MetricEngine::measure on the outputs of the seed slerp (op slerp) or nlerp (op nlerp, which also
+// measures against the exact normalised lerp) over the mixed cases.
+template <class T> void metric_case(benchmark::State &st, Op op, std::shared_ptr<Cases<T>> c) {
+    const std::vector<Impl> catalogue = load_catalogue({});
+    const Impl *impl = nullptr;
+    for (const auto &i : catalogue)
+        if (i.family == (op == Op::slerp ? "seed-c" : "nlerp") && i.precision == Format<T>::precision) impl = &i;
+    if (!impl) { st.SkipWithError("no seed implementation for the metric benchmark"); return; }
+    const size_t n = 512;  // references are large: a smaller batch, still every region
+    std::vector<SlerpReference> refs(n);
+    std::vector<Quat<T>> outs(n);
+    ReferenceEngine engine(Format<T>::precision);
+    for (size_t i = 0; i < n; i++) {
+        engine.slerp(c->cases[i], refs[i], c->validate[i]);
+        impl->call(op, c->cases[i].q0.data(), c->cases[i].q1.data(), c->cases[i].t, outs[i].data());
+    }
+    MetricEngine metric(Format<T>::precision);
+    size_t i = 0;
+    for (auto _ : st) {
+        CaseMetrics m = metric.measure(outs[i].data(), refs[i], op);
+        benchmark::DoNotOptimize(m);
+        if (++i == n) i = 0;
+    }
+}
+
+template <class T>
+void register_precision(const BenchOptions &o, std::vector<std::pair<std::string, BenchKey>> &keys) {
+    const char *prec = Format<T>::name;
+    auto add = [&](const std::string &name, benchmark::internal::Benchmark *b, BenchKey key) {
+        b->MinTime(o.min_time_s)->Repetitions(o.repetitions)->ReportAggregatesOnly(true)->Unit(benchmark::kNanosecond);
+        keys.push_back({name, std::move(key)});
+    };
+    std::vector<Region> all = o.regions.empty() ? all_regions() : o.regions;
+    auto mixed = make_cases<T>(o.seed, all);
+    std::vector<std::pair<std::string, std::shared_ptr<Cases<T>>>> sets = {{"all", mixed}};
+    for (Region r : all) sets.push_back({to_string(r), make_cases<T>(o.seed, {r})});
+    for (const auto &[region, cases] : sets) {
+        std::string suffix = region == "all" ? std::string() : "/" + region;
+        std::string ref = fmt::format("BM_Reference/slerp/{}{}", prec, suffix);
+        add(ref, benchmark::RegisterBenchmark(ref.c_str(), reference_case<T>, cases),
+            {"reference", "", "slerp", prec, region, "case", 1});
+        std::string floor = fmt::format("BM_MpfrFloor/slerp/{}{}", prec, suffix);
+        add(floor, benchmark::RegisterBenchmark(floor.c_str(), floor_case<T>, cases),
+            {"floor", "", "slerp", prec, region, "case", 1});
+    }
+    for (Op op : {Op::slerp, Op::nlerp}) {
+        std::string name = fmt::format("BM_Metric/{}/{}", to_string(op), prec);
+        add(name, benchmark::RegisterBenchmark(name.c_str(), metric_case<T>, op, mixed),
+            {"metric", "", to_string(op), prec, "all", "case", 1});
+    }
+}
+
+}  // namespace
+
+void register_harness_benchmarks(const BenchOptions &o, std::vector<std::pair<std::string, BenchKey>> &keys) {
+    register_precision<float>(o, keys);
+    register_precision<double>(o, keys);
+}
+
+}  // namespace qc::bench

@@ -1,0 +1,178 @@
+// BM_Impl/<impl>/<op>/<region>/<mode>: the cost of one call of an implementation through the plugin
+// interface (the same indirect call the runner makes), on 4,096 prepared cases of one region.
+//
+// throughput: independent calls over the batch; the processor may overlap them.
+// latency:    the t of each call carries a data dependency on the previous call's output
+//             (t's bits OR (output bits AND a zero the compiler cannot see)), so each call starts only
+//             when the previous one has finished. The dependency costs a few cycles, the same for every
+//             implementation: the `noop` implementation measures it together with the call itself.
+#include "bench/suites.h"
+#include "run/runner.h"
+
+#include <fmt/format.h>
+
+#include <cstring>
+#include <memory>
+
+namespace qc::bench {
+namespace {
+
+template <class T> struct Bits;
+template <> struct Bits<float> { using type = uint32_t; };
+template <> struct Bits<double> { using type = uint64_t; };
+
+// A zero the optimiser cannot fold: read once from a volatile.
+volatile uint64_t g_opaque_zero = 0;
+
+template <class T> inline T depend(T t, T previous, typename Bits<T>::type zero) {
+    typename Bits<T>::type a, b;
+    std::memcpy(&a, &t, sizeof a);
+    std::memcpy(&b, &previous, sizeof b);
+    a |= b & zero;
+    std::memcpy(&t, &a, sizeof a);
+    return t;
+}
+
+// The prepared cases of one region: q0, q1, t from the region's generator; for squad also the control
+// points s0 = setup(prev, q0, q1), s1 = setup(q0, q1, next), computed once by the implementation's own
+// squad_setup with uniform neighbours prev and next.
+template <class T> struct Batch {
+    std::vector<Quat<T>> q0, q1, s0, s1;
+    std::vector<T> t;
+};
+
+template <class T> std::shared_ptr<Batch<T>> make_batch(uint64_t seed, Region region) {
+    auto b = std::make_shared<Batch<T>>();
+    for (size_t i = 0; i < kBatch; i++) {
+        SlerpCase<T> c = regenerate_case<T>(seed, region, i);
+        b->q0.push_back(c.q0), b->q1.push_back(c.q1), b->t.push_back(c.t);
+    }
+    return b;
+}
+
+template <class T> using TwoKeyFn = void (*)(const T *, const T *, T, T *);
+template <class T> using SquadFn = void (*)(const T *, const T *, const T *, const T *, T, T *);
+
+template <class T> TwoKeyFn<T> two_key_fn(const Impl &impl, Op op) {
+    if constexpr (std::is_same_v<T, float>) return op == Op::slerp ? impl.table->slerp_f32 : impl.table->nlerp_f32;
+    else return op == Op::slerp ? impl.table->slerp_f64 : impl.table->nlerp_f64;
+}
+
+template <class T> void two_key_throughput(benchmark::State &st, TwoKeyFn<T> fn, std::shared_ptr<Batch<T>> b) {
+    std::vector<Quat<T>> out(kBatch);
+    for (auto _ : st) {
+        for (size_t i = 0; i < kBatch; i++) fn(b->q0[i].data(), b->q1[i].data(), b->t[i], out[i].data());
+        benchmark::ClobberMemory();
+    }
+    benchmark::DoNotOptimize(out.data());
+    st.SetItemsProcessed(int64_t(st.iterations()) * int64_t(kBatch));
+}
+
+template <class T> void two_key_latency(benchmark::State &st, TwoKeyFn<T> fn, std::shared_ptr<Batch<T>> b) {
+    const auto zero = typename Bits<T>::type(g_opaque_zero);
+    T out[4] = {0, 0, 0, 0};
+    for (auto _ : st) {
+        for (size_t i = 0; i < kBatch; i++) fn(b->q0[i].data(), b->q1[i].data(), depend(b->t[i], out[0], zero), out);
+    }
+    benchmark::DoNotOptimize(out[0]);
+    st.SetItemsProcessed(int64_t(st.iterations()) * int64_t(kBatch));
+}
+
+template <class T> void squad_throughput(benchmark::State &st, SquadFn<T> fn, std::shared_ptr<Batch<T>> b) {
+    std::vector<Quat<T>> out(kBatch);
+    for (auto _ : st) {
+        for (size_t i = 0; i < kBatch; i++)
+            fn(b->q0[i].data(), b->q1[i].data(), b->s0[i].data(), b->s1[i].data(), b->t[i], out[i].data());
+        benchmark::ClobberMemory();
+    }
+    benchmark::DoNotOptimize(out.data());
+    st.SetItemsProcessed(int64_t(st.iterations()) * int64_t(kBatch));
+}
+
+template <class T> void squad_latency(benchmark::State &st, SquadFn<T> fn, std::shared_ptr<Batch<T>> b) {
+    const auto zero = typename Bits<T>::type(g_opaque_zero);
+    T out[4] = {0, 0, 0, 0};
+    for (auto _ : st) {
+        for (size_t i = 0; i < kBatch; i++)
+            fn(b->q0[i].data(), b->q1[i].data(), b->s0[i].data(), b->s1[i].data(), depend(b->t[i], out[0], zero), out);
+    }
+    benchmark::DoNotOptimize(out[0]);
+    st.SetItemsProcessed(int64_t(st.iterations()) * int64_t(kBatch));
+}
+
+template <class T>
+void register_impl(const Impl &impl, Op op, Region region, std::shared_ptr<Batch<T>> batch, const BenchOptions &o,
+                   std::vector<std::pair<std::string, BenchKey>> &keys) {
+    for (const char *mode : {"throughput", "latency"}) {
+        std::string name = fmt::format("BM_Impl/{}/{}/{}/{}", impl.name, to_string(op), to_string(region), mode);
+        bool latency = std::string(mode) == "latency";
+        benchmark::internal::Benchmark *b = nullptr;
+        if (op == Op::squad) {
+            SquadFn<T> fn;
+            if constexpr (std::is_same_v<T, float>) fn = impl.table->squad_f32;
+            else fn = impl.table->squad_f64;
+            b = latency ? benchmark::RegisterBenchmark(name.c_str(), squad_latency<T>, fn, batch)
+                        : benchmark::RegisterBenchmark(name.c_str(), squad_throughput<T>, fn, batch);
+        } else {
+            TwoKeyFn<T> fn = two_key_fn<T>(impl, op);
+            b = latency ? benchmark::RegisterBenchmark(name.c_str(), two_key_latency<T>, fn, batch)
+                        : benchmark::RegisterBenchmark(name.c_str(), two_key_throughput<T>, fn, batch);
+        }
+        b->MinTime(o.min_time_s)->Repetitions(o.repetitions)->ReportAggregatesOnly(true)->Unit(benchmark::kNanosecond);
+        keys.push_back({name, {"impl", impl.name, to_string(op), to_string(impl.precision), to_string(region), mode,
+                               double(kBatch)}});
+    }
+}
+
+template <class T> void add_squad_controls(const Impl &impl, uint64_t seed, Batch<T> &b) {
+    auto setup = [&] {
+        if constexpr (std::is_same_v<T, float>) return impl.table->squad_setup_f32;
+        else return impl.table->squad_setup_f64;
+    }();
+    Rng rng(seed ^ 0x5157'4144ull);  // "SQAD": neighbours of the segment
+    b.s0.resize(kBatch), b.s1.resize(kBatch);
+    for (size_t i = 0; i < kBatch; i++) {
+        double p[4], n[4];
+        random_unit(rng, p), random_unit(rng, n);
+        T prev[4], next[4];
+        for (int k = 0; k < 4; k++) prev[k] = T(p[k]), next[k] = T(n[k]);
+        setup(prev, b.q0[i].data(), b.q1[i].data(), b.s0[i].data());
+        setup(b.q0[i].data(), b.q1[i].data(), next, b.s1[i].data());
+    }
+}
+
+}  // namespace
+
+void register_impl_benchmarks(const std::vector<Impl> &catalogue, const BenchOptions &o,
+                              std::vector<std::pair<std::string, BenchKey>> &keys) {
+    std::vector<Op> ops = {Op::slerp, Op::nlerp, Op::squad};
+    std::vector<const Impl *> impls;
+    if (o.impl_filters.empty()) {
+        for (const auto &i : catalogue)
+            if (i.group != "broken") impls.push_back(&i);  // noop (group bench) is timed: it is the call overhead
+    } else {
+        for (const auto &io : select_impls(catalogue, o.impl_filters, ops))
+            if (std::find(impls.begin(), impls.end(), io.impl) == impls.end()) impls.push_back(io.impl);
+    }
+    std::vector<Region> regions = o.regions.empty() ? all_regions() : o.regions;
+    std::vector<std::shared_ptr<Batch<float>>> f32;
+    std::vector<std::shared_ptr<Batch<double>>> f64;
+    for (Region region : regions) f32.push_back(make_batch<float>(o.seed, region)), f64.push_back(make_batch<double>(o.seed, region));
+    for (const Impl *impl : impls)
+        for (Op op : ops) {
+            if (!impl->supports(op)) continue;
+            for (size_t r = 0; r < regions.size(); r++) {
+                if (impl->precision == Precision::f32) {
+                    auto b = f32[r];
+                    if (op == Op::squad) b = std::make_shared<Batch<float>>(*b), add_squad_controls(*impl, o.seed, *b);
+                    register_impl<float>(*impl, op, regions[r], b, o, keys);
+                } else {
+                    auto b = f64[r];
+                    if (op == Op::squad) b = std::make_shared<Batch<double>>(*b), add_squad_controls(*impl, o.seed, *b);
+                    register_impl<double>(*impl, op, regions[r], b, o, keys);
+                }
+            }
+        }
+}
+
+}  // namespace qc::bench

@@ -1,0 +1,55 @@
+// Google Benchmark suites of quatcheck (README "Timing and throughput").
+//
+//   BM_Impl/<impl>/<op>/<region>/<mode>   one call of an implementation, per region of the case generators,
+//                                         mode "throughput" (independent calls over a batch of 4,096
+//                                         prepared cases) or "latency" (each call's t depends on the
+//                                         previous call's output, so calls cannot overlap)
+//   BM_Reference/<op>/<precision>[/<region>]  ReferenceEngine for one case, validation at its natural rate
+//                                         (1 in 64 sampled plus every ill-conditioned case)
+//   BM_MpfrFloor/<op>/<precision>[/<region>]  the same formula as bare MPFR calls on preallocated variables
+//                                         at the working precision, no validation
+//   BM_Metric/<op>/<precision>            MetricEngine::measure for one implementation output
+//
+// Without a region suffix the reference benchmarks draw cases from every region in turn, as the default
+// run does. Registration functions only register; the caller runs them (quatcheck bench, or the qc_bench
+// binary with the usual --benchmark_* flags).
+#pragma once
+
+#include "plugins/impls.h"
+#include "regions/regions.h"
+
+#include <benchmark/benchmark.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace qc::bench {
+
+inline constexpr size_t kBatch = 4096;  // prepared cases per implementation benchmark
+
+struct BenchOptions {
+    std::vector<std::string> impl_filters;  // as `quatcheck run --impl`; empty = every built-in but broken-*
+    std::vector<Region> regions;            // empty = every region
+    uint64_t seed = 1;
+    double min_time_s = 0.05;               // per repetition
+    int repetitions = 3;
+};
+
+// One registered benchmark, as timing.csv / throughput.csv describe it.
+struct BenchKey {
+    std::string suite;   // "impl", "reference", "floor", "metric"
+    std::string impl;    // impl name (suite impl), empty otherwise
+    std::string op;      // slerp, nlerp, squad
+    std::string precision;
+    std::string region;  // a region, or "all" (every region in turn)
+    std::string mode;    // latency, throughput (suite impl); "case" otherwise
+    double calls_per_iteration = 1;
+};
+
+// Registers the benchmarks and returns their keys indexed by registered name.
+void register_impl_benchmarks(const std::vector<Impl> &catalogue, const BenchOptions &o,
+                              std::vector<std::pair<std::string, BenchKey>> &keys);
+void register_harness_benchmarks(const BenchOptions &o, std::vector<std::pair<std::string, BenchKey>> &keys);
+
+}  // namespace qc::bench

@@ -1,0 +1,49 @@
+// quatcheck merge: combine the reports of the shards of one run (quatcheck run --shard K/N) into the report
+// of the whole run: the same summary.csv, worst_cases.csv and error_curve.csv, byte for byte, as the
+// unsharded run with the same seed. Every shard is needed; each must have been run with the same options.
+// The worst-case search (harness/search) needs every case's error of a row, so shards skip it and merge
+// runs it on the merged data, exactly as the unsharded run does: that part of the work is not spread.
+#include "cli/command.h"
+#include "report/run_report.h"
+#include "run/shard.h"
+
+#include <fmt/format.h>
+
+#include <thread>
+
+namespace qc::cli {
+namespace {
+
+struct MergeArgs {
+    std::vector<std::string> dirs, plugins;
+    std::string out = "reports/latest";
+    int jobs = 0;
+};
+
+int merge_command(const MergeArgs &a) {
+    std::vector<Impl> catalogue = load_catalogue(a.plugins);
+    if (a.jobs < 0) throw UsageError(fmt::format("--jobs: must be 0 (all cores) or positive, got {}", a.jobs));
+    ReportDir dir(a.out);
+    const int jobs = a.jobs > 0 ? a.jobs : int(std::max(1u, std::thread::hardware_concurrency()));
+    RunResult result = merge_shards(a.dirs, catalogue, jobs);
+    write_run_report(result, catalogue, dir);
+    dir.commit();
+    std::fprintf(stderr, "quatcheck merge: %zu shards, %zu rows, %llu cases per region, report in %s\n", a.dirs.size(),
+                 result.rows.size(), (unsigned long long)result.options.cases, a.out.c_str());
+    return 0;
+}
+
+void setup(CLI::App *sub, int &status) {
+    auto a = std::make_shared<MergeArgs>();
+    sub->add_option("dirs", a->dirs, "Report folders of every shard (each holds shard.bin)")->required();
+    sub->add_option("--out", a->out, "Report folder of the merged run")->capture_default_str();
+    sub->add_option("--jobs", a->jobs, "Threads for the worst-case search (0 = all cores)")->capture_default_str();
+    add_plugin_option(sub, a->plugins);
+    sub->callback([a, &status] { status = merge_command(*a); });
+}
+
+}  // namespace
+
+QC_COMMAND("merge", "Merge the reports of the shards of one run (run --shard K/N) into the report of the whole run", setup);
+
+}  // namespace qc::cli

@@ -1,0 +1,245 @@
+#include "run/shard.h"
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <bit>
+#include <chrono>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+namespace qc {
+
+static_assert(std::endian::native == std::endian::little, "shard.bin is little-endian");
+
+namespace {
+
+constexpr char kMagic[9] = "QCSHARD1";
+constexpr char kEnd[9] = "QCSHEND1";
+
+template <class V> void put(std::string &s, V v) { s.append(reinterpret_cast<const char *>(&v), sizeof v); }
+void put_doubles(std::string &s, const std::vector<double> &v) {
+    s.append(reinterpret_cast<const char *>(v.data()), v.size() * sizeof(double));
+}
+
+void put_string(std::string &s, const std::string &v) {
+    put<uint32_t>(s, uint32_t(v.size()));
+    s += v;
+}
+
+nlohmann::json stats_json(const ReferenceStats &s) {
+    return {{"cases", s.cases}, {"recomputed", s.recomputed}, {"disagreements", s.disagreements},
+            {"escalations", s.escalations}, {"max_bits", s.max_bits}};
+}
+ReferenceStats stats_from(const nlohmann::json &j) {
+    ReferenceStats s;
+    s.cases = j.at("cases"), s.recomputed = j.at("recomputed"), s.disagreements = j.at("disagreements");
+    s.escalations = j.at("escalations"), s.max_bits = j.at("max_bits");
+    return s;
+}
+
+// A bounds-checked reader over the file's bytes.
+struct Cursor {
+    const std::string &data;
+    const std::string &path;
+    size_t pos = 0;
+    void need(size_t n) {
+        if (data.size() - pos < n)
+            throw InputError(fmt::format("merge: {}: truncated at byte {} (the shard did not finish writing?)", path, pos));
+    }
+    template <class V> V get() {
+        need(sizeof(V));
+        V v;
+        std::memcpy(&v, data.data() + pos, sizeof v);
+        pos += sizeof v;
+        return v;
+    }
+    std::string string() {
+        uint32_t n = get<uint32_t>();
+        need(n);
+        std::string v = data.substr(pos, n);
+        pos += n;
+        return v;
+    }
+    std::vector<double> doubles(uint64_t n) {
+        if (n > (data.size() - pos) / sizeof(double)) need(data.size() + 1);
+        std::vector<double> v(n);
+        std::memcpy(v.data(), data.data() + pos, n * sizeof(double));
+        pos += n * sizeof(double);
+        return v;
+    }
+};
+
+}  // namespace
+
+std::string shard_file(const RunResult &r) {
+    using nlohmann::json;
+    json h;
+    h["format"] = "quatcheck-shard";
+    h["version"] = 1;
+    h["seed"] = r.options.seed;
+    h["cases"] = r.options.cases;
+    h["worst_k"] = r.options.worst_k;
+    json regions = json::array(), ops = json::array(), selected = json::array();
+    for (Region g : r.options.regions) regions.push_back(to_string(g));
+    for (Op op : r.options.ops) ops.push_back(to_string(op));
+    for (const auto &io : r.selected) selected.push_back({{"impl", io.impl->name}, {"op", to_string(io.op)}});
+    h["regions"] = regions;
+    h["ops"] = ops;
+    h["impl_filters"] = r.options.impl_filters;
+    h["selected"] = selected;
+    h["shard"] = {{"index", r.options.shard.index}, {"count", r.options.shard.count}};
+    h["jobs"] = r.jobs;
+    h["wall_time_s"] = r.wall_time_s;
+    h["reference"] = {{"f32", stats_json(r.reference_f32)}, {"f64", stats_json(r.reference_f64)}};
+    h["slices"] = r.slices.size();
+    const std::string header = h.dump();
+
+    std::string s(kMagic, 8);
+    put<uint64_t>(s, header.size());
+    s += header;
+    const auto &regs = all_regions();
+    for (const RegionSlice &sl : r.slices) {
+        put<uint8_t>(s, sl.precision == Precision::f32 ? 0 : 1);
+        put<uint8_t>(s, uint8_t(std::find(regs.begin(), regs.end(), sl.region) - regs.begin()));
+        put<uint64_t>(s, sl.begin);
+        put<uint64_t>(s, sl.end);
+        put<uint64_t>(s, sl.ties);
+        put<uint32_t>(s, uint32_t(sl.rows.size()));
+        put<uint32_t>(s, uint32_t(curve_bins().size()));
+        put_doubles(s, sl.arc_w);
+        for (const RowSlice &row : sl.rows) {
+            put<uint64_t>(s, row.branch_disagree);
+            for (double x : {row.max_ulp, row.max_ulp1, row.max_norm_err_ulp1, row.max_angle_err_vs_nlerp_rad}) put(s, x);
+            put_doubles(s, row.bin_max_ulp1);
+            put<uint64_t>(s, row.angle_err_rad.size());
+            put_doubles(s, row.angle_err_rad);
+            put<uint8_t>(s, uint8_t(row.status));
+            put<uint64_t>(s, row.failed_index);
+            put_string(s, row.status_detail);
+            put_string(s, row.failed_case);
+        }
+    }
+    s.append(kEnd, 8);
+    return s;
+}
+
+RunResult read_shards(const std::vector<std::string> &dirs, const std::vector<Impl> &catalogue) {
+    if (dirs.empty()) throw UsageError("merge: name the report folders of every shard");
+    RunResult result;
+    nlohmann::json first;
+    std::vector<int> seen;
+    const size_t nbins = curve_bins().size();
+    for (const std::string &dir : dirs) {
+        const std::string path = (std::filesystem::path(dir) / "shard.bin").string();
+        std::ifstream in(path, std::ios::binary);
+        if (!in) throw InputError(fmt::format("merge: {}: cannot read (was the shard run with --shard K/N?)", path));
+        std::stringstream buf;
+        buf << in.rdbuf();
+        const std::string data = buf.str();
+        Cursor c{data, path};
+        c.need(8);
+        if (data.compare(0, 8, kMagic, 8) != 0) throw InputError(fmt::format("merge: {}: not a quatcheck shard file", path));
+        c.pos = 8;
+        uint64_t len = c.get<uint64_t>();
+        c.need(len);
+        nlohmann::json h = nlohmann::json::parse(data.substr(c.pos, len), nullptr, false);
+        c.pos += len;
+        if (h.is_discarded() || h.value("format", "") != "quatcheck-shard" || h.value("version", 0) != 1)
+            throw InputError(fmt::format("merge: {}: unreadable header or unknown shard format version", path));
+        try {
+            int index = h.at("shard").at("index"), count = h.at("shard").at("count");
+            if (seen.empty()) {
+                first = h;
+                result.options.seed = h.at("seed");
+                result.options.cases = h.at("cases");
+                result.options.worst_k = h.at("worst_k");
+                for (const auto &g : h.at("regions")) result.options.regions.push_back(*parse_region(g.get<std::string>()));
+                for (const auto &op : h.at("ops")) result.options.ops.push_back(*parse_op(op.get<std::string>()));
+                result.options.impl_filters = h.at("impl_filters").get<std::vector<std::string>>();
+                for (const auto &e : h.at("selected")) {
+                    std::string name = e.at("impl");
+                    auto it = std::find_if(catalogue.begin(), catalogue.end(), [&](const Impl &i) { return i.name == name; });
+                    if (it == catalogue.end())
+                        throw InputError(fmt::format("merge: {}: implementation '{}' is not loaded (pass the run's --plugin)", path, name));
+                    result.selected.push_back({&*it, *parse_op(e.at("op").get<std::string>())});
+                }
+            } else {
+                for (const char *key : {"seed", "cases", "worst_k", "regions", "ops", "selected"})
+                    if (h.at(key) != first.at(key))
+                        throw InputError(fmt::format("merge: {}: '{}' differs from {}'s: not shards of one run", path, key, dirs.front()));
+                if (count != first.at("shard").at("count").get<int>())
+                    throw InputError(fmt::format("merge: {}: shard {}/{} belongs to a run split {} ways", path, index, count,
+                                                 first.at("shard").at("count").get<int>()));
+            }
+            if (std::find(seen.begin(), seen.end(), index) != seen.end())
+                throw InputError(fmt::format("merge: {}: shard {}/{} given twice", path, index, count));
+            seen.push_back(index);
+            result.reference_f32.add(stats_from(h.at("reference").at("f32")));
+            result.reference_f64.add(stats_from(h.at("reference").at("f64")));
+            result.jobs = std::max(result.jobs, h.at("jobs").get<int>());
+            result.wall_time_s += h.at("wall_time_s").get<double>();
+            const uint64_t slices = h.at("slices");
+            const auto &regs = all_regions();
+            for (uint64_t k = 0; k < slices; k++) {
+                RegionSlice sl;
+                uint8_t p = c.get<uint8_t>(), g = c.get<uint8_t>();
+                if (p > 1 || g >= regs.size()) throw InputError(fmt::format("merge: {}: corrupt slice header", path));
+                sl.precision = p == 0 ? Precision::f32 : Precision::f64;
+                sl.region = regs[g];
+                sl.begin = c.get<uint64_t>(), sl.end = c.get<uint64_t>(), sl.ties = c.get<uint64_t>();
+                uint32_t rows = c.get<uint32_t>(), bins = c.get<uint32_t>();
+                if (sl.end < sl.begin || sl.end > result.options.cases || bins != nbins)
+                    throw InputError(fmt::format("merge: {}: corrupt slice header", path));
+                const uint64_t n = sl.end - sl.begin;
+                sl.arc_w = c.doubles(n);
+                for (uint32_t r = 0; r < rows; r++) {
+                    RowSlice row;
+                    row.branch_disagree = c.get<uint64_t>();
+                    row.max_ulp = c.get<double>(), row.max_ulp1 = c.get<double>();
+                    row.max_norm_err_ulp1 = c.get<double>(), row.max_angle_err_vs_nlerp_rad = c.get<double>();
+                    row.bin_max_ulp1 = c.doubles(bins);
+                    const uint64_t evaluated = c.get<uint64_t>();
+                    if (evaluated > n) throw InputError(fmt::format("merge: {}: corrupt row", path));
+                    row.angle_err_rad = c.doubles(evaluated);
+                    const uint8_t status = c.get<uint8_t>();
+                    if (status > uint8_t(EvalStatus::interrupted)) throw InputError(fmt::format("merge: {}: corrupt row status", path));
+                    row.status = EvalStatus(status);
+                    row.failed_index = c.get<uint64_t>();
+                    row.status_detail = c.string();
+                    row.failed_case = c.string();
+                    sl.rows.push_back(std::move(row));
+                }
+                result.slices.push_back(std::move(sl));
+            }
+        } catch (const nlohmann::json::exception &e) {
+            throw InputError(fmt::format("merge: {}: malformed header: {}", path, e.what()));
+        }
+        c.need(8);
+        if (data.compare(c.pos, 8, kEnd, 8) != 0 || c.pos + 8 != data.size())
+            throw InputError(fmt::format("merge: {}: corrupt (end marker not where expected)", path));
+    }
+    const int count = first.at("shard").at("count");
+    if (int(seen.size()) != count) {
+        std::string missing;
+        for (int k = 1; k <= count; k++)
+            if (std::find(seen.begin(), seen.end(), k) == seen.end()) missing += fmt::format(" {}/{}", k, count);
+        throw InputError(fmt::format("merge: shards missing:{} (every shard of the run is needed)", missing));
+    }
+    return result;
+}
+
+RunResult merge_shards(const std::vector<std::string> &dirs, const std::vector<Impl> &catalogue, int jobs) {
+    RunResult result = read_shards(dirs, catalogue);
+    aggregate(result);
+    auto t0 = std::chrono::steady_clock::now();
+    search_worst_cases(result, std::max(1, jobs));
+    result.wall_time_s += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    result.merged_shards = int(dirs.size());
+    return result;
+}
+
+}  // namespace qc
