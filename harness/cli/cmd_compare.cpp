@@ -1,0 +1,62 @@
+// quatcheck compare BASELINE CURRENT: match the rows of two report folders, print regressions and
+// improvements, write junit.xml and compare.md; exit 1 on an accuracy regression. Rules: compare/compare.h.
+#include "cli/command.h"
+#include "compare/compare.h"
+#include "report/report_dir.h"
+
+#include <fmt/format.h>
+
+#include <filesystem>
+
+namespace qc::cli {
+namespace {
+
+struct CompareArgs {
+    std::string baseline, current, out;
+    CompareOptions options;
+};
+
+int compare_command(const CompareArgs &a) {
+    const CompareOptions &o = a.options;
+    if (!(o.ratio >= 1)) throw UsageError(fmt::format("compare: --ratio: must be >= 1, got {}", o.ratio));
+    if (!(o.floor_ulp1 >= 0)) throw UsageError(fmt::format("compare: --floor-ulp1: must be >= 0, got {}", o.floor_ulp1));
+    if (!(o.timing_ratio >= 1))
+        throw UsageError(fmt::format("compare: --timing-ratio: must be >= 1, got {}", o.timing_ratio));
+    ReportData baseline = read_report_folder(a.baseline);
+    ReportData current = read_report_folder(a.current);
+    Comparison c = compare_reports(baseline, current, o);
+    std::string out = a.out.empty() ? a.current : a.out;
+    std::error_code ec;
+    std::filesystem::create_directories(out, ec);
+    if (ec || !std::filesystem::is_directory(out))
+        throw UsageError(fmt::format("compare: --out: cannot create {}: {}", out, ec ? ec.message() : "not a directory"));
+    write_file_atomic(std::filesystem::path(out) / "junit.xml", comparison_junit(c));
+    write_file_atomic(std::filesystem::path(out) / "compare.md", comparison_markdown(c));
+    std::fputs(comparison_text(c).c_str(), stdout);
+    std::fprintf(stderr, "quatcheck compare: junit.xml and compare.md in %s\n", out.c_str());
+    return c.failed ? 1 : 0;
+}
+
+void setup(CLI::App *sub, int &status) {
+    auto a = std::make_shared<CompareArgs>();
+    sub->add_option("BASELINE", a->baseline, "Baseline report folder (e.g. reports/baseline)")->required();
+    sub->add_option("CURRENT", a->current, "Current report folder (e.g. reports/latest)")->required();
+    sub->add_option("--ratio", a->options.ratio,
+                    "An accuracy figure regresses when it exceeds RATIO x the baseline's and the rounding floor")
+        ->capture_default_str();
+    sub->add_option("--floor-ulp1", a->options.floor_ulp1,
+                    "Rounding floor in ulp1 (the angle floor is 4 x this x eps: 8 eps by default)")
+        ->capture_default_str();
+    sub->add_option("--timing-ratio", a->options.timing_ratio, "Timing rows are slower beyond this ratio")
+        ->capture_default_str();
+    sub->add_flag("--fail-on-timing", a->options.fail_on_timing, "Exit 1 on a slower timing row too");
+    sub->add_option("--out", a->out, "Folder for junit.xml and compare.md (default: CURRENT)");
+    sub->callback([a, &status] { status = compare_command(*a); });
+}
+
+}  // namespace
+
+QC_COMMAND("compare", "Compare two report folders: regressions and improvements, junit.xml, compare.md; exit 1 on a regression",
+           setup);
+
+}  // namespace qc::cli

@@ -1,0 +1,473 @@
+#include "compare/compare.h"
+
+#include "report/run_report.h"
+
+#include <fmt/format.h>
+// libfccp's header trips GCC's -Wstringop-truncation on a bounded strncpy; the code is fine.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wstringop-truncation"
+#include <libfccp/csv.h>
+#pragma GCC diagnostic pop
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <set>
+
+namespace qc {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+[[noreturn]] void fail(const std::string &file, unsigned line, const std::string &why) {
+    throw InputError(fmt::format("{}:{}: {}", file, line, why));
+}
+
+double number(const std::string &s, const std::string &file, unsigned line, const char *col) {
+    char *end = nullptr;
+    double v = std::strtod(s.c_str(), &end);
+    if (s.empty() || end != s.c_str() + s.size()) fail(file, line, fmt::format("column {}: '{}' is not a number", col, s));
+    return v;
+}
+
+uint64_t count(const std::string &s, const std::string &file, unsigned line, const char *col) {
+    if (s.empty() || s.find_first_not_of("0123456789") != std::string::npos)
+        fail(file, line, fmt::format("column {}: '{}' is not a count", col, s));
+    return std::stoull(s);
+}
+
+// Runs `body` over a CSV with fccp, turning its exceptions into one-line InputErrors "FILE:LINE: reason".
+template <unsigned N, class Body> void with_csv(const std::string &path, Body body) {
+    check_text_file(path);
+    try {
+        io::CSVReader<N, io::trim_chars<>, io::double_quote_escape<',', '"'>, io::throw_on_overflow> in(path);
+        body(in);
+    } catch (const io::error::base &e) {
+        unsigned line = 0;
+        if (auto *fl = dynamic_cast<const io::error::with_file_line *>(&e)) line = unsigned(std::max(fl->file_line, 0));
+        std::string why = e.what();
+        for (auto &c : why)
+            if (c == '\n') c = ' ';
+        throw InputError(fmt::format("{}:{}: {}", path, line, why));
+    }
+}
+
+std::string sci(double x) { return fmt::format("{:.3g}", x); }
+
+}  // namespace
+
+std::vector<SummaryRow> read_summary(const std::string &path, const char *angle_column, const char *ulp1_column) {
+    std::vector<SummaryRow> rows;
+    with_csv<8>(path, [&](auto &in) {
+        // status (ok, crashed, timeout, ...) is optional: reports written before process isolation lack it.
+        // max_ulp1 too is optional when ulp1_column is empty (squad_summary.csv has none).
+        in.read_header(io::ignore_extra_column | io::ignore_missing_column, "impl", "op", "region", "cases",
+                       "nonfinite", angle_column, *ulp1_column ? ulp1_column : "max_ulp1", "status");
+        for (const char *col : {"impl", "op", "region", "cases", "nonfinite", angle_column})
+            if (!in.has_column(col)) fail(path, 1, fmt::format("missing column {}", col));
+        if (*ulp1_column && !in.has_column(ulp1_column)) fail(path, 1, fmt::format("missing column {}", ulp1_column));
+        SummaryRow r;
+        std::string cases, nonfinite, angle, ulp1;
+        while (in.read_row(r.impl, r.op, r.region, cases, nonfinite, angle, ulp1, r.status)) {
+            r.line = in.get_file_line();
+            if (r.status.empty()) r.status = "ok";
+            r.cases = count(cases, path, r.line, "cases");
+            r.nonfinite = count(nonfinite, path, r.line, "nonfinite");
+            r.max_angle_err_rad = number(angle, path, r.line, angle_column);
+            r.max_ulp1 = *ulp1_column ? number(ulp1, path, r.line, ulp1_column) : std::nan("");
+            for (const auto &prev : rows)
+                if (prev.impl == r.impl && prev.op == r.op && prev.region == r.region)
+                    fail(path, r.line, fmt::format("duplicate row {} {} {} (first on line {})", r.impl, r.op, r.region, prev.line));
+            rows.push_back(r);
+        }
+    });
+    if (rows.empty()) fail(path, 2, "no data rows");
+    return rows;
+}
+
+std::vector<ConformanceRow> read_conformance(const std::string &path) {
+    std::vector<ConformanceRow> rows;
+    with_csv<6>(path, [&](auto &in) {
+        in.read_header(io::ignore_extra_column, "impl", "op", "property", "verdict", "counterexample", "reproduce");
+        ConformanceRow r;
+        while (in.read_row(r.impl, r.op, r.property, r.verdict, r.counterexample, r.reproduce)) {
+            r.line = in.get_file_line();
+            if (r.verdict.empty()) fail(path, r.line, "column verdict: empty");
+            rows.push_back(r);
+        }
+    });
+    return rows;
+}
+
+std::vector<TimingRow> read_timing(const std::string &path) {
+    std::vector<TimingRow> rows;
+    with_csv<5>(path, [&](auto &in) {
+        in.read_header(io::ignore_extra_column, "impl", "op", "region", "mode", "ns_per_call");
+        TimingRow r;
+        std::string ns;
+        while (in.read_row(r.impl, r.op, r.region, r.mode, ns)) {
+            r.line = in.get_file_line();
+            r.ns_per_call = number(ns, path, r.line, "ns_per_call");
+            rows.push_back(r);
+        }
+    });
+    return rows;
+}
+
+ReportData read_report_folder(const std::string &dir) {
+    if (!fs::is_directory(dir)) throw InputError(fmt::format("{}: not a report folder", dir));
+    ReportData d;
+    d.dir = dir;
+    fs::path p(dir);
+    if (!fs::exists(p / "summary.csv"))
+        throw InputError(fmt::format("{}: no summary.csv (not a report folder written by quatcheck run?)", dir));
+    d.summary = read_summary((p / "summary.csv").string());
+    if (fs::exists(p / "squad_summary.csv")) {  // op squad: its own keys; angle error against its own control points
+        auto squad = read_summary((p / "squad_summary.csv").string(), "max_angle_err_own_rad", "");
+        d.summary.insert(d.summary.end(), squad.begin(), squad.end());
+    }
+    for (const char *name : {"conformance.csv", "squad_conformance.csv"})
+        if (fs::exists(p / name)) {
+            auto rows = read_conformance((p / name).string());
+            if (!d.conformance) d.conformance.emplace();
+            d.conformance->insert(d.conformance->end(), rows.begin(), rows.end());
+        }
+    if (fs::exists(p / "timing.csv")) d.timing = read_timing((p / "timing.csv").string());
+    fs::path worst = p / "worst_cases.csv";
+    if (fs::exists(worst)) {
+        std::ifstream in(worst);
+        std::string header, first;
+        std::getline(in, header);
+        if (std::getline(in, first)) d.worst = read_worst_cases(worst.string());  // header-only: --worst-k 0
+    }
+    return d;
+}
+
+double eps_of_impl(const std::string &impl) {
+    auto ends = [&](const char *s) { return impl.size() >= 4 && impl.compare(impl.size() - 4, 4, s) == 0; };
+    return ends(".f32") ? 0x1p-23 : 0x1p-52;
+}
+
+double angle_floor_rad(const std::string &impl, const CompareOptions &o) { return 4 * o.floor_ulp1 * eps_of_impl(impl); }
+
+const char *to_string(Change c) {
+    switch (c) {
+    case Change::regression: return "REGRESSION";
+    case Change::improvement: return "improvement";
+    case Change::only_baseline: return "only in baseline";
+    case Change::only_current: return "only in current";
+    case Change::timing_slower: return "slower";
+    case Change::timing_faster: return "faster";
+    }
+    return "?";
+}
+
+size_t Comparison::count(Change c) const {
+    return size_t(std::count_if(findings.begin(), findings.end(), [&](const Finding &f) { return f.change == c; }));
+}
+
+namespace {
+
+CompareCase new_case(const std::string &suite, const std::string &name) {
+    CompareCase tc;
+    tc.suite = suite;
+    tc.name = name;
+    return tc;
+}
+
+std::string worst_case_text(const ReportData &d, const std::string &impl, const std::string &op, const std::string &region) {
+    for (const auto &w : d.worst)
+        if (w.impl == impl && w.op == op && w.region == region) {
+            return fmt::format("worst case ({}/worst_cases.csv:{}): q0=({} {} {} {}) q1=({} {} {} {}) t={} out=({} {} {} {}) "
+                               "angle_err_rad={} ulp1={}; reproduce: quatcheck replay {}/worst_cases.csv",
+                               d.dir, w.line, w.q0[0], w.q0[1], w.q0[2], w.q0[3], w.q1[0], w.q1[1], w.q1[2], w.q1[3], w.t,
+                               w.out[0], w.out[1], w.out[2], w.out[3], num(w.angle_err_rad), num(w.ulp1), d.dir);
+        }
+    return "worst case: not recorded (no worst_cases.csv row)";
+}
+
+void compare_accuracy(const ReportData &b, const ReportData &c, const CompareOptions &o, Comparison &out) {
+    auto find = [](const std::vector<SummaryRow> &rows, const SummaryRow &k) -> const SummaryRow * {
+        for (const auto &r : rows)
+            if (r.impl == k.impl && r.op == k.op && r.region == k.region) return &r;
+        return nullptr;
+    };
+    std::set<std::pair<uint64_t, uint64_t>> case_counts;
+    for (const auto &cur : c.summary) {
+        CompareCase tc = new_case("accuracy", cur.impl + " " + cur.op + " " + cur.region);
+        const SummaryRow *base = find(b.summary, cur);
+        if (!base) {
+            out.findings.push_back({Change::only_current, "accuracy", cur.impl, cur.op, cur.region, "row", "-",
+                                    fmt::format("max_angle_err_rad {}", sci(cur.max_angle_err_rad)), "not in the baseline"});
+            tc.detail = "new row: no baseline to compare with";
+            out.cases.push_back(tc);
+            continue;
+        }
+        out.matched_rows++;
+        if (base->cases != cur.cases) case_counts.insert({base->cases, cur.cases});
+        std::vector<std::string> why;
+        auto add = [&](Change ch, const char *metric, std::string bv, std::string cv, std::string note) {
+            out.findings.push_back({ch, "accuracy", cur.impl, cur.op, cur.region, metric, bv, cv, note});
+            if (ch == Change::regression) why.push_back(fmt::format("{} {} -> {} ({})", metric, bv, cv, note));
+        };
+        // status: the implementation crashed, hung or wrote out of bounds (the row covers fewer cases)
+        if (base->status == "ok" && cur.status != "ok")
+            add(Change::regression, "status", base->status, cur.status, "the implementation failed on a case");
+        else if (base->status != "ok" && cur.status == "ok")
+            add(Change::improvement, "status", base->status, cur.status, "no longer fails");
+        // nonfinite
+        if (base->nonfinite == 0 && cur.nonfinite > 0)
+            add(Change::regression, "nonfinite", "0", std::to_string(cur.nonfinite), "new non-finite outputs");
+        else if (base->nonfinite > 0 && cur.nonfinite == 0)
+            add(Change::improvement, "nonfinite", std::to_string(base->nonfinite), "0", "no more non-finite outputs");
+        // max angle error and max ulp1, against the ratio and the rounding floor
+        auto figure = [&](const char *metric, double bv, double cv, double floor, const char *unit) {
+            if (std::isnan(bv) || std::isnan(cv)) return;  // not measured (squad has no ulp1)
+            if (cv > o.ratio * bv && cv > floor)
+                add(Change::regression, metric, sci(bv), sci(cv),
+                    fmt::format("{}x the baseline, above the floor {:.3g} {}", bv > 0 ? sci(cv / bv) : std::string("inf"),
+                                floor, unit));
+            else if (bv > o.ratio * cv && bv > floor)
+                add(Change::improvement, metric, sci(bv), sci(cv), fmt::format("{}x better", cv > 0 ? sci(bv / cv) : std::string("inf")));
+        };
+        figure("max_angle_err_rad", base->max_angle_err_rad, cur.max_angle_err_rad, angle_floor_rad(cur.impl, o), "rad");
+        figure("max_ulp1", base->max_ulp1, cur.max_ulp1, o.floor_ulp1, "ulp1");
+        if (!why.empty()) {
+            tc.failed = true;
+            std::string msg;
+            for (const auto &w : why) msg += (msg.empty() ? "" : "; ") + w;
+            tc.message = msg;
+            tc.detail = fmt::format("baseline: status={} cases={} nonfinite={} max_angle_err_rad={} max_ulp1={}\n"
+                                    "current:  status={} cases={} nonfinite={} max_angle_err_rad={} max_ulp1={}\n{}",
+                                    base->status, base->cases, base->nonfinite, num(base->max_angle_err_rad), num(base->max_ulp1),
+                                    cur.status, cur.cases, cur.nonfinite, num(cur.max_angle_err_rad), num(cur.max_ulp1),
+                                    worst_case_text(c, cur.impl, cur.op, cur.region));
+            out.failed = true;
+        }
+        out.cases.push_back(tc);
+    }
+    for (const auto &base : b.summary)
+        if (!find(c.summary, base)) {
+            out.findings.push_back({Change::only_baseline, "accuracy", base.impl, base.op, base.region, "row",
+                                    fmt::format("max_angle_err_rad {}", sci(base.max_angle_err_rad)), "-",
+                                    "missing from the current run"});
+            CompareCase tc = new_case("accuracy", base.impl + " " + base.op + " " + base.region);
+            tc.skipped = true;
+            tc.message = "row only in the baseline: missing from the current run";
+            out.cases.push_back(tc);
+        }
+    for (auto [bn, cn] : case_counts)
+        out.notes.push_back(fmt::format("some rows have {} cases in the baseline and {} in the current run: maxima over "
+                                        "different sample sizes are not directly comparable",
+                                        bn, cn));
+}
+
+void compare_conformance(const ReportData &b, const ReportData &c, Comparison &out) {
+    if (!b.conformance && !c.conformance) return;
+    if (!b.conformance) out.notes.push_back(fmt::format("{}: no conformance.csv; every current fail counts as new", b.dir));
+    if (!c.conformance) out.notes.push_back(fmt::format("{}: no conformance.csv; conformance not compared", c.dir));
+    if (!c.conformance) return;
+    static const std::vector<ConformanceRow> none;
+    const auto &base_rows = b.conformance ? *b.conformance : none;
+    auto find = [](const std::vector<ConformanceRow> &rows, const ConformanceRow &k) -> const ConformanceRow * {
+        for (const auto &r : rows)
+            if (r.impl == k.impl && r.op == k.op && r.property == k.property) return &r;
+        return nullptr;
+    };
+    for (const auto &cur : *c.conformance) {
+        CompareCase tc = new_case("conformance", cur.impl + " " + cur.op + " " + cur.property);
+        const ConformanceRow *base = find(base_rows, cur);
+        std::string bv = base ? base->verdict : "-";
+        if (base) out.matched_rows++;
+        if (cur.verdict == "fail" && bv != "fail") {
+            out.findings.push_back({Change::regression, "conformance", cur.impl, cur.op, cur.property, "verdict", bv,
+                                    "fail", base ? "new fail" : "new fail (no baseline row)"});
+            tc.failed = true;
+            tc.message = fmt::format("verdict {} -> fail", bv);
+            tc.detail = fmt::format("counterexample: {}\nreproduce: {}", cur.counterexample, cur.reproduce);
+            out.failed = true;
+        } else if (base && base->verdict == "fail" && cur.verdict != "fail") {
+            out.findings.push_back({Change::improvement, "conformance", cur.impl, cur.op, cur.property, "verdict", bv,
+                                    cur.verdict, "no longer fails"});
+        } else if (!base) {
+            out.findings.push_back({Change::only_current, "conformance", cur.impl, cur.op, cur.property, "verdict", "-",
+                                    cur.verdict, "not in the baseline"});
+        }
+        out.cases.push_back(tc);
+    }
+    for (const auto &base : base_rows)
+        if (!find(*c.conformance, base)) {
+            out.findings.push_back({Change::only_baseline, "conformance", base.impl, base.op, base.property, "verdict",
+                                    base.verdict, "-", "missing from the current run"});
+            CompareCase tc = new_case("conformance", base.impl + " " + base.op + " " + base.property);
+            tc.skipped = true;
+            tc.message = "property only in the baseline: missing from the current run";
+            out.cases.push_back(tc);
+        }
+}
+
+void compare_timing(const ReportData &b, const ReportData &c, const CompareOptions &o, Comparison &out) {
+    if (!b.timing || !c.timing) {
+        if (b.timing || c.timing)
+            out.notes.push_back(fmt::format("timing.csv only in {}: timing not compared", b.timing ? b.dir : c.dir));
+        return;
+    }
+    auto key = [](const TimingRow &r) { return r.region + "/" + r.mode; };
+    auto find = [&](const std::vector<TimingRow> &rows, const TimingRow &k) -> const TimingRow * {
+        for (const auto &r : rows)
+            if (r.impl == k.impl && r.op == k.op && key(r) == key(k)) return &r;
+        return nullptr;
+    };
+    for (const auto &cur : *c.timing) {
+        CompareCase tc = new_case("timing", cur.impl + " " + cur.op + " " + key(cur));
+        const TimingRow *base = find(*b.timing, cur);
+        if (!base) {
+            out.findings.push_back({Change::only_current, "timing", cur.impl, cur.op, key(cur), "ns_per_call", "-",
+                                    sci(cur.ns_per_call), "not in the baseline"});
+        } else {
+            out.matched_rows++;
+            if (cur.ns_per_call > o.timing_ratio * base->ns_per_call) {
+                std::string note = fmt::format("{}x slower", sci(cur.ns_per_call / base->ns_per_call));
+                out.findings.push_back({Change::timing_slower, "timing", cur.impl, cur.op, key(cur), "ns_per_call",
+                                        sci(base->ns_per_call), sci(cur.ns_per_call), note});
+                if (o.fail_on_timing) {
+                    tc.failed = true;
+                    tc.message = fmt::format("ns_per_call {} -> {} ({})", sci(base->ns_per_call), sci(cur.ns_per_call), note);
+                    out.failed = true;
+                }
+            } else if (base->ns_per_call > o.timing_ratio * cur.ns_per_call) {
+                out.findings.push_back({Change::timing_faster, "timing", cur.impl, cur.op, key(cur), "ns_per_call",
+                                        sci(base->ns_per_call), sci(cur.ns_per_call),
+                                        fmt::format("{}x faster", sci(base->ns_per_call / cur.ns_per_call))});
+            }
+        }
+        out.cases.push_back(tc);
+    }
+    for (const auto &base : *b.timing)
+        if (!find(*c.timing, base))
+            out.findings.push_back({Change::only_baseline, "timing", base.impl, base.op, key(base), "ns_per_call",
+                                    sci(base.ns_per_call), "-", "missing from the current run"});
+}
+
+}  // namespace
+
+Comparison compare_reports(const ReportData &baseline, const ReportData &current, const CompareOptions &o) {
+    Comparison out;
+    out.baseline_dir = baseline.dir;
+    out.current_dir = current.dir;
+    compare_accuracy(baseline, current, o, out);
+    compare_conformance(baseline, current, out);
+    compare_timing(baseline, current, o, out);
+    // Regressions first, then the rest in a stable order.
+    std::stable_sort(out.findings.begin(), out.findings.end(),
+                     [](const Finding &a, const Finding &b) { return int(a.change) < int(b.change); });
+    return out;
+}
+
+namespace {
+std::string verdict_line(const Comparison &c) {
+    return fmt::format("{}: {} regression(s), {} improvement(s), {} slower / {} faster timing row(s), {} row(s) only "
+                       "in the baseline, {} only in the current run; {} row(s) matched",
+                       c.failed ? "FAIL" : "OK", c.count(Change::regression), c.count(Change::improvement),
+                       c.count(Change::timing_slower), c.count(Change::timing_faster), c.count(Change::only_baseline),
+                       c.count(Change::only_current), c.matched_rows);
+}
+}  // namespace
+
+std::string comparison_text(const Comparison &c) {
+    std::string s = fmt::format("quatcheck compare {} (baseline) {} (current)\n", c.baseline_dir, c.current_dir);
+    if (!c.findings.empty()) {
+        std::vector<std::array<std::string, 8>> rows = {
+            {"change", "suite", "impl", "op", "region/property", "metric", "baseline", "current"}};
+        for (const auto &f : c.findings)
+            rows.push_back({to_string(f.change), f.suite, f.impl, f.op, f.key, f.metric, f.baseline, f.current});
+        std::array<size_t, 8> w{};
+        for (const auto &r : rows)
+            for (size_t i = 0; i < 8; i++) w[i] = std::max(w[i], r[i].size());
+        for (size_t k = 0; k < rows.size(); k++) {
+            for (size_t i = 0; i < 8; i++) s += fmt::format("{:<{}}  ", rows[k][i], w[i]);
+            if (k > 0 && !c.findings[k - 1].note.empty()) s += c.findings[k - 1].note;
+            while (!s.empty() && s.back() == ' ') s.pop_back();
+            s += "\n";
+        }
+    }
+    for (const auto &n : c.notes) s += "note: " + n + "\n";
+    s += verdict_line(c) + "\n";
+    return s;
+}
+
+std::string comparison_markdown(const Comparison &c) {
+    std::string s = fmt::format("### quatcheck accuracy comparison: {}\n\n", c.failed ? "regression" : "no regression");
+    s += fmt::format("Baseline `{}`, current `{}`. {}\n\n", c.baseline_dir, c.current_dir, verdict_line(c));
+    if (c.findings.empty()) s += "No figure changed beyond the tolerances.\n";
+    else {
+        s += "| change | suite | impl | op | region/property | metric | baseline | current | note |\n";
+        s += "|---|---|---|---|---|---|---|---|---|\n";
+        auto cell = [](std::string v) {
+            std::string o;
+            for (char ch : v) o += ch == '|' ? std::string("\\|") : std::string(1, ch);
+            return o;
+        };
+        for (const auto &f : c.findings)
+            s += fmt::format("| {} | {} | `{}` | {} | {} | {} | {} | {} | {} |\n",
+                             f.change == Change::regression ? "**REGRESSION**" : to_string(f.change), f.suite,
+                             cell(f.impl), cell(f.op), cell(f.key), f.metric, cell(f.baseline), cell(f.current), cell(f.note));
+    }
+    for (const auto &n : c.notes) s += "\n> note: " + n + "\n";
+    return s;
+}
+
+std::string xml_escape(const std::string &s) {
+    std::string o;
+    for (unsigned char ch : s) {
+        switch (ch) {
+        case '&': o += "&amp;"; break;
+        case '<': o += "&lt;"; break;
+        case '>': o += "&gt;"; break;
+        case '"': o += "&quot;"; break;
+        case '\'': o += "&apos;"; break;
+        default:
+            // XML 1.0 forbids most control characters; keep tab, newline and carriage return.
+            if (ch < 0x20 && ch != '\t' && ch != '\n' && ch != '\r') o += '?';
+            else o += char(ch);
+        }
+    }
+    return o;
+}
+
+std::string comparison_junit(const Comparison &c) {
+    std::vector<std::string> suites;
+    for (const auto &tc : c.cases)
+        if (std::find(suites.begin(), suites.end(), tc.suite) == suites.end()) suites.push_back(tc.suite);
+    size_t tests = c.cases.size(), failures = 0, skipped = 0;
+    for (const auto &tc : c.cases) failures += tc.failed, skipped += tc.skipped;
+    std::string s = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
+    s += fmt::format("<testsuites name=\"quatcheck compare\" tests=\"{}\" failures=\"{}\" errors=\"0\" skipped=\"{}\">\n",
+                     tests, failures, skipped);
+    for (const auto &suite : suites) {
+        size_t t = 0, f = 0, sk = 0;
+        for (const auto &tc : c.cases)
+            if (tc.suite == suite) t++, f += tc.failed, sk += tc.skipped;
+        s += fmt::format("  <testsuite name=\"{}\" tests=\"{}\" failures=\"{}\" errors=\"0\" skipped=\"{}\">\n",
+                         xml_escape(suite), t, f, sk);
+        for (const auto &tc : c.cases) {
+            if (tc.suite != suite) continue;
+            s += fmt::format("    <testcase classname=\"quatcheck.{}\" name=\"{}\"", xml_escape(suite), xml_escape(tc.name));
+            if (tc.failed)
+                s += fmt::format(">\n      <failure message=\"{}\" type=\"regression\">{}</failure>\n    </testcase>\n",
+                                 xml_escape(tc.message), xml_escape(tc.detail));
+            else if (tc.skipped)
+                s += fmt::format(">\n      <skipped message=\"{}\"/>\n    </testcase>\n", xml_escape(tc.message));
+            else if (!tc.detail.empty())
+                s += fmt::format(">\n      <system-out>{}</system-out>\n    </testcase>\n", xml_escape(tc.detail));
+            else s += "/>\n";
+        }
+        s += "  </testsuite>\n";
+    }
+    s += "</testsuites>\n";
+    return s;
+}
+
+}  // namespace qc

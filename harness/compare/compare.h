@@ -1,0 +1,111 @@
+// Comparison of two report folders (`quatcheck compare BASELINE CURRENT`): rows are matched by
+// implementation, op and region (conformance: by property; timing: by region and mode), and every figure
+// that got worse or better beyond a tolerance is listed. Rows present on one side only are listed too.
+//
+// Accuracy regression (exit 1), per matched summary row:
+//   - status: the baseline row was ok and the current one is not (crashed, timeout, out-of-bounds);
+//   - nonfinite: the baseline had none and the current run has some;
+//   - max_angle_err_rad: current > ratio x baseline and current > the angle floor of the precision;
+//   - max_ulp1: current > ratio x baseline and current > floor_ulp1.
+// The rounding floor: floor_ulp1 (default 2) units of eps = 2^(1-p) in each component, which is an angle
+// of about 4 x floor_ulp1 x eps (|r - R| <= 2 max|r_i - R_i|, angle ~ 2|r - R|): 8 eps by default, 9.5e-7
+// rad for f32 and 1.8e-15 rad for f64. Below it, a doubling is a last-bit change, not a regression.
+// Conformance regression: a `fail` verdict where the baseline had none (another verdict or no row).
+// Timing (ns_per_call) is compared with a wider ratio and fails the comparison only when asked.
+#pragma once
+
+#include "report/csv_read.h"
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace qc {
+
+struct SummaryRow {
+    unsigned line = 0;
+    std::string impl, op, region;
+    std::string status = "ok";  // ok, or how the implementation failed (crashed, timeout, ...)
+    uint64_t cases = 0, nonfinite = 0;
+    double max_angle_err_rad = 0, max_ulp1 = 0;
+};
+
+struct ConformanceRow {
+    unsigned line = 0;
+    std::string impl, op, property, verdict, counterexample, reproduce;
+};
+
+struct TimingRow {
+    unsigned line = 0;
+    std::string impl, op, region, mode;
+    double ns_per_call = 0;
+};
+
+// The CSVs of one report folder that compare reads. summary.csv is required; squad_summary.csv (op
+// squad), conformance.csv, squad_conformance.csv, timing.csv and worst_cases.csv are read when present. Throws InputError "FILE:LINE: reason".
+struct ReportData {
+    std::string dir;
+    std::vector<SummaryRow> summary;
+    std::optional<std::vector<ConformanceRow>> conformance;
+    std::optional<std::vector<TimingRow>> timing;
+    std::vector<WorstCaseRow> worst;  // empty when worst_cases.csv is absent
+};
+ReportData read_report_folder(const std::string &dir);
+
+// summary.csv, or with other column names squad_summary.csv (max_angle_err_own_rad, no ulp1: NaN).
+std::vector<SummaryRow> read_summary(const std::string &path, const char *angle_column = "max_angle_err_rad",
+                                     const char *ulp1_column = "max_ulp1");
+std::vector<ConformanceRow> read_conformance(const std::string &path);
+std::vector<TimingRow> read_timing(const std::string &path);
+
+struct CompareOptions {
+    double ratio = 2.0;         // accuracy: worse when current > ratio x baseline (and above the floor)
+    double floor_ulp1 = 2.0;    // rounding floor in ulp1; the angle floor is 4 x floor_ulp1 x eps
+    double timing_ratio = 1.5;  // timing: slower when current > timing_ratio x baseline
+    bool fail_on_timing = false;
+};
+
+// eps = 2^(1-p) of the precision named by the implementation's suffix (.f32 / .f64; f64 otherwise).
+double eps_of_impl(const std::string &impl);
+double angle_floor_rad(const std::string &impl, const CompareOptions &o);
+
+enum class Change { regression, improvement, only_baseline, only_current, timing_slower, timing_faster };
+const char *to_string(Change c);
+
+// One line of the comparison table.
+struct Finding {
+    Change change;
+    std::string suite;  // "accuracy", "conformance", "timing"
+    std::string impl, op, key;  // key: region, property, or region/mode
+    std::string metric, baseline, current, note;
+};
+
+// One JUnit test case: impl x op x region (accuracy), impl x op x property (conformance), or timing.
+struct CompareCase {
+    std::string suite, name;  // name: "impl op key"
+    bool failed = false, skipped = false;
+    std::string message;  // failure or skip reason, one line
+    std::string detail;   // failure body: the figures and the worst case
+};
+
+struct Comparison {
+    std::string baseline_dir, current_dir;
+    std::vector<Finding> findings;
+    std::vector<CompareCase> cases;
+    std::vector<std::string> notes;  // e.g. different case counts, missing optional files
+    size_t matched_rows = 0;
+    bool failed = false;  // exit status 1
+    size_t count(Change c) const;
+};
+
+Comparison compare_reports(const ReportData &baseline, const ReportData &current, const CompareOptions &o);
+
+// Human table (stdout), markdown for a PR comment, and JUnit XML.
+std::string comparison_text(const Comparison &c);
+std::string comparison_markdown(const Comparison &c);
+std::string comparison_junit(const Comparison &c);
+
+std::string xml_escape(const std::string &s);
+
+}  // namespace qc

@@ -1,0 +1,198 @@
+// quatcheck compare: the regression rules (ratio, rounding floor, nonfinite, fail verdicts), rows on one
+// side only, timing, reading errors, and the JUnit shape. End to end with a worsened plugin:
+// tests/report_compare.test.sh.
+#include "compare/compare.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <regex>
+
+using namespace qc;
+
+namespace {
+
+SummaryRow row(std::string impl, std::string region, double angle, double ulp1, uint64_t nonfinite = 0) {
+    SummaryRow r;
+    r.impl = impl;
+    r.op = "slerp";
+    r.region = region;
+    r.cases = 1000;
+    r.nonfinite = nonfinite;
+    r.max_angle_err_rad = angle;
+    r.max_ulp1 = ulp1;
+    return r;
+}
+
+ReportData report(std::vector<SummaryRow> rows) {
+    ReportData d;
+    d.dir = "dir";
+    d.summary = std::move(rows);
+    return d;
+}
+
+const Finding *find(const Comparison &c, Change ch, const std::string &metric) {
+    for (const auto &f : c.findings)
+        if (f.change == ch && f.metric == metric) return &f;
+    return nullptr;
+}
+
+}  // namespace
+
+TEST(Compare, IdenticalReportsPass) {
+    auto a = report({row("x.f64", "uniform", 1e-15, 3), row("x.f32", "near-0", 1e-6, 4)});
+    Comparison c = compare_reports(a, a, {});
+    EXPECT_FALSE(c.failed);
+    EXPECT_TRUE(c.findings.empty());
+    EXPECT_EQ(c.matched_rows, 2u);
+    EXPECT_EQ(c.cases.size(), 2u);
+}
+
+TEST(Compare, TwiceTheErrorAboveTheFloorIsARegression) {
+    // f64 angle floor = 8 eps = 1.78e-15 rad.
+    EXPECT_DOUBLE_EQ(angle_floor_rad("x.f64", {}), 8 * 0x1p-52);
+    EXPECT_DOUBLE_EQ(angle_floor_rad("x.f32", {}), 8 * 0x1p-23);
+    auto base = report({row("x.f64", "uniform", 1e-14, 1)});
+    auto worse = report({row("x.f64", "uniform", 2.1e-14, 1)});
+    Comparison c = compare_reports(base, worse, {});
+    EXPECT_TRUE(c.failed);
+    ASSERT_NE(find(c, Change::regression, "max_angle_err_rad"), nullptr);
+    ASSERT_EQ(c.cases.size(), 1u);
+    EXPECT_TRUE(c.cases[0].failed);
+    // Just under twice: not a regression.
+    auto slightly = report({row("x.f64", "uniform", 1.9e-14, 1)});
+    EXPECT_FALSE(compare_reports(base, slightly, {}).failed);
+    // The reverse direction is an improvement, never a failure.
+    Comparison back = compare_reports(worse, base, {});
+    EXPECT_FALSE(back.failed);
+    EXPECT_NE(find(back, Change::improvement, "max_angle_err_rad"), nullptr);
+}
+
+TEST(Compare, DoublingBelowTheRoundingFloorIsNotARegression) {
+    // 1 eps -> 3 eps of angle and 0.5 -> 1.5 ulp1: three times worse, but below 8 eps and 2 ulp1.
+    auto base = report({row("x.f64", "uniform", 0x1p-52, 0.5)});
+    auto cur = report({row("x.f64", "uniform", 3 * 0x1p-52, 1.5)});
+    EXPECT_FALSE(compare_reports(base, cur, {}).failed);
+    // The same figures for an f32 implementation in f64 units are far below its floor too; but an f32 ulp1
+    // regression above 2 ulp1 fails on ulp1 alone.
+    auto b32 = report({row("x.f32", "uniform", 1e-7, 1)});
+    auto c32 = report({row("x.f32", "uniform", 1e-7, 2.5)});
+    Comparison c = compare_reports(b32, c32, {});
+    EXPECT_TRUE(c.failed);
+    EXPECT_NE(find(c, Change::regression, "max_ulp1"), nullptr);
+    EXPECT_EQ(find(c, Change::regression, "max_angle_err_rad"), nullptr);
+    // A looser ratio accepts it.
+    CompareOptions loose;
+    loose.ratio = 3;
+    EXPECT_FALSE(compare_reports(b32, c32, loose).failed);
+}
+
+TEST(Compare, NewNonfiniteIsARegressionEvenWithSmallerErrors) {
+    auto base = report({row("x.f32", "near-pi", 5e-7, 1.5, 0)});
+    auto cur = report({row("x.f32", "near-pi", 4e-7, 1, 3)});  // smaller errors, but non-finite outputs
+    Comparison c = compare_reports(base, cur, {});
+    EXPECT_TRUE(c.failed);
+    EXPECT_NE(find(c, Change::regression, "nonfinite"), nullptr);
+    EXPECT_FALSE(compare_reports(cur, base, {}).failed);
+}
+
+TEST(Compare, RowsOnOneSideAreReportedNotDropped) {
+    auto base = report({row("x.f64", "uniform", 1e-15, 1), row("gone.f64", "uniform", 1e-15, 1)});
+    auto cur = report({row("x.f64", "uniform", 1e-15, 1), row("new.f64", "near-0", 1e-15, 1)});
+    Comparison c = compare_reports(base, cur, {});
+    EXPECT_FALSE(c.failed);
+    EXPECT_EQ(c.count(Change::only_baseline), 1u);
+    EXPECT_EQ(c.count(Change::only_current), 1u);
+    EXPECT_EQ(c.cases.size(), 3u);
+    std::string text = comparison_text(c);
+    EXPECT_NE(text.find("gone.f64"), std::string::npos);
+    EXPECT_NE(text.find("new.f64"), std::string::npos);
+    std::string xml = comparison_junit(c);
+    EXPECT_NE(xml.find("<skipped message=\"row only in the baseline"), std::string::npos);
+}
+
+TEST(Compare, NewFailVerdictIsARegression) {
+    auto base = report({row("x.f64", "uniform", 1e-15, 1)});
+    auto cur = base;
+    base.conformance = std::vector<ConformanceRow>{{2, "x.f64", "slerp", "endpoints", "pass", "", ""},
+                                                   {3, "x.f64", "slerp", "unit-norm", "fail", "cx1", "r1"}};
+    cur.conformance = std::vector<ConformanceRow>{{2, "x.f64", "slerp", "endpoints", "fail", "q0=(0x1p+0 0 0 0)", "quatcheck ..."},
+                                                  {3, "x.f64", "slerp", "unit-norm", "pass", "", ""}};
+    Comparison c = compare_reports(base, cur, {});
+    EXPECT_TRUE(c.failed);
+    EXPECT_EQ(c.count(Change::regression), 1u);
+    EXPECT_EQ(c.count(Change::improvement), 1u);
+    std::string xml = comparison_junit(c);
+    EXPECT_NE(xml.find("q0=(0x1p+0 0 0 0)"), std::string::npos);  // the failure carries the counterexample
+    // An unchanged fail is not new.
+    EXPECT_FALSE(compare_reports(base, base, {}).failed);
+}
+
+TEST(Compare, TimingUsesItsOwnRatioAndFailsOnlyWhenAsked) {
+    auto base = report({row("x.f64", "uniform", 1e-15, 1)});
+    auto cur = base;
+    base.timing = std::vector<TimingRow>{{2, "x.f64", "slerp", "uniform", "latency", 10.0}};
+    cur.timing = std::vector<TimingRow>{{2, "x.f64", "slerp", "uniform", "latency", 16.0}};
+    Comparison c = compare_reports(base, cur, {});
+    EXPECT_FALSE(c.failed);
+    EXPECT_EQ(c.count(Change::timing_slower), 1u);
+    CompareOptions strict;
+    strict.fail_on_timing = true;
+    EXPECT_TRUE(compare_reports(base, cur, strict).failed);
+    strict.timing_ratio = 2;
+    EXPECT_FALSE(compare_reports(base, cur, strict).failed);
+}
+
+TEST(Compare, JunitHasTheUsualShape) {
+    auto base = report({row("a.f64", "uniform", 1e-14, 1), row("b.f64", "uniform", 1e-14, 1)});
+    auto cur = report({row("a.f64", "uniform", 1e-12, 100), row("b.f64", "uniform", 1e-14, 1)});
+    cur.dir = "cur<&>";
+    Comparison c = compare_reports(base, cur, {});
+    std::string xml = comparison_junit(c);
+    EXPECT_EQ(xml.rfind("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites ", 0), 0u);
+    EXPECT_NE(xml.find("<testsuites name=\"quatcheck compare\" tests=\"2\" failures=\"1\""), std::string::npos);
+    EXPECT_NE(xml.find("<testsuite name=\"accuracy\" tests=\"2\" failures=\"1\""), std::string::npos);
+    EXPECT_NE(xml.find("<testcase classname=\"quatcheck.accuracy\" name=\"a.f64 slerp uniform\">"), std::string::npos);
+    EXPECT_NE(xml.find("<testcase classname=\"quatcheck.accuracy\" name=\"b.f64 slerp uniform\"/>"), std::string::npos);
+    EXPECT_NE(xml.find("<failure message=\"max_angle_err_rad 1e-14 -&gt; 1e-12"), std::string::npos);
+    EXPECT_EQ(xml.find("cur<&>"), std::string::npos);  // escaped
+    EXPECT_EQ(std::count(xml.begin(), xml.end(), '<') - std::count(xml.begin(), xml.end(), '>'), 0);
+    EXPECT_EQ(xml_escape("a<b&\"c\x01"), "a&lt;b&amp;&quot;c?");
+}
+
+TEST(Compare, MalformedCsvIsReportedWithFileAndLine) {
+    namespace fs = std::filesystem;
+    fs::path dir = fs::temp_directory_path() / ("qc_compare_test_" + std::to_string(::getpid()));
+    fs::create_directories(dir);
+    auto write = [&](const std::string &name, const std::string &text) { std::ofstream(dir / name) << text; };
+    std::string header =
+        "impl,op,region,cases,nonfinite,branch_disagree,max_angle_err_rad,p99_angle_err_rad,max_ulp,max_ulp1,"
+        "max_norm_err_ulp1,ties,max_angle_err_vs_exact_nlerp_rad\n";
+    write("summary.csv", header + "a.f64,slerp,uniform,10,0,0,1e-16,1e-16,1,1,1,0,\na.f64,slerp,near-0,10,0,0,x,1,1,1,1,0,\n");
+    try {
+        read_report_folder(dir.string());
+        ADD_FAILURE() << "no error";
+    } catch (const InputError &e) {
+        EXPECT_EQ(std::string(e.what()), (dir / "summary.csv").string() + ":3: column max_angle_err_rad: 'x' is not a number");
+    }
+    write("summary.csv", header + "a.f64,slerp,uniform,10,0,0,1e-16,1e-16,1,1,1,0,\na.f64,slerp,uniform,10,0,0,1e-16,1e-16,1,1,1,0,\n");
+    EXPECT_THROW(read_report_folder(dir.string()), InputError);  // duplicate row
+    write("summary.csv", "impl,op\na,b\n");
+    try {
+        read_report_folder(dir.string());
+        ADD_FAILURE() << "no error";
+    } catch (const InputError &e) {
+        EXPECT_EQ(std::string(e.what()).rfind((dir / "summary.csv").string() + ":", 0), 0u) << e.what();
+    }
+    write("summary.csv", header + "a.f64,slerp,uniform,10,0,0,1e-16,1e-16,1,1,1,0,\n");
+    EXPECT_NO_THROW(read_report_folder(dir.string()));
+    write("conformance.csv", "impl,op,property,verdict,cases,tolerance,worst,counterexample,reproduce\n"
+                             "a.f64,slerp,endpoints,pass,10,0,0,\"x, y\",\"quatcheck replay f\"\n");
+    ReportData d = read_report_folder(dir.string());
+    ASSERT_TRUE(d.conformance);
+    ASSERT_EQ(d.conformance->size(), 1u);
+    EXPECT_EQ((*d.conformance)[0].counterexample, "x, y");
+    EXPECT_THROW(read_report_folder((dir / "nope").string()), InputError);
+    fs::remove_all(dir);
+}
