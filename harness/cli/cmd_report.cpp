@@ -1,0 +1,72 @@
+// quatcheck report DIR: draw DIR/report.html (self-contained, images embedded) and DIR/plots/*.png from the
+// CSVs of a report folder, by running scripts/plot_report.py with Debian's python3 and matplotlib.
+#include "cli/command.h"
+
+#include <fmt/format.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+
+namespace qc::cli {
+namespace {
+
+namespace fs = std::filesystem;
+
+// scripts/plot_report.py next to the build: <exe>/../scripts (build dir inside the source tree, as
+// scripts/setup makes it), else ./scripts from the current folder.
+std::string find_script(const std::string &given) {
+    if (!given.empty()) {
+        if (!fs::is_regular_file(given)) throw UsageError(fmt::format("report: --script: {}: no such file", given));
+        return given;
+    }
+    std::error_code ec;
+    fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+    std::vector<fs::path> candidates;
+    if (!ec) candidates.push_back(exe.parent_path().parent_path() / "scripts" / "plot_report.py");
+    candidates.push_back(fs::path("scripts") / "plot_report.py");
+    for (const auto &c : candidates)
+        if (fs::is_regular_file(c)) return c.string();
+    throw UsageError("report: cannot find scripts/plot_report.py beside the build or in the current folder (use --script)");
+}
+
+int report_command(const std::string &dir, const std::string &script_option, const std::string &python) {
+    if (!fs::is_directory(dir)) throw InputError(fmt::format("report: {}: not a report folder", dir));
+    std::string script = find_script(script_option);
+    if (::access(python.c_str(), X_OK) != 0)
+        throw UsageError(fmt::format("report: {}: not executable (install python3-matplotlib: scripts/setup)", python));
+    std::fflush(nullptr);
+    pid_t pid = ::fork();
+    if (pid < 0) throw UsageError(fmt::format("report: fork: {}", std::strerror(errno)));
+    if (pid == 0) {
+        const char *argv[] = {python.c_str(), script.c_str(), dir.c_str(), nullptr};
+        ::execv(python.c_str(), const_cast<char *const *>(argv));
+        std::fprintf(stderr, "quatcheck: report: cannot run %s: %s\n", python.c_str(), std::strerror(errno));
+        ::_exit(2);
+    }
+    int status = 0;
+    while (::waitpid(pid, &status, 0) < 0)
+        if (errno != EINTR) throw UsageError(fmt::format("report: waitpid: {}", std::strerror(errno)));
+    // The script prints its own one-line error; pass its status on (2 for bad input), never a crash.
+    if (WIFEXITED(status)) return WEXITSTATUS(status) == 0 ? 0 : 2;
+    std::fprintf(stderr, "quatcheck: report: %s was killed by signal %d\n", script.c_str(), WTERMSIG(status));
+    return 2;
+}
+
+void setup(CLI::App *sub, int &status) {
+    auto dir = std::make_shared<std::string>();
+    auto script = std::make_shared<std::string>();
+    auto python = std::make_shared<std::string>("/usr/bin/python3");
+    sub->add_option("DIR", *dir, "Report folder written by quatcheck run (and the other commands)")->required();
+    sub->add_option("--script", *script, "The plotting script (default: scripts/plot_report.py of the source tree)");
+    sub->add_option("--python", *python, "Python with matplotlib (Debian's python3-matplotlib)")->capture_default_str();
+    sub->callback([=, &status] { status = report_command(*dir, *script, *python); });
+}
+
+}  // namespace
+
+QC_COMMAND("report", "Draw report.html and plots/*.png from the CSVs of a report folder", setup);
+
+}  // namespace qc::cli
