@@ -1,6 +1,5 @@
 #include "plugins/impls.h"
 
-#include <dlfcn.h>
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -102,26 +101,22 @@ std::vector<Impl> load_catalogue(const std::vector<std::string> &plugin_paths) {
         families.insert(b.table->family);
     }
     for (const auto &path : plugin_paths) {
-        // RTLD_LOCAL keeps plugins' symbols apart; the path is used exactly as given (a path without a
+        // The path is used exactly as given (a path without a
         // slash would make dlopen search the library path, so it is refused).
         if (path.find('/') == std::string::npos)
             throw InputError(fmt::format("{}: plugin path must contain a '/' (e.g. ./{}); plugins are loaded only from paths you name", path, path));
-        void *h = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
-        if (!h) {
-            const char *e = dlerror();
-            throw InputError(fmt::format("{}: cannot load plugin: {}", path, e ? e : "unknown dlopen error"));
+        // The library is opened, its entry point called and its table checked (check_descriptor) in a
+        // worker process, never in this one: a plugin that crashes or hangs while loading is refused too.
+        std::vector<IsolatedDescriptor> descriptors = describe_plugin_isolated(path);
+        for (unsigned i = 0; i < descriptors.size(); ++i) {
+            const IsolatedDescriptor &d = descriptors[i];
+            if (!families.insert(d.family).second)
+                throw InputError(fmt::format("{}: refused: family '{}' already exists", path, d.family));
+            size_t first = out.size();
+            add_family(out, isolated_table(d), "plugin", "loaded from " + path, "", path, {});
+            auto backend = isolated_plugin_backend(path, i, d.family);
+            for (size_t k = first; k < out.size(); ++k) out[k].backend = backend;
         }
-        auto entry = reinterpret_cast<qc_plugin_v1_fn>(dlsym(h, "qc_plugin_v1"));
-        if (!entry) throw InputError(fmt::format("{}: not a quatcheck plugin: no qc_plugin_v1 entry point", path));
-        size_t count = 0;
-        const qc_impl_v1 *table = entry(&count);
-        if (auto why = check_descriptor(table, count); !why.empty()) throw InputError(fmt::format("{}: refused: {}", path, why));
-        for (size_t i = 0; i < count; ++i) {
-            if (!families.insert(table[i].family).second)
-                throw InputError(fmt::format("{}: refused: family '{}' already exists", path, table[i].family));
-            add_family(out, &table[i], "plugin", "loaded from " + path, "", path, {});
-        }
-        // The handle is deliberately kept open for the life of the process.
     }
     return out;
 }

@@ -19,6 +19,15 @@ namespace {
     throw InputError(fmt::format("{}:{}: {}", file, line, why));
 }
 
+// A cell's text as it may appear inside a one-line message: control and non-ASCII bytes as \xNN, at most
+// 64 characters.
+std::string shown(std::string_view s) {
+    std::string out;
+    for (unsigned char c : s.substr(0, 64)) out += (c < 0x20 || c >= 0x7f) ? fmt::format("\\x{:02x}", c) : std::string(1, char(c));
+    if (s.size() > 64) out += "...";
+    return out;
+}
+
 bool is_hexfloat_syntax(std::string_view s) {
     size_t i = 0;
     if (i < s.size() && (s[i] == '-' || s[i] == '+')) ++i;
@@ -47,16 +56,16 @@ double parse_hexfloat(std::string_view text, const std::string &file, unsigned l
         if (s == "inf") return INFINITY;
         if (s == "-inf") return -INFINITY;
     }
-    if (!is_hexfloat_syntax(s)) fail(file, line, fmt::format("column {}: '{}' is not a hexfloat (e.g. 0x1.8p-3)", column, s));
+    if (!is_hexfloat_syntax(s)) fail(file, line, fmt::format("column {}: '{}' is not a hexfloat (e.g. 0x1.8p-3)", column, shown(s)));
     errno = 0;
     char *end = nullptr;
     double v = std::strtod(s.c_str(), &end);
-    if (end != s.c_str() + s.size()) fail(file, line, fmt::format("column {}: '{}' is not a hexfloat", column, s));
-    if (errno == ERANGE && std::isinf(v)) fail(file, line, fmt::format("column {}: '{}' overflows a double", column, s));
+    if (end != s.c_str() + s.size()) fail(file, line, fmt::format("column {}: '{}' is not a hexfloat", column, shown(s)));
+    if (errno == ERANGE && std::isinf(v)) fail(file, line, fmt::format("column {}: '{}' overflows a double", column, shown(s)));
     // A hexfloat with more digits than a double holds would be rounded silently: refuse it.
     char back[64];
     std::snprintf(back, sizeof back, "%a", v);
-    if (std::strtod(back, nullptr) != v) fail(file, line, fmt::format("column {}: '{}' is not exact", column, s));
+    if (std::strtod(back, nullptr) != v) fail(file, line, fmt::format("column {}: '{}' is not exact", column, shown(s)));
     return v;
 }
 
@@ -67,7 +76,7 @@ float parse_hexfloat_f32(std::string_view text, const std::string &file, unsigne
     float f = float(v);
     if (double(f) != v)
         fail(file, line, fmt::format("column {}: '{}' is not representable as a float (f32 implementation)", column,
-                                     std::string(text)));
+                                     shown(text)));
     return f;
 }
 
@@ -107,7 +116,7 @@ std::vector<WorstCaseRow> read_worst_cases(const std::string &path) {
             auto number = [&](const std::string &s, const char *col) {
                 char *end = nullptr;
                 double v = std::strtod(s.c_str(), &end);
-                if (s.empty() || end != s.c_str() + s.size()) fail(path, r.line, fmt::format("column {}: '{}' is not a number", col, s));
+                if (s.empty() || end != s.c_str() + s.size()) fail(path, r.line, fmt::format("column {}: '{}' is not a number", col, shown(s)));
                 return v;
             };
             r.angle_err_rad = number(a, "angle_err_rad");
@@ -116,8 +125,8 @@ std::vector<WorstCaseRow> read_worst_cases(const std::string &path) {
             rows.push_back(r);
         }
     } catch (const io::error::base &e) {
-        unsigned line = 0;
-        if (auto *fl = dynamic_cast<const io::error::with_file_line *>(&e)) line = unsigned(std::max(fl->file_line, 0));
+        unsigned line = 1;  // header problems (no line number from fccp) are on line 1
+        if (auto *fl = dynamic_cast<const io::error::with_file_line *>(&e)) line = unsigned(std::max(fl->file_line, 1));
         std::string why = e.what();
         // fccp's messages name the file themselves; keep one line.
         for (auto &c : why)

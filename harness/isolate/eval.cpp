@@ -1,0 +1,144 @@
+#include "isolate/eval.h"
+
+#include "plugins/impls.h"
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <deque>
+#include <mutex>
+#include <vector>
+
+namespace qc {
+
+template <class T>
+EvalOutcome eval_batch(const Impl &impl, Op op, const SlerpCase<T> *cases, size_t n, Quat<T> *outs) {
+    EvalOutcome o;
+    if (!impl.backend) {  // in process: a plain loop over the table
+        for (size_t i = 0; i < n; i++) impl.call_direct(op, cases[i].q0.data(), cases[i].q1.data(), cases[i].t, outs[i].data());
+        o.done = n;
+        return o;
+    }
+    std::vector<double> in(n * kEvalRecord, 0.0), out(n * 4, 0.0);
+    for (size_t i = 0; i < n; i++) {
+        double *r = &in[i * kEvalRecord];
+        for (int k = 0; k < 4; k++) r[k] = double(cases[i].q0[size_t(k)]), r[4 + k] = double(cases[i].q1[size_t(k)]);
+        r[16] = double(cases[i].t);
+    }
+    o = impl.backend->eval_records(Format<T>::precision, op == Op::slerp ? EvalFn::slerp : EvalFn::nlerp, in.data(), n,
+                                   out.data());
+    for (size_t i = 0; i < o.done; i++)
+        for (int k = 0; k < 4; k++) outs[i][size_t(k)] = T(out[i * 4 + size_t(k)]);
+    return o;
+}
+
+template EvalOutcome eval_batch<float>(const Impl &, Op, const SlerpCase<float> *, size_t, Quat<float> *);
+template EvalOutcome eval_batch<double>(const Impl &, Op, const SlerpCase<double> *, size_t, Quat<double> *);
+
+namespace {
+template <class T> void call_one(const Impl &impl, Op op, const T q0[4], const T q1[4], T t, T out[4]) {
+    SlerpCase<T> c;
+    for (int k = 0; k < 4; k++) c.q0[size_t(k)] = q0[k], c.q1[size_t(k)] = q1[k];
+    c.t = t;
+    Quat<T> r{};
+    EvalOutcome o = eval_batch(impl, op, &c, 1, &r);
+    if (!o.ok()) {
+        // One case at a time (replay, the worst-case writer): a failure reads as a non-finite output.
+        std::fprintf(stderr, "quatcheck: %s %s: %s (%s)\n", impl.name.c_str(), to_string(op), to_string(o.status),
+                     o.detail.c_str());
+        r.fill(std::nan(""));
+    }
+    for (int k = 0; k < 4; k++) out[k] = r[size_t(k)];
+}
+}  // namespace
+
+void Impl::call_isolated(Op op, const float q0[4], const float q1[4], float t, float out[4]) const {
+    call_one(*this, op, q0, q1, t, out);
+}
+void Impl::call_isolated(Op op, const double q0[4], const double q1[4], double t, double out[4]) const {
+    call_one(*this, op, q0, q1, t, out);
+}
+
+// A table for an implementation that lives in a worker: the parent never calls its pointers (Impl routes
+// every call through the backend); they exist so that supports() reads the same as for a loaded table.
+namespace {
+[[noreturn]] void not_in_process() {
+    std::fprintf(stderr, "quatcheck: internal error: an isolated implementation was called in process; "
+                         "use eval_batch() or EvalBackend::eval_records()\n");
+    std::abort();
+}
+void s32(const float *, const float *, float, float *) { not_in_process(); }
+void q32(const float *, const float *, const float *, const float *, float, float *) { not_in_process(); }
+void u32(const float *, const float *, const float *, float *) { not_in_process(); }
+void s64(const double *, const double *, double, double *) { not_in_process(); }
+void q64(const double *, const double *, const double *, const double *, double, double *) { not_in_process(); }
+void u64(const double *, const double *, const double *, double *) { not_in_process(); }
+}  // namespace
+
+const qc_impl_v1 *isolated_table(const IsolatedDescriptor &d) {
+    static std::mutex m;
+    static std::deque<std::string> names;
+    static std::deque<qc_impl_v1> tables;
+    std::lock_guard<std::mutex> lock(m);
+    names.push_back(d.family);
+    qc_impl_v1 t{};
+    t.family = names.back().c_str();
+    auto has = [&](int k) { return (d.functions >> k) & 1u; };
+    if (has(0)) t.slerp_f32 = s32;
+    if (has(1)) t.nlerp_f32 = s32;
+    if (has(2)) t.squad_f32 = q32;
+    if (has(3)) t.squad_setup_f32 = u32;
+    if (has(4)) t.slerp_f64 = s64;
+    if (has(5)) t.nlerp_f64 = s64;
+    if (has(6)) t.squad_f64 = q64;
+    if (has(7)) t.squad_setup_f64 = u64;
+    tables.push_back(t);
+    return &tables.back();
+}
+
+void isolate_builtins(std::vector<Impl> &catalogue) {
+    for (auto &i : catalogue)
+        if (i.origin == "builtin" && !i.backend) i.backend = isolated_builtin_backend(i.family);
+}
+
+}  // namespace qc
+
+namespace qc {
+
+namespace {
+template <class T>
+void squad_record(const Impl &impl, EvalFn fn, const T *a, const T *b, const T *c, const T *d, T t, T out[4]) {
+    double in[kEvalRecord] = {}, res[4] = {};
+    for (int k = 0; k < 4; k++) {
+        in[k] = double(a[k]), in[4 + k] = double(b[k]), in[8 + k] = double(c[k]);
+        if (d) in[12 + k] = double(d[k]);
+    }
+    in[16] = double(t);
+    EvalOutcome o = impl.backend->eval_records(Format<T>::precision, fn, in, 1, res);
+    if (!o.ok()) {
+        std::fprintf(stderr, "quatcheck: %s %s: %s (%s)\n", impl.name.c_str(),
+                     fn == EvalFn::squad ? "squad" : "squad_setup", to_string(o.status), o.detail.c_str());
+        for (double &x : res) x = std::nan("");
+    }
+    for (int k = 0; k < 4; k++) out[k] = T(res[k]);
+}
+}  // namespace
+
+template <> void Impl::squad<float>(const float q0[4], const float q1[4], const float s0[4], const float s1[4], float t, float out[4]) const {
+    if (backend) squad_record<float>(*this, EvalFn::squad, q0, q1, s0, s1, t, out);
+    else table->squad_f32(q0, q1, s0, s1, t, out);
+}
+template <> void Impl::squad<double>(const double q0[4], const double q1[4], const double s0[4], const double s1[4], double t, double out[4]) const {
+    if (backend) squad_record<double>(*this, EvalFn::squad, q0, q1, s0, s1, t, out);
+    else table->squad_f64(q0, q1, s0, s1, t, out);
+}
+template <> void Impl::squad_setup<float>(const float p[4], const float c[4], const float n[4], float s[4]) const {
+    if (backend) squad_record<float>(*this, EvalFn::squad_setup, p, c, n, nullptr, 0.0f, s);
+    else table->squad_setup_f32(p, c, n, s);
+}
+template <> void Impl::squad_setup<double>(const double p[4], const double c[4], const double n[4], double s[4]) const {
+    if (backend) squad_record<double>(*this, EvalFn::squad_setup, p, c, n, nullptr, 0.0, s);
+    else table->squad_setup_f64(p, c, n, s);
+}
+
+}  // namespace qc

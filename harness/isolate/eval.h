@@ -1,0 +1,91 @@
+// Evaluating an implementation on a batch of cases, in process or contained in a worker process.
+//
+// Every driver (the runner, `conform`, `replay`, the worst-case writer) evaluates implementations through
+// eval_batch(). An Impl whose `backend` is set (every plugin, and the built-ins under --isolate) is run in
+// a separate worker process (`quatcheck worker`), fed batches over shared memory, with a timeout per
+// batch: a crash, a hang or an out-of-bounds write ends that batch with a status and the index of the
+// case that triggered it, and never the caller. An Impl without a backend is called directly.
+#pragma once
+
+#include "quatcheck/types.h"
+
+#include <cstddef>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "quatcheck/plugin.h"
+
+namespace qc {
+
+struct Impl;
+
+enum class EvalStatus {
+    ok,
+    crashed,        // the worker died (signal or exit) while evaluating case `done`
+    timeout,        // no answer within the batch timeout; case `done` was being evaluated
+    out_of_bounds,  // case `done` wrote outside out[0..3] or into its inputs
+    interrupted,    // SIGINT/SIGTERM arrived: the batch was abandoned (not the implementation's fault)
+};
+const char *to_string(EvalStatus s);  // "ok", "crashed", "timeout", "out-of-bounds", "interrupted"
+
+struct EvalOutcome {
+    EvalStatus status = EvalStatus::ok;
+    size_t done = 0;     // outputs [0, done) are valid; when status != ok, case `done` is the one that failed
+    std::string detail;  // e.g. "killed by SIGSEGV", "no answer within 5 s"
+    bool ok() const { return status == EvalStatus::ok; }
+};
+
+// The functions of a qc_impl_v1 a worker can call. One record holds q0, q1, s0, s1 (4 each) and t; for
+// squad_setup, q0 = prev, q1 = cur, s0 = next.
+enum class EvalFn : unsigned { slerp, nlerp, squad, squad_setup };
+constexpr int kEvalRecord = 17;
+
+class EvalBackend {
+public:
+    virtual ~EvalBackend() = default;
+    // Evaluates fn on records in[0..n) (kEvalRecord doubles each, exact values of the impl's format) into
+    // out[0..n) (4 doubles each). Stops at the first failing case.
+    virtual EvalOutcome eval_records(Precision p, EvalFn fn, const double *in, size_t n, double *out) = 0;
+};
+
+// Evaluates a two-key op (slerp or nlerp) of `impl` on cases[0..n) into outs[0..n).
+template <class T>
+EvalOutcome eval_batch(const Impl &impl, Op op, const SlerpCase<T> *cases, size_t n, Quat<T> *outs);
+
+// Containment settings (process-wide).
+struct IsolationSettings {
+    double batch_timeout_s = 5;  // per batch of at most 1024 cases
+    std::string worker_exe;      // the quatcheck binary; empty = this executable (/proc/self/exe)
+};
+IsolationSettings &isolation_settings();
+
+// One descriptor of a plugin as its worker reported it: the family and which of the eight qc_impl_v1
+// function pointers are set (bit k = k-th pointer in declaration order).
+struct IsolatedDescriptor {
+    std::string family;
+    unsigned functions = 0;
+};
+
+// Loads the plugin at `path` in a worker process (never in this one) and returns its descriptors, checked
+// by check_descriptor() in the worker. Throws InputError "PATH: reason" for a plugin that cannot be
+// loaded, lacks the entry point, returns a malformed table, or crashes or hangs while loading.
+std::vector<IsolatedDescriptor> describe_plugin_isolated(const std::string &path);
+
+// A backend that evaluates descriptor `index` of the plugin at `path` in worker processes.
+std::shared_ptr<EvalBackend> isolated_plugin_backend(const std::string &path, unsigned index, const std::string &family);
+// A backend that evaluates the built-in family `family` in worker processes (--isolate).
+std::shared_ptr<EvalBackend> isolated_builtin_backend(const std::string &family);
+
+// Entry point of `quatcheck worker`: serves one plugin (path) or one built-in family over fds 3 (commands),
+// 4 (replies) and 5 (shared memory). Returns the process exit status.
+int worker_main(const std::string &plugin_path, const std::string &builtin_family);
+
+}  // namespace qc
+
+namespace qc {
+// The parent's stand-in table for a descriptor that lives in a worker (pointers abort if called).
+const qc_impl_v1 *isolated_table(const IsolatedDescriptor &d);
+// --isolate: evaluate every built-in in worker processes too.
+void isolate_builtins(std::vector<Impl> &catalogue);
+}  // namespace qc

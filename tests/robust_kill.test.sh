@@ -1,0 +1,97 @@
+#!/usr/bin/env bash
+# Nothing lost: runs are killed at random moments (SIGTERM, SIGINT, SIGKILL; during sampling, during the
+# report writing, or after it) and every file present afterwards must be complete and parseable; the
+# previous complete report stays in --out until a new complete one replaces it; SIGINT/SIGTERM stop the
+# run within a second and leave a partial report marked partial beside it (OUT.partial).
+# Usage: robust_kill.test.sh BUILD_DIR SOURCE_DIR [ITERATIONS]
+set -uo pipefail
+build="$1"
+qc="$build/quatcheck"
+iterations="${3:-10}"
+tmp="$(mktemp -d)"
+trap 'rm -rf "$tmp"' EXIT
+out="$tmp/reports/latest"
+args=(--impl seed-c --impl nlerp --cases 400 --jobs 2 --out "$out")
+
+"$qc" run "${args[@]}" 2>/dev/null || { echo "FAIL: the first complete run"; exit 1; }
+
+check() {  # every visible file complete and parseable; --out complete; .partial marked partial
+    python3 - "$out" "$out.partial" <<'PY'
+import csv, json, os, sys
+latest, partial = sys.argv[1], sys.argv[2]
+bad = []
+def check_dir(d, want_partial):
+    names = sorted(n for n in os.listdir(d) if not n.startswith("."))
+    for want in ("summary.csv", "worst_cases.csv", "error_curve.csv", "run.json"):
+        if want not in names:
+            bad.append(f"{d}: {want} missing")
+    for n in names:
+        p = os.path.join(d, n)
+        if not os.path.isfile(p):
+            continue
+        data = open(p, "rb").read()
+        if not data.endswith(b"\n"):
+            bad.append(f"{p}: truncated (no final newline)")
+            continue
+        text = data.decode("utf-8")
+        if n.endswith(".csv"):
+            rows = list(csv.reader(text.splitlines()))
+            width = len(rows[0])
+            for k, r in enumerate(rows[1:], 2):
+                if len(r) != width:
+                    bad.append(f"{p}:{k}: {len(r)} columns, header has {width}")
+        if n.endswith(".json"):
+            j = json.loads(text)
+            if n == "run.json" and j.get("partial") is not want_partial:
+                bad.append(f"{p}: partial is {j.get('partial')}, want {want_partial}")
+    if want_partial and "PARTIAL" not in names:
+        bad.append(f"{d}: no PARTIAL marker")
+check_dir(latest, False)
+if os.path.isdir(partial):
+    check_dir(partial, True)
+for b in bad:
+    print("FAIL:", b)
+sys.exit(1 if bad else 0)
+PY
+}
+
+# Negative control: the check catches a truncated file.
+cp "$out/summary.csv" "$tmp/summary.good"
+printf 'seed-c.f64,slerp' >>"$out/summary.csv"
+if check >/dev/null; then echo "FAIL: the check accepted a truncated summary.csv"; exit 1; fi
+cp "$tmp/summary.good" "$out/summary.csv"
+check || exit 1
+
+failures=0
+signals=(TERM INT KILL TERM INT)
+for ((k = 1; k <= iterations; k++)); do
+    sig=${signals[$((RANDOM % ${#signals[@]}))]}
+    delay=$(python3 -c "import random; print(round(random.uniform(0.05, 3.0), 2))")
+    "$qc" run "${args[@]}" 2>"$tmp/err" &
+    pid=$!
+    disown "$pid" 2>/dev/null || true
+    sleep "$delay"
+    t0=$(date +%s.%N)
+    kill -s "$sig" "$pid" 2>/dev/null
+    wait "$pid"
+    status=$?
+    stop=$(python3 -c "print(round($(date +%s.%N) - $t0, 2))")
+    verdict="ok"
+    case "$status" in
+    0) what="finished before the signal" ;;
+    130 | 143) what="stopped, partial report" ;;
+    137) what="killed" ;;
+    *) what="unexpected exit $status"; verdict="FAIL"; cat "$tmp/err" ;;
+    esac
+    if [[ $sig != KILL && $status != 0 ]] && python3 -c "import sys; sys.exit(0 if $stop <= 1.0 else 1)"; then :;
+    elif [[ $sig != KILL && $status != 0 ]]; then
+        verdict="FAIL"; what="$what, but took $stop s to stop (want <= 1 s)"
+    fi
+    check || verdict="FAIL"
+    echo "$verdict  iteration $k: SIG$sig after ${delay}s -> exit $status ($what), stop ${stop}s"
+    [[ $verdict == ok ]] || failures=$((failures + 1))
+done
+# No worker or run process may survive.
+if pgrep -f "$out" >/dev/null; then echo "FAIL: processes left behind"; failures=$((failures + 1)); fi
+echo "$failures failure(s) in $iterations iterations"
+[[ $failures -eq 0 ]]
