@@ -1,0 +1,58 @@
+#!/usr/bin/env python3
+"""The harness's throughput and speed-up, from throughput.csv and parallel.csv (quatcheck bench)."""
+import csv
+import json
+import os
+import sys
+
+report = sys.argv[1]
+
+
+def rows(name):
+    with open(os.path.join(report, name), newline="") as f:
+        return list(csv.DictReader(f))
+
+
+thr = rows("throughput.csv")
+par = rows("parallel.csv")
+info = json.load(open(os.path.join(report, "bench_build.json")))
+
+
+def ns(suite, prec, region="all", op="slerp"):
+    for r in thr:
+        if r["benchmark"] == suite and r["precision"] == prec and r["region"] == region and r["op"] == op:
+            return float(r["ns_per_case"]), r
+    sys.exit(f"throughput.py: no {suite}/{op}/{prec}/{region} row in throughput.csv")
+
+
+print(f"Measured by `quatcheck bench` on {info['build'].get('cpu_model', 'unknown CPU')}, "
+      f"{info['repetitions']} repetitions of {info['min_time_s']} s; CPU time per case, mean over repetitions.\n")
+print("| precision | BM_Reference (ns/case) | BM_MpfrFloor (ns/case) | ratio | cases recomputed | reference cases/s/core | BM_Metric slerp / nlerp (ns) |")
+print("|---|---|---|---|---|---|---|")
+for prec in ("f32", "f64"):
+    ref, rr = ns("reference", prec)
+    flo, _ = ns("floor", prec)
+    ms, _ = ns("metric", prec, op="slerp")
+    mn, _ = ns("metric", prec, op="nlerp")
+    print(f"| {prec} | {ref:.0f} | {flo:.0f} | {ref / flo:.2f}x | {float(rr['recomputed_fraction']) * 100:.0f} % | "
+          f"{1e9 / ref:,.0f} | {ms:.0f} / {mn:.0f} |")
+print("\nPer region (the ratio follows the share of validated cases):\n")
+print("| region | f32 ratio | f32 recomputed | f64 ratio | f64 recomputed |")
+print("|---|---|---|---|---|")
+regions = [r["region"] for r in thr if r["benchmark"] == "reference" and r["precision"] == "f32" and r["region"] != "all"]
+for g in regions:
+    cells = []
+    for prec in ("f32", "f64"):
+        ref, rr = ns("reference", prec, g)
+        flo, _ = ns("floor", prec, g)
+        cells += [f"{ref / flo:.2f}x", f"{float(rr['recomputed_fraction']) * 100:.0f} %"]
+    print(f"| {g} | " + " | ".join(cells) + " |")
+by_jobs = {int(r["jobs"]): r for r in par}
+if 1 in by_jobs and 2 in by_jobs:
+    one, two = by_jobs[1], by_jobs[2]
+    print(f"\nParallel speed-up of the default run ({one['cases_per_region']} cases per region, {one['cases']} cases): "
+          f"{float(one['wall_s']):.2f} s at 1 job, {float(two['wall_s']):.2f} s at 2 jobs: **{float(two['speedup']):.2f}x** "
+          f"(CPU time {float(one['cpu_s']):.2f} s and {float(two['cpu_s']):.2f} s; identical CSVs: {two['identical']}; "
+          f"{info.get('hardware_threads', '?')} hardware threads). Whole default-run cases (reference, every "
+          f"implementation, metrics, worst-case search) per second per core of CPU time: "
+          f"{int(one['cases']) / float(one['cpu_s']):,.0f}.")
