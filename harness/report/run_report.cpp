@@ -1,4 +1,5 @@
 #include "report/run_report.h"
+#include "leaderboard/leaderboard.h"
 
 #include <boost/version.hpp>
 #include <fmt/format.h>
@@ -153,6 +154,7 @@ void write_run_report(const RunResult &r, const std::vector<Impl> &catalogue, Re
     dir.write("worst_cases.csv", worst_cases_csv(r));
     dir.write("error_curve.csv", error_curve_csv(r));
     dir.write("run.json", run_json(r, catalogue).dump(2) + "\n");
+    stage_leaderboard(dir, summary_csv(r), run_json(r, catalogue).dump(2) + "\n");  // harness/leaderboard/
 }
 
 }  // namespace qc

@@ -1,0 +1,98 @@
+// The leaderboard: one row per implementation x op, built from the CSVs of one report folder.
+//
+// Inputs (all in the same folder; only the first two come from `quatcheck run` itself):
+//   summary.csv            per impl x op x region: cases, nonfinite, max_angle_err_rad, max_ulp1   (run)
+//   run.json               each implementation's group and library version                         (run)
+//   squad_summary.csv      per impl x squad x track region: cases, nonfinite, max_angle_err_own_rad
+//                          (the implementation's own control points: what a caller gets)  (optional, squad)
+//   conformance.csv, squad_conformance.csv   impl,op,property,verdict,...      (optional, conformance)
+//   timing.csv             impl,op,region,mode,ns_per_call,...                         (optional, bench)
+// At least one of summary.csv and squad_summary.csv must exist. Rows of the `broken` group (negative
+// controls) are left out; an implementation's group and library version come from run.json, or, for one
+// run.json does not list (squad rows), from its built-in registration. Every maximum is a sampled maximum: a lower bound on the true one.
+//
+// Rows sort by their worst region's max angle error, smallest first (rank 1 is the most accurate); a row
+// with any non-finite output sorts after every row without one (the harness ranks a non-finite output as
+// an infinite error everywhere), a row whose implementation crashed or hung (status not ok) after those;
+// ties by name.
+//
+// Every problem in an input is an InputError "FILE:LINE: reason"; nothing is skipped silently.
+#pragma once
+
+#include "quatcheck/types.h"
+
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace qc {
+
+struct RegionFigures {
+    std::string region;
+    std::string status = "ok";  // summary.csv's containment status: ok, crashed, timeout, out-of-bounds, ...
+    uint64_t cases = 0, nonfinite = 0;
+    // The larger of the sampled maximum and the worst-case search's (when summary.csv has it): both are
+    // lower bounds on the true maximum.
+    double max_angle_err_rad = 0;
+    std::optional<double> max_angle_err_search_rad;
+    std::optional<double> max_ulp1;  // absent in squad_summary.csv
+};
+
+struct Verdict {
+    std::string property, verdict;  // verdict: pass, fail, known or skip
+};
+
+struct LeaderboardRow {
+    std::string impl, op, group, library_version;
+    std::vector<RegionFigures> regions;  // in the order of the input file
+    uint64_t cases = 0, nonfinite = 0;   // totals over the regions
+    std::string status = "ok";           // or each failing region's status, "crashed in near-pi; ..."
+    std::string worst_region;            // the region with the largest max angle error
+    double worst_angle_err_rad = 0;
+    std::optional<double> worst_ulp1;    // the largest max_ulp1 over the regions
+    bool conformance_run = false;        // some conformance file had rows for this impl x op
+    std::vector<Verdict> verdicts;       // one per property, in the order of the input file
+    std::optional<double> ns_per_call_throughput, ns_per_call_latency;
+};
+
+struct Leaderboard {
+    std::vector<LeaderboardRow> rows;    // sorted, see above
+    std::vector<std::string> regions;    // every region of the two-key rows, in file order
+    std::vector<std::string> squad_regions;
+    bool have_conformance = false, have_timing = false, have_run_json = false, have_search = false;
+    std::vector<std::string> inputs;     // the files that were read, for the markdown's footer
+};
+
+// The file contents the leaderboard reads, by file name ("summary.csv"); nullopt when absent. Lets
+// `quatcheck run` pass the files it has staged but not yet committed.
+using ReportFiles = std::function<std::optional<std::string>(const std::string &name)>;
+
+// Files read from a folder.
+ReportFiles files_in(const std::filesystem::path &dir);
+// Files read from `overlay` first, then from a folder.
+ReportFiles files_in(const std::filesystem::path &dir, std::map<std::string, std::string> overlay);
+
+// Builds the leaderboard. `dir` names the files in error messages ("DIR/summary.csv:12: ...").
+Leaderboard build_leaderboard(const ReportFiles &files, const std::filesystem::path &dir);
+
+// "7/9 pass; fail: shortest-arc symmetry; known: constant-speed" (no commas: it is one CSV field).
+// "not run" when the row had no conformance rows.
+std::string compact_verdicts(const LeaderboardRow &row);
+
+std::string leaderboard_csv(const Leaderboard &board);
+std::string leaderboard_md(const Leaderboard &board);
+
+// Builds the leaderboard from `dir` and writes leaderboard.csv and leaderboard.md there atomically.
+void write_leaderboard(const std::filesystem::path &dir);
+
+class ReportDir;
+// For `quatcheck run`: builds the leaderboard from the staged summary.csv and run.json plus the other
+// files already in the folder, and stages leaderboard.csv and leaderboard.md beside them.
+void stage_leaderboard(ReportDir &dir, const std::string &summary_csv, const std::string &run_json);
+
+}  // namespace qc
