@@ -171,9 +171,17 @@ double RealQuatOps::norm3(const RealVec3 &v) {
 }
 
 double RealQuatOps::relative_jump(const RealVec3 &a, const RealVec3 &b) {
+    static thread_local RealVec3 zero;
+    for (auto &x : zero) ensure_bits(x, 64), mpfr_set_ui(mp(x), 0, MPFR_RNDN);
+    return relative_jump(a, b, zero, zero);
+}
+
+double RealQuatOps::relative_jump(const RealVec3 &a, const RealVec3 &b, const RealVec3 &ra, const RealVec3 &rb) {
     mpfr_set_ui(mp(c_), 0, MPFR_RNDN);
     for (int i = 0; i < 3; i++) {
         mpfr_sub(mp(tmp2_), mp(a[i]), mp(b[i]), MPFR_RNDN);
+        mpfr_sub(mp(tmp2_), mp(tmp2_), mp(ra[i]), MPFR_RNDN);
+        mpfr_add(mp(tmp2_), mp(tmp2_), mp(rb[i]), MPFR_RNDN);
         mpfr_sqr(mp(tmp2_), mp(tmp2_), MPFR_RNDN);
         mpfr_add(mp(c_), mp(c_), mp(tmp2_), MPFR_RNDN);
     }

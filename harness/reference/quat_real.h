@@ -46,6 +46,9 @@ public:
     // |a - b| / ((|a| + |b|) / 2): the relative jump between two vectors; 0 when both are 0, inf when
     // only their mean is 0.
     double relative_jump(const RealVec3 &a, const RealVec3 &b);
+    // |(a - b) - (ra - rb)| / ((|a| + |b|) / 2): the jump of a, b in excess of the jump ra - rb that the same
+    // differences show on a curve known to be C1 (their truncation error).
+    double relative_jump(const RealVec3 &a, const RealVec3 &b, const RealVec3 &ra, const RealVec3 &rb);
     double norm3(const RealVec3 &v);
 
 private:

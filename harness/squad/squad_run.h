@@ -27,9 +27,16 @@ struct SquadOptions {
     int worst_k = 5;
 };
 
-// The c1 difference step of an implementation's curve and the c1 tolerance, per precision (README "Squad").
+// The c1 check (README "Squad"): at every interior key, the world-frame angular velocity of the
+// implementation's curve (own control points) from the left and from the right, by second-order one-sided
+// differences with step h; jump = |(w- - w+) - (r- - r+)| / mean(|w-|, |w+|), where r-, r+ are the same
+// differences of the reference curve (C1 by construction), which removes the differences' truncation error.
+// The difference step and the c1 tolerance, per precision:
 double c1_step(Precision p);       // 2^-7 (f32), 2^-17 (f64)
-double c1_tolerance(Precision p);  // 2^-6 (f32), 2^-10 (f64)
+// f32: 2^-5. The same seed code run in f64 is smooth to 1e-6 where f32 differences show up to 0.017 (rounding
+// noise, and truncation on curves that are not the reference). f64: 2^-10, which the seed routine's nlerp
+// fallback in the inner slerps (keys near the 0.9995 threshold) exceeds. The planted broken-squad jumps by ~2.
+double c1_tolerance(Precision p);
 // The relative jump that differences of a curve with a few eps of rounding error can show at speed
 // |omega| (rad per unit t): 8 eps / (h |omega|). A key is judged by c1 only where this is <= tolerance/4.
 double c1_noise_bound(Precision p, double speed);
@@ -78,9 +85,5 @@ struct SquadResult {
 std::vector<const Impl *> select_squad_impls(const std::vector<Impl> &catalogue, const std::vector<std::string> &filters);
 
 SquadResult run_squad(const SquadOptions &options, const std::vector<Impl> &catalogue);
-
-// Calls an implementation's squad / squad_setup in its precision.
-template <class T> void call_squad(const Impl &impl, const T q0[4], const T q1[4], const T s0[4], const T s1[4], T t, T out[4]);
-template <class T> void call_squad_setup(const Impl &impl, const T prev[4], const T cur[4], const T next[4], T s[4]);
 
 }  // namespace qc

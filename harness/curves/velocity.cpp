@@ -1,0 +1,210 @@
+#include "curves/velocity.h"
+
+#include "reference/quat_real.h"
+#include "report/run_report.h"
+#include "run/runner.h"
+#include "squad/squad_run.h"
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <limits>
+
+namespace qc {
+
+const std::vector<double> &curve_arcs_deg() {
+    static const std::vector<double> arcs = {1, 2 * std::acos(0.9995) * 180 / M_PI, 10, 45, 90, 135, 179};
+    return arcs;
+}
+
+namespace {
+const double kDeg = M_PI / 180;
+
+std::array<double, 4> qmul(const std::array<double, 4> &a, const std::array<double, 4> &b) {
+    return {a[0] * b[0] - a[1] * b[1] - a[2] * b[2] - a[3] * b[3], a[0] * b[1] + a[1] * b[0] + a[2] * b[3] - a[3] * b[2],
+            a[0] * b[2] + a[2] * b[0] + a[3] * b[1] - a[1] * b[3], a[0] * b[3] + a[3] * b[0] + a[1] * b[2] - a[2] * b[1]};
+}
+
+// Rotation by `angle` radians about the axis (x, y, z) (normalised here).
+std::array<double, 4> rot(double x, double y, double z, double angle) {
+    const double n = std::sqrt(x * x + y * y + z * z), s = std::sin(angle / 2);
+    return {std::cos(angle / 2), s * x / n, s * y / n, s * z / n};
+}
+
+std::array<double, 4> unit(std::array<double, 4> q) {
+    const double n = std::sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
+    for (double &x : q) x /= n;
+    return q;
+}
+
+// The start key of every arc, generic (no zero or equal components), and the arc's axis.
+const std::array<double, 4> kArcStart = unit({0.7, 0.1, -0.5, 0.5});
+
+KeyTrack arc_keys(double arc_deg) { return {kArcStart, qmul(kArcStart, rot(1, 2, 3, arc_deg * kDeg))}; }
+
+struct Ideal {
+    double theta = 0;
+    std::vector<double> phi, speed;
+};
+
+// Angle from `start` of every sample, and the speed by differences of neighbouring samples.
+void angles_and_speeds(RealQuatOps &ops, const std::vector<RealQuat> &q, const std::vector<bool> &valid,
+                       const RealQuat &start, const std::vector<double> &t, std::vector<double> &phi,
+                       std::vector<double> &speed) {
+    const size_t n = q.size();
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    phi.assign(n, nan);
+    speed.assign(n, nan);
+    for (size_t k = 0; k < n; k++)
+        if (valid[k]) phi[k] = ops.rotation_angle(q[k], start);
+    for (size_t k = 0; k < n; k++) {
+        size_t a = k == 0 ? 0 : k - 1, b = k + 1 == n ? k : k + 1;
+        if (valid[a] && valid[b] && t[b] > t[a]) speed[k] = ops.rotation_angle(q[a], q[b]) / (t[b] - t[a]);
+    }
+}
+
+template <class T> struct CurveMaker {
+    const CurveOptions &opt;
+    RealQuatOps ops{2 * Format<T>::p + 32};
+    std::vector<double> t;  // the grid, rounded to T
+
+    explicit CurveMaker(const CurveOptions &o) : opt(o) {
+        for (int k = 0; k < o.points; k++) t.push_back(double(T(double(k) / (o.points - 1))));
+    }
+
+    // (segment, u) of global t on a track of `segments` segments.
+    static std::pair<size_t, double> locate(double t, size_t segments) {
+        double x = t * double(segments);
+        size_t s = std::min(segments - 1, size_t(x));
+        return {s, x - double(s)};
+    }
+
+    Ideal ideal(Op op, const KeyTrack &keys) {
+        Ideal id;
+        std::vector<RealQuat> rk(keys.size());
+        for (size_t i = 0; i < keys.size(); i++) ops.set(rk[i], keys[i].data()), ops.normalize(rk[i]);
+        for (size_t i = 0; i + 1 < keys.size(); i++) id.theta += ops.rotation_angle(rk[i], rk[i + 1]);
+        if (op != Op::squad) {
+            for (double x : t) id.phi.push_back(x * id.theta), id.speed.push_back(id.theta);
+            return id;
+        }
+        SquadReferenceEngine reference(Format<T>::precision);
+        std::vector<SquadQuery> queries;
+        for (double x : t) {
+            auto [s, u] = locate(x, keys.size() - 1);
+            queries.push_back({s, double(T(u))});
+        }
+        SquadTrackReference ref;
+        reference.evaluate(keys, queries, ref, true);
+        angles_and_speeds(ops, ref.points, std::vector<bool>(t.size(), true), ref.keys[0], t, id.phi, id.speed);
+        return id;
+    }
+
+    void curve(const Impl &impl, Op op, const KeyTrack &keys_d, const std::string &track, double nominal_deg,
+               std::vector<CurveRow> &rows) {
+        const KeyTrack keys = round_track<T>(keys_d);
+        const Ideal id = ideal(op, keys);
+        const size_t n = keys.size();
+        std::vector<Quat<T>> q(n), s(n);
+        for (size_t i = 0; i < n; i++)
+            for (int c = 0; c < 4; c++) q[i][c] = T(keys[i][c]);
+        if (op == Op::squad)
+            for (size_t i = 0; i < n; i++)
+                impl.template squad_setup<T>(q[i == 0 ? 0 : i - 1].data(), q[i].data(), q[i + 1 == n ? i : i + 1].data(), s[i].data());
+        std::vector<RealQuat> out(t.size());
+        std::vector<bool> valid(t.size());
+        for (size_t k = 0; k < t.size(); k++) {
+            T o[4] = {0, 0, 0, 0};
+            if (op == Op::squad) {
+                auto [sg, u] = locate(t[k], n - 1);
+                impl.template squad<T>(q[sg].data(), q[sg + 1].data(), s[sg].data(), s[sg + 1].data(), T(u), o);
+            } else {
+                impl.call(op, q[0].data(), q[1].data(), T(t[k]), o);
+            }
+            double d[4] = {o[0], o[1], o[2], o[3]};
+            valid[k] = std::isfinite(d[0]) && std::isfinite(d[1]) && std::isfinite(d[2]) && std::isfinite(d[3]) &&
+                       (d[0] != 0 || d[1] != 0 || d[2] != 0 || d[3] != 0);
+            ops.set(out[k], valid[k] ? d : keys[0].data());
+            ops.normalize(out[k]);
+        }
+        RealQuat start;
+        ops.set(start, keys[0].data());
+        ops.normalize(start);
+        std::vector<double> phi, speed;
+        angles_and_speeds(ops, out, valid, start, t, phi, speed);
+        for (size_t k = 0; k < t.size(); k++)
+            rows.push_back({&impl, op, nominal_deg, track, t[k], phi[k], id.phi[k], (phi[k] - id.phi[k]) / id.theta,
+                            speed[k] / id.speed[k] - 1});
+    }
+};
+
+// The nominal arc of a track: the sum of its key-to-key rotation angles, in degrees, before rounding.
+double track_arc_deg(const KeyTrack &keys) {
+    double sum = 0;
+    for (size_t i = 0; i + 1 < keys.size(); i++) {
+        double d = 0;
+        for (int c = 0; c < 4; c++) d += keys[i][c] * keys[i + 1][c];
+        sum += 2 * std::acos(std::min(1.0, std::fabs(d)));
+    }
+    return sum / kDeg;
+}
+
+}  // namespace
+
+const std::vector<NamedTrack> &curve_tracks() {
+    static const std::vector<NamedTrack> tracks = [] {
+        std::vector<NamedTrack> v;
+        KeyTrack wave = {rot(1, 0, 0, 0)};
+        for (auto r : {rot(0, 0, 1, 50 * kDeg), rot(1, 0, 0, 30 * kDeg), rot(0, 0, 1, -60 * kDeg), rot(0, 1, 0, 20 * kDeg)})
+            wave.push_back(qmul(wave.back(), r));
+        v.push_back({"wave", wave});
+        KeyTrack repeated = {rot(1, 0, 0, 0)};
+        for (auto r : {rot(0, 1, 0, 30 * kDeg), rot(1, 0, 0, 1e-6), rot(0, 0, 1, 45 * kDeg), rot(1, 0, 0, 45 * kDeg)})
+            repeated.push_back(qmul(repeated.back(), r));
+        v.push_back({"nearly-repeated-key", repeated});
+        return v;
+    }();
+    return tracks;
+}
+
+std::vector<CurveRow> velocity_curves(const CurveOptions &options, const std::vector<Impl> &catalogue) {
+    if (options.points < 3) throw UsageError(fmt::format("--points: need at least 3 grid points, got {}", options.points));
+    std::vector<Op> ops = options.ops.empty() ? std::vector<Op>{Op::slerp, Op::nlerp, Op::squad} : options.ops;
+    std::vector<const Impl *> chosen;
+    for (const auto &i : catalogue) {
+        bool take = options.impl_filters.empty() && i.group != "broken" && i.group != "bench";  // bench: noop
+        for (const auto &f : options.impl_filters) take = take || f == i.name || f == i.family || glob_match(f, i.name);
+        if (take) chosen.push_back(&i);
+    }
+    for (const auto &f : options.impl_filters) {
+        bool any = false;
+        for (const Impl *i : chosen) any = any || f == i->name || f == i->family || glob_match(f, i->name);
+        if (!any) throw UsageError(fmt::format("--impl: no implementation matches '{}' (see quatcheck list)", f));
+    }
+    std::vector<CurveRow> rows;
+    CurveMaker<float> f32(options);
+    CurveMaker<double> f64(options);
+    for (const Impl *impl : chosen)
+        for (Op op : ops) {
+            if (!impl->supports(op)) continue;
+            auto one = [&](const KeyTrack &keys, const std::string &track, double nominal_deg) {
+                if (impl->precision == Precision::f32) f32.curve(*impl, op, keys, track, nominal_deg, rows);
+                else f64.curve(*impl, op, keys, track, nominal_deg, rows);
+            };
+            for (double arc : curve_arcs_deg()) one(arc_keys(arc), "", arc);
+            if (op == Op::squad)
+                for (const auto &tr : curve_tracks()) one(tr.keys, tr.name, track_arc_deg(tr.keys));
+        }
+    return rows;
+}
+
+std::string velocity_curve_csv(const std::vector<CurveRow> &rows) {
+    std::string s = "impl,op,arc_deg,t,phi_rad,phi_ideal_rad,timing_err,speed_rel_err,track\n";
+    s.reserve(rows.size() * 110);
+    for (const auto &r : rows)
+        s += fmt::format("{},{},{},{},{},{},{},{},{}\n", r.impl->name, to_string(r.op), num(r.arc_deg), num(r.t), num(r.phi_rad),
+                         num(r.phi_ideal_rad), num(r.timing_err), num(r.speed_rel_err), r.track);
+    return s;
+}
+
+}  // namespace qc
