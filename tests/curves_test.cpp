@@ -40,7 +40,7 @@ TEST(Curves, NlerpAgreesWithTheClosedForm) {
     }
     EXPECT_LT(worst_phi, 1e-14);
     EXPECT_LT(worst_speed, 1e-3);
-    // At 179 degrees nlerp's midpoint speed is 1/cos(W/2)... relative to slerp: tan(W/2)/(W/2) - 1 > 100 %.
+    // At 179 degrees nlerp's midpoint speed exceeds slerp's by tan(W/2)/(W/2) - 1 (about 27 %).
     const double W = theta.at(179) / 2;
     EXPECT_NEAR(biggest_speedup, std::tan(W / 2) / (W / 2) - 1, 1e-3);
 }
