@@ -1,5 +1,6 @@
 #include "conform/properties.h"
 
+#include "isolate/eval.h"
 #include "regions/regions.h"
 
 #include <fmt/format.h>
@@ -410,6 +411,34 @@ struct Probe {
         calls++;
         return cx.call(impl, op, q0, q1, t, out);
     }
+    // The screen in batches (eval_batch: one round trip per batch for an isolated plugin). A case on which
+    // the implementation crashed, hung or wrote out of bounds counts as a non-finite output.
+    template <class T> void screen(const std::vector<double> &grid, std::vector<double> &outs, std::vector<char> &finite) {
+        const size_t n = grid.size();
+        std::vector<SlerpCase<T>> cases(n);
+        for (size_t i = 0; i < n; i++) {
+            const double d = grid[i];
+            cases[i].q0 = {T(1), T(0), T(0), T(0)};
+            cases[i].q1 = {T(d), T(std::sqrt((1 - d) * (1 + d))), T(0), T(0)};
+            cases[i].t = T(t);
+        }
+        std::vector<Quat<T>> res(n);
+        for (size_t pos = 0; pos < n;) {
+            EvalOutcome o = eval_batch(impl, op, cases.data() + pos, n - pos, res.data() + pos);
+            if (o.status == EvalStatus::interrupted) throw InputError("conform: interrupted");
+            size_t stop = o.ok() ? n : pos + o.done;
+            for (size_t i = pos; i < n && i <= stop; i++) {
+                bool ok = i < stop;
+                for (int k = 0; k < 4; k++) {
+                    outs[4 * i + size_t(k)] = ok ? double(res[i][size_t(k)]) : NAN;
+                    ok = ok && std::isfinite(outs[4 * i + size_t(k)]);
+                }
+                finite[i] = ok;
+            }
+            calls += (stop < n ? stop + 1 : n) - pos;
+            pos = stop + 1;
+        }
+    }
     static double rot_angle(const double u[4], const double v[4]) {  // double precision, for screening
         double nu = 0, nv = 0, dot = 0;
         for (int i = 0; i < 4; i++) nu += u[i] * u[i], nv += v[i] * v[i], dot += u[i] * v[i];
@@ -447,7 +476,8 @@ struct Probe {
         const size_t n = grid.size();
         std::vector<double> outs(4 * n);
         std::vector<char> finite(n);
-        for (size_t i = 0; i < n; i++) finite[i] = eval(grid[i], &outs[4 * i]);
+        if (cx.precision == Precision::f32) screen<float>(grid, outs, finite);
+        else screen<double>(grid, outs, finite);
         std::vector<std::pair<double, size_t>> ranked;
         for (size_t i = 0; i + 1 < n; i++)
             ranked.push_back({ratio(grid[i], &outs[4 * i], finite[i], grid[i + 1], &outs[4 * i + 4], finite[i + 1]), i});
