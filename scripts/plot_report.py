@@ -86,6 +86,10 @@ def number(table, row, col):
     try:
         return float(text)
     except ValueError:
+        pass
+    try:
+        return float.fromhex(text)  # hexfloats (%a) are how floats cross text boundaries
+    except ValueError:
         fail(table.path, row["_line"], f"column {col}: '{text}' is not a number")
 
 
@@ -270,32 +274,38 @@ def velocity_curves(page, vel):
             (r["impl"], r.get("track", "")), []).append(r)
     for op, arcs in sorted(groups.items()):
         arc_list = sorted(arcs)
-        fig, axes = plt.subplots(2, len(arc_list), figsize=(3.6 * len(arc_list) + 2, 5.6), squeeze=False)
+        # one row per arc; columns: timing error, relative speed error
+        fig, axes = plt.subplots(len(arc_list), 2, figsize=(12, 2.3 * len(arc_list) + 0.8), squeeze=False)
         all_impls = sorted({k for a in arcs.values() for k in a})
         style = dict(zip(all_impls, styles(len(all_impls))))
-        for j, arc in enumerate(arc_list):
+        for i, arc in enumerate(arc_list):
             for key, rows in sorted(arcs[arc].items()):
                 rows = sorted(rows, key=lambda r: number(vel, r, "t"))
                 t = [number(vel, r, "t") for r in rows]
                 color, ls, _ = style[key]
                 label = key[0] + (f" ({key[1]})" if key[1] else "")
-                axes[0][j].plot(t, [number(vel, r, "timing_err") for r in rows], color=color, linestyle=ls, label=label)
-                axes[1][j].plot(t, [number(vel, r, "speed_rel_err") for r in rows], color=color, linestyle=ls)
-            axes[0][j].set_title(f"arc {arc:g}°", fontsize=9)
-            axes[1][j].set_xlabel("t")
-            for i in range(2):
-                axes[i][j].axhline(0, color="k", linewidth=0.5)
+                axes[i][0].plot(t, positive([abs(number(vel, r, "timing_err")) for r in rows]), color=color,
+                                linestyle=ls, linewidth=0.9, label=label if i == 0 else None)
+                axes[i][1].plot(t, positive([abs(number(vel, r, "speed_rel_err")) for r in rows]), color=color,
+                                linestyle=ls, linewidth=0.9)
+            axes[i][0].set_ylabel(f"arc {arc:g}°", fontsize=8)
+            for j in range(2):
+                axes[i][j].set_yscale("log")
                 axes[i][j].grid(True, alpha=0.3)
                 axes[i][j].tick_params(labelsize=7)
-        axes[0][0].set_ylabel("timing error (φ/φ_ideal at t − t)")
-        axes[1][0].set_ylabel("relative speed error")
-        axes[0][-1].legend(fontsize=6, loc="center left", bbox_to_anchor=(1.01, 0.0))
+        axes[0][0].set_title("|timing error| = |φ − φ_ideal| / Θ", fontsize=9)
+        axes[0][1].set_title("|relative angular speed error|", fontsize=9)
+        axes[-1][0].set_xlabel("t")
+        axes[-1][1].set_xlabel("t")
+        fig.legend(fontsize=6, loc="center left", bbox_to_anchor=(1.0, 0.5), ncol=1 + len(all_impls) // 40)
         fig.suptitle(f"angular velocity, {op}", fontsize=10)
         fig.tight_layout()
         page.figure(parts, fig, f"velocity_{op}", f"Angular velocity, {op}",
-                    "Top: how far each implementation's rotated angle runs ahead of (above 0) or behind the "
-                    "constant-speed ideal at each t; bottom: its angular speed relative to the ideal, minus one; a "
-                    "flat line at 0 is constant speed, one column per arc between the keys.")
+                    "How far each implementation's rotated angle strays from the constant-speed ideal at each t, as a "
+                    "fraction of the arc (left), and how far its angular speed strays from the ideal speed (right), "
+                    "one row per arc, as magnitudes on a log scale: a line near 1e-7 (f32) or 1e-16 (f64) is rounding "
+                    "noise, a smooth hump well above it is a real non-constant speed (nlerp), and exact zeros are not "
+                    "drawn.")
 
 
 def threshold_study(page, thr, thr_summary):
