@@ -458,8 +458,9 @@ std::string leaderboard_md(const Leaderboard &board) {
     s += fmt::format(
         "Maxima over {}{}: **lower bounds** on each routine's true maximum error (as in Zimmermann's accuracy "
         "tables and glibc's libm-test-ulps). Each region cell is max angle error in radians (max ulp1 in "
-        "parentheses). Rows sort by their worst region's error, most accurate first; a row with non-finite "
-        "outputs sorts last. Negative controls (`broken` group) are left out.\n\n",
+        "parentheses). Rows sort by their worst region's error, most accurate first; rows with non-finite "
+        "outputs, then rows whose implementation crashed or hung, sort last. Negative controls (`broken` "
+        "group) are left out.\n\n",
         cases.empty() ? "no cases" : cases,
         board.have_search ? " (and the worst-case search, where it ran)" : "");
     bool any_two_key = std::any_of(board.rows.begin(), board.rows.end(), [](auto &r) { return r.op != "squad"; });
@@ -474,7 +475,9 @@ std::string leaderboard_md(const Leaderboard &board) {
     s += "\n";
     if (!board.have_conformance) s += "Conformance: not run (no conformance.csv in this report).\n";
     else s += "Conformance: properties passed out of those judged; `known` marks a deviation the library documents.\n";
-    if (board.have_timing) s += "ns/call: throughput mode, uniform region (timing.csv).\n";
+    if (board.have_timing)
+        s += "ns/call: throughput mode, uniform region, or the slowest timed region where uniform is not timed "
+             "(timing.csv).\n";
     else s += "ns/call: not measured (no timing.csv in this report).\n";
     s += "\nFrom: " + [&] {
         std::string f;
