@@ -87,7 +87,7 @@ TEST(Run, WorstCasesReplayFromTheirCsv) {
         out.commit();
     }
     auto rows = read_worst_cases((dir / "worst_cases.csv").string());
-    EXPECT_EQ(rows.size(), 25u * 5u);
+    EXPECT_EQ(rows.size(), 25u * 5u * 2u);  // per row: the 5 worst sampled cases and the search's 5
     for (const char *f : {"summary.csv", "worst_cases.csv", "error_curve.csv", "run.json"})
         EXPECT_TRUE(std::filesystem::exists(dir / f)) << f;
     // No staging folder left behind.
