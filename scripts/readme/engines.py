@@ -65,8 +65,8 @@ if missing:
     print(f"\nNot built on the machine that made this report: {', '.join(missing)}.")
 
 print("\nWhat the harness found, per library: the worst region's max angle error (a sampled lower bound), "
-      "non-finite outputs over all regions, and the conformance properties that failed "
-      + ("" if conformance_run else "(conformance not run for this report)") + ". "
+      "non-finite outputs over all regions, and the conformance properties that failed"
+      + ("" if conformance_run else " (conformance not run for this report)") + ". "
       "`rank` is the row's place in the whole leaderboard.\n")
 for key in LIBRARIES:
     if key not in by_library:
