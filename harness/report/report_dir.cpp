@@ -3,10 +3,12 @@
 #include "quatcheck/types.h"
 
 #include <fmt/format.h>
+#include <signal.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 
@@ -48,6 +50,14 @@ ReportDir::ReportDir(const fs::path &dir) : dir_(dir) {
     if (ec || !fs::is_directory(dir_))
         throw UsageError(fmt::format("--out: cannot create report folder {}: {}", dir_.string(),
                                      ec ? ec.message() : "not a directory"));
+    // A run killed outright (SIGKILL, power loss) leaves its staging folder behind: remove those whose
+    // process is gone. The report files beside them were never touched.
+    for (const auto &e : fs::directory_iterator(dir_, ec)) {
+        std::string name = e.path().filename().string();
+        if (name.rfind(".staging-", 0) != 0) continue;
+        long pid = std::strtol(name.c_str() + 9, nullptr, 10);
+        if (pid > 0 && ::kill(pid_t(pid), 0) != 0 && errno == ESRCH) fs::remove_all(e.path(), ec);
+    }
     staging_ = dir_ / fmt::format(".staging-{}", ::getpid());
     fs::create_directories(staging_, ec);
     if (ec || ::access(staging_.c_str(), W_OK) != 0)
