@@ -1,8 +1,16 @@
 // quatcheck run: sample every region, measure every selected implementation, write the report.
 #include "cli/command.h"
+#include "isolate/eval.h"
+#include "isolate/interrupt.h"
 #include "report/run_report.h"
+#include "run/progress.h"
+#include "run/shard.h"
 
 #include <fmt/format.h>
+
+#include <filesystem>
+
+#include <unistd.h>
 
 namespace qc::cli {
 namespace {
@@ -13,7 +21,28 @@ struct RunArgs {
     unsigned long long seed = 1;
     int jobs = 0, worst_k = 5;
     std::string out = "reports/latest";
+    bool isolate = false;
+    double timeout_s = 5;
+    std::string shard;  // K/N, empty = the whole run
 };
+
+// The folder an interrupted run writes to, beside --out (which keeps its previous complete report).
+std::string partial_folder(std::string out) {
+    while (out.size() > 1 && out.back() == '/') out.pop_back();
+    return out + ".partial";
+}
+
+// Removes a previous partial report: first renamed away in one step (so a kill during the removal never
+// leaves a half-deleted report under its name), then deleted.
+void remove_partial(const std::string &out) {
+    namespace fs = std::filesystem;
+    fs::path p = partial_folder(out);
+    std::error_code ec;
+    if (!fs::exists(p / "PARTIAL", ec)) return;
+    fs::path trash = p.parent_path() / fmt::format(".{}.removing-{}", p.filename().string(), ::getpid());
+    fs::rename(p, trash, ec);
+    if (!ec) fs::remove_all(trash, ec);
+}
 
 int run_command(const RunArgs &a) {
     if (a.cases <= 0) throw UsageError(fmt::format("--cases: must be a positive count, got {}", a.cases));
@@ -31,12 +60,38 @@ int run_command(const RunArgs &a) {
     opt.seed = a.seed;
     opt.jobs = a.jobs;
     opt.worst_k = a.worst_k;
+    if (!a.shard.empty()) opt.shard = parse_shard(a.shard);
+    if (!(a.timeout_s > 0 && a.timeout_s <= 3600))
+        throw UsageError(fmt::format("--timeout: must be in (0, 3600] seconds, got {}", a.timeout_s));
+    isolation_settings().batch_timeout_s = a.timeout_s;
+    install_interrupt_handlers();  // SIGINT/SIGTERM: stop, write a partial report beside --out
     std::vector<Impl> catalogue = load_catalogue(a.plugins);
+    if (a.isolate) isolate_builtins(catalogue);
     ReportDir dir(a.out);  // fails early when the folder is not writable
+    std::atomic<uint64_t> cases_done{0};
+    opt.cases_done = &cases_done;
+    ProgressLine progress("quatcheck run", planned_cases(opt, select_impls(catalogue, opt.impl_filters, opt.ops)), cases_done);
     RunResult result = run(opt, catalogue);
+    progress.stop();
+    if (result.partial) {
+        acknowledge_interrupt();  // a second signal still ends the process at once
+        const int sig = interrupt_signal();
+        const std::string where = partial_folder(a.out);
+        remove_partial(a.out);  // never mix files of two interrupted runs
+        ReportDir partial(where);
+        write_run_report(result, catalogue, partial);
+        partial.write("PARTIAL", fmt::format("interrupted by SIG{}: this report covers only part of the run "
+                                             "(run.json: \"partial\": true)\n", sigabbrev_np(sig) ? sigabbrev_np(sig) : "?"));
+        partial.commit();
+        std::fprintf(stderr, "quatcheck run: interrupted: partial report (%zu rows) in %s; %s left as it was\n",
+                     result.rows.size(), where.c_str(), a.out.c_str());
+        return 128 + sig;
+    }
     if (result.selected.empty()) throw UsageError("run: the selection has no implementation supporting the requested ops");
     write_run_report(result, catalogue, dir);
+    if (!a.shard.empty()) dir.write("shard.bin", shard_file(result));  // what quatcheck merge reads
     dir.commit();
+    remove_partial(a.out);  // superseded by the complete report
     std::fprintf(stderr, "quatcheck run: %zu rows, %llu cases per region, %.1f s, report in %s\n", result.rows.size(),
                  (unsigned long long)opt.cases, result.wall_time_s, a.out.c_str());
     return 0;
@@ -52,6 +107,11 @@ void setup(CLI::App *sub, int &status) {
     sub->add_option("--jobs", a->jobs, "Threads (0 = all cores)")->capture_default_str();
     sub->add_option("--worst-k", a->worst_k, "Worst cases kept per row")->capture_default_str();
     sub->add_option("--out", a->out, "Report folder")->capture_default_str();
+    sub->add_option("--shard", a->shard, "Run only slice K of N of the cases (1 <= K <= N) and write shard.bin for quatcheck merge")
+        ->type_name("K/N");
+    sub->add_flag("--isolate", a->isolate, "Evaluate built-in implementations in worker processes too (plugins always are)");
+    sub->add_option("--timeout", a->timeout_s, "Seconds an isolated implementation may take per batch of cases before it is reported as timeout")
+        ->capture_default_str();
     add_plugin_option(sub, a->plugins);
     sub->callback([a, &status] { status = run_command(*a); });
 }

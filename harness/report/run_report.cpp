@@ -7,6 +7,7 @@
 #include <mpfr.h>
 
 #include <chrono>
+#include <fstream>
 #include <ctime>
 
 namespace qc {
@@ -20,13 +21,22 @@ std::string num(double x) {
 std::string summary_csv(const RunResult &r) {
     std::string s =
         "impl,op,region,cases,nonfinite,branch_disagree,max_angle_err_rad,p99_angle_err_rad,max_ulp,max_ulp1,"
-        "max_norm_err_ulp1,ties,max_angle_err_vs_exact_nlerp_rad\n";
+        "max_norm_err_ulp1,ties,max_angle_err_vs_exact_nlerp_rad,status,status_detail,failed_case,max_angle_err_sampling_rad,"
+        "max_angle_err_search_rad\n";
+    auto field = [](std::string text) {  // free text in a CSV cell: no separators
+        for (auto &c : text)
+            if (c == ',' || c == '\n' || c == '"') c = ';';
+        return text;
+    };
     for (const auto &row : r.rows) {
-        s += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{}\n", row.impl->name, to_string(row.op),
+        s += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", row.impl->name, to_string(row.op),
                          to_string(row.region), row.cases, row.nonfinite, row.branch_disagree,
                          num(row.max_angle_err_rad), num(row.p99_angle_err_rad), num(row.max_ulp), num(row.max_ulp1),
                          num(row.max_norm_err_ulp1), row.ties,
-                         row.op == Op::nlerp ? num(row.max_angle_err_vs_nlerp_rad) : std::string());
+                         row.op == Op::nlerp ? num(row.max_angle_err_vs_nlerp_rad) : std::string(),
+                         to_string(row.status), field(row.status_detail), field(row.failed_case),
+                         num(row.max_angle_err_rad),  // plain sampling: the same figure as max_angle_err_rad
+                         std::isnan(row.max_angle_err_search_rad) ? std::string() : num(row.max_angle_err_search_rad));
     }
     return s;
 }
@@ -38,8 +48,16 @@ void worst_rows(const RunResult &r, const RowResult &row, std::string &s) {
     ReferenceEngine reference(Format<T>::precision);
     MetricEngine metric(Format<T>::precision);
     SlerpReference ref;
-    for (const WorstRef &w : row.worst) {
-        SlerpCase<T> c = regenerate_case<T>(r.options.seed, row.region, w.index);
+    // Sampled worst cases (regenerated from their index), then the search's (stored as numbers).
+    std::vector<std::pair<SlerpCase<T>, const char *>> cases;
+    for (const WorstRef &w : row.worst) cases.push_back({regenerate_case<T>(r.options.seed, row.region, w.index), "sampling"});
+    for (const FoundCase &f : row.search_worst) {
+        SlerpCase<T> c;
+        for (int i = 0; i < 4; i++) c.q0[size_t(i)] = T(f.q0[i]), c.q1[size_t(i)] = T(f.q1[i]);
+        c.t = T(f.t);
+        cases.push_back({c, "search"});
+    }
+    for (const auto &[c, source] : cases) {
         T out[4] = {0, 0, 0, 0};
         row.impl->call(row.op, c.q0.data(), c.q1.data(), c.t, out);
         reference.slerp(c, ref, true);
@@ -61,8 +79,8 @@ void worst_rows(const RunResult &r, const RowResult &row, std::string &s) {
         s += "," + hexfloat(c.t);
         for (T x : out) s += "," + hexfloat(x);
         s += refs;
-        if (m.nonfinite) s += ",nan,nan,nan\n";
-        else s += fmt::format(",{},{},{}\n", num(m.angle_err_rad), num(m.ulp), num(m.ulp1));
+        if (m.nonfinite) s += fmt::format(",nan,nan,nan,{}\n", source);
+        else s += fmt::format(",{},{},{},{}\n", num(m.angle_err_rad), num(m.ulp), num(m.ulp1), source);
     }
 }
 
@@ -71,7 +89,7 @@ void worst_rows(const RunResult &r, const RowResult &row, std::string &s) {
 std::string worst_cases_csv(const RunResult &r) {
     std::string s =
         "impl,op,region,q0_w,q0_x,q0_y,q0_z,q1_w,q1_x,q1_y,q1_z,t,out_w,out_x,out_y,out_z,ref_w,ref_x,ref_y,ref_z,"
-        "angle_err_rad,ulp,ulp1\n";
+        "angle_err_rad,ulp,ulp1,source\n";
     for (const auto &row : r.rows) {
         if (row.impl->precision == Precision::f32) worst_rows<float>(r, row, s);
         else worst_rows<double>(r, row, s);
@@ -89,10 +107,22 @@ std::string error_curve_csv(const RunResult &r) {
     return s;
 }
 
+// The processor the tool runs on (/proc/cpuinfo "model name"), for timing figures.
+static std::string cpu_model() {
+    std::ifstream in("/proc/cpuinfo");
+    for (std::string line; std::getline(in, line);)
+        if (line.rfind("model name", 0) == 0 && line.find(':') != std::string::npos) {
+            std::string v = line.substr(line.find(':') + 1);
+            return v.substr(std::min(v.size(), v.find_first_not_of(' ')));
+        }
+    return "unknown";
+}
+
 nlohmann::json build_info() {
     nlohmann::json j;
     j["quatcheck_version"] = "0.1.0";
     j["compiler"] = __VERSION__;
+    j["cpu_model"] = cpu_model();
     j["cxx_flags"] = QC_CXX_FLAGS;
     j["build_type"] = QC_BUILD_TYPE;
     j["mpfr_version"] = mpfr_get_version();
@@ -105,10 +135,12 @@ nlohmann::json run_json(const RunResult &r, const std::vector<Impl> &catalogue) 
     using nlohmann::json;
     json j;
     j["command"] = "run";
-    j["partial"] = false;
+    j["partial"] = r.partial;
     j["seed"] = r.options.seed;
     j["cases_per_region"] = r.options.cases;
     j["jobs"] = r.jobs;
+    if (!r.options.shard.whole()) j["shard"] = fmt::format("{}/{}", r.options.shard.index, r.options.shard.count);
+    if (r.merged_shards > 0) j["merged_shards"] = r.merged_shards;  // wall_time_s is then the shards' sum
     j["worst_k"] = r.options.worst_k;
     json regions = json::array();
     for (Region g : r.options.regions.empty() ? all_regions() : r.options.regions) regions.push_back(to_string(g));

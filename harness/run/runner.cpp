@@ -1,5 +1,8 @@
 #include "run/runner.h"
 
+#include "isolate/interrupt.h"
+#include "report/report_dir.h"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -7,6 +10,7 @@
 #include <chrono>
 #include <cmath>
 #include <limits>
+#include <mutex>
 #include <thread>
 
 namespace qc {
@@ -30,7 +34,7 @@ std::vector<ImplOp> select_impls(const std::vector<Impl> &catalogue, const std::
     std::vector<const Impl *> chosen;
     if (filters.empty()) {
         for (const auto &i : catalogue)
-            if (i.group != "broken") chosen.push_back(&i);
+            if (i.group != "broken" && i.group != "bench") chosen.push_back(&i);  // bench: noop, timing only
     } else {
         for (const auto &f : filters) {
             bool any = false;
@@ -76,10 +80,16 @@ double percentile(std::vector<double> &v, double q) {
     return v[k];
 }
 
-struct CaseInfo {
-    double arc_w = 0;
-    bool tie = false;
-};
+// The log bin of an arc and the threshold bin it also falls in (edges.size() when none).
+std::pair<size_t, size_t> bins_of(double arc_w, const std::vector<CurveBin> &edges) {
+    size_t log_bin = edges.size(), threshold_bin = edges.size();
+    for (size_t b = 0; b < edges.size(); b++) {
+        if (arc_w < edges[b].w_lo || arc_w >= edges[b].w_hi) continue;
+        if (edges[b].kind == "log" && log_bin == edges.size()) log_bin = b;
+        if (edges[b].kind == "threshold" && threshold_bin == edges.size()) threshold_bin = b;
+    }
+    return {log_bin, threshold_bin};
+}
 
 template <class T>
 void run_precision(const RunOptions &opt, const std::vector<ImplOp> &sel, int jobs, RunResult &result,
@@ -91,17 +101,26 @@ void run_precision(const RunOptions &opt, const std::vector<ImplOp> &sel, int jo
     if (idx.empty()) return;
     const size_t nio = idx.size();
     std::vector<Region> regions = opt.regions.empty() ? all_regions() : opt.regions;
-
-    // Error-curve accumulators per impl-op of this precision.
     const std::vector<CurveBin> edges = curve_bins();
-    std::vector<std::vector<CurveBin>> curves(nio, edges);
-    std::vector<std::vector<std::vector<double>>> curve_angles(nio, std::vector<std::vector<double>>(edges.size()));
 
     for (Region region : regions) {
-        const uint64_t n = opt.cases;
+        if (result.partial) break;
+        const auto [first, last] = shard_range(opt.shard, opt.cases);
+        const uint64_t n = last - first;  // cases of this shard; case i of the range has index first + i
         std::vector<CaseMetrics> metrics(n * nio);
-        std::vector<CaseInfo> info(n);
+        RegionSlice slice;
+        slice.precision = P, slice.region = region, slice.begin = first, slice.end = last;
+        slice.arc_w.resize(n);
+        std::vector<char> tie(n);
         std::atomic<uint64_t> next{0};
+        // Containment: the first case of the range (lowest index, whatever the thread order) on which each
+        // impl-op failed; chunks past it are not evaluated for it. An interruption stops taking chunks.
+        const uint64_t chunk = 32;
+        std::mutex fail_mutex;
+        std::vector<uint64_t> fail_at(nio, n);
+        std::vector<EvalOutcome> fail_outcome(nio);
+        std::vector<char> chunk_done(size_t((n + chunk - 1) / chunk), 0);
+        std::atomic<bool> stopped{false};
         std::vector<ReferenceStats> stats(static_cast<size_t>(jobs));
         std::vector<std::exception_ptr> errors(static_cast<size_t>(jobs));
         auto worker = [&](int w) {
@@ -109,22 +128,42 @@ void run_precision(const RunOptions &opt, const std::vector<ImplOp> &sel, int jo
                 ReferenceEngine reference(P);
                 MetricEngine metric(P);
                 SlerpReference ref;
-                const uint64_t chunk = 32;
+                std::vector<SlerpCase<T>> cases(chunk);
+                std::vector<Quat<T>> outs(chunk * nio);
+                std::vector<size_t> valid(nio);
                 for (;;) {
+                    if (interrupt_requested()) stopped.store(true);
+                    if (stopped.load()) break;
                     uint64_t begin = next.fetch_add(chunk);
                     if (begin >= n) break;
                     uint64_t end = std::min(n, begin + chunk);
-                    for (uint64_t i = begin; i < end; i++) {
-                        SlerpCase<T> c = regenerate_case<T>(opt.seed, region, i);
-                        reference.slerp(c, ref, sampled_for_validation(opt.seed, i));
-                        info[i] = {ref.arc_w, ref.tie};
-                        for (size_t k = 0; k < nio; k++) {
-                            const ImplOp &io = sel[idx[k]];
-                            T out[4] = {0, 0, 0, 0};
-                            io.impl->call(io.op, c.q0.data(), c.q1.data(), c.t, out);
-                            metrics[i * nio + k] = metric.measure(out, ref, io.op);
+                    for (uint64_t i = begin; i < end; i++) cases[i - begin] = regenerate_case<T>(opt.seed, region, first + i);
+                    // One batch per implementation: a loop in process, or one round trip to its worker.
+                    for (size_t k = 0; k < nio; k++) {
+                        {
+                            std::lock_guard<std::mutex> lock(fail_mutex);
+                            if (begin > fail_at[k]) { valid[k] = 0; continue; }
+                        }
+                        EvalOutcome o = eval_batch(*sel[idx[k]].impl, sel[idx[k]].op, cases.data(), size_t(end - begin), &outs[k * chunk]);
+                        valid[k] = o.done;
+                        if (o.status == EvalStatus::interrupted) stopped.store(true);
+                        else if (!o.ok()) {
+                            std::lock_guard<std::mutex> lock(fail_mutex);
+                            if (begin + o.done < fail_at[k]) fail_at[k] = begin + o.done, fail_outcome[k] = o;
                         }
                     }
+                    if (stopped.load()) break;
+                    for (uint64_t i = begin; i < end; i++) {
+                        const SlerpCase<T> &c = cases[i - begin];
+                        reference.slerp(c, ref, sampled_for_validation(opt.seed, first + i));
+                        slice.arc_w[i] = ref.arc_w;
+                        tie[i] = ref.tie;
+                        for (size_t k = 0; k < nio; k++)
+                            if (i - begin < valid[k])
+                                metrics[i * nio + k] = metric.measure(outs[k * chunk + (i - begin)].data(), ref, sel[idx[k]].op);
+                    }
+                    chunk_done[size_t(begin / chunk)] = 1;
+                    if (opt.cases_done) opt.cases_done->fetch_add(end - begin, std::memory_order_relaxed);
                 }
                 stats[size_t(w)] = reference.stats();
             } catch (...) {
@@ -139,76 +178,197 @@ void run_precision(const RunOptions &opt, const std::vector<ImplOp> &sel, int jo
         for (auto &e : errors)
             if (e) std::rethrow_exception(e);
         for (auto &s : stats) ref_stats.add(s);
-
-        // Aggregate serially, in case order.
-        uint64_t ties = 0;
-        for (const auto &ci : info) ties += ci.tie;
-        std::vector<size_t> bin_of(n);
-        for (uint64_t i = 0; i < n; i++) {
-            size_t b = 0;
-            for (; b < edges.size(); b++)
-                if (edges[b].kind == "log" && info[i].arc_w >= edges[b].w_lo && info[i].arc_w < edges[b].w_hi) break;
-            bin_of[i] = b;
+        // Interrupted: keep the leading completed chunks as a shorter slice, and stop after this region.
+        uint64_t n_done = n;
+        if (stopped.load()) {
+            result.partial = true;
+            size_t c = 0;
+            while (c < chunk_done.size() && chunk_done[c]) c++;
+            n_done = std::min(n, uint64_t(c) * chunk);
+            if (n_done == 0) break;
+            slice.end = first + n_done;
+            slice.arc_w.resize(n_done);
         }
+
+        // Reduce to the slice: per-case angles, and the figures that merge by sum or max.
+        for (uint64_t i = 0; i < n_done; i++) slice.ties += tie[i];
+        std::vector<std::pair<size_t, size_t>> case_bins(n_done);  // once per case, not per case and row
+        for (uint64_t i = 0; i < n_done; i++) case_bins[i] = bins_of(slice.arc_w[i], edges);
+        slice.rows.resize(nio);
         for (size_t k = 0; k < nio; k++) {
-            RowResult row;
-            row.impl = sel[idx[k]].impl;
-            row.op = sel[idx[k]].op;
-            row.region = region;
-            row.cases = n;
-            row.ties = ties;
-            std::vector<double> angles;
-            angles.reserve(n);
-            std::vector<WorstRef> ranked;
-            for (uint64_t i = 0; i < n; i++) {
-                const CaseMetrics &m = metrics[i * nio + k];
-                auto add_curve = [&](size_t b) {
-                    if (b >= edges.size()) return;
-                    CurveBin &cb = curves[k][b];
-                    cb.cases++;
-                    if (m.nonfinite) { cb.nonfinite++; return; }
-                    cb.max_angle_err_rad = std::max(cb.max_angle_err_rad, m.angle_err_rad);
-                    cb.max_ulp1 = std::max(cb.max_ulp1, m.ulp1);
-                    curve_angles[k][b].push_back(m.angle_err_rad);
+            RowSlice &row = slice.rows[k];
+            const uint64_t limit = std::min(n_done, fail_at[k]);
+            if (fail_at[k] < n_done) {
+                row.status = fail_outcome[k].status;
+                row.failed_index = first + fail_at[k];
+                row.status_detail = fail_outcome[k].detail;
+                SlerpCase<T> c = regenerate_case<T>(opt.seed, region, first + fail_at[k]);
+                auto q = [](const Quat<T> &v) {
+                    return fmt::format("({};{};{};{})", hexfloat(v[0]), hexfloat(v[1]), hexfloat(v[2]), hexfloat(v[3]));
                 };
-                add_curve(bin_of[i]);
-                for (size_t b = 0; b < edges.size(); b++)
-                    if (edges[b].kind == "threshold" && info[i].arc_w >= edges[b].w_lo && info[i].arc_w < edges[b].w_hi)
-                        add_curve(b);
+                row.failed_case = fmt::format("q0={} q1={} t={}", q(c.q0), q(c.q1), hexfloat(c.t));
+            }
+            row.angle_err_rad.resize(limit);
+            row.bin_max_ulp1.assign(edges.size(), 0.0);
+            const bool nlerp = sel[idx[k]].op == Op::nlerp;
+            for (uint64_t i = 0; i < limit; i++) {
+                const CaseMetrics &m = metrics[i * nio + k];
                 if (m.nonfinite) {
-                    row.nonfinite++;
-                    ranked.push_back({i, std::numeric_limits<double>::infinity()});
+                    row.angle_err_rad[i] = std::numeric_limits<double>::infinity();
                     continue;
                 }
+                row.angle_err_rad[i] = m.angle_err_rad;
                 row.branch_disagree += m.branch_disagree;
-                row.max_angle_err_rad = std::max(row.max_angle_err_rad, m.angle_err_rad);
                 row.max_ulp = std::max(row.max_ulp, m.ulp);
                 row.max_ulp1 = std::max(row.max_ulp1, m.ulp1);
                 row.max_norm_err_ulp1 = std::max(row.max_norm_err_ulp1, m.norm_err_ulp1);
-                if (row.op == Op::nlerp)
-                    row.max_angle_err_vs_nlerp_rad = std::max(row.max_angle_err_vs_nlerp_rad, m.angle_err_vs_nlerp_rad);
-                angles.push_back(m.angle_err_rad);
-                ranked.push_back({i, m.angle_err_rad});
+                if (nlerp) row.max_angle_err_vs_nlerp_rad = std::max(row.max_angle_err_vs_nlerp_rad, m.angle_err_vs_nlerp_rad);
+                auto [log_bin, threshold_bin] = case_bins[i];
+                for (size_t b : {log_bin, threshold_bin})
+                    if (b < edges.size()) row.bin_max_ulp1[b] = std::max(row.bin_max_ulp1[b], m.ulp1);
             }
-            row.p99_angle_err_rad = percentile(angles, 0.99);
-            size_t K = std::min(ranked.size(), size_t(std::max(0, opt.worst_k)));
-            std::partial_sort(ranked.begin(), ranked.begin() + long(K), ranked.end(),
-                              [](const WorstRef &a, const WorstRef &b) {
-                                  return a.angle_err_rad != b.angle_err_rad ? a.angle_err_rad > b.angle_err_rad
-                                                                            : a.index < b.index;
-                              });
-            ranked.resize(K);
-            row.worst = std::move(ranked);
-            result.rows.push_back(std::move(row));
         }
-    }
-    for (size_t k = 0; k < nio; k++) {
-        for (size_t b = 0; b < edges.size(); b++) curves[k][b].p50_angle_err_rad = percentile(curve_angles[k][b], 0.5);
-        result.curves.push_back({sel[idx[k]].impl, sel[idx[k]].op, std::move(curves[k])});
+        result.slices.push_back(std::move(slice));
     }
 }
 
 }  // namespace
+
+std::pair<uint64_t, uint64_t> shard_range(const Shard &s, uint64_t n) {
+    auto at = [&](int k) { return uint64_t((unsigned __int128)n * unsigned(k) / unsigned(s.count)); };
+    return {at(s.index - 1), at(s.index)};
+}
+
+Shard parse_shard(const std::string &text) {
+    auto bad = [&] {
+        return UsageError(fmt::format("--shard: expected K/N with 1 <= K <= N (e.g. 2/4), got '{}'", text));
+    };
+    size_t slash = text.find('/');
+    if (slash == std::string::npos) throw bad();
+    auto number = [&](const std::string &s) {
+        if (s.empty() || s.size() > 6 || s.find_first_not_of("0123456789") != std::string::npos) throw bad();
+        return std::stoi(s);
+    };
+    Shard shard{number(text.substr(0, slash)), number(text.substr(slash + 1))};
+    if (shard.count < 1 || shard.index < 1 || shard.index > shard.count) throw bad();
+    return shard;
+}
+
+uint64_t planned_cases(const RunOptions &options, const std::vector<ImplOp> &selected) {
+    bool f32 = false, f64 = false;
+    for (const auto &io : selected) (io.impl->precision == Precision::f32 ? f32 : f64) = true;
+    auto [first, last] = shard_range(options.shard, options.cases);
+    uint64_t regions = options.regions.empty() ? all_regions().size() : options.regions.size();
+    return (last - first) * regions * (uint64_t(f32) + uint64_t(f64));
+}
+
+void aggregate(RunResult &result) {
+    const RunOptions &opt = result.options;
+    const std::vector<ImplOp> &sel = result.selected;
+    const std::vector<CurveBin> edges = curve_bins();
+    std::vector<Region> regions = opt.regions.empty() ? all_regions() : opt.regions;
+    result.rows.clear();
+    result.curves.clear();
+    for (Precision P : {Precision::f32, Precision::f64}) {
+        std::vector<size_t> idx;
+        for (size_t k = 0; k < sel.size(); k++)
+            if (sel[k].impl->precision == P) idx.push_back(k);
+        if (idx.empty()) continue;
+        const size_t nio = idx.size();
+        std::vector<std::vector<CurveBin>> curves(nio, edges);
+        std::vector<std::vector<std::vector<double>>> curve_angles(nio, std::vector<std::vector<double>>(edges.size()));
+        for (Region region : regions) {
+            std::vector<const RegionSlice *> parts;
+            for (const auto &s : result.slices)
+                if (s.precision == P && s.region == region) parts.push_back(&s);
+            std::sort(parts.begin(), parts.end(), [](auto *a, auto *b) { return a->begin < b->begin; });
+            if (parts.empty()) continue;  // a region an interrupted run never reached: no rows
+            uint64_t cases = 0, ties = 0;
+            for (const RegionSlice *s : parts) {
+                if (s->rows.size() != nio) throw InputError("aggregate: a slice does not match the selection");
+                cases += s->end - s->begin, ties += s->ties;
+            }
+            std::vector<std::vector<std::pair<size_t, size_t>>> part_bins;  // per part and case, once for all rows
+            for (const RegionSlice *s : parts) {
+                part_bins.emplace_back(s->arc_w.size());
+                for (size_t i = 0; i < s->arc_w.size(); i++) part_bins.back()[i] = bins_of(s->arc_w[i], edges);
+            }
+            for (size_t k = 0; k < nio; k++) {
+                RowResult row;
+                row.impl = sel[idx[k]].impl;
+                row.op = sel[idx[k]].op;
+                row.region = region;
+                row.cases = 0;  // counted below: a failed implementation covers fewer cases
+                row.ties = ties;
+                std::vector<double> angles;
+                angles.reserve(cases);
+                std::vector<WorstRef> ranked;
+                for (size_t p = 0; p < parts.size(); p++) {
+                    const RegionSlice *s = parts[p];
+                    const RowSlice &rs = s->rows[k];
+                    row.branch_disagree += rs.branch_disagree;
+                    row.max_ulp = std::max(row.max_ulp, rs.max_ulp);
+                    row.max_ulp1 = std::max(row.max_ulp1, rs.max_ulp1);
+                    row.max_norm_err_ulp1 = std::max(row.max_norm_err_ulp1, rs.max_norm_err_ulp1);
+                    row.max_angle_err_vs_nlerp_rad = std::max(row.max_angle_err_vs_nlerp_rad, rs.max_angle_err_vs_nlerp_rad);
+                    for (size_t b = 0; b < edges.size(); b++)
+                        curves[k][b].max_ulp1 = std::max(curves[k][b].max_ulp1, rs.bin_max_ulp1[b]);
+                    row.cases += rs.angle_err_rad.size();
+                    for (uint64_t i = 0; i < rs.angle_err_rad.size(); i++) {
+                        const double angle = rs.angle_err_rad[i];
+                        const bool nonfinite = std::isinf(angle);
+                        auto [log_bin, threshold_bin] = part_bins[p][i];
+                        for (size_t b : {log_bin, threshold_bin}) {
+                            if (b >= edges.size()) continue;
+                            CurveBin &cb = curves[k][b];
+                            cb.cases++;
+                            if (nonfinite) { cb.nonfinite++; continue; }
+                            cb.max_angle_err_rad = std::max(cb.max_angle_err_rad, angle);
+                            curve_angles[k][b].push_back(angle);
+                        }
+                        ranked.push_back({s->begin + i, angle});
+                        if (nonfinite) { row.nonfinite++; continue; }
+                        row.max_angle_err_rad = std::max(row.max_angle_err_rad, angle);
+                        angles.push_back(angle);
+                    }
+                    if (rs.status != EvalStatus::ok) {  // the first failure ends the row
+                        row.status = rs.status;
+                        row.failed_index = rs.failed_index;
+                        row.status_detail = fmt::format("{} at case {}", rs.status_detail, rs.failed_index);
+                        row.failed_case = rs.failed_case;
+                        break;
+                    }
+                }
+                row.p99_angle_err_rad = percentile(angles, 0.99);
+                size_t K = std::min(ranked.size(), size_t(std::max(0, opt.worst_k)));
+                std::partial_sort(ranked.begin(), ranked.begin() + long(K), ranked.end(),
+                                  [](const WorstRef &a, const WorstRef &b) {
+                                      return a.angle_err_rad != b.angle_err_rad ? a.angle_err_rad > b.angle_err_rad
+                                                                                : a.index < b.index;
+                                  });
+                ranked.resize(K);
+                row.worst = std::move(ranked);
+                result.rows.push_back(std::move(row));
+            }
+        }
+        for (size_t k = 0; k < nio; k++) {
+            for (size_t b = 0; b < edges.size(); b++) curves[k][b].p50_angle_err_rad = percentile(curve_angles[k][b], 0.5);
+            result.curves.push_back({sel[idx[k]].impl, sel[idx[k]].op, std::move(curves[k])});
+        }
+    }
+    // Rows in selection order (catalogue order, then op), then region.
+    auto pos = [&](const Impl *i, Op op) {
+        for (size_t k = 0; k < sel.size(); k++)
+            if (sel[k].impl == i && sel[k].op == op) return k;
+        return sel.size();
+    };
+    std::stable_sort(result.rows.begin(), result.rows.end(), [&](const RowResult &a, const RowResult &b) {
+        return pos(a.impl, a.op) < pos(b.impl, b.op);
+    });
+    std::stable_sort(result.curves.begin(), result.curves.end(), [&](const CurveResult &a, const CurveResult &b) {
+        return pos(a.impl, a.op) < pos(b.impl, b.op);
+    });
+}
 
 RunResult run(const RunOptions &options, const std::vector<Impl> &catalogue) {
     auto t0 = std::chrono::steady_clock::now();
@@ -219,18 +379,8 @@ RunResult run(const RunOptions &options, const std::vector<Impl> &catalogue) {
     result.jobs = jobs;
     run_precision<float>(options, result.selected, jobs, result, result.reference_f32);
     run_precision<double>(options, result.selected, jobs, result, result.reference_f64);
-    // Rows in catalogue order, then op, then region (the order select_impls gave).
-    auto pos = [&](const Impl *i, Op op) {
-        for (size_t k = 0; k < result.selected.size(); k++)
-            if (result.selected[k].impl == i && result.selected[k].op == op) return k;
-        return result.selected.size();
-    };
-    std::stable_sort(result.rows.begin(), result.rows.end(), [&](const RowResult &a, const RowResult &b) {
-        return pos(a.impl, a.op) < pos(b.impl, b.op);
-    });
-    std::stable_sort(result.curves.begin(), result.curves.end(), [&](const CurveResult &a, const CurveResult &b) {
-        return pos(a.impl, a.op) < pos(b.impl, b.op);
-    });
+    aggregate(result);
+    if (options.shard.whole() && !result.partial) search_worst_cases(result, jobs);  // harness/search
     result.wall_time_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     return result;
 }

@@ -8,12 +8,26 @@
 #include "plugins/impls.h"
 #include "reference/reference.h"
 #include "regions/regions.h"
+#include "search/search.h"
 
+#include <atomic>
 #include <cstdint>
+#include <limits>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace qc {
+
+// --shard K/N: slice K (1-based) of N runs cases [(K-1) n / N, K n / N) of every region and precision.
+struct Shard {
+    int index = 1, count = 1;
+    bool whole() const { return count == 1; }
+};
+// Parses "K/N" with 1 <= K <= N; throws UsageError naming --shard otherwise.
+Shard parse_shard(const std::string &text);
+// The case range [begin, end) of a shard among n cases.
+std::pair<uint64_t, uint64_t> shard_range(const Shard &s, uint64_t n);
 
 struct RunOptions {
     std::vector<std::string> impl_filters;  // names, families or globs ("seed-*"); empty = default set
@@ -23,6 +37,8 @@ struct RunOptions {
     uint64_t seed = 1;
     int jobs = 0;                           // 0 = all cores
     int worst_k = 5;
+    Shard shard;                            // the slice of the cases to run (default: all)
+    std::atomic<uint64_t> *cases_done = nullptr;  // when set, advanced as cases complete (progress display)
 };
 
 // A selected (implementation, op) pair.
@@ -45,6 +61,15 @@ struct RowResult {
     double max_angle_err_rad = 0, p99_angle_err_rad = 0, max_ulp = 0, max_ulp1 = 0, max_norm_err_ulp1 = 0;
     double max_angle_err_vs_nlerp_rad = 0;  // nlerp only: against the exact normalised lerp
     std::vector<WorstRef> worst;            // worst K, worst first
+    // Containment: ok, or how the implementation failed on case `failed_index` (the row then covers the
+    // cases before it), with a hexfloat reproducer of that case.
+    EvalStatus status = EvalStatus::ok;
+    uint64_t failed_index = 0;
+    std::string status_detail, failed_case;
+    // Worst-case search (harness/search) with as many reference evaluations as sampling: its maximum (NaN
+    // when the search did not run: a shard, an interrupted run, a failed implementation) and worst cases.
+    double max_angle_err_search_rad = std::numeric_limits<double>::quiet_NaN();
+    std::vector<FoundCase> search_worst;
 };
 
 struct CurveBin {
@@ -60,6 +85,31 @@ struct CurveResult {
     std::vector<CurveBin> bins;
 };
 
+// What one case range of one region contributes to the report, before percentiles and worst-K are
+// taken: the per-case angle errors (+inf for a non-finite output) and arcs, plus the figures that merge
+// by sum or max. Slices of disjoint ranges merge exactly, so sharded runs merge into the unsharded
+// report (shard.bin, harness/run/shard.h, stores these).
+struct RowSlice {
+    std::vector<double> angle_err_rad;  // per case of the range; +inf = non-finite output
+    uint64_t branch_disagree = 0;
+    double max_ulp = 0, max_ulp1 = 0, max_norm_err_ulp1 = 0, max_angle_err_vs_nlerp_rad = 0;
+    std::vector<double> bin_max_ulp1;   // per curve bin (curve_bins()), finite outputs
+    // Containment (harness/isolate/eval.h): when the implementation crashed, hung or wrote out of bounds
+    // on case `failed_index`, angle_err_rad covers only the cases of the range before it.
+    EvalStatus status = EvalStatus::ok;
+    uint64_t failed_index = 0;
+    std::string status_detail;  // e.g. "killed by SIGSEGV"
+    std::string failed_case;    // reproducer: "q0=(w;x;y;z) q1=(w;x;y;z) t=T" in hexfloats
+};
+struct RegionSlice {
+    Precision precision = Precision::f64;
+    Region region = Region::uniform;
+    uint64_t begin = 0, end = 0;  // case indices
+    uint64_t ties = 0;
+    std::vector<double> arc_w;    // the reference's W per case
+    std::vector<RowSlice> rows;   // one per selected impl-op of this precision, in selection order
+};
+
 struct RunResult {
     RunOptions options;
     std::vector<ImplOp> selected;
@@ -68,10 +118,15 @@ struct RunResult {
     ReferenceStats reference_f32, reference_f64;
     int jobs = 1;
     double wall_time_s = 0;
+    std::vector<RegionSlice> slices;  // the unaggregated data the rows and curves were computed from
+    int merged_shards = 0;            // quatcheck merge: the number of shards this result combines
+    // SIGINT/SIGTERM stopped the run: the slices cover the regions done so far, the last one cut short.
+    bool partial = false;
 };
 
 // Selects implementation x op pairs: filters match a name ("seed-c.f32"), a family ("seed-c") or a glob
-// ("seed-*", "*.f64"). Without filters every implementation except the broken-* group is selected.
+// ("seed-*", "*.f64"). Without filters every implementation except the groups broken and
+// bench (noop, for timing only) is selected.
 // Throws UsageError when a filter matches nothing.
 std::vector<ImplOp> select_impls(const std::vector<Impl> &catalogue, const std::vector<std::string> &filters,
                                  const std::vector<Op> &ops);
@@ -80,6 +135,18 @@ std::vector<ImplOp> select_impls(const std::vector<Impl> &catalogue, const std::
 std::vector<CurveBin> curve_bins();
 
 RunResult run(const RunOptions &options, const std::vector<Impl> &catalogue);
+
+// Computes result.rows and result.curves from result.slices (the slices of every region and precision of
+// the selection, in any order, covering disjoint case ranges). run() ends with it; merge calls it on the
+// slices of every shard.
+void aggregate(RunResult &result);
+
+// Cases the run will evaluate: regions x precisions with a selected implementation x the shard's range.
+uint64_t planned_cases(const RunOptions &options, const std::vector<ImplOp> &selected);
+
+// Runs the worst-case search on every row of a complete result (harness/search/search.cpp), over `jobs`
+// threads; deterministic per seed whatever `jobs` is. Adds its reference work to the result's counters.
+void search_worst_cases(RunResult &result, int jobs);
 
 // Regenerates case `index` of a region, as the runner drew it.
 template <class T> SlerpCase<T> regenerate_case(uint64_t seed, Region region, uint64_t index) {
