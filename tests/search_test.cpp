@@ -67,3 +67,22 @@ TEST(Search, OutputIsByteIdenticalForAnyJobCountAndItsCasesReplay) {
     EXPECT_EQ(std::system(cmd.c_str()), 0);
     std::filesystem::remove_all(dir);
 }
+
+TEST(Search, MutantsStayInsideTheParameterRange) {
+    // Ulp nudges of t must not leave [0, 1]: an implementation is judged only on its domain (a regression:
+    // nudged t of 1.89 once made Qt's documented t >= 1 clamp look like a 1.7 rad error).
+    auto cat = load_catalogue({});
+    RunOptions o;
+    o.impl_filters = {"seed-c", "nlerp", "expmap"};
+    o.cases = 600;
+    o.seed = 5;
+    RunResult r = run(o, cat);
+    size_t seen = 0;
+    for (const auto &row : r.rows)
+        for (const auto &f : row.search_worst) {
+            EXPECT_GE(f.t, 0.0) << row.impl->name << " " << to_string(row.region);
+            EXPECT_LE(f.t, 1.0) << row.impl->name << " " << to_string(row.region);
+            seen++;
+        }
+    EXPECT_GT(seen, 0u);
+}

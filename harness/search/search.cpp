@@ -66,6 +66,8 @@ template <class T> SlerpCase<T> mutate(const SlerpCase<T> &parent, const SlerpCa
             int64_t ulps = 1 + int64_t(rng.below(uint64_t(1) << rng.below(uint64_t(max_ulp_bits) + 1)));
             component(c, j) = nudge(component(c, j), rng.below(2) ? ulps : -ulps);
         }
+        // t is a parameter in [0, 1], not a free float: an implementation is never judged outside it.
+        c.t = std::clamp(c.t, T(0), T(1));
         break;
     }
     case 2: {  // a small rotation of q1
@@ -108,6 +110,7 @@ template <class T> SlerpCase<T> mutate(const SlerpCase<T> &parent, const SlerpCa
 
 // Whether a mutant still belongs to the region it was drawn from (the bounds of harness/regions).
 template <class T> bool in_region(Region region, const SlerpCase<T> &c) {
+    if (!(c.t >= T(0) && c.t <= T(1))) return false;
     double a[4], v[4], W, s;
     if (!arc_of(c, a, v, W, s)) return region == Region::near_0 || region == Region::near_pi || region == Region::uniform;
     double d = s * std::cos(W);  // a.b before the flip
