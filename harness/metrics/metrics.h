@@ -54,7 +54,7 @@ private:
 
     Precision precision_;
     int bits_;
-    Real rhat_[4], norm_, tmp_, u_, v_, ang_;
+    Real rhat_[4], norm_, tmp_, u_, v_;
     int sign_ = 1;
 };
 
