@@ -183,7 +183,10 @@ void ReferenceEngine::slerp_exact(const double q0[4], const double q1[4], double
     evaluate(q0, q1, t, bits, out);
     if (validate || out.ill_conditioned) {
         ++stats_.recomputed;
-        int higher = 2 * bits;
+        // The check runs 32 bits above the working precision: its own error is then 2^32 times smaller
+        // than the one it checks, which is all a comparison against 2^-(p+16) needs, and it costs about
+        // one more evaluation (the same number of limbs). After a disagreement the precision doubles.
+        int higher = bits + 32;
         ensure_bits(tmp_, higher);
         evaluate(q0, q1, t, higher, check_);
         ensure_bits(tmp_, higher);

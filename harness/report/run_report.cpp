@@ -170,8 +170,8 @@ nlohmann::json run_json(const RunResult &r, const std::vector<Impl> &catalogue) 
     };
     j["reference"] = {{"f32", stats(r.reference_f32, Precision::f32)},
                       {"f64", stats(r.reference_f64, Precision::f64)},
-                      {"validation", "1 case in 64 at random plus every ill-conditioned case recomputed at twice "
-                                     "the working precision; doubled until two evaluations agree"}};
+                      {"validation", "1 case in 64 at random plus every ill-conditioned case recomputed 32 bits "
+                                     "above the working precision; doubled until two evaluations agree"}};
     j["wall_time_s"] = r.wall_time_s;
     std::time_t now = std::time(nullptr);
     char buf[32];
