@@ -4,6 +4,7 @@
 #include "report/report_dir.h"
 
 #include <fmt/format.h>
+#include <mpfr.h>
 
 #include <algorithm>
 #include <atomic>
@@ -166,6 +167,7 @@ void run_precision(const RunOptions &opt, const std::vector<ImplOp> &sel, int jo
                     if (opt.cases_done) opt.cases_done->fetch_add(end - begin, std::memory_order_relaxed);
                 }
                 stats[size_t(w)] = reference.stats();
+                mpfr_free_cache();  // MPFR's per-thread constant caches die with this thread otherwise (LeakSanitizer)
             } catch (...) {
                 errors[size_t(w)] = std::current_exception();
                 next.store(n);
