@@ -123,7 +123,11 @@ public:
         posix_spawn_file_actions_adddup2(&fa, hi_cmd, isolate::kCommandFd);
         posix_spawn_file_actions_adddup2(&fa, hi_rep, isolate::kReplyFd);
         posix_spawn_file_actions_adddup2(&fa, hi_mem, isolate::kSharedFd);
-        posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);  // a chatty plugin stays quiet
+        // A chatty or crashing plugin (or a sanitizer report from the worker) must not break the tool's
+        // one-line output: the worker's stdout and stderr go to /dev/null unless QC_WORKER_STDERR=1.
+        posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
+        if (const char *e = std::getenv("QC_WORKER_STDERR"); !e || std::string(e) != "1")
+            posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
         posix_spawnattr_t at;
         posix_spawnattr_init(&at);
         sigset_t none, dflt;
