@@ -39,6 +39,7 @@ double ulp_distance(const Real &x, double y, int p, int emin) {
 
 MetricEngine::MetricEngine(Precision precision)
     : precision_(precision), bits_(2 * precision_bits(precision) + 96) {
+    free_mpfr_caches_at_thread_exit();
     for (auto &r : rhat_) ensure_bits(r, bits_);
     for (Real *r : {&norm_, &tmp_, &u_, &v_}) ensure_bits(*r, bits_);
 }

@@ -24,6 +24,11 @@ inline void ensure_bits(Real &x, int bits) {
 inline double to_double(const Real &x) { return mpfr_get_d(mp(x), MPFR_RNDN); }
 inline double to_double_up(const Real &x) { return mpfr_get_d(mp(x), MPFR_RNDU); }
 
+// Frees MPFR's per-thread caches (constants such as pi) when the calling thread ends. Every engine
+// constructor calls it, so any thread that computes in MPFR through the harness cleans up after itself
+// (LeakSanitizer would otherwise report each worker thread's caches).
+void free_mpfr_caches_at_thread_exit();
+
 // x in decimal with the given number of significant digits, e.g. for worst_cases.csv.
 std::string to_decimal(const Real &x, int digits = 40);
 

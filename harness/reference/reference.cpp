@@ -15,6 +15,14 @@ std::string to_decimal(const Real &x, int digits) {
     return out;
 }
 
+void free_mpfr_caches_at_thread_exit() {
+    struct Guard {
+        ~Guard() { mpfr_free_cache(); }
+    };
+    thread_local Guard guard;
+    (void)guard;
+}
+
 void ReferenceStats::add(const ReferenceStats &o) {
     cases += o.cases;
     recomputed += o.recomputed;
@@ -33,6 +41,7 @@ bool sampled_for_validation(uint64_t seed, uint64_t index) {
 
 ReferenceEngine::ReferenceEngine(Precision precision, int start_bits)
     : precision_(precision), start_bits_(start_bits > 0 ? start_bits : 2 * precision_bits(precision) + 32) {
+    free_mpfr_caches_at_thread_exit();
     // Exact products of two doubles need 106 bits; the dot product's sign comes from mpfr_sum, which
     // rounds correctly and therefore gets the sign (and exact zero) right.
     for (auto &p : prod_) ensure_bits(p, 128);

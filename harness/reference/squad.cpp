@@ -10,7 +10,9 @@
 namespace qc {
 
 SquadReferenceEngine::SquadReferenceEngine(Precision precision, int start_bits)
-    : precision_(precision), start_bits_(start_bits > 0 ? start_bits : 2 * precision_bits(precision) + 32) {}
+    : precision_(precision), start_bits_(start_bits > 0 ? start_bits : 2 * precision_bits(precision) + 32) {
+    free_mpfr_caches_at_thread_exit();
+}
 
 double SquadReferenceEngine::tolerance() const { return std::ldexp(1.0, -(precision_bits(precision_) + 16)); }
 
