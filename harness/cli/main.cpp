@@ -50,6 +50,14 @@ int main(int argc, char **argv) {
         CLI::App *sub = app.add_subcommand(c.name, c.help);
         c.setup(sub, exit_status);
     }
+    if (argc > 1 && argv[1][0] != '-') {
+        bool known = false;
+        for (auto &c : entries) known = known || c.name == argv[1];
+        if (!known) {
+            std::fprintf(stderr, "quatcheck: usage: unknown subcommand '%s' (see quatcheck --help)\n", argv[1]);
+            return 2;
+        }
+    }
     try {
         app.parse(argc, argv);
     } catch (const CLI::CallForHelp &e) {
