@@ -1,4 +1,5 @@
 #include "conform/conform.h"
+#include "run/parallel.h"
 
 #include "report/run_report.h"
 
@@ -121,28 +122,17 @@ std::vector<ConformRow> conform(const std::vector<ImplOp> &selected, const Confo
     std::vector<ConformRow> rows(tasks.size());
     int jobs = opt.jobs > 0 ? opt.jobs : int(std::max(1u, std::thread::hardware_concurrency()));
     std::atomic<size_t> next{0};
-    std::vector<std::exception_ptr> errors(static_cast<size_t>(jobs));
     auto worker = [&](int w) {
-        try {
-            CheckContext f32(Precision::f32), f64(Precision::f64);
-            for (;;) {
-                size_t k = next.fetch_add(1);
-                if (k >= tasks.size()) break;
-                const Task &t = tasks[k];
-                CheckContext &cx = t.impl->precision == Precision::f32 ? f32 : f64;
-                rows[k] = run_task(cx, *t.impl, t.op, *t.prop, opt);
-            }
-        } catch (...) {
-            errors[size_t(w)] = std::current_exception();
-            next.store(tasks.size());
+        CheckContext f32(Precision::f32), f64(Precision::f64);
+        for (;;) {
+            size_t k = next.fetch_add(1);
+            if (k >= tasks.size()) break;
+            const Task &t = tasks[k];
+            CheckContext &cx = t.impl->precision == Precision::f32 ? f32 : f64;
+            rows[k] = run_task(cx, *t.impl, t.op, *t.prop, opt);
         }
     };
-    std::vector<std::thread> threads;
-    for (int w = 1; w < jobs; w++) threads.emplace_back(worker, w);
-    worker(0);
-    for (auto &t : threads) t.join();
-    for (auto &e : errors)
-        if (e) std::rethrow_exception(e);
+    run_workers(jobs, worker, [&] { next.store(tasks.size()); });
     return rows;
 }
 

@@ -1,4 +1,5 @@
 #include "run/runner.h"
+#include "run/parallel.h"
 
 #include "isolate/interrupt.h"
 #include "report/report_dir.h"
@@ -123,62 +124,51 @@ void run_precision(const RunOptions &opt, const std::vector<ImplOp> &sel, int jo
         std::vector<char> chunk_done(size_t((n + chunk - 1) / chunk), 0);
         std::atomic<bool> stopped{false};
         std::vector<ReferenceStats> stats(static_cast<size_t>(jobs));
-        std::vector<std::exception_ptr> errors(static_cast<size_t>(jobs));
         auto worker = [&](int w) {
-            try {
-                ReferenceEngine reference(P);
-                MetricEngine metric(P);
-                SlerpReference ref;
-                std::vector<SlerpCase<T>> cases(chunk);
-                std::vector<Quat<T>> outs(chunk * nio);
-                std::vector<size_t> valid(nio);
-                for (;;) {
-                    if (interrupt_requested()) stopped.store(true);
-                    if (stopped.load()) break;
-                    uint64_t begin = next.fetch_add(chunk);
-                    if (begin >= n) break;
-                    uint64_t end = std::min(n, begin + chunk);
-                    for (uint64_t i = begin; i < end; i++) cases[i - begin] = regenerate_case<T>(opt.seed, region, first + i);
-                    // One batch per implementation: a loop in process, or one round trip to its worker.
-                    for (size_t k = 0; k < nio; k++) {
-                        {
-                            std::lock_guard<std::mutex> lock(fail_mutex);
-                            if (begin > fail_at[k]) { valid[k] = 0; continue; }
-                        }
-                        EvalOutcome o = eval_batch(*sel[idx[k]].impl, sel[idx[k]].op, cases.data(), size_t(end - begin), &outs[k * chunk]);
-                        valid[k] = o.done;
-                        if (o.status == EvalStatus::interrupted) stopped.store(true);
-                        else if (!o.ok()) {
-                            std::lock_guard<std::mutex> lock(fail_mutex);
-                            if (begin + o.done < fail_at[k]) fail_at[k] = begin + o.done, fail_outcome[k] = o;
-                        }
+            ReferenceEngine reference(P);
+            MetricEngine metric(P);
+            SlerpReference ref;
+            std::vector<SlerpCase<T>> cases(chunk);
+            std::vector<Quat<T>> outs(chunk * nio);
+            std::vector<size_t> valid(nio);
+            for (;;) {
+                if (interrupt_requested()) stopped.store(true);
+                if (stopped.load()) break;
+                uint64_t begin = next.fetch_add(chunk);
+                if (begin >= n) break;
+                uint64_t end = std::min(n, begin + chunk);
+                for (uint64_t i = begin; i < end; i++) cases[i - begin] = regenerate_case<T>(opt.seed, region, first + i);
+                // One batch per implementation: a loop in process, or one round trip to its worker.
+                for (size_t k = 0; k < nio; k++) {
+                    {
+                        std::lock_guard<std::mutex> lock(fail_mutex);
+                        if (begin > fail_at[k]) { valid[k] = 0; continue; }
                     }
-                    if (stopped.load()) break;
-                    for (uint64_t i = begin; i < end; i++) {
-                        const SlerpCase<T> &c = cases[i - begin];
-                        reference.slerp(c, ref, sampled_for_validation(opt.seed, first + i));
-                        slice.arc_w[i] = ref.arc_w;
-                        tie[i] = ref.tie;
-                        for (size_t k = 0; k < nio; k++)
-                            if (i - begin < valid[k])
-                                metrics[i * nio + k] = metric.measure(outs[k * chunk + (i - begin)].data(), ref, sel[idx[k]].op);
+                    EvalOutcome o = eval_batch(*sel[idx[k]].impl, sel[idx[k]].op, cases.data(), size_t(end - begin), &outs[k * chunk]);
+                    valid[k] = o.done;
+                    if (o.status == EvalStatus::interrupted) stopped.store(true);
+                    else if (!o.ok()) {
+                        std::lock_guard<std::mutex> lock(fail_mutex);
+                        if (begin + o.done < fail_at[k]) fail_at[k] = begin + o.done, fail_outcome[k] = o;
                     }
-                    chunk_done[size_t(begin / chunk)] = 1;
-                    if (opt.cases_done) opt.cases_done->fetch_add(end - begin, std::memory_order_relaxed);
                 }
-                stats[size_t(w)] = reference.stats();
-                mpfr_free_cache();  // MPFR's per-thread constant caches die with this thread otherwise (LeakSanitizer)
-            } catch (...) {
-                errors[size_t(w)] = std::current_exception();
-                next.store(n);
+                if (stopped.load()) break;
+                for (uint64_t i = begin; i < end; i++) {
+                    const SlerpCase<T> &c = cases[i - begin];
+                    reference.slerp(c, ref, sampled_for_validation(opt.seed, first + i));
+                    slice.arc_w[i] = ref.arc_w;
+                    tie[i] = ref.tie;
+                    for (size_t k = 0; k < nio; k++)
+                        if (i - begin < valid[k])
+                            metrics[i * nio + k] = metric.measure(outs[k * chunk + (i - begin)].data(), ref, sel[idx[k]].op);
+                }
+                chunk_done[size_t(begin / chunk)] = 1;
+                if (opt.cases_done) opt.cases_done->fetch_add(end - begin, std::memory_order_relaxed);
             }
+            stats[size_t(w)] = reference.stats();
+            mpfr_free_cache();  // MPFR's per-thread constant caches die with this thread otherwise (LeakSanitizer)
         };
-        std::vector<std::thread> threads;
-        for (int w = 1; w < jobs; w++) threads.emplace_back(worker, w);
-        worker(0);
-        for (auto &t : threads) t.join();
-        for (auto &e : errors)
-            if (e) std::rethrow_exception(e);
+        run_workers(jobs, worker, [&] { next.store(n); });
         for (auto &s : stats) ref_stats.add(s);
         // Interrupted: keep the leading completed chunks as a shorter slice, and stop after this region.
         uint64_t n_done = n;

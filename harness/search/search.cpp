@@ -1,4 +1,5 @@
 #include "search/search.h"
+#include "run/parallel.h"
 
 #include "metrics/metrics.h"
 #include "run/runner.h"
@@ -200,47 +201,36 @@ void search_worst_cases(RunResult &result, int jobs) {
     std::vector<SearchOutcome> outcomes(result.rows.size());
     std::vector<char> searched(result.rows.size(), 0);
     std::atomic<size_t> next{0};
-    std::vector<std::exception_ptr> errors(static_cast<size_t>(std::max(1, jobs)));
     auto worker = [&](int w) {
-        try {
-            for (;;) {
-                size_t r = next.fetch_add(1);
-                if (r >= result.rows.size()) break;
-                const RowResult &row = result.rows[r];
-                if (row.status != EvalStatus::ok) continue;
-                // The row's per-case errors in case order, from the slices of its precision and region.
-                size_t k = 0;
-                for (const auto &io : result.selected) {
-                    if (io.impl == row.impl && io.op == row.op) break;
-                    if (io.impl->precision == row.impl->precision) k++;
-                }
-                std::vector<const RegionSlice *> parts;
-                for (const auto &s : result.slices)
-                    if (s.precision == row.impl->precision && s.region == row.region) parts.push_back(&s);
-                std::sort(parts.begin(), parts.end(), [](auto *a, auto *b) { return a->begin < b->begin; });
-                std::vector<double> errs;
-                for (const RegionSlice *s : parts) {
-                    if (k >= s->rows.size()) continue;
-                    const auto &e = s->rows[k].angle_err_rad;
-                    errs.insert(errs.end(), e.begin(), e.end());
-                }
-                if (errs.size() != row.cases) continue;
-                outcomes[r] = row.impl->precision == Precision::f32
-                                  ? search_row<float>(*row.impl, row.op, row.region, result.options.seed, errs, result.options.worst_k)
-                                  : search_row<double>(*row.impl, row.op, row.region, result.options.seed, errs, result.options.worst_k);
-                searched[r] = 1;
+        for (;;) {
+            size_t r = next.fetch_add(1);
+            if (r >= result.rows.size()) break;
+            const RowResult &row = result.rows[r];
+            if (row.status != EvalStatus::ok) continue;
+            // The row's per-case errors in case order, from the slices of its precision and region.
+            size_t k = 0;
+            for (const auto &io : result.selected) {
+                if (io.impl == row.impl && io.op == row.op) break;
+                if (io.impl->precision == row.impl->precision) k++;
             }
-        } catch (...) {
-            errors[size_t(w)] = std::current_exception();
-            next.store(result.rows.size());
+            std::vector<const RegionSlice *> parts;
+            for (const auto &s : result.slices)
+                if (s.precision == row.impl->precision && s.region == row.region) parts.push_back(&s);
+            std::sort(parts.begin(), parts.end(), [](auto *a, auto *b) { return a->begin < b->begin; });
+            std::vector<double> errs;
+            for (const RegionSlice *s : parts) {
+                if (k >= s->rows.size()) continue;
+                const auto &e = s->rows[k].angle_err_rad;
+                errs.insert(errs.end(), e.begin(), e.end());
+            }
+            if (errs.size() != row.cases) continue;
+            outcomes[r] = row.impl->precision == Precision::f32
+                              ? search_row<float>(*row.impl, row.op, row.region, result.options.seed, errs, result.options.worst_k)
+                              : search_row<double>(*row.impl, row.op, row.region, result.options.seed, errs, result.options.worst_k);
+            searched[r] = 1;
         }
     };
-    std::vector<std::thread> threads;
-    for (int w = 1; w < jobs; w++) threads.emplace_back(worker, w);
-    worker(0);
-    for (auto &t : threads) t.join();
-    for (auto &e : errors)
-        if (e) std::rethrow_exception(e);
+    run_workers(jobs, worker, [&] { next.store(result.rows.size()); });
     for (size_t r = 0; r < result.rows.size(); r++) {
         if (!searched[r]) continue;
         RowResult &row = result.rows[r];

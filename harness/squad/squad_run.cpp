@@ -1,4 +1,5 @@
 #include "squad/squad_run.h"
+#include "run/parallel.h"
 
 #include "metrics/metrics.h"
 #include "reference/quat_real.h"
@@ -175,29 +176,18 @@ void run_precision(const SquadOptions &opt, const std::vector<const Impl *> &all
         std::vector<TrackOutcome> outcomes(nt);
         std::atomic<uint64_t> next{0};
         std::vector<ReferenceStats> stats(static_cast<size_t>(jobs));
-        std::vector<std::exception_ptr> errors(static_cast<size_t>(jobs));
         auto worker = [&](int w) {
-            try {
-                SquadReferenceEngine reference(P);
-                MetricEngine metric(P);
-                RealQuatOps ops(2 * Format<T>::p + 32);
-                for (;;) {
-                    uint64_t j = next.fetch_add(1);
-                    if (j >= nt) break;
-                    measure_track<T>(opt, region, indices[j], impls, reference, metric, ops, outcomes[j]);
-                }
-                stats[size_t(w)] = reference.stats();
-            } catch (...) {
-                errors[size_t(w)] = std::current_exception();
-                next.store(nt);
+            SquadReferenceEngine reference(P);
+            MetricEngine metric(P);
+            RealQuatOps ops(2 * Format<T>::p + 32);
+            for (;;) {
+                uint64_t j = next.fetch_add(1);
+                if (j >= nt) break;
+                measure_track<T>(opt, region, indices[j], impls, reference, metric, ops, outcomes[j]);
             }
+            stats[size_t(w)] = reference.stats();
         };
-        std::vector<std::thread> threads;
-        for (int w = 1; w < jobs; w++) threads.emplace_back(worker, w);
-        worker(0);
-        for (auto &t : threads) t.join();
-        for (auto &e : errors)
-            if (e) std::rethrow_exception(e);
+        run_workers(jobs, worker, [&] { next.store(nt); });
         for (auto &s : stats) ref_stats.add(s);
 
         const double tol = c1_tolerance(P);

@@ -1,4 +1,5 @@
 #include "threshold/study.h"
+#include "run/parallel.h"
 
 #include "metrics/metrics.h"
 #include "regions/regions.h"
@@ -172,9 +173,7 @@ void accuracy_pass(const ThresholdOptions &opt, int jobs, PrecisionWork<T> &work
         std::lock_guard<std::mutex> lock(stats_mutex);
         stats.add(reference.stats());
     };
-    std::vector<std::thread> threads;
-    for (int j = 0; j < std::min<int>(jobs, int(n)); j++) threads.emplace_back(worker);
-    for (auto &t : threads) t.join();
+    run_workers(std::min<int>(jobs, int(n)), [&](int) { worker(); }, [&] { next.store(n); });
 }
 
 // Collects Google Benchmark's results by the registered name (benchmark_name() would append /min_time:...).

@@ -1,0 +1,33 @@
+// The harness's one way of spreading work over threads.
+#pragma once
+
+#include <algorithm>
+#include <exception>
+#include <thread>
+#include <vector>
+
+namespace qc {
+
+// Runs worker(w) for w = 0 .. jobs-1, worker 0 on the calling thread, and joins them all. When a worker
+// throws, stop() is called so the others stop taking work, and after the join the exception of the
+// lowest-numbered failing worker is rethrown (an exception never escapes a std::thread).
+template <class Worker, class Stop> void run_workers(int jobs, Worker &&worker, Stop &&stop) {
+    jobs = std::max(1, jobs);
+    std::vector<std::exception_ptr> errors(static_cast<size_t>(jobs));
+    auto guarded = [&](int w) {
+        try {
+            worker(w);
+        } catch (...) {
+            errors[size_t(w)] = std::current_exception();
+            stop();
+        }
+    };
+    std::vector<std::thread> threads;
+    for (int w = 1; w < jobs; w++) threads.emplace_back(guarded, w);
+    guarded(0);
+    for (auto &t : threads) t.join();
+    for (auto &e : errors)
+        if (e) std::rethrow_exception(e);
+}
+
+}  // namespace qc
