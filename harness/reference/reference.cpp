@@ -1,5 +1,7 @@
 #include "reference/reference.h"
+#include "reference/fast_reference.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <stdexcept>
@@ -23,8 +25,32 @@ void free_mpfr_caches_at_thread_exit() {
     (void)guard;
 }
 
+const char *to_string(ReferenceMode m) { return m == ReferenceMode::fast ? "fast" : "mpfr"; }
+
+std::optional<ReferenceMode> parse_reference_mode(std::string_view s) {
+    if (s == "fast") return ReferenceMode::fast;
+    if (s == "mpfr") return ReferenceMode::mpfr;
+    return std::nullopt;
+}
+
+dd::DD round_to_dd(const Real &x) {
+    thread_local Real rest;
+    ensure_bits(rest, std::max<int>(mpfr_get_prec(mp(x)), 64));
+    const double hi = mpfr_get_d(mp(x), MPFR_RNDN);
+    if (!std::isfinite(hi)) return {hi, 0};
+    mpfr_sub_d(mp(rest), mp(x), hi, MPFR_RNDN);  // exact: hi is x rounded, same exponent range
+    return {hi, mpfr_get_d(mp(rest), MPFR_RNDN)};
+}
+
 void ReferenceStats::add(const ReferenceStats &o) {
     cases += o.cases;
+    fast_certified += o.fast_certified;
+    fallback_undecided_sign += o.fallback_undecided_sign;
+    fallback_bound_too_wide += o.fallback_bound_too_wide;
+    fallback_ill_conditioned += o.fallback_ill_conditioned;
+    validation_samples += o.validation_samples;
+    fast_bound_violations += o.fast_bound_violations;
+    max_error_to_bound = std::max(max_error_to_bound, o.max_error_to_bound);
     recomputed += o.recomputed;
     disagreements += o.disagreements;
     escalations += o.escalations;
@@ -39,13 +65,13 @@ bool sampled_for_validation(uint64_t seed, uint64_t index) {
     return (z & 63) == 0;
 }
 
-ReferenceEngine::ReferenceEngine(Precision precision, int start_bits)
-    : precision_(precision), start_bits_(start_bits > 0 ? start_bits : 2 * precision_bits(precision) + 32) {
+ReferenceEngine::ReferenceEngine(Precision precision, int start_bits, ReferenceMode mode)
+    : precision_(precision), mode_(mode), start_bits_(start_bits > 0 ? start_bits : 2 * precision_bits(precision) + 32) {
     free_mpfr_caches_at_thread_exit();
     // Exact products of two doubles need 106 bits; the dot product's sign comes from mpfr_sum, which
     // rounds correctly and therefore gets the sign (and exact zero) right.
     for (auto &p : prod_) ensure_bits(p, 128);
-    ensure_bits(exact_dot_, 64);
+    ensure_bits(exact_dot_, 256);  // a.b = exact_dot / (n0 n1) is then rounded once more, at the working precision
 }
 
 double ReferenceEngine::tolerance() const { return std::ldexp(1.0, -(precision_bits(precision_) + 16)); }
@@ -77,8 +103,8 @@ void ReferenceEngine::evaluate(const double q0[4], const double q1[4], double t,
     for (Real *x : {&n0_, &n1_, &tmp_, &diff_, &sum_, &W_, &sW_, &s0_, &s1_, &omt_, &tt_, &dot_}) ensure_bits(*x, bits);
     for (int i = 0; i < 4; i++) {
         ensure_bits(v_[i], bits), ensure_bits(a_[i], bits), ensure_bits(b_[i], bits);
-        ensure_bits(out.R[i], bits), ensure_bits(out.N[i], bits);
-        ensure_bits(out.R_other[i], bits), ensure_bits(out.N_other[i], bits);
+        ensure_bits(out.R_mp[i], bits), ensure_bits(out.N_mp[i], bits);
+        ensure_bits(out.R_other_mp[i], bits), ensure_bits(out.N_other_mp[i], bits);
     }
     out.bits = bits;
 
@@ -139,7 +165,7 @@ void ReferenceEngine::evaluate(const double q0[4], const double q1[4], double t,
             mpfr_add(mp(R[i]), mp(R[i]), mp(tmp_), MPFR_RNDN);
         }
     };
-    arc(out.R, true);
+    arc(out.R_mp, true);
 
     // N: exact normalised lerp on the same arc. (1-t)a + tb cannot vanish: a.b >= 0 after the flip.
     auto normalised_lerp = [&](RealQuat &N) {
@@ -155,12 +181,12 @@ void ReferenceEngine::evaluate(const double q0[4], const double q1[4], double t,
         }
         for (int i = 0; i < 4; i++) mpfr_div(mp(N[i]), mp(N[i]), mp(n0_), MPFR_RNDN);
     };
-    normalised_lerp(out.N);
+    normalised_lerp(out.N_mp);
 
     if (out.in_tie_band) {
         for (auto &x : b_) mpfr_neg(mp(x), mp(x), MPFR_RNDN);
-        arc(out.R_other, false);
-        normalised_lerp(out.N_other);
+        arc(out.R_other_mp, false);
+        normalised_lerp(out.N_other_mp);
     }
 
     const double edge = 0x1p-10;
@@ -178,16 +204,11 @@ bool ReferenceEngine::agree(const SlerpReference &x, const SlerpReference &y) {
         return true;
     };
     if (x.in_tie_band != y.in_tie_band) return false;
-    return close(x.R, y.R) && close(x.N, y.N) &&
-           (!x.in_tie_band || (close(x.R_other, y.R_other) && close(x.N_other, y.N_other)));
+    return close(x.R_mp, y.R_mp) && close(x.N_mp, y.N_mp) &&
+           (!x.in_tie_band || (close(x.R_other_mp, y.R_other_mp) && close(x.N_other_mp, y.N_other_mp)));
 }
 
-void ReferenceEngine::slerp_exact(const double q0[4], const double q1[4], double t, SlerpReference &out, bool validate) {
-    ++stats_.cases;
-    for (int i = 0; i < 4; i++)
-        if (!std::isfinite(q0[i]) || !std::isfinite(q1[i]))
-            throw InputError("reference: a quaternion component is not finite");
-    if (!std::isfinite(t)) throw InputError("reference: t is not finite");
+void ReferenceEngine::slerp_mpfr(const double q0[4], const double q1[4], double t, SlerpReference &out, bool validate) {
     int bits = start_bits_;
     evaluate(q0, q1, t, bits, out);
     if (validate || out.ill_conditioned) {
@@ -214,6 +235,64 @@ void ReferenceEngine::slerp_exact(const double q0[4], const double q1[4], double
         bits = out.bits;
     }
     if (out.bits > stats_.max_bits) stats_.max_bits = out.bits;
+    out.mpfr_evaluated = true;
+    out.fast_bound = 0;
+    for (int i = 0; i < 4; i++) {
+        out.R[i] = round_to_dd(out.R_mp[i]);
+        out.N[i] = round_to_dd(out.N_mp[i]);
+        if (out.in_tie_band) out.R_other[i] = round_to_dd(out.R_other_mp[i]), out.N_other[i] = round_to_dd(out.N_other_mp[i]);
+    }
+}
+
+void ReferenceEngine::slerp_exact(const double q0[4], const double q1[4], double t, SlerpReference &out, bool validate) {
+    ++stats_.cases;
+    for (int i = 0; i < 4; i++)
+        if (!std::isfinite(q0[i]) || !std::isfinite(q1[i]))
+            throw InputError("reference: a quaternion component is not finite");
+    if (!std::isfinite(t)) throw InputError("reference: t is not finite");
+    if (mode_ == ReferenceMode::mpfr) return slerp_mpfr(q0, q1, t, out, validate);
+
+    const FastOutcome o = fast_slerp_reference(q0, q1, t, precision_, out);
+    switch (o) {
+    case FastOutcome::certified:
+        ++stats_.fast_certified;
+        out.mpfr_evaluated = false;
+        if (validate) check_fast(q0, q1, t, out);
+        return;
+    case FastOutcome::undecided_sign: ++stats_.fallback_undecided_sign; break;
+    case FastOutcome::bound_too_wide: ++stats_.fallback_bound_too_wide; break;
+    case FastOutcome::ill_conditioned: ++stats_.fallback_ill_conditioned; break;
+    }
+    slerp_mpfr(q0, q1, t, out, validate);
+}
+
+// A validation sample of the fast path: MPFR at kFastCheckBits (its own error, <= 2^-(kFastCheckBits-8),
+// is far below any bound the fast path certifies) against the fast value, component by component.
+void ReferenceEngine::check_fast(const double q0[4], const double q1[4], double t, const SlerpReference &fast) {
+    ++stats_.validation_samples;
+    ensure_bits(tmp_, kFastCheckBits);
+    evaluate(q0, q1, t, kFastCheckBits, mpfr_check_);
+    const double slack = std::ldexp(1.0, -(kFastCheckBits - 8));
+    bool violated = mpfr_check_.in_tie_band != fast.in_tie_band || mpfr_check_.tie != fast.tie ||
+                    mpfr_check_.dot != fast.dot || mpfr_check_.arc_w != fast.arc_w;
+    double worst = 0;
+    auto cmp = [&](const DDQuat &f, const RealQuat &m) {
+        for (int i = 0; i < 4; i++) {
+            mpfr_sub_d(mp(tmp_), mp(m[i]), f[i].hi, MPFR_RNDN);
+            mpfr_sub_d(mp(tmp_), mp(tmp_), f[i].lo, MPFR_RNDN);
+            const double diff = std::fabs(to_double(tmp_));
+            if (!(diff <= fast.fast_bound + slack)) violated = true;
+            if (fast.fast_bound > 0) worst = std::max(worst, diff / fast.fast_bound);
+        }
+    };
+    cmp(fast.R, mpfr_check_.R_mp);
+    cmp(fast.N, mpfr_check_.N_mp);
+    if (fast.in_tie_band && mpfr_check_.in_tie_band) {
+        cmp(fast.R_other, mpfr_check_.R_other_mp);
+        cmp(fast.N_other, mpfr_check_.N_other_mp);
+    }
+    if (violated) ++stats_.fast_bound_violations;
+    stats_.max_error_to_bound = std::max(stats_.max_error_to_bound, worst);
 }
 
 }  // namespace qc

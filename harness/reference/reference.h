@@ -9,14 +9,32 @@
 // Working precision 2p + 32 bits. Validation: a random 1 in 64 cases and every ill-conditioned case
 // (W < 2^-10, W > pi/2 - 2^-10, t < 2^-10, t > 1 - 2^-10) are recomputed 32 bits higher; where a
 // component differs by more than 2^-(p+16) the precision is doubled until two evaluations agree.
+//
+// Two modes (--reference): `mpfr` evaluates every case as above. `fast` (the default of every command)
+// first evaluates the same formula in double-double with a rigorous running error bound
+// (reference/fast_reference.h); where the bound certifies every component of R and N (and of the other
+// arc's in the tie band) to kFastTolerance the fast value is the reference, otherwise the MPFR path runs.
+// A pseudo-random 1 in 64 of the certified cases is also evaluated by MPFR: a difference larger than the
+// fast path's own bound is a bug, counted in ReferenceStats::fast_bound_violations.
 #pragma once
 
 #include "quatcheck/types.h"
+#include "reference/dd.h"
 #include "reference/real.h"
 
+#include <array>
 #include <cstdint>
+#include <optional>
+#include <string_view>
 
 namespace qc {
+
+enum class ReferenceMode { fast, mpfr };
+const char *to_string(ReferenceMode m);
+std::optional<ReferenceMode> parse_reference_mode(std::string_view s);
+
+// A quaternion as four unevaluated sums hi + lo of two doubles.
+using DDQuat = std::array<dd::DD, 4>;
 
 struct ReferenceStats {
     uint64_t cases = 0;          // reference evaluations asked for
@@ -24,15 +42,34 @@ struct ReferenceStats {
     uint64_t disagreements = 0;  // recomputations that disagreed beyond 2^-(p+16)
     uint64_t escalations = 0;    // precision doublings caused by disagreements
     int max_bits = 0;            // highest working precision used
+    // ReferenceMode::fast: how each case was decided.
+    uint64_t fast_certified = 0;            // the double-double value, certified by its bound, is the reference
+    uint64_t fallback_undecided_sign = 0;   // the bound could not decide the sign of a.b (or a.b = 0 exactly)
+    uint64_t fallback_bound_too_wide = 0;   // the final bound exceeded kFastTolerance
+    uint64_t fallback_ill_conditioned = 0;  // W, t, a norm or an intermediate outside the fast path's range,
+                                            // or the tie-band / rounding edges undecided by the bound
+    uint64_t validation_samples = 0;        // certified cases also evaluated by MPFR and compared
+    uint64_t fast_bound_violations = 0;     // validation samples whose MPFR value lies outside the bound
+    double max_error_to_bound = 0;          // largest |fast - MPFR| / bound over the validation samples
 
     void add(const ReferenceStats &o);
+    uint64_t fallbacks() const {
+        return fallback_undecided_sign + fallback_bound_too_wide + fallback_ill_conditioned;
+    }
 };
 
 struct SlerpReference {
-    RealQuat R;        // ideal slerp on the short arc (unit norm)
-    RealQuat N;        // exact normalised lerp on the same arc (unit norm)
-    RealQuat R_other;  // ideal slerp along the other arc (b negated); set only when in_tie_band
-    RealQuat N_other;  // exact normalised lerp along the other arc; set only when in_tie_band
+    // Double-double values, always set (rounded from MPFR when the MPFR path decided the case; the
+    // rounding error, <= 2^-105 relative, is far below every printed figure).
+    DDQuat R;        // ideal slerp on the short arc (unit norm)
+    DDQuat N;        // exact normalised lerp on the same arc (unit norm)
+    DDQuat R_other;  // ideal slerp along the other arc (b negated); set only when in_tie_band
+    DDQuat N_other;  // exact normalised lerp along the other arc; set only when in_tie_band (NaN where
+                     // the other arc's lerp vanishes: b = -a at t = 1/2)
+    // The same in arbitrary precision: set only when mpfr_evaluated (ReferenceMode::mpfr always).
+    RealQuat R_mp, N_mp, R_other_mp, N_other_mp;
+    bool mpfr_evaluated = false;
+    double fast_bound = 0;  // fast path: the certified bound on every component (0 when MPFR decided)
     double arc_w = 0;  // W, the angle between a and b on the 3-sphere, in [0, pi/2] (rotation angle 2W)
     double dot = 0;    // a.b before the flip, rounded to double
     bool tie = false;          // q0.q1 == 0 exactly
@@ -46,7 +83,8 @@ class ReferenceEngine {
 public:
     // start_bits = 0 selects the working precision 2p + 32 for the given format. A smaller value is a
     // test hook to exercise escalation.
-    explicit ReferenceEngine(Precision precision, int start_bits = 0);
+    explicit ReferenceEngine(Precision precision, int start_bits = 0, ReferenceMode mode = ReferenceMode::mpfr);
+    ReferenceEngine(Precision precision, ReferenceMode mode) : ReferenceEngine(precision, 0, mode) {}
 
     // Computes the reference of c into out. validate forces the recomputation at higher precision
     // (ill-conditioned cases are always validated).
@@ -58,21 +96,31 @@ public:
     const ReferenceStats &stats() const { return stats_; }
     int working_bits() const { return start_bits_; }
     Precision precision() const { return precision_; }
+    ReferenceMode mode() const { return mode_; }
     // Agreement tolerance 2^-(p+16) (relative to the unit norm of the result).
     double tolerance() const;
 
 private:
     void evaluate(const double q0[4], const double q1[4], double t, int bits, SlerpReference &out);
     bool agree(const SlerpReference &x, const SlerpReference &y);
+    void slerp_mpfr(const double q0[4], const double q1[4], double t, SlerpReference &out, bool validate);
+    void check_fast(const double q0[4], const double q1[4], double t, const SlerpReference &fast);
 
     Precision precision_;
+    ReferenceMode mode_;
     int start_bits_;
     ReferenceStats stats_;
-    SlerpReference check_;
+    SlerpReference check_, mpfr_check_;
     // Scratch variables, kept between calls to avoid allocation.
     Real n0_, n1_, tmp_, diff_, sum_, W_, sW_, s0_, s1_, v_[4], a_[4], b_[4], omt_, tt_, dot_;
     Real prod_[4], exact_dot_;
 };
+
+// x rounded to the nearest unevaluated sum hi + lo of two doubles (|error| <= 2^-106 |x| barring underflow).
+dd::DD round_to_dd(const Real &x);
+
+// Precision of the MPFR evaluations that validate the fast path.
+constexpr int kFastCheckBits = 192;
 
 // Hash used to pick the 1-in-64 validation sample deterministically from (seed, case index).
 bool sampled_for_validation(uint64_t seed, uint64_t index);

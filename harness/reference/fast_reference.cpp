@@ -1,0 +1,324 @@
+// The fast reference (fast_reference.h): the formula of reference.h in double-double with a running bound.
+//
+// Error analysis, step by step (every DB operation adds the published double-word bound of dd.h and
+// propagates its operands' bounds to first and second order; see dd.h):
+//  1. sign of q0.q1: the eight doubles of the four exact products (TwoProd) are summed by repeated
+//     error-free TwoSum passes (VecSum, Ogita-Rump-Oishi 2005); the sign is the sign of the leading term
+//     once it exceeds the sum of the magnitudes of the others (or every term is zero: a tie). Exact.
+//  2. a = q0/|q0|, b = +-q1/|q1|: squares by TwoProd, sums, sqrt and division in DB.
+//  3. W = 2 atan(|a - b| / |a + b|), the ratio in [0, 1]: atan(z) = atan(k/64) + atan(u),
+//     u = (z - k/64)/(1 + z k/64), |u| <= 2^-7, atan(k/64) from a table computed with MPFR at start-up
+//     (rounded to double-double, error <= 2^-105 relative), atan(u) by its Taylor series through u^15;
+//     remainder <= |u|^17/17 (alternating series with decreasing terms).
+//  4. s0 = sin((1-t)W)/sin W, s1 = sin(tW)/sin W, evaluated at the computed W' (taken as exact) with
+//     sin(x) = sin(k/64) cos(r) + cos(k/64) sin(r), r = x - k/64 (exact), |r| <= 2^-7, tables from
+//     MPFR, series through r^11 and r^12 (remainders |r|^13/13!, |r|^14/14!). The error of W' itself,
+//     |W - W'| <= eW, enters through the derivative of g_t(W) = sin(tW)/sin W: g'/g = t cot(tW) - cot W
+//     = sum_k c_k (1 - t^2k) W^(2k-1) with c_k > 0 (the Laurent series of cot), so 0 <= g' <= 1/W - cot W
+//     <= 0.41 W for W <= 1.6 (the ratio (1/W - cot W)/W increases with W; 0.4089 at 1.6), times
+//     max g <= 1.0001 there: |g(W) - g(W')| <= 0.42 (W' + eW) eW. At W' + eW < 2^-300 the limit
+//     g_t(0) = t is used with the same bound.
+//  5. R = s0 a + s1 b, N = ((1-t) a + t b)/|(1-t) a + t b| in DB.
+//  6. a.b and W rounded to double only where the bound proves the rounding (else: ill_conditioned).
+// Range: nonzero input components in [2^-400, 2^400], normalised components 0 or >= 2^-300, t = 0 or
+// t in [2^-300, 1]; with W' >= 2^-300 every intermediate stays above 2^-969, where TwoProd is exact.
+#include "reference/fast_reference.h"
+
+#include <atomic>
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <algorithm>
+#include <mutex>
+
+namespace qc {
+
+using dd::DB;
+using dd::DD;
+
+namespace {
+
+std::atomic<int> g_damage{-1};  // -1: not read from the environment yet
+
+struct Tables {
+    DB sin_k[104], cos_k[104];  // sin(k/64), cos(k/64), k = 0..103 (k/64 <= 1.61)
+    DB atan_k[66];              // atan(k/64), k = 0..65
+    DB sin_c[5];                // (-1)^n/(2n+1)!, n = 1..5
+    DB cos_c[6];                // (-1)^n/(2n)!, n = 1..6
+    DB atan_c[7];               // (-1)^n/(2n+1), n = 1..7
+};
+
+// A real computed by MPFR at 256 bits, rounded to double-double: error <= 2^-105 |hi| (+ MPFR's 2^-250).
+DB from_mpfr(const Real &x) {
+    DD v = round_to_dd(x);
+    return {v, std::fabs(v.hi) * 0x1p-105 + 0x1p-1000};
+}
+
+Tables make_tables(bool damaged) {
+    Tables T;
+    Real x, y;
+    ensure_bits(x, 256), ensure_bits(y, 256);
+    for (int k = 0; k < 104; k++) {
+        mpfr_set_si(mp(x), k, MPFR_RNDN);
+        mpfr_div_ui(mp(x), mp(x), 64, MPFR_RNDN);  // exact
+        mpfr_sin(mp(y), mp(x), MPFR_RNDN), T.sin_k[k] = from_mpfr(y);
+        mpfr_cos(mp(y), mp(x), MPFR_RNDN), T.cos_k[k] = from_mpfr(y);
+        if (k < 66) mpfr_atan(mp(y), mp(x), MPFR_RNDN), T.atan_k[k] = from_mpfr(y);
+    }
+    // 1/n! and 1/(2n+1)
+    auto inv_factorial = [&](int n, int sign) {
+        mpfr_fac_ui(mp(x), unsigned(n), MPFR_RNDN);
+        mpfr_ui_div(mp(y), 1, mp(x), MPFR_RNDN);
+        if (sign < 0) mpfr_neg(mp(y), mp(y), MPFR_RNDN);
+        return from_mpfr(y);
+    };
+    for (int n = 1; n <= 5; n++) T.sin_c[n - 1] = inv_factorial(2 * n + 1, n % 2 ? -1 : 1);
+    for (int n = 1; n <= 6; n++) T.cos_c[n - 1] = inv_factorial(2 * n, n % 2 ? -1 : 1);
+    for (int n = 1; n <= 7; n++) {
+        mpfr_set_si(mp(y), n % 2 ? -1 : 1, MPFR_RNDN);
+        mpfr_div_ui(mp(y), mp(y), unsigned(2 * n + 1), MPFR_RNDN);
+        T.atan_c[n - 1] = from_mpfr(y);
+    }
+    if (damaged) T.sin_c[1].v = dd::mul(T.sin_c[1].v, 1 + 0x1p-40);  // r^5/5!: a wrong constant, same bound
+    mpfr_free_cache();
+    return T;
+}
+
+const Tables &tables() {
+    static const Tables good = make_tables(false);
+    static const Tables damaged = make_tables(true);
+    return fast_damage() == FastDamage::sine_coefficient ? damaged : good;
+}
+
+// An upper bound on |x| for a bounded value.
+inline double upper(const DB &x) { return (std::fabs(x.v.hi) + std::fabs(x.v.lo) + x.err) * (1 + 0x1p-50); }
+
+// Horner: c[0] + y (c[1] + y (c[2] + ...)), n coefficients.
+DB horner(const DB *c, int n, const DB &y) {
+    DB acc = c[n - 1];
+    for (int i = n - 2; i >= 0; i--) acc = acc * y + c[i];
+    return acc;
+}
+
+// sin(x) for x in [0, 1.61] (bound included: |sin'| <= 1 is covered by the propagation through r).
+DB sin_db(const DB &x) {
+    const Tables &T = tables();
+    const double xh = x.v.hi;
+    if (!(xh >= 0) || xh > 1.61) return {x.v, INFINITY};
+    if (xh < 0x1p-60) {  // sin x = x - x^3/6 + ...: |sin x - x| <= x^3/6 <= 2^-121 x
+        const double m = upper(x);
+        return {x.v, dd::up(x.err + m * m * m / 6)};
+    }
+    const int k = int(std::nearbyint(xh * 64));
+    const DD r = dd::two_sum(xh - k / 64.0, x.v.lo);  // xh - k/64 exact (Sterbenz; k = 0 trivially)
+    const DB rr{r, x.err};
+    const DB r2 = rr * rr;
+    const double rm = upper(rr);
+    const double r12 = std::pow(rm, 12) * (1 + 0x1p-40);
+    const DB one = dd::exact(1.0);
+    DB sr = rr * (one + r2 * horner(T.sin_c, 5, r2));
+    sr = dd::widen(sr, r12 * rm / 6227020800.0);  // |r|^13/13!
+    DB cr = one + r2 * horner(T.cos_c, 6, r2);
+    cr = dd::widen(cr, r12 * rm * rm / 87178291200.0);  // |r|^14/14!
+    return T.sin_k[k] * cr + T.cos_k[k] * sr;
+}
+
+// atan(z) for z in [0, 1.01].
+DB atan_db(const DB &z) {
+    const Tables &T = tables();
+    const double zh = z.v.hi;
+    if (!(zh >= 0) || zh > 1.01) return {z.v, INFINITY};
+    const int k = int(std::nearbyint(zh * 64));
+    const double c = k / 64.0;
+    const DB num{dd::two_sum(zh - c, z.v.lo), z.err};  // z - c, exactly up to z's own bound
+    const DB den = dd::exact(1.0) + z * c;
+    const DB u = num / den;
+    const double um = upper(u);
+    const DB u2 = u * u;
+    DB au = u * (dd::exact(1.0) + u2 * horner(T.atan_c, 7, u2));
+    au = dd::widen(au, std::pow(um, 17) * (1 + 0x1p-40) / 17);
+    return T.atan_k[k] + au;
+}
+
+// The sign of the exact sum of n doubles by error-free VecSum passes: +1, -1, 0 (exact zero), or 2 when a
+// few passes do not decide it. On return x holds the same exact sum, x[n-1] its leading term.
+int exact_sign(double *x, int n) {
+    for (int pass = 0; pass < 6; pass++) {
+        for (int i = 1; i < n; i++) {
+            DD s = dd::two_sum(x[i], x[i - 1]);
+            x[i] = s.hi, x[i - 1] = s.lo;
+        }
+        double rest = 0;
+        for (int i = 0; i < n - 1; i++) rest += std::fabs(x[i]);
+        rest *= 1 + 0x1p-48;
+        if (x[n - 1] == 0 && rest == 0) return 0;
+        if (std::fabs(x[n - 1]) > rest) return x[n - 1] > 0 ? 1 : -1;
+    }
+    return 2;
+}
+
+// The double nearest the bounded value, when the bound proves it; false otherwise.
+bool certain_rounding(const DB &x, double &out) {
+    const double h = x.v.hi, l = x.v.lo, e = x.err * (1 + 0x1p-50);
+    if (!std::isfinite(e)) return false;
+    if (h == 0) {
+        if (l == 0 && e == 0) return out = 0, true;
+        return false;
+    }
+    const double gu = (std::nextafter(h, INFINITY) - h) * 0.5 * (1 - 0x1p-50);
+    const double gd = (h - std::nextafter(h, -INFINITY)) * 0.5 * (1 - 0x1p-50);
+    if (l + e < gu && l - e > -gd) return out = h, true;
+    return false;
+}
+
+bool in_range(double v) {
+    const double a = std::fabs(v);
+    return a == 0 || (a >= 0x1p-400 && a <= 0x1p400);
+}
+
+// |v|^2 of a 4-vector of bounded values.
+DB norm2(const DB v[4]) { return v[0] * v[0] + v[1] * v[1] + v[2] * v[2] + v[3] * v[3]; }
+
+// sqrt of a bounded square that may be zero: |sqrt(x) - sqrt(x')| <= sqrt(err) when x' <= err.
+DB sqrt_nonneg(const DB &x) {
+    if (x.v.hi > 0 && x.v.hi > 4 * x.err) return dd::sqrt(x);
+    const double m = upper(x);
+    const double s = std::sqrt(m) * (1 + 0x1p-50);
+    return {{0, 0}, s};  // the value lies in [0, sqrt(upper)]
+}
+
+double g_eps_floor = 0x1p-1000;  // absolute floor added to every final bound (denormal-range slack)
+
+struct Arc {
+    DB R[4], N[4];
+    DB W;  // W' with its bound
+};
+
+// R and N along the arc from a to b (a.b >= 0 assumed by the caller's choice of b).
+bool arc(const DB a[4], const DB b[4], double t, bool same_ends, Arc &out) {
+    DB d[4], s[4];
+    for (int i = 0; i < 4; i++) d[i] = a[i] - b[i], s[i] = a[i] + b[i];
+    const DB nd = sqrt_nonneg(norm2(d));
+    const DB ns2 = norm2(s);
+    if (!(ns2.v.hi > 4 * ns2.err)) return false;
+    const DB ns = dd::sqrt(ns2);
+    const DB z = nd / ns;
+    if (!std::isfinite(z.err)) return false;
+    const DB theta = atan_db(z);
+    out.W = same_ends ? dd::exact(0.0) : theta * 2.0;
+    const double Wv = out.W.v.hi, eW = out.W.err;
+    if (!std::isfinite(eW) || Wv + eW > 1.6) return false;
+    const DD tt{t, 0};
+    const DD omt = dd::two_sum(1.0, -t);  // exact
+    DB s0, s1;
+    const double drift = 0.42 * (Wv + eW) * eW * (1 + 0x1p-40);  // step 4: the error of W' itself
+    if (Wv + eW < 0x1p-300) {
+        s0 = {omt, drift}, s1 = {tt, drift};
+    } else {
+        const DB Wx = dd::exact(out.W.v);
+        const DB sW = sin_db(Wx);
+        const DB x0 = dd::exact(omt) * Wx, x1 = dd::exact(tt) * Wx;
+        s0 = dd::widen(sin_db(x0) / sW, drift);
+        s1 = dd::widen(sin_db(x1) / sW, drift);
+    }
+    for (int i = 0; i < 4; i++) out.R[i] = s0 * a[i] + s1 * b[i];
+    DB l[4];
+    for (int i = 0; i < 4; i++) l[i] = a[i] * dd::exact(omt) + b[i] * t;
+    const DB nl2 = norm2(l);
+    if (!(nl2.v.hi > 4 * nl2.err)) return false;
+    const DB nl = dd::sqrt(nl2);
+    for (int i = 0; i < 4; i++) out.N[i] = l[i] / nl;
+    return true;
+}
+
+}  // namespace
+
+void set_fast_damage(FastDamage d) { g_damage.store(int(d)); }
+
+FastDamage fast_damage() {
+    int d = g_damage.load(std::memory_order_relaxed);
+    if (d < 0) {
+        const char *e = std::getenv("QC_DAMAGE_FAST_PATH");
+        FastDamage v = FastDamage::none;
+        if (e && std::strcmp(e, "sine_coefficient") == 0) v = FastDamage::sine_coefficient;
+        if (e && std::strcmp(e, "bound_too_small") == 0) v = FastDamage::bound_too_small;
+        int expected = -1;
+        g_damage.compare_exchange_strong(expected, int(v));
+        d = g_damage.load();
+    }
+    return FastDamage(d);
+}
+
+double fast_tolerance(Precision p) { return std::ldexp(1.0, -(precision_bits(p) + 40)); }
+
+FastOutcome fast_slerp_reference(const double q0[4], const double q1[4], double t, Precision p, SlerpReference &out) {
+    for (int i = 0; i < 4; i++)
+        if (!in_range(q0[i]) || !in_range(q1[i])) return FastOutcome::ill_conditioned;
+    if (!(t >= 0 && t <= 1)) return FastOutcome::ill_conditioned;
+    // 0 < t < 2^-300: evaluate at t = 0; |dR/dt| <= W <= pi/2 and |dN/dt| <= |b - a|/|(1-t)a + tb| <= 2/0.7,
+    // so every component moves by less than 4t <= 2^-298.
+    double t_shift = 0;
+    if (t > 0 && t < 0x1p-300) t_shift = 4 * t, t = 0;
+    // q1 = q0 or q1 = -q0: W = 0 exactly, b = a after the flip
+    const bool same_ends = std::equal(q0, q0 + 4, q1) ||
+                           std::equal(q0, q0 + 4, q1, [](double x, double y) { return x == -y; });
+
+    // 1. exact sign of q0.q1
+    double terms[8];
+    for (int i = 0; i < 4; i++) {
+        DD pr = dd::two_prod(q0[i], q1[i]);
+        terms[2 * i] = pr.lo, terms[2 * i + 1] = pr.hi;
+    }
+    const int sign = exact_sign(terms, 8);
+    if (sign == 2) return FastOutcome::undecided_sign;
+    DB exact_dot = dd::exact(terms[0]);  // the same exact sum, to double-double with a bound
+    for (int i = 1; i < 8; i++) exact_dot = exact_dot + dd::exact(terms[i]);
+    out.tie = sign == 0;
+
+    // 2. a, b
+    DB a[4], b[4], qa[4], qb[4];
+    for (int i = 0; i < 4; i++) qa[i] = dd::exact(q0[i]), qb[i] = dd::exact(q1[i]);
+    const DB n0 = sqrt_nonneg(norm2(qa)), n1 = sqrt_nonneg(norm2(qb));
+    if (!(n0.v.hi > 4 * n0.err) || !(n1.v.hi > 4 * n1.err)) return FastOutcome::ill_conditioned;
+    for (int i = 0; i < 4; i++) {
+        a[i] = qa[i] / n0, b[i] = qb[i] / n1;
+        if (!in_range(a[i].v.hi) || std::fabs(a[i].v.hi) > 2 || (a[i].v.hi != 0 && std::fabs(a[i].v.hi) < 0x1p-300))
+            return FastOutcome::ill_conditioned;
+        if (!in_range(b[i].v.hi) || std::fabs(b[i].v.hi) > 2 || (b[i].v.hi != 0 && std::fabs(b[i].v.hi) < 0x1p-300))
+            return FastOutcome::ill_conditioned;
+    }
+    const DB dot = exact_dot / (n0 * n1);
+    if (!certain_rounding(dot, out.dot)) return FastOutcome::ill_conditioned;
+    out.in_tie_band = std::fabs(out.dot) <= 4.0 * precision_eps(p);
+    if (sign < 0)
+        for (auto &x : b) x = -x;
+
+    // 3-5. the short arc, and the other arc in the tie band
+    Arc main_arc, other_arc;
+    if (!arc(a, b, t, same_ends, main_arc)) return FastOutcome::ill_conditioned;
+    if (!certain_rounding(main_arc.W, out.arc_w)) return FastOutcome::ill_conditioned;
+    double bound = 0;
+    for (int i = 0; i < 4; i++) {
+        out.R[i] = main_arc.R[i].v, out.N[i] = main_arc.N[i].v;
+        bound = std::max({bound, main_arc.R[i].err, main_arc.N[i].err});
+    }
+    if (out.in_tie_band) {
+        for (auto &x : b) x = -x;
+        if (!arc(a, b, t, false, other_arc)) return FastOutcome::ill_conditioned;
+        for (int i = 0; i < 4; i++) {
+            out.R_other[i] = other_arc.R[i].v, out.N_other[i] = other_arc.N[i].v;
+            bound = std::max({bound, other_arc.R[i].err, other_arc.N[i].err});
+        }
+    }
+    bound = dd::up(bound + t_shift + g_eps_floor);
+    if (!std::isfinite(bound)) return FastOutcome::ill_conditioned;
+    if (bound > fast_tolerance(p)) return FastOutcome::bound_too_wide;
+    if (fast_damage() == FastDamage::bound_too_small) bound *= 0x1p-20;
+    out.fast_bound = bound;
+    out.bits = 0;
+    const double edge = 0x1p-10;
+    out.ill_conditioned = out.arc_w < edge || out.arc_w > M_PI / 2 - edge || t < edge || t > 1 - edge;
+    return FastOutcome::certified;
+}
+
+}  // namespace qc

@@ -1,0 +1,39 @@
+// The fast reference: the ideal slerp of reference.h evaluated in double-double, every step carrying a
+// rigorous bound on its absolute error (dd::DB), in the manner of CORE-MATH's and CRlibm's fast paths
+// (Ziv's strategy: a cheap evaluation with a proven error bound, multiprecision only where the bound cannot
+// decide). See fast_reference.cpp for the error analysis of each step.
+#pragma once
+
+#include "reference/reference.h"
+
+namespace qc {
+
+enum class FastOutcome {
+    certified,        // out holds the reference; every component within out.fast_bound <= fast_tolerance()
+    undecided_sign,   // the sign of q0.q1 (or its exact zero) was not decided by the error-free sum
+    bound_too_wide,   // the final bound exceeds fast_tolerance()
+    ill_conditioned,  // an input or intermediate outside the fast path's range, or a rounding (a.b or W to
+                      // double, the tie band's edge) the bound cannot decide
+};
+
+// The fast path accepts a value whose every component is certified to 2^-(p+40), 2^24 times tighter than
+// the MPFR path's agreement tolerance 2^-(p+16) (ReferenceEngine::tolerance()), so that the metrics'
+// printed digits do not depend on which path decided a case.
+double fast_tolerance(Precision p);
+
+// Evaluates the reference of (q0, q1, t) given exactly as doubles. On `certified` every field of out but the
+// MPFR ones (R_mp...) is set; otherwise out's contents are unspecified.
+FastOutcome fast_slerp_reference(const double q0[4], const double q1[4], double t, Precision p, SlerpReference &out);
+
+// Negative controls for the tests (a deliberately damaged fast path must be caught by the validation).
+enum class FastDamage {
+    none,
+    sine_coefficient,  // the r^5/5! coefficient of the sine series perturbed by 2^-40 (relative)
+    bound_too_small,   // every certified bound divided by 2^20
+};
+// Process-wide; also read once from the environment variable QC_DAMAGE_FAST_PATH (sine_coefficient |
+// bound_too_small) so that an end-to-end test can damage the CLI's fast path.
+void set_fast_damage(FastDamage d);
+FastDamage fast_damage();
+
+}  // namespace qc
