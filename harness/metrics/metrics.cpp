@@ -1,6 +1,7 @@
 #include "metrics/metrics.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace qc {
 
@@ -37,8 +38,8 @@ double ulp_distance(const Real &x, double y, int p, int emin) {
     return to_double_up(nx);
 }
 
-MetricEngine::MetricEngine(Precision precision)
-    : precision_(precision), bits_(2 * precision_bits(precision) + 96) {
+MetricEngine::MetricEngine(Precision precision, ReferenceMode mode)
+    : precision_(precision), mode_(mode), bits_(2 * precision_bits(precision) + 96) {
     free_mpfr_caches_at_thread_exit();
     for (auto &r : rhat_) ensure_bits(r, bits_);
     for (Real *r : {&norm_, &tmp_, &u_, &v_}) ensure_bits(*r, bits_);
@@ -72,6 +73,7 @@ double MetricEngine::angle_to(const RealQuat &v) {
     return 4 * std::atan2(std::sqrt(to_double(u_)), std::sqrt(to_double(v_)));
 }
 
+// Angle between u/|u| and the unit quaternion v, in MPFR.
 double MetricEngine::rotation_angle(const double u[4], const RealQuat &unit_v) {
     for (int i = 0; i < 4; i++) mpfr_set_d(mp(rhat_[i]), u[i], MPFR_RNDN);
     mpfr_set_ui(mp(norm_), 0, MPFR_RNDN);
@@ -84,16 +86,35 @@ double MetricEngine::rotation_angle(const double u[4], const RealQuat &unit_v) {
     return angle_to(unit_v);
 }
 
+// hi + lo exactly: hi and lo are at most ~2100 bits apart; the precision grows (and stays) as needed.
+void MetricEngine::set_exact(Real &out, dd::DD x) {
+    long need = bits_;
+    if (x.lo != 0 && std::isfinite(x.hi) && x.hi != 0) need = std::max<long>(need, std::ilogb(x.hi) - std::ilogb(x.lo) + 54);
+    if (mpfr_get_prec(mp(out)) < need) mpfr_set_prec(mp(out), need);
+    mpfr_set_d(mp(out), x.hi, MPFR_RNDN);
+    mpfr_add_d(mp(out), mp(out), x.lo, MPFR_RNDN);
+}
+
+// Angle between u/|u| and a double-double unit quaternion: mode fast in double-double (metrics_dd.cpp);
+// mode mpfr here, on the exact value.
+double MetricEngine::rotation_angle(const double u[4], const DDQuat &unit_v) {
+    if (mode_ == ReferenceMode::fast) return rotation_angle_fast(u, unit_v);
+    for (int i = 0; i < 4; i++) set_exact(conv_R_[i], unit_v[i]);
+    return rotation_angle(u, conv_R_);
+}
+
 CaseMetrics MetricEngine::measure(const float out[4], const SlerpReference &ref, Op op) {
     double d[4] = {out[0], out[1], out[2], out[3]};
-    return measure_exact(d, ref, op);
+    return measure(d, ref, op);
 }
 
 CaseMetrics MetricEngine::measure(const double out[4], const SlerpReference &ref, Op op) {
-    return measure_exact(out, ref, op);
+    return mode_ == ReferenceMode::fast ? measure_fast(out, ref, op) : measure_mpfr(out, ref, op);
 }
 
-CaseMetrics MetricEngine::measure_exact(const double out[4], const SlerpReference &ref, Op op) {
+// The metrics in MPFR, against the reference's MPFR values (or its double-double values converted exactly
+// when the fast reference decided the case).
+CaseMetrics MetricEngine::measure_mpfr(const double out[4], const SlerpReference &ref, Op op) {
     CaseMetrics m;
     for (int i = 0; i < 4; i++)
         if (!std::isfinite(out[i])) { m.nonfinite = true; return m; }
@@ -121,18 +142,27 @@ CaseMetrics MetricEngine::measure_exact(const double out[4], const SlerpReferenc
     }
     for (auto &r : rhat_) mpfr_div(mp(r), mp(r), mp(norm_), MPFR_RNDN);
 
-    const RealQuat *target = &ref.R;
-    const RealQuat *target_nlerp = &ref.N;
-    m.angle_err_rad = angle_to(ref.R);
+    const RealQuat *R = &ref.R_mp, *N = &ref.N_mp, *R_other = &ref.R_other_mp, *N_other = &ref.N_other_mp;
+    if (!ref.mpfr_evaluated) {
+        for (int i = 0; i < 4; i++) {
+            set_exact(conv_R_[i], ref.R[i]);
+            set_exact(conv_N_[i], ref.N[i]);
+            if (ref.in_tie_band) set_exact(conv_R_other_[i], ref.R_other[i]), set_exact(conv_N_other_[i], ref.N_other[i]);
+        }
+        R = &conv_R_, N = &conv_N_, R_other = &conv_R_other_, N_other = &conv_N_other_;
+    }
+    const RealQuat *target = R;
+    const RealQuat *target_nlerp = N;
+    m.angle_err_rad = angle_to(*R);
     int s = sign_;
     if (ref.in_tie_band) {
-        double other = angle_to(ref.R_other);
+        double other = angle_to(*R_other);
         if (other < m.angle_err_rad) {
             m.branch_disagree = true;
             m.angle_err_rad = other;
             s = sign_;
-            target = &ref.R_other;
-            target_nlerp = &ref.N_other;
+            target = R_other;
+            target_nlerp = N_other;
         }
     }
     if (op == Op::nlerp) {

@@ -1,5 +1,5 @@
 // Per-case error metrics (README "Metrics"). Pure functions of an implementation's output and the
-// reference; computed in high precision. r = output, R = reference, eps = 2^(1-p).
+// reference. r = output, R = reference, eps = 2^(1-p).
 //
 //   angle_err_rad  3-D rotation angle between r/|r| and R:  4 atan2(|r^ - sR|, |r^ + sR|), s = sign(r^.R)
 //   ulp            max_i |r_i - sR_i| in units in the last place of sR_i in the output's format
@@ -11,9 +11,17 @@
 //   branch_disagree  the case is in the tie band (|a.b| <= 4 eps) and r is nearer the other arc's
 //                  reference, against which it is then measured
 //   angle_err_vs_nlerp_rad  (nlerp op only) angle error against the exact normalised lerp
+//
+// Two engines compute the same definitions (ReferenceMode):
+//   mpfr  the reference's MPFR values (R_mp, ...), arithmetic at 2p + 96 bits, the final square roots and
+//         atan2 in double (metrics.cpp).
+//   fast  the reference's double-double values (R, ...), double-double arithmetic and error-free
+//         transformations, the final square roots, atan2 and divisions in double (metrics_dd.cpp). No MPFR,
+//         no allocation. Its distance from the mpfr engine is bounded below (FastMetricBounds).
 #pragma once
 
 #include "quatcheck/types.h"
+#include "reference/dd.h"
 #include "reference/reference.h"
 
 #include <cmath>
@@ -31,30 +39,132 @@ struct CaseMetrics {
     bool branch_disagree = false;
 };
 
+// ---- error bounds of the fast engine against the mpfr engine (README "Metric error bounds") ----
+//
+// For every metric m: |m_fast - m_mpfr| <= max(rel * |m_mpfr|, abs), both engines measuring the same output
+// against the same reference, whose double-double values are the MPFR values rounded by round_to_dd.
+// Derivation. u = 2^-53. Inputs: the output r is exact. The reference components differ by
+// |R_i - R_mp,i| <= 2^-105 |R_i| + 2^-1075 (round_to_dd; the second term only where the low word is
+// subnormal, |R_i| < 2^-969). Double-double operations, relative to the operation's exact result (JMP 2017 =
+// Joldes, Muller, Popescu, ACM TOMS 44(2); LM 2022 = Lefevre, Muller et al., ACM TOMS 2022): TwoSum and
+// TwoProd (FMA) exact; DW+DW (JMP Alg. 6) <= 3u^2 + 13u^3; DW+FP (Alg. 4) <= 2u^2; DW*FP (Alg. 9) <= 2u^2;
+// DW*DW (Alg. 12) <= 5u^2; DW/DW (Alg. 18) <= 9.8u^2; sqrt(DW) (LM 2022) <= 25/8 u^2. Final operations in
+// double: RN, sqrt correctly rounded (<= u), atan2 <= 1 ulp (<= 2u; glibc's documented maximum). The mpfr
+// engine works at 2p + 96 >= 144 bits: its own error before the final double operations is below 2^-135
+// everywhere below, and is absorbed in the margins. Underflow inside the fast engine (products of components
+// below 2^-511) adds at most a few 2^-1074 absolute, far below every absolute term.
+//
+// r^ = r/|r|: r is scaled by a power of two (exact) so that max |r_i| is in [1, 2); |r|^2 by TwoProd and
+//   three DW+DW of non-negative terms (<= 9u^2 + O(u^3)); sqrt (+25/8 u^2 + 9/2 u^2); 1/|r| (+9.8u^2);
+//   r^_i = (1/|r|) r_i (+2u^2): |r^_i - exact| <= 19.5u^2 |r^_i| < 2^-101.7 |r^_i|.
+//
+// angle_err_rad, angle_err_vs_nlerp_rad. d = r^ -/+ R by DW+DW: |d~ - d| <= 2^-101.7 + 2^-105 + 3.1u^2 |d|
+//   (vector norms; |r^| = |R| = 1) = E + 3.1u^2 |d| with E < 2^-101.5. U = |d~|^2 by DW*DW and three DW+DW of
+//   non-negative terms (<= 14.5u^2 relative). So each chord length sqrt(U) is within relative 10.4u^2 and
+//   absolute E of the exact one. s is the sign of the smaller squared chord (|r^ - R|^2 - |r^ + R|^2 = -4 r^.R),
+//   wrong only where 4|r^.R| <= 2 (2 * 2E + 58u^2) < 2^-97.8. Then in double: RN and sqrt, <= 1.5u relative on
+//   each chord; atan2(y, x) has d(atan2)/d(ln y) = -d(atan2)/d(ln x) = sin(2a)/2 <= a, so relative errors of
+//   the chords add up relative to the angle, and |d(atan2)/dy| <= 1/sqrt(x^2 + y^2) = 1/2, so absolute ones
+//   count half; atan2 itself <= 2u. Fast engine: relative 5u + O(u^2), absolute 4 * (1/2) * 2E + (a wrong
+//   sign: the angle is pi -/+ 2|r^.R|, off by 4|r^.R|) 2^-97.8 < 2^-97.4. Mpfr engine: relative 5u + O(u^2).
+//   Together: relative 10u (1 + 5u) < 0.63 * 2^-49, absolute 2^-97.4.
+//   -> rel 2^-49, abs 2^-96.
+// ulp. Both engines compute N(x) - N(y), N the index of README "Metrics" (ulp_distance). The fast one forms it
+//   from the binade offsets (exact: Sterbenz, TwoSum, scaling by powers of two) and the whole binades between
+//   (an exact double), added by one DW+FP and one DW+DW: relative <= 7.1u^2, plus absolute u^2 2^p ulps where
+//   exactly one power of two is crossed. The reference's rounding moves N by <= 2^-105 |R_i| / (ulp(R_i) / 2)
+//   < 2^(p-104) ulps, plus 2^-1075 / ulp(R_i) where the low word is subnormal (only f64 references with
+//   |R_i| < 2^-969; up to 1/2 ulp for a subnormal R_i: that term is not in the constants, see
+//   fast_ulp_reference_slack()). The mpfr engine forms N at 192 bits (< 2^(p-180) absolute). Both round up
+//   to double: two roundings up differ by at most 2u times the larger value plus the difference before
+//   rounding. Together: relative 2u + 7.1u^2, absolute 2^(p-104) + 2^(p-106) + 2^(p-180) < 2^(p-103.6).
+//   -> rel 2^-51, abs 2^(p-102) ulps: f32 2^-78, f64 2^-49.
+// ulp1. |R_i - r_i| by DW+FP (2u^2), then RN to double (u), each engine; the reference's rounding moves it by
+//   <= 2^-105 |R_i| + 2^-1075 <= 2^-104.9; divided by eps = 2^(1-p) (exact). Together: relative 2u + 2u^2,
+//   absolute 2^-104.9 / eps = 2^(p-105.9).
+//   -> rel 2^-51, abs 2^(p-105) ulp1: f32 2^-81, f64 2^-52.
+// norm_err_ulp1. |r| relative <= 7.7u^2 (above, before the reciprocal) < 2^-102.9; |r| - 1 by DW+FP (2u^2);
+//   RN (u). Mpfr: RN (u). Together: relative 2u + 2u^2, absolute 2^-102.9 |r| / eps = 2^(p-103.9) |r|. For
+//   |r| >= 2, 2^(p-103.9)|r| <= 2^-101.9 |m| (m >= (|r| - 1)/eps >= |r| 2^(p-2)), inside the relative margin;
+//   for |r| < 2 it is < 2^(p-102.9).
+//   -> rel 2^-51, abs 2^(p-102) ulp1: f32 2^-78, f64 2^-49.
+// nonfinite: exact in both engines (the same test on the same doubles): always equal.
+// branch_disagree: both engines take the other arc where its angle is smaller (strict). They can differ only
+//   where the two angles are within the angle bound of each other; ulp, ulp1 and the nlerp angle are then
+//   measured against different arcs. Likewise, where |r^.sR| <= sign_band (the output is a half-turn from the
+//   reference), the engines may pick opposite s; the angle is pi within the angle bound either way, but ulp and
+//   ulp1 are measured against R in one engine and -R in the other. Both are ties of the definition, not errors.
+struct FastMetricBounds {
+    double angle_rel, angle_abs;  // angle_err_rad and angle_err_vs_nlerp_rad, radians
+    double ulp_rel, ulp_abs;      // ulp, in ulps of the output's format
+    double ulp1_rel, ulp1_abs;    // ulp1, in units of eps
+    double norm_rel, norm_abs;    // norm_err_ulp1, in units of eps
+    double sign_band;             // |r^.R| at or below which s may differ between the engines
+};
+inline constexpr FastMetricBounds kFastMetricBoundsF32{0x1p-49, 0x1p-96, 0x1p-51, 0x1p-78, 0x1p-51, 0x1p-81,
+                                                       0x1p-51, 0x1p-78, 0x1p-98};
+inline constexpr FastMetricBounds kFastMetricBoundsF64{0x1p-49, 0x1p-96, 0x1p-51, 0x1p-49, 0x1p-51, 0x1p-52,
+                                                       0x1p-51, 0x1p-49, 0x1p-98};
+inline const FastMetricBounds &fast_metric_bounds(Precision p) {
+    return p == Precision::f32 ? kFastMetricBoundsF32 : kFastMetricBoundsF64;
+}
+// Whether a fast metric value is within (rel, abs) of the mpfr one: |fast - mpfr| <= max(rel |mpfr|, abs).
+// NaN matches NaN and an infinity the same infinity.
+bool within_fast_bound(double fast, double mpfr, double rel, double abs);
+// The ulp bound's extra term for a reference whose double-double low word is subnormal: the largest
+// 2^-1075 / ulp(R_i) over the components of the target with |R_i| < 2^-969 (0 for every other reference).
+double fast_ulp_reference_slack(const DDQuat &target, int p, int emin);
+
 // Distance in ulps between the exact value x and the representable value y of a format with p
 // significand bits and minimum normal exponent emin, rounded up. Zero and subnormals use the subnormal
 // spacing 2^(emin-p+1); a distance that crosses a power of two is split at it.
 double ulp_distance(const Real &x, double y, int p, int emin);
+// The same for x given as a normalised double-double (|x.lo| <= ulp(x.hi) / 2), in double-double
+// arithmetic: relative error <= 7.1u^2 (u = 2^-53) plus absolute u^2 2^p before the rounding up.
+double ulp_distance(dd::DD x, double y, int p, int emin);
+
+// Test hook: a deliberately damaged fast engine, for the negative control of tests/metrics_dd_test.cpp.
+enum class MetricDamage {
+    none,
+    drop_reference_low_word,  // the fast engine reads R, N (and the other arc's) with their low words dropped
+};
 
 class MetricEngine {
 public:
-    explicit MetricEngine(Precision precision);
+    explicit MetricEngine(Precision precision, ReferenceMode mode = ReferenceMode::mpfr);
 
     CaseMetrics measure(const float out[4], const SlerpReference &ref, Op op);
     CaseMetrics measure(const double out[4], const SlerpReference &ref, Op op);
 
     // Rotation angle (radians, in [0, pi]) between two unit quaternions given exactly, e.g. to measure
     // an output against a reference of another driver. u need not be unit: it is normalised first.
+    // MPFR in both modes.
     double rotation_angle(const double u[4], const RealQuat &unit_v);
+    // The same against a double-double quaternion: double-double in mode fast; in mode mpfr the value is
+    // converted exactly into MPFR and measured as above.
+    double rotation_angle(const double u[4], const DDQuat &unit_v);
+
+    ReferenceMode mode() const { return mode_; }
+    Precision precision() const { return precision_; }
+    void set_damage(MetricDamage d) { damage_ = d; }
 
 private:
-    CaseMetrics measure_exact(const double out[4], const SlerpReference &ref, Op op);
+    // mpfr engine (metrics.cpp)
+    CaseMetrics measure_mpfr(const double out[4], const SlerpReference &ref, Op op);
     // Angle between r^ (already normalised into rhat_) and the unit quaternion v; sets sign_.
     double angle_to(const RealQuat &v);
+    // x converted exactly into MPFR (the precision grows to hold hi + lo exactly).
+    void set_exact(Real &out, dd::DD x);
+    // fast engine (metrics_dd.cpp)
+    CaseMetrics measure_fast(const double out[4], const SlerpReference &ref, Op op);
+    double rotation_angle_fast(const double u[4], const DDQuat &unit_v) const;
 
     Precision precision_;
+    ReferenceMode mode_;
     int bits_;
+    MetricDamage damage_ = MetricDamage::none;
     Real rhat_[4], norm_, tmp_, u_, v_;
+    RealQuat conv_R_, conv_N_, conv_R_other_, conv_N_other_;  // DD references converted (mpfr mode)
     int sign_ = 1;
 };
 
