@@ -25,10 +25,10 @@ TEST(Reference, SlerpHalfwayOnA90DegreeTurn) {
     SlerpReference r;
     double q0[4] = {1, 0, 0, 0}, q1[4] = {std::cos(M_PI / 4), std::sin(M_PI / 4), 0, 0};
     ref.slerp_exact(q0, q1, 0.5, r, true);
-    EXPECT_NEAR(to_double(r.R[0]), 0.92387953251128674, 1e-15);
-    EXPECT_NEAR(to_double(r.R[1]), 0.38268343236508978, 1e-15);
-    EXPECT_EQ(to_double(r.R[2]), 0.0);
-    EXPECT_EQ(to_double(r.R[3]), 0.0);
+    EXPECT_NEAR(to_double(r.R_mp[0]), 0.92387953251128674, 1e-15);
+    EXPECT_NEAR(to_double(r.R_mp[1]), 0.38268343236508978, 1e-15);
+    EXPECT_EQ(to_double(r.R_mp[2]), 0.0);
+    EXPECT_EQ(to_double(r.R_mp[3]), 0.0);
     EXPECT_NEAR(r.arc_w, M_PI / 4, 1e-15);
     EXPECT_FALSE(r.tie);
 }
@@ -39,8 +39,8 @@ TEST(Reference, NlerpLagsSlerpAtAQuarter) {
     SlerpReference r;
     double q0[4] = {1, 0, 0, 0}, q1[4] = {std::cos(M_PI / 4), std::sin(M_PI / 4), 0, 0};
     ref.slerp_exact(q0, q1, 0.25, r, false);
-    EXPECT_NEAR(rotation_of(r.R) / kDeg, 22.5, 1e-9);
-    EXPECT_NEAR(rotation_of(r.N) / kDeg, 21.6, 0.01);
+    EXPECT_NEAR(rotation_of(r.R_mp) / kDeg, 22.5, 1e-9);
+    EXPECT_NEAR(rotation_of(r.N_mp) / kDeg, 21.6, 0.01);
 }
 
 // The worst angle between the exact nlerp and slerp over t, for a rotation of `rotation_deg`.
@@ -54,8 +54,8 @@ double nlerp_worst_deg(double rotation_deg) {
     for (int k = 0; k <= 2000; k++) {
         ref.slerp_exact(q0, q1, k / 2000.0, r, false);
         double n[4];
-        for (int i = 0; i < 4; i++) n[i] = to_double(r.N[i]);
-        worst = std::max(worst, metric.rotation_angle(n, r.R));
+        for (int i = 0; i < 4; i++) n[i] = to_double(r.N_mp[i]);
+        worst = std::max(worst, metric.rotation_angle(n, r.R_mp));
     }
     return worst / kDeg;
 }
@@ -70,12 +70,12 @@ TEST(Reference, EndpointsAreExact) {
     SlerpReference r;
     SlerpCase<float> c{{0.5f, 0.5f, 0.5f, 0.5f}, {0.0f, 0.6f, 0.0f, 0.8f}, 0.0f};
     ref.slerp(c, r, true);
-    for (int i = 0; i < 4; i++) EXPECT_EQ(to_double(r.R[i]), double(c.q0[i]));
+    for (int i = 0; i < 4; i++) EXPECT_EQ(to_double(r.R_mp[i]), double(c.q0[i]));
     // At t = 1 the result is q1 normalised (0.6f and 0.8f are not exactly a unit pair).
     c.t = 1.0f;
     ref.slerp(c, r, true);
     double n = std::sqrt(double(c.q1[1]) * c.q1[1] + double(c.q1[3]) * c.q1[3]);
-    for (int i = 0; i < 4; i++) EXPECT_NEAR(to_double(r.R[i]), double(c.q1[i]) / n, 3e-16);
+    for (int i = 0; i < 4; i++) EXPECT_NEAR(to_double(r.R_mp[i]), double(c.q1[i]) / n, 3e-16);
 }
 
 TEST(Reference, ShortArcFlipAndExactTie) {
@@ -85,16 +85,16 @@ TEST(Reference, ShortArcFlipAndExactTie) {
     double q0[4] = {1, 0, 0, 0}, q1[4] = {-std::cos(0.1), -std::sin(0.1), 0, 0};
     ref.slerp_exact(q0, q1, 0.5, r, false);
     EXPECT_NEAR(r.arc_w, 0.1, 1e-15);
-    EXPECT_NEAR(to_double(r.R[0]), std::cos(0.05), 1e-15);
-    EXPECT_NEAR(to_double(r.R[1]), std::sin(0.05), 1e-15);  // toward -q1 = (cos .1, sin .1, 0, 0)
+    EXPECT_NEAR(to_double(r.R_mp[0]), std::cos(0.05), 1e-15);
+    EXPECT_NEAR(to_double(r.R_mp[1]), std::sin(0.05), 1e-15);  // toward -q1 = (cos .1, sin .1, 0, 0)
     EXPECT_FALSE(r.tie);
     // a.b = 0 exactly: a tie, b kept, the other arc computed too.
     double p1[4] = {0, 1, 0, 0};
     ref.slerp_exact(q0, p1, 0.5, r, false);
     EXPECT_TRUE(r.tie);
     EXPECT_TRUE(r.in_tie_band);
-    EXPECT_NEAR(to_double(r.R[1]), std::sqrt(0.5), 1e-15);
-    EXPECT_NEAR(to_double(r.R_other[1]), -std::sqrt(0.5), 1e-15);
+    EXPECT_NEAR(to_double(r.R_mp[1]), std::sqrt(0.5), 1e-15);
+    EXPECT_NEAR(to_double(r.R_other_mp[1]), -std::sqrt(0.5), 1e-15);
 }
 
 TEST(Reference, NearlyEqualEndsKeepFullPrecision) {
@@ -105,7 +105,7 @@ TEST(Reference, NearlyEqualEndsKeepFullPrecision) {
     double q0[4] = {1, 0, 0, 0}, q1[4] = {std::cos(w), std::sin(w), 0, 0};
     ref.slerp_exact(q0, q1, 0.25, r, false);
     EXPECT_NEAR(r.arc_w / w, 1.0, 1e-12);
-    EXPECT_NEAR(to_double(r.R[1]) / std::sin(0.25 * w), 1.0, 1e-12);
+    EXPECT_NEAR(to_double(r.R_mp[1]) / std::sin(0.25 * w), 1.0, 1e-12);
 }
 
 TEST(Reference, ValidationEscalatesUntilTwoEvaluationsAgree) {
@@ -122,7 +122,7 @@ TEST(Reference, ValidationEscalatesUntilTwoEvaluationsAgree) {
     EXPECT_GE(low.stats().escalations, 2u);
     EXPECT_GE(low.stats().max_bits, 80);
     for (int i = 0; i < 4; i++) {
-        Real d = r.R[i] - e.R[i];
+        Real d = r.R_mp[i] - e.R_mp[i];
         EXPECT_LE(std::fabs(to_double(d)), low.tolerance()) << "component " << i;
     }
     // At the default working precision the same case needs no escalation.

@@ -36,11 +36,11 @@ TEST(Search, SpendsExactlyTheSamplingBudgetOfReferenceEvaluations) {
         if (i.name == "seed-c.f64") impl = &i;
     ASSERT_NE(impl, nullptr);
     std::vector<double> sampled(1000, 1e-16);  // the runner's per-case errors (values irrelevant here)
-    SearchOutcome s = search_row<double>(*impl, Op::slerp, Region::threshold, 3, sampled, 5);
+    SearchOutcome s = search_row<double>(*impl, Op::slerp, Region::threshold, 3, ReferenceMode::fast, sampled, 5);
     EXPECT_EQ(s.evaluations, 1000u);
     EXPECT_EQ(s.reference.cases, 500u);  // half reused from sampling, half spent climbing
     EXPECT_EQ(s.worst.size(), 5u);
-    SearchOutcome again = search_row<double>(*impl, Op::slerp, Region::threshold, 3, sampled, 5);
+    SearchOutcome again = search_row<double>(*impl, Op::slerp, Region::threshold, 3, ReferenceMode::fast, sampled, 5);
     EXPECT_EQ(again.max_angle_err_rad, s.max_angle_err_rad);
 }
 

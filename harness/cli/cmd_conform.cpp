@@ -17,6 +17,7 @@ struct ConformArgs {
     unsigned long long seed = 1;
     int jobs = 0;
     std::string out = "reports/latest", one_case;
+    std::string reference = "fast";
 };
 
 std::string plugin_args(const std::vector<std::string> &plugins) {
@@ -37,7 +38,7 @@ int replay_case(const ConformArgs &a, const std::vector<Impl> &catalogue) {
     const Property *prop = select_properties(a.properties)[0];
     if (!prop->check) throw UsageError(fmt::format("--property: '{}' cannot check a single case", prop->name));
     CaseValues c = parse_case(a.one_case, prop->arity, impl->precision);
-    ConformRow row = check_case(*impl, op, *prop, c);
+    ConformRow row = check_case(*impl, op, *prop, c, reference_mode(a.reference));
     std::printf("%s %s %s: %s  measured=%s  tolerance=%s [%s]  case=%s%s%s\n", impl->name.c_str(), to_string(op),
                 prop->name.c_str(), to_string(row.verdict), num(row.worst.measured).c_str(),
                 num(row.worst.tolerance).c_str(), prop->tolerance.c_str(), format_case(c).c_str(),
@@ -52,6 +53,7 @@ int conform_command(const ConformArgs &a) {
     if (!a.one_case.empty()) return replay_case(a, catalogue);
     ConformOptions opt;
     opt.seed = a.seed;
+    opt.reference = reference_mode(a.reference);
     opt.cases = uint64_t(a.cases);
     opt.jobs = a.jobs;
     opt.properties = a.properties;
@@ -86,6 +88,7 @@ void setup(CLI::App *sub, int &status) {
                     "Replay one case (hexfloats, as in the counterexample column) of one --property on one --impl and --op; "
                     "prints the verdict, exit 1 on fail, writes nothing");
     add_plugin_option(sub, a->plugins);
+    add_reference_option(sub, a->reference);
     sub->callback([a, &status] { status = conform_command(*a); });
 }
 

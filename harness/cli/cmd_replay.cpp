@@ -12,7 +12,7 @@ namespace qc::cli {
 namespace {
 
 template <class T>
-bool replay_row(const Impl &impl, Op op, const WorstCaseRow &r, const std::string &file) {
+bool replay_row(const Impl &impl, Op op, const WorstCaseRow &r, const std::string &file, ReferenceMode mode) {
     auto parse = [&](const std::string &s, const char *col, bool nonfinite = false) -> T {
         if constexpr (std::is_same_v<T, float>) return parse_hexfloat_f32(s, file, r.line, col, nonfinite);
         else return parse_hexfloat(s, file, r.line, col, nonfinite);
@@ -29,8 +29,8 @@ bool replay_row(const Impl &impl, Op op, const WorstCaseRow &r, const std::strin
     c.t = parse(r.t, "t");
     T out[4] = {0, 0, 0, 0};
     impl.call(op, c.q0.data(), c.q1.data(), c.t, out);
-    ReferenceEngine reference(Format<T>::precision);
-    MetricEngine metric(Format<T>::precision);
+    ReferenceEngine reference(Format<T>::precision, mode);
+    MetricEngine metric(Format<T>::precision, mode);
     SlerpReference ref;
     reference.slerp(c, ref, true);
     CaseMetrics m = metric.measure(out, ref, op);
@@ -51,10 +51,13 @@ void setup(CLI::App *sub, int &status) {
     auto file = std::make_shared<std::string>();
     auto plugins = std::make_shared<std::vector<std::string>>();
     auto strict = std::make_shared<bool>(false);
+    auto reference = std::make_shared<std::string>("fast");
     sub->add_option("FILE", *file, "A worst_cases.csv written by quatcheck run")->required();
     sub->add_flag("--strict", *strict, "Exit 1 when a replayed output differs from the recorded one");
     add_plugin_option(sub, *plugins);
+    add_reference_option(sub, *reference);
     sub->callback([=, &status] {
+        const ReferenceMode mode = reference_mode(*reference);
         std::vector<Impl> catalogue = load_catalogue(*plugins);
         std::vector<WorstCaseRow> rows = read_worst_cases(*file);
         size_t differ = 0;
@@ -66,8 +69,8 @@ void setup(CLI::App *sub, int &status) {
             auto op = parse_op(r.op);
             if (!op || *op == Op::squad || !impl->supports(*op))
                 throw InputError(fmt::format("{}:{}: '{}' does not support op '{}'", *file, r.line, r.impl, r.op));
-            bool same = impl->precision == Precision::f32 ? replay_row<float>(*impl, *op, r, *file)
-                                                           : replay_row<double>(*impl, *op, r, *file);
+            bool same = impl->precision == Precision::f32 ? replay_row<float>(*impl, *op, r, *file, mode)
+                                                           : replay_row<double>(*impl, *op, r, *file, mode);
             differ += !same;
         }
         std::printf("%zu rows replayed, %zu outputs differ from the recording\n", rows.size(), differ);

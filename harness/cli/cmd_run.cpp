@@ -24,6 +24,7 @@ struct RunArgs {
     bool isolate = false;
     double timeout_s = 5;
     std::string shard;  // K/N, empty = the whole run
+    std::string reference = "fast";
 };
 
 // The folder an interrupted run writes to, beside --out (which keeps its previous complete report).
@@ -58,6 +59,7 @@ int run_command(const RunArgs &a) {
     }
     opt.cases = uint64_t(a.cases);
     opt.seed = a.seed;
+    opt.reference = reference_mode(a.reference);
     opt.jobs = a.jobs;
     opt.worst_k = a.worst_k;
     if (!a.shard.empty()) opt.shard = parse_shard(a.shard);
@@ -113,6 +115,7 @@ void setup(CLI::App *sub, int &status) {
     sub->add_option("--timeout", a->timeout_s, "Seconds an isolated implementation may take per batch of cases before it is reported as timeout")
         ->capture_default_str();
     add_plugin_option(sub, a->plugins);
+    add_reference_option(sub, a->reference);
     sub->callback([a, &status] { status = run_command(*a); });
 }
 

@@ -19,6 +19,7 @@ struct ThresholdArgs {
     int jobs = 0;
     double min_time = 0.01, floor_factor = 2;
     std::string out = "reports/latest";
+    std::string reference = "fast";
 };
 
 int threshold_command(const ThresholdArgs &a) {
@@ -42,6 +43,7 @@ int threshold_command(const ThresholdArgs &a) {
     opt.points = int(a.points);
     opt.cases = uint64_t(a.cases);
     opt.seed = a.seed;
+    opt.reference = reference_mode(a.reference);
     opt.jobs = a.jobs;
     opt.min_time_s = a.min_time;
     opt.floor_factor = a.floor_factor;
@@ -69,6 +71,7 @@ void setup(CLI::App *sub, int &status) {
     sub->add_option("--floor-factor", a->floor_factor, "tau* tolerance: max error <= this times the arc floor")
         ->capture_default_str();
     sub->add_option("--out", a->out, "Report folder")->capture_default_str();
+    add_reference_option(sub, a->reference);
     sub->callback([a, &status] { status = threshold_command(*a); });
 }
 

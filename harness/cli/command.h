@@ -2,6 +2,7 @@
 #pragma once
 
 #include "quatcheck/types.h"
+#include "reference/reference.h"
 
 #include <CLI/CLI.hpp>
 
@@ -28,6 +29,9 @@ std::vector<CommandEntry> &commands();
 // Shared option helpers.
 void add_plugin_option(CLI::App *sub, std::vector<std::string> &plugins);
 std::vector<Op> parse_ops(const std::vector<std::string> &names, const char *flag = "--op");
+// --reference fast|mpfr (default fast): CLI11 rejects any other value with a one-line usage error.
+void add_reference_option(CLI::App *sub, std::string &mode);
+ReferenceMode reference_mode(const std::string &mode);
 
 }  // namespace qc::cli
 

@@ -26,6 +26,20 @@ void add_plugin_option(CLI::App *sub, std::vector<std::string> &plugins) {
         ->type_name("PATH.so");
 }
 
+void add_reference_option(CLI::App *sub, std::string &mode) {
+    sub->add_option("--reference", mode,
+                    "Reference arithmetic: fast (double-double with a certified error bound, MPFR where the bound "
+                    "cannot decide) or mpfr (MPFR for every case, and the MPFR metric engine)")
+        ->check(CLI::IsMember({"fast", "mpfr"}))
+        ->capture_default_str();
+}
+
+ReferenceMode reference_mode(const std::string &mode) {
+    auto m = parse_reference_mode(mode);
+    if (!m) throw UsageError(fmt::format("--reference: expected fast or mpfr, got '{}'", mode));
+    return *m;
+}
+
 std::vector<Op> parse_ops(const std::vector<std::string> &names, const char *flag) {
     std::vector<Op> ops;
     for (const auto &n : names) {

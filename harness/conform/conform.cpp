@@ -123,7 +123,7 @@ std::vector<ConformRow> conform(const std::vector<ImplOp> &selected, const Confo
     int jobs = opt.jobs > 0 ? opt.jobs : int(std::max(1u, std::thread::hardware_concurrency()));
     std::atomic<size_t> next{0};
     auto worker = [&](int w) {
-        CheckContext f32(Precision::f32), f64(Precision::f64);
+        CheckContext f32(Precision::f32, opt.reference), f64(Precision::f64, opt.reference);
         for (;;) {
             size_t k = next.fetch_add(1);
             if (k >= tasks.size()) break;
@@ -136,8 +136,8 @@ std::vector<ConformRow> conform(const std::vector<ImplOp> &selected, const Confo
     return rows;
 }
 
-ConformRow check_case(const Impl &impl, Op op, const Property &prop, const CaseValues &c) {
-    CheckContext cx(impl.precision);
+ConformRow check_case(const Impl &impl, Op op, const Property &prop, const CaseValues &c, ReferenceMode mode) {
+    CheckContext cx(impl.precision, mode);
     ConformRow row;
     row.impl = &impl;
     row.op = op;

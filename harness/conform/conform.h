@@ -21,6 +21,7 @@ struct ConformOptions {
     int jobs = 0;                         // 0 = all cores
     std::vector<std::string> properties;  // empty = all
     int shrink_budget = 400;              // checks spent shrinking a failure
+    ReferenceMode reference = ReferenceMode::fast;
 };
 
 struct ConformRow {
@@ -40,7 +41,8 @@ std::vector<const Property *> select_properties(const std::vector<std::string> &
 std::vector<ConformRow> conform(const std::vector<ImplOp> &selected, const ConformOptions &options);
 
 // One case of one property (what `quatcheck conform --case` replays): verdict pass, fail or known.
-ConformRow check_case(const Impl &impl, Op op, const Property &property, const CaseValues &c);
+ConformRow check_case(const Impl &impl, Op op, const Property &property, const CaseValues &c,
+                      ReferenceMode mode = ReferenceMode::fast);
 
 // conformance.csv: impl,op,property,verdict,cases,tolerance,worst,counterexample,reproduce.
 // plugin_args: the --plugin options to repeat in the reproduce commands.

@@ -42,7 +42,7 @@ struct CaseOutcome {
 // Everything a check needs, for one precision: the reference and metric engines and scratch space.
 class CheckContext {
 public:
-    explicit CheckContext(Precision p) : precision(p), reference(p), metric(p) {}
+    explicit CheckContext(Precision p, ReferenceMode mode = ReferenceMode::fast) : precision(p), reference(p, mode), metric(p, mode) {}
     Precision precision;
     ReferenceEngine reference;
     MetricEngine metric;
@@ -64,6 +64,7 @@ public:
 private:
     RealQuat unit_scratch_;
     Real norm_scratch_;
+    uint64_t references_ = 0;
 };
 
 struct Property {

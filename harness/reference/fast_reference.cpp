@@ -114,7 +114,7 @@ DB sin_db(const DB &x) {
     const DB rr{r, x.err};
     const DB r2 = rr * rr;
     const double rm = upper(rr);
-    const double r12 = std::pow(rm, 12) * (1 + 0x1p-40);
+    const double r2m = rm * rm, r4m = r2m * r2m, r12 = r4m * r4m * r4m * (1 + 0x1p-40);
     const DB one = dd::exact(1.0);
     DB sr = rr * (one + r2 * horner(T.sin_c, 5, r2));
     sr = dd::widen(sr, r12 * rm / 6227020800.0);  // |r|^13/13!
@@ -136,7 +136,8 @@ DB atan_db(const DB &z) {
     const double um = upper(u);
     const DB u2 = u * u;
     DB au = u * (dd::exact(1.0) + u2 * horner(T.atan_c, 7, u2));
-    au = dd::widen(au, std::pow(um, 17) * (1 + 0x1p-40) / 17);
+    const double u2m = um * um, u4m = u2m * u2m, u16m = u4m * u4m * u4m * u4m;
+    au = dd::widen(au, u16m * um * (1 + 0x1p-40) / 17);
     return T.atan_k[k] + au;
 }
 
@@ -212,7 +213,10 @@ bool arc(const DB a[4], const DB b[4], double t, bool same_ends, Arc &out) {
     const DD omt = dd::two_sum(1.0, -t);  // exact
     DB s0, s1;
     const double drift = 0.42 * (Wv + eW) * eW * (1 + 0x1p-40);  // step 4: the error of W' itself
-    if (Wv + eW < 0x1p-300) {
+    if (t == 0 || t == 1) {
+        // The ends exactly, as the MPFR path gives them (sin W / sin W = 1): R = a at t = 0 and b at t = 1.
+        s0 = dd::exact(1.0 - t), s1 = dd::exact(t);
+    } else if (Wv + eW < 0x1p-300) {
         s0 = {omt, drift}, s1 = {tt, drift};
     } else {
         const DB Wx = dd::exact(out.W.v);

@@ -1,4 +1,6 @@
 #include "report/run_report.h"
+#include "reference/fast_reference.h"
+#include "reference/stats_json.h"
 #include "leaderboard/leaderboard.h"
 
 #include <boost/version.hpp>
@@ -64,7 +66,7 @@ void worst_rows(const RunResult &r, const RowResult &row, std::string &s) {
         CaseMetrics m = metric.measure(out, ref, row.op);
         // The reference column holds s R: the target the output was measured against (the arc it took in a
         // tie-band case, and the sign nearest the output).
-        const RealQuat &target = m.branch_disagree ? ref.R_other : ref.R;
+        const RealQuat &target = m.branch_disagree ? ref.R_other_mp : ref.R_mp;
         double dot = 0;
         for (int i = 0; i < 4; i++) dot += double(out[i]) * to_double(target[i]);
         std::string refs;
@@ -161,17 +163,23 @@ nlohmann::json run_json(const RunResult &r, const std::vector<Impl> &catalogue) 
         json e;
         e["working_bits"] = 2 * precision_bits(p) + 32;
         e["agreement_tolerance"] = std::ldexp(1.0, -(precision_bits(p) + 16));
-        e["cases"] = s.cases;
-        e["recomputed"] = s.recomputed;
-        e["disagreements"] = s.disagreements;
-        e["escalations"] = s.escalations;
-        e["max_bits"] = s.max_bits;
+        e.update(json(s));
+        e["fast_tolerance"] = fast_tolerance(p);
         return e;
     };
-    j["reference"] = {{"f32", stats(r.reference_f32, Precision::f32)},
-                      {"f64", stats(r.reference_f64, Precision::f64)},
-                      {"validation", "1 case in 64 at random plus every ill-conditioned case recomputed 32 bits "
-                                     "above the working precision; doubled until two evaluations agree"}};
+    j["reference"] = {
+        {"mode", to_string(r.options.reference)},
+        {"f32", stats(r.reference_f32, Precision::f32)},
+        {"f64", stats(r.reference_f64, Precision::f64)},
+        {"fast_bound_violations", r.reference_f32.fast_bound_violations + r.reference_f64.fast_bound_violations},
+        {"validation",
+         r.options.reference == ReferenceMode::fast
+             ? "fast: double-double with a rigorous running error bound, certified to fast_tolerance; MPFR where the "
+               "bound cannot decide; 1 certified case in 64 at random also evaluated by MPFR at 192 bits and compared "
+               "with the bound (fast_bound_violations). MPFR cases: 1 in 64 plus every ill-conditioned case "
+               "recomputed 32 bits higher, doubled until two evaluations agree"
+             : "1 case in 64 at random plus every ill-conditioned case recomputed 32 bits above the working "
+               "precision; doubled until two evaluations agree"}};
     j["wall_time_s"] = r.wall_time_s;
     std::time_t now = std::time(nullptr);
     char buf[32];

@@ -125,8 +125,8 @@ void run_precision(const RunOptions &opt, const std::vector<ImplOp> &sel, int jo
         std::atomic<bool> stopped{false};
         std::vector<ReferenceStats> stats(static_cast<size_t>(jobs));
         auto worker = [&](int w) {
-            ReferenceEngine reference(P);
-            MetricEngine metric(P);
+            ReferenceEngine reference(P, opt.reference);
+            MetricEngine metric(P, opt.reference);
             SlerpReference ref;
             std::vector<SlerpCase<T>> cases(chunk);
             std::vector<Quat<T>> outs(chunk * nio);

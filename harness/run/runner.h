@@ -38,6 +38,7 @@ struct RunOptions {
     int jobs = 0;                           // 0 = all cores
     int worst_k = 5;
     Shard shard;                            // the slice of the cases to run (default: all)
+    ReferenceMode reference = ReferenceMode::fast;  // --reference: fast path (MPFR fallback) or MPFR only
     std::atomic<uint64_t> *cases_done = nullptr;  // when set, advanced as cases complete (progress display)
 };
 

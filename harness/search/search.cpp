@@ -137,7 +137,7 @@ uint64_t mix_name(uint64_t h, const std::string &s) {
 }  // namespace
 
 template <class T>
-SearchOutcome search_row(const Impl &impl, Op op, Region region, uint64_t seed, const std::vector<double> &sampled_err,
+SearchOutcome search_row(const Impl &impl, Op op, Region region, uint64_t seed, ReferenceMode mode, const std::vector<double> &sampled_err,
                          int keep) {
     SearchOutcome out;
     const uint64_t n = sampled_err.size(), half = n / 2, climb = n - half;
@@ -160,8 +160,8 @@ SearchOutcome search_row(const Impl &impl, Op op, Region region, uint64_t seed, 
     if (pool.empty()) return out;
 
     // The other half: climb.
-    ReferenceEngine reference(Format<T>::precision);
-    MetricEngine metric(Format<T>::precision);
+    ReferenceEngine reference(Format<T>::precision, mode);
+    MetricEngine metric(Format<T>::precision, mode);
     SlerpReference ref;
     Rng rng(mix_name(mix_name(seed * 0x9E3779B97F4A7C15ull + uint64_t(region), impl.name), to_string(op)));
     for (uint64_t step = 0; step < climb; step++) {
@@ -225,8 +225,8 @@ void search_worst_cases(RunResult &result, int jobs) {
             }
             if (errs.size() != row.cases) continue;
             outcomes[r] = row.impl->precision == Precision::f32
-                              ? search_row<float>(*row.impl, row.op, row.region, result.options.seed, errs, result.options.worst_k)
-                              : search_row<double>(*row.impl, row.op, row.region, result.options.seed, errs, result.options.worst_k);
+                              ? search_row<float>(*row.impl, row.op, row.region, result.options.seed, result.options.reference, errs, result.options.worst_k)
+                              : search_row<double>(*row.impl, row.op, row.region, result.options.seed, result.options.reference, errs, result.options.worst_k);
             searched[r] = 1;
         }
     };
@@ -240,7 +240,7 @@ void search_worst_cases(RunResult &result, int jobs) {
     }
 }
 
-template SearchOutcome search_row<float>(const Impl &, Op, Region, uint64_t, const std::vector<double> &, int);
-template SearchOutcome search_row<double>(const Impl &, Op, Region, uint64_t, const std::vector<double> &, int);
+template SearchOutcome search_row<float>(const Impl &, Op, Region, uint64_t, ReferenceMode, const std::vector<double> &, int);
+template SearchOutcome search_row<double>(const Impl &, Op, Region, uint64_t, ReferenceMode, const std::vector<double> &, int);
 
 }  // namespace qc

@@ -34,7 +34,7 @@ struct SearchOutcome {
 // non-finite output); its size n is the sampling budget. The search uses the first n/2 and climbs with
 // n - n/2 new reference evaluations.
 template <class T>
-SearchOutcome search_row(const Impl &impl, Op op, Region region, uint64_t seed, const std::vector<double> &sampled_err,
+SearchOutcome search_row(const Impl &impl, Op op, Region region, uint64_t seed, ReferenceMode mode, const std::vector<double> &sampled_err,
                          int keep);
 
 }  // namespace qc

@@ -5,6 +5,7 @@
 #include "regions/regions.h"
 #include "report/report_dir.h"
 #include "report/run_report.h"
+#include "reference/stats_json.h"
 
 #include <benchmark/benchmark.h>
 #include <fmt/format.h>
@@ -166,8 +167,8 @@ void accuracy_pass(const ThresholdOptions &opt, int jobs, PrecisionWork<T> &work
     std::atomic<size_t> next{0};
     std::mutex stats_mutex;
     auto worker = [&] {
-        ReferenceEngine reference(Format<T>::precision);
-        MetricEngine metric(Format<T>::precision);
+        ReferenceEngine reference(Format<T>::precision, opt.reference);
+        MetricEngine metric(Format<T>::precision, opt.reference);
         for (size_t i; (i = next.fetch_add(1)) < n;)
             measure_point<T>(opt, i, work.grid[i], reference, metric, work.points[i], work.timing_cases[i]);
         std::lock_guard<std::mutex> lock(stats_mutex);
@@ -422,10 +423,6 @@ std::string threshold_summary_csv(const ThresholdResult &r) {
 
 std::string threshold_json(const ThresholdResult &r) {
     using nlohmann::json;
-    auto stats = [](const ReferenceStats &s) {
-        return json{{"cases", s.cases}, {"recomputed", s.recomputed}, {"disagreements", s.disagreements},
-                    {"escalations", s.escalations}, {"max_bits", s.max_bits}};
-    };
     json j;
     j["seed"] = r.options.seed;
     j["cases_per_tau"] = r.options.cases;
@@ -435,7 +432,8 @@ std::string threshold_json(const ThresholdResult &r) {
     j["timing_batch"] = kTimingBatch;
     j["timing_repetitions"] = kTimingRepetitions;
     j["jobs"] = r.jobs;
-    j["reference"] = {{"f32", stats(r.reference_f32)}, {"f64", stats(r.reference_f64)}};
+    j["reference"] = {{"mode", to_string(r.options.reference)}, {"f32", r.reference_f32}, {"f64", r.reference_f64},
+                      {"fast_bound_violations", r.reference_f32.fast_bound_violations + r.reference_f64.fast_bound_violations}};
     j["wall_time_s"] = r.wall_time_s;
     j["timing_wall_time_s"] = r.timing_wall_time_s;
     j["build"] = build_info();

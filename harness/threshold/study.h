@@ -46,6 +46,7 @@ struct ThresholdOptions {
     int jobs = 0;               // 0 = all cores
     double min_time_s = 0.01;   // Google Benchmark minimum time per benchmark; 0 = no timing (ns = nan)
     double floor_factor = 2;    // tau* tolerance, in units of the arc floor
+    ReferenceMode reference = ReferenceMode::fast;
 };
 
 inline constexpr double kThresholdSeedTau = 0.9995;
