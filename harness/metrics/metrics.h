@@ -112,7 +112,9 @@ inline const FastMetricBounds &fast_metric_bounds(Precision p) {
 // NaN matches NaN and an infinity the same infinity.
 bool within_fast_bound(double fast, double mpfr, double rel, double abs);
 // The ulp bound's extra term for a reference whose double-double low word is subnormal: the largest
-// 2^-1075 / ulp(R_i) over the components of the target with |R_i| < 2^-969 (0 for every other reference).
+// 2^-1075 / ulp(R_i) over the components of the target with |R_i.hi| < 2^-969, zero included (round_to_dd
+// maps 0 < |x| <= 2^-1075 to 0: the threshold region at t a few ulps above 0 has components ~6e-325).
+// Nonnegligible only for f64 (up to 1/2 ulp); 0 for every reference without such a component.
 double fast_ulp_reference_slack(const DDQuat &target, int p, int emin);
 
 // Distance in ulps between the exact value x and the representable value y of a format with p

@@ -191,7 +191,7 @@ double fast_ulp_reference_slack(const DDQuat &target, int p, int emin) {
     for (const DD &c : target) {
         const double a = std::fabs(c.hi);
         if (!(a < 0x1p-969)) continue;  // the low word is normal: rounding <= 2^-105 |R_i|, in the constants
-        const int e = a == 0 ? emin : std::max(std::ilogb(a), emin);
+        const int e = a == 0 ? emin : std::max(std::ilogb(a), emin);  // hi = 0: |R_i| <= 2^-1075
         slack = std::max(slack, std::ldexp(1.0, -1075 - (e - p + 1)));  // 2^-1075 / ulp(R_i)
     }
     return slack;
