@@ -131,8 +131,8 @@ template <class T> std::shared_ptr<Cases<T>> make_cases(uint64_t seed, const std
     return c;
 }
 
-template <class T> void reference_case(benchmark::State &st, std::shared_ptr<Cases<T>> c) {
-    ReferenceEngine engine(Format<T>::precision);
+template <class T> void reference_case(benchmark::State &st, ReferenceMode mode, std::shared_ptr<Cases<T>> c) {
+    ReferenceEngine engine(Format<T>::precision, mode);
     SlerpReference ref;
     size_t i = 0;
     for (auto _ : st) {
@@ -140,7 +140,9 @@ template <class T> void reference_case(benchmark::State &st, std::shared_ptr<Cas
         if (++i == c->cases.size()) i = 0;
     }
     benchmark::DoNotOptimize(ref.arc_w);
-    st.counters["recomputed_fraction"] = double(engine.stats().recomputed) / double(engine.stats().cases);
+    const ReferenceStats &s = engine.stats();
+    st.counters["recomputed_fraction"] = double(s.recomputed) / double(s.cases);
+    if (mode == ReferenceMode::fast) st.counters["fallback_fraction"] = double(s.fallbacks()) / double(s.cases);
 }
 
 template <class T> void floor_case(benchmark::State &st, std::shared_ptr<Cases<T>> c) {
@@ -159,7 +161,7 @@ template <class T> void floor_case(benchmark::State &st, std::shared_ptr<Cases<T
 
 // MetricEngine::measure on the outputs of the seed slerp (op slerp) or nlerp (op nlerp, which also
 // measures against the exact normalised lerp) over the mixed cases.
-template <class T> void metric_case(benchmark::State &st, Op op, std::shared_ptr<Cases<T>> c) {
+template <class T> void metric_case(benchmark::State &st, Op op, ReferenceMode mode, std::shared_ptr<Cases<T>> c) {
     const std::vector<Impl> catalogue = load_catalogue({});
     const Impl *impl = nullptr;
     for (const auto &i : catalogue)
@@ -168,12 +170,12 @@ template <class T> void metric_case(benchmark::State &st, Op op, std::shared_ptr
     const size_t n = 512;  // references are large: a smaller batch, still every region
     std::vector<SlerpReference> refs(n);
     std::vector<Quat<T>> outs(n);
-    ReferenceEngine engine(Format<T>::precision);
+    ReferenceEngine engine(Format<T>::precision, mode);
     for (size_t i = 0; i < n; i++) {
         engine.slerp(c->cases[i], refs[i], c->validate[i]);
         impl->call(op, c->cases[i].q0.data(), c->cases[i].q1.data(), c->cases[i].t, outs[i].data());
     }
-    MetricEngine metric(Format<T>::precision);
+    MetricEngine metric(Format<T>::precision, mode);
     size_t i = 0;
     for (auto _ : st) {
         CaseMetrics m = metric.measure(outs[i].data(), refs[i], op);
@@ -196,24 +198,60 @@ void register_precision(const BenchOptions &o, std::vector<std::pair<std::string
     for (const auto &[region, cases] : sets) {
         std::string suffix = region == "all" ? std::string() : "/" + region;
         std::string ref = fmt::format("BM_Reference/slerp/{}{}", prec, suffix);
-        add(ref, benchmark::RegisterBenchmark(ref.c_str(), reference_case<T>, cases),
+        add(ref, benchmark::RegisterBenchmark(ref.c_str(), reference_case<T>, ReferenceMode::mpfr, cases),
             {"reference", "", "slerp", prec, region, "case", 1});
+        std::string fast = fmt::format("BM_FastReference/slerp/{}{}", prec, suffix);
+        add(fast, benchmark::RegisterBenchmark(fast.c_str(), reference_case<T>, ReferenceMode::fast, cases),
+            {"fast_reference", "", "slerp", prec, region, "case", 1});
         std::string floor = fmt::format("BM_MpfrFloor/slerp/{}{}", prec, suffix);
         add(floor, benchmark::RegisterBenchmark(floor.c_str(), floor_case<T>, cases),
             {"floor", "", "slerp", prec, region, "case", 1});
     }
     for (Op op : {Op::slerp, Op::nlerp}) {
         std::string name = fmt::format("BM_Metric/{}/{}", to_string(op), prec);
-        add(name, benchmark::RegisterBenchmark(name.c_str(), metric_case<T>, op, mixed),
+        add(name, benchmark::RegisterBenchmark(name.c_str(), metric_case<T>, op, ReferenceMode::mpfr, mixed),
             {"metric", "", to_string(op), prec, "all", "case", 1});
+        std::string fast = fmt::format("BM_MetricFast/{}/{}", to_string(op), prec);
+        add(fast, benchmark::RegisterBenchmark(fast.c_str(), metric_case<T>, op, ReferenceMode::fast, mixed),
+            {"metric_fast", "", to_string(op), prec, "all", "case", 1});
     }
 }
 
 }  // namespace
 
+// The whole runner on the default selection (every built-in implementation but broken-* and noop, both ops,
+// both precisions, every region), one job, no worst-case search: the same cases with --reference fast and
+// --reference mpfr. Time per case of one region and precision (a reference, every implementation of that
+// precision, its metrics).
+constexpr uint64_t kRunnerCases = 200;  // per region and precision, per iteration
+void runner_case(benchmark::State &st, ReferenceMode mode, std::shared_ptr<std::vector<Impl>> catalogue, BenchOptions o) {
+    RunOptions opt;
+    opt.impl_filters = o.impl_filters;
+    opt.regions = o.regions;
+    opt.cases = kRunnerCases;
+    opt.seed = o.seed;
+    opt.jobs = 1;
+    opt.reference = mode;
+    uint64_t rows = 0;
+    for (auto _ : st) {
+        RunResult r = run(opt, *catalogue);
+        rows = r.rows.size();
+        benchmark::DoNotOptimize(r);
+    }
+    st.counters["rows"] = double(rows);
+}
+
 void register_harness_benchmarks(const BenchOptions &o, std::vector<std::pair<std::string, BenchKey>> &keys) {
     register_precision<float>(o, keys);
     register_precision<double>(o, keys);
+    auto catalogue = std::make_shared<std::vector<Impl>>(load_catalogue({}));
+    const double cases = double(kRunnerCases * 2 * (o.regions.empty() ? all_regions().size() : o.regions.size()));
+    for (ReferenceMode mode : {ReferenceMode::fast, ReferenceMode::mpfr}) {
+        std::string name = fmt::format("BM_Runner/{}", to_string(mode));
+        auto *b = benchmark::RegisterBenchmark(name.c_str(), runner_case, mode, catalogue, o);
+        b->MinTime(o.min_time_s)->Repetitions(o.repetitions)->ReportAggregatesOnly(true)->Unit(benchmark::kNanosecond)->Iterations(1);
+        keys.push_back({name, {std::string("runner_") + to_string(mode), "", "slerp+nlerp", "both", "all", "case", cases}});
+    }
 }
 
 }  // namespace qc::bench

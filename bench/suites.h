@@ -9,6 +9,11 @@
 //   BM_MpfrFloor/<op>/<precision>[/<region>]  the same formula as bare MPFR calls on preallocated variables
 //                                         at the working precision, no validation
 //   BM_Metric/<op>/<precision>            MetricEngine::measure for one implementation output
+//   BM_FastReference/<op>/<precision>[/<region>]  ReferenceEngine in --reference fast (double-double with a
+//                                         certified bound, MPFR fallback, 1-in-64 validation samples)
+//   BM_MetricFast/<op>/<precision>        MetricEngine::measure in the double-double engine
+//   BM_Runner/<fast|mpfr>                 the whole runner (default selection, every region, both
+//                                         precisions, one job, no search) per case of a region and precision
 //
 // Without a region suffix the reference benchmarks draw cases from every region in turn, as the default
 // run does. Registration functions only register; the caller runs them (quatcheck bench, or the qc_bench
@@ -38,7 +43,7 @@ struct BenchOptions {
 
 // One registered benchmark, as timing.csv / throughput.csv describe it.
 struct BenchKey {
-    std::string suite;   // "impl", "reference", "floor", "metric"
+    std::string suite;   // "impl", "reference", "fast_reference", "floor", "metric", "metric_fast", "runner_fast", "runner_mpfr"
     std::string impl;    // impl name (suite impl), empty otherwise
     std::string op;      // slerp, nlerp, squad
     std::string precision;

@@ -45,8 +45,21 @@ TEST(Run, RowsCoverEveryImplOpRegion) {
         EXPECT_EQ(row.worst.size(), 5u);
         EXPECT_GE(row.worst.front().angle_err_rad, row.worst.back().angle_err_rad);
     }
-    EXPECT_GT(r.reference_f32.recomputed, 0u);
-    EXPECT_GE(r.reference_f32.recomputed, r.reference_f32.cases / 64);
+    // Default --reference fast: every case certified by the fast path or decided by MPFR, a 1-in-64 sample
+    // of the certified ones validated against MPFR, no violation.
+    for (const ReferenceStats *s : {&r.reference_f32, &r.reference_f64}) {
+        EXPECT_EQ(s->fast_certified + s->fallbacks(), s->cases);
+        EXPECT_LE(s->validation_samples, s->fast_certified / 16);  // a sample (about 1 in 64), not every case
+        EXPECT_GT(s->validation_samples, 0u);
+        EXPECT_EQ(s->fast_bound_violations, 0u);
+    }
+    // --reference mpfr: the 1-in-64 sample plus the ill-conditioned cases are recomputed.
+    RunOptions opt = small(2);
+    opt.reference = ReferenceMode::mpfr;
+    RunResult m = run(opt, cat);
+    EXPECT_GT(m.reference_f32.recomputed, 0u);
+    EXPECT_GE(m.reference_f32.recomputed, m.reference_f32.cases / 64);
+    EXPECT_EQ(m.reference_f32.fast_certified, 0u);
 }
 
 TEST(Run, SelectionRejectsUnknownNamesAndExcludesBrokenByDefault) {

@@ -1,7 +1,7 @@
 // quatcheck bench: time every implementation (Google Benchmark, in process) and measure the harness's own
 // throughput and parallel speed-up. Writes into --out, atomically:
 //   timing.csv      impl,op,region,mode,ns_per_call,cv,repetitions          (BM_Impl/...)
-//   throughput.csv  benchmark,op,precision,region,ns_per_case,cv,repetitions,recomputed_fraction
+//   throughput.csv  benchmark,op,precision,region,ns_per_case,cv,repetitions,recomputed_fraction,fallback_fraction
 //                   (BM_Reference, BM_MpfrFloor, BM_Metric)
 //   parallel.csv    jobs,cases_per_region,cases,wall_s,cpu_s,speedup,identical   (`quatcheck run` in process)
 //   bench.json      the raw Google Benchmark JSON of the benchmarks run
@@ -148,7 +148,7 @@ int bench_command(const BenchArgs &a) {
         benchmark::RunSpecifiedBenchmarks(&collector, a.filter.empty() ? std::string(".") : a.filter);
     }
     std::string timing = "impl,op,region,mode,ns_per_call,cv,repetitions\n";
-    std::string throughput = "benchmark,op,precision,region,ns_per_case,cv,repetitions,recomputed_fraction\n";
+    std::string throughput = "benchmark,op,precision,region,ns_per_case,cv,repetitions,recomputed_fraction,fallback_fraction\n";
     size_t measured = 0;
     for (const auto &[name, key] : keys) {
         auto it = collector.figures.find(name);
@@ -160,9 +160,12 @@ int bench_command(const BenchArgs &a) {
         if (key.suite == "impl") {
             timing += fmt::format("{},{},{},{},{:.4g},{:.4f},{}\n", key.impl, key.op, key.region, key.mode, ns, f.cv, f.repetitions);
         } else {
-            auto rf = f.counters.find("recomputed_fraction");
-            throughput += fmt::format("{},{},{},{},{:.5g},{:.4f},{},{}\n", key.suite, key.op, key.precision, key.region, ns, f.cv,
-                                      f.repetitions, rf == f.counters.end() ? std::string() : fmt::format("{:.4f}", rf->second));
+            auto counter = [&](const char *name) {
+                auto c = f.counters.find(name);
+                return c == f.counters.end() ? std::string() : fmt::format("{:.6f}", c->second);
+            };
+            throughput += fmt::format("{},{},{},{},{:.5g},{:.4f},{},{},{}\n", key.suite, key.op, key.precision, key.region, ns,
+                                      f.cv, f.repetitions, counter("recomputed_fraction"), counter("fallback_fraction"));
         }
     }
     if (impls) dir.write("timing.csv", timing);

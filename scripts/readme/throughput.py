@@ -36,9 +36,35 @@ for prec in ("f32", "f64"):
     mn, _ = ns("metric", prec, op="nlerp")
     print(f"| {prec} | {ref:.0f} | {flo:.0f} | {ref / flo:.2f}x | {float(rr['recomputed_fraction']) * 100:.0f} % | "
           f"{1e9 / ref:,.0f} | {ms:.0f} / {mn:.0f} |")
+print("\nThe certified double-double fast path (`--reference fast`, the default) beside MPFR (`--reference mpfr`), "
+      "measured side by side in the same `quatcheck bench` run:\n")
+print("| precision | BM_FastReference (ns/case) | BM_Reference, MPFR (ns/case) | reference speed-up | MPFR fallbacks | "
+      "BM_MetricFast slerp / nlerp (ns) | BM_Metric slerp / nlerp (ns) | metric speed-up |")
+print("|---|---|---|---|---|---|---|---|")
+for prec in ("f32", "f64"):
+    fr, frr = ns("fast_reference", prec)
+    ref, _ = ns("reference", prec)
+    fs, _ = ns("metric_fast", prec, op="slerp")
+    fn, _ = ns("metric_fast", prec, op="nlerp")
+    ms, _ = ns("metric", prec, op="slerp")
+    mn, _ = ns("metric", prec, op="nlerp")
+    fb = frr.get("fallback_fraction") or "0"
+    print(f"| {prec} | {fr:.0f} | {ref:.0f} | **{ref / fr:.1f}x** | {float(fb) * 100:.2f} % | {fs:.0f} / {fn:.0f} | "
+          f"{ms:.0f} / {mn:.0f} | {(ms + mn) / (fs + fn):.1f}x |")
+runner = {r["benchmark"]: float(r["ns_per_case"]) for r in thr if r["benchmark"].startswith("runner_")}
+if "runner_fast" in runner and "runner_mpfr" in runner:
+    noop = [float(r["ns_per_call"]) for r in rows("timing.csv")
+            if r["impl"].startswith("noop.") and r["mode"] == "throughput"] if os.path.exists(os.path.join(report, "timing.csv")) else []
+    line = (f"\nWhole runner (BM_Runner: the default selection, every region, both precisions, one job, same cases): "
+            f"{runner['runner_fast'] / 1e3:.1f} µs per case with `fast`, {runner['runner_mpfr'] / 1e3:.1f} µs with `mpfr`: "
+            f"**{runner['runner_mpfr'] / runner['runner_fast']:.1f}x** the cases per second "
+            f"({1e9 / runner['runner_fast']:,.0f} against {1e9 / runner['runner_mpfr']:,.0f} cases/s/core).")
+    print(line)
+    if noop:
+        print(f"The noop implementation's call costs {min(noop):.1f} ns (BM_Impl/noop, throughput mode).")
 print("\nPer region (the ratio follows the share of validated cases):\n")
-print("| region | f32 ratio | f32 recomputed | f64 ratio | f64 recomputed |")
-print("|---|---|---|---|---|")
+print("| region | f32 ratio | f32 recomputed | f64 ratio | f64 recomputed | f32 fast speed-up | f64 fast speed-up |")
+print("|---|---|---|---|---|---|---|")
 regions = [r["region"] for r in thr if r["benchmark"] == "reference" and r["precision"] == "f32" and r["region"] != "all"]
 for g in regions:
     cells = []
@@ -46,6 +72,10 @@ for g in regions:
         ref, rr = ns("reference", prec, g)
         flo, _ = ns("floor", prec, g)
         cells += [f"{ref / flo:.2f}x", f"{float(rr['recomputed_fraction']) * 100:.0f} %"]
+    for prec in ("f32", "f64"):
+        ref, _ = ns("reference", prec, g)
+        fr, _ = ns("fast_reference", prec, g)
+        cells.append(f"{ref / fr:.1f}x")
     print(f"| {g} | " + " | ".join(cells) + " |")
 by_jobs = {int(r["jobs"]): r for r in par}
 if 1 in by_jobs and 2 in by_jobs:
