@@ -1,0 +1,85 @@
+#!/usr/bin/env bash
+# --reference fast against --reference mpfr on the same cases (issue 12): the default run's summary.csv
+# must agree in every printed figure (a difference in the last printed digit only is listed, any larger
+# one fails), every conformance verdict must be identical, and the fast run must report no bound violation.
+# A run with a deliberately damaged fast path (QC_DAMAGE_FAST_PATH) must report violations: the negative
+# control of the validation.
+set -euo pipefail
+build="$1"
+qc="$build/quatcheck"
+tmp="$(mktemp -d)"
+trap 'rm -rf "$tmp"' EXIT
+cases="${QC_MODES_CASES:-3000}"
+
+for mode in fast mpfr; do
+  "$qc" run --cases "$cases" --seed 11 --reference "$mode" --out "$tmp/$mode" 2>/dev/null
+  "$qc" conform --cases 60 --seed 11 --reference "$mode" --impl 'seed-*' --impl 'broken-*' --out "$tmp/$mode" 2>/dev/null || [ $? -eq 1 ]
+done
+
+/usr/bin/python3 - "$tmp/fast" "$tmp/mpfr" <<'EOF'
+import csv, json, sys
+fast, mpfr = sys.argv[1], sys.argv[2]
+
+def rows(d, name):
+    with open(f"{d}/{name}", newline="") as f:
+        return list(csv.DictReader(f))
+
+def last_digit_apart(x, y):
+    """x, y printed with the same number of significant digits and one unit of the last digit apart."""
+    try:
+        a, b = float(x), float(y)
+    except ValueError:
+        return False
+    mant = x.split("e")[0].lstrip("-").replace(".", "").lstrip("0")
+    digits = max(len(mant), 1)
+    return abs(a - b) <= 1.01 * max(abs(a), abs(b)) * 10.0 ** (1 - digits)
+
+failures, last = [], []
+sf, sm = rows(fast, "summary.csv"), rows(mpfr, "summary.csv")
+assert len(sf) == len(sm) and len(sf) > 100, (len(sf), len(sm))
+cells = 0
+for a, b in zip(sf, sm):
+    key = (a["impl"], a["op"], a["region"])
+    assert key == (b["impl"], b["op"], b["region"]), (key, b)
+    for col in a:
+        cells += 1
+        if a[col] == b[col]:
+            continue
+        (last if last_digit_apart(a[col], b[col]) else failures).append((*key, col, a[col], b[col]))
+for c in last:
+    print("last printed digit differs:", *c)
+for c in failures:
+    print("FIGURE DIFFERS:", *c)
+print(f"summary.csv: {cells} cells, {len(last)} differ in the last printed digit, {len(failures)} differ more")
+
+cf, cm = rows(fast, "conformance.csv"), rows(mpfr, "conformance.csv")
+assert len(cf) == len(cm) and len(cf) > 10
+verdicts = 0
+for a, b in zip(cf, cm):
+    verdicts += 1
+    if (a["impl"], a["op"], a["property"], a["verdict"]) != (b["impl"], b["op"], b["property"], b["verdict"]):
+        failures.append(("conformance", a["impl"], a["op"], a["property"], a["verdict"], b["verdict"]))
+        print("VERDICT DIFFERS:", a["impl"], a["op"], a["property"], a["verdict"], b["verdict"])
+print(f"conformance.csv: {verdicts} verdicts compared")
+
+ref = json.load(open(f"{fast}/run.json"))["reference"]
+assert ref["mode"] == "fast", ref["mode"]
+assert ref["fast_bound_violations"] == 0, ref
+for p in ("f32", "f64"):
+    s = ref[p]
+    assert s["validation_samples"] > 0, s
+    assert s["fast_certified"] + sum(s["fallbacks"].values()) == s["cases"], s
+    print(f"{p}: {s['cases']} references, {s['fast_certified']} certified by the fast path, fallbacks {s['fallbacks']}, "
+          f"{s['validation_samples']} validation samples, max error/bound {s['max_error_to_bound']:.3g}")
+assert json.load(open(f"{mpfr}/run.json"))["reference"]["mode"] == "mpfr"
+sys.exit(1 if failures else 0)
+EOF
+
+# Negative control: a damaged fast path is caught by the validation samples and counted in run.json.
+for damage in sine_coefficient bound_too_small; do
+  QC_DAMAGE_FAST_PATH="$damage" "$qc" run --cases 400 --seed 11 --impl 'seed-c.f64' --region uniform --out "$tmp/damaged" 2>/dev/null
+  v="$(/usr/bin/python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["reference"]["fast_bound_violations"])' "$tmp/damaged/run.json")"
+  echo "damaged fast path ($damage): fast_bound_violations = $v"
+  [ "$v" -gt 0 ] || { echo "FAIL: a damaged fast path ($damage) went unnoticed" >&2; exit 1; }
+done
+echo "reference modes agree"
