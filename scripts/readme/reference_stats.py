@@ -1,12 +1,23 @@
 #!/usr/bin/env python3
-"""README block: the reference's validation counters from REPORT_DIR/run.json."""
+"""README block: the reference's counters from REPORT_DIR/run.json: how the fast path decided the cases,
+its validation against MPFR, and the MPFR path's own validation."""
 import json
 import os
 import sys
 
 j = json.load(open(os.path.join(sys.argv[1], "run.json")))
-print("| precision | working bits | cases | recomputed 32 bits higher | disagreements | escalations | max bits |")
-print("|---|---|---|---|---|---|---|")
+ref = j["reference"]
+print(f"Mode `{ref.get('mode', 'mpfr')}`. Fast-path bound violations found by the validation samples: "
+      f"**{ref.get('fast_bound_violations', 0)}**.\n")
+print("| precision | cases | certified by the fast path | MPFR fallbacks: undecided sign / bound too wide / ill-conditioned "
+      "| validation samples (MPFR, 192 bits) | largest error / bound | MPFR cases recomputed 32 bits higher | "
+      "disagreements | escalations | max bits |")
+print("|---|---|---|---|---|---|---|---|---|---|")
 for p in ("f32", "f64"):
-    s = j["reference"][p]
-    print(f'| {p} | {s["working_bits"]} | {s["cases"]} | {s["recomputed"]} | {s["disagreements"]} | {s["escalations"]} | {s["max_bits"]} |')
+    s = ref[p]
+    fb = s.get("fallbacks", {})
+    cert = s.get("fast_certified", 0)
+    share = f" ({100 * cert / s['cases']:.2f} %)" if s["cases"] else ""
+    print(f'| {p} | {s["cases"]} | {cert}{share} | {fb.get("undecided_sign", 0)} / {fb.get("bound_too_wide", 0)} / '
+          f'{fb.get("ill_conditioned", 0)} | {s.get("validation_samples", 0)} | {s.get("max_error_to_bound", 0):.3g} | '
+          f'{s["recomputed"]} | {s["disagreements"]} | {s["escalations"]} | {s["max_bits"]} |')
