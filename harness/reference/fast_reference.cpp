@@ -216,8 +216,10 @@ bool arc(const DB a[4], const DB b[4], double t, bool same_ends, Arc &out) {
     if (t == 0 || t == 1) {
         // The ends exactly, as the MPFR path gives them (sin W / sin W = 1): R = a at t = 0 and b at t = 1.
         s0 = dd::exact(1.0 - t), s1 = dd::exact(t);
-    } else if (Wv + eW < 0x1p-300) {
-        s0 = {omt, drift}, s1 = {tt, drift};
+    } else if (Wv < 0x1p-300) {
+        // the limit g_t(0) = t: |g_t(W) - t| <= 0.42 W^2 for every W up to Wv + eW
+        const double limit = 0.42 * (Wv + eW) * (Wv + eW) * (1 + 0x1p-40);
+        s0 = {omt, limit}, s1 = {tt, limit};
     } else {
         const DB Wx = dd::exact(out.W.v);
         const DB sW = sin_db(Wx);
@@ -255,17 +257,26 @@ FastDamage fast_damage() {
 
 double fast_tolerance(Precision p) { return std::ldexp(1.0, -(precision_bits(p) + 40)); }
 
-FastOutcome fast_slerp_reference(const double q0[4], const double q1[4], double t, Precision p, SlerpReference &out) {
-    for (int i = 0; i < 4; i++)
+FastOutcome fast_slerp_reference(const double q0_in[4], const double q1_in[4], double t, Precision p, SlerpReference &out) {
+    // Components below 2^-400 (zeros nudged by a few ulps, subnormals) are set to zero and accounted for:
+    // with |q| >= 2^-200 they move a = q/|q| by at most 2 sum|e_i|/|q| <= 2^-199, and (R, N) is Lipschitz
+    // in (a, b) with a constant below 4 on a.b >= 0 (|s0|, |s1| <= sqrt 2, |s'| <= 0.66, |dW| <= sqrt 2 |d(a-b)|,
+    // |(1-t)a + tb| >= 0.7), so every component moves by less than 16 (e0/|q0| + e1/|q1|).
+    double q0[4], q1[4], e0 = 0, e1 = 0;
+    for (int i = 0; i < 4; i++) {
+        q0[i] = q0_in[i], q1[i] = q1_in[i];
+        if (q0[i] != 0 && std::fabs(q0[i]) < 0x1p-400) e0 += std::fabs(q0[i]), q0[i] = 0;
+        if (q1[i] != 0 && std::fabs(q1[i]) < 0x1p-400) e1 += std::fabs(q1[i]), q1[i] = 0;
         if (!in_range(q0[i]) || !in_range(q1[i])) return FastOutcome::ill_conditioned;
+    }
     if (!(t >= 0 && t <= 1)) return FastOutcome::ill_conditioned;
     // 0 < t < 2^-300: evaluate at t = 0; |dR/dt| <= W <= pi/2 and |dN/dt| <= |b - a|/|(1-t)a + tb| <= 2/0.7,
     // so every component moves by less than 4t <= 2^-298.
     double t_shift = 0;
     if (t > 0 && t < 0x1p-300) t_shift = 4 * t, t = 0;
     // q1 = q0 or q1 = -q0: W = 0 exactly, b = a after the flip
-    const bool same_ends = std::equal(q0, q0 + 4, q1) ||
-                           std::equal(q0, q0 + 4, q1, [](double x, double y) { return x == -y; });
+    const bool same_ends = std::equal(q0_in, q0_in + 4, q1_in) ||
+                           std::equal(q0_in, q0_in + 4, q1_in, [](double x, double y) { return x == -y; });
 
     // 1. exact sign of q0.q1
     double terms[8];
@@ -275,6 +286,7 @@ FastOutcome fast_slerp_reference(const double q0[4], const double q1[4], double 
     }
     const int sign = exact_sign(terms, 8);
     if (sign == 2) return FastOutcome::undecided_sign;
+    if (sign == 0 && (e0 > 0 || e1 > 0)) return FastOutcome::undecided_sign;  // zero only up to the zeroed parts
     DB exact_dot = dd::exact(terms[0]);  // the same exact sum, to double-double with a bound
     for (int i = 1; i < 8; i++) exact_dot = exact_dot + dd::exact(terms[i]);
     out.tie = sign == 0;
@@ -284,6 +296,15 @@ FastOutcome fast_slerp_reference(const double q0[4], const double q1[4], double 
     for (int i = 0; i < 4; i++) qa[i] = dd::exact(q0[i]), qb[i] = dd::exact(q1[i]);
     const DB n0 = sqrt_nonneg(norm2(qa)), n1 = sqrt_nonneg(norm2(qb));
     if (!(n0.v.hi > 4 * n0.err) || !(n1.v.hi > 4 * n1.err)) return FastOutcome::ill_conditioned;
+    double shift = 0;  // the zeroed components' effect on every component of R and N
+    if (e0 > 0 || e1 > 0) {
+        if (n0.v.hi < 0x1p-200 || n1.v.hi < 0x1p-200) return FastOutcome::ill_conditioned;
+        // |q0.q1 - q0'.q1'| <= e0 |q1| + e1 |q0| + e0 e1: the sign of the zeroed dot must stand clear of it
+        const double moved = (e0 * upper(n1) + e1 * upper(n0) + e0 * e1) * (1 + 0x1p-40);
+        if (!(std::fabs(exact_dot.v.hi) * (1 - 0x1p-40) - exact_dot.err > moved)) return FastOutcome::undecided_sign;
+        exact_dot = dd::widen(exact_dot, moved);
+        shift = 16 * (e0 / n0.v.hi + e1 / n1.v.hi) * (1 + 0x1p-40);
+    }
     for (int i = 0; i < 4; i++) {
         a[i] = qa[i] / n0, b[i] = qb[i] / n1;
         if (!in_range(a[i].v.hi) || std::fabs(a[i].v.hi) > 2 || (a[i].v.hi != 0 && std::fabs(a[i].v.hi) < 0x1p-300))
@@ -300,21 +321,32 @@ FastOutcome fast_slerp_reference(const double q0[4], const double q1[4], double 
     // 3-5. the short arc, and the other arc in the tie band
     Arc main_arc, other_arc;
     if (!arc(a, b, t, same_ends, main_arc)) return FastOutcome::ill_conditioned;
-    if (!certain_rounding(main_arc.W, out.arc_w)) return FastOutcome::ill_conditioned;
+    // W to double: the nearest double of the double-double W. Where its bound (about 2^-103 absolute)
+    // cannot prove the rounding (W below about 2^-50, where the MPFR path's own 2^-(2p+32) cannot either),
+    // arc_w is within that bound of W: it only places the case in a log-spaced W bin and sizes tolerances.
+    if (!certain_rounding(main_arc.W, out.arc_w)) {
+        if (!(main_arc.W.err <= 0x1p-90)) return FastOutcome::ill_conditioned;
+        out.arc_w = main_arc.W.v.hi;
+    }
     double bound = 0;
+    // NaN-propagating maximum: a NaN value or bound anywhere makes the case ill-conditioned below.
+    auto take = [&bound](const DB &x) {
+        if (!(x.err <= bound)) bound = x.err;
+        if (!std::isfinite(x.v.hi)) bound = NAN;
+    };
     for (int i = 0; i < 4; i++) {
         out.R[i] = main_arc.R[i].v, out.N[i] = main_arc.N[i].v;
-        bound = std::max({bound, main_arc.R[i].err, main_arc.N[i].err});
+        take(main_arc.R[i]), take(main_arc.N[i]);
     }
     if (out.in_tie_band) {
         for (auto &x : b) x = -x;
         if (!arc(a, b, t, false, other_arc)) return FastOutcome::ill_conditioned;
         for (int i = 0; i < 4; i++) {
             out.R_other[i] = other_arc.R[i].v, out.N_other[i] = other_arc.N[i].v;
-            bound = std::max({bound, other_arc.R[i].err, other_arc.N[i].err});
+            take(other_arc.R[i]), take(other_arc.N[i]);
         }
     }
-    bound = dd::up(bound + t_shift + g_eps_floor);
+    bound = dd::up(bound + t_shift + shift + g_eps_floor);
     if (!std::isfinite(bound)) return FastOutcome::ill_conditioned;
     if (bound > fast_tolerance(p)) return FastOutcome::bound_too_wide;
     if (fast_damage() == FastDamage::bound_too_small) bound *= 0x1p-20;
