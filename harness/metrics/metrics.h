@@ -47,27 +47,30 @@ struct CaseMetrics {
 // |R_i - R_mp,i| <= 2^-105 |R_i| + 2^-1075 (round_to_dd; the second term only where the low word is
 // subnormal, |R_i| < 2^-969). Double-double operations, relative to the operation's exact result (JMP 2017 =
 // Joldes, Muller, Popescu, ACM TOMS 44(2); LM 2022 = Lefevre, Muller et al., ACM TOMS 2022): TwoSum and
-// TwoProd (FMA) exact; DW+DW (JMP Alg. 6) <= 3u^2 + 13u^3; DW+FP (Alg. 4) <= 2u^2; DW*FP (Alg. 9) <= 2u^2;
-// DW*DW (Alg. 12) <= 5u^2; DW/DW (Alg. 18) <= 9.8u^2; sqrt(DW) (LM 2022) <= 25/8 u^2. Final operations in
-// double: RN, sqrt correctly rounded (<= u), atan2 <= 1 ulp (<= 2u; glibc's documented maximum). The mpfr
-// engine works at 2p + 96 >= 144 bits: its own error before the final double operations is below 2^-135
-// everywhere below, and is absorbed in the margins. Underflow inside the fast engine (products of components
-// below 2^-511) adds at most a few 2^-1074 absolute, far below every absolute term.
+// TwoProd (FMA) exact; DW+DW (JMP Alg. 6) <= 3u^2 + 13u^3; DW+FP (Alg. 4) <= 2u^2; DW*DW (Alg. 12) <= 5u^2;
+// sqrt(DW) (LM 2022) <= 25/8 u^2. Two cheaper blocks, proved in metrics_dd.cpp: add_abs (JMP Alg. 5 ending in
+// TwoSum), absolute error <= 3u^2 (|x| + |y|); sum_squares of four DW, relative <= 25u^2 (12u^2 without low
+// words). Final operations in double: RN, sqrt correctly rounded (<= u), atan2 <= 1 ulp (<= 2u; glibc's
+// documented maximum). The mpfr engine works at 2p + 96 >= 144 bits: its own error before the final double
+// operations is below 2^-135 everywhere below, and is absorbed in the margins. Underflow inside the fast engine
+// (products of components below 2^-511) adds at most a few 2^-1074 absolute, far below every absolute term.
 //
-// r^ = r/|r|: r is scaled by a power of two (exact) so that max |r_i| is in [1, 2); |r|^2 by TwoProd and
-//   three DW+DW of non-negative terms (<= 9u^2 + O(u^3)); sqrt (+25/8 u^2 + 9/2 u^2); 1/|r| (+9.8u^2);
-//   r^_i = (1/|r|) r_i (+2u^2): |r^_i - exact| <= 19.5u^2 |r^_i| < 2^-101.7 |r^_i|.
+// |r|: r is scaled by a power of two (exact) so that max |r_i| is in [1, 2); n = |r| by sum_squares (12u^2)
+//   and sqrt (25/8 u^2): relative <= 6u^2 + 3.125u^2 = 9.125u^2 < 2^-102.8.
 //
-// angle_err_rad, angle_err_vs_nlerp_rad. d = r^ -/+ R by DW+DW: |d~ - d| <= 2^-101.7 + 2^-105 + 3.1u^2 |d|
-//   (vector norms; |r^| = |R| = 1) = E + 3.1u^2 |d| with E < 2^-101.5. U = |d~|^2 by DW*DW and three DW+DW of
-//   non-negative terms (<= 14.5u^2 relative). So each chord length sqrt(U) is within relative 10.4u^2 and
-//   absolute E of the exact one. s is the sign of the smaller squared chord (|r^ - R|^2 - |r^ + R|^2 = -4 r^.R),
-//   wrong only where 4|r^.R| <= 2 (2 * 2E + 58u^2) < 2^-97.8. Then in double: RN and sqrt, <= 1.5u relative on
-//   each chord; atan2(y, x) has d(atan2)/d(ln y) = -d(atan2)/d(ln x) = sin(2a)/2 <= a, so relative errors of
-//   the chords add up relative to the angle, and |d(atan2)/dy| <= 1/sqrt(x^2 + y^2) = 1/2, so absolute ones
-//   count half; atan2 itself <= 2u. Fast engine: relative 5u + O(u^2), absolute 4 * (1/2) * 2E + (a wrong
-//   sign: the angle is pi -/+ 2|r^.R|, off by 4|r^.R|) 2^-97.8 < 2^-97.4. Mpfr engine: relative 5u + O(u^2).
-//   Together: relative 10u (1 + 5u) < 0.63 * 2^-49, absolute 2^-97.4.
+// angle_err_rad, angle_err_vs_nlerp_rad. Instead of normalising r, the fast engine scales R by n: the angle
+//   4 atan2(|r - s n R|, |r + s n R|) is the same (both chords scale by n). n R_i by DW*DW: off the exact
+//   |r| R_mp,i by <= n (9.125u^2 + 5u^2 + 2^-105 (1 + u)) |R_i|; the chords' components by add_abs, <= 3u^2 (|r_i|
+//   + n |R_i|). As vectors (|R| = 1 within 2^-(p+16)), each chord is off by E <= 22.2u^2 n, i.e. 22.2u^2 on the
+//   unit sphere. The squared chords by sum_squares (25u^2 relative): each chord length within relative 12.5u^2
+//   and absolute E. s is the sign of the smaller squared chord (|r - nR|^2 - |r + nR|^2 = -4n r.R), wrong only
+//   where 4|r^.R| <= 2 (2 * 2 * 22.2u^2 + 25u^2 * 4) = 377.6u^2 (on the unit sphere; chords <= 2). Then in
+//   double: RN and sqrt, <= 1.5u relative on each chord; atan2(y, x) has d(atan2)/d(ln y) = -d(atan2)/d(ln x)
+//   = sin(2a)/2 <= a, so relative errors of the chords add up relative to the angle, and |d(atan2)/dy| <=
+//   1/sqrt(x^2 + y^2) = 1/(2n), so absolute ones count 1/(2n); atan2 itself <= 2u. Fast engine: relative
+//   5u + 25u^2, absolute 4 * 2E/(2n) = 88.8u^2 plus, for a wrong sign (the angle is pi -/+ 2|r^.R|, off by
+//   4|r^.R|), 377.6u^2: 466.4u^2 < 2^-97.1. Mpfr engine: relative 5u + O(u^2).
+//   Together: relative 10u (1 + 5u) < 0.63 * 2^-49, absolute < 2^-97.1.
 //   -> rel 2^-49, abs 2^-96.
 // ulp. Both engines compute N(x) - N(y), N the index of README "Metrics" (ulp_distance). The fast one forms it
 //   from the binade offsets (exact: Sterbenz, TwoSum, scaling by powers of two) and the whole binades between
@@ -83,10 +86,10 @@ struct CaseMetrics {
 //   <= 2^-105 |R_i| + 2^-1075 <= 2^-104.9; divided by eps = 2^(1-p) (exact). Together: relative 2u + 2u^2,
 //   absolute 2^-104.9 / eps = 2^(p-105.9).
 //   -> rel 2^-51, abs 2^(p-105) ulp1: f32 2^-81, f64 2^-52.
-// norm_err_ulp1. |r| relative <= 7.7u^2 (above, before the reciprocal) < 2^-102.9; |r| - 1 by DW+FP (2u^2);
-//   RN (u). Mpfr: RN (u). Together: relative 2u + 2u^2, absolute 2^-102.9 |r| / eps = 2^(p-103.9) |r|. For
-//   |r| >= 2, 2^(p-103.9)|r| <= 2^-101.9 |m| (m >= (|r| - 1)/eps >= |r| 2^(p-2)), inside the relative margin;
-//   for |r| < 2 it is < 2^(p-102.9).
+// norm_err_ulp1. |r| relative < 2^-102.8 (above); |r| - 1 by DW+FP (2u^2); RN (u). Mpfr: RN (u). Together:
+//   relative 2u + 2u^2, absolute 2^-102.8 |r| / eps = 2^(p-103.8) |r|. For |r| >= 2, 2^(p-103.8)|r| <=
+//   2^-101.8 |m| (m >= (|r| - 1)/eps >= |r| 2^(p-2)), inside the relative margin; for |r| < 2 it is
+//   < 2^(p-102.8).
 //   -> rel 2^-51, abs 2^(p-102) ulp1: f32 2^-78, f64 2^-49.
 // nonfinite: exact in both engines (the same test on the same doubles): always equal.
 // branch_disagree: both engines take the other arc where its angle is smaller (strict). They can differ only
