@@ -6,18 +6,19 @@
 //     error-free TwoSum passes (VecSum, Ogita-Rump-Oishi 2005); the sign is the sign of the leading term
 //     once it exceeds the sum of the magnitudes of the others (or every term is zero: a tie). Exact.
 //  2. a = q0/|q0|, b = +-q1/|q1|: squares by TwoProd, sums, sqrt and division in DB.
-//  3. W = 2 atan(|a - b| / |a + b|), the ratio in [0, 1]: atan(z) = atan(k/64) + atan(u),
-//     u = (z - k/64)/(1 + z k/64), |u| <= 2^-7, atan(k/64) from a table computed with MPFR at start-up
-//     (rounded to double-double, error <= 2^-105 relative), atan(u) by its Taylor series through u^15;
-//     remainder <= |u|^17/17 (alternating series with decreasing terms).
-//  4. s0 = sin((1-t)W)/sin W, s1 = sin(tW)/sin W, evaluated at the computed W' (taken as exact) with
-//     sin(x) = sin(k/64) cos(r) + cos(k/64) sin(r), r = x - k/64 (exact), |r| <= 2^-7, tables from
-//     MPFR, series through r^11 and r^12 (remainders |r|^13/13!, |r|^14/14!). The error of W' itself,
+//  3. W = 2 atan(|a - b| / |a + b|), the ratio in [0, 1]: atan(z) = atan(k/256) + atan(u),
+//     u = (z - k/256)/(1 + z k/256), |u| <= 2^-9, atan(k/256) from a table computed with MPFR at start-up
+//     (rounded to double-double, error <= 2^-105 relative), atan(u) by its Taylor series through u^11;
+//     remainder <= |u|^13/13 (alternating series with decreasing terms).
+//  4. s1 = sin(tW)/sin W and s0 = sin((1-t)W)/sin W = cos(tW) - cos W s1, evaluated at the computed W'
+//     (taken as exact) with sin x = sin(k/256) cos r + cos(k/256) sin r, cos x = cos(k/256) cos r -
+//     sin(k/256) sin r, r = x - k/256 (exact), |r| <= 2^-9, tables from MPFR, series through r^9 and r^8
+//     (remainders |r|^11/11!, |r|^10/10!). The error of W' itself,
 //     |W - W'| <= eW, enters through the derivative of g_t(W) = sin(tW)/sin W: g'/g = t cot(tW) - cot W
 //     = sum_k c_k (1 - t^2k) W^(2k-1) with c_k > 0 (the Laurent series of cot), so 0 <= g' <= 1/W - cot W
 //     <= 0.41 W for W <= 1.6 (the ratio (1/W - cot W)/W increases with W; 0.4089 at 1.6), times
-//     max g <= 1.0001 there: |g(W) - g(W')| <= 0.42 (W' + eW) eW. At W' + eW < 2^-300 the limit
-//     g_t(0) = t is used with the same bound.
+//     max g <= 1.0001 there: |g(W) - g(W')| <= 0.42 (W' + eW) eW. At W' < 2^-300 the limit
+//     g_t(0) = t is used, within 0.42 (W' + eW)^2.
 //  5. R = s0 a + s1 b, N = ((1-t) a + t b)/|(1-t) a + t b| in DB.
 //  6. a.b and W rounded to double only where the bound proves the rounding (else: ill_conditioned).
 // Range: nonzero input components in [2^-400, 2^400], normalised components 0 or >= 2^-300, t = 0 or
@@ -40,12 +41,15 @@ namespace {
 
 std::atomic<int> g_damage{-1};  // -1: not read from the environment yet
 
+constexpr int kSteps = 256;             // table spacing 1/256: reduced arguments |r|, |u| <= 2^-9
+constexpr int kSinTable = 413;          // sin(k/256), cos(k/256), k = 0..412 (k/256 <= 1.61)
+constexpr int kAtanTable = 260;         // atan(k/256), k = 0..259 (z <= 1.01)
 struct Tables {
-    DB sin_k[104], cos_k[104];  // sin(k/64), cos(k/64), k = 0..103 (k/64 <= 1.61)
-    DB atan_k[66];              // atan(k/64), k = 0..65
-    DB sin_c[5];                // (-1)^n/(2n+1)!, n = 1..5
-    DB cos_c[6];                // (-1)^n/(2n)!, n = 1..6
-    DB atan_c[7];               // (-1)^n/(2n+1), n = 1..7
+    DB sin_k[kSinTable], cos_k[kSinTable];
+    DB atan_k[kAtanTable];
+    DB sin_c[4];   // (-1)^n/(2n+1)!, n = 1..4; remainder |r|^11/11! < 2^-124
+    DB cos_c[4];   // (-1)^n/(2n)!, n = 1..4;   remainder |r|^10/10! < 2^-111
+    DB atan_c[5];  // (-1)^n/(2n+1), n = 1..5;  remainder |u|^13/13 < 2^-120
 };
 
 // A real computed by MPFR at 256 bits, rounded to double-double: error <= 2^-105 |hi| (+ MPFR's 2^-250).
@@ -58,12 +62,12 @@ Tables make_tables(bool damaged) {
     Tables T;
     Real x, y;
     ensure_bits(x, 256), ensure_bits(y, 256);
-    for (int k = 0; k < 104; k++) {
+    for (int k = 0; k < kSinTable; k++) {
         mpfr_set_si(mp(x), k, MPFR_RNDN);
-        mpfr_div_ui(mp(x), mp(x), 64, MPFR_RNDN);  // exact
+        mpfr_div_ui(mp(x), mp(x), kSteps, MPFR_RNDN);  // exact
         mpfr_sin(mp(y), mp(x), MPFR_RNDN), T.sin_k[k] = from_mpfr(y);
         mpfr_cos(mp(y), mp(x), MPFR_RNDN), T.cos_k[k] = from_mpfr(y);
-        if (k < 66) mpfr_atan(mp(y), mp(x), MPFR_RNDN), T.atan_k[k] = from_mpfr(y);
+        if (k < kAtanTable) mpfr_atan(mp(y), mp(x), MPFR_RNDN), T.atan_k[k] = from_mpfr(y);
     }
     // 1/n! and 1/(2n+1)
     auto inv_factorial = [&](int n, int sign) {
@@ -72,14 +76,14 @@ Tables make_tables(bool damaged) {
         if (sign < 0) mpfr_neg(mp(y), mp(y), MPFR_RNDN);
         return from_mpfr(y);
     };
-    for (int n = 1; n <= 5; n++) T.sin_c[n - 1] = inv_factorial(2 * n + 1, n % 2 ? -1 : 1);
-    for (int n = 1; n <= 6; n++) T.cos_c[n - 1] = inv_factorial(2 * n, n % 2 ? -1 : 1);
-    for (int n = 1; n <= 7; n++) {
+    for (int n = 1; n <= 4; n++) T.sin_c[n - 1] = inv_factorial(2 * n + 1, n % 2 ? -1 : 1);
+    for (int n = 1; n <= 4; n++) T.cos_c[n - 1] = inv_factorial(2 * n, n % 2 ? -1 : 1);
+    for (int n = 1; n <= 5; n++) {
         mpfr_set_si(mp(y), n % 2 ? -1 : 1, MPFR_RNDN);
         mpfr_div_ui(mp(y), mp(y), unsigned(2 * n + 1), MPFR_RNDN);
         T.atan_c[n - 1] = from_mpfr(y);
     }
-    if (damaged) T.sin_c[1].v = dd::mul(T.sin_c[1].v, 1 + 0x1p-40);  // r^5/5!: a wrong constant, same bound
+    if (damaged) T.sin_c[1].v = dd::mul(T.sin_c[1].v, 1 + 0x1p-30);  // r^5/5!: a wrong constant, same bound
     mpfr_free_cache();
     return T;
 }
@@ -100,27 +104,34 @@ DB horner(const DB *c, int n, const DB &y) {
     return acc;
 }
 
-// sin(x) for x in [0, 1.61] (bound included: |sin'| <= 1 is covered by the propagation through r).
-DB sin_db(const DB &x) {
+// sin(x) and cos(x) for x in [0, 1.61] (x's bound propagates through r: |sin'|, |cos'| <= 1).
+// x = k/256 + r, |r| <= 2^-9: sin x = S_k cos r + C_k sin r, cos x = C_k cos r - S_k sin r.
+void sincos_db(const DB &x, DB &sin_x, DB &cos_x) {
     const Tables &T = tables();
     const double xh = x.v.hi;
-    if (!(xh >= 0) || xh > 1.61) return {x.v, INFINITY};
-    if (xh < 0x1p-60) {  // sin x = x - x^3/6 + ...: |sin x - x| <= x^3/6 <= 2^-121 x
-        const double m = upper(x);
-        return {x.v, dd::up(x.err + m * m * m / 6)};
+    if (!(xh >= 0) || xh > 1.61) {
+        sin_x = cos_x = {x.v, INFINITY};
+        return;
     }
-    const int k = int(std::nearbyint(xh * 64));
-    const DD r = dd::two_sum(xh - k / 64.0, x.v.lo);  // xh - k/64 exact (Sterbenz; k = 0 trivially)
+    const DB one = dd::exact(1.0);
+    if (xh < 0x1p-60) {  // sin x = x - x^3/6 + ..., cos x = 1 - x^2/2 + ...
+        const double m = upper(x);
+        sin_x = {x.v, dd::up(x.err + m * m * m / 6)};
+        cos_x = {one.v, dd::up(m * m / 2)};
+        return;
+    }
+    const int k = int(std::nearbyint(xh * kSteps));
+    const DD r = dd::two_sum(xh - double(k) / kSteps, x.v.lo);  // xh - k/256 exact (Sterbenz; k = 0 trivially)
     const DB rr{r, x.err};
     const DB r2 = rr * rr;
     const double rm = upper(rr);
-    const double r2m = rm * rm, r4m = r2m * r2m, r12 = r4m * r4m * r4m * (1 + 0x1p-40);
-    const DB one = dd::exact(1.0);
-    DB sr = rr * (one + r2 * horner(T.sin_c, 5, r2));
-    sr = dd::widen(sr, r12 * rm / 6227020800.0);  // |r|^13/13!
-    DB cr = one + r2 * horner(T.cos_c, 6, r2);
-    cr = dd::widen(cr, r12 * rm * rm / 87178291200.0);  // |r|^14/14!
-    return T.sin_k[k] * cr + T.cos_k[k] * sr;
+    const double r2m = rm * rm, r4m = r2m * r2m, r10 = r4m * r4m * r2m * (1 + 0x1p-40);
+    DB sr = rr * (one + r2 * horner(T.sin_c, 4, r2));
+    sr = dd::widen(sr, r10 * rm / 39916800.0);  // |r|^11/11!
+    DB cr = one + r2 * horner(T.cos_c, 4, r2);
+    cr = dd::widen(cr, r10 / 3628800.0);  // |r|^10/10!
+    sin_x = T.sin_k[k] * cr + T.cos_k[k] * sr;
+    cos_x = T.cos_k[k] * cr - T.sin_k[k] * sr;
 }
 
 // atan(z) for z in [0, 1.01].
@@ -128,16 +139,16 @@ DB atan_db(const DB &z) {
     const Tables &T = tables();
     const double zh = z.v.hi;
     if (!(zh >= 0) || zh > 1.01) return {z.v, INFINITY};
-    const int k = int(std::nearbyint(zh * 64));
-    const double c = k / 64.0;
+    const int k = int(std::nearbyint(zh * kSteps));
+    const double c = double(k) / kSteps;
     const DB num{dd::two_sum(zh - c, z.v.lo), z.err};  // z - c, exactly up to z's own bound
     const DB den = dd::exact(1.0) + z * c;
     const DB u = num / den;
     const double um = upper(u);
     const DB u2 = u * u;
-    DB au = u * (dd::exact(1.0) + u2 * horner(T.atan_c, 7, u2));
-    const double u2m = um * um, u4m = u2m * u2m, u16m = u4m * u4m * u4m * u4m;
-    au = dd::widen(au, u16m * um * (1 + 0x1p-40) / 17);
+    DB au = u * (dd::exact(1.0) + u2 * horner(T.atan_c, 5, u2));
+    const double u2m = um * um, u4m = u2m * u2m, u12m = u4m * u4m * u4m;
+    au = dd::widen(au, u12m * um * (1 + 0x1p-40) / 13);
     return T.atan_k[k] + au;
 }
 
@@ -221,11 +232,14 @@ bool arc(const DB a[4], const DB b[4], double t, bool same_ends, Arc &out) {
         const double limit = 0.42 * (Wv + eW) * (Wv + eW) * (1 + 0x1p-40);
         s0 = {omt, limit}, s1 = {tt, limit};
     } else {
+        // s1 = sin(tW)/sin W, s0 = sin((1-t)W)/sin W = cos(tW) - cos W s1: two sincos instead of three sines
         const DB Wx = dd::exact(out.W.v);
-        const DB sW = sin_db(Wx);
-        const DB x0 = dd::exact(omt) * Wx, x1 = dd::exact(tt) * Wx;
-        s0 = dd::widen(sin_db(x0) / sW, drift);
-        s1 = dd::widen(sin_db(x1) / sW, drift);
+        DB sW, cW, st, ct;
+        sincos_db(Wx, sW, cW);
+        sincos_db(dd::exact(tt) * Wx, st, ct);
+        const DB q1 = st / sW;
+        s1 = dd::widen(q1, drift);
+        s0 = dd::widen(ct - cW * q1, drift);
     }
     for (int i = 0; i < 4; i++) out.R[i] = s0 * a[i] + s1 * b[i];
     DB l[4];
