@@ -8,6 +8,7 @@
 
 #include <cmath>
 #include <limits>
+#include <ostream>
 
 using namespace qc;
 
@@ -147,6 +148,11 @@ SlerpReference reference_of(const double q0[4], const double q1[4], double t) {
 // The hand cases below run with either metric engine.
 class Metrics : public ::testing::TestWithParam<ReferenceMode> {};
 }  // namespace
+
+namespace qc {
+// The engine's name in test names and messages (ctest lists "... # GetParam() = fast").
+inline void PrintTo(ReferenceMode m, std::ostream *os) { *os << to_string(m); }
+}  // namespace qc
 
 TEST_P(Metrics, AngleErrorOfAKnownRotation) {
     double q0[4] = {1, 0, 0, 0}, q1[4] = {std::cos(0.4), 0, 0, std::sin(0.4)};
