@@ -14,7 +14,13 @@ cases="${QC_MODES_CASES:-3000}"
 for mode in fast mpfr; do
   "$qc" run --cases "$cases" --seed 11 --reference "$mode" --out "$tmp/$mode" 2>/dev/null
   "$qc" conform --cases 60 --seed 11 --reference "$mode" --impl 'seed-*' --impl 'broken-*' --out "$tmp/$mode" 2>/dev/null || [ $? -eq 1 ]
+  "$qc" squad --tracks 20 --seed 11 --reference "$mode" --impl '*' --out "$tmp/$mode" 2>/dev/null || [ $? -eq 1 ]
 done
+# Squad: the double-double metrics against the same MPFR reference curve give the same tables.
+for f in squad_summary.csv squad_conformance.csv; do
+  cmp -s "$tmp/fast/$f" "$tmp/mpfr/$f" || { echo "FAIL: $f differs between --reference fast and mpfr" >&2; diff "$tmp/fast/$f" "$tmp/mpfr/$f" | head >&2; exit 1; }
+done
+echo "squad tables identical under both modes"
 
 /usr/bin/python3 - "$tmp/fast" "$tmp/mpfr" <<'EOF'
 import csv, json, sys

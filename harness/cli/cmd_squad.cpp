@@ -15,6 +15,7 @@ struct SquadArgs {
     unsigned long long seed = 1;
     int jobs = 0, worst_k = 5;
     std::string out = "reports/latest";
+    std::string reference = "fast";
 };
 
 int squad_command(const SquadArgs &a) {
@@ -31,6 +32,7 @@ int squad_command(const SquadArgs &a) {
     opt.tracks = uint64_t(a.tracks);
     if (a.track >= 0) opt.only_track = uint64_t(a.track);
     opt.seed = a.seed;
+    opt.reference = reference_mode(a.reference);
     opt.jobs = a.jobs;
     opt.worst_k = a.worst_k;
     std::vector<Impl> catalogue = load_catalogue(a.plugins);
@@ -59,6 +61,7 @@ void setup(CLI::App *sub, int &status) {
     sub->add_option("--worst-k", a->worst_k, "Worst cases kept per row")->capture_default_str();
     sub->add_option("--out", a->out, "Report folder")->capture_default_str();
     add_plugin_option(sub, a->plugins);
+    add_reference_option(sub, a->reference);
     sub->callback([a, &status] { status = squad_command(*a); });
 }
 

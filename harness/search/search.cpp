@@ -17,6 +17,13 @@ namespace {
 
 constexpr int kPool = 16;  // cases kept and climbed from
 
+// An error rounded to 6 significant digits (inf and 0 unchanged): the search's ordering key.
+double rank_key(double e) {
+    if (!(e > 0) || !std::isfinite(e)) return e;
+    const double scale = std::pow(10.0, 5 - std::floor(std::log10(e)));
+    return std::nearbyint(e * scale) / scale;
+}
+
 template <class T> struct Kept {
     SlerpCase<T> c;
     double err;
@@ -142,7 +149,9 @@ SearchOutcome search_row(const Impl &impl, Op op, Region region, uint64_t seed, 
     SearchOutcome out;
     const uint64_t n = sampled_err.size(), half = n / 2, climb = n - half;
     out.evaluations = n;
-    auto by_error = [](const auto &a, const auto &b) { return a.err > b.err; };
+    // The search ranks errors by rank_key: 6 significant digits, so that its path does not depend on the
+    // last bits of a metric (--reference fast and mpfr agree to far more digits, and follow the same path).
+    auto by_error = [](const auto &a, const auto &b) { return rank_key(a.err) > rank_key(b.err); };
 
     // Half the budget: the region's sample.
     std::vector<uint64_t> order(half);
@@ -153,7 +162,8 @@ SearchOutcome search_row(const Impl &impl, Op op, Region region, uint64_t seed, 
     }
     size_t top = std::min<size_t>(kPool, half);
     std::partial_sort(order.begin(), order.begin() + long(top), order.end(), [&](uint64_t a, uint64_t b) {
-        return sampled_err[a] != sampled_err[b] ? sampled_err[a] > sampled_err[b] : a < b;
+        const double ka = rank_key(sampled_err[a]), kb = rank_key(sampled_err[b]);
+        return ka != kb ? ka > kb : a < b;
     });
     std::vector<Kept<T>> pool;
     for (size_t k = 0; k < top; k++) pool.push_back({regenerate_case<T>(seed, region, order[k]), sampled_err[order[k]]});
@@ -178,7 +188,7 @@ SearchOutcome search_row(const Impl &impl, Op op, Region region, uint64_t seed, 
         double err = m.nonfinite ? std::numeric_limits<double>::infinity() : m.angle_err_rad;
         if (m.nonfinite) out.nonfinite++;
         else out.max_angle_err_rad = std::max(out.max_angle_err_rad, err);
-        if (err <= pool.back().err && pool.size() >= size_t(kPool)) continue;
+        if (rank_key(err) <= rank_key(pool.back().err) && pool.size() >= size_t(kPool)) continue;
         bool dup = false;
         for (const auto &k : pool) dup = dup || same_case(k.c, c);
         if (dup) continue;

@@ -102,10 +102,17 @@ void measure_track(const SquadOptions &opt, TrackRegion region, uint64_t index, 
     o.own_out.assign(ni * nq, {});
     o.jump.assign(ni * n, std::numeric_limits<double>::quiet_NaN());
     o.speed.assign(ni * n, std::numeric_limits<double>::quiet_NaN());
-    auto angle = [&](const T out[4], const RealQuat &target) {
+    // The reference points as double-double for the fast metric engine (rounding error <= 2^-106).
+    std::vector<DDQuat> points_dd;
+    if (metric.mode() == ReferenceMode::fast) {
+        points_dd.resize(nq);
+        for (size_t j = 0; j < nq; j++)
+            for (int c = 0; c < 4; c++) points_dd[j][c] = round_to_dd(ref.points[j][c]);
+    }
+    auto angle = [&](const T out[4], size_t j) {
         if (!finite4(out)) return kInf;
         double d[4] = {out[0], out[1], out[2], out[3]};
-        double a = metric.rotation_angle(d, target);
+        double a = points_dd.empty() ? metric.rotation_angle(d, ref.points[j]) : metric.rotation_angle(d, points_dd[j]);
         return std::isnan(a) ? kInf : a;  // a zero output has no direction
     };
     RealQuat p[3];
@@ -125,11 +132,11 @@ void measure_track(const SquadOptions &opt, TrackRegion region, uint64_t index, 
             const T t = T(o.queries[j].t);
             T out[4] = {0, 0, 0, 0};
             impl.template squad<T>(q[sgm].data(), q[sgm + 1].data(), s_own[sgm].data(), s_own[sgm + 1].data(), t, out);
-            o.own[k * nq + j] = angle(out, ref.points[j]);
+            o.own[k * nq + j] = angle(out, j);
             o.own_out[k * nq + j] = {double(out[0]), double(out[1]), double(out[2]), double(out[3])};
             T out2[4] = {0, 0, 0, 0};
             impl.template squad<T>(q[sgm].data(), q[sgm + 1].data(), s_ref[sgm].data(), s_ref[sgm + 1].data(), t, out2);
-            o.refcp[k * nq + j] = angle(out2, ref.points[j]);
+            o.refcp[k * nq + j] = angle(out2, j);
         }
         // The implementation's angular-velocity jump at every interior key, own control points.
         for (size_t i = 1; i + 1 < n; i++) {
@@ -178,7 +185,7 @@ void run_precision(const SquadOptions &opt, const std::vector<const Impl *> &all
         std::vector<ReferenceStats> stats(static_cast<size_t>(jobs));
         auto worker = [&](int w) {
             SquadReferenceEngine reference(P);
-            MetricEngine metric(P);
+            MetricEngine metric(P, opt.reference);
             RealQuatOps ops(2 * Format<T>::p + 32);
             for (;;) {
                 uint64_t j = next.fetch_add(1);

@@ -25,6 +25,9 @@ struct SquadOptions {
     uint64_t seed = 1;
     int jobs = 0;                           // 0 = all cores
     int worst_k = 5;
+    // fast: the squad metrics (rotation angles against the reference curve) in double-double, against the
+    // MPFR reference rounded to double-double; mpfr: in MPFR. The squad reference itself is MPFR in both.
+    ReferenceMode reference = ReferenceMode::fast;
 };
 
 // The c1 check (README "Squad"): at every interior key, the world-frame angular velocity of the
