@@ -262,13 +262,15 @@ Tally compare_engines(uint64_t cases, unsigned threads, MetricDamage damage) {
 
 void print(const char *title, const Tally &t, double seconds) {
     std::printf("%s: %llu cases, %llu outputs compared in %.1f s (%llu non-finite, %llu in the tie band, %llu "
-                "branch ties, %llu in the sign band, %llu with the ulp slack of a subnormal low word), %llu violations\n",
+                "branch ties, %llu in the sign band, %llu with the ulp slack of a subnormal low word), "
+                "%llu violations\n",
                 title, (unsigned long long)t.cases, (unsigned long long)t.outputs, seconds,
                 (unsigned long long)t.nonfinite, (unsigned long long)t.tie_band_outputs,
                 (unsigned long long)t.branch_ties, (unsigned long long)t.sign_band,
                 (unsigned long long)t.ulp_slack, (unsigned long long)t.violations);
     std::printf("  largest |fast - mpfr| / bound:\n");
-    for (int k = 0; k < 5; k++) std::printf("    %-23s %.3g  %s\n", kMetricNames[k], t.worst[k], t.worst_case[k].c_str());
+    for (int k = 0; k < 5; k++)
+        std::printf("    %-23s %.3g  %s\n", kMetricNames[k], t.worst[k], t.worst_case[k].c_str());
     for (const auto &e : t.examples) std::printf("  %s\n", e.c_str());
 }
 

@@ -123,8 +123,9 @@ TEST(Ulp, DoubleDoubleAgreesWithMpfr) {
         case 0: break;
         case 1: case 2: {
             const int k = int(rng.below(9)) - 4;
+            const double dir = k > 0 ? INFINITY : -INFINITY;
             for (int i = 0; i < std::abs(k); i++)
-                y = f32 ? double(std::nextafter(float(y), k > 0 ? INFINITY : -INFINITY)) : std::nextafter(y, k > 0 ? INFINITY : -INFINITY);
+                y = f32 ? double(std::nextafter(float(y), float(dir))) : std::nextafter(y, dir);
             break;
         }
         case 3: y = -y; break;

@@ -89,7 +89,8 @@ double MetricEngine::rotation_angle(const double u[4], const RealQuat &unit_v) {
 // hi + lo exactly: hi and lo are at most ~2100 bits apart; the precision grows (and stays) as needed.
 void MetricEngine::set_exact(Real &out, dd::DD x) {
     long need = bits_;
-    if (x.lo != 0 && std::isfinite(x.hi) && x.hi != 0) need = std::max<long>(need, std::ilogb(x.hi) - std::ilogb(x.lo) + 54);
+    if (x.lo != 0 && std::isfinite(x.hi) && x.hi != 0)
+        need = std::max<long>(need, std::ilogb(x.hi) - std::ilogb(x.lo) + 54);
     if (mpfr_get_prec(mp(out)) < need) mpfr_set_prec(mp(out), need);
     mpfr_set_d(mp(out), x.hi, MPFR_RNDN);
     mpfr_add_d(mp(out), mp(out), x.lo, MPFR_RNDN);
@@ -147,7 +148,9 @@ CaseMetrics MetricEngine::measure_mpfr(const double out[4], const SlerpReference
         for (int i = 0; i < 4; i++) {
             set_exact(conv_R_[i], ref.R[i]);
             set_exact(conv_N_[i], ref.N[i]);
-            if (ref.in_tie_band) set_exact(conv_R_other_[i], ref.R_other[i]), set_exact(conv_N_other_[i], ref.N_other[i]);
+            if (!ref.in_tie_band) continue;
+            set_exact(conv_R_other_[i], ref.R_other[i]);
+            set_exact(conv_N_other_[i], ref.N_other[i]);
         }
         R = &conv_R_, N = &conv_N_, R_other = &conv_R_other_, N_other = &conv_N_other_;
     }

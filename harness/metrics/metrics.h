@@ -50,10 +50,11 @@ struct CaseMetrics {
 // TwoProd (FMA) exact; DW+DW (JMP Alg. 6) <= 3u^2 + 13u^3; DW+FP (Alg. 4) <= 2u^2; DW*DW (Alg. 12) <= 5u^2;
 // sqrt(DW) (LM 2022) <= 25/8 u^2. Two cheaper blocks, proved in metrics_dd.cpp: add_abs (JMP Alg. 5 ending in
 // TwoSum), absolute error <= 3u^2 (|x| + |y|); sum_squares of four DW, relative <= 25u^2 (12u^2 without low
-// words). Final operations in double: RN, sqrt correctly rounded (<= u), atan2 <= 1 ulp (<= 2u; glibc's
-// documented maximum). The mpfr engine works at 2p + 96 >= 144 bits: its own error before the final double
-// operations is below 2^-135 everywhere below, and is absorbed in the margins. Underflow inside the fast engine
-// (products of components below 2^-511) adds at most a few 2^-1074 absolute, far below every absolute term.
+// words). Final operations in double: RN, sqrt correctly rounded (<= u), atan2 taken as <= 1 ulp (<= 2u; glibc
+// does not promise correct rounding; with 2 ulps the angle total below is 14u < 0.88 * 2^-49, still inside).
+// The mpfr engine works at 2p + 96 >= 144 bits: its own error before the final double operations is below
+// 2^-135 everywhere below, and is absorbed in the margins. Underflow inside the fast engine (products of
+// components below 2^-511) adds at most a few 2^-1074 absolute, far below every absolute term.
 //
 // |r|: r is scaled by a power of two (exact) so that max |r_i| is in [1, 2); n = |r| by sum_squares (12u^2)
 //   and sqrt (25/8 u^2): relative <= 6u^2 + 3.125u^2 = 9.125u^2 < 2^-102.8.
