@@ -197,6 +197,8 @@ SearchOutcome search_row(const Impl &impl, Op op, Region region, uint64_t seed, 
         if (pool.size() > size_t(kPool)) pool.pop_back();
     }
     out.reference = reference.stats();
+    // Reported worst first by the exact error (the ranking above only decided the path).
+    std::stable_sort(pool.begin(), pool.end(), [](const auto &a, const auto &b) { return a.err > b.err; });
     for (size_t k = 0; k < pool.size() && k < size_t(std::max(0, keep)); k++) {
         FoundCase f;
         for (int i = 0; i < 4; i++) f.q0[i] = pool[k].c.q0[size_t(i)], f.q1[i] = pool[k].c.q1[size_t(i)];
