@@ -168,6 +168,7 @@ SearchOutcome search_row(const Impl &impl, Op op, Region region, uint64_t seed, 
     std::vector<Kept<T>> pool;
     for (size_t k = 0; k < top; k++) pool.push_back({regenerate_case<T>(seed, region, order[k]), sampled_err[order[k]]});
     if (pool.empty()) return out;
+    Kept<T> best = pool.front();
 
     // The other half: climb.
     ReferenceEngine reference(Format<T>::precision, mode);
@@ -188,6 +189,7 @@ SearchOutcome search_row(const Impl &impl, Op op, Region region, uint64_t seed, 
         double err = m.nonfinite ? std::numeric_limits<double>::infinity() : m.angle_err_rad;
         if (m.nonfinite) out.nonfinite++;
         else out.max_angle_err_rad = std::max(out.max_angle_err_rad, err);
+        if (err > best.err) best = {c, err};  // the exact maximum, reported even if its key ties the pool's
         if (rank_key(err) <= rank_key(pool.back().err) && pool.size() >= size_t(kPool)) continue;
         bool dup = false;
         for (const auto &k : pool) dup = dup || same_case(k.c, c);
@@ -197,7 +199,11 @@ SearchOutcome search_row(const Impl &impl, Op op, Region region, uint64_t seed, 
         if (pool.size() > size_t(kPool)) pool.pop_back();
     }
     out.reference = reference.stats();
-    // Reported worst first by the exact error (the ranking above only decided the path).
+    // Reported worst first by the exact error (the ranking above only decided the path), the exact maximum
+    // included.
+    bool kept = false;
+    for (const auto &k : pool) kept = kept || same_case(k.c, best.c);
+    if (!kept) pool.back() = best;
     std::stable_sort(pool.begin(), pool.end(), [](const auto &a, const auto &b) { return a.err > b.err; });
     for (size_t k = 0; k < pool.size() && k < size_t(std::max(0, keep)); k++) {
         FoundCase f;
