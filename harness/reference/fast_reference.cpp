@@ -207,7 +207,7 @@ struct Arc {
 };
 
 // R and N along the arc from a to b (a.b >= 0 assumed by the caller's choice of b).
-bool arc(const DB a[4], const DB b[4], double t, bool same_ends, Arc &out) {
+bool arc(const DB a[4], const DB b[4], double t, bool same_ends, bool want_nlerp, Arc &out) {
     DB d[4], s[4];
     for (int i = 0; i < 4; i++) d[i] = a[i] - b[i], s[i] = a[i] + b[i];
     const DB nd = sqrt_nonneg(norm2(d));
@@ -242,12 +242,16 @@ bool arc(const DB a[4], const DB b[4], double t, bool same_ends, Arc &out) {
         s0 = dd::widen(ct - cW * q1, drift);
     }
     for (int i = 0; i < 4; i++) out.R[i] = s0 * a[i] + s1 * b[i];
+    if (!want_nlerp) {
+        for (auto &n : out.N) n = {{NAN, NAN}, 0};
+        return true;
+    }
     DB l[4];
     for (int i = 0; i < 4; i++) l[i] = a[i] * dd::exact(omt) + b[i] * t;
     const DB nl2 = norm2(l);
     if (!(nl2.v.hi > 4 * nl2.err)) return false;
-    const DB nl = dd::sqrt(nl2);
-    for (int i = 0; i < 4; i++) out.N[i] = l[i] / nl;
+    const DB inv = dd::exact(1.0) / dd::sqrt(nl2);
+    for (int i = 0; i < 4; i++) out.N[i] = l[i] * inv;
     return true;
 }
 
@@ -271,7 +275,8 @@ FastDamage fast_damage() {
 
 double fast_tolerance(Precision p) { return std::ldexp(1.0, -(precision_bits(p) + 40)); }
 
-FastOutcome fast_slerp_reference(const double q0_in[4], const double q1_in[4], double t, Precision p, SlerpReference &out) {
+FastOutcome fast_slerp_reference(const double q0_in[4], const double q1_in[4], double t, Precision p, SlerpReference &out,
+                                 bool want_nlerp) {
     // Components below 2^-400 (zeros nudged by a few ulps, subnormals) are set to zero and accounted for:
     // with |q| >= 2^-200 they move a = q/|q| by at most 2 sum|e_i|/|q| <= 2^-199, and (R, N) is Lipschitz
     // in (a, b) with a constant below 4 on a.b >= 0 (|s0|, |s1| <= sqrt 2, |s'| <= 0.66, |dW| <= sqrt 2 |d(a-b)|,
@@ -319,8 +324,9 @@ FastOutcome fast_slerp_reference(const double q0_in[4], const double q1_in[4], d
         exact_dot = dd::widen(exact_dot, moved);
         shift = 16 * (e0 / n0.v.hi + e1 / n1.v.hi) * (1 + 0x1p-40);
     }
+    const DB inv0 = dd::exact(1.0) / n0, inv1 = dd::exact(1.0) / n1;
     for (int i = 0; i < 4; i++) {
-        a[i] = qa[i] / n0, b[i] = qb[i] / n1;
+        a[i] = qa[i] * inv0, b[i] = qb[i] * inv1;
         if (!in_range(a[i].v.hi) || std::fabs(a[i].v.hi) > 2 || (a[i].v.hi != 0 && std::fabs(a[i].v.hi) < 0x1p-300))
             return FastOutcome::ill_conditioned;
         if (!in_range(b[i].v.hi) || std::fabs(b[i].v.hi) > 2 || (b[i].v.hi != 0 && std::fabs(b[i].v.hi) < 0x1p-300))
@@ -334,7 +340,7 @@ FastOutcome fast_slerp_reference(const double q0_in[4], const double q1_in[4], d
 
     // 3-5. the short arc, and the other arc in the tie band
     Arc main_arc, other_arc;
-    if (!arc(a, b, t, same_ends, main_arc)) return FastOutcome::ill_conditioned;
+    if (!arc(a, b, t, same_ends, want_nlerp, main_arc)) return FastOutcome::ill_conditioned;
     // W to double: the nearest double of the double-double W. Where its bound (about 2^-103 absolute)
     // cannot prove the rounding (W below about 2^-50, where the MPFR path's own 2^-(2p+32) cannot either),
     // arc_w is within that bound of W: it only places the case in a log-spaced W bin and sizes tolerances.
@@ -350,14 +356,16 @@ FastOutcome fast_slerp_reference(const double q0_in[4], const double q1_in[4], d
     };
     for (int i = 0; i < 4; i++) {
         out.R[i] = main_arc.R[i].v, out.N[i] = main_arc.N[i].v;
-        take(main_arc.R[i]), take(main_arc.N[i]);
+        take(main_arc.R[i]);
+        if (want_nlerp) take(main_arc.N[i]);
     }
     if (out.in_tie_band) {
         for (auto &x : b) x = -x;
-        if (!arc(a, b, t, false, other_arc)) return FastOutcome::ill_conditioned;
+        if (!arc(a, b, t, false, want_nlerp, other_arc)) return FastOutcome::ill_conditioned;
         for (int i = 0; i < 4; i++) {
             out.R_other[i] = other_arc.R[i].v, out.N_other[i] = other_arc.N[i].v;
-            take(other_arc.R[i]), take(other_arc.N[i]);
+            take(other_arc.R[i]);
+            if (want_nlerp) take(other_arc.N[i]);
         }
     }
     bound = dd::up(bound + t_shift + shift + g_eps_floor);

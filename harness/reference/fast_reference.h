@@ -23,7 +23,9 @@ double fast_tolerance(Precision p);
 
 // Evaluates the reference of (q0, q1, t) given exactly as doubles. On `certified` every field of out but the
 // MPFR ones (R_mp...) is set; otherwise out's contents are unspecified.
-FastOutcome fast_slerp_reference(const double q0[4], const double q1[4], double t, Precision p, SlerpReference &out);
+// want_nlerp = false leaves N and N_other NaN (not computed, not certified).
+FastOutcome fast_slerp_reference(const double q0[4], const double q1[4], double t, Precision p, SlerpReference &out,
+                                 bool want_nlerp = true);
 
 // Negative controls for the tests (a deliberately damaged fast path must be caught by the validation).
 enum class FastDamage {

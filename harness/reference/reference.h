@@ -97,6 +97,9 @@ public:
     int working_bits() const { return start_bits_; }
     Precision precision() const { return precision_; }
     ReferenceMode mode() const { return mode_; }
+    // Whether N (and N_other) are wanted: a driver measuring only the slerp op turns them off (they are then
+    // NaN), which saves a quarter of a fast evaluation. Default on.
+    void set_nlerp_wanted(bool wanted) { want_nlerp_ = wanted; }
     // Agreement tolerance 2^-(p+16) (relative to the unit norm of the result).
     double tolerance() const;
 
@@ -108,6 +111,7 @@ private:
 
     Precision precision_;
     ReferenceMode mode_;
+    bool want_nlerp_ = true;
     int start_bits_;
     ReferenceStats stats_;
     SlerpReference check_, mpfr_check_;

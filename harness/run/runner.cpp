@@ -127,6 +127,7 @@ void run_precision(const RunOptions &opt, const std::vector<ImplOp> &sel, int jo
         auto worker = [&](int w) {
             ReferenceEngine reference(P, opt.reference);
             MetricEngine metric(P, opt.reference);
+            reference.set_nlerp_wanted(std::any_of(idx.begin(), idx.end(), [&](size_t k) { return sel[k].op == Op::nlerp; }));
             SlerpReference ref;
             std::vector<SlerpCase<T>> cases(chunk);
             std::vector<Quat<T>> outs(chunk * nio);

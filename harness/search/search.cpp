@@ -175,6 +175,7 @@ SearchOutcome search_row(const Impl &impl, Op op, Region region, uint64_t seed, 
     // The other half: climb.
     ReferenceEngine reference(Format<T>::precision, mode);
     MetricEngine metric(Format<T>::precision, mode);
+    reference.set_nlerp_wanted(op == Op::nlerp);
     SlerpReference ref;
     Rng rng(mix_name(mix_name(seed * 0x9E3779B97F4A7C15ull + uint64_t(region), impl.name), to_string(op)));
     for (uint64_t step = 0; step < climb; step++) {
