@@ -1,11 +1,11 @@
-// libFuzzer target for the readers of the tool's own files (harness/report/csv_read.cpp): the hexfloat
+// libFuzzer target for the reader of the tool's own tables (harness/tables/table.cpp): the hexfloat
 // parser and the worst_cases.csv reader. Any input must either parse or raise qc::InputError with a
 // one-line "FILE:LINE: reason"; anything else (another exception, a crash, a sanitizer report) is a bug.
 //
 // Input layout: first byte 'h' -> the rest is one hexfloat cell (parsed as double and as float);
 // anything else -> the whole input is the content of a worst_cases.csv.
 // Built and run by tests/robust_fuzz.test.sh with Debian's clang (-fsanitize=fuzzer,address,undefined).
-#include "report/csv_read.h"
+#include "tables/rows.h"
 
 #include <unistd.h>
 

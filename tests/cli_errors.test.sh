@@ -72,7 +72,7 @@ good="$tmp/r/worst_cases.csv"
 cell() { python3 -c 'import csv,sys; r=list(csv.reader(open(sys.argv[1]))); r[int(sys.argv[3])][r[0].index(sys.argv[2])]=sys.argv[4]; csv.writer(sys.stdout,lineterminator="\n").writerows(r)' "$@"; }
 drop() { python3 -c 'import csv,sys; r=list(csv.reader(open(sys.argv[1]))); k=r[0].index(sys.argv[2]); csv.writer(sys.stdout,lineterminator="\n").writerows([x[:k]+x[k+1:] for x in r])' "$@"; }
 f="$tmp/missing_column.csv"; drop "$good" ulp1 >"$f"
-expect 2 "^quatcheck: $f:1: Missing column \"ulp1\"" "$qc" replay "$f"
+expect 2 "^quatcheck: $f:1: missing column 'ulp1'" "$qc" replay "$f"
 f="$tmp/bad_hexfloat.csv"; cell "$good" q0_w 1 0x1.zzp+0 >"$f"
 expect 2 "^quatcheck: $f:2: column q0_w: '0x1.zzp\\+0' is not a hexfloat" "$qc" replay "$f"
 f="$tmp/decimal.csv"; cell "$good" q0_w 1 0.5 >"$f"

@@ -56,9 +56,14 @@ ReportFiles memory(std::map<std::string, std::string> files) {
     return files_in("/nonexistent-quatcheck-dir", std::move(files));
 }
 
+// The leaderboard of the tables in `files`, named DIR/FILE in messages.
+Leaderboard board(const ReportFiles &files, const std::filesystem::path &dir) {
+    return build_leaderboard(read_report_tables(files, dir));
+}
+
 std::string error_of(const std::map<std::string, std::string> &files) {
     try {
-        build_leaderboard(memory(files), "R");
+        board(memory(files), "R");
     } catch (const InputError &e) {
         return e.what();
     }
@@ -90,7 +95,7 @@ struct TempDir {
 }  // namespace
 
 TEST(Leaderboard, SortsByWorstRegionErrorWithNonFiniteLastAndLeavesOutBroken) {
-    Leaderboard b = build_leaderboard(memory({{"summary.csv", standard_summary()}, {"run.json", kRunJson}}), "R");
+    Leaderboard b = board(memory({{"summary.csv", standard_summary()}, {"run.json", kRunJson}}), "R");
     ASSERT_EQ(b.rows.size(), 4u);
     EXPECT_EQ(b.rows[0].impl, "good.f64");
     EXPECT_EQ(b.rows[1].impl + " " + b.rows[1].op, "lib.f32 nlerp");  // worst 2e-5 (uniform)
@@ -120,7 +125,7 @@ TEST(Leaderboard, WithoutRunJsonGroupsAndVersionsComeFromTheBuiltInRegistrations
     std::string s = std::string(kHeader) + summary_row("seed-c.f32", "slerp", "uniform", 1e-6, 1) +
                     summary_row("broken-noflip.f32", "slerp", "uniform", 1, 1e6) +
                     summary_row("someplugin.f32", "slerp", "uniform", 1e-5, 1);
-    Leaderboard b = build_leaderboard(memory({{"summary.csv", s}}), "R");
+    Leaderboard b = board(memory({{"summary.csv", s}}), "R");
     ASSERT_EQ(b.rows.size(), 2u);  // broken-noflip is in the broken group
     EXPECT_EQ(b.rows[0].impl, "seed-c.f32");
     EXPECT_EQ(b.rows[0].group, "seed");
@@ -130,7 +135,7 @@ TEST(Leaderboard, WithoutRunJsonGroupsAndVersionsComeFromTheBuiltInRegistrations
 }
 
 TEST(Leaderboard, MissingOptionalFilesLeaveBlanksAndSaySo) {
-    Leaderboard b = build_leaderboard(memory({{"summary.csv", standard_summary()}, {"run.json", kRunJson}}), "R");
+    Leaderboard b = board(memory({{"summary.csv", standard_summary()}, {"run.json", kRunJson}}), "R");
     EXPECT_FALSE(b.have_conformance);
     EXPECT_FALSE(b.have_timing);
     for (const auto &r : b.rows) {
@@ -157,7 +162,7 @@ TEST(Leaderboard, CompactsVerdictsWorstFirstPerProperty) {
                        "good.f64,slerp,finite,pass,10,0,0,,\n"
                        "absent.f32,slerp,finite,fail,10,0,0,,\n";  // not in the accuracy run: no row to annotate
     std::string squad_conf = "impl,op,property,verdict\nlib.f32,nlerp,c1,known\n";
-    Leaderboard b = build_leaderboard(memory({{"summary.csv", standard_summary()},
+    Leaderboard b = board(memory({{"summary.csv", standard_summary()},
                                               {"run.json", kRunJson},
                                               {"conformance.csv", conf},
                                               {"squad_conformance.csv", squad_conf}}),
@@ -182,7 +187,7 @@ TEST(Leaderboard, TimingPrefersTheUniformRegionElseTheSlowest) {
                          "lib.f32,slerp,uniform,latency,30,0.01,5\n"
                          "good.f64,slerp,near-0,throughput,7,0.01,5\n"
                          "good.f64,slerp,threshold,throughput,11,0.01,5\n";
-    Leaderboard b = build_leaderboard(
+    Leaderboard b = board(
         memory({{"summary.csv", standard_summary()}, {"run.json", kRunJson}, {"timing.csv", timing}}), "R");
     for (const auto &r : b.rows) {
         if (r.impl == "lib.f32" && r.op == "slerp") {
@@ -207,7 +212,7 @@ TEST(Leaderboard, SquadRowsGetTheirOwnRegionsAndTable) {
         "lib.f32,squad,random,10,100,0,5e-06,1e-06,9,9,0,0,1,0\n"
         "lib.f32,squad,sign-flip,10,100,0,0.002,1e-06,9,9,0,0,1,0\n"
         "broken-squad.f32,squad,random,10,100,0,0.5,0.1,9,9,0,0,1,0\n";
-    Leaderboard b = build_leaderboard(
+    Leaderboard b = board(
         memory({{"summary.csv", standard_summary()}, {"run.json", kRunJson}, {"squad_summary.csv", squad}}), "R");
     ASSERT_EQ(b.rows.size(), 5u);  // broken-squad (not in run.json) is known as broken by its registration
     EXPECT_EQ(b.squad_regions, (std::vector<std::string>{"random", "sign-flip"}));
@@ -236,7 +241,7 @@ TEST(Leaderboard, SearchMaximaCountAndFailedImplementationsRankLast) {
         "b.f32,slerp,uniform,100,0,3e-06,1,ok,,,3e-06,1e-06\n"         // the search found less
         "c.f32,slerp,uniform,40,0,1e-09,1,crashed,killed by SIGSEGV,0x1p+0 ...,1e-09,\n"
         "d.f32,slerp,uniform,100,2,1e-08,1,ok,,,1e-08,\n";
-    Leaderboard b = build_leaderboard(memory({{"summary.csv", s}}), "R");
+    Leaderboard b = board(memory({{"summary.csv", s}}), "R");
     ASSERT_EQ(b.rows.size(), 4u);
     EXPECT_TRUE(b.have_search);
     EXPECT_EQ(b.rows[0].impl, "b.f32");
@@ -296,13 +301,13 @@ TEST(Leaderboard, RunWritesTheLeaderboardOfItsOwnSummary) {
     RunResult r = run(o, cat);
     {
         ReportDir dir(tmp.path);
-        write_run_report(r, cat, dir);
+        write_run_report(r, dir);
         dir.commit();
     }
     std::string csv = tmp.get("leaderboard.csv");
     ASSERT_FALSE(csv.empty());
     EXPECT_NE(tmp.get("leaderboard.md").find("| # | implementation |"), std::string::npos);
-    Leaderboard b = build_leaderboard(files_in(tmp.path), tmp.path);
+    Leaderboard b = board(files_in(tmp.path), tmp.path);
     EXPECT_EQ(b.rows.size(), r.selected.size());
     EXPECT_EQ(csv, leaderboard_csv(b));  // `quatcheck leaderboard` on the folder regenerates the same CSV
     for (const auto &row : b.rows) {

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer target fuzz/fuzz_csv_read.cpp (the hexfloat and worst_cases.csv readers) with
+# Builds the libFuzzer target fuzz/fuzz_csv_read.cpp (the hexfloat parser and the table reader on worst_cases.csv) with
 # Debian's clang under ASan+UBSan and runs it for a bounded time (QC_FUZZ_SECONDS, default 20) from the
 # committed corpus fuzz/corpus/. Skipped, with a message, when clang or libFuzzer is absent.
 # Usage: robust_fuzz.test.sh BUILD_DIR SOURCE_DIR
@@ -15,10 +15,13 @@ fi
 out="$build/fuzz"
 mkdir -p "$out"
 fuzzer="$out/fuzz_csv_read"
-if [[ ! -x $fuzzer || $src/fuzz/fuzz_csv_read.cpp -nt $fuzzer || $src/harness/report/csv_read.cpp -nt $fuzzer ]]; then
+reader=("$src/harness/tables/table.cpp" "$src/harness/tables/rows.cpp" "$src/harness/tables/schemas.cpp")
+stale=0
+for f in "$src/fuzz/fuzz_csv_read.cpp" "${reader[@]}"; do [[ $f -nt $fuzzer ]] && stale=1; done
+if [[ ! -x $fuzzer || $stale == 1 ]]; then
     if ! "$cxx" -std=c++20 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
         -I"$src/harness/include" -I"$src/harness" \
-        "$src/fuzz/fuzz_csv_read.cpp" "$src/harness/report/csv_read.cpp" -lfmt -o "$fuzzer.tmp" 2>"$out/build.log"; then
+        "$src/fuzz/fuzz_csv_read.cpp" "${reader[@]}" -lfmt -o "$fuzzer.tmp" 2>"$out/build.log"; then
         if grep -q "libclang_rt.fuzzer\|cannot find -l.*fuzzer\|fuzzer.*not found" "$out/build.log"; then
             echo "SKIPPED: libFuzzer runtime missing (apt-get install libclang-rt-14-dev)"
             exit 0

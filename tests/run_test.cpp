@@ -1,5 +1,5 @@
 // The runner end to end: determinism across runs and thread counts, selection, and the CSVs' shape.
-#include "report/csv_read.h"
+#include "tables/rows.h"
 #include "report/run_report.h"
 #include "run/runner.h"
 
@@ -25,13 +25,13 @@ RunOptions small(int jobs) {
 TEST(Run, SameSeedGivesByteIdenticalCsvsForAnyJobCount) {
     auto cat = load_catalogue({});
     RunResult a = run(small(1), cat), b = run(small(2), cat), c = run(small(2), cat);
-    EXPECT_EQ(summary_csv(a), summary_csv(b));
-    EXPECT_EQ(summary_csv(b), summary_csv(c));
-    EXPECT_EQ(worst_cases_csv(a), worst_cases_csv(b));
+    EXPECT_EQ(summary_csv(summary_rows(a)), summary_csv(summary_rows(b)));
+    EXPECT_EQ(summary_csv(summary_rows(b)), summary_csv(summary_rows(c)));
+    EXPECT_EQ(worst_cases_csv(worst_case_rows(a)), worst_cases_csv(worst_case_rows(b)));
     EXPECT_EQ(error_curve_csv(a), error_curve_csv(b));
     RunOptions other = small(2);
     other.seed = 8;
-    EXPECT_NE(summary_csv(run(other, cat)), summary_csv(a));
+    EXPECT_NE(summary_csv(summary_rows(run(other, cat))), summary_csv(summary_rows(a)));
 }
 
 TEST(Run, RowsCoverEveryImplOpRegion) {
@@ -96,7 +96,7 @@ TEST(Run, WorstCasesReplayFromTheirCsv) {
     std::filesystem::remove_all(dir);
     {
         ReportDir out(dir);
-        write_run_report(r, cat, out);
+        write_run_report(r, out);
         out.commit();
     }
     auto rows = read_worst_cases((dir / "worst_cases.csv").string());

@@ -1,6 +1,6 @@
 // The worst-case search: same reference budget as sampling, deterministic, and it finds larger errors than
 // sampling where the seeds' errors peak (the threshold and near-0 regions).
-#include "report/csv_read.h"
+#include "tables/rows.h"
 #include "report/run_report.h"
 #include "run/runner.h"
 #include "search/search.h"
@@ -54,11 +54,11 @@ TEST(Search, OutputIsByteIdenticalForAnyJobCountAndItsCasesReplay) {
     RunResult a = run(o, cat);
     o.jobs = 2;
     RunResult b = run(o, cat);
-    EXPECT_EQ(summary_csv(a), summary_csv(b));
-    std::string wa = worst_cases_csv(a);
-    EXPECT_EQ(wa, worst_cases_csv(b));
+    EXPECT_EQ(summary_csv(summary_rows(a)), summary_csv(summary_rows(b)));
+    std::string wa = worst_cases_csv(worst_case_rows(a));
+    EXPECT_EQ(wa, worst_cases_csv(worst_case_rows(b)));
     EXPECT_NE(wa.find(",search\n"), std::string::npos);
-    EXPECT_NE(summary_csv(a).find("max_angle_err_sampling_rad,max_angle_err_search_rad"), std::string::npos);
+    EXPECT_NE(summary_csv(summary_rows(a)).find("max_angle_err_sampling_rad,max_angle_err_search_rad"), std::string::npos);
     // The search's cases are written as numbers and reproduce their error.
     auto dir = std::filesystem::temp_directory_path() / ("qc_search_test_" + std::to_string(::getpid()));
     std::filesystem::create_directories(dir);

@@ -10,6 +10,8 @@
 #include "bench/suites.h"
 #include "cli/command.h"
 #include "report/run_report.h"
+#include "run/build_info.h"
+#include "tables/schemas.h"
 
 #include <fmt/format.h>
 #include <sys/resource.h>
@@ -90,7 +92,7 @@ double cpu_seconds() {
 // The default run (every implementation but broken and bench, every op and region) at 1 and 2 jobs, each
 // twice in the order 1, 2, 1, 2; the faster of each pair counts. The CSVs must be identical.
 std::string parallel_csv(const std::vector<Impl> &catalogue, uint64_t seed, uint64_t cases) {
-    std::string s = "jobs,cases_per_region,cases,wall_s,cpu_s,speedup,identical\n";
+    CsvWriter w(tables::parallel);
     struct Best { double wall = 1e300, cpu = 0; std::string csv; uint64_t cases = 0; };
     std::map<int, Best> best;
     for (int round = 0; round < 2; round++)
@@ -102,13 +104,13 @@ std::string parallel_csv(const std::vector<Impl> &catalogue, uint64_t seed, uint
             double cpu = cpu_seconds() - c0;
             Best &b = best[jobs];
             if (r.wall_time_s < b.wall) b.wall = r.wall_time_s, b.cpu = cpu;
-            b.csv = summary_csv(r) + error_curve_csv(r);
+            b.csv = summary_csv(summary_rows(r)) + error_curve_csv(r);
             b.cases = planned_cases(opt, r.selected);
         }
     for (int jobs : {1, 2})
-        s += fmt::format("{},{},{},{:.3f},{:.3f},{:.3f},{}\n", jobs, cases, best[jobs].cases, best[jobs].wall, best[jobs].cpu,
-                         best[1].wall / best[jobs].wall, best[jobs].csv == best[1].csv ? "yes" : "no");
-    return s;
+        w.row({uint64_t(jobs), cases, best[jobs].cases, best[jobs].wall, best[jobs].cpu, best[1].wall / best[jobs].wall,
+               std::string(best[jobs].csv == best[1].csv ? "yes" : "no")});
+    return w.text();
 }
 
 int bench_command(const BenchArgs &a) {
@@ -147,8 +149,7 @@ int bench_command(const BenchArgs &a) {
         benchmark::Initialize(&argc, argv);
         benchmark::RunSpecifiedBenchmarks(&collector, a.filter.empty() ? std::string(".") : a.filter);
     }
-    std::string timing = "impl,op,region,mode,ns_per_call,cv,repetitions\n";
-    std::string throughput = "benchmark,op,precision,region,ns_per_case,cv,repetitions,recomputed_fraction,fallback_fraction\n";
+    CsvWriter timing(tables::timing), throughput(tables::throughput);
     size_t measured = 0;
     for (const auto &[name, key] : keys) {
         auto it = collector.figures.find(name);
@@ -158,18 +159,18 @@ int bench_command(const BenchArgs &a) {
         measured++;
         const double ns = f.mean_cpu_ns / key.calls_per_iteration;
         if (key.suite == "impl") {
-            timing += fmt::format("{},{},{},{},{:.4g},{:.4f},{}\n", key.impl, key.op, key.region, key.mode, ns, f.cv, f.repetitions);
+            timing.row({key.impl, key.op, key.region, key.mode, ns, f.cv, uint64_t(f.repetitions)});
         } else {
             auto counter = [&](const char *name) {
                 auto c = f.counters.find(name);
-                return c == f.counters.end() ? std::string() : fmt::format("{:.6f}", c->second);
+                return c == f.counters.end() ? Cell() : Cell(c->second);
             };
-            throughput += fmt::format("{},{},{},{},{:.5g},{:.4f},{},{},{}\n", key.suite, key.op, key.precision, key.region, ns,
-                                      f.cv, f.repetitions, counter("recomputed_fraction"), counter("fallback_fraction"));
+            throughput.row({key.suite, key.op, key.precision, key.region, ns, f.cv, uint64_t(f.repetitions),
+                            counter("recomputed_fraction"), counter("fallback_fraction")});
         }
     }
-    if (impls) dir.write("timing.csv", timing);
-    if (harness) dir.write("throughput.csv", throughput);
+    if (impls) dir.write("timing.csv", timing.text());
+    if (harness) dir.write("throughput.csv", throughput.text());
     if (parallel) dir.write("parallel.csv", parallel_csv(catalogue, a.seed, uint64_t(a.parallel_cases)));
     if (!keys.empty()) dir.write("bench.json", collector.json());
     nlohmann::json info;

@@ -4,7 +4,7 @@
 #include "cli/command.h"
 #include "conform/conform.h"
 #include "report/report_dir.h"
-#include "report/run_report.h"
+#include "tables/table.h"
 
 #include <fmt/format.h>
 

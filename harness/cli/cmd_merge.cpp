@@ -26,7 +26,7 @@ int merge_command(const MergeArgs &a) {
     ReportDir dir(a.out);
     const int jobs = a.jobs > 0 ? a.jobs : int(std::max(1u, std::thread::hardware_concurrency()));
     RunResult result = merge_shards(a.dirs, catalogue, jobs);
-    write_run_report(result, catalogue, dir);
+    write_run_report(result, dir);
     dir.commit();
     std::fprintf(stderr, "quatcheck merge: %zu shards, %zu rows, %llu cases per region, report in %s\n", a.dirs.size(),
                  result.rows.size(), (unsigned long long)result.options.cases, a.out.c_str());

@@ -3,8 +3,7 @@
 #include "cli/command.h"
 #include "metrics/metrics.h"
 #include "plugins/impls.h"
-#include "report/csv_read.h"
-#include "report/run_report.h"
+#include "tables/rows.h"
 
 #include <fmt/format.h>
 

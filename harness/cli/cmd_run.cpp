@@ -81,7 +81,7 @@ int run_command(const RunArgs &a) {
         const std::string where = partial_folder(a.out);
         remove_partial(a.out);  // never mix files of two interrupted runs
         ReportDir partial(where);
-        write_run_report(result, catalogue, partial);
+        write_run_report(result, partial);
         partial.write("PARTIAL", fmt::format("interrupted by SIG{}: this report covers only part of the run "
                                              "(run.json: \"partial\": true)\n", sigabbrev_np(sig) ? sigabbrev_np(sig) : "?"));
         partial.commit();
@@ -90,7 +90,7 @@ int run_command(const RunArgs &a) {
         return 128 + sig;
     }
     if (result.selected.empty()) throw UsageError("run: the selection has no implementation supporting the requested ops");
-    write_run_report(result, catalogue, dir);
+    write_run_report(result, dir);
     if (!a.shard.empty()) dir.write("shard.bin", shard_file(result));  // what quatcheck merge reads
     dir.commit();
     remove_partial(a.out);  // superseded by the complete report

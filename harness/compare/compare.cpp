@@ -1,18 +1,10 @@
 #include "compare/compare.h"
 
-#include "report/run_report.h"
-
 #include <fmt/format.h>
-// libfccp's header trips GCC's -Wstringop-truncation on a bounded strncpy; the code is fine.
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wstringop-truncation"
-#include <libfccp/csv.h>
-#pragma GCC diagnostic pop
 
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
-#include <fstream>
 #include <set>
 
 namespace qc {
@@ -20,128 +12,25 @@ namespace qc {
 namespace fs = std::filesystem;
 
 namespace {
-
-[[noreturn]] void fail(const std::string &file, unsigned line, const std::string &why) {
-    throw InputError(fmt::format("{}:{}: {}", file, line, why));
-}
-
-double number(const std::string &s, const std::string &file, unsigned line, const char *col) {
-    char *end = nullptr;
-    double v = std::strtod(s.c_str(), &end);
-    if (s.empty() || end != s.c_str() + s.size()) fail(file, line, fmt::format("column {}: '{}' is not a number", col, s));
-    return v;
-}
-
-uint64_t count(const std::string &s, const std::string &file, unsigned line, const char *col) {
-    if (s.empty() || s.find_first_not_of("0123456789") != std::string::npos)
-        fail(file, line, fmt::format("column {}: '{}' is not a count", col, s));
-    return std::stoull(s);
-}
-
-// Runs `body` over a CSV with fccp, turning its exceptions into one-line InputErrors "FILE:LINE: reason".
-template <unsigned N, class Body> void with_csv(const std::string &path, Body body) {
-    check_text_file(path);
-    try {
-        io::CSVReader<N, io::trim_chars<>, io::double_quote_escape<',', '"'>, io::throw_on_overflow> in(path);
-        body(in);
-    } catch (const io::error::base &e) {
-        unsigned line = 0;
-        if (auto *fl = dynamic_cast<const io::error::with_file_line *>(&e)) line = unsigned(std::max(fl->file_line, 0));
-        std::string why = e.what();
-        for (auto &c : why)
-            if (c == '\n') c = ' ';
-        throw InputError(fmt::format("{}:{}: {}", path, line, why));
-    }
-}
-
 std::string sci(double x) { return fmt::format("{:.3g}", x); }
-
 }  // namespace
-
-std::vector<SummaryRow> read_summary(const std::string &path, const char *angle_column, const char *ulp1_column) {
-    std::vector<SummaryRow> rows;
-    with_csv<8>(path, [&](auto &in) {
-        // status (ok, crashed, timeout, ...) is optional: reports written before process isolation lack it.
-        // max_ulp1 too is optional when ulp1_column is empty (squad_summary.csv has none).
-        in.read_header(io::ignore_extra_column | io::ignore_missing_column, "impl", "op", "region", "cases",
-                       "nonfinite", angle_column, *ulp1_column ? ulp1_column : "max_ulp1", "status");
-        for (const char *col : {"impl", "op", "region", "cases", "nonfinite", angle_column})
-            if (!in.has_column(col)) fail(path, 1, fmt::format("missing column {}", col));
-        if (*ulp1_column && !in.has_column(ulp1_column)) fail(path, 1, fmt::format("missing column {}", ulp1_column));
-        SummaryRow r;
-        std::string cases, nonfinite, angle, ulp1;
-        while (in.read_row(r.impl, r.op, r.region, cases, nonfinite, angle, ulp1, r.status)) {
-            r.line = in.get_file_line();
-            if (r.status.empty()) r.status = "ok";
-            r.cases = count(cases, path, r.line, "cases");
-            r.nonfinite = count(nonfinite, path, r.line, "nonfinite");
-            r.max_angle_err_rad = number(angle, path, r.line, angle_column);
-            r.max_ulp1 = *ulp1_column ? number(ulp1, path, r.line, ulp1_column) : std::nan("");
-            for (const auto &prev : rows)
-                if (prev.impl == r.impl && prev.op == r.op && prev.region == r.region)
-                    fail(path, r.line, fmt::format("duplicate row {} {} {} (first on line {})", r.impl, r.op, r.region, prev.line));
-            rows.push_back(r);
-        }
-    });
-    if (rows.empty()) fail(path, 2, "no data rows");
-    return rows;
-}
-
-std::vector<ConformanceRow> read_conformance(const std::string &path) {
-    std::vector<ConformanceRow> rows;
-    with_csv<6>(path, [&](auto &in) {
-        in.read_header(io::ignore_extra_column, "impl", "op", "property", "verdict", "counterexample", "reproduce");
-        ConformanceRow r;
-        while (in.read_row(r.impl, r.op, r.property, r.verdict, r.counterexample, r.reproduce)) {
-            r.line = in.get_file_line();
-            if (r.verdict.empty()) fail(path, r.line, "column verdict: empty");
-            rows.push_back(r);
-        }
-    });
-    return rows;
-}
-
-std::vector<TimingRow> read_timing(const std::string &path) {
-    std::vector<TimingRow> rows;
-    with_csv<5>(path, [&](auto &in) {
-        in.read_header(io::ignore_extra_column, "impl", "op", "region", "mode", "ns_per_call");
-        TimingRow r;
-        std::string ns;
-        while (in.read_row(r.impl, r.op, r.region, r.mode, ns)) {
-            r.line = in.get_file_line();
-            r.ns_per_call = number(ns, path, r.line, "ns_per_call");
-            rows.push_back(r);
-        }
-    });
-    return rows;
-}
 
 ReportData read_report_folder(const std::string &dir) {
     if (!fs::is_directory(dir)) throw InputError(fmt::format("{}: not a report folder", dir));
+    if (!fs::exists(fs::path(dir) / "summary.csv"))
+        throw InputError(fmt::format("{}: no summary.csv (not a report folder written by quatcheck run?)", dir));
+    ReportTables t = read_report_tables(dir);
     ReportData d;
     d.dir = dir;
-    fs::path p(dir);
-    if (!fs::exists(p / "summary.csv"))
-        throw InputError(fmt::format("{}: no summary.csv (not a report folder written by quatcheck run?)", dir));
-    d.summary = read_summary((p / "summary.csv").string());
-    if (fs::exists(p / "squad_summary.csv")) {  // op squad: its own keys; angle error against its own control points
-        auto squad = read_summary((p / "squad_summary.csv").string(), "max_angle_err_own_rad", "");
-        d.summary.insert(d.summary.end(), squad.begin(), squad.end());
-    }
-    for (const char *name : {"conformance.csv", "squad_conformance.csv"})
-        if (fs::exists(p / name)) {
-            auto rows = read_conformance((p / name).string());
+    d.summary = *t.summary;
+    if (t.squad_summary) d.summary.insert(d.summary.end(), t.squad_summary->begin(), t.squad_summary->end());
+    for (const auto *rows : {&t.conformance, &t.squad_conformance})
+        if (*rows) {
             if (!d.conformance) d.conformance.emplace();
-            d.conformance->insert(d.conformance->end(), rows.begin(), rows.end());
+            d.conformance->insert(d.conformance->end(), (*rows)->begin(), (*rows)->end());
         }
-    if (fs::exists(p / "timing.csv")) d.timing = read_timing((p / "timing.csv").string());
-    fs::path worst = p / "worst_cases.csv";
-    if (fs::exists(worst)) {
-        std::ifstream in(worst);
-        std::string header, first;
-        std::getline(in, header);
-        if (std::getline(in, first)) d.worst = read_worst_cases(worst.string());  // header-only: --worst-k 0
-    }
+    d.timing = t.timing;
+    d.worst = t.worst_cases;
     return d;
 }
 
@@ -169,6 +58,9 @@ size_t Comparison::count(Change c) const {
 }
 
 namespace {
+
+// A row's max ulp1; NaN where it is not measured (squad).
+double ulp1(const SummaryRow &r) { return r.max_ulp1.value_or(std::nan("")); }
 
 CompareCase new_case(const std::string &suite, const std::string &name) {
     CompareCase tc;
@@ -233,7 +125,7 @@ void compare_accuracy(const ReportData &b, const ReportData &c, const CompareOpt
                 add(Change::improvement, metric, sci(bv), sci(cv), fmt::format("{}x better", cv > 0 ? sci(bv / cv) : std::string("inf")));
         };
         figure("max_angle_err_rad", base->max_angle_err_rad, cur.max_angle_err_rad, angle_floor_rad(cur.impl, o), "rad");
-        figure("max_ulp1", base->max_ulp1, cur.max_ulp1, o.floor_ulp1, "ulp1");
+        figure("max_ulp1", ulp1(*base), ulp1(cur), o.floor_ulp1, "ulp1");
         if (!why.empty()) {
             tc.failed = true;
             std::string msg;
@@ -241,8 +133,8 @@ void compare_accuracy(const ReportData &b, const ReportData &c, const CompareOpt
             tc.message = msg;
             tc.detail = fmt::format("baseline: status={} cases={} nonfinite={} max_angle_err_rad={} max_ulp1={}\n"
                                     "current:  status={} cases={} nonfinite={} max_angle_err_rad={} max_ulp1={}\n{}",
-                                    base->status, base->cases, base->nonfinite, num(base->max_angle_err_rad), num(base->max_ulp1),
-                                    cur.status, cur.cases, cur.nonfinite, num(cur.max_angle_err_rad), num(cur.max_ulp1),
+                                    base->status, base->cases, base->nonfinite, num(base->max_angle_err_rad), num(ulp1(*base)),
+                                    cur.status, cur.cases, cur.nonfinite, num(cur.max_angle_err_rad), num(ulp1(cur)),
                                     worst_case_text(c, cur.impl, cur.op, cur.region));
             out.failed = true;
         }

@@ -14,50 +14,26 @@
 // Timing (ns_per_call) is compared with a wider ratio and fails the comparison only when asked.
 #pragma once
 
-#include "report/csv_read.h"
+#include "tables/rows.h"
 
-#include <map>
 #include <optional>
 #include <string>
 #include <vector>
 
 namespace qc {
 
-struct SummaryRow {
-    unsigned line = 0;
-    std::string impl, op, region;
-    std::string status = "ok";  // ok, or how the implementation failed (crashed, timeout, ...)
-    uint64_t cases = 0, nonfinite = 0;
-    double max_angle_err_rad = 0, max_ulp1 = 0;
-};
-
-struct ConformanceRow {
-    unsigned line = 0;
-    std::string impl, op, property, verdict, counterexample, reproduce;
-};
-
-struct TimingRow {
-    unsigned line = 0;
-    std::string impl, op, region, mode;
-    double ns_per_call = 0;
-};
-
-// The CSVs of one report folder that compare reads. summary.csv is required; squad_summary.csv (op
-// squad), conformance.csv, squad_conformance.csv, timing.csv and worst_cases.csv are read when present. Throws InputError "FILE:LINE: reason".
+// What compare reads of one report folder: summary.csv's rows and squad_summary.csv's (op squad, the angle
+// error against its own control points, no ulp1), conformance.csv's and squad_conformance.csv's, timing.csv,
+// worst_cases.csv (empty when absent).
 struct ReportData {
     std::string dir;
     std::vector<SummaryRow> summary;
     std::optional<std::vector<ConformanceRow>> conformance;
     std::optional<std::vector<TimingRow>> timing;
-    std::vector<WorstCaseRow> worst;  // empty when worst_cases.csv is absent
+    std::vector<WorstCaseRow> worst;
 };
+// Reads a folder's tables; summary.csv is required. Throws InputError "FILE:LINE: reason".
 ReportData read_report_folder(const std::string &dir);
-
-// summary.csv, or with other column names squad_summary.csv (max_angle_err_own_rad, no ulp1: NaN).
-std::vector<SummaryRow> read_summary(const std::string &path, const char *angle_column = "max_angle_err_rad",
-                                     const char *ulp1_column = "max_ulp1");
-std::vector<ConformanceRow> read_conformance(const std::string &path);
-std::vector<TimingRow> read_timing(const std::string &path);
 
 struct CompareOptions {
     double ratio = 2.0;         // accuracy: worse when current > ratio x baseline (and above the floor)

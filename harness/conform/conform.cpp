@@ -1,7 +1,7 @@
 #include "conform/conform.h"
 #include "run/parallel.h"
 
-#include "report/run_report.h"
+#include "tables/schemas.h"
 
 #include <fmt/format.h>
 
@@ -158,21 +158,15 @@ std::string reproduce_command(const ConformRow &row, const std::string &plugin_a
 }
 
 std::string conformance_csv(const std::vector<ConformRow> &rows, const std::string &plugin_args) {
-    auto quote = [](const std::string &s) {
-        if (s.find_first_of(",\"\n") == std::string::npos) return s;
-        std::string q = "\"";
-        for (char c : s) q += c == '"' ? std::string("\"\"") : std::string(1, c);
-        return q + "\"";
-    };
-    std::string s = "impl,op,property,verdict,cases,tolerance,worst,counterexample,reproduce\n";
+    CsvWriter w(tables::conformance);
     for (const auto &r : rows) {
         bool measured = r.verdict != Verdict::skip;
         std::string tol = measured ? fmt::format("{} [{}]", num(r.worst.tolerance), r.property->tolerance) : "";
-        s += fmt::format("{},{},{},{},{},{},{},{},{}\n", r.impl->name, to_string(r.op), r.property->name,
-                         to_string(r.verdict), r.cases, quote(tol), measured ? num(r.worst.measured) : "",
-                         quote(measured ? format_case(r.counterexample) : ""), quote(reproduce_command(r, plugin_args)));
+        w.row({r.impl->name, std::string(to_string(r.op)), r.property->name, std::string(to_string(r.verdict)),
+               uint64_t(r.cases), tol, measured ? Cell(r.worst.measured) : Cell(),
+               measured ? format_case(r.counterexample) : std::string(), reproduce_command(r, plugin_args)});
     }
-    return s;
+    return w.text();
 }
 
 }  // namespace qc

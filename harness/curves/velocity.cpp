@@ -1,7 +1,7 @@
 #include "curves/velocity.h"
 
 #include "reference/quat_real.h"
-#include "report/run_report.h"
+#include "tables/schemas.h"
 #include "run/runner.h"
 #include "squad/squad_run.h"
 
@@ -199,12 +199,11 @@ std::vector<CurveRow> velocity_curves(const CurveOptions &options, const std::ve
 }
 
 std::string velocity_curve_csv(const std::vector<CurveRow> &rows) {
-    std::string s = "impl,op,arc_deg,t,phi_rad,phi_ideal_rad,timing_err,speed_rel_err,track\n";
-    s.reserve(rows.size() * 110);
+    CsvWriter w(tables::velocity_curve);
     for (const auto &r : rows)
-        s += fmt::format("{},{},{},{},{},{},{},{},{}\n", r.impl->name, to_string(r.op), num(r.arc_deg), num(r.t), num(r.phi_rad),
-                         num(r.phi_ideal_rad), num(r.timing_err), num(r.speed_rel_err), r.track);
-    return s;
+        w.row({r.impl->name, std::string(to_string(r.op)), r.arc_deg, r.t, r.phi_rad, r.phi_ideal_rad, r.timing_err,
+               r.speed_rel_err, r.track});
+    return w.text();
 }
 
 }  // namespace qc

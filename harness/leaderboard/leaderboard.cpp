@@ -2,25 +2,13 @@
 
 #include "quatcheck/registry.h"
 #include "report/report_dir.h"
-#include "report/run_report.h"
 
 #include <fmt/format.h>
-#include <nlohmann/json.hpp>
-// libfccp's header trips GCC's -Wstringop-truncation on a bounded strncpy; the code is fine.
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wstringop-truncation"
-#include <libfccp/csv.h>
-#pragma GCC diagnostic pop
 
 #include <algorithm>
-#include <array>
-#include <cerrno>
 #include <cmath>
-#include <cstdlib>
-#include <cstring>
-#include <fstream>
+#include <map>
 #include <set>
-#include <sstream>
 #include <tuple>
 
 namespace qc {
@@ -29,107 +17,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-[[noreturn]] void fail(const std::string &file, unsigned line, const std::string &why) {
-    throw InputError(fmt::format("{}:{}: {}", file, line, why));
-}
-
-// ---- reading a CSV held in memory, by column name ----
-
-template <size_t N> struct Table {
-    std::vector<std::array<std::string, N>> rows;
-    std::vector<unsigned> lines;  // the file line of each row
-};
-
-// Reads the named columns (any order, extra columns ignored). A missing required column is an error; a
-// missing optional one reads as "".
-template <size_t N>
-Table<N> read_table(const std::string &path, const std::string &text, const std::array<const char *, N> &columns,
-                    const std::array<bool, N> &required) {
-    if (text.empty()) fail(path, 1, "the file is empty");
-    if (text.find('\0') != std::string::npos) {
-        unsigned line = 1 + unsigned(std::count(text.begin(), text.begin() + text.find('\0'), '\n'));
-        fail(path, line, "NUL byte in a text file");
-    }
-    if (text.back() != '\n')
-        fail(path, 1 + unsigned(std::count(text.begin(), text.end(), '\n')),
-             "the last line is truncated (no final newline)");
-    Table<N> t;
-    try {
-        io::CSVReader<N, io::trim_chars<' ', '\t'>, io::double_quote_escape<',', '"'>, io::throw_on_overflow> in(
-            path, text.data(), text.data() + text.size());
-        std::apply([&](auto... c) { in.read_header(io::ignore_extra_column | io::ignore_missing_column, c...); },
-                   columns);
-        for (size_t i = 0; i < N; i++)
-            if (required[i] && !in.has_column(columns[i])) fail(path, 1, fmt::format("missing column '{}'", columns[i]));
-        for (;;) {
-            std::array<std::string, N> row;
-            if (!std::apply([&](auto &...c) { return in.read_row(c...); }, row)) break;
-            t.rows.push_back(std::move(row));
-            t.lines.push_back(in.get_file_line());
-        }
-    } catch (const io::error::base &e) {
-        unsigned line = 0;
-        if (auto *fl = dynamic_cast<const io::error::with_file_line *>(&e)) line = unsigned(std::max(fl->file_line, 0));
-        std::string why = e.what();
-        for (auto &c : why)
-            if (c == '\n') c = ' ';
-        // fccp's messages name the file and line themselves; keep one line.
-        throw InputError(fmt::format("{}:{}: {}", path, line, why));
-    }
-    return t;
-}
-
-double parse_number(const std::string &s, const std::string &path, unsigned line, const char *column) {
-    errno = 0;
-    char *end = nullptr;
-    double v = std::strtod(s.c_str(), &end);
-    if (s.empty() || end != s.c_str() + s.size())
-        fail(path, line, fmt::format("column {}: '{}' is not a number", column, s));
-    if (std::isnan(v)) fail(path, line, fmt::format("column {}: '{}' is not a number", column, s));
-    if (v < 0) fail(path, line, fmt::format("column {}: '{}' is negative", column, s));
-    return v;
-}
-
-uint64_t parse_count(const std::string &s, const std::string &path, unsigned line, const char *column) {
-    errno = 0;
-    char *end = nullptr;
-    unsigned long long v = std::strtoull(s.c_str(), &end, 10);
-    if (s.empty() || !std::isdigit((unsigned char)s[0]) || end != s.c_str() + s.size() || errno == ERANGE)
-        fail(path, line, fmt::format("column {}: '{}' is not a count", column, s));
-    return v;
-}
-
 using Key = std::pair<std::string, std::string>;  // impl, op
-
-struct ImplInfo {
-    std::string group, version;
-};
-
-// run.json: the group and library version of each selected implementation.
-std::map<std::string, ImplInfo> read_run_json(const std::string &path, const std::string &text) {
-    nlohmann::json j;
-    try {
-        j = nlohmann::json::parse(text);
-    } catch (const nlohmann::json::parse_error &e) {
-        size_t upto = std::min<size_t>(e.byte, text.size());
-        unsigned line = 1 + unsigned(std::count(text.begin(), text.begin() + upto, '\n'));
-        std::string why = e.what();
-        fail(path, line, why.substr(why.find(']') == std::string::npos ? 0 : why.find(']') + 2));
-    }
-    std::map<std::string, ImplInfo> out;
-    if (!j.is_object() || !j.contains("implementations") || !j["implementations"].is_array())
-        fail(path, 1, "no 'implementations' array");
-    for (const auto &e : j["implementations"]) {
-        if (!e.is_object() || !e.contains("impl") || !e["impl"].is_string() || !e.contains("group") ||
-            !e["group"].is_string())
-            fail(path, 1, "an 'implementations' entry lacks a string 'impl' or 'group'");
-        ImplInfo info{e["group"].get<std::string>(), ""};
-        if (e.contains("library_version") && e["library_version"].is_string())
-            info.version = e["library_version"].get<std::string>();
-        out[e["impl"].get<std::string>()] = info;
-    }
-    return out;
-}
 
 // The built-in registration of "FAMILY.f32" / "FAMILY.f64", or nullptr.
 const BuiltinImpl *builtin_of(const std::string &impl) {
@@ -148,54 +36,29 @@ const BuiltinImpl *builtin_of(const std::string &impl) {
 // Groups left out of the leaderboard: the negative controls.
 bool excluded_group(const std::string &group) { return group == "broken"; }
 
-// The columns a per-region summary is read from. summary.csv (quatcheck run) has max_angle_err_rad and
-// max_ulp1; squad_summary.csv (quatcheck squad) has max_angle_err_own_rad (the implementation with its own
-// control points: what a caller gets) and no ulp1.
-struct SummaryColumns {
-    const char *angle, *ulp1;  // ulp1 may be nullptr
-};
-const SummaryColumns kSummaryColumns{"max_angle_err_rad", "max_ulp1"};
-const SummaryColumns kSquadColumns{"max_angle_err_own_rad", nullptr};
-
-// summary.csv and squad_summary.csv: rows per impl x op x region.
-void read_summary(const std::string &path, const std::string &text, const SummaryColumns &sc,
-                  std::map<Key, LeaderboardRow> &rows, std::vector<Key> &order, std::vector<std::string> &regions,
-                  bool *have_search) {
-    // Optional in both: status (the containment verdict: ok, crashed, timeout, ...) and the worst-case
-    // search's maximum, which is as much a lower bound on the true maximum as the sampled one.
-    const std::array<const char *, 9> cols = {"impl",   "op",      "region",
-                                              "cases",  "nonfinite", sc.angle,
-                                              sc.ulp1 ? sc.ulp1 : "max_ulp1", "status", "max_angle_err_search_rad"};
-    auto t = read_table<9>(path, text, cols, {true, true, true, true, true, true, sc.ulp1 != nullptr, false, false});
-    std::map<std::tuple<std::string, std::string, std::string>, unsigned> seen;
-    for (size_t i = 0; i < t.rows.size(); i++) {
-        const auto &c = t.rows[i];
-        unsigned line = t.lines[i];
-        for (int k : {0, 1, 2})
-            if (c[k].empty()) fail(path, line, fmt::format("column {}: empty", cols[k]));
-        auto [it, fresh] = seen.emplace(std::make_tuple(c[0], c[1], c[2]), line);
-        if (!fresh)
-            fail(path, line, fmt::format("second row for {} {} {} (the first is line {})", c[0], c[1], c[2], it->second));
+// summary.csv and squad_summary.csv: rows per impl x op x region. The figure of a region is the larger of
+// the sampled maximum and the worst-case search's, both lower bounds on the true maximum.
+void add_summary(const std::vector<SummaryRow> &summary, std::map<Key, LeaderboardRow> &rows, std::vector<Key> &order,
+                 std::vector<std::string> &regions, bool *have_search) {
+    for (const SummaryRow &s : summary) {
         RegionFigures f;
-        f.region = c[2];
-        f.cases = parse_count(c[3], path, line, "cases");
-        f.nonfinite = parse_count(c[4], path, line, "nonfinite");
-        f.max_angle_err_rad = parse_number(c[5], path, line, sc.angle);
-        if (sc.ulp1) f.max_ulp1 = parse_number(c[6], path, line, sc.ulp1);
-        f.status = c[7].empty() ? "ok" : c[7];
-        if (!c[8].empty()) {
-            f.max_angle_err_search_rad = parse_number(c[8], path, line, "max_angle_err_search_rad");
-            f.max_angle_err_rad = std::max(f.max_angle_err_rad, *f.max_angle_err_search_rad);
+        f.region = s.region;
+        f.cases = s.cases;
+        f.nonfinite = s.nonfinite;
+        f.max_angle_err_rad = s.max_angle_err_rad;
+        f.max_ulp1 = s.max_ulp1;
+        f.status = s.status;
+        if (s.max_angle_err_search_rad) {
+            f.max_angle_err_search_rad = s.max_angle_err_search_rad;
+            f.max_angle_err_rad = std::max(f.max_angle_err_rad, *s.max_angle_err_search_rad);
             *have_search = true;
         }
-        if (f.nonfinite > f.cases)
-            fail(path, line, fmt::format("nonfinite {} exceeds cases {}", f.nonfinite, f.cases));
-        Key key{c[0], c[1]};
+        Key key{s.impl, s.op};
         auto [row, added] = rows.try_emplace(key);
         if (added) {
             order.push_back(key);
-            row->second.impl = c[0];
-            row->second.op = c[1];
+            row->second.impl = s.impl;
+            row->second.op = s.op;
         }
         row->second.regions.push_back(f);
         if (std::find(regions.begin(), regions.end(), f.region) == regions.end()) regions.push_back(f.region);
@@ -206,44 +69,31 @@ int verdict_rank(const std::string &v) {  // which verdict wins when one propert
     return v == "fail" ? 3 : v == "known" ? 2 : v == "pass" ? 1 : 0;
 }
 
-void read_conformance(const std::string &path, const std::string &text, std::map<Key, LeaderboardRow> &rows) {
-    static const std::array<const char *, 4> cols = {"impl", "op", "property", "verdict"};
-    auto t = read_table<4>(path, text, cols, {true, true, true, true});
-    for (size_t i = 0; i < t.rows.size(); i++) {
-        const auto &c = t.rows[i];
-        unsigned line = t.lines[i];
-        if (c[0].empty() || c[1].empty() || c[2].empty()) fail(path, line, "empty impl, op or property");
-        if (c[3] != "pass" && c[3] != "fail" && c[3] != "known" && c[3] != "skip")
-            fail(path, line, fmt::format("column verdict: '{}' is not pass, fail, known or skip", c[3]));
-        auto it = rows.find({c[0], c[1]});
+// conformance.csv and squad_conformance.csv: the verdicts of the rows the summaries have.
+void add_conformance(const std::vector<ConformanceRow> &conformance, std::map<Key, LeaderboardRow> &rows) {
+    for (const ConformanceRow &c : conformance) {
+        auto it = rows.find({c.impl, c.op});
         if (it == rows.end()) continue;  // an implementation the accuracy run did not cover: no row to annotate
         LeaderboardRow &row = it->second;
         row.conformance_run = true;
-        auto v = std::find_if(row.verdicts.begin(), row.verdicts.end(), [&](const Verdict &x) { return x.property == c[2]; });
-        if (v == row.verdicts.end()) row.verdicts.push_back({c[2], c[3]});
-        else if (verdict_rank(c[3]) > verdict_rank(v->verdict)) v->verdict = c[3];
+        auto v = std::find_if(row.verdicts.begin(), row.verdicts.end(), [&](const Verdict &x) { return x.property == c.property; });
+        if (v == row.verdicts.end()) row.verdicts.push_back({c.property, c.verdict});
+        else if (verdict_rank(c.verdict) > verdict_rank(v->verdict)) v->verdict = c.verdict;
     }
 }
 
-void read_timing(const std::string &path, const std::string &text, std::map<Key, LeaderboardRow> &rows) {
-    static const std::array<const char *, 5> cols = {"impl", "op", "region", "mode", "ns_per_call"};
-    auto t = read_table<5>(path, text, cols, {true, true, true, true, true});
-    // Per impl x op x mode: the uniform region's figure, or the slowest region where uniform is not timed.
+// timing.csv: per impl x op x mode, the uniform region's figure, or the slowest region where uniform is not timed.
+void add_timing(const std::vector<TimingRow> &timing, std::map<Key, LeaderboardRow> &rows) {
     struct Pick {
         bool uniform = false;
         double ns = 0;
     };
     std::map<std::tuple<std::string, std::string, std::string>, Pick> picks;
-    for (size_t i = 0; i < t.rows.size(); i++) {
-        const auto &c = t.rows[i];
-        unsigned line = t.lines[i];
-        if (c[3] != "latency" && c[3] != "throughput")
-            fail(path, line, fmt::format("column mode: '{}' is not latency or throughput", c[3]));
-        double ns = parse_number(c[4], path, line, "ns_per_call");
-        auto [p, fresh] = picks.try_emplace(std::make_tuple(c[0], c[1], c[3]));
-        bool uniform = c[2] == "uniform";
-        if (fresh || (uniform && !p->second.uniform) || (!p->second.uniform && ns > p->second.ns))
-            p->second = {uniform, ns};
+    for (const TimingRow &t : timing) {
+        auto [p, fresh] = picks.try_emplace(std::make_tuple(t.impl, t.op, t.mode));
+        bool uniform = t.region == "uniform";
+        if (fresh || (uniform && !p->second.uniform) || (!p->second.uniform && t.ns_per_call > p->second.ns))
+            p->second = {uniform, t.ns_per_call};
     }
     for (const auto &[k, p] : picks) {
         auto it = rows.find({std::get<0>(k), std::get<1>(k)});
@@ -266,56 +116,34 @@ std::string short_num(double x) {
 
 }  // namespace
 
-ReportFiles files_in(const fs::path &dir) { return files_in(dir, {}); }
-
-ReportFiles files_in(const fs::path &dir, std::map<std::string, std::string> overlay) {
-    return [dir, overlay = std::move(overlay)](const std::string &name) -> std::optional<std::string> {
-        if (auto it = overlay.find(name); it != overlay.end()) return it->second;
-        fs::path p = dir / name;
-        std::error_code ec;
-        if (!fs::exists(p, ec)) return std::nullopt;
-        std::ifstream in(p, std::ios::binary);
-        if (!in) throw InputError(fmt::format("{}: cannot open: {}", p.string(), std::strerror(errno)));
-        std::ostringstream s;
-        s << in.rdbuf();
-        return s.str();
-    };
-}
-
-Leaderboard build_leaderboard(const ReportFiles &files, const fs::path &dir) {
+Leaderboard build_leaderboard(const ReportTables &t) {
     Leaderboard board;
-    auto path = [&](const char *name) { return (dir / name).string(); };
     std::map<Key, LeaderboardRow> rows;
     std::vector<Key> order;
-
-    auto summary = files("summary.csv");
-    auto squad = files("squad_summary.csv");
-    if (!summary && !squad)
-        throw InputError(fmt::format("{}: no summary.csv or squad_summary.csv (write them with `quatcheck run`)",
-                                     dir.string()));
-    if (summary) {
-        read_summary(path("summary.csv"), *summary, kSummaryColumns, rows, order, board.regions, &board.have_search);
+    if (!t.summary && !t.squad_summary)
+        throw InputError(fmt::format("{}: no summary.csv or squad_summary.csv (write them with `quatcheck run`)", t.dir));
+    if (t.summary) {
+        add_summary(*t.summary, rows, order, board.regions, &board.have_search);
         board.inputs.push_back("summary.csv");
     }
-    if (squad) {
-        read_summary(path("squad_summary.csv"), *squad, kSquadColumns, rows, order, board.squad_regions, &board.have_search);
+    if (t.squad_summary) {
+        add_summary(*t.squad_summary, rows, order, board.squad_regions, &board.have_search);
         board.inputs.push_back("squad_summary.csv");
     }
-
-    std::map<std::string, ImplInfo> info;
-    if (auto run = files("run.json")) {
-        info = read_run_json(path("run.json"), *run);
+    const std::map<std::string, ImplInfo> none;
+    const auto &info = t.implementations ? *t.implementations : none;
+    if (t.implementations) {
         board.have_run_json = true;
         board.inputs.push_back("run.json");
     }
-    for (const char *name : {"conformance.csv", "squad_conformance.csv"})
-        if (auto text = files(name)) {
-            read_conformance(path(name), *text, rows);
+    for (const auto &[name, table] : {std::pair{"conformance.csv", &t.conformance}, {"squad_conformance.csv", &t.squad_conformance}})
+        if (*table) {
+            add_conformance(**table, rows);
             board.have_conformance = true;
             board.inputs.push_back(name);
         }
-    if (auto text = files("timing.csv")) {
-        read_timing(path("timing.csv"), *text, rows);
+    if (t.timing) {
+        add_timing(*t.timing, rows);
         board.have_timing = true;
         board.inputs.push_back("timing.csv");
     }
@@ -381,31 +209,34 @@ const RegionFigures *region_of(const LeaderboardRow &r, const std::string &regio
         if (f.region == region) return &f;
     return nullptr;
 }
-std::string opt_num(const std::optional<double> &x) { return x ? num(*x) : std::string(); }
 }  // namespace
 
 std::string leaderboard_csv(const Leaderboard &board) {
     std::vector<std::string> regions = board.regions;
     for (const auto &g : board.squad_regions)
         if (std::find(regions.begin(), regions.end(), g) == regions.end()) regions.push_back(g);
-    std::string s = "rank,impl,op,group,library_version,cases,nonfinite,status,worst_region,worst_max_angle_err_rad,worst_max_ulp1";
-    for (const auto &g : regions) s += fmt::format(",{0}_max_angle_err_rad,{0}_max_ulp1", g);
-    s += ",conformance,conformance_fail,ns_per_call_throughput,ns_per_call_latency\n";
-    size_t rank = 0;
+    const Schema schema = tables::leaderboard(regions);
+    CsvWriter w(schema);
+    auto opt = [](const std::optional<double> &x) { return x ? Cell(*x) : Cell(); };
+    uint64_t rank = 0;
     for (const auto &r : board.rows) {
         // Library versions are free text from the adapters; keep the CSV one field per column.
         std::string version = r.library_version;
         std::replace(version.begin(), version.end(), ',', ';');
-        s += fmt::format("{},{},{},{},{},{},{},{},{},{},{}", ++rank, r.impl, r.op, r.group, version, r.cases,
-                         r.nonfinite, r.status, r.worst_region, num(r.worst_angle_err_rad), opt_num(r.worst_ulp1));
+        std::vector<Cell> c = {++rank, r.impl, r.op, r.group, version, r.cases, r.nonfinite, r.status, r.worst_region,
+                               r.worst_angle_err_rad, opt(r.worst_ulp1)};
         for (const auto &g : regions) {
             const RegionFigures *f = region_of(r, g);
-            s += f ? fmt::format(",{},{}", num(f->max_angle_err_rad), opt_num(f->max_ulp1)) : std::string(",,");
+            c.push_back(f ? Cell(f->max_angle_err_rad) : Cell());
+            c.push_back(f ? opt(f->max_ulp1) : Cell());
         }
-        s += fmt::format(",{},{},{},{}\n", compact_verdicts(r), r.conformance_run ? std::to_string(count_verdict(r, "fail")) : "",
-                         opt_num(r.ns_per_call_throughput), opt_num(r.ns_per_call_latency));
+        c.push_back(compact_verdicts(r));
+        c.push_back(r.conformance_run ? Cell(uint64_t(count_verdict(r, "fail"))) : Cell());
+        c.push_back(opt(r.ns_per_call_throughput));
+        c.push_back(opt(r.ns_per_call_latency));
+        w.row(c);
     }
-    return s;
+    return w.text();
 }
 
 namespace {
@@ -488,16 +319,15 @@ std::string leaderboard_md(const Leaderboard &board) {
 }
 
 void write_leaderboard(const fs::path &dir) {
-    Leaderboard board = build_leaderboard(files_in(dir), dir);
+    Leaderboard board = build_leaderboard(read_report_tables(dir));
     ReportDir out(dir);
     out.write("leaderboard.csv", leaderboard_csv(board));
     out.write("leaderboard.md", leaderboard_md(board));
     out.commit();
 }
 
-void stage_leaderboard(ReportDir &dir, const std::string &summary_csv, const std::string &run_json) {
-    Leaderboard board =
-        build_leaderboard(files_in(dir.dir(), {{"summary.csv", summary_csv}, {"run.json", run_json}}), dir.dir());
+void stage_leaderboard(ReportDir &dir, ReportTables known) {
+    Leaderboard board = build_leaderboard(read_report_tables(files_in(dir.dir()), dir.dir(), std::move(known)));
     dir.write("leaderboard.csv", leaderboard_csv(board));
     dir.write("leaderboard.md", leaderboard_md(board));
 }

@@ -16,18 +16,16 @@
 // an infinite error everywhere), a row whose implementation crashed or hung (status not ok) after those;
 // ties by name.
 //
-// Every problem in an input is an InputError "FILE:LINE: reason"; nothing is skipped silently.
+// The inputs are read as typed tables (harness/tables/rows.h), with their rules: every problem in an input
+// is an InputError "FILE:LINE: reason"; nothing is skipped silently.
 #pragma once
 
-#include "quatcheck/types.h"
+#include "tables/rows.h"
 
 #include <cstdint>
 #include <filesystem>
-#include <functional>
-#include <map>
 #include <optional>
 #include <string>
-#include <utility>
 #include <vector>
 
 namespace qc {
@@ -68,17 +66,8 @@ struct Leaderboard {
     std::vector<std::string> inputs;     // the files that were read, for the markdown's footer
 };
 
-// The file contents the leaderboard reads, by file name ("summary.csv"); nullopt when absent. Lets
-// `quatcheck run` pass the files it has staged but not yet committed.
-using ReportFiles = std::function<std::optional<std::string>(const std::string &name)>;
-
-// Files read from a folder.
-ReportFiles files_in(const std::filesystem::path &dir);
-// Files read from `overlay` first, then from a folder.
-ReportFiles files_in(const std::filesystem::path &dir, std::map<std::string, std::string> overlay);
-
-// Builds the leaderboard. `dir` names the files in error messages ("DIR/summary.csv:12: ...").
-Leaderboard build_leaderboard(const ReportFiles &files, const std::filesystem::path &dir);
+// Builds the leaderboard from a report folder's tables. Throws InputError when neither summary is there.
+Leaderboard build_leaderboard(const ReportTables &tables);
 
 // "7/9 pass; fail: shortest-arc symmetry; known: constant-speed" (no commas: it is one CSV field).
 // "not run" when the row had no conformance rows.
@@ -91,8 +80,8 @@ std::string leaderboard_md(const Leaderboard &board);
 void write_leaderboard(const std::filesystem::path &dir);
 
 class ReportDir;
-// For `quatcheck run`: builds the leaderboard from the staged summary.csv and run.json plus the other
-// files already in the folder, and stages leaderboard.csv and leaderboard.md beside them.
-void stage_leaderboard(ReportDir &dir, const std::string &summary_csv, const std::string &run_json);
+// For `quatcheck run`: builds the leaderboard from the tables the run holds in memory (`known`) plus the
+// other tables already in the folder, and stages leaderboard.csv and leaderboard.md beside them.
+void stage_leaderboard(ReportDir &dir, ReportTables known);
 
 }  // namespace qc

@@ -16,12 +16,6 @@ namespace qc {
 
 namespace fs = std::filesystem;
 
-std::string hexfloat(double x) {
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "%a", x);
-    return buf;
-}
-
 void write_file_atomic(const fs::path &path, const std::string &content) {
     fs::path tmp = path;
     tmp += fmt::format(".tmp-{}", ::getpid());

@@ -32,7 +32,4 @@ private:
 // Writes one file atomically (temporary name in the same folder, then rename).
 void write_file_atomic(const std::filesystem::path &path, const std::string &content);
 
-// C hexfloat (%a) of a value, e.g. "0x1.6a09e6p-1"; floats are printed as their exact double value.
-std::string hexfloat(double x);
-
 }  // namespace qc

@@ -1,56 +1,57 @@
 #include "report/run_report.h"
 #include "reference/fast_reference.h"
 #include "reference/stats_json.h"
+#include "run/build_info.h"
 #include "leaderboard/leaderboard.h"
 
-#include <boost/version.hpp>
 #include <fmt/format.h>
-#include <gmp.h>
-#include <mpfr.h>
 
 #include <chrono>
-#include <fstream>
 #include <ctime>
 
 namespace qc {
 
-std::string num(double x) {
-    if (std::isnan(x)) return "nan";
-    if (std::isinf(x)) return x > 0 ? "inf" : "-inf";
-    return fmt::format("{:.9g}", x);
+namespace {
+
+// Free text in a CSV cell without separators: the summary's detail columns are never quoted.
+std::string field(std::string text) {
+    for (auto &c : text)
+        if (c == ',' || c == '\n' || c == '"') c = ';';
+    return text;
 }
 
-std::string summary_csv(const RunResult &r) {
-    std::string s =
-        "impl,op,region,cases,nonfinite,branch_disagree,max_angle_err_rad,p99_angle_err_rad,max_ulp,max_ulp1,"
-        "max_norm_err_ulp1,ties,max_angle_err_vs_exact_nlerp_rad,status,status_detail,failed_case,max_angle_err_sampling_rad,"
-        "max_angle_err_search_rad\n";
-    auto field = [](std::string text) {  // free text in a CSV cell: no separators
-        for (auto &c : text)
-            if (c == ',' || c == '\n' || c == '"') c = ';';
-        return text;
-    };
+}  // namespace
+
+std::vector<SummaryRow> summary_rows(const RunResult &r) {
+    std::vector<SummaryRow> rows;
     for (const auto &row : r.rows) {
-        s += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", row.impl->name, to_string(row.op),
-                         to_string(row.region), row.cases, row.nonfinite, row.branch_disagree,
-                         num(row.max_angle_err_rad), num(row.p99_angle_err_rad), num(row.max_ulp), num(row.max_ulp1),
-                         num(row.max_norm_err_ulp1), row.ties,
-                         row.op == Op::nlerp ? num(row.max_angle_err_vs_nlerp_rad) : std::string(),
-                         to_string(row.status), field(row.status_detail), field(row.failed_case),
-                         num(row.max_angle_err_rad),  // plain sampling: the same figure as max_angle_err_rad
-                         std::isnan(row.max_angle_err_search_rad) ? std::string() : num(row.max_angle_err_search_rad));
+        SummaryRow s;
+        s.impl = row.impl->name;
+        s.op = to_string(row.op);
+        s.region = to_string(row.region);
+        s.cases = row.cases, s.nonfinite = row.nonfinite, s.branch_disagree = row.branch_disagree, s.ties = row.ties;
+        s.max_angle_err_rad = as_written(row.max_angle_err_rad);
+        s.p99_angle_err_rad = as_written(row.p99_angle_err_rad);
+        s.max_ulp = as_written(row.max_ulp);
+        s.max_ulp1 = as_written(row.max_ulp1);
+        s.max_norm_err_ulp1 = as_written(row.max_norm_err_ulp1);
+        if (row.op == Op::nlerp) s.max_angle_err_vs_exact_nlerp_rad = as_written(row.max_angle_err_vs_nlerp_rad);
+        s.status = to_string(row.status);
+        s.status_detail = field(row.status_detail);
+        s.failed_case = field(row.failed_case);
+        if (!std::isnan(row.max_angle_err_search_rad)) s.max_angle_err_search_rad = as_written(row.max_angle_err_search_rad);
+        rows.push_back(std::move(s));
     }
-    return s;
+    return rows;
 }
 
 namespace {
 
-template <class T>
-void worst_rows(const RunResult &r, const RowResult &row, std::string &s) {
+// Appends the worst cases of one row (sampled, regenerated from their index, then the search's) to `rows`.
+template <class T> void add_worst_cases(const RunResult &r, const RowResult &row, std::vector<WorstCaseRow> &rows) {
     ReferenceEngine reference(Format<T>::precision);
     MetricEngine metric(Format<T>::precision);
     SlerpReference ref;
-    // Sampled worst cases (regenerated from their index), then the search's (stored as numbers).
     std::vector<std::pair<SlerpCase<T>, const char *>> cases;
     for (const WorstRef &w : row.worst) cases.push_back({regenerate_case<T>(r.options.seed, row.region, w.index), "sampling"});
     for (const FoundCase &f : row.search_worst) {
@@ -69,71 +70,47 @@ void worst_rows(const RunResult &r, const RowResult &row, std::string &s) {
         const RealQuat &target = m.branch_disagree ? ref.R_other_mp : ref.R_mp;
         double dot = 0;
         for (int i = 0; i < 4; i++) dot += double(out[i]) * to_double(target[i]);
-        std::string refs;
+        WorstCaseRow w;
+        w.impl = row.impl->name, w.op = to_string(row.op), w.region = to_string(row.region);
         for (int i = 0; i < 4; i++) {
+            w.q0[i] = hexfloat(c.q0[size_t(i)]);
+            w.q1[i] = hexfloat(c.q1[size_t(i)]);
+            w.out[i] = hexfloat(out[i]);
             Real v = target[i];
             if (dot < 0) v = -v;
-            refs += "," + to_decimal(v, 40);
+            w.ref[i] = to_decimal(v, 40);
         }
-        s += fmt::format("{},{},{}", row.impl->name, to_string(row.op), to_string(row.region));
-        for (T x : c.q0) s += "," + hexfloat(x);
-        for (T x : c.q1) s += "," + hexfloat(x);
-        s += "," + hexfloat(c.t);
-        for (T x : out) s += "," + hexfloat(x);
-        s += refs;
-        if (m.nonfinite) s += fmt::format(",nan,nan,nan,{}\n", source);
-        else s += fmt::format(",{},{},{},{}\n", num(m.angle_err_rad), num(m.ulp), num(m.ulp1), source);
+        w.t = hexfloat(c.t);
+        const double nan = std::nan("");
+        w.angle_err_rad = m.nonfinite ? nan : m.angle_err_rad;
+        w.ulp = m.nonfinite ? nan : m.ulp;
+        w.ulp1 = m.nonfinite ? nan : m.ulp1;
+        w.source = source;
+        rows.push_back(std::move(w));
     }
 }
 
 }  // namespace
 
-std::string worst_cases_csv(const RunResult &r) {
-    std::string s =
-        "impl,op,region,q0_w,q0_x,q0_y,q0_z,q1_w,q1_x,q1_y,q1_z,t,out_w,out_x,out_y,out_z,ref_w,ref_x,ref_y,ref_z,"
-        "angle_err_rad,ulp,ulp1,source\n";
+std::vector<WorstCaseRow> worst_case_rows(const RunResult &r) {
+    std::vector<WorstCaseRow> rows;
     for (const auto &row : r.rows) {
-        if (row.impl->precision == Precision::f32) worst_rows<float>(r, row, s);
-        else worst_rows<double>(r, row, s);
+        if (row.impl->precision == Precision::f32) add_worst_cases<float>(r, row, rows);
+        else add_worst_cases<double>(r, row, rows);
     }
-    return s;
+    return rows;
 }
 
 std::string error_curve_csv(const RunResult &r) {
-    std::string s = "impl,op,w_lo,w_hi,cases,max_angle_err_rad,p50_angle_err_rad,max_ulp1,nonfinite,bins\n";
+    CsvWriter w(tables::error_curve);
     for (const auto &c : r.curves)
         for (const auto &b : c.bins)
-            s += fmt::format("{},{},{},{},{},{},{},{},{},{}\n", c.impl->name, to_string(c.op), num(b.w_lo), num(b.w_hi),
-                             b.cases, num(b.max_angle_err_rad), num(b.p50_angle_err_rad), num(b.max_ulp1), b.nonfinite,
-                             b.kind);
-    return s;
+            w.row({c.impl->name, std::string(to_string(c.op)), b.w_lo, b.w_hi, b.cases, b.max_angle_err_rad,
+                   b.p50_angle_err_rad, b.max_ulp1, b.nonfinite, b.kind});
+    return w.text();
 }
 
-// The processor the tool runs on (/proc/cpuinfo "model name"), for timing figures.
-static std::string cpu_model() {
-    std::ifstream in("/proc/cpuinfo");
-    for (std::string line; std::getline(in, line);)
-        if (line.rfind("model name", 0) == 0 && line.find(':') != std::string::npos) {
-            std::string v = line.substr(line.find(':') + 1);
-            return v.substr(std::min(v.size(), v.find_first_not_of(' ')));
-        }
-    return "unknown";
-}
-
-nlohmann::json build_info() {
-    nlohmann::json j;
-    j["quatcheck_version"] = "0.1.0";
-    j["compiler"] = __VERSION__;
-    j["cpu_model"] = cpu_model();
-    j["cxx_flags"] = QC_CXX_FLAGS;
-    j["build_type"] = QC_BUILD_TYPE;
-    j["mpfr_version"] = mpfr_get_version();
-    j["gmp_version"] = gmp_version;
-    j["boost_version"] = BOOST_LIB_VERSION;
-    return j;
-}
-
-nlohmann::json run_json(const RunResult &r, const std::vector<Impl> &catalogue) {
+nlohmann::json run_json(const RunResult &r) {
     using nlohmann::json;
     json j;
     j["command"] = "run";
@@ -185,16 +162,25 @@ nlohmann::json run_json(const RunResult &r, const std::vector<Impl> &catalogue) 
     char buf[32];
     std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
     j["finished_at"] = buf;
-    (void)catalogue;
     return j;
 }
 
-void write_run_report(const RunResult &r, const std::vector<Impl> &catalogue, ReportDir &dir) {
-    dir.write("summary.csv", summary_csv(r));
-    dir.write("worst_cases.csv", worst_cases_csv(r));
+std::map<std::string, ImplInfo> implementations(const RunResult &r) {
+    std::map<std::string, ImplInfo> out;
+    for (const auto &io : r.selected) out[io.impl->name] = {io.impl->group, io.impl->version};
+    return out;
+}
+
+void write_run_report(const RunResult &r, ReportDir &dir) {
+    std::vector<SummaryRow> summary = summary_rows(r);
+    dir.write("summary.csv", summary_csv(summary));
+    dir.write("worst_cases.csv", worst_cases_csv(worst_case_rows(r)));
     dir.write("error_curve.csv", error_curve_csv(r));
-    dir.write("run.json", run_json(r, catalogue).dump(2) + "\n");
-    stage_leaderboard(dir, summary_csv(r), run_json(r, catalogue).dump(2) + "\n");  // harness/leaderboard/
+    dir.write("run.json", run_json(r).dump(2) + "\n");
+    ReportTables known;
+    known.summary = std::move(summary);
+    known.implementations = implementations(r);
+    stage_leaderboard(dir, std::move(known));  // harness/leaderboard/
 }
 
 }  // namespace qc

@@ -2,7 +2,7 @@
 #include "run/parallel.h"
 
 #include "isolate/interrupt.h"
-#include "report/report_dir.h"
+#include "tables/table.h"
 
 #include <fmt/format.h>
 #include <mpfr.h>

@@ -1,21 +1,18 @@
 #include "squad/squad_report.h"
 
-#include "report/run_report.h"
+#include "tables/schemas.h"
 
 #include <fmt/format.h>
 
 namespace qc {
 
 std::string squad_summary_csv(const SquadResult &r) {
-    std::string s =
-        "impl,op,region,tracks,cases,nonfinite,max_angle_err_own_rad,p99_angle_err_own_rad,max_angle_err_refcp_rad,"
-        "p99_angle_err_refcp_rad,max_c1_jump_impl,max_c1_jump_ref,c1_keys,c1_failures\n";
+    CsvWriter w(tables::squad_summary);
     for (const auto &row : r.rows)
-        s += fmt::format("{},squad,{},{},{},{},{},{},{},{},{},{},{},{}\n", row.impl->name, to_string(row.region), row.tracks,
-                         row.cases, row.nonfinite, num(row.max_angle_err_own_rad), num(row.p99_angle_err_own_rad),
-                         num(row.max_angle_err_refcp_rad), num(row.p99_angle_err_refcp_rad), num(row.max_c1_jump_impl),
-                         num(row.max_c1_jump_ref), row.c1_keys, row.c1_failures);
-    return s;
+        w.row({row.impl->name, std::string("squad"), std::string(to_string(row.region)), row.tracks, row.cases,
+               row.nonfinite, row.max_angle_err_own_rad, row.p99_angle_err_own_rad, row.max_angle_err_refcp_rad,
+               row.p99_angle_err_refcp_rad, row.max_c1_jump_impl, row.max_c1_jump_ref, row.c1_keys, row.c1_failures});
+    return w.text();
 }
 
 namespace {
@@ -37,14 +34,13 @@ std::string reproduce(const SquadResult &r, const Impl *impl, TrackRegion region
 }  // namespace
 
 std::string squad_worst_cases_csv(const SquadResult &r) {
-    std::string s = "impl,op,region,track,segment,t,angle_err_own_rad,angle_err_refcp_rad,out_w,out_x,out_y,out_z,keys,reproduce\n";
+    CsvWriter out(tables::squad_worst_cases);
     for (const auto &row : r.rows)
         for (const auto &w : row.worst)
-            s += fmt::format("{},squad,{},{},{},{},{},{},{},{},{},{},{},{}\n", row.impl->name, to_string(row.region), w.track,
-                             w.segment, hexfloat(w.t), num(w.angle_err_rad), num(w.angle_err_refcp_rad), hexfloat(w.out[0]),
-                             hexfloat(w.out[1]), hexfloat(w.out[2]), hexfloat(w.out[3]), keys_text(w.keys),
-                             reproduce(r, row.impl, row.region, w.track));
-    return s;
+            out.row({row.impl->name, std::string("squad"), std::string(to_string(row.region)), w.track, uint64_t(w.segment),
+                     w.t, w.angle_err_rad, w.angle_err_refcp_rad, w.out[0], w.out[1], w.out[2], w.out[3], keys_text(w.keys),
+                     reproduce(r, row.impl, row.region, w.track)});
+    return out.text();
 }
 
 std::string c1_verdict(const SquadResult &r, const Impl *impl, const std::string &property) {
@@ -57,7 +53,7 @@ std::string c1_verdict(const SquadResult &r, const Impl *impl, const std::string
 }
 
 std::string squad_conformance_csv(const SquadResult &r) {
-    std::string s = "impl,op,property,verdict,cases,tolerance,worst,counterexample,reproduce\n";
+    CsvWriter w(tables::squad_conformance);
     for (const Impl *impl : r.selected)
         for (const std::string property : {"c1", "c1-sign-flip"}) {
             uint64_t keys = 0;
@@ -77,11 +73,10 @@ std::string squad_conformance_csv(const SquadResult &r) {
                                              worst->worst_c1_track, worst->worst_c1_key, num(worst->worst_judged_c1));
                 repro = reproduce(r, impl, worst->region, worst->worst_c1_track);
             }
-            s += fmt::format("{},squad,{},{},{},{},{},{},{}\n", impl->name, property, verdict, keys,
-                             num(c1_tolerance(impl->precision)), num(worst ? worst->worst_judged_c1 : 0.0), counterexample,
-                             repro);
+            w.row({impl->name, std::string("squad"), property, verdict, keys, num(c1_tolerance(impl->precision)),
+                   worst ? worst->worst_judged_c1 : 0.0, counterexample, repro});
         }
-    return s;
+    return w.text();
 }
 
 void write_squad_report(const SquadResult &r, ReportDir &dir) {

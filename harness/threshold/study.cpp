@@ -4,7 +4,8 @@
 #include "metrics/metrics.h"
 #include "regions/regions.h"
 #include "report/report_dir.h"
-#include "report/run_report.h"
+#include "run/build_info.h"
+#include "tables/schemas.h"
 #include "reference/stats_json.h"
 
 #include <benchmark/benchmark.h>
@@ -391,34 +392,24 @@ ThresholdResult run_threshold_study(const ThresholdOptions &opt) {
 }
 
 std::string threshold_csv(const ThresholdResult &r) {
-    std::string s =
-        "precision,family,one_minus_tau,max_angle_err_rad,p99_angle_err_rad,max_ulp1,max_norm_err_ulp1,jump_rad,"
-        "ns_arc,ns_fallback,tau,arc_floor_rad,ideal_step_rad,cases,nonfinite\n";
-    for (const ThresholdRow &row : r.rows) {
-        s += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", to_string(row.precision),
-                         to_string(row.family), hexfloat(row.one_minus_tau), num(row.max_angle_err_rad),
-                         num(row.p99_angle_err_rad), num(row.max_ulp1), num(row.max_norm_err_ulp1), num(row.jump_rad),
-                         num(row.ns_arc), num(row.ns_fallback), tau_decimal(row.precision, row.tau),
-                         num(row.arc_floor_rad), num(row.ideal_step_rad), row.cases, row.nonfinite);
-    }
-    return s;
+    CsvWriter w(tables::threshold);
+    for (const ThresholdRow &row : r.rows)
+        w.row({std::string(to_string(row.precision)), std::string(to_string(row.family)), row.one_minus_tau,
+               row.max_angle_err_rad, row.p99_angle_err_rad, row.max_ulp1, row.max_norm_err_ulp1, row.jump_rad, row.ns_arc,
+               row.ns_fallback, tau_decimal(row.precision, row.tau), row.arc_floor_rad, row.ideal_step_rad, row.cases,
+               row.nonfinite});
+    return w.text();
 }
 
 std::string threshold_summary_csv(const ThresholdResult &r) {
-    std::string s =
-        "precision,family,recommended_one_minus_tau,recommended_tau,max_angle_err_at_recommended_rad,"
-        "arc_floor_at_recommended_rad,max_angle_err_at_0_9995_rad,arc_floor_at_0_9995_rad,floor_factor\n";
+    CsvWriter w(tables::threshold_summary);
     for (const ThresholdSummaryRow &row : r.summary) {
-        s += fmt::format("{},{},", to_string(row.precision), to_string(row.family));
-        if (row.found)
-            s += fmt::format("{},{},{},{},", hexfloat(row.one_minus_tau), tau_decimal(row.precision, row.tau),
-                             num(row.max_angle_err_rad), num(row.arc_floor_rad));
-        else
-            s += ",,,,";
-        s += fmt::format("{},{},{}\n", num(row.max_angle_err_at_0_9995_rad), num(row.arc_floor_at_0_9995_rad),
-                         num(r.options.floor_factor));
+        auto found = [&](Cell c) { return row.found ? c : Cell(); };
+        w.row({std::string(to_string(row.precision)), std::string(to_string(row.family)), found(row.one_minus_tau),
+               found(tau_decimal(row.precision, row.tau)), found(row.max_angle_err_rad), found(row.arc_floor_rad),
+               row.max_angle_err_at_0_9995_rad, row.arc_floor_at_0_9995_rad, r.options.floor_factor});
     }
-    return s;
+    return w.text();
 }
 
 std::string threshold_json(const ThresholdResult &r) {

@@ -1,0 +1,319 @@
+#include "tables/table.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <stdexcept>
+
+namespace qc {
+
+namespace {
+
+// Throws InputError "FILE:LINE: why".
+[[noreturn]] void fail_at(const std::string &file, unsigned line, const std::string &why) {
+    throw InputError(fmt::format("{}:{}: {}", file, line, why));
+}
+
+// A cell's text as it may appear inside a one-line message: control and non-ASCII bytes as \xNN, at most
+// 64 characters.
+std::string shown(std::string_view s) {
+    std::string out;
+    for (unsigned char c : s.substr(0, 64)) out += (c < 0x20 || c >= 0x7f) ? fmt::format("\\x{:02x}", c) : std::string(1, char(c));
+    if (s.size() > 64) out += "...";
+    return out;
+}
+
+// True when s is exactly the syntax of a C hexfloat (sign, 0x, hex digits with an optional point, p, exponent).
+bool is_hexfloat_syntax(std::string_view s) {
+    size_t i = 0;
+    if (i < s.size() && (s[i] == '-' || s[i] == '+')) ++i;
+    if (s.substr(i, 2) != "0x" && s.substr(i, 2) != "0X") return false;
+    i += 2;
+    size_t digits = 0;
+    while (i < s.size() && std::isxdigit((unsigned char)s[i])) ++i, ++digits;
+    if (i < s.size() && s[i] == '.') {
+        ++i;
+        while (i < s.size() && std::isxdigit((unsigned char)s[i])) ++i, ++digits;
+    }
+    if (digits == 0 || i >= s.size() || (s[i] != 'p' && s[i] != 'P')) return false;
+    ++i;
+    if (i < s.size() && (s[i] == '-' || s[i] == '+')) ++i;
+    size_t exp_digits = 0;
+    while (i < s.size() && std::isdigit((unsigned char)s[i])) ++i, ++exp_digits;
+    return exp_digits > 0 && exp_digits < 6 && i == s.size();
+}
+
+// Checks CSV text is non-empty valid UTF-8 without NUL bytes and ends in a newline.
+void check_text(const std::string &path, std::string_view data) {
+    if (data.empty()) fail_at(path, 1, "the file is empty");
+    unsigned line = 1;
+    for (size_t i = 0; i < data.size();) {
+        unsigned char c = (unsigned char)data[i];
+        size_t len = c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 : (c >> 3) == 30 ? 4 : 0;
+        if (len == 0 || i + len > data.size()) fail_at(path, line, fmt::format("byte 0x{:02x} is not valid UTF-8", c));
+        for (size_t k = 1; k < len; k++)
+            if (((unsigned char)data[i + k] >> 6) != 2) fail_at(path, line, "invalid UTF-8 sequence");
+        if (c == 0) fail_at(path, line, "NUL byte in a text file");
+        if (c == '\n') ++line;
+        i += len;
+    }
+    if (data.back() != '\n') fail_at(path, line, "the last line is truncated (no final newline)");
+}
+
+// Splits one CSV line into RFC 4180 fields.
+std::vector<std::string> split_line(std::string_view s, const std::string &path, unsigned line) {
+    std::vector<std::string> fields(1);
+    for (size_t i = 0; i < s.size(); i++) {
+        char c = s[i];
+        if (c == '"' && fields.back().empty() && (i == 0 || s[i - 1] == ',')) {
+            for (++i;; ++i) {
+                if (i >= s.size()) fail_at(path, line, "unterminated quoted field");
+                if (s[i] == '"') {
+                    if (i + 1 < s.size() && s[i + 1] == '"') fields.back() += '"', ++i;
+                    else break;
+                } else fields.back() += s[i];
+            }
+            if (i + 1 < s.size() && s[i + 1] != ',') fail_at(path, line, "text after a closing quote");
+        } else if (c == ',') fields.emplace_back();
+        else if (c == '"') fail_at(path, line, "a quote inside an unquoted field");
+        else if (c == '\r') fail_at(path, line, "carriage return (CRLF line ends are not accepted)");
+        else fields.back() += c;
+    }
+    return fields;
+}
+
+// "a, b or c".
+std::string alternatives(const std::vector<std::string> &v) {
+    std::string s;
+    for (size_t i = 0; i < v.size(); i++) s += (i == 0 ? "" : i + 1 == v.size() ? " or " : ", ") + v[i];
+    return s;
+}
+
+// Parses a whole decimal number; nullopt when s is not exactly one.
+std::optional<double> parse_number(const std::string &s) {
+    if (s.empty() || std::isspace((unsigned char)s[0])) return std::nullopt;
+    char *end = nullptr;
+    double v = std::strtod(s.c_str(), &end);
+    if (end != s.c_str() + s.size()) return std::nullopt;
+    return v;
+}
+
+// Checks one cell against its column; throws InputError naming file, line and column.
+void check_cell(const Column &c, const std::string &v, const std::string &path, unsigned line) {
+    auto bad = [&](const std::string &why) { fail_at(path, line, fmt::format("column {}: {}", c.name, why)); };
+    if (v.empty()) {
+        if (c.type == ColumnType::text || c.may_be_empty) return;
+        bad("empty");
+    }
+    switch (c.type) {
+    case ColumnType::key:
+    case ColumnType::text:
+    case ColumnType::decimal: return;
+    case ColumnType::choice:
+        if (std::find(c.choices.begin(), c.choices.end(), v) == c.choices.end())
+            bad(fmt::format("'{}' is not {}", shown(v), alternatives(c.choices)));
+        return;
+    case ColumnType::count: {
+        errno = 0;
+        char *end = nullptr;
+        std::strtoull(v.c_str(), &end, 10);
+        if (!std::isdigit((unsigned char)v[0]) || end != v.c_str() + v.size() || errno == ERANGE)
+            bad(fmt::format("'{}' is not a count", shown(v)));
+        return;
+    }
+    case ColumnType::real:
+    case ColumnType::nonneg: {
+        auto x = parse_number(v);
+        if (!x || (c.type == ColumnType::nonneg && std::isnan(*x))) bad(fmt::format("'{}' is not a number", shown(v)));
+        if (c.type == ColumnType::nonneg && *x < 0) bad(fmt::format("'{}' is negative", shown(v)));
+        return;
+    }
+    case ColumnType::hexfloat: parse_hexfloat(v, path, line, c.name.c_str(), true); return;
+    }
+}
+
+}  // namespace
+
+const Column *Schema::find(std::string_view name) const {
+    for (const auto &c : columns)
+        if (c.name == name) return &c;
+    return nullptr;
+}
+
+std::string num(double x) {
+    if (std::isnan(x)) return "nan";
+    if (std::isinf(x)) return x > 0 ? "inf" : "-inf";
+    return fmt::format("{:.9g}", x);
+}
+
+std::string hexfloat(double x) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%a", x);
+    return buf;
+}
+
+CsvWriter::CsvWriter(const Schema &schema) : schema_(schema) {
+    for (size_t i = 0; i < schema.columns.size(); i++) text_ += (i ? "," : "") + schema.columns[i].name;
+    text_ += '\n';
+}
+
+void CsvWriter::row(const std::vector<Cell> &cells) {
+    if (cells.size() != schema_.columns.size())
+        throw std::logic_error(fmt::format("{}: {} cells for {} columns", schema_.file, cells.size(), schema_.columns.size()));
+    for (size_t i = 0; i < cells.size(); i++) {
+        const Column &c = schema_.columns[i];
+        auto wrong = [&] { return std::logic_error(fmt::format("{}: column {}: cell of the wrong type", schema_.file, c.name)); };
+        std::string v;
+        if (std::holds_alternative<std::monostate>(cells[i])) {
+            if (!c.may_be_empty && c.type != ColumnType::text) throw wrong();
+        } else if (auto *s = std::get_if<std::string>(&cells[i])) {
+            // numbers are handed over as doubles; text as written, and hexfloats already formatted (worst cases)
+            if (c.type == ColumnType::count || c.type == ColumnType::real || c.type == ColumnType::nonneg) throw wrong();
+            v = *s;
+            if (v.find_first_of(",\"\n") != std::string::npos) {
+                std::string q = "\"";
+                for (char ch : v) q += ch == '"' ? std::string("\"\"") : std::string(1, ch);
+                v = q + "\"";
+            }
+        } else if (auto *n = std::get_if<uint64_t>(&cells[i])) {
+            if (c.type != ColumnType::count) throw wrong();
+            v = std::to_string(*n);
+        } else {
+            double x = std::get<double>(cells[i]);
+            if (c.type == ColumnType::hexfloat) v = hexfloat(x);
+            else if (c.type != ColumnType::real && c.type != ColumnType::nonneg) throw wrong();
+            else v = c.format.empty() ? num(x) : fmt::format(fmt::runtime(c.format), x);
+        }
+        text_ += (i ? "," : "") + v;
+    }
+    text_ += '\n';
+}
+
+size_t Table::field(std::string_view column) const {
+    for (size_t i = 0; i < schema_->columns.size(); i++)
+        if (schema_->columns[i].name == column) {
+            if (index_[i] < 0) return size_t(-1);
+            return size_t(index_[i]);
+        }
+    throw std::logic_error(fmt::format("{}: no column {} in the schema", schema_->file, column));
+}
+
+bool Table::has(std::string_view column) const { return field(column) != size_t(-1); }
+
+const std::string &Table::text(size_t row, std::string_view column) const {
+    static const std::string none;
+    size_t f = field(column);
+    return f == size_t(-1) ? none : rows_[row][f];
+}
+
+uint64_t Table::count(size_t row, std::string_view column) const { return std::stoull(text(row, column)); }
+
+std::optional<double> Table::number(size_t row, std::string_view column) const {
+    const std::string &s = text(row, column);
+    if (s.empty()) return std::nullopt;
+    if (schema_->find(column)->type == ColumnType::hexfloat) return std::strtod(s.c_str(), nullptr);
+    return parse_number(s);
+}
+
+void Table::fail(size_t row, const std::string &why) const { fail_at(path_, lines_[row], why); }
+
+Table read_table(const Schema &schema, const std::string &path, std::string_view text) {
+    check_text(path, text);
+    Table t;
+    t.schema_ = &schema;
+    t.path_ = path;
+    size_t pos = 0;
+    unsigned line = 0;
+    auto next_line = [&]() -> std::string_view {
+        size_t end = text.find('\n', pos);
+        std::string_view l = text.substr(pos, end - pos);
+        pos = end + 1;
+        ++line;
+        return l;
+    };
+    std::vector<std::string> header = split_line(next_line(), path, 1);
+    for (size_t i = 0; i < header.size(); i++)
+        for (size_t k = 0; k < i; k++)
+            if (header[i] == header[k]) fail_at(path, 1, fmt::format("column '{}' appears twice", header[i]));
+    for (const Column &c : schema.columns) {
+        auto it = std::find(header.begin(), header.end(), c.name);
+        if (it == header.end() && c.required) fail_at(path, 1, fmt::format("missing column '{}'", c.name));
+        t.index_.push_back(it == header.end() ? -1 : int(it - header.begin()));
+    }
+    std::map<std::vector<std::string>, unsigned> seen;
+    while (pos < text.size()) {
+        std::vector<std::string> fields = split_line(next_line(), path, line);
+        if (fields.size() != header.size())
+            fail_at(path, line, fmt::format("{} fields where the header has {}", fields.size(), header.size()));
+        for (size_t i = 0; i < schema.columns.size(); i++)
+            if (t.index_[i] >= 0) check_cell(schema.columns[i], fields[size_t(t.index_[i])], path, line);
+        t.rows_.push_back(std::move(fields));
+        t.lines_.push_back(line);
+        if (schema.key.empty()) continue;
+        std::vector<std::string> key;
+        for (const auto &k : schema.key) key.push_back(t.text(t.size() - 1, k));
+        auto [it, fresh] = seen.emplace(key, line);
+        if (!fresh) {
+            std::string names;
+            for (const auto &k : key) names += (names.empty() ? "" : " ") + k;
+            fail_at(path, line, fmt::format("second row for {} (the first is line {})", names, it->second));
+        }
+    }
+    if (schema.rows_required && t.rows_.empty()) fail_at(path, 2, "no data rows");
+    return t;
+}
+
+std::optional<std::string> read_text_file(const std::filesystem::path &path) {
+    std::error_code ec;
+    if (!std::filesystem::exists(path, ec)) return std::nullopt;
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw InputError(fmt::format("{}: cannot open: {}", path.string(), std::strerror(errno)));
+    std::ostringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+Table read_table_file(const Schema &schema, const std::filesystem::path &path) {
+    auto text = read_text_file(path);
+    if (!text) throw InputError(fmt::format("{}: cannot open: {}", path.string(), std::strerror(ENOENT)));
+    return read_table(schema, path.string(), *text);
+}
+
+double parse_hexfloat(std::string_view text, const std::string &file, unsigned line, const char *column,
+                      bool allow_nonfinite) {
+    std::string s(text);
+    if (allow_nonfinite) {
+        if (s == "nan" || s == "-nan") return std::nan("");
+        if (s == "inf") return INFINITY;
+        if (s == "-inf") return -INFINITY;
+    }
+    if (!is_hexfloat_syntax(s)) fail_at(file, line, fmt::format("column {}: '{}' is not a hexfloat (e.g. 0x1.8p-3)", column, shown(s)));
+    errno = 0;
+    char *end = nullptr;
+    double v = std::strtod(s.c_str(), &end);
+    if (end != s.c_str() + s.size()) fail_at(file, line, fmt::format("column {}: '{}' is not a hexfloat", column, shown(s)));
+    if (errno == ERANGE && std::isinf(v)) fail_at(file, line, fmt::format("column {}: '{}' overflows a double", column, shown(s)));
+    // A hexfloat with more digits than a double holds would be rounded silently: refuse it.
+    if (std::strtod(hexfloat(v).c_str(), nullptr) != v) fail_at(file, line, fmt::format("column {}: '{}' is not exact", column, shown(s)));
+    return v;
+}
+
+float parse_hexfloat_f32(std::string_view text, const std::string &file, unsigned line, const char *column,
+                         bool allow_nonfinite) {
+    double v = parse_hexfloat(text, file, line, column, allow_nonfinite);
+    if (std::isnan(v)) return std::nanf("");
+    float f = float(v);
+    if (double(f) != v)
+        fail_at(file, line, fmt::format("column {}: '{}' is not representable as a float (f32 implementation)", column,
+                                        shown(text)));
+    return f;
+}
+
+}  // namespace qc
