@@ -1,4 +1,4 @@
-// The fast reference (harness/reference/fast_reference.h) against MPFR at 192 bits: every certified
+// The fast reference (harness/reference/fast_reference.h) against MPFR at kFastCheckBits (128): every certified
 // component lies within the fast path's own bound, on every region and both precisions; the fallbacks are
 // rare; a damaged fast path (a perturbed series coefficient, a bound too small) is caught.
 #include "reference/fast_reference.h"
@@ -32,7 +32,7 @@ bool within(const DDQuat &f, const RealQuat &m, double bound, double &worst) {
         mpfr_sub_d(mp(d), mp(m[i]), f[i].hi, MPFR_RNDN);
         mpfr_sub_d(mp(d), mp(d), f[i].lo, MPFR_RNDN);
         double diff = std::fabs(to_double(d));
-        if (!(diff <= bound + 0x1p-184)) ok = false;
+        if (!(diff <= bound + std::ldexp(1.0, 8 - kFastCheckBits))) ok = false;
         if (bound > 0) worst = std::max(worst, diff / bound);
     }
     return ok;

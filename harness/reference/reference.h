@@ -124,7 +124,7 @@ private:
 dd::DD round_to_dd(const Real &x);
 
 // Precision of the MPFR evaluations that validate the fast path.
-constexpr int kFastCheckBits = 192;
+constexpr int kFastCheckBits = 128;
 
 // Hash used to pick the 1-in-64 validation sample deterministically from (seed, case index).
 bool sampled_for_validation(uint64_t seed, uint64_t index);

@@ -152,7 +152,7 @@ nlohmann::json run_json(const RunResult &r) {
         {"validation",
          r.options.reference == ReferenceMode::fast
              ? "fast: double-double with a rigorous running error bound, certified to fast_tolerance; MPFR where the "
-               "bound cannot decide; 1 certified case in 64 at random also evaluated by MPFR at 192 bits and compared "
+               "bound cannot decide; 1 certified case in 64 at random also evaluated by MPFR at 128 bits and compared "
                "with the bound (fast_bound_violations). MPFR cases: 1 in 64 plus every ill-conditioned case "
                "recomputed 32 bits higher, doubled until two evaluations agree"
              : "1 case in 64 at random plus every ill-conditioned case recomputed 32 bits above the working "

@@ -10,7 +10,7 @@ ref = j["reference"]
 print(f"Mode `{ref.get('mode', 'mpfr')}`. Fast-path bound violations found by the validation samples: "
       f"**{ref.get('fast_bound_violations', 0)}**.\n")
 print("| precision | cases | certified by the fast path | MPFR fallbacks: undecided sign / bound too wide / ill-conditioned "
-      "| validation samples (MPFR, 192 bits) | largest error / bound | MPFR cases recomputed 32 bits higher | "
+      "| validation samples (MPFR, 128 bits) | largest error / bound | MPFR cases recomputed 32 bits higher | "
       "disagreements | escalations | max bits |")
 print("|---|---|---|---|---|---|---|---|---|---|")
 for p in ("f32", "f64"):
