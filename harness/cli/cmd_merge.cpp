@@ -5,11 +5,11 @@
 // runs it on the merged data, exactly as the unsharded run does: that part of the work is not spread.
 #include "cli/command.h"
 #include "report/run_report.h"
+#include "run/parallel.h"
 #include "run/shard.h"
 
 #include <fmt/format.h>
 
-#include <thread>
 
 namespace qc::cli {
 namespace {
@@ -24,7 +24,7 @@ int merge_command(const MergeArgs &a) {
     std::vector<Impl> catalogue = load_catalogue(a.plugins);
     if (a.jobs < 0) throw UsageError(fmt::format("--jobs: must be 0 (all cores) or positive, got {}", a.jobs));
     ReportDir dir(a.out);
-    const int jobs = a.jobs > 0 ? a.jobs : int(std::max(1u, std::thread::hardware_concurrency()));
+    const int jobs = resolve_jobs(a.jobs);
     RunResult result = merge_shards(a.dirs, catalogue, jobs);
     write_run_report(result, dir);
     dir.commit();

@@ -120,7 +120,7 @@ std::vector<ConformRow> conform(const std::vector<ImplOp> &selected, const Confo
     for (const auto &io : selected)
         for (const Property *p : props) tasks.push_back({io.impl, io.op, p});
     std::vector<ConformRow> rows(tasks.size());
-    int jobs = opt.jobs > 0 ? opt.jobs : int(std::max(1u, std::thread::hardware_concurrency()));
+    int jobs = resolve_jobs(opt.jobs);
     std::atomic<size_t> next{0};
     auto worker = [&](int w) {
         CheckContext f32(Precision::f32, opt.reference), f64(Precision::f64, opt.reference);

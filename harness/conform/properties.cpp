@@ -555,8 +555,6 @@ std::vector<Property> &table() {
 
 const std::vector<Property> &properties() { return table(); }
 
-void register_property(Property p) { table().push_back(std::move(p)); }
-
 const Property *find_property(const std::string &name) {
     for (const auto &p : properties())
         if (p.name == name) return &p;

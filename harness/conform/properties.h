@@ -5,7 +5,7 @@
 // A property is a row of a table (properties()): a name, the ops it applies to, a RapidCheck generator of
 // cases and a check of one case. A case is a flat list of numbers in the implementation's format (printed
 // as hexfloats, replayed by `quatcheck conform --case`), so a property with another shape of case (a squad
-// key track, say) is one more row: add it with register_property().
+// key track, say) is one more row of table() in properties.cpp.
 //
 // Tolerances, with eps = 2^(1-p) (README has the derivation):
 //   U       = 16 eps                 norm and endpoint components (ulp1)
@@ -90,8 +90,6 @@ struct Property {
 // The property table, in report order.
 const std::vector<Property> &properties();
 const Property *find_property(const std::string &name);
-// Adds a property (e.g. squad's c1). Call before the first use of properties().
-void register_property(Property p);
 
 // The structured generator of two-key cases shared by the properties: where on the sphere (uniform, near-0,
 // near-half-pi, near-pi, threshold, exact special cases), an identity-like or random q0, a basis or random

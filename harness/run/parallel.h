@@ -1,12 +1,25 @@
-// The harness's one way of spreading work over threads.
+// The harness's one way of spreading work over threads, and its one nearest-rank percentile.
 #pragma once
 
 #include <algorithm>
+#include <cmath>
 #include <exception>
 #include <thread>
 #include <vector>
 
 namespace qc {
+
+// The thread count a --jobs value asks for: 0 means every core (at least one).
+inline int resolve_jobs(int jobs) { return jobs > 0 ? jobs : int(std::max(1u, std::thread::hardware_concurrency())); }
+
+// The nearest-rank q-quantile of v (0 for an empty v); reorders v.
+inline double percentile(std::vector<double> &v, double q) {
+    if (v.empty()) return 0;
+    size_t k = size_t(std::ceil(q * double(v.size())));
+    k = k == 0 ? 0 : k - 1;
+    std::nth_element(v.begin(), v.begin() + long(k), v.end());
+    return v[k];
+}
 
 // Runs worker(w) for w = 0 .. jobs-1, worker 0 on the calling thread, and joins them all. When a worker
 // throws, stop() is called so the others stop taking work, and after the join the exception of the

@@ -74,14 +74,6 @@ std::vector<CurveBin> curve_bins() {
 
 namespace {
 
-double percentile(std::vector<double> &v, double q) {
-    if (v.empty()) return 0;
-    size_t k = size_t(std::ceil(q * double(v.size())));
-    k = k == 0 ? 0 : k - 1;
-    std::nth_element(v.begin(), v.begin() + long(k), v.end());
-    return v[k];
-}
-
 // The log bin of an arc and the threshold bin it also falls in (edges.size() when none).
 std::pair<size_t, size_t> bins_of(double arc_w, const std::vector<CurveBin> &edges) {
     size_t log_bin = edges.size(), threshold_bin = edges.size();
@@ -368,7 +360,7 @@ RunResult run(const RunOptions &options, const std::vector<Impl> &catalogue) {
     RunResult result;
     result.options = options;
     result.selected = select_impls(catalogue, options.impl_filters, options.ops);
-    int jobs = options.jobs > 0 ? options.jobs : int(std::max(1u, std::thread::hardware_concurrency()));
+    int jobs = resolve_jobs(options.jobs);
     result.jobs = jobs;
     run_precision<float>(options, result.selected, jobs, result, result.reference_f32);
     run_precision<double>(options, result.selected, jobs, result, result.reference_f64);

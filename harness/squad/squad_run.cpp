@@ -44,14 +44,6 @@ std::vector<const Impl *> select_squad_impls(const std::vector<Impl> &catalogue,
 
 namespace {
 
-double percentile(std::vector<double> &v, double q) {
-    if (v.empty()) return 0;
-    size_t k = size_t(std::ceil(q * double(v.size())));
-    k = k == 0 ? 0 : k - 1;
-    std::nth_element(v.begin(), v.begin() + long(k), v.end());
-    return v[k];
-}
-
 const double kInf = std::numeric_limits<double>::infinity();
 
 // The t values sampled on every segment: the keys, the quarters, and three uniform draws.
@@ -254,7 +246,7 @@ SquadResult run_squad(const SquadOptions &options, const std::vector<Impl> &cata
     SquadResult result;
     result.options = options;
     result.selected = select_squad_impls(catalogue, options.impl_filters);
-    int jobs = options.jobs > 0 ? options.jobs : int(std::max(1u, std::thread::hardware_concurrency()));
+    int jobs = resolve_jobs(options.jobs);
     result.jobs = jobs;
     run_precision<float>(options, result.selected, jobs, result, result.reference_f32);
     run_precision<double>(options, result.selected, jobs, result, result.reference_f64);

@@ -32,14 +32,6 @@ constexpr int kJumpTSteps = 64;
 
 template <class T> T tau_in_format(double one_minus_tau) { return T(1.0 - one_minus_tau); }
 
-double percentile(std::vector<double> &v, double q) {  // nearest rank, as summary.csv
-    if (v.empty()) return 0;
-    size_t k = size_t(std::ceil(q * double(v.size())));
-    k = k == 0 ? 0 : k - 1;
-    std::nth_element(v.begin(), v.begin() + long(k), v.end());
-    return v[k];
-}
-
 uint64_t mix(uint64_t x) {
     x += 0x9E3779B97F4A7C15ull;
     x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
@@ -354,7 +346,7 @@ ThresholdResult run_threshold_study(const ThresholdOptions &opt) {
     auto start = std::chrono::steady_clock::now();
     ThresholdResult r;
     r.options = opt;
-    r.jobs = opt.jobs > 0 ? opt.jobs : int(std::max(1u, std::thread::hardware_concurrency()));
+    r.jobs = resolve_jobs(opt.jobs);
     bool want32 = std::count(opt.precisions.begin(), opt.precisions.end(), Precision::f32) > 0;
     bool want64 = std::count(opt.precisions.begin(), opt.precisions.end(), Precision::f64) > 0;
     PrecisionWork<float> w32;
