@@ -76,6 +76,7 @@ std::string shard_file(const RunResult &r) {
     h["seed"] = r.options.seed;
     h["cases"] = r.options.cases;
     h["worst_k"] = r.options.worst_k;
+    h["reference_mode"] = to_string(r.options.reference);  // merge runs the search with the shards' mode
     json regions = json::array(), ops = json::array(), selected = json::array();
     for (Region g : r.options.regions) regions.push_back(to_string(g));
     for (Op op : r.options.ops) ops.push_back(to_string(op));
@@ -150,6 +151,10 @@ RunResult read_shards(const std::vector<std::string> &dirs, const std::vector<Im
                 result.options.seed = h.at("seed");
                 result.options.cases = h.at("cases");
                 result.options.worst_k = h.at("worst_k");
+                // Shards written before --reference existed were MPFR runs.
+                const auto mode = parse_reference_mode(h.value("reference_mode", std::string("mpfr")));
+                if (!mode) throw InputError(fmt::format("merge: {}: unknown reference mode in the shard header", path));
+                result.options.reference = *mode;
                 for (const auto &g : h.at("regions")) result.options.regions.push_back(*parse_region(g.get<std::string>()));
                 for (const auto &op : h.at("ops")) result.options.ops.push_back(*parse_op(op.get<std::string>()));
                 result.options.impl_filters = h.at("impl_filters").get<std::vector<std::string>>();
@@ -164,6 +169,8 @@ RunResult read_shards(const std::vector<std::string> &dirs, const std::vector<Im
                 for (const char *key : {"seed", "cases", "worst_k", "regions", "ops", "selected"})
                     if (h.at(key) != first.at(key))
                         throw InputError(fmt::format("merge: {}: '{}' differs from {}'s: not shards of one run", path, key, dirs.front()));
+                if (h.value("reference_mode", std::string("mpfr")) != first.value("reference_mode", std::string("mpfr")))
+                    throw InputError(fmt::format("merge: {}: 'reference' differs from {}'s: not shards of one run", path, dirs.front()));
                 if (count != first.at("shard").at("count").get<int>())
                     throw InputError(fmt::format("merge: {}: shard {}/{} belongs to a run split {} ways", path, index, count,
                                                  first.at("shard").at("count").get<int>()));
