@@ -182,10 +182,11 @@ Leaderboard build_leaderboard(const ReportTables &t) {
 std::string compact_verdicts(const LeaderboardRow &row) {
     if (!row.conformance_run) return "not run";
     size_t pass = 0, judged = 0;
-    std::string fails, known, skips;
+    std::string fails, known, skips, untested;
     for (const Verdict &v : row.verdicts) {
-        if (v.verdict == "skip") {
-            skips += (skips.empty() ? "" : " ") + v.property;
+        if (v.verdict == "skip" || v.verdict == "untested") {  // not judged (untested: a squad c1 without keys)
+            std::string &list = v.verdict == "skip" ? skips : untested;
+            list += (list.empty() ? "" : " ") + v.property;
             continue;
         }
         ++judged;
@@ -197,6 +198,7 @@ std::string compact_verdicts(const LeaderboardRow &row) {
     if (!fails.empty()) s += "; fail: " + fails;
     if (!known.empty()) s += "; known: " + known;
     if (!skips.empty()) s += "; skip: " + skips;
+    if (!untested.empty()) s += "; untested: " + untested;
     return s;
 }
 

@@ -31,12 +31,12 @@ void quat(std::vector<Column> &cols, const std::string &prefix, T type) {
     for (const char *k : {"_w", "_x", "_y", "_z"}) cols.push_back(col((prefix + k).c_str(), type));
 }
 
-// conformance.csv and squad_conformance.csv.
-Schema conformance_schema(const char *file, const char *about) {
+// conformance.csv and squad_conformance.csv: the same columns, each with its writer's verdicts.
+Schema conformance_schema(const char *file, const char *about, const std::vector<std::string> &verdicts) {
     return {file,
             about,
             {col("impl", T::key), col("op", T::key), col("property", T::key),
-             choice("verdict", {"pass", "fail", "known", "skip"}), optional(col("cases", T::count)),
+             choice("verdict", verdicts), optional(col("cases", T::count)),
              optional(col("tolerance", T::text)), optional(empty(col("worst", T::real, "per property"))),
              optional(col("counterexample", T::text)), optional(col("reproduce", T::text))},
             {},
@@ -58,6 +58,9 @@ Schema make_worst_cases() {
 }
 
 }  // namespace
+
+const std::vector<std::string> conform_verdicts = {"pass", "fail", "known", "skip"};
+const std::vector<std::string> squad_verdicts = {"pass", "fail", "known", "untested"};
 
 const Schema summary{
     "summary.csv",
@@ -84,7 +87,7 @@ const Schema error_curve{
     {},
     false};
 
-const Schema conformance = conformance_schema("conformance.csv", "per implementation x op x property: the verdict");
+const Schema conformance = conformance_schema("conformance.csv", "per implementation x op x property: the verdict", conform_verdicts);
 
 const Schema squad_summary{
     "squad_summary.csv",
@@ -109,7 +112,8 @@ const Schema squad_worst_cases{
     false};
 
 const Schema squad_conformance =
-    conformance_schema("squad_conformance.csv", "per squad implementation x c1 property: the verdict");
+    conformance_schema("squad_conformance.csv", "per squad implementation x c1 property: the verdict",
+                       squad_verdicts);
 
 const Schema timing{"timing.csv",
                     "per implementation x op x region x mode: CPU time per call",

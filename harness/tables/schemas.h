@@ -13,6 +13,11 @@
 
 namespace qc::tables {
 
+// The verdicts each writer produces (the schemas' verdict choices): conform's Verdict values
+// (conform/conform.cpp), and the squad's c1 verdicts ("untested": no key judged; squad/squad_report.cpp).
+extern const std::vector<std::string> conform_verdicts;  // pass, fail, known, skip
+extern const std::vector<std::string> squad_verdicts;    // pass, fail, known, untested
+
 extern const Schema summary;            // quatcheck run: per impl x op x region
 extern const Schema worst_cases;        // quatcheck run: the worst cases of each summary row
 extern const Schema error_curve;        // quatcheck run: error per W bin

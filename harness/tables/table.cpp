@@ -1,6 +1,30 @@
+// The reader's division of labour between the fast C++ CSV parser (libfccp, Debian libfccp-dev, namespace
+// io) and this file:
+//   - fccp reads the lines: io::LineReader splits the text into lines, numbers them, and bounds a line's
+//     length (2^24-1 bytes; a longer one raises io::error::line_length_limit_exceeded, turned here into
+//     "FILE:LINE: line longer than ...").
+//   - fccp splits the cells: io::double_quote_escape<',', '"'> finds where each field ends
+//     (find_next_column_end, quotes respected; an unclosed quote raises io::error::escaped_string_not_closed)
+//     and removes the quotes and doubled quotes (unescape). io::CSVReader itself is not used: it needs the
+//     column count and types at compile time, and the tables here have a run-time column list (optional
+//     columns, the leaderboard's per-region columns). No trim policy is used: a cell is taken exactly as
+//     written, so " 1" is refused as a number instead of being trimmed.
+//   - this file still checks what fccp accepts silently, because the rules are strict (table.h): the
+//     whole text first (non-empty, valid UTF-8, no NUL byte, a final newline; LineReader accepts a
+//     missing final newline), CRLF line ends (LineReader strips the \r silently; seen here by comparing
+//     the line with the original text), a quote inside an unquoted field or text after a closing quote
+//     (fccp's quote policy accepts both), then the header, field counts, every cell against its column
+//     type and the key uniqueness. Files are read whole by read_text_file (std::ifstream) because those
+//     checks need the exact bytes; fccp then reads the lines from memory. Every problem becomes one
+//     InputError "FILE:LINE: reason".
 #include "tables/table.h"
 
 #include <fmt/format.h>
+// libfccp's header trips GCC's -Wstringop-truncation on a bounded strncpy; the code is fine.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wstringop-truncation"
+#include <libfccp/csv.h>
+#pragma GCC diagnostic pop
 
 #include <algorithm>
 #include <cerrno>
@@ -67,26 +91,36 @@ void check_text(const std::string &path, std::string_view data) {
     if (data.back() != '\n') fail_at(path, line, "the last line is truncated (no final newline)");
 }
 
-// Splits one CSV line into RFC 4180 fields.
-std::vector<std::string> split_line(std::string_view s, const std::string &path, unsigned line) {
-    std::vector<std::string> fields(1);
-    for (size_t i = 0; i < s.size(); i++) {
-        char c = s[i];
-        if (c == '"' && fields.back().empty() && (i == 0 || s[i - 1] == ',')) {
-            for (++i;; ++i) {
-                if (i >= s.size()) fail_at(path, line, "unterminated quoted field");
-                if (s[i] == '"') {
-                    if (i + 1 < s.size() && s[i + 1] == '"') fields.back() += '"', ++i;
-                    else break;
-                } else fields.back() += s[i];
-            }
-            if (i + 1 < s.size() && s[i + 1] != ',') fail_at(path, line, "text after a closing quote");
-        } else if (c == ',') fields.emplace_back();
-        else if (c == '"') fail_at(path, line, "a quote inside an unquoted field");
-        else if (c == '\r') fail_at(path, line, "carriage return (CRLF line ends are not accepted)");
-        else fields.back() += c;
+// Splits one CSV line (NUL-terminated, writable: fccp unescapes in place) into RFC 4180 fields. fccp
+// finds each field's end and removes its quotes; the strict checks on the raw field are ours.
+std::vector<std::string> split_line(char *s, const std::string &path, unsigned line) {
+    using quoting = io::double_quote_escape<',', '"'>;
+    std::vector<std::string> fields;
+    for (char *begin = s;;) {
+        char *end = nullptr;
+        try {
+            end = begin + (quoting::find_next_column_end(begin) - begin);
+        } catch (const io::error::escaped_string_not_closed &) {  // fccp opens a quote anywhere in a field
+            fail_at(path, line, *begin == '"' ? "unterminated quoted field" : "a quote inside an unquoted field");
+        }
+        std::string_view raw(begin, size_t(end - begin));
+        if (!raw.empty() && raw[0] == '"') {
+            size_t i = 1;  // the closing quote: the first one not doubled
+            while (i < raw.size() && !(raw[i] == '"' && (i + 1 >= raw.size() || raw[i + 1] != '"'))) i += raw[i] == '"' ? 2 : 1;
+            if (i >= raw.size()) fail_at(path, line, "unterminated quoted field");
+            if (i + 1 != raw.size()) fail_at(path, line, "text after a closing quote");
+        } else if (raw.find('"') != std::string_view::npos) {
+            fail_at(path, line, "a quote inside an unquoted field");
+        } else if (raw.find('\r') != std::string_view::npos) {
+            fail_at(path, line, "carriage return (CRLF line ends are not accepted)");
+        }
+        bool last = *end == '\0';
+        char *b = begin, *e = end;
+        quoting::unescape(b, e);
+        fields.emplace_back(b, size_t(e - b));
+        if (last) return fields;
+        begin = end + 1;
     }
-    return fields;
 }
 
 // "a, b or c".
@@ -177,6 +211,9 @@ void CsvWriter::row(const std::vector<Cell> &cells) {
             // numbers are handed over as doubles; text as written, and hexfloats already formatted (worst cases)
             if (c.type == ColumnType::count || c.type == ColumnType::real || c.type == ColumnType::nonneg) throw wrong();
             v = *s;
+            // a choice the schema does not list would write a file the reader refuses
+            if (c.type == ColumnType::choice && std::find(c.choices.begin(), c.choices.end(), v) == c.choices.end())
+                throw std::logic_error(fmt::format("{}: column {}: '{}' is not one of the schema's choices", schema_.file, c.name, v));
             if (v.find_first_of(",\"\n") != std::string::npos) {
                 std::string q = "\"";
                 for (char ch : v) q += ch == '"' ? std::string("\"\"") : std::string(1, ch);
@@ -229,16 +266,26 @@ Table read_table(const Schema &schema, const std::string &path, std::string_view
     Table t;
     t.schema_ = &schema;
     t.path_ = path;
-    size_t pos = 0;
+    io::LineReader lines(path, text.data(), text.data() + text.size());
+    size_t pos = 0;  // where the next line starts in `text`
     unsigned line = 0;
-    auto next_line = [&]() -> std::string_view {
-        size_t end = text.find('\n', pos);
-        std::string_view l = text.substr(pos, end - pos);
-        pos = end + 1;
-        ++line;
+    // The next line, NUL-terminated in fccp's buffer; nullptr at the end of the text.
+    auto next_line = [&]() -> char * {
+        char *l = nullptr;
+        try {
+            l = lines.next_line();
+        } catch (const io::error::line_length_limit_exceeded &e) {
+            fail_at(path, unsigned(e.file_line), "line longer than 2^24-1 bytes");
+        }
+        if (!l) return nullptr;
+        line = lines.get_file_line();
+        size_t len = std::strlen(l);  // no NUL inside: check_text refused them
+        if (pos + len < text.size() && text[pos + len] == '\r')
+            fail_at(path, line, "carriage return (CRLF line ends are not accepted)");
+        pos += len + 1;
         return l;
     };
-    std::vector<std::string> header = split_line(next_line(), path, 1);
+    std::vector<std::string> header = split_line(next_line(), path, 1);  // check_text: there is a first line
     for (size_t i = 0; i < header.size(); i++)
         for (size_t k = 0; k < i; k++)
             if (header[i] == header[k]) fail_at(path, 1, fmt::format("column '{}' appears twice", header[i]));
@@ -248,8 +295,8 @@ Table read_table(const Schema &schema, const std::string &path, std::string_view
         t.index_.push_back(it == header.end() ? -1 : int(it - header.begin()));
     }
     std::map<std::vector<std::string>, unsigned> seen;
-    while (pos < text.size()) {
-        std::vector<std::string> fields = split_line(next_line(), path, line);
+    while (char *l = next_line()) {
+        std::vector<std::string> fields = split_line(l, path, line);
         if (fields.size() != header.size())
             fail_at(path, line, fmt::format("{} fields where the header has {}", fields.size(), header.size()));
         for (size_t i = 0; i < schema.columns.size(); i++)
