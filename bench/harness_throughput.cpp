@@ -221,7 +221,7 @@ void register_precision(const BenchOptions &o, std::vector<std::pair<std::string
 }  // namespace
 
 // The whole runner on the default selection (every built-in implementation but broken-* and noop, both ops,
-// both precisions, every region), one job, no worst-case search: the same cases with --reference fast and
+// both precisions, every region), one job, worst-case search included: the same cases with --reference fast and
 // --reference mpfr. Time per case of one region and precision (a reference, every implementation of that
 // precision, its metrics).
 constexpr uint64_t kRunnerCases = 1000;  // per region and precision, per iteration

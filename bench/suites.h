@@ -13,7 +13,7 @@
 //                                         certified bound, MPFR fallback, 1-in-64 validation samples)
 //   BM_MetricFast/<op>/<precision>        MetricEngine::measure in the double-double engine
 //   BM_Runner/<fast|mpfr>                 the whole runner (default selection, every region, both
-//                                         precisions, one job, no search) per case of a region and precision
+//                                         precisions, one job, worst-case search included) per case of a region and precision
 //
 // Without a region suffix the reference benchmarks draw cases from every region in turn, as the default
 // run does. Registration functions only register; the caller runs them (quatcheck bench, or the qc_bench

@@ -55,7 +55,7 @@ runner = {r["benchmark"]: float(r["ns_per_case"]) for r in thr if r["benchmark"]
 if "runner_fast" in runner and "runner_mpfr" in runner:
     noop = [float(r["ns_per_call"]) for r in rows("timing.csv")
             if r["impl"].startswith("noop.") and r["mode"] == "throughput"] if os.path.exists(os.path.join(report, "timing.csv")) else []
-    line = (f"\nWhole runner (BM_Runner: the default selection, every region, both precisions, one job, same cases): "
+    line = (f"\nWhole runner (BM_Runner: the default selection, every region, both precisions, one job, worst-case search included, same cases): "
             f"{runner['runner_fast'] / 1e3:.1f} µs per case with `fast`, {runner['runner_mpfr'] / 1e3:.1f} µs with `mpfr`: "
             f"**{runner['runner_mpfr'] / runner['runner_fast']:.1f}x** the cases per second "
             f"({1e9 / runner['runner_fast']:,.0f} against {1e9 / runner['runner_mpfr']:,.0f} cases/s/core).")
