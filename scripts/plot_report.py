@@ -13,7 +13,6 @@ Needs Debian's python3-matplotlib (run with /usr/bin/python3). Errors are one li
 plot is drawn.
 """
 import base64
-import csv
 import html
 import json
 import math
@@ -22,6 +21,9 @@ import shutil
 import sys
 
 import matplotlib
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import qc_tables  # noqa: E402
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
@@ -51,34 +53,14 @@ class Table:
 
 
 def read_table(folder, name, required):
-    """The CSV `name` of the folder, or None when the file does not exist."""
-    path = os.path.join(folder, name)
-    if not os.path.exists(path):
-        return None
+    """The CSV `name` of the folder, or None when the file does not exist. Read through the folder's
+    schema.json (scripts/qc_tables.py): the required columns, and every column a row is asked for, must be
+    declared there and present in the file."""
     try:
-        with open(path, newline="", encoding="utf-8") as f:
-            reader = csv.reader(f)
-            header = next(reader, None)
-            if header is None:
-                fail(path, 1, "the file is empty")
-            for col in required:
-                if col not in header:
-                    fail(path, 1, f"missing column '{col}' (header: {','.join(header)})")
-            rows = []
-            for values in reader:
-                line = reader.line_num
-                if not values:
-                    continue
-                if len(values) != len(header):
-                    fail(path, line, f"{len(values)} fields, the header has {len(header)}")
-                row = dict(zip(header, values))
-                row["_line"] = line
-                rows.append(row)
-    except UnicodeDecodeError as e:
-        fail(path, "?", f"not UTF-8 text ({e.reason})")
-    except csv.Error as e:
-        fail(path, "?", f"malformed CSV: {e}")
-    return Table(path, rows, header)
+        t = qc_tables.read(folder, name, required)
+    except qc_tables.TableError as e:
+        raise ReportError(str(e))
+    return None if t is None else Table(t.path, t.rows, t.header)
 
 
 def number(table, row, col):
@@ -431,7 +413,8 @@ def table_html(table, title, columns=None, limit=400):
     out += [f"<th>{cell(c)}</th>" for c in cols]
     out.append("</tr>")
     for r in rows:
-        out.append("<tr>" + "".join(f"<td>{cell(r.get(c, ''))}</td>" for c in cols) + "</tr>")
+        # every column the file has, declared or not: dict.get does not check
+        out.append("<tr>" + "".join(f"<td>{cell(dict.get(r, c, ''))}</td>" for c in cols) + "</tr>")
     out.append("</table>")
     return "".join(out)
 
@@ -638,7 +621,7 @@ if __name__ == "__main__":
     try:
         n = main(sys.argv)
         print(f"quatcheck report: {n} plots, {os.path.join(sys.argv[1], 'report.html')}", file=sys.stderr)
-    except ReportError as e:
+    except (ReportError, qc_tables.TableError) as e:  # TableError: a row asked for an undeclared column
         print(f"quatcheck: report: {e}", file=sys.stderr)
         sys.exit(2)
     except OSError as e:

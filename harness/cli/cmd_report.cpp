@@ -41,6 +41,10 @@ int report_command(const std::string &dir, const std::string &script_option, con
     pid_t pid = ::fork();
     if (pid < 0) throw UsageError(fmt::format("report: fork: {}", std::strerror(errno)));
     if (pid == 0) {
+        // A folder without schema.json (written before it existed) is read with this binary's schema.
+        std::error_code ec;
+        fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+        if (!ec) ::setenv("QC_QUATCHECK", exe.c_str(), 0);
         const char *argv[] = {python.c_str(), script.c_str(), dir.c_str(), nullptr};
         ::execv(python.c_str(), const_cast<char *const *>(argv));
         std::fprintf(stderr, "quatcheck: report: cannot run %s: %s\n", python.c_str(), std::strerror(errno));

@@ -1,11 +1,13 @@
 #include "report/report_dir.h"
 
 #include "quatcheck/types.h"
+#include "tables/schemas.h"
 
 #include <fmt/format.h>
 #include <signal.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
@@ -71,6 +73,11 @@ void ReportDir::write(const std::string &name, const std::string &content) {
 }
 
 void ReportDir::commit() {
+    // schema.json: the columns of every table (as `quatcheck tables` prints them), beside the CSVs and
+    // moved into place with them, for the Python readers (scripts/qc_tables.py).
+    bool csv = std::any_of(files_.begin(), files_.end(), [](const std::string &f) { return fs::path(f).extension() == ".csv"; });
+    if (csv && std::find(files_.begin(), files_.end(), "schema.json") == files_.end())
+        write("schema.json", tables::to_json().dump(1) + "\n");
     for (const auto &f : files_) {
         std::error_code ec;
         fs::rename(staging_ / f, dir_ / f, ec);

@@ -4,8 +4,11 @@ import csv
 import os
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+import qc_tables  # noqa: E402
+
 report = sys.argv[1]
-rows = list(csv.DictReader(open(os.path.join(report, "conformance.csv"))))
+rows = qc_tables.rows(report, "conformance.csv", ["impl", "op", "property", "verdict", "cases"])
 props = []
 for r in rows:
     if r["property"] not in props:

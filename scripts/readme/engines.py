@@ -4,12 +4,16 @@
 Reads REPORT_DIR/leaderboard.csv (written by `quatcheck run` / `quatcheck leaderboard`): the rows of the
 `engine` group, one table per library. Every figure printed here comes from that file.
 """
-import csv
 import os
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+import qc_tables  # noqa: E402
+
 report = sys.argv[1]
-rows = [r for r in csv.DictReader(open(os.path.join(report, "leaderboard.csv"), encoding="utf-8"))
+rows = [r for r in qc_tables.rows(report, "leaderboard.csv", ["rank", "impl", "op", "group", "library_version", "cases",
+                                                          "worst_region", "worst_max_angle_err_rad", "nonfinite",
+                                                          "conformance"])
         if r["group"] == "engine"]
 if not rows:
     sys.exit("engines: no engine rows in leaderboard.csv (were the engine libraries built?)")

@@ -7,8 +7,12 @@ import csv
 import os
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+import qc_tables  # noqa: E402
+
 report = sys.argv[1]
-rows = list(csv.DictReader(open(os.path.join(report, "leaderboard.csv"), encoding="utf-8")))
+rows = qc_tables.rows(report, "leaderboard.csv", ["rank", "impl", "op", "group", "worst_region", "worst_max_angle_err_rad",
+                                                "worst_max_ulp1", "nonfinite", "conformance", "ns_per_call_throughput"])
 timing = any(r["ns_per_call_throughput"] for r in rows)
 print("Sampled maxima: **lower bounds** on each routine's true maximum error. Rows sort by the worst region's "
       "max angle error, most accurate first; rows with non-finite outputs, then rows whose implementation "

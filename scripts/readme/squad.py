@@ -5,9 +5,14 @@ import csv
 import os
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+import qc_tables  # noqa: E402
+
 report = sys.argv[1]
-rows = list(csv.DictReader(open(os.path.join(report, "squad_summary.csv"))))
-conf = list(csv.DictReader(open(os.path.join(report, "squad_conformance.csv"))))
+rows = qc_tables.rows(report, "squad_summary.csv", ["impl", "region", "tracks", "max_angle_err_own_rad",
+                                                  "max_angle_err_refcp_rad", "max_c1_jump_impl", "max_c1_jump_ref",
+                                                  "c1_failures", "c1_keys"])
+conf = qc_tables.rows(report, "squad_conformance.csv", ["impl", "property", "verdict"])
 verdict = {(c["impl"], c["property"]): c["verdict"] for c in conf}
 impls = []
 for r in rows:

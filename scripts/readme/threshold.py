@@ -1,15 +1,20 @@
 #!/usr/bin/env python3
 """README block: the recommended fallback threshold per precision and family, and what 0.9995 costs,
 from REPORT_DIR/threshold_summary.csv, threshold.csv and threshold.json (written by `quatcheck threshold`)."""
-import csv
 import json
 import os
 import statistics
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+import qc_tables  # noqa: E402
+
 report = sys.argv[1]
-summary = list(csv.DictReader(open(os.path.join(report, "threshold_summary.csv"))))
-rows = list(csv.DictReader(open(os.path.join(report, "threshold.csv"))))
+summary = qc_tables.rows(report, "threshold_summary.csv", ["precision", "family", "floor_factor", "recommended_tau",
+                                                        "recommended_one_minus_tau", "max_angle_err_at_0_9995_rad",
+                                                        "max_angle_err_at_recommended_rad", "arc_floor_at_recommended_rad"])
+rows = qc_tables.rows(report, "threshold.csv", ["precision", "family", "one_minus_tau", "ns_arc", "ns_fallback",
+                                           "max_norm_err_ulp1"])
 meta = json.load(open(os.path.join(report, "threshold.json")))
 if not summary:
     sys.exit("threshold_summary.csv has no rows")

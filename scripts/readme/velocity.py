@@ -1,27 +1,28 @@
 #!/usr/bin/env python3
 """README block: peak |speed_rel_err| and |timing_err| per op and arc, over the implementations, from
 REPORT_DIR/velocity_curve.csv (arcs only, not the squad tracks)."""
-import csv
 import os
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+import qc_tables  # noqa: E402
 
 report = sys.argv[1]
 peak = {}  # (op, arc) -> [max |speed_rel_err|, impl, max |timing_err|, impl]
 arcs = []
-with open(os.path.join(report, "velocity_curve.csv")) as f:
-    for r in csv.DictReader(f):
-        if r["track"]:
-            continue
-        arc = float(r["arc_deg"])
-        if arc not in arcs:
-            arcs.append(arc)
-        key = (r["op"], arc)
-        s, t = abs(float(r["speed_rel_err"])), abs(float(r["timing_err"]))
-        cur = peak.setdefault(key, [0.0, "", 0.0, ""])
-        if s == s and s > cur[0]:
-            cur[0], cur[1] = s, r["impl"]
-        if t == t and t > cur[2]:
-            cur[2], cur[3] = t, r["impl"]
+for r in qc_tables.rows(report, "velocity_curve.csv", ["impl", "op", "arc_deg", "track", "speed_rel_err", "timing_err"]):
+    if r["track"]:
+        continue
+    arc = float(r["arc_deg"])
+    if arc not in arcs:
+        arcs.append(arc)
+    key = (r["op"], arc)
+    s, t = abs(float(r["speed_rel_err"])), abs(float(r["timing_err"]))
+    cur = peak.setdefault(key, [0.0, "", 0.0, ""])
+    if s == s and s > cur[0]:
+        cur[0], cur[1] = s, r["impl"]
+    if t == t and t > cur[2]:
+        cur[2], cur[3] = t, r["impl"]
 print("Largest |speed_rel_err| and |timing_err| over all implementations of each op, per arc (the")
 print("implementation that shows it in brackets); non-finite samples are left out.\n")
 ops = sorted({op for op, _ in peak})
