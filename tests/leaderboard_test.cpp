@@ -161,7 +161,8 @@ TEST(Leaderboard, CompactsVerdictsWorstFirstPerProperty) {
                        "lib.f32,slerp,threshold-continuity,skip,0,0,0,,\n"
                        "good.f64,slerp,finite,pass,10,0,0,,\n"
                        "absent.f32,slerp,finite,fail,10,0,0,,\n";  // not in the accuracy run: no row to annotate
-    std::string squad_conf = "impl,op,property,verdict\nlib.f32,nlerp,c1,known\n";
+    // "untested": a squad c1 property without a judged key (squad_report.cpp's c1_verdict); not judged
+    std::string squad_conf = "impl,op,property,verdict\nlib.f32,nlerp,c1,known\nlib.f32,nlerp,c1-sign-flip,untested\n";
     Leaderboard b = board(memory({{"summary.csv", standard_summary()},
                                               {"run.json", kRunJson},
                                               {"conformance.csv", conf},
@@ -171,7 +172,7 @@ TEST(Leaderboard, CompactsVerdictsWorstFirstPerProperty) {
     for (const auto &r : b.rows) by[r.impl + " " + r.op] = compact_verdicts(r);
     EXPECT_EQ(by["lib.f32 slerp"], "1/4 pass; fail: shortest-arc unit; known: constant-speed; skip: threshold-continuity");
     EXPECT_EQ(by["good.f64 slerp"], "1/1 pass");
-    EXPECT_EQ(by["lib.f32 nlerp"], "0/1 pass; known: c1");
+    EXPECT_EQ(by["lib.f32 nlerp"], "0/1 pass; known: c1; untested: c1-sign-flip");
     EXPECT_EQ(by["nanny.f32 slerp"], "not run");
     EXPECT_EQ(by.count("absent.f32 slerp"), 0u);
     std::string csv = leaderboard_csv(b);
