@@ -1,16 +1,17 @@
 #!/usr/bin/env python3
 """The harness's throughput and speed-up, from throughput.csv and parallel.csv (quatcheck bench)."""
-import csv
 import json
 import os
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+import qc_tables  # noqa: E402
 
 report = sys.argv[1]
 
 
 def rows(name):
-    with open(os.path.join(report, name), newline="") as f:
-        return list(csv.DictReader(f))
+    return qc_tables.rows(report, name)  # every column read is checked against schema.json and the header
 
 
 thr = rows("throughput.csv")
