@@ -22,6 +22,7 @@ struct RunArgs {
     int jobs = 0, worst_k = 5;
     std::string out = "reports/latest";
     bool isolate = false;
+    bool no_leaderboard = false;
     double timeout_s = 5;
     std::string shard;  // K/N, empty = the whole run
     std::string reference = "fast";
@@ -90,7 +91,7 @@ int run_command(const RunArgs &a) {
         return 128 + sig;
     }
     if (result.selected.empty()) throw UsageError("run: the selection has no implementation supporting the requested ops");
-    write_run_report(result, dir);
+    write_run_report(result, dir, !a.no_leaderboard);
     if (!a.shard.empty()) dir.write("shard.bin", shard_file(result));  // what quatcheck merge reads
     dir.commit();
     remove_partial(a.out);  // superseded by the complete report
@@ -111,6 +112,8 @@ void setup(CLI::App *sub, int &status) {
     sub->add_option("--out", a->out, "Report folder")->capture_default_str();
     sub->add_option("--shard", a->shard, "Run only slice K of N of the cases (1 <= K <= N) and write shard.bin for quatcheck merge")
         ->type_name("K/N");
+    sub->add_flag("--no-leaderboard", a->no_leaderboard,
+                  "Do not write leaderboard.csv/.md (scripts/run builds the leaderboard once, after every study)");
     sub->add_flag("--isolate", a->isolate, "Evaluate built-in implementations in worker processes too (plugins always are)");
     sub->add_option("--timeout", a->timeout_s, "Seconds an isolated implementation may take per batch of cases before it is reported as timeout")
         ->capture_default_str();

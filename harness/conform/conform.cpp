@@ -122,7 +122,7 @@ std::vector<ConformRow> conform(const std::vector<ImplOp> &selected, const Confo
     std::vector<ConformRow> rows(tasks.size());
     int jobs = resolve_jobs(opt.jobs);
     std::atomic<size_t> next{0};
-    auto worker = [&](int w) {
+    auto worker = [&](int) {
         CheckContext f32(Precision::f32, opt.reference), f64(Precision::f64, opt.reference);
         for (;;) {
             size_t k = next.fetch_add(1);

@@ -171,12 +171,13 @@ std::map<std::string, ImplInfo> implementations(const RunResult &r) {
     return out;
 }
 
-void write_run_report(const RunResult &r, ReportDir &dir) {
+void write_run_report(const RunResult &r, ReportDir &dir, bool leaderboard) {
     std::vector<SummaryRow> summary = summary_rows(r);
     dir.write("summary.csv", summary_csv(summary));
     dir.write("worst_cases.csv", worst_cases_csv(worst_case_rows(r)));
     dir.write("error_curve.csv", error_curve_csv(r));
     dir.write("run.json", run_json(r).dump(2) + "\n");
+    if (!leaderboard) return;
     ReportTables known;
     known.summary = std::move(summary);
     known.implementations = implementations(r);

@@ -24,6 +24,6 @@ nlohmann::json run_json(const RunResult &r);
 std::map<std::string, ImplInfo> implementations(const RunResult &r);
 
 // Stages every file of the run's report in `dir`, the leaderboard included.
-void write_run_report(const RunResult &r, ReportDir &dir);
+void write_run_report(const RunResult &r, ReportDir &dir, bool leaderboard = true);
 
 }  // namespace qc

@@ -159,7 +159,6 @@ void run_precision(const RunOptions &opt, const std::vector<ImplOp> &sel, int jo
                 if (opt.cases_done) opt.cases_done->fetch_add(end - begin, std::memory_order_relaxed);
             }
             stats[size_t(w)] = reference.stats();
-            mpfr_free_cache();  // MPFR's per-thread constant caches die with this thread otherwise (LeakSanitizer)
         };
         run_workers(jobs, worker, [&] { next.store(n); });
         for (auto &s : stats) ref_stats.add(s);

@@ -222,7 +222,7 @@ void search_worst_cases(RunResult &result, int jobs) {
     std::vector<SearchOutcome> outcomes(result.rows.size());
     std::vector<char> searched(result.rows.size(), 0);
     std::atomic<size_t> next{0};
-    auto worker = [&](int w) {
+    auto worker = [&](int) {
         for (;;) {
             size_t r = next.fetch_add(1);
             if (r >= result.rows.size()) break;
