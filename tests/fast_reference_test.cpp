@@ -57,7 +57,7 @@ void check_case(const double q0[4], const double q1[4], double t, Precision p, R
     tally.max_bound = std::max(tally.max_bound, fast.fast_bound);
     exact.slerp_exact(q0, q1, t, ref, false);
     bool ok = fast.tie == ref.tie && fast.in_tie_band == ref.in_tie_band && fast.dot == ref.dot &&
-              std::fabs(fast.arc_w - ref.arc_w) <= 0x1p-89;
+              std::fabs(fast.arc_w - ref.arc_w) <= 2 * kFastArcBound;
     ok = within(fast.R, ref.R_mp, fast.fast_bound, tally.worst_ratio) && ok;
     ok = within(fast.N, ref.N_mp, fast.fast_bound, tally.worst_ratio) && ok;
     if (fast.in_tie_band) {

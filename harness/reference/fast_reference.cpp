@@ -31,7 +31,6 @@
 #include <cstdlib>
 #include <cstring>
 #include <algorithm>
-#include <mutex>
 
 namespace qc {
 
@@ -189,6 +188,12 @@ bool in_range(double v) {
     return a == 0 || (a >= 0x1p-400 && a <= 0x1p400);
 }
 
+// A component of a normalised key within the range the analysis assumes: 0 or in [2^-300, 2].
+bool unit_component_in_range(const DB &x) {
+    const double a = std::fabs(x.v.hi);
+    return a == 0 || (a >= 0x1p-300 && a <= 2);
+}
+
 // |v|^2 of a 4-vector of bounded values.
 DB norm2(const DB v[4]) { return v[0] * v[0] + v[1] * v[1] + v[2] * v[2] + v[3] * v[3]; }
 
@@ -200,7 +205,7 @@ DB sqrt_nonneg(const DB &x) {
     return {{0, 0}, s};  // the value lies in [0, sqrt(upper)]
 }
 
-double g_eps_floor = 0x1p-1000;  // absolute floor added to every final bound (denormal-range slack)
+constexpr double kEpsFloor = 0x1p-1000;  // absolute floor added to every final bound (denormal-range slack)
 
 struct Arc {
     DB R[4], N[4];
@@ -328,10 +333,7 @@ FastOutcome fast_slerp_reference(const double q0_in[4], const double q1_in[4], d
     const DB inv0 = dd::exact(1.0) / n0, inv1 = dd::exact(1.0) / n1;
     for (int i = 0; i < 4; i++) {
         a[i] = qa[i] * inv0, b[i] = qb[i] * inv1;
-        if (!in_range(a[i].v.hi) || std::fabs(a[i].v.hi) > 2 || (a[i].v.hi != 0 && std::fabs(a[i].v.hi) < 0x1p-300))
-            return FastOutcome::ill_conditioned;
-        if (!in_range(b[i].v.hi) || std::fabs(b[i].v.hi) > 2 || (b[i].v.hi != 0 && std::fabs(b[i].v.hi) < 0x1p-300))
-            return FastOutcome::ill_conditioned;
+        if (!unit_component_in_range(a[i]) || !unit_component_in_range(b[i])) return FastOutcome::ill_conditioned;
     }
     const DB dot = exact_dot / (n0 * n1);
     if (!certain_rounding(dot, out.dot)) return FastOutcome::ill_conditioned;
@@ -346,7 +348,7 @@ FastOutcome fast_slerp_reference(const double q0_in[4], const double q1_in[4], d
     // cannot prove the rounding (W below about 2^-50, where the MPFR path's own 2^-(2p+32) cannot either),
     // arc_w is within that bound of W: it only places the case in a log-spaced W bin and sizes tolerances.
     if (!certain_rounding(main_arc.W, out.arc_w)) {
-        if (!(main_arc.W.err <= 0x1p-90)) return FastOutcome::ill_conditioned;
+        if (!(main_arc.W.err <= kFastArcBound)) return FastOutcome::ill_conditioned;
         out.arc_w = main_arc.W.v.hi;
     }
     double bound = 0;
@@ -369,7 +371,7 @@ FastOutcome fast_slerp_reference(const double q0_in[4], const double q1_in[4], d
             if (want_nlerp) take(other_arc.N[i]);
         }
     }
-    bound = dd::up(bound + t_shift + shift + g_eps_floor);
+    bound = dd::up(bound + t_shift + shift + kEpsFloor);
     if (!std::isfinite(bound)) return FastOutcome::ill_conditioned;
     if (bound > fast_tolerance(p)) return FastOutcome::bound_too_wide;
     if (fast_damage() == FastDamage::bound_too_small) bound *= 0x1p-20;

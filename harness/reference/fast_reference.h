@@ -21,6 +21,11 @@ enum class FastOutcome {
 // printed digits do not depend on which path decided a case.
 double fast_tolerance(Precision p);
 
+// Where its bound cannot prove the rounding of W to double, the fast path still accepts W's nearest double
+// (arc_w only bins cases and sizes tolerances) when W's absolute bound is at most this; arc_w then lies
+// within 2 kFastArcBound of the MPFR path's (the validation compares them so).
+constexpr double kFastArcBound = 0x1p-90;
+
 // Evaluates the reference of (q0, q1, t) given exactly as doubles. On `certified` every field of out but the
 // MPFR ones (R_mp...) is set; otherwise out's contents are unspecified.
 // want_nlerp = false leaves N and N_other NaN (not computed, not certified).

@@ -279,7 +279,7 @@ void ReferenceEngine::check_fast(const double q0[4], const double q1[4], double 
     const double slack = std::ldexp(1.0, -(kFastCheckBits - 8));
     bool violated = mpfr_check_.in_tie_band != fast.in_tie_band || mpfr_check_.tie != fast.tie ||
                     mpfr_check_.dot != fast.dot ||
-                    !(std::fabs(mpfr_check_.arc_w - fast.arc_w) <= 0x1p-89);  // W's bound: fast_reference.cpp
+                    !(std::fabs(mpfr_check_.arc_w - fast.arc_w) <= 2 * kFastArcBound);
     double worst = 0;
     auto cmp = [&](const DDQuat &f, const RealQuat &m) {
         for (int i = 0; i < 4; i++) {

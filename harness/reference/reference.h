@@ -13,7 +13,7 @@
 // Two modes (--reference): `mpfr` evaluates every case as above. `fast` (the default of every command)
 // first evaluates the same formula in double-double with a rigorous running error bound
 // (reference/fast_reference.h); where the bound certifies every component of R and N (and of the other
-// arc's in the tie band) to kFastTolerance the fast value is the reference, otherwise the MPFR path runs.
+// arc's in the tie band) to fast_tolerance(p) the fast value is the reference, otherwise the MPFR path runs.
 // A pseudo-random 1 in 64 of the certified cases is also evaluated by MPFR: a difference larger than the
 // fast path's own bound is a bug, counted in ReferenceStats::fast_bound_violations.
 #pragma once
@@ -45,7 +45,7 @@ struct ReferenceStats {
     // ReferenceMode::fast: how each case was decided.
     uint64_t fast_certified = 0;            // the double-double value, certified by its bound, is the reference
     uint64_t fallback_undecided_sign = 0;   // the bound could not decide the sign of a.b (or a.b = 0 exactly)
-    uint64_t fallback_bound_too_wide = 0;   // the final bound exceeded kFastTolerance
+    uint64_t fallback_bound_too_wide = 0;   // the final bound exceeded fast_tolerance(p)
     uint64_t fallback_ill_conditioned = 0;  // W, t, a norm or an intermediate outside the fast path's range,
                                             // or the tie-band / rounding edges undecided by the bound
     uint64_t validation_samples = 0;        // certified cases also evaluated by MPFR and compared
