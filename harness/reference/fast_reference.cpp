@@ -22,8 +22,9 @@
 //     is used, within 0.42 (W' + eW)^2.
 //  5. R = s0 a + s1 b, N = ((1-t) a + t b)/|(1-t) a + t b| in DB.
 //  6. a.b and W rounded to double only where the bound proves the rounding (else: ill_conditioned).
-// Range: nonzero input components in [2^-400, 2^400], normalised components 0 or >= 2^-300, t = 0 or
-// t in [2^-300, 1]; with W' >= 2^-300 every intermediate stays above 2^-969, where TwoProd is exact.
+// Range: input components 0 or in [2^-400, 2^400] (smaller ones are zeroed with a Lipschitz bound),
+// normalised components 0 or in [2^-300, 2], t in [0, 1] (t < 2^-300 is evaluated at 0 with a bound of 4t);
+// with W' >= 2^-300 every intermediate stays above 2^-969, where TwoProd is exact.
 #include "reference/fast_reference.h"
 
 #include <atomic>

@@ -35,7 +35,7 @@ FastOutcome fast_slerp_reference(const double q0[4], const double q1[4], double 
 // Negative controls for the tests (a deliberately damaged fast path must be caught by the validation).
 enum class FastDamage {
     none,
-    sine_coefficient,  // the r^5/5! coefficient of the sine series perturbed by 2^-40 (relative)
+    sine_coefficient,  // the r^5/5! coefficient of the sine series perturbed by 2^-30 (relative)
     bound_too_small,   // every certified bound divided by 2^20
 };
 // Process-wide; also read once from the environment variable QC_DAMAGE_FAST_PATH (sine_coefficient |
