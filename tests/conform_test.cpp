@@ -51,7 +51,9 @@ TEST(Conform, SeedsPassEveryPropertyTheyDoNotDeclareKnown) {
             known++;
             EXPECT_NE(r.impl->known_deviation(r.op, r.property->name), nullptr);
         }
-        if (r.property->name == "constant-speed") EXPECT_EQ(r.verdict == Verdict::skip, r.op == Op::nlerp);
+        if (r.property->name == "constant-speed") {
+            EXPECT_EQ(r.verdict == Verdict::skip, r.op == Op::nlerp);
+        }
     }
     EXPECT_GT(known, 0u);  // the documented deviations are exercised, not silently passing
 }

@@ -226,6 +226,27 @@ TEST_P(Metrics, NlerpIsAlsoMeasuredAgainstTheExactNormalisedLerp) {
     EXPECT_LT(c.angle_err_vs_nlerp_rad, 1e-15);   // but exact as an nlerp
 }
 
+TEST_P(Metrics, AngleOnlyMeasureAgreesWithTheFullOne) {
+    // measure_angle (the worst-case search's) gives exactly measure's nonfinite, angle and branch fields: on a
+    // plain case, an output on the other arc of a tie, a zero and a non-finite output.
+    MetricEngine m(Precision::f64, GetParam());
+    double q0[4] = {1, 0, 0, 0}, q1[4] = {0.6, 0.8, 0, 0}, tie1[4] = {0, 1, 0, 0};
+    SlerpReference plain = reference_of(q0, q1, 0.3), tie = reference_of(q0, tie1, 0.5);
+    const double s = std::sqrt(0.5);
+    struct Case { const SlerpReference *ref; double out[4]; };
+    const Case cases[] = {{&plain, {0.95, 0.31, 1e-9, 0}}, {&tie, {s, -s, 0, 0}}, {&plain, {0, 0, 0, 0}},
+                          {&plain, {NAN, 0, 0, 0}}};
+    for (const Case &c : cases) {
+        const CaseMetrics full = m.measure(c.out, *c.ref, Op::nlerp), angle = m.measure_angle(c.out, *c.ref);
+        EXPECT_EQ(angle.nonfinite, full.nonfinite);
+        EXPECT_EQ(angle.branch_disagree, full.branch_disagree);
+        if (!full.nonfinite) {
+            EXPECT_EQ(angle.angle_err_rad, full.angle_err_rad);
+        }
+    }
+    EXPECT_TRUE(m.measure_angle(cases[1].out, tie).branch_disagree);  // the tie case does exercise the other arc
+}
+
 TEST_P(Metrics, ZeroAndHugeOutputs) {
     double q0[4] = {1, 0, 0, 0}, q1[4] = {0.6, 0.8, 0, 0};
     SlerpReference r = reference_of(q0, q1, 0.5);

@@ -110,12 +110,21 @@ CaseMetrics MetricEngine::measure(const float out[4], const SlerpReference &ref,
 }
 
 CaseMetrics MetricEngine::measure(const double out[4], const SlerpReference &ref, Op op) {
-    return mode_ == ReferenceMode::fast ? measure_fast(out, ref, op) : measure_mpfr(out, ref, op);
+    return mode_ == ReferenceMode::fast ? measure_fast(out, ref, op, false) : measure_mpfr(out, ref, op, false);
+}
+
+CaseMetrics MetricEngine::measure_angle(const float out[4], const SlerpReference &ref) {
+    double d[4] = {out[0], out[1], out[2], out[3]};
+    return measure_angle(d, ref);
+}
+
+CaseMetrics MetricEngine::measure_angle(const double out[4], const SlerpReference &ref) {
+    return mode_ == ReferenceMode::fast ? measure_fast(out, ref, Op::slerp, true) : measure_mpfr(out, ref, Op::slerp, true);
 }
 
 // The metrics in MPFR, against the reference's MPFR values (or its double-double values converted exactly
 // when the fast reference decided the case).
-CaseMetrics MetricEngine::measure_mpfr(const double out[4], const SlerpReference &ref, Op op) {
+CaseMetrics MetricEngine::measure_mpfr(const double out[4], const SlerpReference &ref, Op op, bool angle_only) {
     CaseMetrics m;
     for (int i = 0; i < 4; i++)
         if (!std::isfinite(out[i])) { m.nonfinite = true; return m; }
@@ -168,6 +177,7 @@ CaseMetrics MetricEngine::measure_mpfr(const double out[4], const SlerpReference
             target_nlerp = N_other;
         }
     }
+    if (angle_only) return m;
     if (op == Op::nlerp) {
         m.angle_err_vs_nlerp_rad = angle_to(*target_nlerp);
     }

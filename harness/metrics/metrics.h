@@ -141,6 +141,10 @@ public:
 
     CaseMetrics measure(const float out[4], const SlerpReference &ref, Op op);
     CaseMetrics measure(const double out[4], const SlerpReference &ref, Op op);
+    // Only what the worst-case search ranks by: nonfinite, angle_err_rad and branch_disagree, the same values
+    // as measure() gives them. The ulp, norm and nlerp metrics are skipped: their fields are not to be read.
+    CaseMetrics measure_angle(const float out[4], const SlerpReference &ref);
+    CaseMetrics measure_angle(const double out[4], const SlerpReference &ref);
 
     // Rotation angle (radians, in [0, pi]) between two unit quaternions given exactly, e.g. to measure
     // an output against a reference of another driver. u need not be unit: it is normalised first.
@@ -156,13 +160,13 @@ public:
 
 private:
     // mpfr engine (metrics.cpp)
-    CaseMetrics measure_mpfr(const double out[4], const SlerpReference &ref, Op op);
+    CaseMetrics measure_mpfr(const double out[4], const SlerpReference &ref, Op op, bool angle_only);
     // Angle between r^ (already normalised into rhat_) and the unit quaternion v; sets sign_.
     double angle_to(const RealQuat &v);
     // x converted exactly into MPFR (the precision grows to hold hi + lo exactly).
     void set_exact(Real &out, dd::DD x);
     // fast engine (metrics_dd.cpp)
-    CaseMetrics measure_fast(const double out[4], const SlerpReference &ref, Op op);
+    CaseMetrics measure_fast(const double out[4], const SlerpReference &ref, Op op, bool angle_only);
     double rotation_angle_fast(const double u[4], const DDQuat &unit_v) const;
 
     Precision precision_;

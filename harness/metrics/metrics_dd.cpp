@@ -173,7 +173,7 @@ QC_INLINE double ulp_distance_dd(DD x, double y, int p, int emin) {
 
 // Every metric of README "Metrics" in double-double against the given double-double reference.
 QC_FMA_CLONES CaseMetrics measure_dd(const double out[4], const DDQuat &R, const DDQuat &N, const DDQuat &R_other,
-                       const DDQuat &N_other, bool in_tie_band, Op op, Precision precision) {
+                       const DDQuat &N_other, bool in_tie_band, Op op, Precision precision, bool angle_only) {
     CaseMetrics m;
     for (int i = 0; i < 4; i++)
         if (!std::isfinite(out[i])) { m.nonfinite = true; return m; }
@@ -190,10 +190,6 @@ QC_FMA_CLONES CaseMetrics measure_dd(const double out[4], const DDQuat &R, const
         m.ulp = std::ldexp(1.0, p);
         return m;
     }
-    // | |r| - 1 | / eps; |r| above DBL_MAX gives inf, as the mpfr engine's rounding to double.
-    const DD norm{scale(d.n.hi, d.k), scale(d.n.lo, d.k)};
-    m.norm_err_ulp1 = std::isfinite(norm.hi) ? std::fabs(dd::to_double(dd::add(norm, -1.0))) / eps : INFINITY;
-
     const DDQuat *target = &R, *target_nlerp = &N;
     int s = 1;
     m.angle_err_rad = angle_dd(d, R, s);
@@ -208,6 +204,10 @@ QC_FMA_CLONES CaseMetrics measure_dd(const double out[4], const DDQuat &R, const
             target_nlerp = &N_other;
         }
     }
+    if (angle_only) return m;
+    // | |r| - 1 | / eps; |r| above DBL_MAX gives inf, as the mpfr engine's rounding to double.
+    const DD norm{scale(d.n.hi, d.k), scale(d.n.lo, d.k)};
+    m.norm_err_ulp1 = std::isfinite(norm.hi) ? std::fabs(dd::to_double(dd::add(norm, -1.0))) / eps : INFINITY;
     if (op == Op::nlerp) {
         int s_nlerp = 1;
         m.angle_err_vs_nlerp_rad = angle_dd(d, *target_nlerp, s_nlerp);
@@ -258,11 +258,11 @@ double fast_ulp_reference_slack(const DDQuat &target, int p, int emin) {
     return slack;
 }
 
-CaseMetrics MetricEngine::measure_fast(const double out[4], const SlerpReference &ref, Op op) {
+CaseMetrics MetricEngine::measure_fast(const double out[4], const SlerpReference &ref, Op op, bool angle_only) {
     if (damage_ == MetricDamage::drop_reference_low_word)
         return measure_dd(out, high_words(ref.R), high_words(ref.N), high_words(ref.R_other),
-                          high_words(ref.N_other), ref.in_tie_band, op, precision_);
-    return measure_dd(out, ref.R, ref.N, ref.R_other, ref.N_other, ref.in_tie_band, op, precision_);
+                          high_words(ref.N_other), ref.in_tie_band, op, precision_, angle_only);
+    return measure_dd(out, ref.R, ref.N, ref.R_other, ref.N_other, ref.in_tie_band, op, precision_, angle_only);
 }
 
 namespace {

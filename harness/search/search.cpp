@@ -121,6 +121,7 @@ template <class T> SlerpCase<T> mutate(const SlerpCase<T> &parent, const SlerpCa
 // Whether a mutant still belongs to the region it was drawn from (the bounds of harness/regions).
 template <class T> bool in_region(Region region, const SlerpCase<T> &c) {
     if (!(c.t >= T(0) && c.t <= T(1))) return false;
+    if (region == Region::uniform) return true;  // (every arc belongs to it)
     double a[4], v[4], W, s;
     if (!arc_of(c, a, v, W, s)) return region == Region::near_0 || region == Region::near_pi || region == Region::uniform;
     double d = s * std::cos(W);  // a.b before the flip
@@ -172,11 +173,17 @@ SearchOutcome search_row(const Impl &impl, Op op, Region region, uint64_t seed, 
     if (pool.empty()) return out;
     Kept<T> best = pool.front();
 
-    // The other half: climb.
+    // The other half: climb. Candidates are ranked by the angle error against the slerp reference R alone
+    // (for nlerp rows too), so neither the exact normalised lerp N nor the other metrics are evaluated.
     ReferenceEngine reference(Format<T>::precision, mode);
     MetricEngine metric(Format<T>::precision, mode);
-    reference.set_nlerp_wanted(op == Op::nlerp);
+    reference.set_nlerp_wanted(false);
     SlerpReference ref;
+    auto in_pool = [&pool](const SlerpCase<T> &c) {
+        for (const auto &k : pool)
+            if (same_case(k.c, c)) return true;
+        return false;
+    };
     Rng rng(mix_name(mix_name(seed * 0x9E3779B97F4A7C15ull + uint64_t(region), impl.name), to_string(op)));
     for (uint64_t step = 0; step < climb; step++) {
         double progress = double(step) / double(climb);
@@ -185,20 +192,24 @@ SearchOutcome search_row(const Impl &impl, Op op, Region region, uint64_t seed, 
         SlerpCase<T> c = mutate(pool[p].c, pool[o].c, rng, progress);
         for (int retry = 0; retry < 8 && !in_region(region, c); retry++) c = mutate(pool[p].c, pool[o].c, rng, progress);
         if (!in_region(region, c)) c = pool[p].c;
+        // A case already in the pool was measured when it entered: its error, the maximum and the best case
+        // already account for it (the mutation fell back to its parent, or a nudge came back to it).
+        if (in_pool(c)) {
+            out.pool_repeats++;
+            continue;
+        }
         reference.slerp(c, ref, false);
         T r[4] = {0, 0, 0, 0};
         impl.call(op, c.q0.data(), c.q1.data(), c.t, r);
-        CaseMetrics m = metric.measure(r, ref, op);
+        CaseMetrics m = metric.measure_angle(r, ref);
         double err = m.nonfinite ? std::numeric_limits<double>::infinity() : m.angle_err_rad;
         if (m.nonfinite) out.nonfinite++;
         else out.max_angle_err_rad = std::max(out.max_angle_err_rad, err);
         if (err > best.err) best = {c, err};  // the exact maximum, reported even if its key ties the pool's
         if (rank_key(err) <= rank_key(pool.back().err) && pool.size() >= size_t(kPool)) continue;
-        bool dup = false;
-        for (const auto &k : pool) dup = dup || same_case(k.c, c);
-        if (dup) continue;
-        pool.push_back({c, err});
-        std::stable_sort(pool.begin(), pool.end(), by_error);
+        // Into the pool (kept in by_error order), after every case of the same key: the order a stable sort
+        // of the appended case would give.
+        pool.insert(std::upper_bound(pool.begin(), pool.end(), Kept<T>{c, err}, by_error), Kept<T>{c, err});
         if (pool.size() > size_t(kPool)) pool.pop_back();
     }
     out.reference = reference.stats();

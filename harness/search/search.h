@@ -25,14 +25,15 @@ struct FoundCase {
 struct SearchOutcome {
     double max_angle_err_rad = 0;  // over finite outputs of every case the search evaluated
     uint64_t nonfinite = 0;
-    uint64_t evaluations = 0;      // reference evaluations charged to the search (= the sampling's count)
+    uint64_t evaluations = 0;      // cases charged to the search (= the sampling's count): n/2 sampled, n - n/2 climbing steps
+    uint64_t pool_repeats = 0;     // climbing steps whose mutant was already in the pool (measured before, not again)
     std::vector<FoundCase> worst;  // the worst `keep` cases, worst first
     ReferenceStats reference;      // reference work done by the climbing half
 };
 
 // sampled_err[i]: the angle error of case i of (seed, region) as the runner measured it (+inf for a
-// non-finite output); its size n is the sampling budget. The search uses the first n/2 and climbs with
-// n - n/2 new reference evaluations.
+// non-finite output); its size n is the sampling budget. The search uses the first n/2 and climbs n - n/2
+// steps, each a new reference evaluation unless its mutant is already in the pool (pool_repeats).
 template <class T>
 SearchOutcome search_row(const Impl &impl, Op op, Region region, uint64_t seed, ReferenceMode mode, const std::vector<double> &sampled_err,
                          int keep);
