@@ -3,7 +3,10 @@
 #include "report/run_report.h"
 #include "run/runner.h"
 
+#include "squad/squad_run.h"
 #include <gtest/gtest.h>
+
+#include <set>
 
 #include <cmath>
 #include <filesystem>
@@ -71,6 +74,40 @@ TEST(Run, SelectionRejectsUnknownNamesAndExcludesBrokenByDefault) {
         EXPECT_EQ(io.impl->precision, Precision::f64);
         EXPECT_EQ(io.op, Op::slerp);
     }
+}
+
+TEST(Run, OneSelectionRuleForEveryCommand) {
+    // plugins/select.h is the rule run, conform, bench, squad and curves share: the defaults leave out the
+    // groups broken and bench, a filter takes any group, and a filter that matches no usable
+    // implementation is refused with the command's word for them.
+    auto cat = load_catalogue({});
+    const auto squad = [](const Impl &i) { return i.supports(Op::squad); };
+    for (const Impl *i : select_implementations(cat, {})) {
+        EXPECT_NE(i->group, "broken");
+        EXPECT_NE(i->group, "bench");
+    }
+    const auto squads = select_implementations(cat, {}, squad);
+    ASSERT_FALSE(squads.empty());
+    for (const Impl *i : squads) EXPECT_TRUE(i->supports(Op::squad));
+    EXPECT_EQ(select_squad_impls(cat, {}), squads);
+    const auto noop = select_implementations(cat, {"noop"});  // bench, by name
+    ASSERT_FALSE(noop.empty());
+    EXPECT_EQ(noop.front()->group, "bench");
+    const auto broken = select_implementations(cat, {"broken-*"});
+    ASSERT_FALSE(broken.empty());
+    for (const Impl *i : broken) EXPECT_EQ(i->group, "broken");
+    // Catalogue order, each once, however many filters match it.
+    const auto twice = select_implementations(cat, {"seed-c.f64", "seed-c", "seed-*"});
+    EXPECT_EQ(std::set<const Impl *>(twice.begin(), twice.end()).size(), twice.size());
+    EXPECT_TRUE(std::is_sorted(twice.begin(), twice.end()));
+    try {
+        select_implementations(cat, {"seed-c.f64"}, squad, "squad implementation");
+        ADD_FAILURE() << "a filter matching only implementations without squad was accepted";
+    } catch (const UsageError &e) {
+        EXPECT_NE(std::string(e.what()).find("no squad implementation matches 'seed-c.f64'"), std::string::npos) << e.what();
+    }
+    EXPECT_TRUE(glob_match("seed-*.f?4", "seed-c.f64"));
+    EXPECT_FALSE(glob_match("seed-*.f32", "seed-c.f64"));
 }
 
 TEST(Run, SeedSlerpIsAccurateAwayFromItsThreshold) {

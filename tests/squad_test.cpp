@@ -120,8 +120,11 @@ TEST(SquadDriver, PlantedWrongControlPointsFailC1AndSeedPasses) {
         EXPECT_LT(broken_small.max_angle_err_refcp_rad, 2e-6) << p;
         EXPECT_GT(broken_small.max_angle_err_own_rad, 1e-3) << p;
     }
-    for (const Impl *i : r.selected)
-        if (i->group == "broken") EXPECT_EQ(c1_verdict(r, i, "c1"), "fail") << i->name;
+    for (const Impl *i : r.selected) {
+        if (i->group == "broken") {
+            EXPECT_EQ(c1_verdict(r, i, "c1"), "fail") << i->name;
+        }
+    }
     // (seed-squad.f64 may fail c1 on threshold tracks: its inner slerps' nlerp fallback kinks by ~0.2 %.)
 }
 

@@ -2,6 +2,7 @@
 
 #include "reference/quat_real.h"
 #include "tables/schemas.h"
+#include "plugins/select.h"
 #include "run/runner.h"
 #include "squad/squad_run.h"
 
@@ -170,17 +171,7 @@ const std::vector<NamedTrack> &curve_tracks() {
 std::vector<CurveRow> velocity_curves(const CurveOptions &options, const std::vector<Impl> &catalogue) {
     if (options.points < 3) throw UsageError(fmt::format("--points: need at least 3 grid points, got {}", options.points));
     std::vector<Op> ops = options.ops.empty() ? std::vector<Op>{Op::slerp, Op::nlerp, Op::squad} : options.ops;
-    std::vector<const Impl *> chosen;
-    for (const auto &i : catalogue) {
-        bool take = options.impl_filters.empty() && i.group != "broken" && i.group != "bench";  // bench: noop
-        for (const auto &f : options.impl_filters) take = take || f == i.name || f == i.family || glob_match(f, i.name);
-        if (take) chosen.push_back(&i);
-    }
-    for (const auto &f : options.impl_filters) {
-        bool any = false;
-        for (const Impl *i : chosen) any = any || f == i->name || f == i->family || glob_match(f, i->name);
-        if (!any) throw UsageError(fmt::format("--impl: no implementation matches '{}' (see quatcheck list)", f));
-    }
+    const std::vector<const Impl *> chosen = select_implementations(catalogue, options.impl_filters);
     std::vector<CurveRow> rows;
     CurveMaker<float> f32(options);
     CurveMaker<double> f64(options);

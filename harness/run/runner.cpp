@@ -32,41 +32,11 @@ template <class T> uint64_t output_key(const Quat<T> &r, Op op) {
 }
 }  // namespace
 
-bool glob_match(const std::string &pattern, const std::string &text) {
-    // '*' matches any run of characters, '?' one character.
-    size_t p = 0, t = 0, star = std::string::npos, mark = 0;
-    while (t < text.size()) {
-        if (p < pattern.size() && (pattern[p] == '?' || pattern[p] == text[t])) { ++p, ++t; continue; }
-        if (p < pattern.size() && pattern[p] == '*') { star = p++, mark = t; continue; }
-        if (star != std::string::npos) { p = star + 1, t = ++mark; continue; }
-        return false;
-    }
-    while (p < pattern.size() && pattern[p] == '*') ++p;
-    return p == pattern.size();
-}
-
 std::vector<ImplOp> select_impls(const std::vector<Impl> &catalogue, const std::vector<std::string> &filters,
                                  const std::vector<Op> &ops) {
-    std::vector<Op> want = ops.empty() ? std::vector<Op>{Op::slerp, Op::nlerp} : ops;
-    std::vector<const Impl *> chosen;
-    if (filters.empty()) {
-        for (const auto &i : catalogue)
-            if (i.group != "broken" && i.group != "bench") chosen.push_back(&i);  // bench: noop, timing only
-    } else {
-        for (const auto &f : filters) {
-            bool any = false;
-            for (const auto &i : catalogue) {
-                if (f == i.name || f == i.family || glob_match(f, i.name)) {
-                    any = true;
-                    if (std::find(chosen.begin(), chosen.end(), &i) == chosen.end()) chosen.push_back(&i);
-                }
-            }
-            if (!any) throw UsageError(fmt::format("--impl: no implementation matches '{}' (see quatcheck list)", f));
-        }
-        std::stable_sort(chosen.begin(), chosen.end(), [&](const Impl *a, const Impl *b) { return a < b; });
-    }
+    const std::vector<Op> want = ops.empty() ? std::vector<Op>{Op::slerp, Op::nlerp} : ops;
     std::vector<ImplOp> out;
-    for (const Impl *i : chosen)
+    for (const Impl *i : select_implementations(catalogue, filters))
         for (Op op : want)
             if (op != Op::squad && i->supports(op)) out.push_back({i, op});
     return out;

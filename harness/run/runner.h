@@ -6,6 +6,7 @@
 
 #include "metrics/metrics.h"
 #include "plugins/impls.h"
+#include "plugins/select.h"
 #include "reference/reference.h"
 #include "regions/regions.h"
 #include "search/search.h"
@@ -125,10 +126,8 @@ struct RunResult {
     bool partial = false;
 };
 
-// Selects implementation x op pairs: filters match a name ("seed-c.f32"), a family ("seed-c") or a glob
-// ("seed-*", "*.f64"). Without filters every implementation except the groups broken and
-// bench (noop, for timing only) is selected.
-// Throws UsageError when a filter matches nothing.
+// The (implementation, op) pairs of the selection rule (plugins/select.h) and the ops (default slerp and
+// nlerp), each implementation with the ops it supports. Throws UsageError when a filter matches nothing.
 std::vector<ImplOp> select_impls(const std::vector<Impl> &catalogue, const std::vector<std::string> &filters,
                                  const std::vector<Op> &ops);
 
@@ -154,7 +153,5 @@ template <class T> SlerpCase<T> regenerate_case(uint64_t seed, Region region, ui
     Rng rng = case_rng(seed, Format<T>::precision, region, index);
     return sample_case<T>(region, rng);
 }
-
-bool glob_match(const std::string &pattern, const std::string &text);
 
 }  // namespace qc

@@ -2,6 +2,7 @@
 #include "run/parallel.h"
 
 #include "metrics/metrics.h"
+#include "plugins/select.h"
 #include "reference/quat_real.h"
 #include "run/runner.h"
 
@@ -26,20 +27,7 @@ double c1_noise_bound(Precision p, double speed) {
 }
 
 std::vector<const Impl *> select_squad_impls(const std::vector<Impl> &catalogue, const std::vector<std::string> &filters) {
-    std::vector<const Impl *> out;
-    for (const auto &i : catalogue) {
-        if (!i.supports(Op::squad)) continue;
-        bool take = filters.empty() ? i.group != "broken" : false;
-        for (const auto &f : filters)
-            if (f == i.name || f == i.family || glob_match(f, i.name)) take = true;
-        if (take) out.push_back(&i);
-    }
-    for (const auto &f : filters) {
-        bool any = false;
-        for (const Impl *i : out) any = any || f == i->name || f == i->family || glob_match(f, i->name);
-        if (!any) throw UsageError(fmt::format("--impl: no squad implementation matches '{}' (see quatcheck list)", f));
-    }
-    return out;
+    return select_implementations(catalogue, filters, [](const Impl &i) { return i.supports(Op::squad); }, "squad implementation");
 }
 
 namespace {

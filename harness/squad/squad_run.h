@@ -83,8 +83,8 @@ struct SquadResult {
     double wall_time_s = 0;
 };
 
-// Squad implementations matching the filters (name, family or glob); without filters every squad
-// implementation except the broken-* group. Throws UsageError when a filter matches no squad implementation.
+// The selection rule (plugins/select.h) over the implementations that have squad. Throws UsageError when a
+// filter matches no squad implementation.
 std::vector<const Impl *> select_squad_impls(const std::vector<Impl> &catalogue, const std::vector<std::string> &filters);
 
 SquadResult run_squad(const SquadOptions &options, const std::vector<Impl> &catalogue);

@@ -1,0 +1,32 @@
+// The one rule that turns --impl filters into implementations, for every command that evaluates them
+// (run, conform, threshold, bench, squad, curves): README "Selecting implementations".
+#pragma once
+
+#include "plugins/impls.h"
+
+#include <functional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace qc {
+
+// '*' matches any run of characters, '?' one character.
+bool glob_match(const std::string &pattern, const std::string &text);
+
+// Whether a filter names an implementation: its name ("seed-c.f32"), its family ("seed-c") or a glob of
+// its name ("seed-*", "*.f64").
+bool filter_matches(const std::string &filter, const Impl &impl);
+
+// The implementations a command works on, in catalogue order, each once.
+// - Without filters: every usable implementation except the groups broken (planted defects: selected only
+//   when a filter names them) and bench (noop: timing only).
+// - With filters: every usable implementation that some filter matches, whatever its group.
+// usable: what the command can evaluate at all (e.g. squad support); empty = every implementation.
+// Throws UsageError for the first filter that matches no usable implementation; `what` names them in the
+// message ("implementation", "squad implementation").
+std::vector<const Impl *> select_implementations(const std::vector<Impl> &catalogue, const std::vector<std::string> &filters,
+                                                 const std::function<bool(const Impl &)> &usable = {},
+                                                 std::string_view what = "implementation");
+
+}  // namespace qc
