@@ -4,6 +4,7 @@
 #include "report/report_dir.h"
 #include "report/run_report.h"
 #include "run/runner.h"
+#include "search/search.h"
 
 #include <gtest/gtest.h>
 

@@ -5,6 +5,7 @@
 #include "isolate/interrupt.h"
 #include "report/run_report.h"
 #include "run/runner.h"
+#include "search/search.h"
 
 #include <gtest/gtest.h>
 

@@ -2,6 +2,7 @@
 #include "tables/rows.h"
 #include "report/run_report.h"
 #include "run/runner.h"
+#include "search/search.h"
 
 #include "squad/squad_run.h"
 #include <gtest/gtest.h>
@@ -93,6 +94,8 @@ TEST(Run, OneSelectionRuleForEveryCommand) {
     const auto noop = select_implementations(cat, {"noop"});  // bench, by name
     ASSERT_FALSE(noop.empty());
     EXPECT_EQ(noop.front()->group, "bench");
+    for (const Impl *i : select_implementations(cat, {"*"})) EXPECT_NE(i->group, "bench");  // never by a glob
+    EXPECT_THROW(select_implementations(cat, {"noo*"}), UsageError);
     const auto broken = select_implementations(cat, {"broken-*"});
     ASSERT_FALSE(broken.empty());
     for (const Impl *i : broken) EXPECT_EQ(i->group, "broken");

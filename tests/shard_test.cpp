@@ -4,6 +4,7 @@
 #include "report/run_report.h"
 #include "run/progress.h"
 #include "run/shard.h"
+#include "search/search.h"
 
 #include <gtest/gtest.h>
 

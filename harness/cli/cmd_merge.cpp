@@ -4,6 +4,7 @@
 // The worst-case search (harness/search) needs every case's error of a row, so shards skip it and merge
 // runs it on the merged data, exactly as the unsharded run does: that part of the work is not spread.
 #include "cli/command.h"
+#include "search/search.h"
 #include "report/run_report.h"
 #include "run/parallel.h"
 #include "run/shard.h"

@@ -1,5 +1,6 @@
 // quatcheck run: sample every region, measure every selected implementation, write the report.
 #include "cli/command.h"
+#include "search/search.h"
 #include "isolate/eval.h"
 #include "isolate/interrupt.h"
 #include "report/run_report.h"

@@ -2,6 +2,7 @@
 // squad reference (own and reference control points) and its angular-velocity jump at the keys, and write
 // squad_summary.csv, squad_worst_cases.csv and squad_conformance.csv (property c1). Exit 1 when c1 fails.
 #include "cli/command.h"
+#include "report/report_dir.h"
 #include "squad/squad_report.h"
 
 #include <fmt/format.h>
@@ -39,7 +40,9 @@ int squad_command(const SquadArgs &a) {
     SquadResult result = run_squad(opt, catalogue);
     if (result.selected.empty()) throw UsageError("squad: no implementation supports squad (see quatcheck list)");
     ReportDir dir(a.out);
-    write_squad_report(result, dir);
+    dir.write("squad_summary.csv", squad_summary_csv(result));
+    dir.write("squad_worst_cases.csv", squad_worst_cases_csv(result));
+    dir.write("squad_conformance.csv", squad_conformance_csv(result));
     dir.commit();
     int failed = 0;
     for (const Impl *i : result.selected)

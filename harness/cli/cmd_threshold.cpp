@@ -49,7 +49,9 @@ int threshold_command(const ThresholdArgs &a) {
     opt.floor_factor = a.floor_factor;
     ReportDir dir(a.out);  // fails early when the folder is not writable
     ThresholdResult r = run_threshold_study(opt);
-    write_threshold_report(r, dir);
+    dir.write("threshold.csv", threshold_csv(r));
+    dir.write("threshold_summary.csv", threshold_summary_csv(r));
+    dir.write("threshold.json", threshold_json(r));
     dir.commit();
     std::fprintf(stderr, "quatcheck threshold: %zu rows, %llu cases per tau, %.1f s (timing %.1f s), report in %s\n",
                  r.rows.size(), (unsigned long long)opt.cases, r.wall_time_s, r.timing_wall_time_s, a.out.c_str());

@@ -19,7 +19,8 @@ bool glob_match(const std::string &pattern, const std::string &text) {
 }
 
 bool filter_matches(const std::string &filter, const Impl &impl) {
-    return filter == impl.name || filter == impl.family || glob_match(filter, impl.name);
+    if (filter == impl.name || filter == impl.family) return true;
+    return impl.group != "bench" && glob_match(filter, impl.name);
 }
 
 std::vector<const Impl *> select_implementations(const std::vector<Impl> &catalogue, const std::vector<std::string> &filters,

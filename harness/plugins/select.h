@@ -21,7 +21,9 @@ bool filter_matches(const std::string &filter, const Impl &impl);
 // The implementations a command works on, in catalogue order, each once.
 // - Without filters: every usable implementation except the groups broken (planted defects: selected only
 //   when a filter names them) and bench (noop: timing only).
-// - With filters: every usable implementation that some filter matches, whatever its group.
+// - With filters: every usable implementation that some filter matches, except that the bench group (noop, not
+//   an interpolation) is matched only by its exact name or family, never by a glob: `--impl '*'` is every
+//   implementation under test, the broken ones included.
 // usable: what the command can evaluate at all (e.g. squad support); empty = every implementation.
 // Throws UsageError for the first filter that matches no usable implementation; `what` names them in the
 // message ("implementation", "squad implementation").

@@ -359,7 +359,7 @@ void aggregate(RunResult &result) {
     });
 }
 
-RunResult run(const RunOptions &options, const std::vector<Impl> &catalogue) {
+RunResult sample(const RunOptions &options, const std::vector<Impl> &catalogue) {
     auto t0 = std::chrono::steady_clock::now();
     RunResult result;
     result.options = options;
@@ -369,7 +369,6 @@ RunResult run(const RunOptions &options, const std::vector<Impl> &catalogue) {
     run_precision<float>(options, result.selected, jobs, result, result.reference_f32);
     run_precision<double>(options, result.selected, jobs, result, result.reference_f64);
     aggregate(result);
-    if (options.shard.whole() && !result.partial) search_worst_cases(result, jobs);  // harness/search
     result.wall_time_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     return result;
 }

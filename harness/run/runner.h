@@ -9,7 +9,6 @@
 #include "plugins/select.h"
 #include "reference/reference.h"
 #include "regions/regions.h"
-#include "search/search.h"
 
 #include <atomic>
 #include <cstdint>
@@ -19,6 +18,11 @@
 #include <vector>
 
 namespace qc {
+
+struct FoundCase {
+    double q0[4] = {0, 0, 0, 0}, q1[4] = {0, 0, 0, 0}, t = 0;  // exact in the implementation's format
+    double angle_err_rad = 0;                                  // +inf for a non-finite output
+};
 
 // --shard K/N: slice K (1-based) of N runs cases [(K-1) n / N, K n / N) of every region and precision.
 struct Shard {
@@ -134,7 +138,10 @@ std::vector<ImplOp> select_impls(const std::vector<Impl> &catalogue, const std::
 // The bin edges of error_curve.csv.
 std::vector<CurveBin> curve_bins();
 
-RunResult run(const RunOptions &options, const std::vector<Impl> &catalogue);
+// The sampling half of quatcheck run: every region and precision of the selection against the reference,
+// measured and aggregated into rows and curves. The worst-case search is the next layer's (search/search.h:
+// run() is sample() and the search).
+RunResult sample(const RunOptions &options, const std::vector<Impl> &catalogue);
 
 // Computes result.rows and result.curves from result.slices (the slices of every region and precision of
 // the selection, in any order, covering disjoint case ranges). run() ends with it; merge calls it on the
@@ -143,10 +150,6 @@ void aggregate(RunResult &result);
 
 // Cases the run will evaluate: regions x precisions with a selected implementation x the shard's range.
 uint64_t planned_cases(const RunOptions &options, const std::vector<ImplOp> &selected);
-
-// Runs the worst-case search on every row of a complete result (harness/search/search.cpp), over `jobs`
-// threads; deterministic per seed whatever `jobs` is. Adds its reference work to the result's counters.
-void search_worst_cases(RunResult &result, int jobs);
 
 // Regenerates case `index` of a region, as the runner drew it.
 template <class T> SlerpCase<T> regenerate_case(uint64_t seed, Region region, uint64_t index) {

@@ -232,14 +232,5 @@ RunResult read_shards(const std::vector<std::string> &dirs, const std::vector<Im
     return result;
 }
 
-RunResult merge_shards(const std::vector<std::string> &dirs, const std::vector<Impl> &catalogue, int jobs) {
-    RunResult result = read_shards(dirs, catalogue);
-    aggregate(result);
-    auto t0 = std::chrono::steady_clock::now();
-    search_worst_cases(result, std::max(1, jobs));
-    result.wall_time_s += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    result.merged_shards = int(dirs.size());
-    return result;
-}
 
 }  // namespace qc

@@ -33,8 +33,6 @@ std::string shard_file(const RunResult &r);
 // foreign or mismatched file, a missing or repeated shard, or an implementation that is not loaded.
 RunResult read_shards(const std::vector<std::string> &dirs, const std::vector<Impl> &catalogue);
 
-// quatcheck merge: read_shards, aggregate, then the worst-case search over `jobs` threads (it needs every
-// case's error of a row, so shards skip it and it runs here, as in the unsharded run).
-RunResult merge_shards(const std::vector<std::string> &dirs, const std::vector<Impl> &catalogue, int jobs);
+// (quatcheck merge is read_shards, aggregate and the worst-case search: merge_shards in search/search.h.)
 
 }  // namespace qc

@@ -3,9 +3,11 @@
 
 #include "metrics/metrics.h"
 #include "run/runner.h"
+#include "run/shard.h"
 
 #include <algorithm>
 #include <bit>
+#include <chrono>
 #include <atomic>
 #include <thread>
 #include <cmath>
@@ -270,6 +272,24 @@ void search_worst_cases(RunResult &result, int jobs) {
         row.search_worst = std::move(outcomes[r].worst);
         (row.impl->precision == Precision::f32 ? result.reference_f32 : result.reference_f64).add(outcomes[r].reference);
     }
+}
+
+RunResult run(const RunOptions &options, const std::vector<Impl> &catalogue) {
+    auto t0 = std::chrono::steady_clock::now();
+    RunResult result = sample(options, catalogue);
+    if (options.shard.whole() && !result.partial) search_worst_cases(result, result.jobs);
+    result.wall_time_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    return result;
+}
+
+RunResult merge_shards(const std::vector<std::string> &dirs, const std::vector<Impl> &catalogue, int jobs) {
+    RunResult result = read_shards(dirs, catalogue);
+    aggregate(result);
+    auto t0 = std::chrono::steady_clock::now();
+    search_worst_cases(result, std::max(1, jobs));
+    result.wall_time_s += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    result.merged_shards = int(dirs.size());
+    return result;
 }
 
 template SearchOutcome search_row<float>(const Impl &, Op, Region, uint64_t, ReferenceMode, const std::vector<double> &, int);

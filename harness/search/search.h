@@ -10,17 +10,13 @@
 #pragma once
 
 #include "plugins/impls.h"
+#include "run/runner.h"
 #include "reference/reference.h"
 #include "regions/regions.h"
 
 #include <vector>
 
 namespace qc {
-
-struct FoundCase {
-    double q0[4] = {0, 0, 0, 0}, q1[4] = {0, 0, 0, 0}, t = 0;  // exact in the implementation's format
-    double angle_err_rad = 0;                                  // +inf for a non-finite output
-};
 
 struct SearchOutcome {
     double max_angle_err_rad = 0;  // over finite outputs of every case the search evaluated
@@ -37,5 +33,17 @@ struct SearchOutcome {
 template <class T>
 SearchOutcome search_row(const Impl &impl, Op op, Region region, uint64_t seed, ReferenceMode mode, const std::vector<double> &sampled_err,
                          int keep);
+
+// The worst-case search on every row of an aggregated, complete run (rows[].search_worst and
+// max_angle_err_search_rad), over `jobs` threads; deterministic per seed whatever `jobs` is. Adds its
+// reference work to the result's counters.
+void search_worst_cases(RunResult &result, int jobs);
+
+// quatcheck run: sample() (run/runner.h), then, for a whole (unsharded) and uninterrupted run, the search.
+RunResult run(const RunOptions &options, const std::vector<Impl> &catalogue);
+
+// quatcheck merge: read_shards (run/shard.h), aggregate, then the search over `jobs` threads (it needs every
+// case's error of a row, so shards skip it and it runs here, as in the unsharded run).
+RunResult merge_shards(const std::vector<std::string> &dirs, const std::vector<Impl> &catalogue, int jobs);
 
 }  // namespace qc

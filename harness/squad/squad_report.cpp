@@ -79,10 +79,4 @@ std::string squad_conformance_csv(const SquadResult &r) {
     return w.text();
 }
 
-void write_squad_report(const SquadResult &r, ReportDir &dir) {
-    dir.write("squad_summary.csv", squad_summary_csv(r));
-    dir.write("squad_worst_cases.csv", squad_worst_cases_csv(r));
-    dir.write("squad_conformance.csv", squad_conformance_csv(r));
-}
-
 }  // namespace qc

@@ -1,8 +1,7 @@
-// Writers of `quatcheck squad`'s report: squad_summary.csv, squad_worst_cases.csv, squad_conformance.csv
+// The tables of `quatcheck squad`'s report (cmd_squad.cpp writes them): squad_summary.csv, squad_worst_cases.csv, squad_conformance.csv
 // (the same columns as conformance.csv, so report and compare tools read both). README "Squad".
 #pragma once
 
-#include "report/report_dir.h"
 #include "squad/squad_run.h"
 
 #include <string>
@@ -15,7 +14,5 @@ std::string squad_conformance_csv(const SquadResult &r);
 // The verdict of one implementation on property "c1" or "c1-sign-flip": "pass", "fail", "known" (a
 // documented deviation) or "untested" (no judged key).
 std::string c1_verdict(const SquadResult &r, const Impl *impl, const std::string &property);
-
-void write_squad_report(const SquadResult &r, ReportDir &dir);
 
 }  // namespace qc

@@ -3,7 +3,6 @@
 
 #include "metrics/metrics.h"
 #include "regions/regions.h"
-#include "report/report_dir.h"
 #include "run/build_info.h"
 #include "tables/schemas.h"
 #include "reference/stats_json.h"
@@ -421,12 +420,6 @@ std::string threshold_json(const ThresholdResult &r) {
     j["timing_wall_time_s"] = r.timing_wall_time_s;
     j["build"] = build_info();
     return j.dump(2) + "\n";
-}
-
-void write_threshold_report(const ThresholdResult &r, ReportDir &dir) {
-    dir.write("threshold.csv", threshold_csv(r));
-    dir.write("threshold_summary.csv", threshold_summary_csv(r));
-    dir.write("threshold.json", threshold_json(r));
 }
 
 }  // namespace qc

@@ -35,7 +35,6 @@
 
 namespace qc {
 
-class ReportDir;
 class Rng;
 
 struct ThresholdOptions {
@@ -100,6 +99,5 @@ ThresholdResult run_threshold_study(const ThresholdOptions &options);
 std::string threshold_csv(const ThresholdResult &r);
 std::string threshold_summary_csv(const ThresholdResult &r);
 std::string threshold_json(const ThresholdResult &r);
-void write_threshold_report(const ThresholdResult &r, ReportDir &dir);
 
 }  // namespace qc

@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# The layering check (scripts/check_layers.py, run by every build): the tree passes; an upward include
+# (a core file including a study's header), a directory placed in no layer, and a file of the cli layer
+# included from the output layer each fail it with one line naming the file (negative controls on copies).
+# Usage: bash tests/check_layers.test.sh BUILD_DIR SOURCE_DIR
+set -euo pipefail
+src="$(cd "$2" && pwd)"
+check="$src/scripts/check_layers.py"
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+fail() { echo "FAIL: $*"; exit 1; }
+
+/usr/bin/python3 "$check" "$src" || fail "the tree violates its own layering"
+
+copy() { rm -rf "$work/t" && mkdir -p "$work/t" && cp -r "$src/harness" "$work/t/harness"; }
+expect_violation() {  # NAME PATTERN
+    if /usr/bin/python3 "$check" "$work/t" 2> "$work/err"; then fail "$1: not caught"; fi
+    [[ $(wc -l < "$work/err") -eq 1 ]] || { cat "$work/err"; fail "$1: not exactly one line"; }
+    grep -q "$2" "$work/err" || { cat "$work/err"; fail "$1: the message does not name $2"; }
+}
+
+copy
+printf '#include "search/search.h"\n' >> "$work/t/harness/metrics/metrics.cpp"
+expect_violation "core includes studies" 'harness/metrics/metrics.cpp: includes "search/search.h": layer core may not include layer studies'
+
+copy
+mkdir -p "$work/t/harness/newpart" && printf '// nothing\n' > "$work/t/harness/newpart/x.cpp"
+expect_violation "unplaced directory" 'harness/newpart/: directory in no layer'
+
+copy
+printf '#include "cli/command.h"\n' >> "$work/t/harness/report/run_report.h"
+expect_violation "output includes cli" 'harness/report/run_report.h: includes "cli/command.h"'
+echo "check_layers: ok"
