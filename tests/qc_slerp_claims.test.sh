@@ -16,14 +16,14 @@ fail() { echo "FAIL: $*"; exit 1; }
 check="$src/tests/qc_slerp_check.py"
 
 # 1. Accuracy: every region, both precisions.
-"$qc" run --impl 'qc-slerp*' --cases 100000 --seed 18 --jobs 2 --no-leaderboard --out "$work/run" >/dev/null 2>&1 \
+"$qc" run --impl qc-slerp --cases 100000 --seed 18 --jobs 2 --no-leaderboard --out "$work/run" >/dev/null 2>&1 \
     || fail "quatcheck run failed"
 /usr/bin/python3 "$check" "$work/run" qc-slerp 2 || fail "qc-slerp's accuracy claim does not hold (lines above)"
 
 # 2. Conformance: every property passes (finite at equal/opposite ends and a.b = 0, endpoints, unit,
 #    shortest arc, symmetry, monotone, constant speed, no threshold jump).
 status=0
-"$qc" conform --impl 'qc-slerp*' --cases 2000 --seed 18 --out "$work/conform" > "$work/conform.log" 2>&1 || status=$?
+"$qc" conform --impl qc-slerp --cases 2000 --seed 18 --out "$work/conform" > "$work/conform.log" 2>&1 || status=$?
 [[ $status == 0 ]] || fail "quatcheck conform exit $status: $(grep -m3 fail "$work/conform.log")"
 verdicts="$(tail -n +2 "$work/conform/conformance.csv" | cut -d, -f4 | sort | uniq -c | tr -s ' ')"
 [[ -n $verdicts ]] || fail "conformance.csv has no rows"

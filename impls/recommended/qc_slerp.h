@@ -55,9 +55,10 @@
  *   4. Precision. f32 is computed in double and rounded once: products of floats are exact in double,
  *      and outputs land within about a quarter of an ulp1. f64 keeps the dot product, the norms, the
  *      normalisation and the final combination in long double where it is wider than double (x86-64
- *      GCC/Clang: 64-bit significand), the libm calls in double; elsewhere it falls back to double
- *      throughout (then expect a little over 2 ulp1 at worst; not measured by the harness). No FMA is
- *      needed: a build without -mfma would otherwise call a slow software fma().
+ *      GCC/Clang: 64-bit significand), the libm calls in double; elsewhere, or with QC_SLERP_NO_WIDE
+ *      defined, it falls back to double throughout: faster, but a little over 2 ulp1 at worst (the
+ *      harness measures that build as qc-slerp-narrow.f64). No FMA is needed: a build without -mfma
+ *      would otherwise call a slow software fma().
  *   5. Norms near 1 (|q|^2 = 1 + e, |e| < 2^-24) take 1/|q| from 1 - e/2 + 3e^2/8 (error < 2^-73):
  *      no square root or division on the common path.
  *   6. Shortest arc by the sign of q0.q1; a dot product of exactly 0 keeps q1 (as quatcheck's
@@ -76,7 +77,7 @@ extern "C" {
 
 /* f64 bookkeeping type: long double where it is wider than double (x86-64 GCC and Clang: 64-bit
  * significand), else double (design choice 4). */
-#if LDBL_MANT_DIG >= 64
+#if LDBL_MANT_DIG >= 64 && !defined(QC_SLERP_NO_WIDE)
 typedef long double qc_slerp_wide_;
 #define QC_SLERP_WIDE_ 1
 #else
