@@ -30,13 +30,13 @@
  * What it promises (checked by quatcheck's `run` and `conform` in ctest: tests/qc_slerp_claims.sh):
  *   - max ulp1 <= 2 in every region of the harness (uniform, near 0, near pi/2, near pi, around the
  *     usual 0.9995 threshold), i.e. every output component within 2 units of 2^(1-p) of the exact
- *     slerp of the normalised inputs (measured: about 0.25 for f32, about 1.1 for f64);
+ *     slerp of the normalised inputs (measured: about 0.25 for f32, under 2 for f64);
  *   - no threshold jump: the two evaluations (series for small arcs, acos/sincos above) agree to
  *     well under an ulp where they meet, so the output is continuous to rounding;
  *   - inputs need not be exactly unit: they are normalised inside (folded into the two weights);
  *   - finite output for every finite input with |t| <= 2^64: a zero quaternion is read as the
- *     identity (1 in the first slot); long double squares of doubles neither overflow nor underflow,
- *     and without long double f64 inputs too large or too small to square are rescaled first.
+ *     identity (1 in the first slot), and f64 inputs too large or too small to square are rescaled
+ *     by a power of two first.
  *
  * Design choices
  *   1. Weights, not components. out = W0 q0 + W1 q1 with W0 = w0/|q0|, W1 = +-w1/|q1| and
@@ -46,19 +46,20 @@
  *      sin A = sqrt((1-c)(1+c)) from that same c, so w1 = sin(tA)/sin A stays consistent however small
  *      A is. acos loses accuracy in A near c = 1, but there the weights are nearly t and 1 - t and
  *      their sensitivity to A is about A/3, so the weights' absolute error stays at the rounding of c.
- *      Everything that does not depend on A (1/sin A, the norms) is computed before the libm calls so
- *      that it overlaps them.
+ *      1/sin A does not depend on the libm calls, so it is computed while they run.
  *   3. Small arcs (1 - c < 2^-10, A < 0.0442) use the power series of sin(tA)/sin A in 1 - c
- *      (the series behind Eberly's polynomial slerp, six terms, truncation below 2^-66): no libm call.
+ *      (the series behind Eberly's polynomial slerp; six terms for f64, truncation below 2^-66, three
+ *      for f32, below 2^-44): no libm call.
  *      Both sides of the switch are accurate to well below an ulp, so it is not a threshold: no jump.
  *      No nlerp fallback anywhere.
  *   4. Precision. f32 is computed in double and rounded once: products of floats are exact in double,
- *      and outputs land within about a quarter of an ulp1. f64 keeps the dot product, the norms, the
- *      normalisation and the final combination in long double where it is wider than double (x86-64
- *      GCC/Clang: 64-bit significand), the libm calls in double; elsewhere, or with QC_SLERP_NO_WIDE
- *      defined, it falls back to double throughout: faster, but a little over 2 ulp1 at worst (the
- *      harness measures that build as qc-slerp-narrow.f64). No FMA is needed: a build without -mfma
- *      would otherwise call a slow software fma().
+ *      and outputs land within about a quarter of an ulp1. f64 computes the angle and the weights in
+ *      double, but the norms, the normalisation and the final combination in long double where it is
+ *      wider than double (x86-64 GCC/Clang: 64-bit significand): those are where the last ulp is lost,
+ *      and they cost only a few x87 operations. Elsewhere, or with QC_SLERP_NO_WIDE defined, f64 runs in
+ *      double throughout: a little faster, but about 2 ulp1 at worst (the harness measures that build
+ *      as qc-slerp-narrow.f64). No FMA is needed: a build without -mfma would otherwise call a slow
+ *      software fma().
  *   5. Norms near 1 (|q|^2 = 1 + e, |e| < 2^-24) take 1/|q| from 1 - e/2 + 3e^2/8 (error < 2^-73):
  *      no square root or division on the common path.
  *   6. Shortest arc by the sign of q0.q1; a dot product of exactly 0 keeps q1 (as quatcheck's
@@ -86,83 +87,10 @@ typedef double qc_slerp_wide_;
 #endif
 
 /* Reads a zero quaternion as the identity. */
-static inline void qc_slerp_fix_zero_d_(double q[4]) {
+static inline void qc_slerp_fix_zero_(double q[4]) {
     if (q[0] == 0.0 && q[1] == 0.0 && q[2] == 0.0 && q[3] == 0.0) q[0] = 1.0;
 }
 
-/* f(t, y) = sin(tA)/sin A for y = 1 - cos A < 2^-10 (see QC_SLERP_CORE_), in double for either
- * precision: g = f/t is 1 plus a correction below 2^-10, so double leaves w within u of exact. */
-static inline double qc_slerp_ratio_(double t, double y) {
-    double t2 = t * t, g = 1.0;
-    g = 1.0 + y * ((36.0 - t2) * (1.0 / 78.0)) * g;
-    g = 1.0 + y * ((25.0 - t2) * (1.0 / 55.0)) * g;
-    g = 1.0 + y * ((16.0 - t2) * (1.0 / 36.0)) * g;
-    g = 1.0 + y * ((9.0 - t2) * (1.0 / 21.0)) * g;
-    g = 1.0 + y * ((4.0 - t2) * (1.0 / 10.0)) * g;
-    g = 1.0 + y * ((1.0 - t2) * (1.0 / 3.0)) * g;
-    return t * g;
-}
-
-/* The core, written once for each working type T (double for f32, the wide type for f64):
- *   QC_SLERP_RNORM_: 1/sqrt(n); for n = 1 + e with |e| < 2^-24 (every input that is unit to within a
- *     few ulps) the Taylor polynomial 1 - e/2 + 3e^2/8, whose error 5e^3/16 < 2^-73 is far below
- *     rounding: no square root or division on the common path, and no visible seam.
- *   qc_slerp_ratio_: f(t, y) = sin(tA)/sin A as the series sum_i c_i(t) y^i in y = 1 - cos A, with
- *     c_0 = t and c_i = c_{i-1} (i^2 - t^2)/(i (2i + 1)) (the series of Eberly's "A Fast and Accurate
- *     Algorithm for Computing SLERP", JGT 2011, without his error balancing), used for y < 2^-10 only,
- *     where six terms leave a truncation error below 2^-66: small arcs cost no libm call, and both
- *     sides of y = 2^-10 are accurate to well under an ulp, so the switch is not a threshold jump. */
-#define QC_SLERP_CORE_(T, name)                                                                         \
-    static inline T name##_rnorm_(T n) {                                                                \
-        T e = n - 1;                                                                                    \
-        if (e > -(T)0x1p-24 && e < (T)0x1p-24) return 1 + e * ((T)-0.5 + (T)0.375 * e);                 \
-        return 1 / (T)sqrtl(n);                                                                         \
-    }                                                                                                   \
-    /* The weights of a (w[0]) and b (w[1]) for out = w[0] a + w[1] b. */                               \
-    static inline void name##_weights_(const T a[4], const T b[4], double t, T w[2]) {                 \
-        T d = (a[0] * b[0] + a[1] * b[1]) + (a[2] * b[2] + a[3] * b[3]);                                \
-        T ra = name##_rnorm_((a[0] * a[0] + a[1] * a[1]) + (a[2] * a[2] + a[3] * a[3]));               \
-        T rb = name##_rnorm_((b[0] * b[0] + b[1] * b[1]) + (b[2] * b[2] + b[3] * b[3]));               \
-        T sign = d < 0 ? -1 : 1;                                                                        \
-        /* A and sin A from the same double c (design choice 2): consistent however small A is. */     \
-        double cd = (double)((d < 0 ? -d : d) * ra * rb);                                              \
-        T c, y, w0, w1;                                                                                 \
-        if (cd > 1.0) cd = 1.0;                                                                         \
-        c = cd;                                                                                         \
-        y = 1 - c; /* exact */                                                                          \
-        if (y < (T)0x1p-10) {                                                                           \
-            w1 = qc_slerp_ratio_(t, (double)y);                                                         \
-            w0 = qc_slerp_ratio_(1.0 - t, (double)y);                                                   \
-        } else {                                                                                        \
-            T s = (T)sqrtl(y * (1 + c)); /* sin A; 1 + c is exact in T */                               \
-            T inv_s = 1 / s;                                                                            \
-            double x = t * acos(cd);                                                                    \
-            double st = sin(x), ct = cos(x);                                                            \
-            w1 = st * inv_s;                                                                            \
-            w0 = ct - c * w1;                                                                           \
-        }                                                                                               \
-        w[0] = w0 * ra;                                                                                 \
-        w[1] = sign * w1 * rb;                                                                          \
-    }
-
-QC_SLERP_CORE_(double, qc_slerp_d_)
-QC_SLERP_CORE_(qc_slerp_wide_, qc_slerp_w_)
-
-static inline void qc_slerp_f32(const float q0[4], const float q1[4], float t, float out[4]) {
-    double a[4], b[4], w[2];
-    int i;
-    for (i = 0; i < 4; i++) {
-        a[i] = q0[i];
-        b[i] = q1[i];
-    }
-    qc_slerp_fix_zero_d_(a);
-    qc_slerp_fix_zero_d_(b);
-    /* Products of floats are exact in double: d and the norms carry only the sums' rounding. */
-    qc_slerp_d__weights_(a, b, (double)t, w);
-    for (i = 0; i < 4; i++) out[i] = (float)(w[0] * a[i] + w[1] * b[i]);
-}
-
-#if !QC_SLERP_WIDE_
 /* Rescales q by a power of two so that its largest component is in [1, 2); q must be nonzero. */
 static inline void qc_slerp_rescale_(double q[4]) {
     double m = fabs(q[0]);
@@ -172,34 +100,111 @@ static inline void qc_slerp_rescale_(double q[4]) {
     (void)frexp(m, &e);
     for (i = 0; i < 4; i++) q[i] = ldexp(q[i], 1 - e);
 }
-#endif
 
-static inline void qc_slerp_f64(const double q0[4], const double q1[4], double t, double out[4]) {
-    double qa[4], qb[4];
-    qc_slerp_wide_ a[4], b[4], w[2];
+/* 1/sqrt(n). For n = 1 + e with |e| < 2^-24 (every input that is unit to within a few ulps) the Taylor
+ * polynomial 1 - e/2 + 3e^2/8, whose error 5e^3/16 < 2^-73 is far below rounding: no square root or
+ * division on the common path, and no visible seam (design choice 5). */
+static inline double qc_slerp_rnorm_d_(double n) {
+    double e = n - 1.0;
+    if (e > -0x1p-24 && e < 0x1p-24) return 1.0 + e * (-0.5 + 0.375 * e);
+    return 1.0 / sqrt(n);
+}
+static inline qc_slerp_wide_ qc_slerp_rnorm_w_(qc_slerp_wide_ n) {
+    qc_slerp_wide_ e = n - 1;
+    if (e > -(qc_slerp_wide_)0x1p-24 && e < (qc_slerp_wide_)0x1p-24) return 1 + e * ((qc_slerp_wide_)-0.5 + (qc_slerp_wide_)0.375 * e);
+    return 1 / (qc_slerp_wide_)sqrtl(n);
+}
+
+/* f(t, y) = sin(tA)/sin A for y = 1 - cos A < 2^-10 as the power series sum_i c_i(t) y^i, c_0 = t,
+ * c_i = c_{i-1} (i^2 - t^2)/(i (2i + 1)) (the series behind Eberly's "A Fast and Accurate Algorithm for
+ * Computing SLERP", JGT 2011, without his error balancing): six terms (f64) leave a truncation error
+ * below 2^-66, three (f32) below 2^-44 (design choice 3). g = f/t is 1 plus a correction below 2^-10,
+ * so double leaves f within u. */
+static inline double qc_slerp_series_(double t, double y, int six) {
+    double t2 = t * t, g = 1.0;
+    if (six) { /* f64: terms 4 to 6 */
+        g = 1.0 + y * ((36.0 - t2) * (1.0 / 78.0)) * g;
+        g = 1.0 + y * ((25.0 - t2) * (1.0 / 55.0)) * g;
+        g = 1.0 + y * ((16.0 - t2) * (1.0 / 36.0)) * g;
+    }
+    g = 1.0 + y * ((9.0 - t2) * (1.0 / 21.0)) * g;
+    g = 1.0 + y * ((4.0 - t2) * (1.0 / 10.0)) * g;
+    g = 1.0 + y * ((1.0 - t2) * (1.0 / 3.0)) * g;
+    return t * g;
+}
+
+/* w0 = sin((1-t)A)/sin A and w1 = sin(tA)/sin A for c = cos A in [0, 1], in double (design choice 2):
+ * the series for small arcs, else one acos and one sincos with sin A from the same c. */
+static inline void qc_slerp_angle_weights_(double c, double t, int six, double *w0, double *w1) {
+    double y = 1.0 - c; /* exact for c >= 1/2 */
+    if (y < 0x1p-10) {
+        *w1 = qc_slerp_series_(t, y, six);
+        *w0 = qc_slerp_series_(1.0 - t, y, six);
+    } else {
+        double inv_s = 1.0 / sqrt(y * (1.0 + c)); /* 1/sin A, computed while acos runs */
+        double x = t * acos(c);
+        double st = sin(x), ct = cos(x);
+        *w1 = st * inv_s;
+        *w0 = ct - c * *w1;
+    }
+}
+
+static inline void qc_slerp_f32(const float q0[4], const float q1[4], float t, float out[4]) {
+    double a[4], b[4], d, ra, rb, sign, c, w0, w1, wa, wb;
     int i;
     for (i = 0; i < 4; i++) {
-        qa[i] = q0[i];
-        qb[i] = q1[i];
+        a[i] = q0[i];
+        b[i] = q1[i];
     }
-    qc_slerp_fix_zero_d_(qa);
-    qc_slerp_fix_zero_d_(qb);
-#if !QC_SLERP_WIDE_
-    {   /* Squares must neither overflow nor lose precision to underflow: 2^-450 < |q|^2 < 2^450. (With
-         * long double's 15-bit exponent no square of a double can.) */
-        const double lo = 0x1p-450, hi = 0x1p450;
-        double sa = (qa[0] * qa[0] + qa[1] * qa[1]) + (qa[2] * qa[2] + qa[3] * qa[3]);
-        double sb = (qb[0] * qb[0] + qb[1] * qb[1]) + (qb[2] * qb[2] + qb[3] * qb[3]);
-        if (!(sa > lo && sa < hi)) qc_slerp_rescale_(qa);
-        if (!(sb > lo && sb < hi)) qc_slerp_rescale_(qb);
-    }
-#endif
+    qc_slerp_fix_zero_(a);
+    qc_slerp_fix_zero_(b);
+    /* Products of floats are exact in double: d and the norms carry only the sums' rounding, and no
+     * square of a float overflows or underflows in double. */
+    d = (a[0] * b[0] + a[1] * b[1]) + (a[2] * b[2] + a[3] * b[3]);
+    ra = qc_slerp_rnorm_d_((a[0] * a[0] + a[1] * a[1]) + (a[2] * a[2] + a[3] * a[3]));
+    rb = qc_slerp_rnorm_d_((b[0] * b[0] + b[1] * b[1]) + (b[2] * b[2] + b[3] * b[3]));
+    sign = d < 0.0 ? -1.0 : 1.0;
+    c = fabs(d) * ra * rb;
+    if (c > 1.0) c = 1.0;
+    qc_slerp_angle_weights_(c, (double)t, 0, &w0, &w1);
+    wa = w0 * ra;
+    wb = sign * w1 * rb;
+    for (i = 0; i < 4; i++) out[i] = (float)(wa * a[i] + wb * b[i]);
+}
+
+static inline void qc_slerp_f64(const double q0[4], const double q1[4], double t, double out[4]) {
+    typedef qc_slerp_wide_ W;
+    double a[4], b[4], d, sign, c, w0, w1;
+    W na, nb, ra, rb, wa, wb;
+    const W lo = (W)0x1p-450, hi = (W)0x1p450;
+    int i;
     for (i = 0; i < 4; i++) {
-        a[i] = qa[i];
-        b[i] = qb[i];
+        a[i] = q0[i];
+        b[i] = q1[i];
     }
-    qc_slerp_w__weights_(a, b, t, w);
-    for (i = 0; i < 4; i++) out[i] = (double)(w[0] * a[i] + w[1] * b[i]);
+    qc_slerp_fix_zero_(a);
+    qc_slerp_fix_zero_(b);
+    /* The norms in the wide type (design choice 4): squares of doubles are nearly exact there. */
+    na = ((W)a[0] * a[0] + (W)a[1] * a[1]) + ((W)a[2] * a[2] + (W)a[3] * a[3]);
+    nb = ((W)b[0] * b[0] + (W)b[1] * b[1]) + ((W)b[2] * b[2] + (W)b[3] * b[3]);
+    if (!(na > lo && na < hi && nb > lo && nb < hi)) {
+        /* Far from unit: rescale so that the double dot product below neither overflows nor underflows. */
+        qc_slerp_rescale_(a);
+        qc_slerp_rescale_(b);
+        na = ((W)a[0] * a[0] + (W)a[1] * a[1]) + ((W)a[2] * a[2] + (W)a[3] * a[3]);
+        nb = ((W)b[0] * b[0] + (W)b[1] * b[1]) + ((W)b[2] * b[2] + (W)b[3] * b[3]);
+    }
+    ra = qc_slerp_rnorm_w_(na);
+    rb = qc_slerp_rnorm_w_(nb);
+    d = (a[0] * b[0] + a[1] * b[1]) + (a[2] * b[2] + a[3] * b[3]);
+    sign = d < 0.0 ? -1.0 : 1.0;
+    c = (double)(fabs(d) * ra * rb);
+    if (c > 1.0) c = 1.0;
+    qc_slerp_angle_weights_(c, t, 1, &w0, &w1);
+    /* Normalisation and the final combination in the wide type: one rounding per component. */
+    wa = (W)w0 * ra;
+    wb = (W)(sign * w1) * rb;
+    for (i = 0; i < 4; i++) out[i] = (double)(wa * a[i] + wb * b[i]);
 }
 
 #ifdef __cplusplus
