@@ -27,7 +27,8 @@
  * Any component order works (w, x, y, z or x, y, z, w) as long as q0, q1 and out share it: the routine
  * only takes dot products and linear combinations. out may alias q0 or q1.
  *
- * What it promises (checked by quatcheck's `run` and `conform` in ctest: tests/qc_slerp_claims.sh):
+ * What it promises (checked by quatcheck's `run` and `conform` in ctest: tests/qc_slerp_claims.test.sh,
+ * tests/qc_slerp_test.cpp):
  *   - max ulp1 <= 2 in every region of the harness (uniform, near 0, near pi/2, near pi, around the
  *     usual 0.9995 threshold), i.e. every output component within 2 units of 2^(1-p) of the exact
  *     slerp of the normalised inputs (measured: about 0.25 for f32, under 2 for f64);
