@@ -397,6 +397,44 @@ def timing_plots(page, timing, summary):
                     "the points toward the lower left are the best trade-offs.")
 
 
+def frontier_plot(page, folder):
+    """The accuracy-versus-cost frontier per precision (issue 18): the points of scripts/readme/frontier.py,
+    Pareto-optimal ones ringed and joined."""
+    parts = page.section("frontier", "The accuracy-versus-cost frontier")
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "readme"))
+    import frontier  # noqa: E402  (scripts/readme/frontier.py: the same points as the docs table)
+    try:
+        pts = frontier.points(folder)
+    except qc_tables.TableError as e:
+        raise ReportError(str(e))
+    if pts is None:
+        missing(parts, ["summary.csv", "timing.csv"], "the accuracy-versus-cost frontier")
+        return
+    for prec in sorted(pts):
+        fig, ax = plt.subplots(figsize=(9, 6))
+        for p in pts[prec]:
+            y = p["err"] if p["err"] > 0 and math.isfinite(p["err"]) else float("nan")
+            ax.plot([p["ns"]], [y], marker="o" if p["optimal"] else ".", markersize=8 if p["optimal"] else 5,
+                    color="tab:red" if p["optimal"] else ("tab:gray" if p["nonfinite"] else "tab:blue"),
+                    linestyle="none")
+            ax.annotate(p["impl"].rsplit(".", 1)[0] + ("" if p["op"] == "slerp" else f" ({p['op']})"), (p["ns"], y),
+                        fontsize=6, xytext=(3, 2), textcoords="offset points")
+        best = [p for p in pts[prec] if p["optimal"]]
+        ax.step([p["ns"] for p in best], [p["err"] for p in best], where="post", color="tab:red", alpha=0.5,
+                label="Pareto-optimal")
+        ax.plot([], [], marker=".", color="tab:gray", linestyle="none", label="non-finite outputs (never optimal)")
+        ax.set_xscale("log")
+        ax.set_yscale("log")
+        ax.set_xlabel("mean ns per call over the timed regions (throughput)")
+        ax.set_ylabel("max angle error, worst region (rad)")
+        ax.grid(True, alpha=0.3)
+        ax.legend(fontsize=8)
+        ax.set_title(f"accuracy-versus-cost frontier, {prec}")
+        page.figure(parts, fig, f"frontier_{prec}", f"Accuracy-versus-cost frontier, {prec}",
+                    "Each point is one implementation and op; the red points are Pareto-optimal (nothing else of "
+                    "this precision is both faster and more accurate), joined by the red staircase: choose along it.")
+
+
 # ---------------------------------------------------------------------------------------------------
 # Tables
 
@@ -599,6 +637,7 @@ def main(argv):
         velocity_curves(page, vel)
         threshold_study(page, thr, thr_summary)
         timing_plots(page, timing, summary)
+        frontier_plot(page, folder)
         conformance_section(page, conformance)
         other_tables(page, others)
         write_page(page, run)

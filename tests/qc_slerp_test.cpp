@@ -1,0 +1,109 @@
+// qc-slerp at its one internal switch (impls/recommended/qc_slerp.h, design choice 3): arcs with
+// 1 - cos A < 2^-10 use a six-term series, longer arcs acos and sincos. "No threshold jump" means both
+// sides are accurate to rounding, so this test walks cos A across 1 - 2^-10 in steps of a few ulps and
+// checks every output against a long double slerp of the same (rounded) inputs: within 2 ulp1 on both
+// sides in f64 and f32. Negative control: the same walk over a routine that is exact above the switch
+// and uses lerp weights below it (a threshold jump) must fail the check.
+#include "../impls/recommended/qc_slerp.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdio>
+#include <random>
+
+namespace {
+
+using L = long double;
+
+// A unit quaternion and a unit vector orthogonal to it, from a seeded generator.
+void frame(std::mt19937_64 &rng, L q[4], L v[4]) {
+    std::normal_distribution<double> n;
+    L s = 0, d = 0;
+    for (int i = 0; i < 4; i++) {
+        q[i] = n(rng);
+        s += q[i] * q[i];
+    }
+    for (int i = 0; i < 4; i++) q[i] /= std::sqrt(s);
+    for (int i = 0; i < 4; i++) v[i] = n(rng);
+    for (int i = 0; i < 4; i++) d += v[i] * q[i];
+    s = 0;
+    for (int i = 0; i < 4; i++) {
+        v[i] -= d * q[i];
+        s += v[i] * v[i];
+    }
+    for (int i = 0; i < 4; i++) v[i] /= std::sqrt(s);
+}
+
+// Slerp of the normalised inputs in long double (about 11 more bits than double): the test's reference.
+template <class T> void reference(const T a[4], const T b[4], T t, L out[4]) {
+    L na = 0, nb = 0, d = 0;
+    for (int i = 0; i < 4; i++) na += L(a[i]) * a[i], nb += L(b[i]) * b[i], d += L(a[i]) * b[i];
+    L c = d / std::sqrt(na * nb), sign = c < 0 ? -1 : 1;
+    c = std::fabs(c);
+    L A = std::acos(std::min(c, L(1)));
+    L w0 = std::sin((1 - L(t)) * A) / std::sin(A), w1 = std::sin(L(t) * A) / std::sin(A);
+    for (int i = 0; i < 4; i++) out[i] = w0 * a[i] / std::sqrt(na) + sign * w1 * b[i] / std::sqrt(nb);
+}
+
+// The damaged variant: exact above the switch, plain linear weights (1 - t, t) below it: the classic
+// lerp fallback, i.e. what a threshold jump looks like.
+template <class T> void lerp_below_switch(const T a[4], const T b[4], T t, T out[4]) {
+    L na = 0, nb = 0, d = 0;
+    for (int i = 0; i < 4; i++) na += L(a[i]) * a[i], nb += L(b[i]) * b[i], d += L(a[i]) * b[i];
+    if (1 - d / std::sqrt(na * nb) < std::ldexp(L(1), -10)) {
+        for (int i = 0; i < 4; i++) out[i] = T((1 - L(t)) * a[i] / std::sqrt(na) + L(t) * b[i] / std::sqrt(nb));
+        return;
+    }
+    L ref[4];
+    reference(a, b, t, ref);
+    for (int i = 0; i < 4; i++) out[i] = T(ref[i]);
+}
+
+// The worst ulp1 over a walk of cos A across the switch, for one slerp function.
+template <class T, class F> double worst_ulp1_across_seam(F slerp) {
+    const L eps = std::ldexp(L(1), 1 - std::numeric_limits<T>::digits);  // 2^(1-p)
+    const L seam = 1 - std::ldexp(L(1), -10);
+    std::mt19937_64 rng(18);
+    double worst = 0;
+    for (int trial = 0; trial < 64; trial++) {
+        L q[4], v[4];
+        frame(rng, q, v);
+        for (int k = -40; k <= 40; k++) {
+            L c = seam + k * eps / 4;
+            L s = std::sqrt((1 - c) * (1 + c));
+            T a[4], b[4];
+            for (int i = 0; i < 4; i++) a[i] = T(q[i]), b[i] = T(c * q[i] + s * v[i]);
+            for (T t : {T(0.125), T(0.375), T(0.5), T(0.8125), T(0.96875)}) {
+                T out[4];
+                L ref[4];
+                slerp(a, b, t, out);
+                reference(a, b, t, ref);
+                for (int i = 0; i < 4; i++) worst = std::max(worst, double(std::fabs(out[i] - ref[i]) / eps));
+            }
+        }
+    }
+    return worst;
+}
+
+TEST(QcSlerp, NoJumpWhereTheSeriesHandsOverF64) {
+    double w = worst_ulp1_across_seam<double>(qc_slerp_f64);
+    EXPECT_LE(w, 2.0) << "qc_slerp_f64 near 1 - cos A = 2^-10";
+    EXPECT_GT(w, 0.0);  // the walk compared something
+}
+
+TEST(QcSlerp, NoJumpWhereTheSeriesHandsOverF32) {
+    double w = worst_ulp1_across_seam<float>(qc_slerp_f32);
+    EXPECT_LE(w, 2.0) << "qc_slerp_f32 near 1 - cos A = 2^-10";
+    EXPECT_GT(w, 0.0);
+}
+
+TEST(QcSlerp, NegativeControlALerpBelowTheSwitchFailsTheSeamCheck) {
+    double w64 = worst_ulp1_across_seam<double>(lerp_below_switch<double>);
+    double w32 = worst_ulp1_across_seam<float>(lerp_below_switch<float>);
+    EXPECT_GT(w64, 2.0);
+    EXPECT_GT(w32, 2.0);
+    std::printf("lerp weights below the switch: worst %g ulp1 (f64), %g (f32)\n", w64, w32);
+}
+
+}  // namespace
