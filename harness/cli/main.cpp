@@ -2,11 +2,13 @@
 // Errors are printed as "quatcheck: <what>: <why>"; exit 2 for usage and input errors, 1 for a failed
 // verdict, 0 for success.
 #include "cli/command.h"
+#include "isolate/interrupt.h"
 
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <cstdio>
+#include <string>
 
 namespace qc::cli {
 
@@ -72,6 +74,10 @@ int main(int argc, char **argv) {
             return 2;
         }
     }
+    // SIGINT/SIGTERM in any phase of any command: the long loops poll the flag (throw_if_interrupted) and
+    // the command ends with 128 + sig, --out untouched (run writes OUT.partial). The worker keeps the
+    // default action: its parent ends it.
+    if (!(argc > 1 && std::string(argv[1]) == "worker")) install_interrupt_handlers();
     try {
         app.parse(argc, argv);
     } catch (const CLI::CallForHelp &e) {
@@ -88,6 +94,10 @@ int main(int argc, char **argv) {
     } catch (const InputError &e) {
         std::fprintf(stderr, "quatcheck: %s\n", e.what());
         return 2;
+    } catch (const Interrupted &e) {
+        std::string where = app.get_subcommands().empty() ? "quatcheck" : app.get_subcommands().front()->get_name();
+        std::fprintf(stderr, "quatcheck: %s: %s; nothing written, --out left as it was\n", where.c_str(), e.what());
+        return 128 + e.sig;
     } catch (const std::exception &e) {
         std::fprintf(stderr, "quatcheck: internal error: %s\n", e.what());
         return 3;

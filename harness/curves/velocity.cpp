@@ -1,4 +1,5 @@
 #include "curves/velocity.h"
+#include "isolate/interrupt.h"
 
 #include "reference/quat_real.h"
 #include "tables/schemas.h"
@@ -114,6 +115,7 @@ template <class T> struct CurveMaker {
         std::vector<RealQuat> out(t.size());
         std::vector<bool> valid(t.size());
         for (size_t k = 0; k < t.size(); k++) {
+            throw_if_interrupted();  // SIGINT/SIGTERM: curves ends with 128 + sig, --out untouched
             T o[4] = {0, 0, 0, 0};
             if (op == Op::squad) {
                 auto [sg, u] = locate(t[k], n - 1);

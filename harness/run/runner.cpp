@@ -364,7 +364,13 @@ RunResult run(const RunOptions &options, const std::vector<Impl> &catalogue) {
     run_precision<float>(options, result.selected, jobs, result, result.reference_f32);
     run_precision<double>(options, result.selected, jobs, result, result.reference_f64);
     aggregate(result);
-    if (options.shard.whole() && !result.partial) search_worst_cases(result, jobs);  // harness/search
+    if (options.shard.whole() && !result.partial) {
+        try {
+            search_worst_cases(result, jobs);  // harness/search
+        } catch (const Interrupted &) {
+            result.partial = true;  // a signal during the search: a partial report without its results
+        }
+    }
     result.wall_time_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     return result;
 }

@@ -1,4 +1,5 @@
 #include "search/search.h"
+#include "isolate/interrupt.h"
 #include "run/parallel.h"
 
 #include "metrics/metrics.h"
@@ -179,6 +180,7 @@ SearchOutcome search_row(const Impl &impl, Op op, Region region, uint64_t seed, 
     SlerpReference ref;
     Rng rng(mix_name(mix_name(seed * 0x9E3779B97F4A7C15ull + uint64_t(region), impl.name), to_string(op)));
     for (uint64_t step = 0; step < climb; step++) {
+        throw_if_interrupted();  // SIGINT/SIGTERM: the run ends as a partial report (harness/run/runner.cpp)
         double progress = double(step) / double(climb);
         size_t p = std::min(rng.below(pool.size()), rng.below(pool.size()));  // biased toward the worst
         size_t o = rng.below(pool.size());
