@@ -120,6 +120,91 @@ interrupt INT 1 "$qc" threshold --points 400 --cases 20000 --min-time 0.002 --jo
 interrupt TERM 1 "$qc" curves --points 200000 --out "$out"
 interrupt INT 1 "$qc" bench --min-time 0.05 --repetitions 3 --out "$out"
 
+# ---- 3. plugins that fork or write to the worker's descriptors ----
+bad="$build/bad_plugins"
+# The row of PLUGIN in a run's summary.csv: status, status_detail, cases.
+row() { python3 - "$1" <<'PY'
+import csv, sys
+for r in csv.DictReader(open(sys.argv[1] + "/summary.csv")):
+    print(f"{r['status']}|{r['status_detail']}|{r['cases']}|{r['max_angle_err_rad']}")
+PY
+}
+p=(--op slerp --region uniform --cases 300 --jobs 1 --timeout 4)
+# fork + abort: reported as the abort, at once (the forked child keeps the pipes open: no end of file).
+t0=$(date +%s.%N)
+"$qc" run --plugin "$bad/bad_fork_abort.so" --impl bad-fork-abort "${p[@]}" --out "$tmp/f1" 2>/dev/null
+took=$(python3 -c "print(round($(date +%s.%N) - $t0, 2))")
+r=$(row "$tmp/f1")
+if [[ "$r" == crashed\|killed\ by\ SIGABRT* ]] && python3 -c "import sys; sys.exit(0 if $took < 3 else 1)"; then
+    pass "fork + abort: $r in $took s"
+else fail "fork + abort: $r in $took s (want crashed, killed by SIGABRT, well before the 4 s timeout)"; fi
+
+# A forked copy of the worker serving its pipes: the figures must be those of a plugin that never forks.
+export QC_TEST_CHILD_PIDS="$tmp/children"
+: >"$QC_TEST_CHILD_PIDS"
+"$qc" run --plugin "$bad/bad_fork_serve.so" --impl bad-fork-serve "${p[@]}" --seed 1 --out "$tmp/f2" 2>/dev/null
+"$qc" run --plugin "$bad/bad_fork_serve.so" --impl bad-fork-serve "${p[@]}" --seed 1 --out "$tmp/f3" 2>/dev/null
+"$qc" run --plugin "$bad/bad_crash.so" --impl bad-crash "${p[@]}" --seed 1 --out "$tmp/f4" 2>/dev/null
+r2=$(row "$tmp/f2"); r3=$(row "$tmp/f3")
+[[ -s "$QC_TEST_CHILD_PIDS" ]] || fail "fork-serve: the plugin never forked (the check would be vacuous)"
+if [[ "$r2" == ok\|* && "$r2" == "$r3" ]] && python3 -c "import sys; sys.exit(0 if float('$r2'.split('|')[3]) < 1e-6 else 1)"; then
+    pass "fork-serve: rows ok, same figures twice, max error ${r2##*|} rad"
+else fail "fork-serve: '$r2' then '$r3' (want ok rows with rounding-level errors, identical)"; fi
+
+# fork + orphan: nothing the plugin forked outlives quatcheck.
+: >"$QC_TEST_CHILD_PIDS"
+"$qc" run --plugin "$bad/bad_fork_orphan.so" --impl bad-fork-orphan "${p[@]}" --out "$tmp/f5" 2>/dev/null
+[[ -s "$QC_TEST_CHILD_PIDS" ]] || fail "fork-orphan: the plugin never forked (the check would be vacuous)"
+sleep 0.2
+alive=""
+while read -r cpid; do
+    # A killed child whose parent is gone may stay a zombie (state Z) until init reaps it: that is gone.
+    state=$(awk '{print $3}' "/proc/$cpid/stat" 2>/dev/null)
+    if [[ -n "$state" && "$state" != Z ]]; then alive="$alive $cpid"; kill -KILL "$cpid"; fi
+done <"$QC_TEST_CHILD_PIDS"
+[[ -z "$alive" ]] && pass "fork-orphan: no child left" || fail "fork-orphan: children left:$alive"
+unset QC_TEST_CHILD_PIDS
+
+# Garbage on fds 3-9: reported as such, at the case that wrote it (the same case bad-crash fails at).
+"$qc" run --plugin "$bad/bad_fd_garbage.so" --impl bad-fd-garbage "${p[@]}" --seed 1 --out "$tmp/f6" 2>/dev/null
+r6=$(row "$tmp/f6"); r4=$(row "$tmp/f4")
+case_of() { grep -o 'case [0-9]*' <<<"$1" | head -1; }
+if [[ "$r6" == out-of-bounds\|*"file descriptors 3-9"* && -n "$(case_of "$r4")" && "$(case_of "$r6")" == "$(case_of "$r4")" ]]; then
+    pass "fd garbage: $r6"
+else fail "fd garbage: '$r6' (want out-of-bounds naming fds 3-9 at $(case_of "$r4"), as bad-crash's '$r4')"; fi
+
+# ---- 4. out-of-bounds writes far from the slot, and before an input ----
+for impl in bad-oob-20 bad-oob-64-199 bad-oob-input; do
+    "$qc" run --plugin "$bad/bad_oob_far.so" --impl "$impl" "${p[@]}" --seed 1 --out "$tmp/o-$impl" 2>/dev/null
+    r=$(row "$tmp/o-$impl")
+    if [[ "$r" == out-of-bounds\|* && "$(case_of "$r")" == "$(case_of "$r4")" ]]; then pass "$impl: $r"
+    else fail "$impl: '$r' (want out-of-bounds at $(case_of "$r4"))"; fi
+done
+
+# ---- 5, 7. numbers at the edges; compare's two files as one output ----
+# expect STATUS REGEX CMD...: exit STATUS and exactly one stderr line matching REGEX.
+expect() {
+    local want="$1" pattern="$2"
+    shift 2
+    "$@" >/dev/null 2>"$tmp/err"
+    local got=$?
+    if [[ $got -ne $want || $(wc -l <"$tmp/err") -ne 1 ]] || ! grep -Eq -- "$pattern" "$tmp/err"; then
+        fail "$* -> exit $got (want $want): $(head -3 "$tmp/err")"
+    else pass "exit $got  $(cat "$tmp/err")"; fi
+}
+one=(--impl seed-c.f64 --op slerp --region uniform --cases 10 --out "$tmp/e5")
+expect 2 '^quatcheck: run: --jobs: expected 0 \(all cores\) to 1024 threads' "$qc" run "${one[@]}" --jobs 100000
+expect 2 '^quatcheck: conform: --jobs: ' "$qc" conform --impl seed-c.f64 --jobs 5000 --out "$tmp/e5"
+expect 2 '^quatcheck: run: --seed: expected a whole number' "$qc" run "${one[@]}" --seed -1
+expect 2 '^quatcheck: squad: --seed: ' "$qc" squad --seed -1 --out "$tmp/e5"
+expect 2 '^quatcheck: run: --seed: 18446744073709551616 is beyond 2\^64-1' "$qc" run "${one[@]}" --seed 18446744073709551616
+expect 0 'report in' "$qc" run "${one[@]}" --seed 18446744073709551615
+expect 2 '^quatcheck: run: not enough memory' "$qc" run --impl seed-c.f64 --op slerp --region uniform --cases 100000000000000 --out "$tmp/e5"
+# compare writes junit.xml and compare.md as one output: on a folder it cannot write, neither appears.
+"$qc" run "${small[@]}" --out "$tmp/c1" 2>/dev/null && "$qc" run "${small[@]}" --out "$tmp/c2" 2>/dev/null || fail "runs for compare"
+expect 0 'junit.xml and compare.md' "$qc" compare "$tmp/c1" "$tmp/c2"
+[[ -f "$tmp/c2/junit.xml" && -f "$tmp/c2/compare.md" && -f "$tmp/c2/summary.csv" ]] || fail "compare: junit.xml, compare.md or the report's own files missing"
+
 if [[ $failures -gt 0 ]]; then
     echo "$failures failure(s)"
     exit 1
