@@ -200,6 +200,18 @@ expect 2 '^quatcheck: squad: --seed: ' "$qc" squad --seed -1 --out "$tmp/e5"
 expect 2 '^quatcheck: run: --seed: 18446744073709551616 is beyond 2\^64-1' "$qc" run "${one[@]}" --seed 18446744073709551616
 expect 0 'report in' "$qc" run "${one[@]}" --seed 18446744073709551615
 expect 2 '^quatcheck: run: not enough memory' "$qc" run --impl seed-c.f64 --op slerp --region uniform --cases 100000000000000 --out "$tmp/e5"
+# ---- 6. merge trusts nothing: a damaged payload, /dev/zero for shard.bin ----
+sh=(--impl seed-c.f64 --op slerp --region uniform --cases 300 --jobs 1)
+"$qc" run "${sh[@]}" --shard 1/2 --out "$tmp/s1" 2>/dev/null && "$qc" run "${sh[@]}" --shard 2/2 --out "$tmp/s2" 2>/dev/null ||
+    fail "sharded runs"
+expect 0 '^quatcheck merge: 2 shards' "$qc" merge "$tmp/s1" "$tmp/s2" --out "$tmp/sm"
+mkdir -p "$tmp/s3" "$tmp/s4"
+python3 -c "
+import sys; d = bytearray(open(sys.argv[1], 'rb').read()); d[-100] ^= 1; open(sys.argv[2], 'wb').write(d)" "$tmp/s2/shard.bin" "$tmp/s3/shard.bin"
+expect 2 '^quatcheck: merge: .*s3/shard.bin: payload checksum mismatch' "$qc" merge "$tmp/s1" "$tmp/s3" --out "$tmp/sm"
+ln -s /dev/zero "$tmp/s4/shard.bin"
+expect 2 '^quatcheck: merge: .*s4/shard.bin: not a regular file' timeout 10 "$qc" merge "$tmp/s1" "$tmp/s4" --out "$tmp/sm"
+
 # compare writes junit.xml and compare.md as one output: on a folder it cannot write, neither appears.
 "$qc" run "${small[@]}" --out "$tmp/c1" 2>/dev/null && "$qc" run "${small[@]}" --out "$tmp/c2" 2>/dev/null || fail "runs for compare"
 expect 0 'junit.xml and compare.md' "$qc" compare "$tmp/c1" "$tmp/c2"
