@@ -212,9 +212,17 @@ expect 2 '^quatcheck: merge: .*s3/shard.bin: payload checksum mismatch' "$qc" me
 ln -s /dev/zero "$tmp/s4/shard.bin"
 expect 2 '^quatcheck: merge: .*s4/shard.bin: not a regular file' timeout 10 "$qc" merge "$tmp/s1" "$tmp/s4" --out "$tmp/sm"
 
+# Bounded reads: a folder or /dev/zero where a file is expected is refused at once.
+mkdir -p "$tmp/afolder.csv"
+expect 2 '^quatcheck: .*afolder.csv: is a folder, not a file' timeout 10 "$qc" replay "$tmp/afolder.csv"
+expect 2 '^quatcheck: /dev/zero: not a regular file' timeout 10 "$qc" replay /dev/zero
+# Named failures: an empty --plugin, a Python that fails without a word.
+expect 2 '^quatcheck: --plugin: empty path' "$qc" run "${one[@]}" --plugin ''
+
 # compare writes junit.xml and compare.md as one output: on a folder it cannot write, neither appears.
 "$qc" run "${small[@]}" --out "$tmp/c1" 2>/dev/null && "$qc" run "${small[@]}" --out "$tmp/c2" 2>/dev/null || fail "runs for compare"
 expect 0 'junit.xml and compare.md' "$qc" compare "$tmp/c1" "$tmp/c2"
+expect 2 '^quatcheck: report: /bin/false .* exited with status 1; report.html not written' "$qc" report "$tmp/c1" --python /bin/false
 [[ -f "$tmp/c2/junit.xml" && -f "$tmp/c2/compare.md" && -f "$tmp/c2/summary.csv" ]] || fail "compare: junit.xml, compare.md or the report's own files missing"
 
 if [[ $failures -gt 0 ]]; then
