@@ -37,7 +37,7 @@ expect 2 '^quatcheck: run: .*--cases' "$qc" run --cases abc
 expect 2 '^quatcheck: --cases: must be a positive count, got 0' "$qc" run --cases 0
 expect 2 '^quatcheck: --cases: ' "$qc" run --cases -5
 expect 2 '^quatcheck: run: .*--seed' "$qc" run --seed 1.5
-expect 2 '^quatcheck: --jobs: ' "$qc" run --impl seed-c.f64 --cases 10 --jobs -1
+expect 2 '^quatcheck: run: --jobs: expected 0 \(all cores\) to 1024' "$qc" run --impl seed-c.f64 --cases 10 --jobs -1
 expect 2 '^quatcheck: --worst-k: ' "$qc" run "${small[@]}" --worst-k -1
 expect 2 "^quatcheck: --impl: no implementation matches 'nosuch'" "$qc" run --impl nosuch --cases 10
 expect 2 "^quatcheck: --op: unknown op 'twirl'" "$qc" run --op twirl

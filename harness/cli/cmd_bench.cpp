@@ -9,7 +9,11 @@
 // ns figures are CPU time per call (or per case), the mean over the repetitions; cv = stddev / mean.
 #include "bench/suites.h"
 #include "cli/command.h"
+<<<<<<< HEAD
 #include "search/search.h"
+=======
+#include "isolate/interrupt.h"
+>>>>>>> issue-14
 #include "report/run_report.h"
 #include "run/build_info.h"
 #include "tables/schemas.h"
@@ -56,6 +60,7 @@ public:
         return json_.ReportContext(c);
     }
     void ReportRuns(const std::vector<Run> &runs) override {
+        throw_if_interrupted();  // SIGINT/SIGTERM: bench stops after the benchmark that was running
         if (show_) console_.ReportRuns(runs);
         json_.ReportRuns(runs);
         for (const Run &r : runs) {

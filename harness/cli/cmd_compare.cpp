@@ -26,12 +26,11 @@ int compare_command(const CompareArgs &a) {
     ReportData current = read_report_folder(a.current);
     Comparison c = compare_reports(baseline, current, o);
     std::string out = a.out.empty() ? a.current : a.out;
-    std::error_code ec;
-    std::filesystem::create_directories(out, ec);
-    if (ec || !std::filesystem::is_directory(out))
-        throw UsageError(fmt::format("compare: --out: cannot create {}: {}", out, ec ? ec.message() : "not a directory"));
-    write_file_atomic(std::filesystem::path(out) / "junit.xml", comparison_junit(c));
-    write_file_atomic(std::filesystem::path(out) / "compare.md", comparison_markdown(c));
+    // junit.xml and compare.md are one output: both or neither (a full disk fails before either is seen).
+    ReportDir dir(out);
+    dir.write("junit.xml", comparison_junit(c));
+    dir.write("compare.md", comparison_markdown(c));
+    dir.commit();
     std::fputs(comparison_text(c).c_str(), stdout);
     std::fprintf(stderr, "quatcheck compare: junit.xml and compare.md in %s\n", out.c_str());
     return c.failed ? 1 : 0;

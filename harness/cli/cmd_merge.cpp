@@ -28,6 +28,7 @@ int merge_command(const MergeArgs &a) {
     const int jobs = resolve_jobs(a.jobs);
     RunResult result = merge_shards(a.dirs, catalogue, jobs);
     write_run_report(result, dir);
+    dir.discard("shard.bin");  // the merged report is unsharded: a shard's shard.bin must not survive in --out
     dir.commit();
     std::fprintf(stderr, "quatcheck merge: %zu shards, %zu rows, %llu cases per region, report in %s\n", a.dirs.size(),
                  result.rows.size(), (unsigned long long)result.options.cases, a.out.c_str());

@@ -10,6 +10,8 @@
 #include <cstring>
 #include <filesystem>
 
+#include <fcntl.h>
+
 namespace qc::cli {
 namespace {
 
@@ -38,6 +40,10 @@ int report_command(const std::string &dir, const std::string &script_option, con
     if (::access(python.c_str(), X_OK) != 0)
         throw UsageError(fmt::format("report: {}: not executable (install python3-matplotlib: scripts/setup)", python));
     std::fflush(nullptr);
+    // The script's stderr comes back through a pipe: passed on as it is, and when a failing Python said
+    // nothing at all, one line of ours says what failed.
+    int err[2];
+    if (::pipe2(err, O_CLOEXEC) != 0) throw UsageError(fmt::format("report: pipe: {}", std::strerror(errno)));
     pid_t pid = ::fork();
     if (pid < 0) throw UsageError(fmt::format("report: fork: {}", std::strerror(errno)));
     if (pid == 0) {
@@ -45,16 +51,37 @@ int report_command(const std::string &dir, const std::string &script_option, con
         std::error_code ec;
         fs::path exe = fs::read_symlink("/proc/self/exe", ec);
         if (!ec) ::setenv("QC_QUATCHECK", exe.c_str(), 0);
+        ::dup2(err[1], 2);
         const char *argv[] = {python.c_str(), script.c_str(), dir.c_str(), nullptr};
         ::execv(python.c_str(), const_cast<char *const *>(argv));
         std::fprintf(stderr, "quatcheck: report: cannot run %s: %s\n", python.c_str(), std::strerror(errno));
         ::_exit(2);
     }
+    ::close(err[1]);
+    bool said = false;
+    char buf[4096];
+    for (ssize_t k; (k = ::read(err[0], buf, sizeof buf)) != 0;) {
+        if (k < 0) {
+            if (errno == EINTR) continue;
+            break;
+        }
+        said = true;
+        if (::write(2, buf, size_t(k)) < 0) break;
+    }
+    ::close(err[0]);
     int status = 0;
     while (::waitpid(pid, &status, 0) < 0)
         if (errno != EINTR) throw UsageError(fmt::format("report: waitpid: {}", std::strerror(errno)));
     // The script prints its own one-line error; pass its status on (2 for bad input), never a crash.
-    if (WIFEXITED(status)) return WEXITSTATUS(status) == 0 ? 0 : 2;
+    if (WIFEXITED(status) && WEXITSTATUS(status) == 0) return 0;
+    // The script prints its own one-line error for bad input; a Python that fails without a word (e.g.
+    // --python /bin/false) still gets a line saying what failed.
+    if (WIFEXITED(status) && said) return 2;
+    if (WIFEXITED(status)) {
+        std::fprintf(stderr, "quatcheck: report: %s %s exited with status %d; report.html not written\n", python.c_str(),
+                     script.c_str(), WEXITSTATUS(status));
+        return 2;
+    }
     std::fprintf(stderr, "quatcheck: report: %s was killed by signal %d\n", script.c_str(), WTERMSIG(status));
     return 2;
 }

@@ -68,7 +68,6 @@ int run_command(const RunArgs &a) {
     if (!(a.timeout_s > 0 && a.timeout_s <= 3600))
         throw UsageError(fmt::format("--timeout: must be in (0, 3600] seconds, got {}", a.timeout_s));
     isolation_settings().batch_timeout_s = a.timeout_s;
-    install_interrupt_handlers();  // SIGINT/SIGTERM: stop, write a partial report beside --out
     std::vector<Impl> catalogue = load_catalogue(a.plugins);
     if (a.isolate) isolate_builtins(catalogue);
     ReportDir dir(a.out);  // fails early when the folder is not writable
@@ -77,6 +76,26 @@ int run_command(const RunArgs &a) {
     ProgressLine progress("quatcheck run", planned_cases(opt, select_impls(catalogue, opt.impl_filters, opt.ops)), cases_done);
     RunResult result = run(opt, catalogue);
     progress.stop();
+    if (!result.partial && !result.selected.empty()) {
+        // The report of a complete run. A signal during the writing (or the search before it: the runner
+        // then marks the result partial) turns it into a partial report, and --out stays as it was.
+        try {
+            write_run_report(result, dir, !a.no_leaderboard);
+            // shard.bin (what quatcheck merge reads) belongs to a sharded run only: a stale one from an
+            // earlier sharded run into this folder never survives into an unsharded report.
+            if (!a.shard.empty()) dir.write("shard.bin", shard_file(result));
+            else dir.discard("shard.bin");
+            dir.commit();
+        } catch (const Interrupted &) {
+            result.partial = true;
+        }
+        if (!result.partial) {
+            remove_partial(a.out);  // superseded by the complete report
+            std::fprintf(stderr, "quatcheck run: %zu rows, %llu cases per region, %.1f s, report in %s\n", result.rows.size(),
+                         (unsigned long long)opt.cases, result.wall_time_s, a.out.c_str());
+            return 0;
+        }
+    }
     if (result.partial) {
         acknowledge_interrupt();  // a second signal still ends the process at once
         const int sig = interrupt_signal();
@@ -84,6 +103,7 @@ int run_command(const RunArgs &a) {
         remove_partial(a.out);  // never mix files of two interrupted runs
         ReportDir partial(where);
         write_run_report(result, partial);
+        partial.discard("shard.bin");
         partial.write("PARTIAL", fmt::format("interrupted by SIG{}: this report covers only part of the run "
                                              "(run.json: \"partial\": true)\n", sigabbrev_np(sig) ? sigabbrev_np(sig) : "?"));
         partial.commit();
@@ -91,14 +111,7 @@ int run_command(const RunArgs &a) {
                      result.rows.size(), where.c_str(), a.out.c_str());
         return 128 + sig;
     }
-    if (result.selected.empty()) throw UsageError("run: the selection has no implementation supporting the requested ops");
-    write_run_report(result, dir, !a.no_leaderboard);
-    if (!a.shard.empty()) dir.write("shard.bin", shard_file(result));  // what quatcheck merge reads
-    dir.commit();
-    remove_partial(a.out);  // superseded by the complete report
-    std::fprintf(stderr, "quatcheck run: %zu rows, %llu cases per region, %.1f s, report in %s\n", result.rows.size(),
-                 (unsigned long long)opt.cases, result.wall_time_s, a.out.c_str());
-    return 0;
+    throw UsageError("run: the selection has no implementation supporting the requested ops");
 }
 
 void setup(CLI::App *sub, int &status) {

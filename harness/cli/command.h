@@ -27,6 +27,9 @@ struct CommandEntry {
 std::vector<CommandEntry> &commands();
 
 // Shared option helpers.
+// Strict checks of --seed and --jobs wherever a command has them (harness/cli/main.cpp).
+constexpr long long kMaxJobs = 1024;
+void add_strict_number_checks(CLI::App *sub);
 void add_plugin_option(CLI::App *sub, std::vector<std::string> &plugins);
 std::vector<Op> parse_ops(const std::vector<std::string> &names, const char *flag = "--op");
 // --reference fast|mpfr (default fast): CLI11 rejects any other value with a one-line usage error.

@@ -2,11 +2,17 @@
 // Errors are printed as "quatcheck: <what>: <why>"; exit 2 for usage and input errors, 1 for a failed
 // verdict, 0 for success.
 #include "cli/command.h"
+#include "isolate/interrupt.h"
 
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cstdio>
+#include <cstdlib>
+#include <new>
+#include <stdexcept>
+#include <string>
 
 namespace qc::cli {
 
@@ -50,6 +56,34 @@ std::vector<Op> parse_ops(const std::vector<std::string> &names, const char *fla
     return ops;
 }
 
+// Strict numbers for the flags every command shares, checked on the text before CLI11 converts it (which
+// would wrap --seed -1 to 2^64-1 and clamp a seed beyond 2^64-1): --seed is 0..2^64-1 in decimal digits,
+// --jobs is 0..kMaxJobs (more threads than that is a typo, and std::thread would abort the process).
+void add_strict_number_checks(CLI::App *sub) {
+    if (CLI::Option *o = sub->get_option_no_throw("--seed"))
+        o->check(CLI::Validator(
+            [](std::string &v) -> std::string {
+                if (v.empty() || v.size() > 20 || v.find_first_not_of("0123456789") != std::string::npos)
+                    return fmt::format("expected a whole number from 0 to 18446744073709551615, got '{}'", v);
+                errno = 0;
+                (void)std::strtoull(v.c_str(), nullptr, 10);
+                if (errno == ERANGE) return fmt::format("{} is beyond 2^64-1 = 18446744073709551615", v);
+                return {};
+            },
+            "SEED"));
+    if (CLI::Option *o = sub->get_option_no_throw("--jobs"))
+        o->check(CLI::Validator(
+            [](std::string &v) -> std::string {
+                char *end = nullptr;
+                errno = 0;
+                long long j = std::strtoll(v.c_str(), &end, 10);
+                if (v.empty() || *end != '\0' || errno == ERANGE || j < 0 || j > kMaxJobs)
+                    return fmt::format("expected 0 (all cores) to {} threads, got '{}'", kMaxJobs, v);
+                return {};
+            },
+            "JOBS"));
+}
+
 }  // namespace qc::cli
 
 int main(int argc, char **argv) {
@@ -63,6 +97,7 @@ int main(int argc, char **argv) {
     for (auto &c : entries) {
         CLI::App *sub = app.add_subcommand(c.name, c.help);
         c.setup(sub, exit_status);
+        cli::add_strict_number_checks(sub);
     }
     if (argc > 1 && argv[1][0] != '-') {
         bool known = false;
@@ -72,6 +107,10 @@ int main(int argc, char **argv) {
             return 2;
         }
     }
+    // SIGINT/SIGTERM in any phase of any command: the long loops poll the flag (throw_if_interrupted) and
+    // the command ends with 128 + sig, --out untouched (run writes OUT.partial). The worker keeps the
+    // default action: its parent ends it.
+    if (!(argc > 1 && std::string(argv[1]) == "worker")) install_interrupt_handlers();
     try {
         app.parse(argc, argv);
     } catch (const CLI::CallForHelp &e) {
@@ -87,6 +126,18 @@ int main(int argc, char **argv) {
         return 2;
     } catch (const InputError &e) {
         std::fprintf(stderr, "quatcheck: %s\n", e.what());
+        return 2;
+    } catch (const Interrupted &e) {
+        std::string where = app.get_subcommands().empty() ? "quatcheck" : app.get_subcommands().front()->get_name();
+        std::fprintf(stderr, "quatcheck: %s: %s; nothing written, --out left as it was\n", where.c_str(), e.what());
+        return 128 + e.sig;
+    } catch (const std::bad_alloc &) {
+        std::string where = app.get_subcommands().empty() ? "quatcheck" : app.get_subcommands().front()->get_name();
+        std::fprintf(stderr, "quatcheck: %s: not enough memory for this request (lower --cases, --points or --tracks)\n", where.c_str());
+        return 2;
+    } catch (const std::length_error &) {
+        std::string where = app.get_subcommands().empty() ? "quatcheck" : app.get_subcommands().front()->get_name();
+        std::fprintf(stderr, "quatcheck: %s: the request is too large to hold in memory (lower --cases, --points or --tracks)\n", where.c_str());
         return 2;
     } catch (const std::exception &e) {
         std::fprintf(stderr, "quatcheck: internal error: %s\n", e.what());

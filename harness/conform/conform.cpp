@@ -1,5 +1,6 @@
 #include "conform/conform.h"
 #include "run/parallel.h"
+#include "isolate/interrupt.h"
 
 #include "tables/schemas.h"
 
@@ -74,6 +75,7 @@ ConformRow run_task(CheckContext &cx, const Impl &impl, Op op, const Property &p
         fnv1a(fnv1a(fnv1a(0xcbf29ce484222325ull ^ opt.seed, impl.name), to_string(op)), prop.name);
     bool failed = false, have_worst = false;
     for (uint64_t i = 0; i < opt.cases; i++) {
+        throw_if_interrupted();  // SIGINT/SIGTERM: conform ends with 128 + sig, --out untouched
         rc::Shrinkable<CaseValues> s = gen(rc::Random(task_seed + i * 0x9E3779B97F4A7C15ull), rc::kNominalSize);
         CaseValues v = s.value();
         CaseOutcome o = check(v);

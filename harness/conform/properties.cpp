@@ -1,6 +1,7 @@
 #include "conform/properties.h"
 
 #include "isolate/eval.h"
+#include "isolate/interrupt.h"
 #include "regions/regions.h"
 
 #include <fmt/format.h>
@@ -426,8 +427,9 @@ struct Probe {
         }
         std::vector<Quat<T>> res(n);
         for (size_t pos = 0; pos < n;) {
+            throw_if_interrupted();
             EvalOutcome o = eval_batch(impl, op, cases.data() + pos, n - pos, res.data() + pos);
-            if (o.status == EvalStatus::interrupted) throw InputError("conform: interrupted");
+            if (o.status == EvalStatus::interrupted) throw_if_interrupted();
             size_t stop = o.ok() ? n : pos + o.done;
             for (size_t i = pos; i < n && i <= stop; i++) {
                 bool ok = i < stop;

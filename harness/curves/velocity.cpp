@@ -1,4 +1,5 @@
 #include "curves/velocity.h"
+#include "isolate/interrupt.h"
 
 #include "reference/quat_real.h"
 #include "tables/schemas.h"
@@ -56,9 +57,12 @@ void angles_and_speeds(RealQuatOps &ops, const std::vector<RealQuat> &q, const s
     const double nan = std::numeric_limits<double>::quiet_NaN();
     phi.assign(n, nan);
     speed.assign(n, nan);
-    for (size_t k = 0; k < n; k++)
-        if (valid[k]) phi[k] = ops.rotation_angle(q[k], start);
     for (size_t k = 0; k < n; k++) {
+        if (k % 256 == 0) throw_if_interrupted();
+        if (valid[k]) phi[k] = ops.rotation_angle(q[k], start);
+    }
+    for (size_t k = 0; k < n; k++) {
+        if (k % 256 == 0) throw_if_interrupted();
         size_t a = k == 0 ? 0 : k - 1, b = k + 1 == n ? k : k + 1;
         if (valid[a] && valid[b] && t[b] > t[a]) speed[k] = ops.rotation_angle(q[a], q[b]) / (t[b] - t[a]);
     }
@@ -95,8 +99,17 @@ template <class T> struct CurveMaker {
             auto [s, u] = locate(x, keys.size() - 1);
             queries.push_back({s, double(T(u))});
         }
+        // In chunks, so that SIGINT/SIGTERM is seen between them (the points do not depend on each other).
         SquadTrackReference ref;
-        reference.evaluate(keys, queries, ref, true);
+        constexpr size_t kChunk = 256;
+        for (size_t at = 0; at < queries.size(); at += kChunk) {
+            throw_if_interrupted();
+            std::vector<SquadQuery> part(queries.begin() + long(at), queries.begin() + long(std::min(queries.size(), at + kChunk)));
+            SquadTrackReference r;
+            reference.evaluate(keys, part, r, true);
+            if (at == 0) ref = std::move(r);
+            else ref.points.insert(ref.points.end(), r.points.begin(), r.points.end());
+        }
         angles_and_speeds(ops, ref.points, std::vector<bool>(t.size(), true), ref.keys[0], t, id.phi, id.speed);
         return id;
     }
@@ -115,6 +128,7 @@ template <class T> struct CurveMaker {
         std::vector<RealQuat> out(t.size());
         std::vector<bool> valid(t.size());
         for (size_t k = 0; k < t.size(); k++) {
+            throw_if_interrupted();  // SIGINT/SIGTERM: curves ends with 128 + sig, --out untouched
             T o[4] = {0, 0, 0, 0};
             if (op == Op::squad) {
                 auto [sg, u] = locate(t[k], n - 1);

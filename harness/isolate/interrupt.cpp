@@ -1,7 +1,10 @@
 #include "isolate/interrupt.h"
 
+#include <fmt/format.h>
+
 #include <atomic>
 #include <csignal>
+#include <cstring>
 
 namespace qc {
 
@@ -32,6 +35,13 @@ void install_interrupt_handlers() {
 bool interrupt_requested() { return g_pending.load(std::memory_order_relaxed); }
 int interrupt_signal() { return g_signal.load(); }
 void acknowledge_interrupt() { g_pending.store(false); }
+Interrupted::Interrupted(int s)
+    : std::runtime_error(fmt::format("interrupted by SIG{}", sigabbrev_np(s) ? sigabbrev_np(s) : "?")), sig(s) {}
+
+void throw_if_interrupted() {
+    if (g_pending.load(std::memory_order_relaxed)) throw Interrupted(g_signal.load());
+}
+
 void request_interrupt_for_test(int sig) {
     g_signal.store(sig);
     g_pending.store(true);

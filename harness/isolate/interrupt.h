@@ -2,7 +2,20 @@
 // isolated batches, and the caller writes a partial report); a second one ends the process at once.
 #pragma once
 
+#include <stdexcept>
+
 namespace qc {
+
+// Thrown by throw_if_interrupted() from any long phase (search, conform, squad, threshold, curves, report
+// writing); main() answers it with one line on stderr and exit 128 + sig, and --out is left untouched
+// (ReportDir's destructor removes its staging folder).
+struct Interrupted : std::runtime_error {
+    int sig;
+    explicit Interrupted(int s);
+};
+// Throws Interrupted when a stop was requested (cheap: one relaxed atomic load). Long loops call it per
+// task and per case.
+void throw_if_interrupted();
 
 void install_interrupt_handlers();
 // True from the first signal until acknowledge_interrupt().

@@ -9,12 +9,14 @@
 #include <signal.h>
 #include <spawn.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <chrono>
 #include <cstring>
 #include <mutex>
+#include <random>
 #include <sstream>
 #include <vector>
 
@@ -61,15 +63,21 @@ std::string describe_exit(int status) {
 }
 
 // Waits until fd is readable, the deadline passes, or a stop is requested. Returns 1 readable, 0 timeout,
-// -1 interrupted.
-int wait_readable(int fd, std::chrono::steady_clock::time_point deadline) {
+// -1 interrupted, 2 the worker (pidfd, when >= 0) has ended without a word: a process the plugin forked
+// may still hold the pipe open, so no end of file would ever come.
+int wait_readable(int fd, std::chrono::steady_clock::time_point deadline, int pidfd = -1) {
     for (;;) {
         if (interrupt_requested()) return -1;
         auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
         if (left.count() <= 0) return 0;
-        pollfd p{fd, POLLIN, 0};
-        int r = ::poll(&p, 1, int(std::min<long long>(left.count(), 100)));
-        if (r > 0) return 1;
+        pollfd p[2] = {{fd, POLLIN, 0}, {pidfd, POLLIN, 0}};
+        int r = ::poll(p, pidfd >= 0 ? 2 : 1, int(std::min<long long>(left.count(), 100)));
+        if (r > 0 && (p[0].revents & (POLLIN | POLLHUP | POLLERR))) return 1;
+        if (r > 0 && pidfd >= 0 && p[1].revents) {
+            // One last look: an answer written just before the end still counts.
+            pollfd q{fd, POLLIN, 0};
+            return ::poll(&q, 1, 0) > 0 ? 1 : 2;
+        }
         if (r < 0 && errno != EINTR) return 1;  // let the read report it
     }
 }
@@ -88,7 +96,8 @@ bool read_all(int fd, void *p, size_t n) {
 class WorkerProcess {
 public:
     pid_t pid = -1;
-    int cmd_fd = -1, reply_fd = -1;
+    int cmd_fd = -1, reply_fd = -1, pidfd = -1;
+    uint32_t seq = 0;  // the next batch's sequence number (random start: protocol.h)
     isolate::Shared *shm = nullptr;
     std::string exit_detail;
 
@@ -148,6 +157,8 @@ public:
         posix_spawn_file_actions_destroy(&fa);
         posix_spawnattr_destroy(&at);
         ::close(hi_cmd), ::close(hi_rep), ::close(hi_mem);
+        if (rc == 0) pidfd = int(::syscall(SYS_pidfd_open, pid, 0));  // -1 on kernels before 5.3: EOF only
+        seq = std::random_device{}();
         if (rc != 0 || !shm) {
             pid = -1;
             return fmt::format("cannot start worker {}: {}", exe, std::strerror(rc ? rc : errno));
@@ -179,6 +190,7 @@ public:
 
     void kill_and_reap() {
         if (pid > 0) {
+            ::kill(-pid, SIGKILL);  // the worker's process group: whatever the plugin forked goes with it
             ::kill(pid, SIGKILL);
             int st = 0;
             while (::waitpid(pid, &st, 0) < 0 && errno == EINTR) {
@@ -189,6 +201,7 @@ public:
         }
         if (cmd_fd >= 0) ::close(cmd_fd), cmd_fd = -1;
         if (reply_fd >= 0) ::close(reply_fd), reply_fd = -1;
+        if (pidfd >= 0) ::close(pidfd), pidfd = -1;
         if (shm) ::munmap(shm, sizeof(isolate::Shared)), shm = nullptr;
     }
 
@@ -201,6 +214,9 @@ public:
                 pid_t r = ::waitpid(pid, &st, WNOHANG);
                 if (r == pid) {
                     exit_detail = describe_exit(st);
+                    // The group outlives its leader while the plugin's children live; the number stays
+                    // reserved for the group until they are gone.
+                    ::kill(-pid, SIGKILL);
                     pid = -1;
                     break;
                 }
@@ -288,11 +304,11 @@ private:
         }
         std::memcpy(w->shm->in, in, n * kEvalRecord * sizeof(double));
         w->shm->progress.store(0);
-        isolate::Command cmd{isolate::kMagic, descriptor_, p == Precision::f32 ? 0u : 1u, unsigned(fn), uint32_t(n)};
+        isolate::Command cmd{isolate::kMagic, ++w->seq, descriptor_, p == Precision::f32 ? 0u : 1u, unsigned(fn), uint32_t(n)};
         bool sent = ::write(w->cmd_fd, &cmd, sizeof cmd) == ssize_t(sizeof cmd);
         const double timeout = isolation_settings().batch_timeout_s;
         auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(long(1000 * timeout));
-        int r = sent ? wait_readable(w->reply_fd, deadline) : 1;
+        int r = sent ? wait_readable(w->reply_fd, deadline, w->pidfd) : 1;
         auto progress = [&] { return std::min<size_t>(w->shm->progress.load(), n - 1); };
         auto copy_out = [&](size_t k) { std::memcpy(out, w->shm->out, k * 4 * sizeof(double)); };
         if (r == 0 || r < 0) {
@@ -302,8 +318,7 @@ private:
             o.detail = r == 0 ? fmt::format("no answer within {} s", timeout) : "interrupted";
             return o;  // w is killed by its destructor
         }
-        isolate::Reply reply{};
-        if (!sent || !read_all(w->reply_fd, &reply, sizeof reply) || reply.magic != isolate::kMagic) {
+        if (r == 2) {  // the worker ended; something it forked keeps its pipe open
             o.done = progress();
             copy_out(o.done);
             w->reap_dead();
@@ -311,7 +326,36 @@ private:
             o.detail = w->exit_detail;
             return o;
         }
-        if (reply.status != 0) {
+        isolate::Reply reply{};
+        bool got = sent && read_all(w->reply_fd, &reply, sizeof reply);
+        if (got && (reply.magic != isolate::kMagic || reply.seq != cmd.seq)) {
+            // Bytes that are not this batch's answer: a forked copy of the worker answering, or the plugin
+            // writing to the reply pipe. The outputs cannot be trusted.
+            o.done = progress();
+            copy_out(o.done);
+            o.status = EvalStatus::crashed;
+            o.detail = reply.magic == isolate::kMagic
+                           ? "protocol violation: an answer to another batch (did the plugin fork?)"
+                           : "protocol violation: bytes on the reply pipe that are not an answer (did the plugin write to a descriptor it does not own?)";
+            return o;  // w is killed by its destructor
+        }
+        if (!got) {
+            o.done = progress();
+            copy_out(o.done);
+            w->reap_dead();
+            o.status = EvalStatus::crashed;
+            o.detail = w->exit_detail;
+            return o;
+        }
+        if (reply.status == isolate::kReplyFdWrite) {
+            o.done = std::min<size_t>(reply.done, n - 1);
+            copy_out(o.done);
+            o.status = EvalStatus::out_of_bounds;
+            o.detail = fmt::format("wrote {} bytes to file descriptors {}-{} (the worker's, not the plugin's)", reply.bytes,
+                                   isolate::kTrapFdFirst, isolate::kTrapFdLast);
+            return o;
+        }
+        if (reply.status != isolate::kReplyOk) {
             o.done = std::min<size_t>(reply.done, n - 1);
             copy_out(o.done);
             o.status = EvalStatus::out_of_bounds;

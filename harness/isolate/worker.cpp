@@ -5,11 +5,14 @@
 #include "plugins/impls.h"
 
 #include <dlfcn.h>
+#include <fcntl.h>
 #include <fmt/format.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <csignal>
 #include <cstring>
 #include <thread>
@@ -17,6 +20,11 @@
 namespace qc {
 
 namespace {
+
+// The protocol's descriptors once moved out of the plugin's reach (protocol.h), the trap's read end, and
+// this worker's pid (a call that returns in another process was forked by the plugin).
+int g_cmd_fd = isolate::kCommandFd, g_reply_fd = isolate::kReplyFd, g_trap_fd = -1;
+pid_t g_self = 0;
 
 bool read_all(int fd, void *p, size_t n) {
     auto *c = static_cast<char *>(p);
@@ -42,13 +50,18 @@ bool write_all(int fd, const void *p, size_t n) {
 
 void send_hello(const std::string &text) {
     uint32_t len = uint32_t(text.size());
-    write_all(isolate::kReplyFd, &len, sizeof len);
-    write_all(isolate::kReplyFd, text.data(), text.size());
+    write_all(g_reply_fd, &len, sizeof len);
+    write_all(g_reply_fd, text.data(), text.size());
 }
 
-// Guarded buffers: each argument sits at [kPad, kPad + 4) of a block filled with a canary pattern; after
-// the call every canary and every input must be unchanged.
-constexpr int kPad = 16, kBlock = 2 * kPad + 4;
+// Guarded buffers. Each argument sits in the middle of its own page (4096 bytes) filled with a canary
+// pattern, and every page is fenced by kGuardPages PROT_NONE pages on both sides. After each call every
+// input page must be unchanged and the output page unchanged outside out[0..3]: a stray write within 2 KB
+// of an argument is reported as out-of-bounds at its case; one that reaches a guard page (up to
+// 2 KB + kGuardPages * 4 KB away) ends the worker with SIGSEGV, reported as crashed at its case.
+constexpr size_t kPage = 4096;
+constexpr size_t kGuardPages = 16;
+constexpr int kArgs = 5;  // q0, q1, s0, s1, out
 
 template <class T> T canary() {
     T v;
@@ -62,18 +75,49 @@ template <class T> T canary() {
     return v;
 }
 
+template <class T> struct GuardedArgs {
+    static constexpr size_t kPerPage = kPage / sizeof(T), kSlot = kPerPage / 2;
+    T *page[kArgs] = {};
+    T expected[kArgs][kPerPage];  // what each page must hold after the call (the out slot excepted)
+
+    GuardedArgs() {
+        const size_t total = (kArgs * (1 + kGuardPages) + kGuardPages) * kPage;
+        void *m = ::mmap(nullptr, total, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        if (m == MAP_FAILED) ::_exit(4);
+        auto *base = static_cast<char *>(m);
+        for (int a = 0; a < kArgs; a++) {
+            char *pg = base + (kGuardPages + size_t(a) * (1 + kGuardPages)) * kPage;
+            if (::mprotect(pg, kPage, PROT_READ | PROT_WRITE) != 0) ::_exit(4);
+            page[a] = reinterpret_cast<T *>(pg);
+            for (size_t i = 0; i < kPerPage; i++) page[a][i] = expected[a][i] = canary<T>();
+        }
+    }
+    T *slot(int a) { return page[a] + kSlot; }
+    void load(const double *rec) {
+        for (int a = 0; a < 4; a++)
+            for (int i = 0; i < 4; i++) page[a][kSlot + size_t(i)] = expected[a][kSlot + size_t(i)] = T(rec[4 * a + i]);
+        for (int i = 0; i < 4; i++) page[4][kSlot + size_t(i)] = canary<T>();
+    }
+    // Whether the call wrote only into out[0..3].
+    bool clean() const {
+        for (int a = 0; a < 4; a++)
+            if (std::memcmp(page[a], expected[a], kPage) != 0) return false;
+        return std::memcmp(page[4], expected[4], kSlot * sizeof(T)) == 0 &&
+               std::memcmp(page[4] + kSlot + 4, expected[4] + kSlot + 4, (kPerPage - kSlot - 4) * sizeof(T)) == 0;
+    }
+};
+
+template <class T> GuardedArgs<T> &guarded_args() {
+    static GuardedArgs<T> g;
+    return g;
+}
+
 // Evaluates one record; returns false when the function wrote where it must not.
 template <class T> bool eval_guarded(const qc_impl_v1 &t, EvalFn fn, const double *rec, double *res) {
-    alignas(64) T blk[5][kBlock];
-    const T c = canary<T>();
-    for (auto &b : blk)
-        for (auto &x : b) x = c;
-    for (int a = 0; a < 4; a++)
-        for (int i = 0; i < 4; i++) blk[a][kPad + i] = T(rec[4 * a + i]);
-    T before[4][kBlock];
-    std::memcpy(before, blk, sizeof before);
+    GuardedArgs<T> &g = guarded_args<T>();
+    g.load(rec);
     const T tt = T(rec[16]);
-    T *q0 = blk[0] + kPad, *q1 = blk[1] + kPad, *s0 = blk[2] + kPad, *s1 = blk[3] + kPad, *out = blk[4] + kPad;
+    T *q0 = g.slot(0), *q1 = g.slot(1), *s0 = g.slot(2), *s1 = g.slot(3), *out = g.slot(4);
     constexpr bool f32 = sizeof(T) == 4;
     if constexpr (f32) {
         switch (fn) {
@@ -90,11 +134,10 @@ template <class T> bool eval_guarded(const qc_impl_v1 &t, EvalFn fn, const doubl
         case EvalFn::squad_setup: t.squad_setup_f64(q0, q1, s0, out); break;
         }
     }
+    // A copy of this worker forked inside the call: it must neither answer nor write a result.
+    if (::getpid() != g_self) ::_exit(0);
     for (int i = 0; i < 4; i++) res[i] = double(out[i]);
-    if (std::memcmp(before, blk, sizeof before) != 0) return false;
-    for (int i = 0; i < kBlock; i++)
-        if ((i < kPad || i >= kPad + 4) && std::memcmp(&blk[4][i], &c, sizeof(T)) != 0) return false;
-    return true;
+    return g.clean();
 }
 
 bool has_fn(const qc_impl_v1 &t, bool f32, EvalFn fn) {
@@ -126,6 +169,7 @@ int worker_main(const std::string &plugin_path, const std::string &builtin_famil
         while (::getppid() == parent) ::usleep(200000);
         ::_exit(0);
     }).detach();
+    g_self = ::getpid();
     struct rlimit no_core = {0, 0};
     ::setrlimit(RLIMIT_CORE, &no_core);  // a crashing plugin is reported, not dumped
     auto *shm = static_cast<isolate::Shared *>(
@@ -133,6 +177,29 @@ int worker_main(const std::string &plugin_path, const std::string &builtin_famil
     if (shm == MAP_FAILED) {
         send_hello("error\tworker: cannot map the shared block (run by quatcheck only)\n");
         return 2;
+    }
+    // Out of the plugin's reach: the protocol's pipes go above kWorkerFdFloor, the shared block's fd is
+    // closed (it is mapped), every other inherited descriptor is closed, and fds 3-9 become one trap pipe.
+    {
+        int c = ::fcntl(isolate::kCommandFd, F_DUPFD_CLOEXEC, isolate::kWorkerFdFloor);
+        int r = ::fcntl(isolate::kReplyFd, F_DUPFD_CLOEXEC, isolate::kWorkerFdFloor);
+        if (c < 0 || r < 0) {
+            send_hello("error\tworker: cannot move its descriptors\n");
+            return 2;
+        }
+        g_cmd_fd = c, g_reply_fd = r;
+        ::close_range(3, unsigned(isolate::kWorkerFdFloor - 1), 0);
+        ::close_range(unsigned(std::max(c, r) + 1), ~0u, 0);
+        int trap[2];
+        if (::pipe2(trap, O_CLOEXEC | O_NONBLOCK) != 0) {
+            send_hello("error\tworker: cannot create its descriptor trap\n");
+            return 2;
+        }
+        g_trap_fd = ::fcntl(trap[0], F_DUPFD_CLOEXEC, isolate::kWorkerFdFloor);
+        for (int fd = isolate::kTrapFdFirst; fd <= isolate::kTrapFdLast; fd++)
+            if (fd != trap[1]) ::dup2(trap[1], fd);
+        if (trap[0] < isolate::kTrapFdFirst || trap[0] > isolate::kTrapFdLast) ::close(trap[0]);
+        if (trap[1] < isolate::kTrapFdFirst || trap[1] > isolate::kTrapFdLast) ::close(trap[1]);
     }
     const qc_impl_v1 *table = nullptr;
     size_t count = 0;
@@ -166,10 +233,19 @@ int worker_main(const std::string &plugin_path, const std::string &builtin_famil
     }
     std::string hello = "ok\n";
     for (size_t i = 0; i < count; i++) hello += fmt::format("{}\t{}\n", table[i].family, function_mask(table[i]));
+    auto trapped = [] {
+        int n = 0;
+        if (g_trap_fd < 0 || ::ioctl(g_trap_fd, FIONREAD, &n) != 0 || n <= 0) return 0;
+        char sink[4096];
+        int total = 0;
+        for (ssize_t k; (k = ::read(g_trap_fd, sink, sizeof sink)) > 0;) total += int(k);
+        return total;
+    };
+    trapped();  // what the plugin's constructor wrote there is not a case's
     send_hello(hello);
 
     isolate::Command cmd;
-    while (read_all(isolate::kCommandFd, &cmd, sizeof cmd)) {
+    while (read_all(g_cmd_fd, &cmd, sizeof cmd)) {
         if (cmd.magic != isolate::kMagic || cmd.descriptor >= count || cmd.precision > 1 || cmd.fn > 3 ||
             cmd.n > isolate::kMaxBatch)
             return 2;
@@ -177,17 +253,21 @@ int worker_main(const std::string &plugin_path, const std::string &builtin_famil
         const bool f32 = cmd.precision == 0;
         const EvalFn fn = EvalFn(cmd.fn);
         if (!has_fn(t, f32, fn)) return 2;
-        isolate::Reply reply{isolate::kMagic, 0, cmd.n};
+        isolate::Reply reply{isolate::kMagic, cmd.seq, isolate::kReplyOk, cmd.n, 0};
         for (uint32_t i = 0; i < cmd.n; i++) {
             shm->progress.store(i, std::memory_order_release);
             bool clean = f32 ? eval_guarded<float>(t, fn, shm->in[i], shm->out[i])
                              : eval_guarded<double>(t, fn, shm->in[i], shm->out[i]);
             if (!clean) {
-                reply.status = 1, reply.done = i;
+                reply.status = isolate::kReplyOutOfBounds, reply.done = i;
+                break;
+            }
+            if (int bytes = trapped()) {
+                reply.status = isolate::kReplyFdWrite, reply.done = i, reply.bytes = uint32_t(bytes);
                 break;
             }
         }
-        if (!write_all(isolate::kReplyFd, &reply, sizeof reply)) return 0;
+        if (!write_all(g_reply_fd, &reply, sizeof reply)) return 0;
         if (reply.status != 0) return 3;  // memory may be corrupt: do not serve another batch
     }
     return 0;

@@ -103,6 +103,7 @@ std::vector<Impl> load_catalogue(const std::vector<std::string> &plugin_paths) {
     for (const auto &path : plugin_paths) {
         // The path is used exactly as given (a path without a
         // slash would make dlopen search the library path, so it is refused).
+        if (path.empty()) throw UsageError("--plugin: empty path (name a shared library, e.g. ./libmyslerp.so)");
         if (path.find('/') == std::string::npos)
             throw InputError(fmt::format("{}: plugin path must contain a '/' (e.g. ./{}); plugins are loaded only from paths you name", path, path));
         // The library is opened, its entry point called and its table checked (check_descriptor) in a

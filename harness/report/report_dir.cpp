@@ -1,10 +1,14 @@
 #include "report/report_dir.h"
 
+#include "isolate/interrupt.h"
 #include "quatcheck/types.h"
 #include "tables/schemas.h"
 
+#include <fcntl.h>
 #include <fmt/format.h>
 #include <signal.h>
+#include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -12,26 +16,74 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
 
 namespace qc {
 
 namespace fs = std::filesystem;
 
+namespace {
+
+// Writes CONTENT to a new file PATH (fsynced). Returns false with errno set on failure (PATH removed).
+bool write_new_file(const fs::path &path, const std::string &content) {
+    std::FILE *f = std::fopen(path.c_str(), "wbx");
+    if (!f) return false;
+    size_t n = std::fwrite(content.data(), 1, content.size(), f);
+    bool ok = n == content.size() && std::fflush(f) == 0 && ::fsync(fileno(f)) == 0;
+    int err = errno;
+    ok = (std::fclose(f) == 0) && ok;
+    if (!ok) {
+        if (errno == 0) errno = err ? err : EIO;
+        err = errno;
+        std::remove(path.c_str());
+        errno = err;
+    }
+    return ok;
+}
+
+void fsync_dir(const fs::path &dir) {
+    int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd < 0) return;
+    ::fsync(fd);
+    ::close(fd);
+}
+
+// Whether the process of a `...-PID` leftover is gone (killed outright: SIGKILL, power loss).
+bool owner_gone(const std::string &name, const std::string &prefix) {
+    if (name.rfind(prefix, 0) != 0) return false;
+    char *end = nullptr;
+    long pid = std::strtol(name.c_str() + prefix.size(), &end, 10);
+    return pid > 0 && *end == '\0' && ::kill(pid_t(pid), 0) != 0 && errno == ESRCH;
+}
+
+// Puts FROM's content at TO (a new name in the staging folder): hard links for files (no data copied; the
+// old folder is deleted after the swap), the same link for symlinks, folders recreated recursively. FIFOs,
+// sockets and devices are left out.
+void carry_over(const fs::path &from, const fs::path &to) {
+    std::error_code ec;
+    fs::file_status st = fs::symlink_status(from, ec);
+    if (ec) throw UsageError(fmt::format("{}: cannot read: {}", from.string(), ec.message()));
+    if (fs::is_symlink(st)) {
+        fs::copy_symlink(from, to, ec);
+    } else if (fs::is_directory(st)) {
+        fs::create_directory(to, ec);
+        if (!ec)
+            for (const auto &e : fs::directory_iterator(from, ec)) carry_over(e.path(), to / e.path().filename());
+    } else if (fs::is_regular_file(st)) {
+        if (::link(from.c_str(), to.c_str()) != 0) fs::copy_file(from, to, ec);  // a file system without hard links
+    } else {
+        return;
+    }
+    if (ec) throw UsageError(fmt::format("{}: cannot carry over into the new report: {}", from.string(), ec.message()));
+}
+
+}  // namespace
+
 void write_file_atomic(const fs::path &path, const std::string &content) {
     fs::path tmp = path;
     tmp += fmt::format(".tmp-{}", ::getpid());
-    {
-        std::FILE *f = std::fopen(tmp.c_str(), "wb");
-        if (!f) throw UsageError(fmt::format("{}: cannot write: {}", tmp.string(), std::strerror(errno)));
-        size_t n = std::fwrite(content.data(), 1, content.size(), f);
-        bool ok = n == content.size() && std::fflush(f) == 0 && ::fsync(fileno(f)) == 0;
-        ok = (std::fclose(f) == 0) && ok;
-        if (!ok) {
-            std::remove(tmp.c_str());
-            throw UsageError(fmt::format("{}: write failed: {}", path.string(), std::strerror(errno)));
-        }
-    }
+    std::remove(tmp.c_str());
+    if (!write_new_file(tmp, content))
+        throw UsageError(fmt::format("{}: cannot write: {}", path.string(), std::strerror(errno)));
     std::error_code ec;
     fs::rename(tmp, path, ec);
     if (ec) {
@@ -40,52 +92,187 @@ void write_file_atomic(const fs::path &path, const std::string &content) {
     }
 }
 
-ReportDir::ReportDir(const fs::path &dir) : dir_(dir) {
-    std::error_code ec;
-    fs::create_directories(dir_, ec);
-    if (ec || !fs::is_directory(dir_))
-        throw UsageError(fmt::format("--out: cannot create report folder {}: {}", dir_.string(),
-                                     ec ? ec.message() : "not a directory"));
-    // A run killed outright (SIGKILL, power loss) leaves its staging folder behind: remove those whose
-    // process is gone. The report files beside them were never touched.
-    for (const auto &e : fs::directory_iterator(dir_, ec)) {
-        std::string name = e.path().filename().string();
-        if (name.rfind(".staging-", 0) != 0) continue;
-        long pid = std::strtol(name.c_str() + 9, nullptr, 10);
-        if (pid > 0 && ::kill(pid_t(pid), 0) != 0 && errno == ESRCH) fs::remove_all(e.path(), ec);
+void write_files_atomic(const fs::path &dir, const std::vector<std::pair<std::string, std::string>> &files) {
+    std::vector<fs::path> tmps;
+    auto drop = [&] {
+        for (const auto &t : tmps) std::remove(t.c_str());
+    };
+    for (const auto &[name, content] : files) {
+        fs::path tmp = dir / fmt::format(".{}.tmp-{}", name, ::getpid());
+        std::remove(tmp.c_str());
+        if (!write_new_file(tmp, content)) {
+            int err = errno;
+            drop();
+            throw UsageError(fmt::format("{}: cannot write: {} (no file of this output was replaced)",
+                                         (dir / name).string(), std::strerror(err)));
+        }
+        tmps.push_back(tmp);
     }
-    staging_ = dir_ / fmt::format(".staging-{}", ::getpid());
-    fs::create_directories(staging_, ec);
-    if (ec || ::access(staging_.c_str(), W_OK) != 0)
-        throw UsageError(fmt::format("--out: report folder {} is not writable", dir_.string()));
+    for (size_t k = 0; k < files.size(); k++) {
+        std::error_code ec;
+        fs::rename(tmps[k], dir / files[k].first, ec);
+        if (ec) {
+            drop();
+            throw UsageError(fmt::format("{}: cannot move into place: {}", (dir / files[k].first).string(), ec.message()));
+        }
+    }
+    fsync_dir(dir);
 }
 
-ReportDir::~ReportDir() {
+ReportDir::ReportDir(const fs::path &dir) {
+    std::error_code ec;
+    if (dir.empty()) throw UsageError("--out: empty folder name");
+    dir_ = fs::absolute(dir, ec).lexically_normal();
+    if (!dir_.has_filename()) dir_ = dir_.parent_path();  // a trailing slash
+    // A symlinked --out: swap the folder it points to, and keep the link.
+    if (fs::is_symlink(dir_, ec)) dir_ = fs::canonical(dir_, ec);
+    if (dir_ == dir_.root_path() || dir_.filename() == "..")
+        throw UsageError(fmt::format("--out: cannot replace {} as a whole; name a folder of its own", dir.string()));
+    if (fs::exists(dir_, ec) && !fs::is_directory(dir_, ec))
+        throw UsageError(fmt::format("--out: {} exists and is not a folder", dir_.string()));
+    fs::path parent = dir_.has_parent_path() ? dir_.parent_path() : fs::path(".");
+    const std::string name = dir_.filename().string();
+
+    // Missing parents are created now (the lock and the staging folder live there) and removed again, if
+    // still empty, when nothing is committed.
+    for (fs::path p = parent; !p.empty() && !fs::exists(p, ec); p = p.parent_path()) {
+        created_parents_.insert(created_parents_.begin(), p);
+        if (p == p.parent_path()) break;
+    }
+    fs::create_directories(parent, ec);
+    if (ec || !fs::is_directory(parent))
+        throw UsageError(fmt::format("--out: cannot create report folder {}: {}", dir_.string(),
+                                     ec ? ec.message() : "parent is not a folder"));
+
+    // The lock: an exclusive flock on .NAME.lock. Its holder unlinks it before closing, so a waiter that
+    // locked the unlinked file sees another inode under the name and starts over.
+    lock_path_ = parent / fmt::format(".{}.lock", name);
+    for (;;) {
+        int fd = ::open(lock_path_.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+        if (fd < 0) {
+            int err = errno;
+            release();
+            throw UsageError(fmt::format("--out: report folder {} is not writable: {}", dir_.string(), std::strerror(err)));
+        }
+        if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
+            char buf[32] = {};
+            ssize_t n = ::pread(fd, buf, sizeof buf - 1, 0);
+            long pid = n > 0 ? std::strtol(buf, nullptr, 10) : 0;
+            ::close(fd);
+            release();
+            throw UsageError(fmt::format("--out: report folder {} is being written by another quatcheck{}; "
+                                         "try again when it has finished",
+                                         dir_.string(), pid > 0 ? fmt::format(" (pid {})", pid) : ""));
+        }
+        struct stat held {}, named {};
+        if (::fstat(fd, &held) == 0 && ::stat(lock_path_.c_str(), &named) == 0 && held.st_ino == named.st_ino &&
+            held.st_dev == named.st_dev) {
+            lock_fd_ = fd;
+            std::string pid = fmt::format("{}\n", ::getpid());
+            if (::ftruncate(fd, 0) == 0 && ::pwrite(fd, pid.data(), pid.size(), 0) < 0) {
+            }  // the pid is only for the error message above
+            break;
+        }
+        ::close(fd);  // the previous holder removed it meanwhile
+    }
+
+    // Leftovers of runs killed outright: their staging folders (and, from older versions, staging folders
+    // inside the report folder). The report folder itself was never touched by them.
+    const std::string staging_prefix = fmt::format(".{}.staging-", name), old_prefix = fmt::format(".{}.old-", name);
+    for (const auto &e : fs::directory_iterator(parent, ec)) {
+        std::string n = e.path().filename().string();
+        if (owner_gone(n, staging_prefix) || owner_gone(n, old_prefix)) fs::remove_all(e.path(), ec);
+    }
+    if (fs::is_directory(dir_, ec))
+        for (const auto &e : fs::directory_iterator(dir_, ec))
+            if (owner_gone(e.path().filename().string(), ".staging-")) fs::remove_all(e.path(), ec);
+
+    staging_ = parent / fmt::format("{}{}", staging_prefix, ::getpid());
+    fs::remove_all(staging_, ec);
+    if (!fs::create_directory(staging_, ec) || ::access(staging_.c_str(), W_OK) != 0) {
+        release();
+        throw UsageError(fmt::format("--out: report folder {} is not writable", dir_.string()));
+    }
+}
+
+void ReportDir::release() {
+    if (lock_fd_ >= 0) {
+        ::unlink(lock_path_.c_str());
+        ::close(lock_fd_);
+        lock_fd_ = -1;
+    }
     if (!committed_) {
         std::error_code ec;
-        fs::remove_all(staging_, ec);
+        if (!staging_.empty()) fs::remove_all(staging_, ec);
+        // Parents this object created, deepest first, if nothing else was put there.
+        for (auto it = created_parents_.rbegin(); it != created_parents_.rend(); ++it) fs::remove(*it, ec);
     }
 }
 
+ReportDir::~ReportDir() { release(); }
+
 void ReportDir::write(const std::string &name, const std::string &content) {
+    throw_if_interrupted();
+    if (name.empty() || name.find('/') != std::string::npos || name[0] == '.')
+        throw UsageError(fmt::format("internal: bad report file name '{}'", name));
     write_file_atomic(staging_ / name, content);
-    files_.push_back(name);
+    if (std::find(files_.begin(), files_.end(), name) == files_.end()) files_.push_back(name);
 }
 
+void ReportDir::discard(const std::string &name) { discarded_.insert(name); }
+
 void ReportDir::commit() {
+    if (committed_) throw UsageError("internal: ReportDir committed twice");
     // schema.json: the columns of every table (as `quatcheck tables` prints them), beside the CSVs and
-    // moved into place with them, for the Python readers (scripts/qc_tables.py).
+    // swapped in with them, for the Python readers (scripts/qc_tables.py).
     bool csv = std::any_of(files_.begin(), files_.end(), [](const std::string &f) { return fs::path(f).extension() == ".csv"; });
     if (csv && std::find(files_.begin(), files_.end(), "schema.json") == files_.end())
         write("schema.json", tables::to_json().dump(1) + "\n");
-    for (const auto &f : files_) {
-        std::error_code ec;
-        fs::rename(staging_ / f, dir_ / f, ec);
-        if (ec) throw UsageError(fmt::format("{}: cannot move into place: {}", (dir_ / f).string(), ec.message()));
-    }
+
     std::error_code ec;
-    fs::remove_all(staging_, ec);
+    const bool exists = fs::is_directory(dir_, ec);
+    if (exists) {
+        // What this command does not rewrite stays: other commands' tables, the user's own files.
+        for (const auto &e : fs::directory_iterator(dir_, ec)) {
+            std::string n = e.path().filename().string();
+            if (std::find(files_.begin(), files_.end(), n) != files_.end()) continue;
+            if (discarded_.count(n) || n.rfind(".staging-", 0) == 0) continue;
+            carry_over(e.path(), staging_ / n);
+        }
+        if (ec) throw UsageError(fmt::format("{}: cannot read: {}", dir_.string(), ec.message()));
+    }
+    fsync_dir(staging_);
+    throw_if_interrupted();  // the last moment an interrupt leaves --out as it was
+
+    if (exists) {
+        if (::renameat2(AT_FDCWD, staging_.c_str(), AT_FDCWD, dir_.c_str(), RENAME_EXCHANGE) != 0) {
+            if (errno != EINVAL && errno != ENOSYS && errno != ENOTSUP)
+                throw UsageError(fmt::format("{}: cannot swap in the new report: {}", dir_.string(), std::strerror(errno)));
+            // A file system without RENAME_EXCHANGE: two renames. In between, DIR is briefly absent (never
+            // a mix of two reports).
+            fs::path old = dir_.parent_path() / fmt::format(".{}.old-{}", dir_.filename().string(), ::getpid());
+            fs::rename(dir_, old, ec);
+            if (ec) throw UsageError(fmt::format("{}: cannot swap in the new report: {}", dir_.string(), ec.message()));
+            fs::rename(staging_, dir_, ec);
+            if (ec) {
+                std::error_code back;
+                fs::rename(old, dir_, back);
+                throw UsageError(fmt::format("{}: cannot swap in the new report: {}", dir_.string(), ec.message()));
+            }
+            fs::rename(old, staging_, ec);
+        }
+    } else {
+        if (::renameat2(AT_FDCWD, staging_.c_str(), AT_FDCWD, dir_.c_str(), RENAME_NOREPLACE) != 0) {
+            if (errno != EINVAL && errno != ENOSYS && errno != ENOTSUP)
+                throw UsageError(fmt::format("{}: cannot move the new report into place: {}", dir_.string(), std::strerror(errno)));
+            fs::rename(staging_, dir_, ec);
+            if (ec) throw UsageError(fmt::format("{}: cannot move the new report into place: {}", dir_.string(), ec.message()));
+        }
+    }
     committed_ = true;
+    fsync_dir(dir_.parent_path());
+    fs::remove_all(staging_, ec);  // now the previous report (nothing, if there was none)
+    release();
 }
 
 }  // namespace qc

@@ -1,9 +1,17 @@
-// Atomic report output. Files are written into a staging folder beside the report folder and moved into
-// place only by commit(), each with one rename: an interrupted run never leaves a truncated file, and the
-// previous version of every file stays readable until its replacement is complete.
+// Atomic report output: a report folder is replaced as a whole, in one step, or not at all.
+//
+// ReportDir(OUT) takes an exclusive lock on OUT (the file .NAME.lock beside it: a second writer gets a
+// one-line error) and stages every file in a sibling folder .NAME.staging-PID. commit() completes the
+// staging folder with hard links to the files of OUT that this command does not rewrite (other commands'
+// tables, e.g. conformance.csv beside summary.csv) except those it discards, then exchanges the two folders
+// with one renameat2(RENAME_EXCHANGE) and deletes the old one. A reader, a kill or a concurrent writer sees
+// the complete old folder or the complete new one, never a mix. A command that fails or is interrupted
+// before commit() leaves OUT exactly as it was and creates nothing: no empty OUT, no staging folder. See
+// docs/robustness.md.
 #pragma once
 
 #include <filesystem>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -11,25 +19,40 @@ namespace qc {
 
 class ReportDir {
 public:
-    // Creates DIR (and parents) and a staging folder DIR/.staging-<pid>. Throws UsageError when the
-    // folder cannot be created or written.
+    // Locks DIR and creates its staging folder (and DIR's missing parents, removed again when nothing is
+    // committed). Throws UsageError when the folder cannot be written or another process is writing it.
     explicit ReportDir(const std::filesystem::path &dir);
-    ~ReportDir();  // removes the staging folder if commit() was not called
+    ~ReportDir();  // removes the staging folder if commit() was not called, and releases the lock
     ReportDir(const ReportDir &) = delete;
     ReportDir &operator=(const ReportDir &) = delete;
 
+    // Stages one file. Throws Interrupted (harness/isolate/interrupt.h) once SIGINT/SIGTERM has arrived.
     void write(const std::string &name, const std::string &content);
-    // Moves every staged file into the report folder.
+    // NAME, if present in the current folder, must not survive into the new one (e.g. a stale shard.bin
+    // under an unsharded report). A later write() of NAME takes precedence.
+    void discard(const std::string &name);
+    // Swaps the staged folder in for DIR in one step. Throws Interrupted (DIR untouched) when a signal
+    // arrived before the swap, UsageError when the swap fails (DIR untouched).
     void commit();
     const std::filesystem::path &dir() const { return dir_; }
 
 private:
-    std::filesystem::path dir_, staging_;
+    std::filesystem::path dir_, staging_, lock_path_;
     std::vector<std::string> files_;
+    std::set<std::string> discarded_;
+    std::vector<std::filesystem::path> created_parents_;  // deepest last
+    int lock_fd_ = -1;
     bool committed_ = false;
+    void release();
 };
 
 // Writes one file atomically (temporary name in the same folder, then rename).
 void write_file_atomic(const std::filesystem::path &path, const std::string &content);
+
+// Writes several files of one folder as one step: either every file is replaced or none is. The files are
+// first written under temporary names (fsynced); only when every one is complete are they renamed into
+// place, and a failure before that removes them all. (The renames themselves cannot fail for lack of
+// space.)
+void write_files_atomic(const std::filesystem::path &dir, const std::vector<std::pair<std::string, std::string>> &files);
 
 }  // namespace qc

@@ -1,5 +1,6 @@
 #include "run/shard.h"
 #include "reference/stats_json.h"
+#include "run/build_info.h"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -29,6 +30,22 @@ void put_doubles(std::string &s, const std::vector<double> &v) {
 void put_string(std::string &s, const std::string &v) {
     put<uint32_t>(s, uint32_t(v.size()));
     s += v;
+}
+
+// FNV-1a, 64 bits, over a shard's payload (every byte after the header up to the end marker), stored in
+// the header as 16 hex digits: merge refuses a shard whose payload changed after it was written.
+std::string payload_checksum(const char *p, size_t n) {
+    uint64_t h = 0xcbf29ce484222325ull;
+    for (size_t i = 0; i < n; i++) h = (h ^ uint8_t(p[i])) * 0x100000001b3ull;
+    return fmt::format("{:016x}", h);
+}
+
+// The facts that make two shards the same build: version, compiler, flags, libraries (not the CPU).
+nlohmann::json build_identity() {
+    nlohmann::json b = build_info(), out;
+    for (const char *k : {"quatcheck_version", "compiler", "cxx_flags", "build_type", "mpfr_version", "gmp_version", "boost_version"})
+        if (b.contains(k)) out[k] = b[k];
+    return out;
 }
 
 nlohmann::json stats_json(const ReferenceStats &s) { return s; }
@@ -90,11 +107,9 @@ std::string shard_file(const RunResult &r) {
     h["wall_time_s"] = r.wall_time_s;
     h["reference"] = {{"f32", stats_json(r.reference_f32)}, {"f64", stats_json(r.reference_f64)}};
     h["slices"] = r.slices.size();
-    const std::string header = h.dump();
+    h["build"] = build_identity();
 
-    std::string s(kMagic, 8);
-    put<uint64_t>(s, header.size());
-    s += header;
+    std::string s;  // the payload, then header and markers around it
     const auto &regs = all_regions();
     for (const RegionSlice &sl : r.slices) {
         put<uint8_t>(s, sl.precision == Precision::f32 ? 0 : 1);
@@ -117,8 +132,14 @@ std::string shard_file(const RunResult &r) {
             put_string(s, row.failed_case);
         }
     }
-    s.append(kEnd, 8);
-    return s;
+    h["payload_fnv1a64"] = payload_checksum(s.data(), s.size());
+    const std::string header = h.dump();
+    std::string file(kMagic, 8);
+    put<uint64_t>(file, header.size());
+    file += header;
+    file += s;
+    file.append(kEnd, 8);
+    return file;
 }
 
 RunResult read_shards(const std::vector<std::string> &dirs, const std::vector<Impl> &catalogue) {
@@ -129,11 +150,20 @@ RunResult read_shards(const std::vector<std::string> &dirs, const std::vector<Im
     const size_t nbins = curve_bins().size();
     for (const std::string &dir : dirs) {
         const std::string path = (std::filesystem::path(dir) / "shard.bin").string();
+        // Bounded: a regular file only (a folder, a FIFO or /dev/zero is refused before any read), and no
+        // more than its size.
+        std::error_code ec;
+        const auto st = std::filesystem::status(path, ec);
+        if (ec || !std::filesystem::exists(st))
+            throw InputError(fmt::format("merge: {}: cannot read (was the shard run with --shard K/N?)", path));
+        if (!std::filesystem::is_regular_file(st)) throw InputError(fmt::format("merge: {}: not a regular file", path));
+        const uintmax_t size = std::filesystem::file_size(path, ec);
+        if (ec || size > (uintmax_t(1) << 40)) throw InputError(fmt::format("merge: {}: unreadable or larger than 1 TiB", path));
         std::ifstream in(path, std::ios::binary);
         if (!in) throw InputError(fmt::format("merge: {}: cannot read (was the shard run with --shard K/N?)", path));
-        std::stringstream buf;
-        buf << in.rdbuf();
-        const std::string data = buf.str();
+        std::string data(size_t(size), '\0');
+        in.read(data.data(), std::streamsize(size));
+        if (size_t(in.gcount()) != size) throw InputError(fmt::format("merge: {}: changed size while being read", path));
         Cursor c{data, path};
         c.need(8);
         if (data.compare(0, 8, kMagic, 8) != 0) throw InputError(fmt::format("merge: {}: not a quatcheck shard file", path));
@@ -144,6 +174,12 @@ RunResult read_shards(const std::vector<std::string> &dirs, const std::vector<Im
         c.pos += len;
         if (h.is_discarded() || h.value("format", "") != "quatcheck-shard" || h.value("version", 0) != 1)
             throw InputError(fmt::format("merge: {}: unreadable header or unknown shard format version", path));
+        // The payload's checksum, before any of it is trusted.
+        if (!h.contains("payload_fnv1a64") || !h["payload_fnv1a64"].is_string())
+            throw InputError(fmt::format("merge: {}: no payload checksum (written by an older quatcheck: rerun the shard)", path));
+        if (data.size() < c.pos + 8 ||
+            payload_checksum(data.data() + c.pos, data.size() - c.pos - 8) != h["payload_fnv1a64"].get<std::string>())
+            throw InputError(fmt::format("merge: {}: payload checksum mismatch (the file was changed or damaged after it was written)", path));
         try {
             int index = h.at("shard").at("index"), count = h.at("shard").at("count");
             if (seen.empty()) {
@@ -166,7 +202,7 @@ RunResult read_shards(const std::vector<std::string> &dirs, const std::vector<Im
                     result.selected.push_back({&*it, *parse_op(e.at("op").get<std::string>())});
                 }
             } else {
-                for (const char *key : {"seed", "cases", "worst_k", "regions", "ops", "selected"})
+                for (const char *key : {"seed", "cases", "worst_k", "regions", "ops", "impl_filters", "selected", "build"})
                     if (h.at(key) != first.at(key))
                         throw InputError(fmt::format("merge: {}: '{}' differs from {}'s: not shards of one run", path, key, dirs.front()));
                 if (h.value("reference_mode", std::string("mpfr")) != first.value("reference_mode", std::string("mpfr")))
@@ -228,6 +264,31 @@ RunResult read_shards(const std::vector<std::string> &dirs, const std::vector<Im
         for (int k = 1; k <= count; k++)
             if (std::find(seen.begin(), seen.end(), k) == seen.end()) missing += fmt::format(" {}/{}", k, count);
         throw InputError(fmt::format("merge: shards missing:{} (every shard of the run is needed)", missing));
+    }
+    // The slices must be a partition: per precision and region, ranges that tile [0, cases) exactly once,
+    // each with one row per selected implementation of that precision.
+    for (Precision p : {Precision::f32, Precision::f64}) {
+        size_t rows = 0;
+        for (const auto &io : result.selected) rows += io.impl->precision == p;
+        for (Region g : result.options.regions) {
+            std::vector<std::pair<uint64_t, uint64_t>> ranges;
+            for (const auto &sl : result.slices) {
+                if (sl.precision != p || sl.region != g) continue;
+                if (sl.rows.size() != rows)
+                    throw InputError(fmt::format("merge: a slice of {} {} has {} rows, the selection {}", to_string(g),
+                                                 p == Precision::f32 ? "f32" : "f64", sl.rows.size(), rows));
+                ranges.push_back({sl.begin, sl.end});
+            }
+            if (rows == 0 && ranges.empty()) continue;
+            std::sort(ranges.begin(), ranges.end());
+            uint64_t at = 0;
+            for (const auto &[b, e] : ranges) {
+                if (b != at) throw InputError(fmt::format("merge: cases {}..{} of {} {} are {} (not a partition of one run)", std::min(at, b), std::max(at, b), to_string(g), p == Precision::f32 ? "f32" : "f64", b > at ? "missing" : "covered twice"));
+                at = e;
+            }
+            if (at != result.options.cases)
+                throw InputError(fmt::format("merge: cases {}..{} of {} {} are missing (not a partition of one run)", at, result.options.cases, to_string(g), p == Precision::f32 ? "f32" : "f64"));
+        }
     }
     return result;
 }

@@ -6,7 +6,9 @@
 // shard.bin (little-endian; README "Sharded runs"):
 //   "QCSHARD1"                        8 bytes
 //   u64 L, then L bytes of JSON       seed, cases, worst_k, regions, ops, impl filters, selected impl-ops,
-//                                     shard {index, count}, jobs, wall time, reference counters, slices
+//                                     shard {index, count}, jobs, wall time, reference counters, slices,
+//                                     build (version, compiler, flags, libraries), payload_fnv1a64 (16 hex
+//                                     digits: FNV-1a 64 of every byte after the header up to the end marker)
 //   per slice: u8 precision (0 f32, 1 f64), u8 region (index in all_regions()), u64 begin, u64 end,
 //              u64 ties, u32 rows, u32 bins, f64 arc_w[end - begin], then per row (selection order of that
 //              precision): u64 branch_disagree, f64 max_ulp, max_ulp1, max_norm_err_ulp1,
@@ -27,8 +29,9 @@ namespace qc {
 // The shard.bin of a run (sharded or not).
 std::string shard_file(const RunResult &r);
 
-// Reads DIR/shard.bin of every folder, checks they are the N distinct shards of one run (same seed,
-// cases, regions, selection), resolves the implementations in the catalogue and returns the run with
+// Reads DIR/shard.bin of every folder (a regular file only, read up to its size), checks each payload
+// against its checksum, checks they are the N distinct shards of one run (same seed, cases, regions,
+// selection, impl filters, build) whose slices tile every region's cases exactly once, resolves the implementations in the catalogue and returns the run with
 // every slice, not yet aggregated. Throws InputError "merge: PATH: reason" for a missing, truncated,
 // foreign or mismatched file, a missing or repeated shard, or an implementation that is not loaded.
 RunResult read_shards(const std::vector<std::string> &dirs, const std::vector<Impl> &catalogue);

@@ -1,4 +1,5 @@
 #include "search/search.h"
+#include "isolate/interrupt.h"
 #include "run/parallel.h"
 
 #include "metrics/metrics.h"
@@ -188,6 +189,7 @@ SearchOutcome search_row(const Impl &impl, Op op, Region region, uint64_t seed, 
     };
     Rng rng(mix_name(mix_name(seed * 0x9E3779B97F4A7C15ull + uint64_t(region), impl.name), to_string(op)));
     for (uint64_t step = 0; step < climb; step++) {
+        throw_if_interrupted();  // SIGINT/SIGTERM: the run ends as a partial report (harness/run/runner.cpp)
         double progress = double(step) / double(climb);
         size_t p = std::min(rng.below(pool.size()), rng.below(pool.size()));  // biased toward the worst
         size_t o = rng.below(pool.size());
@@ -277,7 +279,13 @@ void search_worst_cases(RunResult &result, int jobs) {
 RunResult run(const RunOptions &options, const std::vector<Impl> &catalogue) {
     auto t0 = std::chrono::steady_clock::now();
     RunResult result = sample(options, catalogue);
-    if (options.shard.whole() && !result.partial) search_worst_cases(result, result.jobs);
+    if (options.shard.whole() && !result.partial) {
+        try {
+            search_worst_cases(result, result.jobs);
+        } catch (const Interrupted &) {
+            result.partial = true;  // a signal during the search: a partial report without its results
+        }
+    }
     result.wall_time_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     return result;
 }

@@ -1,5 +1,6 @@
 #include "squad/squad_run.h"
 #include "run/parallel.h"
+#include "isolate/interrupt.h"
 
 #include "metrics/metrics.h"
 #include "plugins/select.h"
@@ -170,6 +171,7 @@ void run_precision(const SquadOptions &opt, const std::vector<const Impl *> &all
             for (;;) {
                 uint64_t j = next.fetch_add(1);
                 if (j >= nt) break;
+                throw_if_interrupted();  // SIGINT/SIGTERM: squad ends with 128 + sig, --out untouched
                 measure_track<T>(opt, region, indices[j], impls, reference, metric, ops, outcomes[j]);
             }
             stats[size_t(w)] = reference.stats();

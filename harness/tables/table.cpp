@@ -319,12 +319,22 @@ Table read_table(const Schema &schema, const std::string &path, std::string_view
 
 std::optional<std::string> read_text_file(const std::filesystem::path &path) {
     std::error_code ec;
-    if (!std::filesystem::exists(path, ec)) return std::nullopt;
+    const auto st = std::filesystem::status(path, ec);
+    if (ec || !std::filesystem::exists(st)) return std::nullopt;
+    // Bounded: a regular file only (a folder, a FIFO or /dev/zero is refused before any read), at most
+    // kMaxTextFile bytes, and never more than it held when opened.
+    constexpr uintmax_t kMaxTextFile = uintmax_t(1) << 32;
+    if (std::filesystem::is_directory(st)) throw InputError(fmt::format("{}: is a folder, not a file", path.string()));
+    if (!std::filesystem::is_regular_file(st)) throw InputError(fmt::format("{}: not a regular file", path.string()));
+    const uintmax_t size = std::filesystem::file_size(path, ec);
+    if (ec) throw InputError(fmt::format("{}: cannot open: {}", path.string(), ec.message()));
+    if (size > kMaxTextFile) throw InputError(fmt::format("{}: {} bytes, more than the 4 GiB a table may have", path.string(), size));
     std::ifstream in(path, std::ios::binary);
     if (!in) throw InputError(fmt::format("{}: cannot open: {}", path.string(), std::strerror(errno)));
-    std::ostringstream s;
-    s << in.rdbuf();
-    return s.str();
+    std::string data(size_t(size), '\0');
+    in.read(data.data(), std::streamsize(size));
+    data.resize(size_t(in.gcount()));
+    return data;
 }
 
 Table read_table_file(const Schema &schema, const std::filesystem::path &path) {

@@ -1,5 +1,6 @@
 #include "threshold/study.h"
 #include "run/parallel.h"
+#include "isolate/interrupt.h"
 
 #include "metrics/metrics.h"
 #include "regions/regions.h"
@@ -83,6 +84,7 @@ void measure_point(const ThresholdOptions &opt, uint64_t point_index, double one
     for (auto &a : angles) a.reserve(opt.cases);
     SlerpReference ref;
     for (uint64_t k = 0; k < opt.cases; k++) {
+        throw_if_interrupted();  // SIGINT/SIGTERM: threshold ends with 128 + sig, --out untouched
         SlerpCase<T> c = sample_threshold_case<T>(opt.seed, tau, k);
         if (k < kTimingBatch) timing_cases.push_back(c);
         bool validate = sampled_for_validation(mix(opt.seed ^ (point_index << 40)), k);
@@ -176,6 +178,7 @@ public:
     std::string error;
     bool ReportContext(const Context &) override { return true; }
     void ReportRuns(const std::vector<Run> &runs) override {
+        throw_if_interrupted();  // the timing pass stops after the benchmark that was running
         for (const Run &r : runs) {
             if (r.error_occurred) error = r.benchmark_name() + ": " + r.error_message;
             else if (r.run_type == Run::RT_Iteration && r.iterations > 0) {

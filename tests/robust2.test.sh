@@ -1,0 +1,232 @@
+#!/usr/bin/env bash
+# Robustness, second pass (issue 14): each class of attack, its expected exit status and stderr shape.
+#  - a report folder is replaced as a whole, in one step, under a lock: a second writer gets one line and
+#    exit 2; a failed run leaves no empty --out; a stale shard.bin never survives into an unsharded report;
+#    other commands' files are carried over;
+#  - SIGINT/SIGTERM in every long phase of every long command: exit 128 + sig within a second, one stderr
+#    line, --out untouched, nothing left beside it (run: a partial report in OUT.partial).
+# Usage: robust2.test.sh BUILD_DIR SOURCE_DIR
+set -uo pipefail
+build="$1"
+qc="$build/quatcheck"
+tmp="$(mktemp -d)"
+trap 'rm -rf "$tmp"' EXIT
+failures=0
+fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+pass() { echo "ok   $*"; }
+
+small=(--impl seed-c.f64 --op slerp --region uniform --cases 200 --jobs 1)
+# A fingerprint of a folder: every file's name and content (hidden files included).
+fingerprint() { (cd "$1" && find . -type f -print0 | sort -z | xargs -0 sha256sum) 2>/dev/null | sha256sum; }
+# Leftovers beside a report folder: staging folders, lock files, temporaries.
+leftovers() { find "$1" -maxdepth 2 \( -name '.*staging*' -o -name '.*.lock' -o -name '*.tmp-*' -o -name '.*.old-*' \) | head -3; }
+
+# ---- 2. the report folder: lock, one-step swap, no empty folder, no stale shard.bin ----
+out="$tmp/r/out"
+"$qc" run "${small[@]}" --shard 1/2 --out "$out" 2>/dev/null || fail "sharded run"
+[[ -f "$out/shard.bin" ]] || fail "the sharded run wrote no shard.bin (the check below would be vacuous)"
+"$qc" run "${small[@]}" --out "$out" 2>/dev/null || fail "unsharded run"
+if [[ -e "$out/shard.bin" ]]; then fail "stale shard.bin survived into an unsharded report"; else pass "no stale shard.bin"; fi
+
+# Another command's table is carried over; the folder itself is a new one (swapped in, not edited).
+"$qc" conform --impl seed-c.f64 --op slerp --cases 20 --out "$out" >/dev/null 2>&1 || fail "conform"
+[[ -f "$out/conformance.csv" ]] || fail "conform wrote no conformance.csv"
+echo "my notes" >"$out/notes.txt"
+inode=$(stat -c %i "$out")
+"$qc" run "${small[@]}" --seed 7 --out "$out" 2>/dev/null || fail "run after conform"
+if [[ -f "$out/conformance.csv" && "$(cat "$out/notes.txt")" == "my notes" ]]; then pass "other files carried over"
+else fail "conformance.csv or notes.txt lost by the swap"; fi
+if [[ "$(stat -c %i "$out")" != "$inode" ]]; then pass "the folder was swapped in as a whole"
+else fail "the report folder was edited in place (same inode), not swapped in one step"; fi
+grep -q '"seed": 7' "$out/run.json" || fail "run.json is not the new run's"
+lo=$(leftovers "$tmp/r"); [[ -z "$lo" ]] && pass "nothing left beside --out" || fail "leftovers: $lo"
+
+# A run that fails after the folder was opened leaves no empty --out and no OUT.partial.
+"$qc" run --impl no-such-impl --cases 10 --out "$tmp/new/deeper/out" >/dev/null 2>"$tmp/err"
+st=$?
+if [[ $st -eq 2 && ! -e "$tmp/new" ]]; then pass "failed run: exit 2, nothing created"
+else fail "failed run: exit $st, left: $(find "$tmp/new" 2>/dev/null | head -3 | tr '\n' ' ')"; fi
+
+# Two writers: while one run holds the folder, a second gets one line and exit 2; the first completes.
+before=$(fingerprint "$out")
+"$qc" run --impl seed-c.f64 --op slerp --cases 200000 --jobs 1 --out "$out" 2>/dev/null &
+first=$!
+for _ in $(seq 100); do [[ -e "$tmp/r/.out.lock" ]] && break; sleep 0.05; done
+"$qc" run "${small[@]}" --out "$out" >/dev/null 2>"$tmp/err"
+st=$?
+if [[ $st -eq 2 && $(wc -l <"$tmp/err") -eq 1 ]] && grep -q 'being written by another quatcheck' "$tmp/err"; then
+    pass "second writer: exit 2, $(cat "$tmp/err")"
+else fail "second writer: exit $st: $(head -2 "$tmp/err")"; fi
+[[ "$(fingerprint "$out")" == "$before" ]] || fail "the refused writer changed --out"
+kill -TERM $first 2>/dev/null
+wait $first
+
+# ---- 1. signals in every phase ----
+# interrupt SIG DELAY CMD...: CMD gets SIG after DELAY s; it must exit 128 + sig within a second, with one
+# stderr line, leave --out as it was, and leave nothing beside it but (for run) OUT.partial.
+interrupt() {
+    local sig=$1 delay=$2
+    shift 2
+    local want=$((128 + $(kill -l "$sig")))
+    rm -rf "$out.partial"
+    local fp
+    fp=$(fingerprint "$out")
+    "$@" >/dev/null 2>"$tmp/err" &
+    local pid=$!
+    sleep "$delay"
+    if ! kill -0 $pid 2>/dev/null; then
+        wait $pid
+        fail "$* ended (exit $?) before SIG$sig at $delay s: make it longer"
+        return
+    fi
+    local t0 t1
+    t0=$(date +%s.%N)
+    kill -"$sig" $pid
+    wait $pid
+    local st=$?
+    t1=$(date +%s.%N)
+    local took
+    took=$(python3 -c "print(round($t1 - $t0, 2))")
+    local lines
+    lines=$(wc -l <"$tmp/err")
+    if [[ $st -ne $want ]]; then fail "$1 $2 SIG$sig at $delay s: exit $st (want $want): $(tail -1 "$tmp/err")"
+    elif python3 -c "import sys; sys.exit(0 if $took <= 1.0 else 1)"; [[ $? -ne 0 ]]; then fail "$1 $2 SIG$sig: took $took s to stop"
+    elif [[ $lines -ne 1 ]] || ! grep -q 'interrupted' "$tmp/err"; then fail "$1 $2 SIG$sig: stderr: $(head -3 "$tmp/err")"
+    elif [[ "$(fingerprint "$out")" != "$fp" ]]; then fail "$1 $2 SIG$sig: --out changed"
+    elif lo=$(leftovers "$tmp/r"); [[ -n "$lo" ]]; then fail "$1 $2 SIG$sig: leftovers $lo"
+    else pass "$1 $2 SIG$sig at $delay s: exit $st in $took s: $(cat "$tmp/err")"
+    fi
+}
+
+# run: a signal after sampling (worst-case search, report writing). The run is timed first; the signal
+# lands at growing fractions of that time until the partial report shows every case sampled.
+big=(run --impl seed-c.f64 --op slerp --region uniform --cases 400000 --jobs 1 --out "$out")
+t0=$(date +%s.%N)
+"$qc" "${big[@]}" 2>/dev/null || fail "the timed run"
+span=$(python3 -c "print($(date +%s.%N) - $t0)")
+landed=""
+for frac in 0.75 0.85 0.92; do
+    before_fail=$failures
+    interrupt TERM "$(python3 -c "print(round($frac * $span, 2))")" "$qc" "${big[@]}"
+    [[ $failures -gt $before_fail ]] && break
+    [[ -f "$out.partial/PARTIAL" ]] || { fail "run: no OUT.partial/PARTIAL"; break; }
+    if [[ "$(tail -1 "$out.partial/summary.csv" | cut -d, -f4)" == 400000 ]]; then landed=$frac; break; fi
+done
+if [[ -n "$landed" ]]; then pass "run: a signal after sampling (at $landed of the run) gave a partial report"
+elif [[ $failures -eq 0 ]]; then fail "run: no signal landed after sampling (runs of $span s)"; fi
+interrupt INT 1 "$qc" conform --impl 'seed-*' --cases 200000 --jobs 1 --out "$out"
+interrupt TERM 1 "$qc" squad --tracks 2000 --jobs 1 --out "$out"
+interrupt INT 1 "$qc" threshold --points 400 --cases 20000 --min-time 0.002 --jobs 1 --out "$out"
+interrupt TERM 1 "$qc" curves --points 200000 --out "$out"
+interrupt INT 1 "$qc" bench --min-time 0.05 --repetitions 3 --out "$out"
+
+# ---- 3. plugins that fork or write to the worker's descriptors ----
+bad="$build/bad_plugins"
+# The row of PLUGIN in a run's summary.csv: status, status_detail, cases.
+row() { python3 - "$1" <<'PY'
+import csv, sys
+for r in csv.DictReader(open(sys.argv[1] + "/summary.csv")):
+    print(f"{r['status']}|{r['status_detail']}|{r['cases']}|{r['max_angle_err_rad']}")
+PY
+}
+p=(--op slerp --region uniform --cases 300 --jobs 1 --timeout 4)
+# fork + abort: reported as the abort, at once (the forked child keeps the pipes open: no end of file).
+t0=$(date +%s.%N)
+"$qc" run --plugin "$bad/bad_fork_abort.so" --impl bad-fork-abort "${p[@]}" --out "$tmp/f1" 2>/dev/null
+took=$(python3 -c "print(round($(date +%s.%N) - $t0, 2))")
+r=$(row "$tmp/f1")
+if [[ "$r" == crashed\|killed\ by\ SIGABRT* ]] && python3 -c "import sys; sys.exit(0 if $took < 3 else 1)"; then
+    pass "fork + abort: $r in $took s"
+else fail "fork + abort: $r in $took s (want crashed, killed by SIGABRT, well before the 4 s timeout)"; fi
+
+# A forked copy of the worker serving its pipes: the figures must be those of a plugin that never forks.
+export QC_TEST_CHILD_PIDS="$tmp/children"
+: >"$QC_TEST_CHILD_PIDS"
+"$qc" run --plugin "$bad/bad_fork_serve.so" --impl bad-fork-serve "${p[@]}" --seed 1 --out "$tmp/f2" 2>/dev/null
+"$qc" run --plugin "$bad/bad_fork_serve.so" --impl bad-fork-serve "${p[@]}" --seed 1 --out "$tmp/f3" 2>/dev/null
+"$qc" run --plugin "$bad/bad_crash.so" --impl bad-crash "${p[@]}" --seed 1 --out "$tmp/f4" 2>/dev/null
+r2=$(row "$tmp/f2"); r3=$(row "$tmp/f3")
+[[ -s "$QC_TEST_CHILD_PIDS" ]] || fail "fork-serve: the plugin never forked (the check would be vacuous)"
+if [[ "$r2" == ok\|* && "$r2" == "$r3" ]] && python3 -c "import sys; sys.exit(0 if float('$r2'.split('|')[3]) < 1e-6 else 1)"; then
+    pass "fork-serve: rows ok, same figures twice, max error ${r2##*|} rad"
+else fail "fork-serve: '$r2' then '$r3' (want ok rows with rounding-level errors, identical)"; fi
+
+# fork + orphan: nothing the plugin forked outlives quatcheck.
+: >"$QC_TEST_CHILD_PIDS"
+"$qc" run --plugin "$bad/bad_fork_orphan.so" --impl bad-fork-orphan "${p[@]}" --out "$tmp/f5" 2>/dev/null
+[[ -s "$QC_TEST_CHILD_PIDS" ]] || fail "fork-orphan: the plugin never forked (the check would be vacuous)"
+sleep 0.2
+alive=""
+while read -r cpid; do
+    # A killed child whose parent is gone may stay a zombie (state Z) until init reaps it: that is gone.
+    state=$(awk '{print $3}' "/proc/$cpid/stat" 2>/dev/null)
+    if [[ -n "$state" && "$state" != Z ]]; then alive="$alive $cpid"; kill -KILL "$cpid"; fi
+done <"$QC_TEST_CHILD_PIDS"
+[[ -z "$alive" ]] && pass "fork-orphan: no child left" || fail "fork-orphan: children left:$alive"
+unset QC_TEST_CHILD_PIDS
+
+# Garbage on fds 3-9: reported as such, at the case that wrote it (the same case bad-crash fails at).
+"$qc" run --plugin "$bad/bad_fd_garbage.so" --impl bad-fd-garbage "${p[@]}" --seed 1 --out "$tmp/f6" 2>/dev/null
+r6=$(row "$tmp/f6"); r4=$(row "$tmp/f4")
+case_of() { grep -o 'case [0-9]*' <<<"$1" | head -1; }
+if [[ "$r6" == out-of-bounds\|*"file descriptors 3-9"* && -n "$(case_of "$r4")" && "$(case_of "$r6")" == "$(case_of "$r4")" ]]; then
+    pass "fd garbage: $r6"
+else fail "fd garbage: '$r6' (want out-of-bounds naming fds 3-9 at $(case_of "$r4"), as bad-crash's '$r4')"; fi
+
+# ---- 4. out-of-bounds writes far from the slot, and before an input ----
+for impl in bad-oob-20 bad-oob-64-199 bad-oob-input; do
+    "$qc" run --plugin "$bad/bad_oob_far.so" --impl "$impl" "${p[@]}" --seed 1 --out "$tmp/o-$impl" 2>/dev/null
+    r=$(row "$tmp/o-$impl")
+    if [[ "$r" == out-of-bounds\|* && "$(case_of "$r")" == "$(case_of "$r4")" ]]; then pass "$impl: $r"
+    else fail "$impl: '$r' (want out-of-bounds at $(case_of "$r4"))"; fi
+done
+
+# ---- 5, 7. numbers at the edges; compare's two files as one output ----
+# expect STATUS REGEX CMD...: exit STATUS and exactly one stderr line matching REGEX.
+expect() {
+    local want="$1" pattern="$2"
+    shift 2
+    "$@" >/dev/null 2>"$tmp/err"
+    local got=$?
+    if [[ $got -ne $want || $(wc -l <"$tmp/err") -ne 1 ]] || ! grep -Eq -- "$pattern" "$tmp/err"; then
+        fail "$* -> exit $got (want $want): $(head -3 "$tmp/err")"
+    else pass "exit $got  $(cat "$tmp/err")"; fi
+}
+one=(--impl seed-c.f64 --op slerp --region uniform --cases 10 --out "$tmp/e5")
+expect 2 '^quatcheck: run: --jobs: expected 0 \(all cores\) to 1024 threads' "$qc" run "${one[@]}" --jobs 100000
+expect 2 '^quatcheck: conform: --jobs: ' "$qc" conform --impl seed-c.f64 --jobs 5000 --out "$tmp/e5"
+expect 2 '^quatcheck: run: --seed: expected a whole number' "$qc" run "${one[@]}" --seed -1
+expect 2 '^quatcheck: squad: --seed: ' "$qc" squad --seed -1 --out "$tmp/e5"
+expect 2 '^quatcheck: run: --seed: 18446744073709551616 is beyond 2\^64-1' "$qc" run "${one[@]}" --seed 18446744073709551616
+expect 0 'report in' "$qc" run "${one[@]}" --seed 18446744073709551615
+expect 2 '^quatcheck: run: not enough memory' "$qc" run --impl seed-c.f64 --op slerp --region uniform --cases 100000000000000 --out "$tmp/e5"
+# ---- 6. merge trusts nothing: a damaged payload, /dev/zero for shard.bin ----
+sh=(--impl seed-c.f64 --op slerp --region uniform --cases 300 --jobs 1)
+"$qc" run "${sh[@]}" --shard 1/2 --out "$tmp/s1" 2>/dev/null && "$qc" run "${sh[@]}" --shard 2/2 --out "$tmp/s2" 2>/dev/null ||
+    fail "sharded runs"
+expect 0 '^quatcheck merge: 2 shards' "$qc" merge "$tmp/s1" "$tmp/s2" --out "$tmp/sm"
+mkdir -p "$tmp/s3" "$tmp/s4"
+python3 -c "
+import sys; d = bytearray(open(sys.argv[1], 'rb').read()); d[-100] ^= 1; open(sys.argv[2], 'wb').write(d)" "$tmp/s2/shard.bin" "$tmp/s3/shard.bin"
+expect 2 '^quatcheck: merge: .*s3/shard.bin: payload checksum mismatch' "$qc" merge "$tmp/s1" "$tmp/s3" --out "$tmp/sm"
+ln -s /dev/zero "$tmp/s4/shard.bin"
+expect 2 '^quatcheck: merge: .*s4/shard.bin: not a regular file' timeout 10 "$qc" merge "$tmp/s1" "$tmp/s4" --out "$tmp/sm"
+
+# Bounded reads: a folder or /dev/zero where a file is expected is refused at once.
+mkdir -p "$tmp/afolder.csv"
+expect 2 '^quatcheck: .*afolder.csv: is a folder, not a file' timeout 10 "$qc" replay "$tmp/afolder.csv"
+expect 2 '^quatcheck: /dev/zero: not a regular file' timeout 10 "$qc" replay /dev/zero
+# Named failures: an empty --plugin, a Python that fails without a word.
+expect 2 '^quatcheck: --plugin: empty path' "$qc" run "${one[@]}" --plugin ''
+
+# compare writes junit.xml and compare.md as one output: on a folder it cannot write, neither appears.
+"$qc" run "${small[@]}" --out "$tmp/c1" 2>/dev/null && "$qc" run "${small[@]}" --out "$tmp/c2" 2>/dev/null || fail "runs for compare"
+expect 0 'junit.xml and compare.md' "$qc" compare "$tmp/c1" "$tmp/c2"
+expect 2 '^quatcheck: report: /bin/false .* exited with status 1; report.html not written' "$qc" report "$tmp/c1" --python /bin/false
+[[ -f "$tmp/c2/junit.xml" && -f "$tmp/c2/compare.md" && -f "$tmp/c2/summary.csv" ]] || fail "compare: junit.xml, compare.md or the report's own files missing"
+
+if [[ $failures -gt 0 ]]; then
+    echo "$failures failure(s)"
+    exit 1
+fi
+echo "all robustness (second pass) checks passed"
