@@ -63,6 +63,7 @@ template <class T> struct Points {
     uint64_t first_ord = 0;  // exhaustive: ord of point 0
     std::vector<T> values;   // scan
     uint64_t begin = 0, end = 0;  // this shard's points [begin, end) of the whole slice
+    uint64_t overlap = 0;         // 1 when point 0 is the previous shard's last (pairs only, not statistics)
     uint64_t size() const { return end - begin; }
     T at(uint64_t k) const { return exhaustive ? from_ord<T>(first_ord + begin + k) : values[size_t(begin + k)]; }
 };
@@ -115,6 +116,7 @@ template <class T> Points<T> make_points(const SweepOptions &opt, const SliceSpe
     }
     auto [b, e] = shard_range(opt.shard, n);
     p.begin = b > 0 ? b - 1 : b;  // one point of overlap: the pair across the shard boundary is this shard's
+    p.overlap = b > 0 ? 1 : 0;
     p.end = e;
     return p;
 }
@@ -280,7 +282,8 @@ public:
                 displacement(out, rows_[r].op == Op::nlerp ? ref.N : ref.R, &delta_[(size_t(i) * nr + r) * 4]);
                 const double err = m.nonfinite ? INFINITY : m.angle_err_rad;
                 err_[size_t(i) * nr + r] = err;
-                if (k < b || k >= e) continue;  // context points belong to the neighbouring blocks' statistics
+                // Context points belong to the neighbouring blocks' statistics, the overlap point to the previous shard's.
+                if (k < b || k >= e || k < points_.overlap) continue;
                 RowAcc &a = acc[r];
                 a.cases++;
                 a.nonfinite += m.nonfinite;
