@@ -92,7 +92,7 @@ int sweep_command(const SweepArgs &a) {
 
     std::vector<Impl> catalogue = load_catalogue(a.plugins);
     if (a.isolate) isolate_builtins(catalogue);
-    std::vector<ImplOp> sel = select_impls(catalogue, opt.impl_filters, opt.ops.empty() ? std::vector<Op>{Op::slerp} : opt.ops);
+    std::vector<ImplOp> sel = select_sweep_impls(catalogue, opt);
     if (sel.empty()) throw UsageError("sweep: the selection has no implementation supporting the requested ops");
     std::vector<SliceSpec> slices = plan_slices(opt, sel);
     const int jobs = resolve_jobs(opt.jobs);
@@ -145,7 +145,7 @@ int sweep_command(const SweepArgs &a) {
 void setup(CLI::App *sub, int &status) {
     auto a = std::make_shared<SweepArgs>();
     sub->add_option("--over", a->over, "The swept dimension: dot (the ends' dot product) or t")->capture_default_str();
-    sub->add_option("--impl", a->impls, "Implementation name, family or glob (repeatable; default: all but broken-*)");
+    sub->add_option("--impl", a->impls, "Implementation name, family or glob (repeatable; default: all but broken-*; a glob never selects noop)");
     sub->add_option("--op", a->ops, "slerp or nlerp (repeatable; default: slerp)");
     sub->add_option("--t", a->ts, "--over dot: the fixed t of a slice (repeatable; default 0.25 0.5 0.75)");
     sub->add_option("--pair-dot", a->pair_dots,

@@ -607,11 +607,22 @@ uint64_t planned_sweep_cases(const std::vector<SliceSpec> &slices) {
     return n;
 }
 
+std::vector<ImplOp> select_sweep_impls(const std::vector<Impl> &catalogue, const SweepOptions &opt) {
+    std::vector<ImplOp> sel = select_impls(catalogue, opt.impl_filters, opt.ops.empty() ? std::vector<Op>{Op::slerp} : opt.ops);
+    auto named = [&](const Impl &i) {
+        return std::any_of(opt.impl_filters.begin(), opt.impl_filters.end(),
+                           [&](const std::string &f) { return f == i.name || f == i.family; });
+    };
+    sel.erase(std::remove_if(sel.begin(), sel.end(), [&](const ImplOp &io) { return io.impl->group == "bench" && !named(*io.impl); }),
+              sel.end());
+    return sel;
+}
+
 SweepResult run_sweep(const SweepOptions &opt, const std::vector<Impl> &catalogue) {
     auto start = std::chrono::steady_clock::now();
     SweepResult r;
     r.options = opt;
-    r.selected = select_impls(catalogue, opt.impl_filters, opt.ops.empty() ? std::vector<Op>{Op::slerp} : opt.ops);
+    r.selected = select_sweep_impls(catalogue, opt);
     if (r.selected.empty()) throw UsageError("sweep: the selection has no implementation supporting the requested ops");
     r.slices = plan_slices(opt, r.selected);
     r.jobs = resolve_jobs(opt.jobs);

@@ -49,7 +49,7 @@ enum class SweepOver { dot, t };
 const char *to_string(SweepOver o);
 
 inline constexpr uint64_t kBlock = 4096;          // points per work block (and per noise median)
-inline constexpr double kEdgeFactor = 16;         // a jump this many times the block median is an edge
+inline constexpr double kEdgeFactor = 4;          // a jump this many times the block median is an edge
 inline constexpr double kEdgeFloorEps = 4;        // ... and at least this many eps of the format
 inline constexpr size_t kMaxEdgesPerRow = 64;
 inline constexpr size_t kMaxBisectedPerRow = 256;  // candidates bisected per row, largest jumps first
@@ -142,6 +142,10 @@ uint64_t planned_sweep_cases(const std::vector<SliceSpec> &slices);
 // CPU seconds per point of a slice for the given selection, measured on its first 2048 points (one thread):
 // the basis of the estimate printed before a sweep starts.
 double seconds_per_point(const SweepOptions &options, const std::vector<ImplOp> &selected, const SliceSpec &slice);
+
+// The implementation-ops of a sweep: as `run` selects them (default op: slerp), but a glob never selects the
+// bench group (noop, for timing only): name it to sweep it.
+std::vector<ImplOp> select_sweep_impls(const std::vector<Impl> &catalogue, const SweepOptions &options);
 
 SweepResult run_sweep(const SweepOptions &options, const std::vector<Impl> &catalogue);
 
