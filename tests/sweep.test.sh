@@ -108,6 +108,19 @@ check(max(float(r["max_angle_err_rad"]) for r in sh) == float(n["max_angle_err_r
 sys.exit(1 if fails else 0)
 EOF
 
+# The generated blocks and the report section read the folder (scripts/readme/branch_map.py, sweep_throughput.py,
+# plot_report.py's section for REPORT/sweep/).
+root="${2:-$(cd "$(dirname "$0")/.." && pwd)}"
+mkdir -p "$tmp/report"
+cp -r "$tmp/dot32" "$tmp/report/sweep"
+block="$(/usr/bin/python3 "$root/scripts/readme/branch_map.py" "$tmp/report")"
+grep -q '`broken-needle-dot.f32` | slerp | 0.699999928 \\| 0.699999988' <<<"$block" || { echo "FAIL: branch_map block: $block" >&2; exit 1; }
+grep -q '`seed-c.f32` | slerp | none found' <<<"$block" || { echo "FAIL: branch_map block lacks seed-c: $block" >&2; exit 1; }
+/usr/bin/python3 "$root/scripts/readme/sweep_throughput.py" "$tmp/report" | grep -q '^| f32 | 2 |' || { echo "FAIL: sweep_throughput block" >&2; exit 1; }
+QC_QUATCHECK="$qc" /usr/bin/python3 "$root/scripts/plot_report.py" "$tmp/report" 2>/dev/null
+[ -s "$tmp/report/plots/sweep.png" ] && grep -q 'broken-needle-dot.f32' "$tmp/report/report.html" || { echo "FAIL: report section" >&2; exit 1; }
+echo "ok   generated blocks and report section"
+
 # The argmax cases replay to the same outputs.
 "$qc" replay --strict "$tmp/dot32/worst_cases.csv" >/dev/null
 "$qc" replay --strict "$tmp/t64/worst_cases.csv" >/dev/null
