@@ -30,6 +30,21 @@ for k in 1 2 3; do
   "$qc" sweep --over dot --t 0.25 --window 0.69:0.71 --impl broken-needle-dot.f32 --shard $k/3 --jobs 2 --out "$tmp/shard$k" 2>/dev/null
 done
 
+# merge of the three shards: the unsharded sweep's tables, byte for byte.
+"$qc" merge "$tmp/shard1" "$tmp/shard2" "$tmp/shard3" --out "$tmp/merged" 2>/dev/null
+"$qc" sweep --over dot --t 0.25 --window 0.69:0.71 --impl broken-needle-dot.f32 --jobs 2 --out "$tmp/whole" 2>/dev/null
+for f in sweep_summary.csv sweep_curve.csv branch_map.csv worst_cases.csv; do
+  cmp -s "$tmp/merged/$f" "$tmp/whole/$f" || { echo "FAIL: merged $f differs from the unsharded sweep's" >&2; diff "$tmp/merged/$f" "$tmp/whole/$f" | head >&2; exit 1; }
+done
+echo "ok   merge of 3 shards = the unsharded sweep (4 tables identical)"
+# merge refuses a missing shard and shards of different sweeps.
+status=0; "$qc" merge "$tmp/shard1" "$tmp/shard2" --out "$tmp/bad-merge" 2>"$tmp/err" || status=$?
+[ "$status" -eq 2 ] && grep -q "shard 3/3 is missing" "$tmp/err" || { echo "FAIL: merge without shard 3: $status $(cat "$tmp/err")" >&2; exit 1; }
+"$qc" sweep --over dot --t 0.5 --window 0.69:0.71 --impl broken-needle-dot.f32 --shard 3/3 --jobs 2 --out "$tmp/other3" 2>/dev/null
+status=0; "$qc" merge "$tmp/shard1" "$tmp/shard2" "$tmp/other3" --out "$tmp/bad-merge" 2>"$tmp/err" || status=$?
+[ "$status" -eq 2 ] && grep -q "another sweep" "$tmp/err" || { echo "FAIL: merge of another sweep's shard: $status $(cat "$tmp/err")" >&2; exit 1; }
+echo "ok   merge refuses a missing shard and another sweep's shard"
+
 grep -q "estimate" "$tmp/dot32.log" || { echo "FAIL: no up-front estimate" >&2; exit 1; }
 grep -q "points/s/core" "$tmp/dot32.log" || { echo "FAIL: no throughput line" >&2; exit 1; }
 

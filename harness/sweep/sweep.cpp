@@ -439,15 +439,10 @@ void run_slice(const SweepOptions &opt, size_t slice_index, const SliceSpec &spe
         row.curve_cases = a.curve_cases;
         if (failed[r]) row.status = fail_outcome[r].status, row.status_detail = fail_outcome[r].detail;
         // p99 from the histogram (nearest rank).
+        for (int b = 0; b < kHistBins; b++)
+            if (a.hist[size_t(b)]) row.hist.push_back({b, a.hist[size_t(b)]});
+        row.p99_angle_err_rad = sweep_p99(row);
         if (a.cases) {
-            uint64_t rank = uint64_t(std::ceil(0.99 * double(a.cases))), seen = 0;
-            for (int b = 0; b < kHistBins; b++) {
-                seen += a.hist[size_t(b)];
-                if (seen >= rank) {
-                    row.p99_angle_err_rad = std::min(hist_upper(b), row.max_angle_err_rad);
-                    break;
-                }
-            }
             const T x = pts.at(a.argmax);
             SlerpCase<T> c = make_case<T>(opt, spec, x);
             Quat<T> out;
@@ -543,6 +538,16 @@ template <class T> void add_slices(const SweepOptions &opt, std::vector<SliceSpe
 }
 
 }  // namespace
+
+double sweep_p99(const SweepRow &row) {
+    uint64_t rank = uint64_t(std::ceil(0.99 * double(row.cases))), seen = 0;
+    if (rank == 0) return 0;
+    for (const auto &[b, count] : row.hist) {
+        seen += count;
+        if (seen >= rank) return std::min(hist_upper(b), row.max_angle_err_rad);
+    }
+    return row.max_angle_err_rad;
+}
 
 SweepThroughput sweep_throughput(const SweepResult &r, Precision p) {
     SweepThroughput t;

@@ -105,6 +105,7 @@ struct SweepRow {
     std::vector<double> curve_max;     // kCurveBins
     std::vector<uint64_t> curve_cases;
     std::vector<Edge> edges;           // ascending in the swept value
+    std::vector<std::pair<int, uint64_t>> hist;  // angle-error histogram: (bin, count), bins ascending, counts > 0
     EvalStatus status = EvalStatus::ok;
     std::string status_detail;
 };
@@ -152,6 +153,18 @@ SweepResult run_sweep(const SweepOptions &options, const std::vector<Impl> &cata
 // The number of representable values of the format in [lo, hi].
 uint64_t representable_count(Precision p, double lo, double hi);
 
+// The p99 of a row from its histogram (nearest rank; the upper edge of the bin, capped at the row's maximum).
+double sweep_p99(const SweepRow &row);
+
+// Every report also holds sweep_state.json: the options, the slices and each row's mergeable state
+// (counts, maxima, histogram, curve, argmax case, edges; doubles as hexfloats). `quatcheck merge` of the
+// folders of the N shards of one sweep (sweep --shard K/N) gives the report of the whole sweep: counts,
+// maxima, curves and histograms (so the p99) combine exactly; edges are the union of the shards' (the pair
+// across a shard boundary belongs to the later shard), the largest kMaxEdgesPerRow kept.
 void write_sweep_report(const SweepResult &r, ReportDir &dir);
+bool is_sweep_folder(const std::string &dir);
+// Throws InputError "merge: PATH: reason" for a missing or malformed state, shards of different sweeps, a
+// missing or repeated shard, or an implementation that is not loaded.
+SweepResult merge_sweep_shards(const std::vector<std::string> &dirs, const std::vector<Impl> &catalogue);
 
 }  // namespace qc
