@@ -141,6 +141,16 @@ echo "ok   generated blocks and report section"
 "$qc" replay --strict "$tmp/t64/worst_cases.csv" >/dev/null
 echo "ok   worst_cases.csv replays"
 
+# A plugin that crashes on t in (0.9, 1) is contained: the row says so, the report is written, exit 0.
+if [ -e "$build/bad_plugins/bad_crash.so" ]; then
+  "$qc" sweep --over t --pair-dot 0.7 --window 0.8:1 --points 20000 --plugin "$build/bad_plugins/bad_crash.so" \
+    --impl 'bad-*' --impl seed-c.f64 --out "$tmp/crash" 2>/dev/null
+  grep -q '^t,pair=dot:0.7,f64,bad-crash.f64,.*,crashed: killed by SIGSEGV$' "$tmp/crash/sweep_summary.csv" \
+    && grep -q '^t,pair=dot:0.7,f64,seed-c.f64,.*,ok$' "$tmp/crash/sweep_summary.csv" \
+    || { echo "FAIL: crashing plugin not contained" >&2; cat "$tmp/crash/sweep_summary.csv" >&2; exit 1; }
+  echo "ok   a crashing plugin is contained"
+fi
+
 # Bad input: one line on stderr, exit 2, no report.
 bad() {
   local status=0
