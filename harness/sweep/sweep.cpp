@@ -558,8 +558,10 @@ SweepThroughput sweep_throughput(const SweepResult &r, Precision p) {
     t.measured = true;
     t.points_per_s_per_core = double(r.points[pi]) / r.cpu_s[pi];
     t.impl_evals_per_s_per_core = double(r.impl_evals[pi]) / r.cpu_s[pi];
-    // One t slice costs what a point of this selection costs, times every t; spread over the run's cores.
-    t.slice_wall_s = double(t.exhaustive_t_points) / (t.points_per_s_per_core * double(r.jobs));
+    // An exhaustive t slice of this selection: its cost per point measured on 2048 points spread over it,
+    // times every t, spread over the run's cores.
+    t.seconds_per_t_point = r.exhaustive_t_cost_s[pi];
+    t.slice_wall_s = r.exhaustive_t_cost_s[pi] * double(t.exhaustive_t_points) / double(r.jobs);
     return t;
 }
 
@@ -586,8 +588,14 @@ template <class T> double calibrate(const SweepOptions &opt, const std::vector<I
     std::vector<RowRef> rows;
     for (const ImplOp &io : sel)
         if (io.impl->precision == spec.precision) rows.push_back({io.impl, io.op});
-    const Points<T> pts = make_points<T>(opt, spec);
-    if (rows.empty() || pts.size() == 0) return 0;
+    // 2048 points spread evenly over the slice (an exhaustive f32 t slice is 92 % t < 2^-10, where the
+    // reference costs more than at the slice's start or in a uniform scan).
+    const Points<T> full = make_points<T>(opt, spec);
+    if (rows.empty() || full.size() == 0) return 0;
+    Points<T> pts;
+    const uint64_t count = std::min<uint64_t>(2048, full.size());
+    for (uint64_t k = 0; k < count; k++) pts.values.push_back(full.at(k * full.size() / count));
+    pts.end = count;
     ReferenceEngine reference(spec.precision, opt.reference);
     MetricEngine metric(spec.precision, opt.reference);
     SliceRunner<T> runner(opt, spec, rows, pts);
@@ -595,7 +603,8 @@ template <class T> double calibrate(const SweepOptions &opt, const std::vector<I
     std::vector<char> failed(rows.size(), 0);
     std::vector<EvalOutcome> outcome(rows.size());
     std::mutex m;
-    const uint64_t n = std::min<uint64_t>(2048, pts.size());
+    const uint64_t n = pts.size();
+    runner.block(0, std::min<uint64_t>(n, 64), reference, metric, acc, failed, m, outcome);  // warm-up (first allocations)
     const double c0 = cpu_seconds();
     runner.block(0, n, reference, metric, acc, failed, m, outcome);
     return (cpu_seconds() - c0) / double(n);
@@ -634,6 +643,17 @@ SweepResult run_sweep(const SweepOptions &opt, const std::vector<Impl> &catalogu
     for (size_t s = 0; s < r.slices.size(); s++) {
         if (r.slices[s].precision == Precision::f32) run_slice<float>(opt, s, r.slices[s], r.selected, r.jobs, r, r.reference_f32);
         else run_slice<double>(opt, s, r.slices[s], r.selected, r.jobs, r, r.reference_f64);
+    }
+    // The cost of an exhaustive f32 t slice of this selection (pair a.b = 0.7), for the printed extrapolation.
+    SweepOptions tslice;
+    tslice.over = SweepOver::t;
+    tslice.pair_dots = {0.7};
+    tslice.reference = opt.reference;
+    for (SliceSpec &s : plan_slices(tslice, r.selected)) {
+        if (s.precision != Precision::f32) continue;
+        s.exhaustive = true;
+        s.lo = 0, s.hi = 1;
+        r.exhaustive_t_cost_s[0] = seconds_per_point(tslice, r.selected, s);
     }
     r.wall_time_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     return r;

@@ -125,6 +125,9 @@ struct SweepResult {
     // time not counted), and its wall time.
     uint64_t points[2] = {0, 0}, impl_evals[2] = {0, 0};
     double cpu_s[2] = {0, 0}, sweep_wall_s[2] = {0, 0};
+    // CPU seconds per point of an exhaustive t slice (pair a.b = 0.7) of this selection, measured on 2048 points
+    // spread over it (f32 only: an f64 t slice has 4.6e18 values).
+    double exhaustive_t_cost_s[2] = {0, 0};
 };
 
 // Throughput figures derived from a result (printed by the tool and written to sweep.json).
@@ -133,6 +136,7 @@ struct SweepThroughput {
     double points_per_s_per_core = 0, impl_evals_per_s_per_core = 0;
     int impl_ops = 0;                  // rows per point in this precision's slices
     uint64_t exhaustive_t_points = 0;  // representable t in [0, 1]
+    double seconds_per_t_point = 0;    // CPU s per point of that slice (SweepResult::exhaustive_t_cost_s)
     double slice_wall_s = 0;           // one exhaustive t slice of this selection, on `jobs` cores
 };
 SweepThroughput sweep_throughput(const SweepResult &r, Precision p);
@@ -140,7 +144,7 @@ SweepThroughput sweep_throughput(const SweepResult &r, Precision p);
 // The slices a sweep will evaluate (for the estimate printed before it starts).
 std::vector<SliceSpec> plan_slices(const SweepOptions &options, const std::vector<ImplOp> &selected);
 uint64_t planned_sweep_cases(const std::vector<SliceSpec> &slices);
-// CPU seconds per point of a slice for the given selection, measured on its first 2048 points (one thread):
+// CPU seconds per point of a slice for the given selection, measured on 2048 points spread evenly over it:
 // the basis of the estimate printed before a sweep starts.
 double seconds_per_point(const SweepOptions &options, const std::vector<ImplOp> &selected, const SliceSpec &slice);
 

@@ -118,7 +118,8 @@ nlohmann::json sweep_json(const SweepResult &r) {
         tp[to_string(p)] = {{"points", r.points[pi]}, {"impl_evals", r.impl_evals[pi]}, {"cpu_s", r.cpu_s[pi]},
                             {"wall_s", r.sweep_wall_s[pi]}, {"points_per_s_per_core", t.points_per_s_per_core},
                             {"impl_evals_per_s_per_core", t.impl_evals_per_s_per_core}, {"impl_ops", t.impl_ops},
-                            {"exhaustive_t_points", t.exhaustive_t_points}, {"exhaustive_t_slice_wall_s", t.slice_wall_s}};
+                            {"exhaustive_t_points", t.exhaustive_t_points}, {"exhaustive_t_cpu_s_per_point", t.seconds_per_t_point},
+                            {"exhaustive_t_slice_wall_s", t.slice_wall_s}};
     }
     j["throughput"] = tp;
     j["wall_time_s"] = r.wall_time_s;
