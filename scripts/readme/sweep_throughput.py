@@ -23,13 +23,17 @@ jobs = meta["jobs"]
 print(f"From `quatcheck sweep --over {meta['over']}` on {jobs} threads (process CPU time of the sweep proper; "
       f"a point is one reference evaluation shared by every implementation of its precision).\n")
 print("| precision | impl-ops | points | CPU s | points/s/core | implementation evaluations/s/core "
-      "| exhaustive t slice of this selection, this machine | on 16 shards like it |")
-print("|---|---|---|---|---|---|---|---|")
+      "| CPU µs per point of an exhaustive t slice | that slice, this machine | on 16 shards like it |")
+print("|---|---|---|---|---|---|---|---|---|")
 for prec in ("f32", "f64"):
     if prec not in tp:
         continue
     t = tp[prec]
-    slice_cell = f"{duration(t['exhaustive_t_slice_wall_s'])} on {jobs} cores" if prec == "f32" else "n/a (4.6e18 values)"
-    shards_cell = duration(t["exhaustive_t_slice_wall_s"] / 16) if prec == "f32" else "n/a"
+    if prec == "f32":
+        wall = t["exhaustive_t_slice_wall_s"]
+        slice_cells = (f"{t['exhaustive_t_cpu_s_per_point'] * 1e6:.3g} | {duration(wall)} on {jobs} cores "
+                       f"| {duration(wall / 16)}")
+    else:
+        slice_cells = "n/a | n/a (4.6e18 values) | n/a"
     print(f"| {prec} | {t['impl_ops']} | {t['points']} | {t['cpu_s']:.1f} | {t['points_per_s_per_core']:.3g} "
-          f"| {t['impl_evals_per_s_per_core']:.3g} | {slice_cell} | {shards_cell} |")
+          f"| {t['impl_evals_per_s_per_core']:.3g} | {slice_cells} |")
