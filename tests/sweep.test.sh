@@ -129,7 +129,7 @@ root="${2:-$(cd "$(dirname "$0")/.." && pwd)}"
 mkdir -p "$tmp/report"
 cp -r "$tmp/dot32" "$tmp/report/sweep"
 block="$(/usr/bin/python3 "$root/scripts/readme/branch_map.py" "$tmp/report")"
-grep -q '`broken-needle-dot.f32` | slerp | 0.699999928 \\| 0.699999988' <<<"$block" || { echo "FAIL: branch_map block: $block" >&2; exit 1; }
+grep -q '`broken-needle-dot.f32` | slerp | 0.6999999 \\| 0.7 (2.0e-04); 0.7000008 \\| 0.7000009 ' <<<"$block" || { echo "FAIL: branch_map block: $block" >&2; exit 1; }
 grep -q '`seed-c.f32` | slerp | none found' <<<"$block" || { echo "FAIL: branch_map block lacks seed-c: $block" >&2; exit 1; }
 /usr/bin/python3 "$root/scripts/readme/sweep_throughput.py" "$tmp/report" | grep -q '^| f32 | 2 |' || { echo "FAIL: sweep_throughput block" >&2; exit 1; }
 QC_QUATCHECK="$qc" /usr/bin/python3 "$root/scripts/plot_report.py" "$tmp/report" 2>/dev/null

@@ -7,6 +7,7 @@ One line per implementation x op: its edges in the dot product, each as the adja
 (dot_below | dot_above) and the largest jump found there over the slices' t. Edges of several slices at the
 same pair are one threshold."""
 import json
+import struct
 import os
 import sys
 
@@ -25,9 +26,13 @@ if not summary:
     sys.exit("sweep_summary.csv has no dot slices")
 
 
-def dot(x):
+def dot(x, precision):
+    """The shortest decimal that reads back as the float (9 digits of f32, 17 of f64 at most)."""
     v = float.fromhex(x)
-    return f"{v:.9g}" if abs(v) < 1 else f"{v:.17g}"
+    for digits in range(6, 10 if precision == "f32" else 18):
+        if float(f"{v:.{digits}g}") == v or (precision == "f32" and struct.unpack("f", struct.pack("f", float(f"{v:.{digits}g}")))[0] == v):
+            return f"{v:.{digits}g}"
+    return f"{v:.17g}"
 
 
 slices = sorted({s["slice"] for s in summary})
@@ -43,7 +48,7 @@ print(f"From `quatcheck sweep --over dot` ({', '.join(kinds)}; dot products in [
 by = {}
 for e in edges:
     key = (e["impl"], e["op"])
-    pair = (float.fromhex(e["dot_below"]), e["dot_below"], e["dot_above"])
+    pair = (float.fromhex(e["dot_below"]), e["dot_below"], e["dot_above"], e["precision"])
     by.setdefault(key, {})
     by[key][pair] = max(by[key].get(pair, 0.0), float(e["jump_rad"]))
 rows = sorted({(s["impl"], s["op"]) for s in summary})
@@ -55,7 +60,7 @@ for key in rows:
         cell = "none found"
     else:
         shown = sorted(found.items())
-        cell = "; ".join(f"{dot(b)} \\| {dot(a)} ({j:.1e})" for (_, b, a), j in shown[:8])
+        cell = "; ".join(f"{dot(b, p)} \\| {dot(a, p)} ({j:.1e})" for (_, b, a, p), j in shown[:8])
         if len(shown) > 8:
             cell += f"; and {len(shown) - 8} more"
     print(f"| `{key[0]}` | {key[1]} | {cell} |")
