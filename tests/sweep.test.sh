@@ -163,6 +163,7 @@ bad --window 1:0
 bad --window 0.5
 bad --window 0x:1
 bad --points 3
+bad --points 1000000000000
 bad --t 2
 bad --over t --t 0.5
 bad --shard 3/2

@@ -77,8 +77,9 @@ int sweep_command(const SweepArgs &a) {
         opt.hi = strict_number(std::string_view(a.window).substr(colon + 1), "--window");
         if (!(opt.lo <= opt.hi)) throw UsageError(fmt::format("--window: LO must not exceed HI, got '{}'", a.window));
     }
-    if (a.points < 0 || (a.points > 0 && a.points < 16))
-        throw UsageError(fmt::format("--points: must be 0 (exhaustive in f32) or at least 16, got {}", a.points));
+    // A scan is held in memory (8 bytes a point and the sort): 2^27 points is about 2 GB at its peak.
+    if (a.points < 0 || (a.points > 0 && a.points < 16) || a.points > (1ll << 27))
+        throw UsageError(fmt::format("--points: must be 0 (exhaustive in f32) or in [16, 2^27], got {}", a.points));
     opt.points = uint64_t(a.points);
     if (!a.shard.empty()) opt.shard = parse_shard(a.shard);
     if (a.jobs < 0) throw UsageError(fmt::format("--jobs: must be 0 (all cores) or positive, got {}", a.jobs));
