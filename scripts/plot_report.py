@@ -339,6 +339,55 @@ def threshold_study(page, thr, thr_summary):
         missing(parts, ["threshold_summary.csv"], "the recommended thresholds")
 
 
+
+def sweep_section(page, folder, name):
+    """Exhaustive slices (quatcheck sweep, docs/sweep.md) when the report folder holds the subfolder `name`
+    (scripts/run: sweep/ over a.b, sweep-t/ over t): the per-slice error curves and the branch map. No section
+    otherwise (a report without a sweep is unchanged)."""
+    sub = os.path.join(folder, name)
+    if not os.path.isdir(sub):
+        return
+    parts = page.section(name, f"Exhaustive slices and branch map ({name}/)")
+    summary = read_table(sub, "sweep_summary.csv", ["over", "slice", "precision", "impl", "op", "points", "cases",
+                                                    "max_angle_err_rad", "edges"])
+    curve = read_table(sub, "sweep_curve.csv", ["slice", "impl", "op", "x_lo", "x_hi", "max_angle_err_rad"])
+    edges = read_table(sub, "branch_map.csv", ["impl", "op", "precision", "t", "dot_below", "dot_above", "jump_rad"])
+    if edges is None:
+        edges = read_table(sub, "t_branch_map.csv", ["impl", "op", "precision", "pair", "t_below", "t_above", "jump_rad"])
+    if summary is None or curve is None:
+        missing(parts, [f"{name}/sweep_summary.csv", f"{name}/sweep_curve.csv"], "the sweep")
+        return
+    over = summary.rows[0]["over"] if summary.rows else "dot"
+    slices = {}
+    for r in curve.rows:
+        slices.setdefault(r["slice"], {}).setdefault((r["impl"], r["op"]), []).append(r)
+    names = sorted(slices)[:4]  # at most four panels; every slice is in the table below
+    if names:
+        fig, axes = plt.subplots(1, len(names), figsize=(6.0 * len(names), 4.4), squeeze=False)
+        for ax, sl in zip(axes[0], names):
+            lines = sorted(slices[sl])
+            for (impl, op), (color, ls, mk) in zip(lines, styles(len(lines))):
+                rows = sorted(slices[sl][(impl, op)], key=lambda r: number(curve, r, "x_lo"))
+                x = [0.5 * (number(curve, r, "x_lo") + number(curve, r, "x_hi")) for r in rows]
+                ax.plot(x, positive([number(curve, r, "max_angle_err_rad") for r in rows]), color=color,
+                        linestyle=ls, linewidth=0.9, label=f"{impl} {op}" if op != "slerp" else impl)
+            ax.set_yscale("log")
+            ax.set_xlabel("a·b" if over == "dot" else "t")
+            ax.set_ylabel("max angle error (rad)")
+            ax.set_title(f"sweep over {over}, {sl}")
+            ax.grid(True, alpha=0.3)
+            ax.legend(fontsize=6, ncol=2)
+        page.figure(parts, fig, name, f"Exhaustive slices ({name}/)",
+                    "Each line is one implementation's largest error in 256 equal bins of the swept value, every "
+                    "representable value (f32) or a dense scan plus exact windows (f64) evaluated; see "
+                    f"docs/sweep.md. {'The first four of ' + str(len(slices)) + ' slices are drawn.' if len(slices) > 4 else ''}")
+    parts.append(table_html(summary, f"{name}/sweep_summary.csv"))
+    if edges is not None:
+        parts.append("<p>The branch map: every pair of adjacent floats between which an implementation's output "
+                     "jumps by more than the reference moves, found by bisection.</p>")
+        parts.append(table_html(edges, f"{name}/" + os.path.basename(edges.path)))
+
+
 def timing_plots(page, timing, summary):
     parts = page.section("timing", "Timing and cost")
     if timing is None:
@@ -636,6 +685,8 @@ def main(argv):
         ulp1_histograms(page, hist, curve)
         velocity_curves(page, vel)
         threshold_study(page, thr, thr_summary)
+        for name in ("sweep", "sweep-t"):
+            sweep_section(page, folder, name)
         timing_plots(page, timing, summary)
         frontier_plot(page, folder)
         conformance_section(page, conformance)

@@ -8,6 +8,7 @@
 #include "report/run_report.h"
 #include "run/parallel.h"
 #include "run/shard.h"
+#include "sweep/sweep.h"
 
 #include <fmt/format.h>
 
@@ -25,6 +26,14 @@ int merge_command(const MergeArgs &a) {
     std::vector<Impl> catalogue = load_catalogue(a.plugins);
     if (a.jobs < 0) throw UsageError(fmt::format("--jobs: must be 0 (all cores) or positive, got {}", a.jobs));
     ReportDir dir(a.out);
+    if (!a.dirs.empty() && is_sweep_folder(a.dirs.front())) {  // the shards of quatcheck sweep --shard K/N
+        SweepResult r = merge_sweep_shards(a.dirs, catalogue);
+        for (const auto &[name, content] : sweep_report_files(r)) dir.write(name, content);
+        dir.commit();
+        std::fprintf(stderr, "quatcheck merge: %zu sweep shards, %zu rows, report in %s\n", a.dirs.size(), r.rows.size(),
+                     a.out.c_str());
+        return 0;
+    }
     const int jobs = resolve_jobs(a.jobs);
     RunResult result = merge_shards(a.dirs, catalogue, jobs);
     write_run_report(result, dir);
@@ -37,7 +46,7 @@ int merge_command(const MergeArgs &a) {
 
 void setup(CLI::App *sub, int &status) {
     auto a = std::make_shared<MergeArgs>();
-    sub->add_option("dirs", a->dirs, "Report folders of every shard (each holds shard.bin)")->required();
+    sub->add_option("dirs", a->dirs, "Report folders of every shard (each holds shard.bin, or sweep_state.json for sweep --shard)")->required();
     sub->add_option("--out", a->out, "Report folder of the merged run")->capture_default_str();
     sub->add_option("--jobs", a->jobs, "Threads for the worst-case search (0 = all cores)")->capture_default_str();
     add_plugin_option(sub, a->plugins);

@@ -53,7 +53,7 @@ Schema make_worst_cases() {
     c.push_back(col("angle_err_rad", T::real, "rad"));
     c.push_back(col("ulp", T::real, "ulp"));
     c.push_back(col("ulp1", T::real, "ulp1"));
-    c.push_back(optional(choice("source", {"sampling", "search"})));
+    c.push_back(optional(choice("source", {"sampling", "search", "sweep"})));
     return {"worst_cases.csv", "one of the worst cases of a summary row, with its reference", c, {}, true};
 }
 
@@ -171,6 +171,43 @@ const Schema velocity_curve{
     {},
     false};
 
+const Schema sweep_summary{
+    "sweep_summary.csv",
+    "per slice (one swept dimension, the others pinned) x implementation x op: exhaustive or scanned maxima",
+    {choice("over", {"dot", "t"}), col("slice", T::key), col("precision", T::key), col("impl", T::key), col("op", T::key),
+     col("window_lo", T::hexfloat), col("window_hi", T::hexfloat), choice("points", {"exhaustive", "scan"}),
+     col("cases", T::count), col("nonfinite", T::count), col("max_angle_err_rad", T::nonneg, "rad"),
+     col("p99_angle_err_rad", T::nonneg, "rad"), col("max_ulp1", T::nonneg, "ulp1"), empty(col("argmax", T::hexfloat)),
+     col("edges", T::count), col("candidates", T::count), col("status", T::text)},
+    {"slice", "impl", "op"},
+    true};
+
+const Schema sweep_curve{
+    "sweep_curve.csv",
+    "per slice x implementation x op x bin of the swept value: max angle error",
+    {col("slice", T::key), col("impl", T::key), col("op", T::key), col("x_lo", T::real), col("x_hi", T::real),
+     col("cases", T::count), col("max_angle_err_rad", T::nonneg, "rad")},
+    {},
+    false};
+
+const Schema branch_map{
+    "branch_map.csv",
+    "per edge: the adjacent floats of the dot product between which an implementation's output jumps",
+    {col("impl", T::key), col("op", T::key), col("precision", T::key), col("t", T::hexfloat), col("dot_below", T::hexfloat),
+     col("dot_above", T::hexfloat), col("jump_rad", T::nonneg, "rad"), col("err_below_rad", T::nonneg, "rad"),
+     col("err_above_rad", T::nonneg, "rad")},
+    {"impl", "op", "t", "dot_below"},
+    false};
+
+const Schema t_branch_map{
+    "t_branch_map.csv",
+    "per edge: the adjacent floats of t between which an implementation's output jumps, for one key pair",
+    {col("impl", T::key), col("op", T::key), col("precision", T::key), col("pair", T::key), col("t_below", T::hexfloat),
+     col("t_above", T::hexfloat), col("jump_rad", T::nonneg, "rad"), col("err_below_rad", T::nonneg, "rad"),
+     col("err_above_rad", T::nonneg, "rad")},
+    {"impl", "op", "pair", "t_below"},
+    false};
+
 Schema leaderboard(const std::vector<std::string> &regions) {
     std::vector<Column> c = {col("rank", T::count),
                              col("impl", T::key),
@@ -196,7 +233,7 @@ Schema leaderboard(const std::vector<std::string> &regions) {
 std::vector<const Schema *> all() {
     return {&summary,           &worst_cases, &error_curve, &conformance, &squad_summary,     &squad_worst_cases,
             &squad_conformance, &timing,      &throughput,  &parallel,    &threshold,         &threshold_summary,
-            &velocity_curve};
+            &velocity_curve,    &sweep_summary, &sweep_curve, &branch_map,  &t_branch_map};
 }
 
 nlohmann::json to_json() {

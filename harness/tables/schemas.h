@@ -31,6 +31,10 @@ extern const Schema parallel;           // quatcheck bench: speed-up of run at 1
 extern const Schema threshold;          // quatcheck threshold: per precision x family x tau
 extern const Schema threshold_summary;  // quatcheck threshold: the recommended tau per precision x family
 extern const Schema velocity_curve;     // quatcheck curves: angular-velocity error along t
+extern const Schema sweep_summary;      // quatcheck sweep: per slice x impl x op
+extern const Schema sweep_curve;        // quatcheck sweep: error per bin of the swept value
+extern const Schema branch_map;         // quatcheck sweep --over dot: every branch edge found
+extern const Schema t_branch_map;       // quatcheck sweep --over t: every edge found along t
 
 // leaderboard.csv: its per-region columns depend on the regions of the report.
 Schema leaderboard(const std::vector<std::string> &regions);

@@ -25,7 +25,8 @@ if os.path.exists(status_path):
 cases = sorted({r["cases"] for r in rows if r["verdict"] != "skip" and r["property"] != "threshold-continuity"})
 print(f"{len(rows)} rows: {counts['pass']} pass, {counts['fail']} fail, {counts['known']} known, "
       f"{counts['skip']} skip; {'/'.join(cases)} generated cases per property.{status} "
-      "The `broken-*` rows are the negative controls: each must fail.\n")
+      "The `broken-*` rows are the negative controls: each must fail (but `broken-needle-t`, wrong only for t in "
+      "a window 8e-7 wide, which only `quatcheck sweep --over t` reaches: docs/sweep.md).\n")
 print("| impl | op | " + " | ".join(props) + " |")
 print("|---|---|" + "---|" * len(props))
 for (impl, op), cells in table.items():

@@ -1,0 +1,182 @@
+// quatcheck sweep: exhaustive slices along the dot product or t, and the branch map (harness/sweep/sweep.h,
+// docs/sweep.md). Prints its plan and a time estimate first, a progress line while it runs, and the measured
+// throughput at the end.
+#include "cli/command.h"
+#include "isolate/eval.h"
+#include "report/report_dir.h"
+#include "run/parallel.h"
+#include "run/progress.h"
+#include "sweep/sweep.h"
+#include "tables/table.h"
+
+#include <fmt/format.h>
+
+#include <charconv>
+#include <cmath>
+#include <memory>
+
+namespace qc::cli {
+namespace {
+
+struct SweepArgs {
+    std::string over = "dot";
+    std::vector<std::string> impls, ops, plugins;
+    std::vector<double> ts, pair_dots;
+    std::string window;
+    long long points = 0;
+    std::string shard;
+    int jobs = 0;
+    unsigned long long seed = 1;
+    std::string out = "reports/sweep";
+    std::string reference = "fast";
+    bool isolate = false, estimate_only = false;
+    double timeout_s = 5;
+    int ci_shards = 16;
+};
+
+double strict_number(std::string_view s, const char *flag) {
+    double v = 0;
+    auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+    if (ec != std::errc() || p != s.data() + s.size() || !std::isfinite(v))
+        throw UsageError(fmt::format("{}: '{}' is not a finite number", flag, std::string(s)));
+    return v;
+}
+
+std::string duration(double s) {
+    if (s < 120) return fmt::format("{:.1f} s", s);
+    if (s < 7200) return fmt::format("{:.1f} min", s / 60);
+    if (s < 172800) return fmt::format("{:.1f} h", s / 3600);
+    return fmt::format("{:.1f} days", s / 86400);
+}
+
+int sweep_command(const SweepArgs &a) {
+    SweepOptions opt;
+    if (a.over == "dot") opt.over = SweepOver::dot;
+    else if (a.over == "t") opt.over = SweepOver::t;
+    else throw UsageError(fmt::format("--over: expected dot or t, got '{}'", a.over));
+    opt.impl_filters = a.impls;
+    opt.ops = parse_ops(a.ops);
+    for (Op op : opt.ops)
+        if (op == Op::squad) throw UsageError("--op: sweep measures slerp or nlerp, not squad");
+    if (!a.ts.empty()) {
+        if (opt.over != SweepOver::dot) throw UsageError("--t: only with --over dot (the fixed t of each slice)");
+        for (double t : a.ts)
+            if (!(t >= 0 && t <= 1)) throw UsageError(fmt::format("--t: must be in [0, 1], got {}", t));
+        opt.ts = a.ts;
+    }
+    if (!a.pair_dots.empty()) {
+        if (opt.over != SweepOver::t) throw UsageError("--pair-dot: only with --over t (the key pairs)");
+        for (double d : a.pair_dots)
+            if (!(d >= -1 && d <= 1)) throw UsageError(fmt::format("--pair-dot: must be in [-1, 1], got {}", d));
+        opt.pair_dots = a.pair_dots;
+    }
+    if (!a.window.empty()) {
+        auto colon = a.window.find(':');
+        if (colon == std::string::npos) throw UsageError(fmt::format("--window: expected LO:HI, got '{}'", a.window));
+        opt.lo = strict_number(std::string_view(a.window).substr(0, colon), "--window");
+        opt.hi = strict_number(std::string_view(a.window).substr(colon + 1), "--window");
+        if (!(opt.lo <= opt.hi)) throw UsageError(fmt::format("--window: LO must not exceed HI, got '{}'", a.window));
+    }
+    // A scan is held in memory (8 bytes a point and the sort): 2^27 points is about 2 GB at its peak.
+    if (a.points < 0 || (a.points > 0 && a.points < 16) || a.points > (1ll << 27))
+        throw UsageError(fmt::format("--points: must be 0 (exhaustive in f32) or in [16, 2^27], got {}", a.points));
+    opt.points = uint64_t(a.points);
+    if (!a.shard.empty()) opt.shard = parse_shard(a.shard);
+    if (a.jobs < 0) throw UsageError(fmt::format("--jobs: must be 0 (all cores) or positive, got {}", a.jobs));
+    if (a.ci_shards < 1) throw UsageError(fmt::format("--ci-shards: must be positive, got {}", a.ci_shards));
+    if (!(a.timeout_s > 0 && a.timeout_s <= 3600))
+        throw UsageError(fmt::format("--timeout: must be in (0, 3600] seconds, got {}", a.timeout_s));
+    opt.jobs = a.jobs;
+    opt.seed = a.seed;
+    opt.reference = reference_mode(a.reference);
+    isolation_settings().batch_timeout_s = a.timeout_s;
+
+    std::vector<Impl> catalogue = load_catalogue(a.plugins);
+    if (a.isolate) isolate_builtins(catalogue);
+    std::vector<ImplOp> sel = select_sweep_impls(catalogue, opt);
+    if (sel.empty()) throw UsageError("sweep: the selection has no implementation supporting the requested ops");
+    std::vector<SliceSpec> slices = plan_slices(opt, sel);
+    const int jobs = resolve_jobs(opt.jobs);
+
+    // The plan and its estimate: each precision's cost per point measured on 2048 points of its first slice.
+    double est_cpu = 0;
+    double per_point[2] = {-1, -1};
+    for (const SliceSpec &s : slices) {
+        double &pp = per_point[s.precision == Precision::f32 ? 0 : 1];
+        if (pp < 0) pp = seconds_per_point(opt, sel, s);
+        est_cpu += pp * double(s.points);
+    }
+    std::fprintf(stderr, "quatcheck sweep --over %s: %zu slices, %zu impl-ops\n", to_string(opt.over), slices.size(), sel.size());
+    for (const SliceSpec &s : slices)
+        std::fprintf(stderr, "  %s %s: %s, %llu points in [%s, %s]\n", to_string(s.precision), s.label.c_str(),
+                     s.exhaustive ? "exhaustive" : "scan", (unsigned long long)s.points, hexfloat(s.lo).c_str(),
+                     hexfloat(s.hi).c_str());
+    std::fprintf(stderr, "quatcheck sweep: estimate %llu points, %s on %d threads\n",
+                 (unsigned long long)planned_sweep_cases(slices), duration(est_cpu / jobs).c_str(), jobs);
+    if (a.estimate_only) return 0;
+
+    ReportDir dir(a.out);  // fails early when the folder is not writable
+    std::atomic<uint64_t> done{0};
+    opt.cases_done = &done;
+    ProgressLine progress("quatcheck sweep", planned_sweep_cases(slices), done);
+    SweepResult r = run_sweep(opt, catalogue);
+    progress.stop();
+    for (const auto &[name, content] : sweep_report_files(r)) dir.write(name, content);
+    dir.commit();
+    size_t edges = 0;
+    for (const SweepRow &row : r.rows) edges += row.edges.size();
+    std::fprintf(stderr, "quatcheck sweep: %llu points, %zu rows, %zu edges (%llu bisection cases), %.1f s, report in %s\n",
+                 (unsigned long long)r.cases, r.rows.size(), edges, (unsigned long long)r.bisection_cases, r.wall_time_s,
+                 a.out.c_str());
+    for (Precision p : {Precision::f32, Precision::f64}) {
+        SweepThroughput t = sweep_throughput(r, p);
+        if (!t.measured) continue;
+        std::fprintf(stderr, "quatcheck sweep: throughput %s: %.3g points/s/core (%.3g implementation evaluations/s/core, %d impl-ops)\n",
+                     to_string(p), t.points_per_s_per_core, t.impl_evals_per_s_per_core, t.impl_ops);
+        if (p == Precision::f32)
+            std::fprintf(stderr,
+                         "quatcheck sweep: an exhaustive f32 t slice (%llu values, %.3g CPU us per point measured on 2048 "
+                         "of them) of this selection: %s on %d cores, %s on a CI matrix of %d shards of %d cores\n",
+                         (unsigned long long)t.exhaustive_t_points, t.seconds_per_t_point * 1e6,
+                         duration(t.slice_wall_s).c_str(), r.jobs,
+                         duration(t.slice_wall_s / a.ci_shards).c_str(), a.ci_shards, r.jobs);
+    }
+    return 0;
+}
+
+void setup(CLI::App *sub, int &status) {
+    auto a = std::make_shared<SweepArgs>();
+    sub->add_option("--over", a->over, "The swept dimension: dot (the ends' dot product) or t")->capture_default_str();
+    sub->add_option("--impl", a->impls, "Implementation name, family or glob (repeatable; default: all but broken-*; a glob never selects noop)");
+    sub->add_option("--op", a->ops, "slerp or nlerp (repeatable; default: slerp)");
+    sub->add_option("--t", a->ts, "--over dot: the fixed t of a slice (repeatable; default 0.25 0.5 0.75)");
+    sub->add_option("--pair-dot", a->pair_dots,
+                    "--over t: a key pair q0 = (1,0,0,0), q1 = (d, sqrt(1-d^2), 0, 0) (repeatable; default: the region "
+                    "centres and two uniform pairs)");
+    sub->add_option("--window", a->window, "Sweep only [LO, HI] of the swept value (default: [-1, 1] for dot, [0, 1] for t)")
+        ->type_name("LO:HI");
+    sub->add_option("--points", a->points,
+                    "Points per slice when the window holds more values than this (a scan); 0 = every value in f32, a "
+                    "4194304-point scan in f64")
+        ->capture_default_str();
+    sub->add_option("--shard", a->shard, "Sweep only part K of N of every slice's points")->type_name("K/N");
+    sub->add_option("--jobs", a->jobs, "Threads (0 = all cores)")->capture_default_str();
+    sub->add_option("--seed", a->seed, "Seed of the uniform key pairs (--over t) and of the reference's validation sample")
+        ->capture_default_str();
+    sub->add_option("--out", a->out, "Report folder")->capture_default_str();
+    sub->add_option("--ci-shards", a->ci_shards, "Shard count of the CI matrix the printed extrapolation assumes")
+        ->capture_default_str();
+    sub->add_flag("--estimate", a->estimate_only, "Print the plan and the time estimate, then stop");
+    sub->add_flag("--isolate", a->isolate, "Evaluate built-in implementations in worker processes too (plugins always are)");
+    sub->add_option("--timeout", a->timeout_s, "Seconds an isolated implementation may take per batch of cases")
+        ->capture_default_str();
+    add_plugin_option(sub, a->plugins);
+    add_reference_option(sub, a->reference);
+    sub->callback([a, &status] { status = sweep_command(*a); });
+}
+
+}  // namespace
+
+QC_COMMAND("sweep", "Exhaustive slices along the dot product or t: per-slice maxima, error curves and the branch map", setup);
+
+}  // namespace qc::cli
