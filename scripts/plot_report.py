@@ -157,13 +157,17 @@ class Page:
     def figure(self, parts, fig, name, title, caption):
         file = f"{self.prefix}{name}.png"
         path = os.path.join(self.staging, "plots", file)
+        # The most named series on any one axes (legend entries), recorded on the figure so that the render
+        # test can hold every plot to the readability budget (issue 16: at most about 8 per axes).
+        series = max((len([s for s in ax.get_legend_handles_labels()[1] if not s.startswith("_")])
+                      for ax in fig.axes), default=0)
         fig.savefig(path, dpi=DPI, bbox_inches="tight")
         plt.close(fig)
         self.images.append(file)
         with open(path, "rb") as f:
             data = base64.b64encode(f.read()).decode("ascii")
         parts.append(
-            f'<figure id="fig-{name}"><img alt="{html.escape(title)}" src="data:image/png;base64,{data}">'
+            f'<figure id="fig-{name}" data-series="{series}"><img alt="{html.escape(title)}" src="data:image/png;base64,{data}">'
             f"<figcaption><b>{html.escape(title)}.</b> {html.escape(caption)} "
             f'<span class="file">plots/{file}</span></figcaption></figure>')
 
@@ -192,13 +196,14 @@ def curve_points(curve, rows):
     xs, angle, ulp1, bad = [], [], [], []
     for r in rows:
         lo, hi, n = number(curve, r, "w_lo"), number(curve, r, "w_hi"), number(curve, r, "cases")
-        if n == 0:
+        a, u, nf = number(curve, r, "max_angle_err_rad"), number(curve, r, "max_ulp1"), number(curve, r, "nonfinite")
+        if n == 0:  # every field is parsed first: a malformed row stops the report even where the bin is empty
             continue
         x = math.sqrt(lo * hi) if lo > 0 else hi / 2
         xs.append(x)
-        angle.append(number(curve, r, "max_angle_err_rad"))
-        ulp1.append(number(curve, r, "max_ulp1"))
-        if number(curve, r, "nonfinite") > 0:
+        angle.append(a)
+        ulp1.append(u)
+        if nf > 0:
             bad.append(x)
     return xs, angle, ulp1, bad
 
@@ -735,8 +740,8 @@ def card_ulp1(page, data, impl):
 
 
 def card_velocity(page, data, impl):
-    """Timing and speed error against t, one line per arc (7 arcs, plus 2 tracks for squad): all lines are
-    this implementation's, so at most nine series, each labelled in the legend."""
+    """Timing and speed error against t, one line per arc (7 arcs; squad's 2 tracks in a figure of their own):
+    every line is this implementation's, each labelled in the legend."""
     parts = page.section("velocity", "Angular velocity")
     if data.vel is None:
         missing(parts, ["velocity_curve.csv"], "the angular-velocity curves")
@@ -748,27 +753,35 @@ def card_velocity(page, data, impl):
         return
     for op in ops:
         d = data.vel_by[(impl, op)]
-        keys = sorted(d, key=lambda k: (k[1] != "", k[0], k[1]))
-        fig, axes = plt.subplots(1, 2, figsize=(11, 3.6))
-        for k, (color, ls, _) in zip(keys, styles(len(keys))):
-            pts = sorted(d[k])
-            label = f"{k[0]:g}°" if not k[1] else f"track {k[1]}"
-            for ax, col in zip(axes, (1, 2)):
-                ax.plot([p[0] for p in pts], positive([abs(p[col]) for p in pts]), color=color, linestyle=ls,
-                        linewidth=0.9, label=label)
-        for ax, title in zip(axes, ("|timing error| = |φ − φ_ideal| / Θ", "|relative angular speed error|")):
-            ax.set_yscale("log")
-            ax.set_xlabel("t", fontsize=8)
-            ax.set_title(title, fontsize=9)
-            ax.grid(True, alpha=0.3)
-            ax.tick_params(labelsize=7)
-        axes[1].legend(fontsize=7, loc="center left", bbox_to_anchor=(1.01, 0.5))
-        fig.tight_layout()
-        page.figure(parts, fig, f"velocity_{op}", f"Angular velocity, {op}",
-                    "How far the rotated angle strays from constant speed at each t, as a fraction of the arc (left), "
-                    "and how far the angular speed strays from the ideal (right), one line per arc: about 1e-7 (f32) "
-                    "or 1e-16 (f64) is rounding noise, a smooth hump above it a real non-constant speed; exact zeros "
-                    "are not drawn.")
+        arcs = sorted(k for k in d if not k[1])
+        tracks = sorted(k for k in d if k[1])
+        for keys, suffix in ((arcs, ""), (tracks, "_tracks")):  # squad's tracks apart: at most 7 lines per axes
+            if keys:
+                velocity_figure(page, parts, impl, op, d, keys, suffix)
+
+
+def velocity_figure(page, parts, impl, op, d, keys, suffix):
+    fig, axes = plt.subplots(1, 2, figsize=(11, 3.6))
+    for k, (color, ls, _) in zip(keys, styles(len(keys))):
+        pts = sorted(d[k])
+        label = f"{k[0]:g}°" if not k[1] else f"track {k[1]}"
+        for ax, col in zip(axes, (1, 2)):
+            ax.plot([p[0] for p in pts], positive([abs(p[col]) for p in pts]), color=color, linestyle=ls,
+                    linewidth=0.9, label=label)
+    for ax, title in zip(axes, ("|timing error| = |φ − φ_ideal| / Θ", "|relative angular speed error|")):
+        ax.set_yscale("log")
+        ax.set_xlabel("t", fontsize=8)
+        ax.set_title(title, fontsize=9)
+        ax.grid(True, alpha=0.3)
+        ax.tick_params(labelsize=7)
+    axes[1].legend(fontsize=7, loc="center left", bbox_to_anchor=(1.01, 0.5))
+    fig.tight_layout()
+    what = "one line per squad track" if suffix else "one line per arc"
+    page.figure(parts, fig, f"velocity_{op}{suffix}", f"Angular velocity, {op}" + (", tracks" if suffix else ""),
+                "How far the rotated angle strays from constant speed at each t, as a fraction of the arc (left), "
+                f"and how far the angular speed strays from the ideal (right), {what}: about 1e-7 (f32) or 1e-16 "
+                "(f64) is rounding noise, a smooth hump above it a real non-constant speed; exact zeros are not "
+                "drawn.")
 
 
 def rows_of(table, impl):
