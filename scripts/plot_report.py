@@ -652,10 +652,14 @@ def c_snippet(impl, op, prop, counterexample, line):
         calls = [(q1, xs[12]), (", ".join(xs[8:12]), xs[12])]
     body = [f"/* {impl} {op}, property {prop}: the counterexample of conformance.csv line {line} */",
             "#include <stdio.h>",
+            "#include <string.h>",
             '#include "quatcheck/plugin.h"  /* link with the plugin that provides the routine */',
             "const qc_impl_v1 *qc_plugin_v1(size_t *count);",
             "int main(void) {",
-            f"    size_t n; const qc_impl_v1 *impl = qc_plugin_v1(&n);  /* the table of family \"{family}\" */",
+            "    size_t n, i = 0; const qc_impl_v1 *impl = qc_plugin_v1(&n);",
+            f'    while (i < n && strcmp(impl[i].family, "{family}") != 0) i++;',
+            '    if (i == n) return 1;',
+            "    impl += i;",
             f"    {ctype} q0[4] = {{{q0}}}, out[4];"]
     for k, (b, t) in enumerate(calls):
         body.append(f"    {ctype} q1_{k}[4] = {{{b}}};")
