@@ -285,6 +285,8 @@ def error_vs_arc_overview(page, data):
             ax.legend(fontsize=6, loc="upper left")
         for ax in list(axes.flat)[len(panels):]:
             ax.axis("off")
+        if floor:  # one stray exact-looking bin (1e-30) must not squeeze every panel's interesting decades
+            axes.flat[0].set_ylim(bottom=floor / 1e3)
         fig.suptitle(f"max angle error versus arc, {op}, {prec}", fontsize=10)
         fig.tight_layout()
         page.figure(parts, fig, f"error_vs_arc_{op}_{prec}", f"Error versus arc angle, {op}, {prec}",
@@ -292,7 +294,8 @@ def error_vs_arc_overview(page, data):
                     "line is an implementation's largest error among the sampled cases whose arc W falls in the bin "
                     "(log-log, lower is better); the dotted line is the rounding floor 8ε, the dashed lines the "
                     "0.9995 fallback threshold and the quarter-turn tie a·b = 0, an X a bin with non-finite "
-                    "outputs. Each implementation's own curve and its ulp1 are on its card.")
+                    "outputs; errors below a thousandth of the floor are off the bottom edge. Each implementation's "
+                    "own curve and its ulp1 are on its card.")
 
 
 def velocity_overview(page, data):
@@ -304,7 +307,7 @@ def velocity_overview(page, data):
         missing(parts, ["velocity_curve.csv"], "the angular-velocity error curves")
         return
     for op in sorted({op for _, op in data.vel_by}):
-        impls = sorted({i for i, o in data.vel_by if o == op}, key=lambda n: (data.group(n), n))
+        impls = sorted({i for i, o in data.vel_by if o == op}, key=lambda n: (precision_of(n), data.group(n), n))
         keys = sorted({k for (i, o), d in data.vel_by.items() if o == op for k in d},
                       key=lambda k: (k[1] != "", k[0], k[1]))
         labels = [f"{a:g}°" if not tr else tr for a, tr in keys]
