@@ -236,6 +236,24 @@ done
 status=$(render "$work/only/report.html" console-only)
 [[ "$status" == *'data-broken="0"'* && "$status" == *'data-errors="0"'* ]] || fail "summary-only report: $status"
 
+# --- tables other commands add later: a declared one with an impl column shows on its cards, an
+# undeclared one is left alone, neither stops the report ---
+mkdir -p extra
+cp r/summary.csv r/schema.json extra/
+python3 - extra/schema.json <<'PY'
+import json, sys
+s = json.load(open(sys.argv[1]))
+s["branch_map.csv"] = {"about": "test fixture", "key": ["impl", "op"], "columns": [
+    {"name": n, "type": "text", "unit": "", "required": True, "may_be_empty": False} for n in ("impl", "op", "branch")]}
+json.dump(s, open(sys.argv[1], "w"))
+PY
+printf 'impl,op,branch\nseed-c.f64,slerp,fixture-branch-nlerp-fallback\n' >extra/branch_map.csv
+printf 'impl,recipe\nseed-c.f64,undeclared\n' >extra/recipes.csv
+"$qc" report extra 2>extra.err || { cat extra.err; fail "a folder with an extra table must still draw"; }
+grep -q 'fixture-branch-nlerp-fallback' extra/cards/seed-c.f64.html || fail "a declared extra table is not on its card"
+! grep -q 'fixture-branch-nlerp-fallback' extra/cards/lerp.f32.html || fail "an extra table's row is on another card"
+! grep -q 'undeclared' extra/report.html extra/cards/*.html || fail "an undeclared table was shown"
+
 # --- bad input: one line, exit 2, FILE:LINE ---
 mkdir -p bad
 cp r/summary.csv bad/
