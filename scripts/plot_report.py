@@ -34,6 +34,7 @@ import multiprocessing
 import os
 import re
 import shutil
+import subprocess
 import sys
 
 import matplotlib
@@ -907,6 +908,9 @@ def draw_card(impl):
             f"<p>Group <b>{cell(info.get('group', '?'))}</b>",
             f", library version <b>{cell(info['library_version'])}</b>" if info.get("library_version") else "",
             f", {cell(info['origin'])}" if info.get("origin") else "", "."]
+    if impl in data.contracts:
+        head.append(f"</p><p>What it is: {cell(data.contracts[impl])} <span class=\"file\">(<code>quatcheck list "
+                    "--summary</code> of this checkout)</span>")
     brows = rows_of(data.board, impl)
     if brows:
         head.append(" Leaderboard: " + "; ".join(
@@ -980,6 +984,7 @@ class Data:
             for k in ("group", "library_version"):
                 if r.get(k) and k not in d:
                     d[k] = r[k]
+        self.contracts = contracts()
         self.impls = set()
         for table in [self.summary, self.board, self.squad_summary] + [c for _, c in self.conformance]:
             for r in (table.rows if table else []):
@@ -1036,6 +1041,24 @@ class Data:
             key = (lo, 2 * lo if lo > 0 else 0.0)
             d[key] = d.get(key, 0) + number(self.curve, r, "cases") - number(self.curve, r, "nonfinite")
         return groups, "each case counted at its arc bin's maximum ulp1, an upper bound"
+
+
+def contracts():
+    """{impl: one-line contract} of the built-in implementations, from `quatcheck list --summary` of this
+    checkout (the tables do not carry it); {} when no binary answers. Plugins are not listed."""
+    for binary in qc_tables._quatchecks()[:1]:
+        try:
+            out = subprocess.run([binary, "list", "--summary"], capture_output=True, text=True, timeout=30)
+        except (OSError, subprocess.SubprocessError):
+            return {}
+        if out.returncode != 0:
+            return {}
+        lines, found = out.stdout.splitlines(), {}
+        for k, line in enumerate(lines):
+            if line and not line.startswith(" ") and k + 1 < len(lines) and lines[k + 1].startswith("    "):
+                found[line.split()[0]] = lines[k + 1].strip()
+        return found
+    return {}
 
 
 DATA = None  # the Data of the report being drawn; card workers inherit it by fork
