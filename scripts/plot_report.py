@@ -469,7 +469,9 @@ def cell(v):
     return html.escape(v)
 
 
-def table_html(table, title, columns=None, limit=400, rows=None):
+def table_html(table, title, columns=None, limit=400, rows=None, verbatim=()):
+    """A CSV's rows as a table; numbers shown to 3 significant digits (exact on hover) except in the
+    `verbatim` columns (hexfloat inputs one copies to replay a case)."""
     cols = columns or [c for c in table.columns]
     all_rows = table.rows if rows is None else rows
     shown = all_rows[:limit]
@@ -479,7 +481,7 @@ def table_html(table, title, columns=None, limit=400, rows=None):
     out.append("</tr>")
     for r in shown:
         # every column the file has, declared or not: dict.get does not check
-        out.append("<tr>" + "".join(num_cell(dict.get(r, c, "")) if c not in ("impl", "op", "region")
+        out.append("<tr>" + "".join(num_cell(dict.get(r, c, "")) if c not in ("impl", "op", "region", *verbatim)
                                     else f"<td>{cell(dict.get(r, c, ''))}</td>" for c in cols) + "</tr>")
     out.append("</table>")
     return "".join(out)
@@ -877,10 +879,10 @@ def card_worst(page, data, impl, origin):
     cols = [c for c in ("op", "region", "angle_err_rad", "ulp1", "source", "q0_w", "q0_x", "q0_y", "q0_z", "q1_w",
                         "q1_x", "q1_y", "q1_z", "t") if c in data.worst.columns]
     parts.append(table_html(data.worst, "worst_cases.csv: the worst case of each op and region", cols,
-                            rows=list(first.values())))
+                            rows=list(first.values()), verbatim=cols[5:]))
     plugin = " --plugin PATH.so" if origin == "plugin" else ""
     parts.append("<p>Replay this implementation's worst cases against a fresh reference:</p><pre>"
-                 + cell(f"grep -E '^(impl,|{re.escape(impl)},)' worst_cases.csv > {impl}.worst.csv\n"
+                 + cell(f"grep -E '^(impl,|{impl.replace('.', '[.]')},)' worst_cases.csv > {impl}.worst.csv\n"
                         f"quatcheck replay {impl}.worst.csv{plugin}") + "</pre>")
 
 
