@@ -3,21 +3,38 @@
 
     /usr/bin/python3 scripts/plot_report.py REPORT_DIR
 
-Writes REPORT_DIR/plots/*.png and REPORT_DIR/report.html: one self-contained page (images embedded as
-base64, no network, no external file) with a one-sentence caption under every plot. Each section uses the
-CSVs it needs when they exist and says which file is missing when they do not. `quatcheck report DIR`
-calls this script; run it yourself to redraw or restyle the plots.
+Writes into REPORT_DIR (issue 16):
+- report.html, the overview: which implementation to trust and what is wrong with the others. The
+  leaderboard as a sortable, filterable table (plain JavaScript in the page, no library, no network),
+  figures rounded to 3 significant digits with the exact CSV value on hover, verdicts as coloured badges,
+  a conformance matrix, and the few figures that compare implementations (small multiples).
+- cards/IMPL.html, one "library card" per implementation, opened on demand from the overview: its figures
+  per region, every failed property with its counterexample, reproducing command and a C snippet, and
+  plots that show only this implementation (plus at most the rounding floor and one comparison line).
+- plots/*.png, every image of those pages (also embedded in them as base64: each page is one file that
+  opens from disk without a network).
+
+Figures are static matplotlib PNGs, chosen per figure (the reason is beside each function): small
+multiples, heat maps and one-implementation plots read at a glance without interaction, keep every axes at
+8 named series or fewer, and cost a fraction of the 3.5 MB that embedding plotly.js in each page would.
+
+Each section uses the CSVs it needs when they exist and says which file is missing when they do not;
+tables this script does not know (declared in schema.json, with an `impl` column) are shown on the cards.
+`quatcheck report DIR` calls this script; run it yourself to redraw or restyle the plots.
 
 Needs Debian's python3-matplotlib (run with /usr/bin/python3). Errors are one line on stderr,
 "quatcheck: report: FILE:LINE: reason", with exit status 2; files are moved into place only when every
-plot is drawn.
+page is drawn.
 """
 import base64
 import html
 import json
 import math
+import multiprocessing
 import os
+import re
 import shutil
+import subprocess
 import sys
 
 import matplotlib
@@ -27,10 +44,21 @@ import qc_tables  # noqa: E402
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
+from matplotlib.colors import LogNorm  # noqa: E402
+from matplotlib.ticker import LogLocator, NullLocator  # noqa: E402
 
 THRESHOLD_DOT = 0.9995
 THRESHOLD_W = math.acos(THRESHOLD_DOT)  # arc W = angle between a and b on S^3 where a.b = 0.9995
-DPI = 90
+DPI = 80
+MAX_SERIES = 6  # lines per axes in the overview's small multiples (issue 16: at most about 8)
+EPS = {"f32": 2.0 ** -23, "f64": 2.0 ** -52}  # the spacing at 1, eps = 2^(1-p)
+# The rounding floor drawn beside a curve: quatcheck compare's floor (docs/nightly.md), 2 ulp1 per component,
+# which is an angle of 4 x 2 x eps = 8 eps. Errors below it are last-bit differences.
+FLOOR_ULP1 = 2.0
+
+
+def angle_floor(prec):
+    return 4 * FLOOR_ULP1 * EPS[prec] if prec in EPS else None
 
 
 class ReportError(Exception):
@@ -83,13 +111,47 @@ def precision_of(impl):
     return impl.rsplit(".", 1)[1] if impl.endswith((".f32", ".f64")) else "other"
 
 
+def card_file(impl):
+    """The card's file name; implementation names are [A-Za-z0-9_-] plus .f32/.f64, anything else is
+    replaced so that a name can never leave cards/."""
+    return re.sub(r"[^A-Za-z0-9_.-]", "_", impl).lstrip(".") + ".html"
+
+
+def sig3(v):
+    """A figure for reading: 3 significant digits (the exact value stays in the CSV and the title)."""
+    if v is None:
+        return ""
+    if v == 0 or not math.isfinite(v):
+        return f"{v:g}"
+    return f"{v:.3g}" if 1e-3 <= abs(v) < 1e5 else f"{v:.2e}"
+
+
+def num_cell(text, tag="td"):
+    """A table cell for a number read from a CSV: 3 significant digits shown, the exact text on hover and
+    in data-v (which the sort uses)."""
+    if text is None or text == "":
+        return f'<{tag} data-v=""></{tag}>'
+    try:
+        v = float(text)
+    except ValueError:
+        try:
+            v = float.fromhex(text)
+        except ValueError:
+            return f"<{tag}>{html.escape(text)}</{tag}>"
+    e = html.escape(text)
+    return f'<{tag} class="n" data-v="{e}" title="{e}">{html.escape(sig3(v))}</{tag}>'
+
+
 # ---------------------------------------------------------------------------------------------------
-# Figures
+# Pages
 
 
 class Page:
-    def __init__(self, folder, staging):
-        self.folder, self.staging = folder, staging
+    """One HTML page being drawn: its sections, and the images it wrote into staging/plots. `prefix` makes
+    image names unique across pages; `root` is the relative path from the page to the report folder."""
+
+    def __init__(self, folder, staging, prefix="", root=""):
+        self.folder, self.staging, self.prefix, self.root = folder, staging, prefix, root
         self.sections = []  # (anchor, title, [html parts])
         self.images = []    # file names written into staging/plots
 
@@ -99,15 +161,19 @@ class Page:
         return parts
 
     def figure(self, parts, fig, name, title, caption):
-        file = f"{name}.png"
+        file = f"{self.prefix}{name}.png"
         path = os.path.join(self.staging, "plots", file)
+        # The most named series on any one axes (legend entries), recorded on the figure so that the render
+        # test can hold every plot to the readability budget (issue 16: at most about 8 per axes).
+        series = max((len([s for s in ax.get_legend_handles_labels()[1] if not s.startswith("_")])
+                      for ax in fig.axes), default=0)
         fig.savefig(path, dpi=DPI, bbox_inches="tight")
         plt.close(fig)
         self.images.append(file)
         with open(path, "rb") as f:
             data = base64.b64encode(f.read()).decode("ascii")
         parts.append(
-            f'<figure id="fig-{name}"><img alt="{html.escape(title)}" src="data:image/png;base64,{data}">'
+            f'<figure id="fig-{name}" data-series="{series}"><img alt="{html.escape(title)}" src="data:image/png;base64,{data}">'
             f"<figcaption><b>{html.escape(title)}.</b> {html.escape(caption)} "
             f'<span class="file">plots/{file}</span></figcaption></figure>')
 
@@ -131,166 +197,159 @@ def positive(values):
     return [v if v is not None and v > 0 and math.isfinite(v) else float("nan") for v in values]
 
 
-def error_vs_arc(page, curve):
+def curve_points(curve, rows):
+    """(x, angle, ulp1, [x of bins with non-finite outputs]) of one implementation's log-binned curve."""
+    xs, angle, ulp1, bad = [], [], [], []
+    for r in rows:
+        lo, hi, n = number(curve, r, "w_lo"), number(curve, r, "w_hi"), number(curve, r, "cases")
+        a, u, nf = number(curve, r, "max_angle_err_rad"), number(curve, r, "max_ulp1"), number(curve, r, "nonfinite")
+        if n == 0:  # every field is parsed first: a malformed row stops the report even where the bin is empty
+            continue
+        x = math.sqrt(lo * hi) if lo > 0 else hi / 2
+        xs.append(x)
+        angle.append(a)
+        ulp1.append(u)
+        if nf > 0:
+            bad.append(x)
+    return xs, angle, ulp1, bad
+
+
+def arc_axes(ax, ylabel):
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    for axis in (ax.xaxis, ax.yaxis):  # decades only: minor log ticks cost most of the drawing time
+        axis.set_major_locator(LogLocator(numticks=8))
+        axis.set_minor_locator(NullLocator())
+    ax.set_xlabel("arc W between the keys (rad)", fontsize=8)
+    ax.set_ylabel(ylabel, fontsize=8)
+    ax.tick_params(labelsize=7)
+    ax.axvline(THRESHOLD_W, color="k", linestyle="--", linewidth=0.8)
+    ax.axvline(math.pi / 2, color="r", linestyle="--", linewidth=0.8)
+    ax.grid(True, which="major", alpha=0.3)
+    ax.text(THRESHOLD_W, 0.98, "a·b=0.9995 ", fontsize=6, va="top", ha="right", transform=ax.get_xaxis_transform())
+    ax.text(math.pi / 2, 0.90, "a·b=0 ", fontsize=6, va="top", ha="right", color="r",
+            transform=ax.get_xaxis_transform())
+
+
+def log_curves(curve):
+    """{(op, precision): {impl: [rows]}} of the log-binned rows of error_curve.csv."""
+    groups = {}
+    for r in curve.rows:
+        if r["bins"] == "log":
+            groups.setdefault((r["op"], precision_of(r["impl"])), {}).setdefault(r["impl"], []).append(r)
+    return groups
+
+
+# ---------------------------------------------------------------------------------------------------
+# Overview figures
+
+
+def error_vs_arc_overview(page, data):
+    """Small multiples, not one crowded axes: 38 implementations on one axes cannot be told apart, and a
+    static panel per group (at most MAX_SERIES lines each, shared axes so panels compare) reads without
+    any interaction. Each implementation's own curve, against the floor, is on its card."""
     parts = page.section("error-vs-arc", "Error versus arc angle")
+    curve = data.curve
     if curve is None:
         missing(parts, ["error_curve.csv"], "the error curves")
         return
-    groups = {}
-    for r in curve.rows:
-        if r["bins"] != "log":
-            continue
-        groups.setdefault((r["op"], precision_of(r["impl"])), {}).setdefault(r["impl"], []).append(r)
+    groups = log_curves(curve)
     if not groups:
         parts.append('<p class="missing">error_curve.csv has no rows with bins=log.</p>')
         return
     for (op, prec), impls in sorted(groups.items()):
-        fig, (ax_angle, ax_ulp) = plt.subplots(1, 2, figsize=(13, 4.8))
-        for (impl, rows), (color, ls, mk) in zip(sorted(impls.items()), styles(len(impls))):
-            xs, angle, ulp1, bad = [], [], [], []
-            for r in rows:
-                lo, hi, n = number(curve, r, "w_lo"), number(curve, r, "w_hi"), number(curve, r, "cases")
-                a, u, nf = number(curve, r, "max_angle_err_rad"), number(curve, r, "max_ulp1"), number(curve, r, "nonfinite")
-                if n == 0:
-                    continue
-                x = math.sqrt(lo * hi) if lo > 0 else hi / 2
-                xs.append(x)
-                angle.append(a)
-                ulp1.append(u)
-                if nf > 0:
-                    bad.append(x)
-            kw = dict(color=color, linestyle=ls, marker=mk, markersize=3, linewidth=1.2, label=impl)
-            ax_angle.plot(xs, positive(angle), **kw)
-            ax_ulp.plot(xs, positive(ulp1), **kw)
-            for x in bad:
-                ax_angle.axvline(x, color=color, linewidth=0.6, alpha=0.5)
-                ax_angle.plot([x], [1], marker="X", color=color, markersize=8, linestyle="none")
-        for ax, label in ((ax_angle, "max angle error (rad)"), (ax_ulp, "max ulp1")):
-            ax.set_xscale("log")
-            ax.set_yscale("log")
-            ax.set_xlabel("arc W between the keys (rad)")
-            ax.set_ylabel(label)
-            ax.axvline(THRESHOLD_W, color="k", linestyle="--", linewidth=0.8)
-            ax.axvline(math.pi / 2, color="r", linestyle="--", linewidth=0.8)
-            ax.grid(True, which="major", alpha=0.3)
-            ax.text(THRESHOLD_W, 0.98, "a·b=0.9995 ", fontsize=7, va="top", ha="right", transform=ax.get_xaxis_transform())
-            ax.text(math.pi / 2, 0.90, "a·b=0 ", fontsize=7, va="top", ha="right", color="r",
-                    transform=ax.get_xaxis_transform())
-        ax_angle.set_title(f"{op}, {prec}: angle error")
-        ax_ulp.set_title(f"{op}, {prec}: ulp1 error")
-        ax_ulp.legend(fontsize=7, loc="center left", bbox_to_anchor=(1.01, 0.5))
-        page.figure(parts, fig, f"error_vs_arc_{op}_{prec}", f"Error versus arc angle, {op}, {prec}",
-                    "Each line is one implementation's largest error among the sampled cases whose arc W falls in "
-                    "the bin (log-log, lower is better); the dashed lines mark the 0.9995 fallback threshold and "
-                    "the quarter-turn tie a·b = 0, near-equal and near-antipodal keys sit at the left edge, an X "
-                    "marks a bin with non-finite outputs, and bins without error are not drawn.")
-
-
-def ulp1_histograms(page, hist, curve):
-    parts = page.section("ulp1-histograms", "ulp1 histograms")
-    if hist is not None:
-        groups = {}
-        for r in hist.rows:
-            groups.setdefault((r["op"], precision_of(r["impl"])), {}).setdefault(r["impl"], {})
-            key = (number(hist, r, "ulp1_lo"), number(hist, r, "ulp1_hi"))
-            d = groups[(r["op"], precision_of(r["impl"]))][r["impl"]]
-            d[key] = d.get(key, 0) + number(hist, r, "cases")
-        source = "every sampled case, all regions together"
-    elif curve is not None:
-        # No per-case histogram: count each case at its arc bin's maximum ulp1, an upper bound per case.
-        groups = {}
-        for r in curve.rows:
-            if r["bins"] != "log" or number(curve, r, "cases") == 0:
-                continue
-            u = number(curve, r, "max_ulp1")
-            lo = 0.0 if u == 0 else 2.0 ** math.floor(math.log2(u))
-            d = groups.setdefault((r["op"], precision_of(r["impl"])), {}).setdefault(r["impl"], {})
-            key = (lo, 2 * lo if lo > 0 else 0.0)
-            d[key] = d.get(key, 0) + number(curve, r, "cases") - number(curve, r, "nonfinite")
-        parts.append('<p class="missing">Missing: <code>ulp1_histogram.csv</code>; these histograms are drawn from '
-                     "<code>error_curve.csv</code> instead, counting every case at its arc bin's largest ulp1 "
-                     "(an upper bound for each case).</p>")
-        source = "each case counted at its arc bin's maximum ulp1 (upper bound)"
-    else:
-        missing(parts, ["ulp1_histogram.csv", "error_curve.csv"], "the ulp1 histograms")
-        return
-    for (op, prec), impls in sorted(groups.items()):
-        names = sorted(impls)
-        cols = min(4, len(names))
-        rows_n = (len(names) + cols - 1) // cols
-        fig, axes = plt.subplots(rows_n, cols, figsize=(3.4 * cols, 2.4 * rows_n), squeeze=False, sharex=True)
-        # x = log2 of the bin's lower edge; exact zeros get their own bar two steps left of the smallest bin.
-        ks = sorted({math.log2(lo) for d in impls.values() for lo, _ in d if lo > 0})
-        zero_x = (ks[0] if ks else 0) - 2
-        for ax, name in zip(axes.flat, names):
-            xs = [math.log2(lo) if lo > 0 else zero_x for lo, _ in impls[name]]
-            ax.bar(xs, list(impls[name].values()), width=0.9, align="edge", color="tab:blue")
-            ax.set_yscale("symlog", linthresh=1)
-            ax.set_title(name, fontsize=8)
-            ax.tick_params(labelsize=6)
-            ax.axvline(0, color="k", linewidth=0.5, linestyle=":")
-            ticks = list(range(int(math.ceil(ks[0])) if ks else 0, int(ks[-1]) + 2 if ks else 1, 1))
-            step = max(1, len(ticks) // 7)
-            ticks = ticks[::step]
-            ax.set_xticks([zero_x] + ticks)
-            ax.set_xticklabels(["0"] + [f"2^{k}" for k in ticks], rotation=45)
-        for ax in list(axes.flat)[len(names):]:
+        order = sorted(impls, key=lambda n: (data.group(n), n))
+        panels = []  # (title, [impl])
+        for g in sorted({data.group(n) for n in order}):
+            members = [n for n in order if data.group(n) == g]
+            k = math.ceil(len(members) / MAX_SERIES)
+            size = math.ceil(len(members) / k)
+            for i in range(k):
+                chunk = members[i * size:(i + 1) * size]
+                panels.append((g if k == 1 else f"{g} ({i + 1}/{k})", chunk))
+        cols = min(3, len(panels))
+        nrows = math.ceil(len(panels) / cols)
+        fig, axes = plt.subplots(nrows, cols, figsize=(4.6 * cols, 3.3 * nrows), squeeze=False, sharex=True,
+                                 sharey=True)
+        floor = angle_floor(prec)
+        for ax, (title, members) in zip(axes.flat, panels):
+            for impl, (color, ls, mk) in zip(members, styles(len(members))):
+                xs, angle, _, bad = curve_points(curve, impls[impl])
+                ax.plot(xs, positive(angle), color=color, linestyle=ls, marker=mk, markersize=2.5, linewidth=1.1,
+                        label=impl)
+                for x in bad:
+                    ax.plot([x], [1], marker="X", color=color, markersize=7, linestyle="none")
+            if floor:
+                ax.axhline(floor, color="0.5", linestyle=":", linewidth=1, label="rounding floor 8ε")
+            arc_axes(ax, "max angle error (rad)")
+            ax.set_title(title, fontsize=9)
+            ax.legend(fontsize=6, loc="upper left")
+        for ax in list(axes.flat)[len(panels):]:
             ax.axis("off")
-        fig.suptitle(f"ulp1 distribution, {op}, {prec}", fontsize=10)
-        fig.supxlabel("ulp1 bin (lower edge; a bar covers [2^k, 2^(k+1)))", fontsize=8)
-        fig.supylabel("cases", fontsize=8)
+        if floor:  # one stray exact-looking bin (1e-30) must not squeeze every panel's interesting decades
+            axes.flat[0].set_ylim(bottom=floor / 1e3)
+        fig.suptitle(f"max angle error versus arc, {op}, {prec}", fontsize=10)
         fig.tight_layout()
-        page.figure(parts, fig, f"ulp1_hist_{op}_{prec}", f"ulp1 histograms, {op}, {prec}",
-                    f"Each panel counts one implementation's cases by error in units of the spacing at 1 ({source}): "
-                    "mass far to the right of 2^0 means errors well beyond rounding.")
+        page.figure(parts, fig, f"error_vs_arc_{op}_{prec}", f"Error versus arc angle, {op}, {prec}",
+                    "One panel per group of implementations (at most six lines each, same axes everywhere): each "
+                    "line is an implementation's largest error among the sampled cases whose arc W falls in the bin "
+                    "(log-log, lower is better); the dotted line is the rounding floor 8ε, the dashed lines the "
+                    "0.9995 fallback threshold and the quarter-turn tie a·b = 0, an X a bin with non-finite "
+                    "outputs; errors below a thousandth of the floor are off the bottom edge. Each implementation's "
+                    "own curve and its ulp1 are on its card.")
 
 
-def velocity_curves(page, vel):
+def velocity_overview(page, data):
+    """A heat map per op instead of 7 x 2 panels of 30 overlapping lines: what one wants from the overview is
+    which implementation strays from constant speed on which arc, and by how much; the curves against t are
+    on each card, one implementation at a time."""
     parts = page.section("velocity", "Angular velocity")
-    if vel is None:
+    if data.vel is None:
         missing(parts, ["velocity_curve.csv"], "the angular-velocity error curves")
         return
-    groups = {}
-    for r in vel.rows:
-        groups.setdefault(r["op"], {}).setdefault(number(vel, r, "arc_deg"), {}).setdefault(
-            (r["impl"], r.get("track", "")), []).append(r)
-    for op, arcs in sorted(groups.items()):
-        arc_list = sorted(arcs)
-        # one row per arc; columns: timing error, relative speed error
-        fig, axes = plt.subplots(len(arc_list), 2, figsize=(12, 2.3 * len(arc_list) + 0.8), squeeze=False)
-        all_impls = sorted({k for a in arcs.values() for k in a})
-        style = dict(zip(all_impls, styles(len(all_impls))))
-        for i, arc in enumerate(arc_list):
-            for key, rows in sorted(arcs[arc].items()):
-                rows = sorted(rows, key=lambda r: number(vel, r, "t"))
-                t = [number(vel, r, "t") for r in rows]
-                color, ls, _ = style[key]
-                label = key[0] + (f" ({key[1]})" if key[1] else "")
-                axes[i][0].plot(t, positive([abs(number(vel, r, "timing_err")) for r in rows]), color=color,
-                                linestyle=ls, linewidth=0.9, label=label if i == 0 else None)
-                axes[i][1].plot(t, positive([abs(number(vel, r, "speed_rel_err")) for r in rows]), color=color,
-                                linestyle=ls, linewidth=0.9)
-            axes[i][0].set_ylabel(f"arc {arc:g}°", fontsize=8)
-            for j in range(2):
-                axes[i][j].set_yscale("log")
-                axes[i][j].grid(True, alpha=0.3)
-                axes[i][j].tick_params(labelsize=7)
-        axes[0][0].set_title("|timing error| = |φ − φ_ideal| / Θ", fontsize=9)
-        axes[0][1].set_title("|relative angular speed error|", fontsize=9)
-        axes[-1][0].set_xlabel("t")
-        axes[-1][1].set_xlabel("t")
-        fig.legend(fontsize=6, loc="center left", bbox_to_anchor=(1.0, 0.5), ncol=1 + len(all_impls) // 40)
-        fig.suptitle(f"angular velocity, {op}", fontsize=10)
+    for op in sorted({op for _, op in data.vel_by}):
+        impls = sorted({i for i, o in data.vel_by if o == op}, key=lambda n: (precision_of(n), data.group(n), n))
+        keys = sorted({k for (i, o), d in data.vel_by.items() if o == op for k in d},
+                      key=lambda k: (k[1] != "", k[0], k[1]))
+        labels = [f"{a:g}°" if not tr else tr for a, tr in keys]
+        grids = []
+        for col in (1, 2):  # |timing_err|, |speed_rel_err|
+            grid = []
+            for impl in impls:
+                row = []
+                for k in keys:
+                    pts = data.vel_by[(impl, op)].get(k, [])
+                    vals = [abs(p[col]) for p in pts if math.isfinite(p[col])]
+                    row.append(max(vals) if vals else float("nan"))
+                grid.append(row)
+            grids.append(grid)
+        fig, axes = plt.subplots(1, 2, figsize=(2.0 + 1.1 * len(keys) * 2, 0.26 * len(impls) + 1.8), squeeze=False)
+        for ax, grid, title in zip(axes[0], grids, ("max |timing error| over t", "max |relative speed error| over t")):
+            flat = [v for r in grid for v in r if v > 0 and math.isfinite(v)]
+            norm = LogNorm(vmin=min(flat), vmax=max(flat)) if flat and min(flat) < max(flat) else None
+            shown = [[v if v > 0 and math.isfinite(v) else float("nan") for v in r] for r in grid]
+            im = ax.imshow(shown, aspect="auto", cmap="viridis", norm=norm)
+            for i, r in enumerate(grid):
+                for j, v in enumerate(r):
+                    if math.isfinite(v):
+                        ax.text(j, i, f"{v:.0e}" if v > 0 else "0", ha="center", va="center", fontsize=5,
+                                color="w" if norm is None or v <= 0 or norm(v) < 0.6 else "k")
+            ax.set_xticks(range(len(keys)))
+            ax.set_xticklabels(labels, fontsize=7, rotation=30)
+            ax.set_yticks(range(len(impls)))
+            ax.set_yticklabels(impls, fontsize=7)
+            ax.set_title(title, fontsize=9)
+            fig.colorbar(im, ax=ax, fraction=0.04)
+        fig.suptitle(f"angular velocity, {op}: largest deviation from constant speed per arc", fontsize=10)
         fig.tight_layout()
         page.figure(parts, fig, f"velocity_{op}", f"Angular velocity, {op}",
-                    "How far each implementation's rotated angle strays from the constant-speed ideal at each t, as a "
-                    "fraction of the arc (left), and how far its angular speed strays from the ideal speed (right), "
-                    "one row per arc, as magnitudes on a log scale: a line near 1e-7 (f32) or 1e-16 (f64) is rounding "
-                    "noise, a smooth hump well above it is a real non-constant speed (nlerp), and exact zeros are not "
-                    "drawn.")
-
-
+                    "Each cell is one implementation's largest deviation on one arc (or squad track): how far its "
+                    "rotated angle runs ahead of or behind constant speed, as a fraction of the arc (left), and how "
+                    "far its angular speed strays from the ideal (right); about 1e-7 (f32) or 1e-16 (f64) is rounding "
+                    "noise, a bright cell a real non-constant speed. The curves against t are on each card.")
 def threshold_study(page, thr, thr_summary):
+    """One static axes per precision: three families, each with its arc floor dotted and its tau* marked, is
+    few enough lines to read without interaction."""
     parts = page.section("threshold", "Threshold study")
     if thr is None:
         missing(parts, ["threshold.csv"], "the threshold study")
@@ -365,7 +424,10 @@ def sweep_section(page, folder, name):
     if names:
         fig, axes = plt.subplots(1, len(names), figsize=(6.0 * len(names), 4.4), squeeze=False)
         for ax, sl in zip(axes[0], names):
-            lines = sorted(slices[sl])
+            # At most 8 lines per panel (the report's readability budget): the 8 largest maxima of the slice,
+            # the implementations worth a look; every row is in the table below.
+            peak = {k: max(number(curve, r, "max_angle_err_rad") for r in v) for k, v in slices[sl].items()}
+            lines = sorted(sorted(slices[sl], key=lambda k: -peak[k])[:8])
             for (impl, op), (color, ls, mk) in zip(lines, styles(len(lines))):
                 rows = sorted(slices[sl][(impl, op)], key=lambda r: number(curve, r, "x_lo"))
                 x = [0.5 * (number(curve, r, "x_lo") + number(curve, r, "x_hi")) for r in rows]
@@ -378,7 +440,8 @@ def sweep_section(page, folder, name):
             ax.grid(True, alpha=0.3)
             ax.legend(fontsize=6, ncol=2)
         page.figure(parts, fig, name, f"Exhaustive slices ({name}/)",
-                    "Each line is one implementation's largest error in 256 equal bins of the swept value, every "
+                    "Each line is one implementation's largest error in 256 equal bins of the swept value (per panel "
+                    "the 8 implementations with the largest error), every "
                     "representable value (f32) or a dense scan plus exact windows (f64) evaluated; see "
                     f"docs/sweep.md. {'The first four of ' + str(len(slices)) + ' slices are drawn.' if len(slices) > 4 else ''}")
     parts.append(table_html(summary, f"{name}/sweep_summary.csv"))
@@ -389,6 +452,9 @@ def sweep_section(page, folder, name):
 
 
 def timing_plots(page, timing, summary):
+    """Time per call: one row per implementation and one marker per region (at most five series), a dot plot
+    because the question is the spread across regions. Accuracy versus cost: a scatter, one point per
+    implementation and op, named beside the point (the legend only tells the ops apart)."""
     parts = page.section("timing", "Timing and cost")
     if timing is None:
         missing(parts, ["timing.csv"], "timing per region and accuracy versus cost")
@@ -492,98 +558,171 @@ def cell(v):
     return html.escape(v)
 
 
-def table_html(table, title, columns=None, limit=400):
+def table_html(table, title, columns=None, limit=400, rows=None, verbatim=()):
+    """A CSV's rows as a table; numbers shown to 3 significant digits (exact on hover) except in the
+    `verbatim` columns (hexfloat inputs one copies to replay a case)."""
     cols = columns or [c for c in table.columns]
-    rows = table.rows[:limit]
-    out = [f'<table><caption><code>{html.escape(title)}</code> ({len(table.rows)} rows'
-           f'{", first " + str(limit) + " shown" if len(table.rows) > limit else ""})</caption><tr>']
+    all_rows = table.rows if rows is None else rows
+    shown = all_rows[:limit]
+    out = [f'<table><caption><code>{html.escape(title)}</code> ({len(all_rows)} rows'
+           f'{", first " + str(limit) + " shown" if len(all_rows) > limit else ""})</caption><tr>']
     out += [f"<th>{cell(c)}</th>" for c in cols]
     out.append("</tr>")
-    for r in rows:
+    for r in shown:
         # every column the file has, declared or not: dict.get does not check
-        out.append("<tr>" + "".join(f"<td>{cell(dict.get(r, c, ''))}</td>" for c in cols) + "</tr>")
+        out.append("<tr>" + "".join(num_cell(dict.get(r, c, "")) if c not in ("impl", "op", "region", *verbatim)
+                                    else f"<td>{cell(dict.get(r, c, ''))}</td>" for c in cols) + "</tr>")
     out.append("</table>")
     return "".join(out)
 
 
-def summary_table(page, summary, run):
-    parts = page.section("summary", "Summary")
-    if run is not None:
-        b = run.get("build", {})
-        parts.append(f"<p>Seed {run.get('seed')}, {run.get('cases_per_region')} cases per region and precision, "
-                     f"{len(run.get('implementations', []))} implementation × op pairs, wall time "
-                     f"{run.get('wall_time_s', 0):.1f} s, finished {html.escape(str(run.get('finished_at', '?')))}; "
-                     f"{html.escape(str(b.get('compiler', '?')))}, MPFR {html.escape(str(b.get('mpfr_version', '?')))}."
-                     "</p>")
-    else:
-        missing(parts, ["run.json"], "the run's settings")
-    if summary is None:
-        missing(parts, ["summary.csv"], "the accuracy summary")
+VERDICT_TEXT = {"pass": "pass", "known": "known failures", "fail": "fail", "not-run": "not run",
+                "crashed": "crashed", "nonfinite": "non-finite"}
+
+
+def board_verdict(row):
+    """One verdict per leaderboard row, for the badge and the filter: a contained implementation that died
+    first, then any failed property, then declared (known) failures, then pass."""
+    status = row.get("status", "ok") or "ok"
+    if status != "ok":
+        return "crashed"
+    conf = row.get("conformance", "") or ""
+    if conf in ("", "not run"):
+        return "not-run"
+    if "fail:" in conf:
+        return "fail"
+    if "known:" in conf:
+        return "known"
+    return "pass"
+
+
+def badge(verdict, text=None):
+    return f'<span class="badge v-{verdict}">{html.escape(text or VERDICT_TEXT.get(verdict, verdict))}</span>'
+
+
+def leaderboard_section(page, data):
+    parts = page.section("leaderboard", "Leaderboard")
+    board = data.board
+    if board is None:
+        missing(parts, ["leaderboard.csv"], "the leaderboard (run quatcheck leaderboard DIR)")
+        impls = sorted(data.impls)
+        if impls:
+            parts.append("<p>Library cards: " + " ".join(
+                f'<a href="cards/{card_file(i)}">{cell(i)}</a>' for i in impls) + "</p>")
         return
-    regions = []
-    for r in summary.rows:
-        if r["region"] not in regions:
-            regions.append(r["region"])
-    cells = {}
-    for r in summary.rows:
-        v = number(summary, r, "max_angle_err_rad")
-        text = f"{v:.2e}"
-        if int(number(summary, r, "nonfinite")):
-            text += f' <span class="bad">({r["nonfinite"]} non-finite)</span>'
-        if r.get("status", "ok") not in ("ok", ""):
-            text += f' <span class="bad">{cell(r["status"])}</span>'
-        cells.setdefault((r["impl"], r["op"]), {})[r["region"]] = text
-    out = ["<table><caption>Max angle error (rad) per region over the sampled cases: a lower bound on the true "
-           "maximum (<code>summary.csv</code>)</caption><tr><th>impl</th><th>op</th>"]
-    out += [f"<th>{cell(g)}</th>" for g in regions] + ["</tr>"]
-    for (impl, op), d in cells.items():
-        out.append(f"<tr><td><code>{cell(impl)}</code></td><td>{cell(op)}</td>" +
-                   "".join(f"<td>{d.get(g, '')}</td>" for g in regions) + "</tr>")
-    out.append("</table>")
+    region_cols = [c for c in board.columns if c.endswith("_max_angle_err_rad") and not c.startswith("worst_")
+                   and any(r.get(c, "") != "" for r in board.rows)]
+    cols = [("rank", "#", "num"), ("impl", "implementation", "text"), ("op", "op", "text"),
+            ("precision", "precision", "text"), ("group", "group", "text"), ("worst_region", "worst region", "text"),
+            ("worst_max_angle_err_rad", "max angle err (rad)", "num"), ("worst_max_ulp1", "max ulp1", "num"),
+            ("nonfinite", "non-finite", "num"), ("verdict", "verdict", "text"),
+            ("ns_per_call_throughput", "ns/call", "num"), ("ns_per_call_latency", "ns/call latency", "num")]
+    cols += [(c, c[:-len("_max_angle_err_rad")], "num") for c in region_cols]
+    have = set(board.columns)
+    cols = [c for c in cols if c[0] in have or c[0] in ("precision", "verdict")]
+    options = {k: sorted({(precision_of(r["impl"]) if k == "precision" else r.get(k, "")) for r in board.rows})
+               for k in ("op", "precision", "group")}
+    options["verdict"] = [v for v in VERDICT_TEXT if any(board_verdict(r) == v for r in board.rows)]
+    ctl = ['<div id="lb-controls">']
+    for k, vals in options.items():
+        ctl.append(f'<label>{k} <select data-filter="{k}"><option value="">all</option>' +
+                   "".join(f'<option value="{cell(v)}">{cell(VERDICT_TEXT.get(v, v) if k == "verdict" else v)}'
+                           "</option>" for v in vals) + "</select></label>")
+    ctl.append('<label>find <input type="search" id="lb-find" placeholder="name"></label>'
+               '<label><input type="checkbox" id="lb-regions"> per-region columns</label>'
+               '<span id="lb-count"></span></div>')
+    parts.append("".join(ctl))
+    out = ['<table id="lb-table" class="sortable hide-regions"><caption>One row per implementation and op, most accurate '
+           "first (<code>leaderboard.csv</code>). Click a column to sort, again to reverse; figures are rounded to 3 "
+           "significant digits, hover for the exact value. Maxima are over sampled cases: lower bounds.</caption>"
+           "<thead><tr>"]
+    for key, title, kind in cols:
+        cls = ' class="region"' if key in region_cols else ""
+        out.append(f'<th data-key="{cell(key)}" data-type="{kind}"{cls}>{cell(title)}</th>')
+    out.append("</tr></thead><tbody>")
+    for r in board.rows:
+        v = board_verdict(r)
+        prec = precision_of(r["impl"])
+        attrs = (f'data-op="{cell(r.get("op", ""))}" data-precision="{cell(prec)}" '
+                 f'data-group="{cell(r.get("group", ""))}" data-verdict="{v}" data-impl="{cell(r["impl"])}"')
+        tds = []
+        for key, _, kind in cols:
+            if key == "impl":
+                tds.append(f'<td data-v="{cell(r["impl"])}"><a href="cards/{card_file(r["impl"])}">'
+                           f'<code>{cell(r["impl"])}</code></a></td>')
+            elif key == "precision":
+                tds.append(f'<td data-v="{cell(prec)}">{cell(prec)}</td>')
+            elif key == "verdict":
+                conf = r.get("conformance", "")
+                extra = ""
+                if (r.get("nonfinite") or "0") not in ("0", ""):
+                    extra = " " + badge("nonfinite")
+                tds.append(f'<td data-v="{v}" title="{cell(conf)}">{badge(v)}{extra}'
+                           f'<div class="conf">{cell(conf)}</div></td>')
+            elif kind == "num":
+                c = num_cell(r.get(key, ""))
+                if key in region_cols:
+                    c = c.replace("<td", '<td data-region="1"', 1)
+                tds.append(c)
+            else:
+                tds.append(f'<td data-v="{cell(r.get(key, ""))}">{cell(r.get(key, ""))}</td>')
+        out.append(f"<tr {attrs}>" + "".join(tds) + "</tr>")
+    out.append("</tbody></table>")
     parts.append("".join(out))
 
 
-def leaderboard_section(page, folder, board):
-    parts = page.section("leaderboard", "Leaderboard")
-    if board is None:
-        missing(parts, ["leaderboard.csv"], "the leaderboard")
-        return
-    parts.append(table_html(board, "leaderboard.csv"))
-
-
-def conformance_section(page, tables):
+def conformance_matrix(page, data):
+    """Every implementation x op against every property, as badges: the failures of all implementations at a
+    glance. Each failure links to the card that shows its counterexample."""
     parts = page.section("conformance", "Conformance")
-    present = [(n, t) for n, t in tables if t is not None]
-    for n, t in tables:
+    for n, t in data.conformance:
         if t is None:
             missing(parts, [n], "its conformance verdicts")
-    if not present:
+    rows = [(n, r) for n, t in data.conformance if t is not None for r in t.rows]
+    if not rows:
         return
-    details = []
-    out = ["<table><caption>Conformance verdicts; a failing property links to its counterexample</caption>"
-           "<tr><th>file</th><th>impl</th><th>op</th><th>property</th><th>verdict</th><th>cases</th>"
-           "<th>tolerance</th><th>worst</th></tr>"]
-    for name, t in present:
-        for r in t.rows:
-            verdict = r.get("verdict", "")
-            v = cell(verdict)
-            if verdict == "fail":
-                anchor = f"cx-{len(details) + 1}"
-                v = f'<a class="bad" href="#{anchor}">fail: counterexample</a>'
-                details.append((anchor, name, r))
-            out.append(f"<tr><td>{cell(name)}</td><td><code>{cell(r.get('impl', ''))}</code></td>"
-                       f"<td>{cell(r.get('op', ''))}</td><td>{cell(r.get('property', ''))}</td><td>{v}</td>"
-                       f"<td>{cell(r.get('cases', ''))}</td><td>{cell(r.get('tolerance', ''))}</td>"
-                       f"<td>{cell(r.get('worst', ''))}</td></tr>")
+    props = []
+    for _, r in rows:
+        if r["property"] not in props:
+            props.append(r["property"])
+    cells = {}
+    for name, r in rows:
+        cells.setdefault((r["impl"], r["op"]), {})[r["property"]] = r
+    letters = {"pass": "✓", "fail": "✗", "known": "K", "skip": "–"}
+    out = ['<table class="matrix"><caption>Conformance verdicts (<code>conformance.csv</code>, '
+           "<code>squad_conformance.csv</code>): ✓ pass, ✗ fail, K a failure the implementation documents, "
+           "– does not apply. A ✗ opens the card at its counterexample.</caption><tr><th>implementation</th><th>op</th>"]
+    out += [f"<th>{cell(p)}</th>" for p in props] + ["</tr>"]
+    for (impl, op), d in sorted(cells.items(), key=lambda kv: (kv[0][0].startswith("broken-"), kv[0])):
+        out.append(f'<tr><td><a href="cards/{card_file(impl)}"><code>{cell(impl)}</code></a></td><td>{cell(op)}</td>')
+        for p in props:
+            r = d.get(p)
+            if r is None:
+                out.append("<td></td>")
+                continue
+            v = r["verdict"]
+            text = letters.get(v, v)
+            tip = cell(f"{p}: {v}; worst {r.get('worst', '')}, tolerance {r.get('tolerance', '')}")
+            if v in ("fail", "known"):
+                out.append(f'<td class="m v-{v}" title="{tip}"><a href="cards/{card_file(impl)}#prop-{cell(op)}-'
+                           f'{cell(p)}">{text}</a></td>')
+            else:
+                out.append(f'<td class="m v-{cell(v)}" title="{tip}">{text}</td>')
+        out.append("</tr>")
     out.append("</table>")
-    parts.append("".join(out))
-    if details:
-        parts.append("<h3>Counterexamples</h3>")
-        for anchor, name, r in details:
-            parts.append(f'<div class="cx" id="{anchor}"><b><code>{cell(r.get("impl", ""))}</code> '
-                         f'{cell(r.get("op", ""))} {cell(r.get("property", ""))}</b> ({cell(name)} line {r["_line"]})'
-                         f'<pre>{cell(r.get("counterexample", ""))}</pre>reproduce: '
-                         f'<pre>{cell(r.get("reproduce", ""))}</pre></div>')
+    parts.append("<details open><summary>verdict matrix</summary>" + "".join(out) + "</details>")
+
+
+def summary_line(run):
+    if run is None:
+        return '<p class="missing">Missing: <code>run.json</code>, so the run\'s settings cannot be shown.</p>'
+    b = run.get("build", {})
+    partial = ' <span class="bad">(partial run)</span>' if run.get("partial") else ""
+    return (f"<p>Seed {run.get('seed')}, {run.get('cases_per_region')} cases per region and precision, "
+            f"{len(run.get('implementations', []))} implementation × op pairs, wall time "
+            f"{run.get('wall_time_s', 0):.1f} s, finished {html.escape(str(run.get('finished_at', '?')))}; "
+            f"{html.escape(str(b.get('compiler', '?')))}, MPFR {html.escape(str(b.get('mpfr_version', '?')))}"
+            f"{partial}.</p>")
 
 
 def other_tables(page, tables):
@@ -596,22 +735,452 @@ def other_tables(page, tables):
 
 
 # ---------------------------------------------------------------------------------------------------
-# The page
+# Library cards
+
+
+def c_snippet(impl, op, prop, counterexample, line):
+    """A ten-line C program that calls the routine on a counterexample, through the plugin ABI (the same
+    table quatcheck calls). None when the counterexample is not q0, q1, t (squad tracks, probes)."""
+    xs = counterexample.split()
+    if op not in ("slerp", "nlerp") or len(xs) not in (9, 10, 13):
+        return None
+    prec = precision_of(impl)
+    ctype = "float" if prec == "f32" else "double"
+    family = impl.rsplit(".", 1)[0]
+    q0, q1 = ", ".join(xs[0:4]), ", ".join(xs[4:8])
+    if len(xs) == 9:
+        calls = [(q1, xs[8])]
+    elif len(xs) == 10:  # monotone: t and t2
+        calls = [(q1, xs[8]), (q1, xs[9])]
+    else:  # threshold-continuity: q1 below and above the jump, one t
+        calls = [(q1, xs[12]), (", ".join(xs[8:12]), xs[12])]
+    body = [f"/* {impl} {op}, property {prop}: the counterexample of conformance.csv line {line} */",
+            "#include <stdio.h>",
+            "#include <string.h>",
+            '#include "quatcheck/plugin.h"  /* link with the plugin that provides the routine */',
+            "const qc_impl_v1 *qc_plugin_v1(size_t *count);",
+            "int main(void) {",
+            "    size_t n, i = 0; const qc_impl_v1 *impl = qc_plugin_v1(&n);",
+            f'    while (i < n && strcmp(impl[i].family, "{family}") != 0) i++;',
+            '    if (i == n) return 1;',
+            "    impl += i;",
+            f"    {ctype} q0[4] = {{{q0}}}, out[4];"]
+    for k, (b, t) in enumerate(calls):
+        body.append(f"    {ctype} q1_{k}[4] = {{{b}}};")
+        body.append(f"    impl->{op}_{prec}(q0, q1_{k}, {t}, out);")
+        body.append('    printf("%a %a %a %a\\n", out[0], out[1], out[2], out[3]);')
+    body.append("}")
+    return "\n".join(body)
+
+
+def card_error_vs_arc(page, data, impl):
+    """One implementation, its closest competitor of the same op and precision, and the rounding floor:
+    three series, so the card answers "how far from the best, and from rounding" without the crowd."""
+    parts = page.section("error-vs-arc", "Error versus arc angle")
+    if data.curve is None:
+        missing(parts, ["error_curve.csv"], "the error curves")
+        return
+    ops = [(op, prec) for (op, prec), d in sorted(data.curves.items()) if impl in d]
+    if not ops:
+        parts.append("<p>No rows of this implementation in <code>error_curve.csv</code>.</p>")
+        return
+    for op, prec in ops:
+        impls = data.curves[(op, prec)]
+        other = data.best(op, prec, exclude=impl)
+        fig, (ax_a, ax_u) = plt.subplots(1, 2, figsize=(11, 3.8))
+        for name, color, ls in ((impl, "tab:blue", "-"), (other, "tab:orange", "--")):
+            if name is None or name not in impls:
+                continue
+            xs, angle, ulp1, bad = curve_points(data.curve, impls[name])
+            label = name if name == impl else f"{name} (most accurate other {op}, {prec})"
+            ax_a.plot(xs, positive(angle), color=color, linestyle=ls, marker="o", markersize=2.5, label=label)
+            ax_u.plot(xs, positive(ulp1), color=color, linestyle=ls, marker="o", markersize=2.5, label=label)
+            for x in bad:
+                ax_a.plot([x], [1], marker="X", color=color, markersize=8, linestyle="none")
+        floor = angle_floor(prec)
+        if floor:
+            ax_a.axhline(floor, color="0.5", linestyle=":", label="rounding floor 8ε")
+            ax_u.axhline(FLOOR_ULP1, color="0.5", linestyle=":", label="rounding floor 2 ulp1")
+        arc_axes(ax_a, "max angle error (rad)")
+        arc_axes(ax_u, "max ulp1")
+        ax_a.legend(fontsize=7, loc="upper left")
+        ax_a.set_title(f"{impl} {op}: angle error", fontsize=9)
+        ax_u.set_title(f"{impl} {op}: ulp1", fontsize=9)
+        fig.subplots_adjust(wspace=0.3)  # cheaper than tight_layout; savefig trims the margins
+        page.figure(parts, fig, f"error_vs_arc_{op}", f"Error versus arc angle, {op}",
+                    "This implementation's largest error among the sampled cases in each arc bin (solid), the most "
+                    "accurate other implementation of the same op and precision (dashed) and the rounding floor "
+                    "(dotted), log-log; an X marks a bin with non-finite outputs.")
+
+
+def card_ulp1(page, data, impl):
+    """A histogram per op: one implementation, so a single bar chart reads at once."""
+    parts = page.section("ulp1", "ulp1 distribution")
+    groups = data.ulp1_hist
+    if groups is None:
+        missing(parts, ["ulp1_histogram.csv", "error_curve.csv"], "the ulp1 histogram")
+        return
+    ops = sorted(op for (op, _), d in groups.items() if impl in d)
+    if not ops:
+        parts.append("<p>No ulp1 figures of this implementation.</p>")
+        return
+    if data.hist is None:
+        parts.append('<p class="missing">Missing: <code>ulp1_histogram.csv</code>; drawn from '
+                     "<code>error_curve.csv</code>, counting every case at its arc bin's largest ulp1 (an upper "
+                     "bound for each case).</p>")
+    prec = precision_of(impl)
+    for op in ops:
+        d = groups[(op, prec)][impl]
+        ks = sorted(math.log2(lo) for lo, _ in d if lo > 0)
+        zero_x = (ks[0] if ks else 0) - 2
+        fig, ax = plt.subplots(figsize=(6.5, 2.6))
+        ax.bar([math.log2(lo) if lo > 0 else zero_x for lo, _ in d], list(d.values()), width=0.9, align="edge",
+               color="tab:blue")
+        ax.set_yscale("symlog", linthresh=1)
+        ax.axvline(0, color="k", linewidth=0.5, linestyle=":")
+        ticks = list(range(int(math.ceil(ks[0])) if ks else 0, int(ks[-1]) + 2 if ks else 1))
+        ticks = ticks[::max(1, len(ticks) // 8)]
+        ax.set_xticks([zero_x] + ticks)
+        ax.set_xticklabels(["0"] + [f"2^{k}" for k in ticks], fontsize=7)
+        ax.set_xlabel("ulp1 bin [2^k, 2^(k+1))", fontsize=8)
+        ax.set_ylabel("cases", fontsize=8)
+        ax.set_title(f"{impl} {op}", fontsize=9)
+        fig.subplots_adjust(wspace=0.3)  # cheaper than tight_layout; savefig trims the margins
+        page.figure(parts, fig, f"ulp1_{op}", f"ulp1 distribution, {op}",
+                    f"Cases by error in units of the spacing at 1 ({data.hist_source}): mass far to the right of 2^0 "
+                    "means errors well beyond rounding.")
+
+
+def card_velocity(page, data, impl):
+    """Timing and speed error against t, one line per arc (7 arcs; squad's 2 tracks in a figure of their own):
+    every line is this implementation's, each labelled in the legend."""
+    parts = page.section("velocity", "Angular velocity")
+    if data.vel is None:
+        missing(parts, ["velocity_curve.csv"], "the angular-velocity curves")
+        return
+    ops = sorted(op for (i, op) in data.vel_by if i == impl)
+    if not ops:
+        parts.append("<p>No angular-velocity curves of this implementation (broken and bench groups are not "
+                     "measured).</p>")
+        return
+    for op in ops:
+        d = data.vel_by[(impl, op)]
+        arcs = sorted(k for k in d if not k[1])
+        tracks = sorted(k for k in d if k[1])
+        for keys, suffix in ((arcs, ""), (tracks, "_tracks")):  # squad's tracks apart: at most 7 lines per axes
+            if keys:
+                velocity_figure(page, parts, impl, op, d, keys, suffix)
+
+
+def velocity_figure(page, parts, impl, op, d, keys, suffix):
+    fig, axes = plt.subplots(1, 2, figsize=(11, 3.6))
+    for k, (color, ls, _) in zip(keys, styles(len(keys))):
+        pts = sorted(d[k])
+        label = f"{k[0]:g}°" if not k[1] else f"track {k[1]}"
+        for ax, col in zip(axes, (1, 2)):
+            ax.plot([p[0] for p in pts], positive([abs(p[col]) for p in pts]), color=color, linestyle=ls,
+                    linewidth=0.9, label=label)
+    for ax, title in zip(axes, ("|timing error| = |φ − φ_ideal| / Θ", "|relative angular speed error|")):
+        ax.set_yscale("log")
+        ax.yaxis.set_major_locator(LogLocator(numticks=7))
+        ax.yaxis.set_minor_locator(NullLocator())  # the minor log ticks' labels cost most of the drawing time
+        ax.set_xlabel("t", fontsize=8)
+        ax.set_title(title, fontsize=9)
+        ax.grid(True, alpha=0.3)
+        ax.tick_params(labelsize=7)
+    axes[1].legend(fontsize=7, loc="center left", bbox_to_anchor=(1.01, 0.5))
+    fig.subplots_adjust(wspace=0.3)  # cheaper than tight_layout; savefig trims the margins
+    what = "one line per squad track" if suffix else "one line per arc"
+    page.figure(parts, fig, f"velocity_{op}{suffix}", f"Angular velocity, {op}" + (", tracks" if suffix else ""),
+                "How far the rotated angle strays from constant speed at each t, as a fraction of the arc (left), "
+                f"and how far the angular speed strays from the ideal (right), {what}: about 1e-7 (f32) or 1e-16 "
+                "(f64) is rounding noise, a smooth hump above it a real non-constant speed; exact zeros are not "
+                "drawn.")
+
+
+def rows_of(table, impl):
+    return [] if table is None else [r for r in table.rows if r.get("impl") == impl]
+
+
+def card_tables(page, data, impl):
+    parts = page.section("regions", "Figures per region")
+    if data.summary is None:
+        missing(parts, ["summary.csv"], "the figures per region")
+    else:
+        rows = rows_of(data.summary, impl)
+        cols = [c for c in ("op", "region", "cases", "nonfinite", "max_angle_err_rad", "p99_angle_err_rad",
+                            "max_ulp1", "max_norm_err_ulp1", "branch_disagree", "max_angle_err_search_rad", "status",
+                            "status_detail") if c in data.summary.columns]
+        parts.append(table_html(data.summary, "summary.csv", cols, rows=rows) if rows else
+                     "<p>No rows of this implementation in <code>summary.csv</code>.</p>")
+    if data.squad_summary is not None and rows_of(data.squad_summary, impl):
+        parts.append(table_html(data.squad_summary, "squad_summary.csv", rows=rows_of(data.squad_summary, impl)))
+
+    parts = page.section("properties", "Conformance")
+    any_rows = False
+    for name, t in data.conformance:
+        rows = rows_of(t, impl)
+        if t is None:
+            missing(parts, [name], "its verdicts")
+        if not rows:
+            continue
+        any_rows = True
+        out = [f"<table><caption><code>{cell(name)}</code></caption><tr><th>op</th><th>property</th><th>verdict</th>"
+               "<th>worst</th><th>tolerance</th></tr>"]
+        for r in rows:
+            v = r["verdict"]
+            anchor = f'prop-{r["op"]}-{r["property"]}'
+            text = f'<a href="#{cell(anchor)}">{badge(v, v)}</a>' if v in ("fail", "known") else badge(v, v)
+            out.append(f"<tr><td>{cell(r['op'])}</td><td>{cell(r['property'])}</td><td>{text}</td>"
+                       f"{num_cell(r.get('worst', ''))}<td>{cell(r.get('tolerance', ''))}</td></tr>")
+        out.append("</table>")
+        parts.append("".join(out))
+        for r in rows:
+            if r["verdict"] not in ("fail", "known"):
+                continue
+            anchor = f'prop-{r["op"]}-{r["property"]}'
+            what = "fails" if r["verdict"] == "fail" else "fails, as the implementation documents (known)"
+            snippet = c_snippet(impl, r["op"], r["property"], r.get("counterexample", ""), r["_line"])
+            parts.append(
+                f'<div class="cx cx-{cell(r["verdict"])}" id="{cell(anchor)}"><b>{cell(r["op"])} {what} '
+                f'<code>{cell(r["property"])}</code></b>: worst {cell(r.get("worst", ""))}, tolerance '
+                f'{cell(r.get("tolerance", ""))} ({cell(name)} line {r["_line"]}).'
+                f'<div>Minimal counterexample (q0, q1, t as hexfloats):</div><pre>{cell(r.get("counterexample", ""))}</pre>'
+                f'<div>Reproduce:</div><pre>{cell(r.get("reproduce", ""))}</pre>'
+                + (f"<details><summary>C snippet calling the routine on this case</summary><pre>{cell(snippet)}</pre>"
+                   "</details>" if snippet else "") + "</div>")
+    if not any_rows and all(t is not None for _, t in data.conformance):
+        parts.append("<p>No conformance rows of this implementation.</p>")
+
+
+def card_worst(page, data, impl, origin):
+    parts = page.section("worst-cases", "Worst cases")
+    if data.worst is None:
+        missing(parts, ["worst_cases.csv"], "the worst cases")
+        return
+    rows = rows_of(data.worst, impl)
+    if not rows:
+        parts.append("<p>No worst cases of this implementation.</p>")
+        return
+    first = {}
+    for r in rows:
+        first.setdefault((r["op"], r["region"]), r)  # the file lists each row's worst first
+    cols = [c for c in ("op", "region", "angle_err_rad", "ulp1", "source", "q0_w", "q0_x", "q0_y", "q0_z", "q1_w",
+                        "q1_x", "q1_y", "q1_z", "t") if c in data.worst.columns]
+    parts.append(table_html(data.worst, "worst_cases.csv: the worst case of each op and region", cols,
+                            rows=list(first.values()), verbatim=cols[5:]))
+    plugin = " --plugin PATH.so" if origin == "plugin" else ""
+    parts.append("<p>Replay this implementation's worst cases against a fresh reference:</p><pre>"
+                 + cell(f"grep -E '^(impl,|{impl.replace('.', '[.]')},)' worst_cases.csv > {impl}.worst.csv\n"
+                        f"quatcheck replay {impl}.worst.csv{plugin}") + "</pre>")
+
+
+def card_timing_and_more(page, data, impl):
+    parts = page.section("timing", "Timing")
+    if data.timing is None:
+        missing(parts, ["timing.csv"], "its timing")
+    elif rows_of(data.timing, impl):
+        parts.append(table_html(data.timing, "timing.csv", rows=rows_of(data.timing, impl)))
+    else:
+        parts.append("<p>Not timed.</p>")
+    extra = [(n, t) for n, t in data.extra if rows_of(t, impl)]
+    if extra:
+        parts = page.section("more", "Branch map, thresholds and other tables")
+        for n, t in extra:
+            parts.append(table_html(t, n, rows=rows_of(t, impl)))
+
+
+def draw_card(impl):
+    """Draws cards/IMPL.html into the staging folder; returns (file, [image names])."""
+    data = DATA
+    page = Page(data.folder, data.staging, prefix=f"card-{card_file(impl)[:-5]}-", root="../")
+    info = data.info.get(impl, {})
+    head = [f'<p><a href="../report.html">← overview</a></p>',
+            f"<p>Group <b>{cell(info.get('group', '?'))}</b>",
+            f", library version <b>{cell(info['library_version'])}</b>" if info.get("library_version") else "",
+            f", {cell(info['origin'])}" if info.get("origin") else "", "."]
+    if impl in data.contracts:
+        head.append(f"</p><p>What it is: {cell(data.contracts[impl])} <span class=\"file\">(<code>quatcheck list "
+                    "--summary</code> of this checkout)</span>")
+    brows = rows_of(data.board, impl)
+    if brows:
+        head.append(" Leaderboard: " + "; ".join(
+            f"{cell(r['op'])} rank {cell(r['rank'])} of {len(data.board.rows)} {badge(board_verdict(r))}" for r in brows))
+    head.append("</p>")
+    card_tables(page, data, impl)
+    card_error_vs_arc(page, data, impl)
+    card_ulp1(page, data, impl)
+    card_velocity(page, data, impl)
+    card_worst(page, data, impl, info.get("origin"))
+    card_timing_and_more(page, data, impl)
+    file = card_file(impl)
+    write_page(page, f"{impl}: library card", "".join(head), os.path.join(data.staging, "cards", file))
+    return file, page.images
+
+
+# ---------------------------------------------------------------------------------------------------
+# The data of a report folder
+
+
+class Data:
+    """Every table of the folder (None where absent), and the indices the pages share."""
+
+    def __init__(self, folder, staging):
+        self.folder, self.staging = folder, staging
+        self.run = None
+        run_path = os.path.join(folder, "run.json")
+        if os.path.exists(run_path):
+            try:
+                with open(run_path, encoding="utf-8") as f:
+                    self.run = json.load(f)
+            except ValueError as e:
+                raise ReportError(f"{run_path}:{getattr(e, 'lineno', '?')}: not valid JSON ({e})")
+        t = lambda name, cols: read_table(folder, name, cols)  # noqa: E731
+        self.summary = t("summary.csv", ["impl", "op", "region", "nonfinite", "max_angle_err_rad"])
+        self.curve = t("error_curve.csv", ["impl", "op", "w_lo", "w_hi", "cases", "max_angle_err_rad", "max_ulp1",
+                                           "nonfinite", "bins"])
+        self.hist = t("ulp1_histogram.csv", ["impl", "op", "ulp1_lo", "ulp1_hi", "cases"])
+        self.vel = t("velocity_curve.csv", ["impl", "op", "arc_deg", "t", "timing_err", "speed_rel_err"])
+        self.thr = t("threshold.csv", ["precision", "family", "one_minus_tau", "max_angle_err_rad"])
+        self.thr_summary = t("threshold_summary.csv", ["precision", "family"])
+        self.timing = t("timing.csv", ["impl", "op", "region", "mode", "ns_per_call"])
+        self.board = t("leaderboard.csv", ["rank", "impl", "op"])
+        self.worst = t("worst_cases.csv", ["impl", "op", "region"])
+        self.squad_summary = t("squad_summary.csv", ["impl", "op", "region"])
+        self.conformance = [(n, t(n, ["impl", "op", "property", "verdict"]))
+                            for n in ("conformance.csv", "squad_conformance.csv")]
+        known = {"summary.csv", "error_curve.csv", "ulp1_histogram.csv", "velocity_curve.csv", "threshold.csv",
+                 "threshold_summary.csv", "timing.csv", "leaderboard.csv", "worst_cases.csv", "squad_summary.csv",
+                 "conformance.csv", "squad_conformance.csv", "squad_worst_cases.csv"}
+        # Tables other drivers add (branch maps, frontiers, recipes...): shown on the cards when the schema
+        # declares them with an impl column; a table the schema does not know is left alone.
+        self.extra = []
+        try:
+            _, declared = qc_tables.schema(folder)
+        except qc_tables.TableError as e:
+            raise ReportError(str(e))
+        for name in sorted(os.listdir(folder)):
+            if name.endswith(".csv") and name not in known and name in declared and any(
+                    c.get("name") == "impl" for c in declared[name].get("columns", [])):
+                table = t(name, ["impl"])
+                if table is not None:
+                    self.extra.append((name, table))
+
+        self.info = {}  # impl -> {group, library_version, origin}
+        for e in (self.run or {}).get("implementations", []):
+            self.info.setdefault(e.get("impl", ""), {}).update(
+                {k: e[k] for k in ("group", "library_version", "origin") if e.get(k)})
+        for r in (self.board.rows if self.board else []):
+            d = self.info.setdefault(r["impl"], {})
+            for k in ("group", "library_version"):
+                if r.get(k) and k not in d:
+                    d[k] = r[k]
+        self.contracts = contracts()
+        self.impls = set()
+        for table in [self.summary, self.board, self.squad_summary] + [c for _, c in self.conformance]:
+            for r in (table.rows if table else []):
+                self.impls.add(r["impl"])
+
+        self.curves = log_curves(self.curve) if self.curve is not None else {}
+        self.vel_by = {}  # (impl, op) -> {(arc_deg, track): [(t, timing_err, speed_rel_err)]}
+        if self.vel is not None:
+            for r in self.vel.rows:
+                key = (number(self.vel, r, "arc_deg"), r.get("track", ""))
+                self.vel_by.setdefault((r["impl"], r["op"]), {}).setdefault(key, []).append(
+                    (number(self.vel, r, "t"), number(self.vel, r, "timing_err"), number(self.vel, r, "speed_rel_err")))
+        self.ulp1_hist, self.hist_source = self.ulp1_histograms()
+
+    def group(self, impl):
+        return self.info.get(impl, {}).get("group", "other")
+
+    def best(self, op, prec, exclude):
+        """The most accurate other implementation of an op and precision: the leaderboard's first row without
+        non-finite outputs, or the smallest worst-region error of summary.csv."""
+        if self.board is not None:
+            for r in self.board.rows:
+                if (r["op"] == op and precision_of(r["impl"]) == prec and r["impl"] != exclude
+                        and (r.get("nonfinite") or "0") == "0" and (r.get("status") or "ok") == "ok"):
+                    return r["impl"]
+        if self.summary is not None:
+            worst = {}
+            for r in self.summary.rows:
+                if r["op"] == op and precision_of(r["impl"]) == prec and r["impl"] != exclude \
+                        and not r["impl"].startswith("broken-"):
+                    worst[r["impl"]] = max(worst.get(r["impl"], 0.0), number(self.summary, r, "max_angle_err_rad"))
+            if worst:
+                return min(worst, key=worst.get)
+        return None
+
+    def ulp1_histograms(self):
+        if self.hist is not None:
+            groups = {}
+            for r in self.hist.rows:
+                d = groups.setdefault((r["op"], precision_of(r["impl"])), {}).setdefault(r["impl"], {})
+                key = (number(self.hist, r, "ulp1_lo"), number(self.hist, r, "ulp1_hi"))
+                d[key] = d.get(key, 0) + number(self.hist, r, "cases")
+            return groups, "every sampled case, all regions together"
+        if self.curve is None:
+            return None, ""
+        # No per-case histogram: count each case at its arc bin's maximum ulp1, an upper bound per case.
+        groups = {}
+        for r in self.curve.rows:
+            if r["bins"] != "log" or number(self.curve, r, "cases") == 0:
+                continue
+            u = number(self.curve, r, "max_ulp1")
+            lo = 0.0 if u == 0 else 2.0 ** math.floor(math.log2(u))
+            d = groups.setdefault((r["op"], precision_of(r["impl"])), {}).setdefault(r["impl"], {})
+            key = (lo, 2 * lo if lo > 0 else 0.0)
+            d[key] = d.get(key, 0) + number(self.curve, r, "cases") - number(self.curve, r, "nonfinite")
+        return groups, "each case counted at its arc bin's maximum ulp1, an upper bound"
+
+
+def contracts():
+    """{impl: one-line contract} of the built-in implementations, from `quatcheck list --summary` of this
+    checkout (the tables do not carry it); {} when no binary answers. Plugins are not listed."""
+    for binary in qc_tables._quatchecks()[:1]:
+        try:
+            out = subprocess.run([binary, "list", "--summary"], capture_output=True, text=True, timeout=30)
+        except (OSError, subprocess.SubprocessError):
+            return {}
+        if out.returncode != 0:
+            return {}
+        lines, found = out.stdout.splitlines(), {}
+        for k, line in enumerate(lines):
+            if line and not line.startswith(" ") and k + 1 < len(lines) and lines[k + 1].startswith("    "):
+                found[line.split()[0]] = lines[k + 1].strip()
+        return found
+    return {}
+
+
+DATA = None  # the Data of the report being drawn; card workers inherit it by fork
+
+
+# ---------------------------------------------------------------------------------------------------
+# The pages
 
 STYLE = """
-body{font-family:sans-serif;max-width:1300px;margin:1em auto;padding:0 1em;color:#222}
+body{font-family:sans-serif;max-width:1400px;margin:1em auto;padding:0 1em;color:#222}
 h2{border-bottom:1px solid #ccc;margin-top:2em}
 figure{margin:1em 0}figure img{max-width:100%;border:1px solid #eee}
 figcaption{font-size:90%;color:#333;max-width:1000px}.file{color:#888;font-family:monospace;font-size:85%}
 table{border-collapse:collapse;font-size:80%;margin:1em 0}td,th{border:1px solid #ccc;padding:2px 6px}
-th{background:#f3f3f3}caption{text-align:left;font-weight:bold;padding:4px 0}
+th{background:#f3f3f3}caption{text-align:left;font-weight:bold;padding:4px 0}td.n{text-align:right}
 .missing{background:#fff6d5;border-left:4px solid #e0b000;padding:4px 8px}.bad{color:#b00000;font-weight:bold}
 pre{background:#f6f6f6;padding:4px;white-space:pre-wrap;word-break:break-all}
-.cx{margin:1em 0;padding:4px 8px;border-left:4px solid #b00000}nav a{margin-right:1em}
-#qc-load-status{font-size:80%;color:#888}
+.cx{margin:1em 0;padding:4px 8px;border-left:4px solid #b00000}.cx.cx-known{border-left-color:#ef6c00}
+nav a{margin-right:1em}#qc-load-status{font-size:80%;color:#888}
+.badge{display:inline-block;padding:0 6px;border-radius:8px;font-size:85%;color:#fff;white-space:nowrap}
+.v-pass{background:#2e7d32}.v-fail{background:#c62828}.v-known{background:#ef6c00}.v-not-run,.v-skip{background:#777}
+.v-crashed{background:#4a148c}.v-nonfinite{background:#000}
+td.m{text-align:center;color:#fff}td.m a{color:#fff;text-decoration:none;display:block}
+#lb-table th{cursor:pointer;user-select:none}#lb-table th[aria-sort=ascending]::after{content:" ▲"}
+#lb-table th[aria-sort=descending]::after{content:" ▼"}#lb-table .conf{font-size:80%;color:#555;min-width:16em}td.n{white-space:nowrap}
+#lb-table.hide-regions .region,#lb-table.hide-regions td[data-region]{display:none}
+#lb-controls label{margin-right:1em}#lb-count{color:#555}tr[hidden]{display:none}
 """
 
-# Inline, no network: records whether every image decoded, for readers and for the headless-browser test.
+# Inline, no network: records whether every image decoded and how long the page took to load, for readers
+# and for the headless-browser test.
 CHECK_SCRIPT = """
 window.qcErrors = [];
 window.addEventListener('error', function (e) { window.qcErrors.push(String(e.message || e)); }, true);
@@ -623,30 +1192,150 @@ window.addEventListener('load', function () {
   s.setAttribute('data-images', String(imgs.length));
   s.setAttribute('data-broken', String(broken));
   s.setAttribute('data-errors', String(window.qcErrors.length));
+  s.setAttribute('data-load-ms', String(Math.round(performance.now())));
   s.textContent = imgs.length + ' images, ' + broken + ' broken';
 });
 """
 
+# The leaderboard's sorting and filtering: plain JavaScript over the rendered rows (the table reads without
+# it). The state is also read from and written to the address, e.g. report.html#sort=ns_per_call_throughput:asc
+# &op=slerp&verdict=fail, so a view can be shared and the render test can check the sorted DOM.
+TABLE_SCRIPT = """
+(function () {
+  function init() {
+    var t = document.getElementById('lb-table');
+    if (!t) return;
+    var body = t.tBodies[0], heads = t.tHead.rows[0].cells, rows = [].slice.call(body.rows);
+    var state = {sort: '', dir: 'asc', f: {}, find: ''};
+    var selects = document.querySelectorAll('#lb-controls select[data-filter]');
+    var find = document.getElementById('lb-find'), regions = document.getElementById('lb-regions');
+    function column(key) {
+      for (var i = 0; i < heads.length; i++) if (heads[i].getAttribute('data-key') === key) return i;
+      return -1;
+    }
+    function value(row, i, type) {
+      var v = row.cells[i].getAttribute('data-v');
+      if (v === null) v = row.cells[i].textContent;
+      if (type !== 'num') return v.toLowerCase();
+      var x = parseFloat(v);
+      return v === '' || isNaN(x) ? null : x;
+    }
+    function apply() {
+      var i = column(state.sort);
+      for (var k = 0; k < heads.length; k++) heads[k].removeAttribute('aria-sort');
+      if (i >= 0) {
+        var type = heads[i].getAttribute('data-type'), s = state.dir === 'desc' ? -1 : 1;
+        rows.forEach(function (r, n) { r.qcOrder = n; });
+        rows.sort(function (a, b) {
+          var x = value(a, i, type), y = value(b, i, type);
+          if (x === null || y === null) return x === y ? a.qcOrder - b.qcOrder : (x === null ? 1 : -1);
+          return x < y ? -s : x > y ? s : a.qcOrder - b.qcOrder;
+        });
+        rows.forEach(function (r) { body.appendChild(r); });
+        heads[i].setAttribute('aria-sort', state.dir === 'desc' ? 'descending' : 'ascending');
+      }
+      var shown = 0;
+      rows.forEach(function (r) {
+        var ok = true;
+        for (var key in state.f) if (state.f[key] && r.getAttribute('data-' + key) !== state.f[key]) ok = false;
+        if (state.find && r.getAttribute('data-impl').toLowerCase().indexOf(state.find.toLowerCase()) < 0) ok = false;
+        r.hidden = !ok;
+        if (ok) shown++;
+      });
+      t.setAttribute('data-sort-key', state.sort);
+      t.setAttribute('data-sort-dir', state.dir);
+      t.setAttribute('data-visible', String(shown));
+      document.getElementById('lb-count').textContent = shown + ' of ' + rows.length + ' rows';
+      var q = [];
+      if (state.sort) q.push('sort=' + state.sort + ':' + state.dir);
+      for (var key2 in state.f) if (state.f[key2]) q.push(key2 + '=' + encodeURIComponent(state.f[key2]));
+      if (state.find) q.push('find=' + encodeURIComponent(state.find));
+      if (regions.checked) q.push('regions=1');
+      try { history.replaceState(null, '', q.length ? '#' + q.join('&') : location.pathname); } catch (e) {}
+    }
+    function fromAddress() {
+      var h = location.hash.slice(1);
+      if (h.indexOf('=') < 0) return;
+      h.split('&').forEach(function (part) {
+        var kv = part.split('='), key = kv[0], v = decodeURIComponent(kv[1] || '');
+        if (key === 'sort') { var sd = v.split(':'); state.sort = sd[0]; state.dir = sd[1] === 'desc' ? 'desc' : 'asc'; }
+        else if (key === 'find') state.find = v;
+        else if (key === 'regions') regions.checked = v === '1';
+        else state.f[key] = v;
+      });
+    }
+    fromAddress();
+    [].forEach.call(selects, function (sel) {
+      var key = sel.getAttribute('data-filter');
+      if (state.f[key]) sel.value = state.f[key];
+      sel.addEventListener('change', function () { state.f[key] = sel.value; apply(); });
+    });
+    find.value = state.find;
+    find.addEventListener('input', function () { state.find = find.value; apply(); });
+    function showRegions() { t.classList.toggle('hide-regions', !regions.checked); }
+    regions.addEventListener('change', function () { showRegions(); apply(); });
+    showRegions();
+    [].forEach.call(heads, function (th) {
+      th.addEventListener('click', function () {
+        var key = th.getAttribute('data-key');
+        state.dir = state.sort === key && state.dir === 'asc' ? 'desc' : 'asc';
+        state.sort = key;
+        apply();
+      });
+    });
+    apply();
+  }
+  if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', init); else init();
+})();
+"""
 
-def write_page(page, run):
+
+def write_page(page, title, head, path, script=""):
     nav = " ".join(f'<a href="#{a}">{html.escape(t)}</a>' for a, t, _ in page.sections)
     body = []
-    for anchor, title, parts in page.sections:
-        body.append(f'<h2 id="{anchor}">{html.escape(title)}</h2>')
+    for anchor, sec_title, parts in page.sections:
+        body.append(f'<h2 id="{anchor}">{html.escape(sec_title)}</h2>')
         body += parts
-    seed = f" (seed {run.get('seed')})" if run else ""
     doc = ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
-           f"<title>quatcheck report{html.escape(seed)}</title><style>{STYLE}</style>"
+           f"<title>{html.escape(title)}</title><style>{STYLE}</style>"
            f"<script>{CHECK_SCRIPT}</script></head><body>"
-           f"<h1>quatcheck report{html.escape(seed)}</h1>"
+           f"<h1>{html.escape(title)}</h1>{head}"
            f"<p>Drawn by <code>scripts/plot_report.py</code> from the CSVs of <code>{html.escape(page.folder)}</code>; "
-           "the images are also in <code>plots/</code>. <span id=\"qc-load-status\"></span></p>"
-           f"<nav>{nav}</nav>" + "\n".join(body) + "</body></html>\n")
-    with open(os.path.join(page.staging, "report.html"), "w", encoding="utf-8") as f:
+           f"the images are also in <code>{page.root}plots/</code>. <span id=\"qc-load-status\"></span></p>"
+           f"<nav>{nav}</nav>" + "\n".join(body) + (f"<script>{script}</script>" if script else "") +
+           "</body></html>\n")
+    with open(path, "w", encoding="utf-8") as f:
         f.write(doc)
 
 
+def overview(data):
+    page = Page(data.folder, data.staging)
+    leaderboard_section(page, data)
+    conformance_matrix(page, data)
+    error_vs_arc_overview(page, data)
+    velocity_overview(page, data)
+    threshold_study(page, data.thr, data.thr_summary)
+    for name in ("sweep", "sweep-t"):
+        sweep_section(page, data.folder, name)
+    timing_plots(page, data.timing, data.summary)
+    frontier_plot(page, data.folder)
+    parts = page.section("cards", "Library cards")
+    if data.impls:
+        parts.append("<p>One page per implementation: its figures per region, failed properties with their "
+                     "counterexamples, and its own curves. " + " ".join(
+                         f'<a href="cards/{card_file(i)}"><code>{cell(i)}</code></a>' for i in sorted(data.impls))
+                     + "</p>")
+    else:
+        parts.append("<p>No implementation in this folder's tables.</p>")
+    other_tables(page, [("squad_summary.csv", data.squad_summary)] + data.extra)
+    seed = f" (seed {data.run.get('seed')})" if data.run else ""
+    write_page(page, f"quatcheck report{seed}", summary_line(data.run), os.path.join(data.staging, "report.html"),
+               TABLE_SCRIPT)
+    return page.images
+
+
 def main(argv):
+    global DATA
     if len(argv) != 2:
         raise ReportError("usage: plot_report.py REPORT_DIR")
     folder = argv[1]
@@ -655,62 +1344,42 @@ def main(argv):
     staging = os.path.join(folder, f".report-staging-{os.getpid()}")
     shutil.rmtree(staging, ignore_errors=True)
     os.makedirs(os.path.join(staging, "plots"))
+    os.makedirs(os.path.join(staging, "cards"))
     try:
-        run = None
-        run_path = os.path.join(folder, "run.json")
-        if os.path.exists(run_path):
-            try:
-                with open(run_path, encoding="utf-8") as f:
-                    run = json.load(f)
-            except ValueError as e:
-                raise ReportError(f"{run_path}:{getattr(e, 'lineno', '?')}: not valid JSON ({e})")
-        t = lambda name, cols: read_table(folder, name, cols)  # noqa: E731
-        summary = t("summary.csv", ["impl", "op", "region", "nonfinite", "max_angle_err_rad"])
-        curve = t("error_curve.csv", ["impl", "op", "w_lo", "w_hi", "cases", "max_angle_err_rad", "max_ulp1",
-                                      "nonfinite", "bins"])
-        hist = t("ulp1_histogram.csv", ["impl", "op", "ulp1_lo", "ulp1_hi", "cases"])
-        vel = t("velocity_curve.csv", ["impl", "op", "arc_deg", "t", "timing_err", "speed_rel_err"])
-        thr = t("threshold.csv", ["precision", "family", "one_minus_tau", "max_angle_err_rad"])
-        thr_summary = t("threshold_summary.csv", ["precision", "family"])
-        timing = t("timing.csv", ["impl", "op", "region", "mode", "ns_per_call"])
-        board = t("leaderboard.csv", ["impl", "op"])
-        conformance = [(n, t(n, ["impl", "op", "property", "verdict"]))
-                       for n in ("conformance.csv", "squad_conformance.csv")]
-        others = [(n, t(n, [])) for n in ("squad_summary.csv",)]
+        DATA = Data(folder, staging)
+        images = overview(DATA)
+        impls = sorted(DATA.impls)
+        jobs = max(1, min(int(os.environ.get("QC_REPORT_JOBS", "2")), os.cpu_count() or 1, len(impls) or 1))
+        if jobs > 1:
+            with multiprocessing.get_context("fork").Pool(jobs) as pool:
+                cards = pool.map(draw_card, impls, chunksize=1)
+        else:
+            cards = [draw_card(i) for i in impls]
+        for _, imgs in cards:
+            images += imgs
 
-        page = Page(folder, staging)
-        summary_table(page, summary, run)
-        leaderboard_section(page, folder, board)
-        error_vs_arc(page, curve)
-        ulp1_histograms(page, hist, curve)
-        velocity_curves(page, vel)
-        threshold_study(page, thr, thr_summary)
-        for name in ("sweep", "sweep-t"):
-            sweep_section(page, folder, name)
-        timing_plots(page, timing, summary)
-        frontier_plot(page, folder)
-        conformance_section(page, conformance)
-        other_tables(page, others)
-        write_page(page, run)
-
-        # Move into place: the plots first, report.html last; stale plots of an earlier report go.
+        # Move into place: the plots first, the cards folder in one step, report.html last; stale plots go.
         plots = os.path.join(folder, "plots")
         os.makedirs(plots, exist_ok=True)
-        for name in page.images:
+        for name in images:
             os.replace(os.path.join(staging, "plots", name), os.path.join(plots, name))
         for name in os.listdir(plots):
-            if name.endswith(".png") and name not in page.images:
+            if name.endswith(".png") and name not in images:
                 os.remove(os.path.join(plots, name))
+        cards_dir, old = os.path.join(folder, "cards"), os.path.join(staging, "cards.old")
+        if os.path.isdir(cards_dir):
+            os.replace(cards_dir, old)
+        os.replace(os.path.join(staging, "cards"), cards_dir)
         os.replace(os.path.join(staging, "report.html"), os.path.join(folder, "report.html"))
-        return len(page.images)
+        return len(images), len(cards)
     finally:
         shutil.rmtree(staging, ignore_errors=True)
 
 
 if __name__ == "__main__":
     try:
-        n = main(sys.argv)
-        print(f"quatcheck report: {n} plots, {os.path.join(sys.argv[1], 'report.html')}", file=sys.stderr)
+        n, c = main(sys.argv)
+        print(f"quatcheck report: {n} plots, {c} cards, {os.path.join(sys.argv[1], 'report.html')}", file=sys.stderr)
     except (ReportError, qc_tables.TableError) as e:  # TableError: a row asked for an undeclared column
         print(f"quatcheck: report: {e}", file=sys.stderr)
         sys.exit(2)

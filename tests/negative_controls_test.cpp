@@ -17,7 +17,7 @@ struct Control {
     const char *family, *property;
 };
 
-// The property meant to catch each control (README "Negative controls").
+// The property meant to catch each control (docs/conformance.md, "Negative controls").
 const Control kControls[] = {
     {"broken-noflip", "shortest-arc"},
     {"broken-acos-unclamped", "finite"},

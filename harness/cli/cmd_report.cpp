@@ -1,5 +1,6 @@
-// quatcheck report DIR: draw DIR/report.html (self-contained, images embedded) and DIR/plots/*.png from the
-// CSVs of a report folder, by running scripts/plot_report.py with Debian's python3 and matplotlib.
+// quatcheck report DIR: draw DIR/report.html (the overview), DIR/cards/IMPL.html (a library card per
+// implementation) and DIR/plots/*.png from the CSVs of a report folder, by running scripts/plot_report.py with
+// Debian's python3 and matplotlib. Every page is self-contained (images embedded, script inline).
 #include "cli/command.h"
 
 #include <fmt/format.h>
@@ -98,6 +99,6 @@ void setup(CLI::App *sub, int &status) {
 
 }  // namespace
 
-QC_COMMAND("report", "Draw report.html and plots/*.png from the CSVs of a report folder", setup);
+QC_COMMAND("report", "Draw report.html (overview), cards/*.html (one per implementation) and plots/*.png from the CSVs of a report folder", setup);
 
 }  // namespace qc::cli
