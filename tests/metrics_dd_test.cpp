@@ -167,6 +167,8 @@ template <class T> T step(T x, int k) {
     return x;
 }
 
+constexpr size_t kImplsPerCase = 8;
+
 // Cases [begin, end) step `stride` of one region: the reference, then every output compared.
 template <class T>
 void run_region(const std::vector<const Impl *> &impls, Region region, uint64_t begin, uint64_t end, uint64_t stride,
@@ -174,15 +176,19 @@ void run_region(const std::vector<const Impl *> &impls, Region region, uint64_t 
     free_mpfr_caches_at_thread_exit();
     Checker<T> c(damage);
     using L = std::numeric_limits<T>;
+    size_t window = 0;
     for (uint64_t index = begin; index < end; index += stride) {
         Rng rng = case_rng(kSeed, Format<T>::precision, region, index);
         const SlerpCase<T> k = sample_case<T>(region, rng);
         c.ref_engine_.slerp(k, c.ref, false);
         ++tally.cases;
         T out[4];
-        // Realistic outputs: the built-in implementations.
-        for (const Impl *impl : impls)
-            for (Op op : {Op::slerp, Op::nlerp})
+        // Realistic outputs: the built-in implementations, kImplsPerCase of them per case in turn (consecutive
+        // cases take consecutive windows of the list), so that every implementation is measured in every region
+        // and the cost per case stays flat as implementations are added.
+        const size_t take = std::min(impls.size(), kImplsPerCase);
+        for (size_t j = 0; j < take; j++, ++window)
+            for (const Impl *impl = impls[window % impls.size()]; Op op : {Op::slerp, Op::nlerp})
                 if (impl->supports(op)) {
                     impl->call_direct(op, k.q0.data(), k.q1.data(), k.t, out);
                     c.check(out, op, impl->name.c_str(), tally);

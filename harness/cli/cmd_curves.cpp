@@ -1,5 +1,5 @@
 // quatcheck curves: angular-velocity error curves of slerp, nlerp and squad on fixed arcs and key tracks,
-// written to velocity_curve.csv (README "Angular-velocity curves").
+// written to velocity_curve.csv (docs/curves.md).
 #include "cli/command.h"
 #include "curves/velocity.h"
 #include "report/report_dir.h"

@@ -1,5 +1,5 @@
-// quatcheck threshold: the threshold selection study (harness/threshold/study.h, README "Choosing a
-// fallback threshold"). Writes threshold.csv, threshold_summary.csv and threshold.json into --out.
+// quatcheck threshold: the threshold selection study (harness/threshold/study.h, docs/threshold.md).
+// Writes threshold.csv, threshold_summary.csv and threshold.json into --out.
 #include "cli/command.h"
 #include "report/report_dir.h"
 #include "threshold/study.h"

@@ -1,13 +1,13 @@
 // Conformance properties: the promises callers rely on, each checked case by case against the one
 // reference (ReferenceEngine) with the one set of metrics (MetricEngine), with a tolerance derived per
-// precision (README "Conformance").
+// precision (docs/conformance.md).
 //
 // A property is a row of a table (properties()): a name, the ops it applies to, a RapidCheck generator of
 // cases and a check of one case. A case is a flat list of numbers in the implementation's format (printed
 // as hexfloats, replayed by `quatcheck conform --case`), so a property with another shape of case (a squad
 // key track, say) is one more row of table() in properties.cpp.
 //
-// Tolerances, with eps = 2^(1-p) (README has the derivation):
+// Tolerances, with eps = 2^(1-p) (docs/conformance.md has the derivation):
 //   U       = 16 eps                 norm and endpoint components (ulp1)
 //   A(W)    = 2 (16 eps + min(3 eps / sin W, sqrt(6 eps)))   rotation radians, per evaluation
 //             16 eps of rounding plus the arc-angle error a routine inherits when it reads W off the

@@ -1,4 +1,4 @@
-// Angular-velocity error curves (README "Angular-velocity curves"): for slerp, nlerp and squad of every
+// Angular-velocity error curves (docs/curves.md): for slerp, nlerp and squad of every
 // selected implementation, on fixed arcs and (squad) fixed key tracks, sample t on a uniform grid, compute
 // in high precision the rotation angle phi(t) reached from the start, and the angular speed by differences
 // of neighbouring samples; compare with the ideal curve.

@@ -1,4 +1,4 @@
-// Per-case error metrics (README "Metrics"). Pure functions of an implementation's output and the
+// Per-case error metrics (docs/metrics.md). Pure functions of an implementation's output and the
 // reference. r = output, R = reference, eps = 2^(1-p).
 //
 //   angle_err_rad  3-D rotation angle between r/|r| and R:  4 atan2(|r^ - sR|, |r^ + sR|), s = sign(r^.R)
@@ -39,7 +39,7 @@ struct CaseMetrics {
     bool branch_disagree = false;
 };
 
-// ---- error bounds of the fast engine against the mpfr engine (README "Metric error bounds") ----
+// ---- error bounds of the fast engine against the mpfr engine (docs/metrics.md "Metric error bounds (fast mode)") ----
 //
 // For every metric m: |m_fast - m_mpfr| <= max(rel * |m_mpfr|, abs), both engines measuring the same output
 // against the same reference, whose double-double values are the MPFR values rounded by round_to_dd.
@@ -73,7 +73,7 @@ struct CaseMetrics {
 //   4|r^.R|), 377.6u^2: 466.4u^2 < 2^-97.1. Mpfr engine: relative 5u + O(u^2).
 //   Together: relative 10u (1 + 5u) < 0.63 * 2^-49, absolute < 2^-97.1.
 //   -> rel 2^-49, abs 2^-96.
-// ulp. Both engines compute N(x) - N(y), N the index of README "Metrics" (ulp_distance). The fast one forms it
+// ulp. Both engines compute N(x) - N(y), N the index of docs/metrics.md (ulp_distance). The fast one forms it
 //   from the binade offsets (exact: Sterbenz, TwoSum, scaling by powers of two) and the whole binades between
 //   (an exact double), added by one DW+FP and one DW+DW: relative <= 7.1u^2, plus absolute u^2 2^p ulps where
 //   exactly one power of two is crossed. The reference's rounding moves N by <= 2^-105 |R_i| / (ulp(R_i) / 2)

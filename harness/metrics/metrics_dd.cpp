@@ -1,4 +1,4 @@
-// The fast metric engine (ReferenceMode::fast): the definitions of README "Metrics" evaluated in double-double
+// The fast metric engine (ReferenceMode::fast): the definitions of docs/metrics.md evaluated in double-double
 // arithmetic and error-free transformations (reference/dd.h) on the reference's double-double values, the
 // final square roots, atan2 and divisions in double. No MPFR, no allocation. The structure follows the mpfr
 // engine (metrics.cpp) step by step, except that R is scaled by |r| instead of r being divided by it (the same
@@ -141,7 +141,7 @@ QC_INLINE double round_up(DD x) {
     return std::bit_cast<double>(std::bit_cast<uint64_t>(s.hi) + 1);  // the next double up (s.hi >= 0)
 }
 
-// ulp_distance of a double-double (README "Metrics"), N(x) - N(y) formed without cancellation of the large
+// ulp_distance of a double-double (docs/metrics.md), N(x) - N(y) formed without cancellation of the large
 // binade counts: see metrics.h for its error.
 QC_INLINE double ulp_distance_dd(DD x, double y, int p, int emin) {
     const bool xneg = x.hi < 0, yneg = y < 0;
@@ -171,7 +171,7 @@ QC_INLINE double ulp_distance_dd(DD x, double y, int p, int emin) {
     return round_up(dist);
 }
 
-// Every metric of README "Metrics" in double-double against the given double-double reference.
+// Every metric of docs/metrics.md in double-double against the given double-double reference.
 QC_FMA_CLONES CaseMetrics measure_dd(const double out[4], const DDQuat &R, const DDQuat &N, const DDQuat &R_other,
                        const DDQuat &N_other, bool in_tie_band, Op op, Precision precision, bool angle_only) {
     CaseMetrics m;

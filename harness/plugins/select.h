@@ -1,5 +1,5 @@
 // The one rule that turns --impl filters into implementations, for every command that evaluates them
-// (run, conform, threshold, bench, squad, curves): README "Selecting implementations".
+// (run, conform, threshold, bench, squad, curves): README.md "Command line".
 #pragma once
 
 #include "plugins/impls.h"

@@ -2,7 +2,7 @@
 // are taken as exact real numbers. One narrow interface; every driver (run, conform, curves, threshold,
 // replay) asks it and nothing else computes a reference.
 //
-// Semantics (README "The reference"):
+// Semantics (docs/reference.md):
 //   a = q0/|q0|, b = q1/|q1|; where a.b < 0, b <- -b (a.b == 0 exactly: keep b, the case is a tie);
 //   W = 2 atan2(|a - b|, |a + b|);  R = (sin((1-t)W) a + sin(tW) b) / sin W,  R = a when W = 0.
 //   N = ((1-t) a + t b) / |(1-t) a + t b|   (exact normalised lerp on the same arc).

@@ -1,4 +1,4 @@
-// The arbitrary-precision squad reference (README "Squad"). For a track of keys q_0 .. q_{n-1} given as
+// The arbitrary-precision squad reference (docs/squad.md). For a track of keys q_0 .. q_{n-1} given as
 // exact numbers:
 //   1. every key is normalised, and the track is made hemisphere-consistent: walking from q_0, key q_{i+1}
 //      is negated when q_i.q_{i+1} < 0 (exact sign; a dot of exactly 0 keeps the key);

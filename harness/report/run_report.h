@@ -1,6 +1,6 @@
 // `quatcheck run`'s report: its typed tables are computed from the result (the worst cases re-evaluated
 // against the reference), then written: summary.csv, worst_cases.csv, error_curve.csv, run.json, and the
-// leaderboard. Column meanings are in the README ("Reports"); the columns in harness/tables/schemas.h.
+// leaderboard. Column meanings are in docs/reports.md; the columns in harness/tables/schemas.h.
 #pragma once
 
 #include "report/report_dir.h"

@@ -3,7 +3,7 @@
 // and aggregates them together, which gives exactly the report of the unsharded run with the same seed
 // (percentiles and worst cases are taken over the union, maxima and counts merge by max and sum).
 //
-// shard.bin (little-endian; README "Sharded runs"):
+// shard.bin (little-endian; docs/timing.md "Sharded runs"):
 //   "QCSHARD1"                        8 bytes
 //   u64 L, then L bytes of JSON       seed, cases, worst_k, regions, ops, impl filters, selected impl-ops,
 //                                     shard {index, count}, jobs, wall time, reference counters, slices,

@@ -1,5 +1,5 @@
 // The tables of `quatcheck squad`'s report (cmd_squad.cpp writes them): squad_summary.csv, squad_worst_cases.csv, squad_conformance.csv
-// (the same columns as conformance.csv, so report and compare tools read both). README "Squad".
+// (the same columns as conformance.csv, so report and compare tools read both). docs/squad.md.
 #pragma once
 
 #include "squad/squad_run.h"

@@ -1,4 +1,4 @@
-// The squad driver (README "Squad"): for every precision and track region, draw key tracks, compute each
+// The squad driver (docs/squad.md): for every precision and track region, draw key tracks, compute each
 // track's reference curve once (SquadReferenceEngine), and run every selected squad implementation on it
 // twice: with its own control points (its squad_setup) and with the reference's control points rounded to
 // its format, both measured against the reference curve; then measure its angular-velocity jump at every
@@ -30,7 +30,7 @@ struct SquadOptions {
     ReferenceMode reference = ReferenceMode::fast;
 };
 
-// The c1 check (README "Squad"): at every interior key, the world-frame angular velocity of the
+// The c1 check (docs/squad.md): at every interior key, the world-frame angular velocity of the
 // implementation's curve (own control points) from the left and from the right, by second-order one-sided
 // differences with step h; jump = |(w- - w+) - (r- - r+)| / mean(|w-|, |w+|), where r-, r+ are the same
 // differences of the reference curve (C1 by construction), which removes the differences' truncation error.

@@ -1,4 +1,4 @@
-// Key-track generators for squad (README "Squad"). A track is `keys` unit quaternions in double, drawn
+// Key-track generators for squad (docs/squad.md). A track is `keys` unit quaternions in double, drawn
 // from a deterministic stream per (seed, precision, region, track index) and rounded by the caller to the
 // implementation's format; any track can be regenerated from those four numbers alone.
 //

@@ -1,7 +1,7 @@
 // Every CSV table the tool writes, declared once: file, columns (name, type, unit), key. Writers build
 // their text with CsvWriter(schema), readers validate with read_table(schema) (harness/tables/table.h);
 // `quatcheck tables` prints them as JSON for the Python report and README generators.
-// Column meanings are in the README ("Reports").
+// Column meanings are in docs/reports.md.
 #pragma once
 
 #include "tables/table.h"

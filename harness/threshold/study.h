@@ -1,4 +1,4 @@
-// The threshold selection study (`quatcheck threshold`, README "Choosing a fallback threshold").
+// The threshold selection study (`quatcheck threshold`, docs/threshold.md).
 //
 // For each precision and each family of harness/threshold/families.h, tau runs over a log grid of 1 - tau
 // from 1e-1 down to the precision's limit 2^-p (tau = 1 - 2^-p is the largest value below 1), rounded to
