@@ -9,11 +9,8 @@
 // ns figures are CPU time per call (or per case), the mean over the repetitions; cv = stddev / mean.
 #include "bench/suites.h"
 #include "cli/command.h"
-<<<<<<< HEAD
-#include "search/search.h"
-=======
 #include "isolate/interrupt.h"
->>>>>>> issue-14
+#include "search/search.h"
 #include "report/run_report.h"
 #include "run/build_info.h"
 #include "tables/schemas.h"
