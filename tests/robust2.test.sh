@@ -245,6 +245,19 @@ expect 2 '^quatcheck: --plugin: empty path' "$qc" run "${one[@]}" --plugin ''
 # compare writes junit.xml and compare.md as one output: on a folder it cannot write, neither appears.
 "$qc" run "${small[@]}" --out "$tmp/c1" 2>/dev/null && "$qc" run "${small[@]}" --out "$tmp/c2" 2>/dev/null || fail "runs for compare"
 expect 0 'junit.xml and compare.md' "$qc" compare "$tmp/c1" "$tmp/c2"
+# nan, abc and negative counts in number columns: refused by report (before Python runs) and compare.
+for bad in "max_angle_err_rad:nan" "max_angle_err_rad:abc" "cases:-5" "max_angle_err_rad:-1"; do
+    col=${bad%%:*} val=${bad#*:}
+    rm -rf "$tmp/n" && cp -r "$tmp/c1" "$tmp/n"
+    python3 - "$tmp/n/summary.csv" "$col" "$val" <<'PY'
+import csv, sys
+rows = list(csv.reader(open(sys.argv[1])))
+rows[1][rows[0].index(sys.argv[2])] = sys.argv[3]
+csv.writer(open(sys.argv[1], "w"), lineterminator="\n").writerows(rows)
+PY
+    expect 2 "n/summary.csv:2: column $col: '$val' is (not a|negative)" "$qc" report "$tmp/n" --python /bin/true
+    expect 2 "n/summary.csv:2: column $col: '$val' is (not a|negative)" "$qc" compare "$tmp/c1" "$tmp/n" --out "$tmp/cn"
+done
 expect 2 '^quatcheck: report: /bin/false .* exited with status 1; report.html not written' "$qc" report "$tmp/c1" --python /bin/false
 [[ -f "$tmp/c2/junit.xml" && -f "$tmp/c2/compare.md" && -f "$tmp/c2/summary.csv" ]] || fail "compare: junit.xml, compare.md or the report's own files missing"
 
