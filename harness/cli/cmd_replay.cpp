@@ -3,6 +3,7 @@
 #include "cli/command.h"
 #include "metrics/metrics.h"
 #include "plugins/impls.h"
+#include "regions/regions.h"
 #include "tables/rows.h"
 
 #include <fmt/format.h>
@@ -18,6 +19,10 @@ bool replay_row(const Impl &impl, Op op, const WorstCaseRow &r, const std::strin
     };
     static const char *q0n[] = {"q0_w", "q0_x", "q0_y", "q0_z"}, *q1n[] = {"q1_w", "q1_x", "q1_y", "q1_z"},
                       *on[] = {"out_w", "out_x", "out_y", "out_z"};
+    // A row naming an unknown region is not a worst case of a run (the region is not used to replay).
+    if (!parse_region(r.region))
+        throw InputError(fmt::format("{}:{}: column region: unknown region '{}' (expected uniform, near-0, near-half-pi, "
+                                     "near-pi or threshold)", file, r.line, r.region.substr(0, 40)));
     SlerpCase<T> c;
     T recorded[4];
     for (int i = 0; i < 4; i++) {
@@ -61,6 +66,10 @@ void setup(CLI::App *sub, int &status) {
         std::vector<WorstCaseRow> rows = read_worst_cases(*file);
         size_t differ = 0;
         for (const auto &r : rows) {
+            // No field quatcheck writes is longer than 256 bytes: an oversized one is refused, not echoed.
+            for (const std::string *f : {&r.impl, &r.op, &r.region, &r.t, &r.source})
+                if (f->size() > 256)
+                    throw InputError(fmt::format("{}:{}: a field of {} bytes (at most 256 expected)", *file, r.line, f->size()));
             const Impl *impl = nullptr;
             for (const auto &i : catalogue)
                 if (i.name == r.impl) impl = &i;

@@ -2,6 +2,7 @@
 // implementation) and DIR/plots/*.png from the CSVs of a report folder, by running scripts/plot_report.py with
 // Debian's python3 and matplotlib. Every page is self-contained (images embedded, script inline).
 #include "cli/command.h"
+#include "tables/rows.h"
 
 #include <fmt/format.h>
 #include <sys/wait.h>
@@ -37,6 +38,10 @@ std::string find_script(const std::string &given) {
 
 int report_command(const std::string &dir, const std::string &script_option, const std::string &python) {
     if (!fs::is_directory(dir)) throw InputError(fmt::format("report: {}: not a report folder", dir));
+    // The tables are read first by the same strict readers as compare and leaderboard (harness/tables):
+    // a nan, an abc or a negative count in a number column is refused here, with FILE:LINE, before
+    // anything is drawn from it.
+    (void)read_report_tables(fs::path(dir));
     std::string script = find_script(script_option);
     if (::access(python.c_str(), X_OK) != 0)
         throw UsageError(fmt::format("report: {}: not executable (install python3-matplotlib: scripts/setup)", python));

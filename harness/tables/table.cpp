@@ -357,8 +357,20 @@ double parse_hexfloat(std::string_view text, const std::string &file, unsigned l
     double v = std::strtod(s.c_str(), &end);
     if (end != s.c_str() + s.size()) fail_at(file, line, fmt::format("column {}: '{}' is not a hexfloat", column, shown(s)));
     if (errno == ERANGE && std::isinf(v)) fail_at(file, line, fmt::format("column {}: '{}' overflows a double", column, shown(s)));
-    // A hexfloat with more digits than a double holds would be rounded silently: refuse it.
-    if (std::strtod(hexfloat(v).c_str(), nullptr) != v) fail_at(file, line, fmt::format("column {}: '{}' is not exact", column, shown(s)));
+    // A hexfloat with more digits than a double holds, or below its range (underflow to a subnormal with
+    // lost bits, or to zero), would be rounded silently: refuse it. The text is read again as a long double
+    // (64-bit significand, wider exponent: exact for up to 16 significant hex digits, more are refused).
+    size_t first = s.find_first_of("xX") + 1, p = s.find_first_of("pP");
+    std::string digits;
+    for (size_t i = first; i < p; i++)
+        if (s[i] != '.') digits += s[i];
+    digits.erase(0, std::min(digits.find_first_not_of('0'), digits.size()));
+    while (!digits.empty() && digits.back() == '0') digits.pop_back();
+    if (digits.size() > 16)
+        fail_at(file, line, fmt::format("column {}: '{}' is not exact: more digits than a double holds", column, shown(s)));
+    if (std::strtold(s.c_str(), nullptr) != static_cast<long double>(v))
+        fail_at(file, line, fmt::format("column {}: '{}' is not exact: a double cannot hold it (too many digits or below its range)",
+                                        column, shown(s)));
     return v;
 }
 
