@@ -160,6 +160,15 @@ elif [ ! -d "$js/node_modules" ]; then
 else
   run_adapters js 'three-* glmatrix-* playcanvas-* babylon-* mathgl-* cannon-*' "node $js/three.js" \
     "node $js/gl-matrix.js" "node $js/playcanvas.js" "node $js/babylonjs.js" "node $js/mathgl.js" "node $js/cannon-es.js"
+  # The generated block of docs/plugin-protocol.md lists every library with its version (from the tool).
+  "$qc" leaderboard "$tmp/js" >/dev/null 2>&1 || bad "leaderboard of the JavaScript run"
+  /usr/bin/python3 "$src/scripts/readme/process_libraries.py" "$tmp/js" >"$tmp/block.md" 2>&1 || bad "process_libraries.py: $(tail -1 "$tmp/block.md")"
+  for lib in "three.js | npm \`three\` | [0-9]" "gl-matrix | npm \`gl-matrix\` | [0-9]" "cannon-es | npm \`cannon-es\` | [0-9]"; do
+    grep -q "^| $lib" "$tmp/block.md" || bad "process_libraries.py does not list '$lib'"
+  done
+  # Negative control: a report without these libraries is refused, not printed as an empty table.
+  "$qc" leaderboard "$tmp/same" >/dev/null 2>&1
+  /usr/bin/python3 "$src/scripts/readme/process_libraries.py" "$tmp/same" >/dev/null 2>&1 && bad "process_libraries.py accepted a report without the libraries"
 fi
 if /usr/bin/python3 -c 'import scipy.spatial.transform' 2>/dev/null; then
   run_adapters scipy 'scipy-*' "/usr/bin/python3 $src/impls/python/scipy_adapter.py"
