@@ -109,6 +109,10 @@ expect_refused "refused: ended before its hello was complete \(exited with statu
 expect_refused "refused: cannot start 'no-such-adapter-xyz': No such file" "no-such-adapter-xyz"
 expect_refused "refused: hello does not start with 'quatcheck-plugin VERSION'" "echo hello"
 expect_refused "unterminated ' quote" "$adapter 'ok"
+expect_refused "^quatcheck: --plugin-cmd: empty command$" "   "
+# Quoting as in a shell, without expansion: a quoted word reaches the adapter as one argument.
+"$qc" list --plugin-cmd "'$adapter' \"ok\"" >/dev/null 2>"$tmp/q.err" || bad "a quoted command: $(cat "$tmp/q.err")"
+expect_refused "refused: cannot start '\\\$HOME/x': No such file" '$HOME/x'
 # The hello is parsed strictly (printf plays a one-shot adapter; \n is printf's, not the shell's).
 h='quatcheck-plugin 1\nlibrary lib 1.0\n'
 expect_refused "refused: protocol 'quatcheck-plugin 2' is not supported" "printf 'quatcheck-plugin 2\nend\n'"
