@@ -3,6 +3,7 @@
 // `reproduce` column) and print its verdict instead.
 #include "cli/command.h"
 #include "conform/conform.h"
+#include "isolate/process_plugin.h"
 #include "report/report_dir.h"
 #include "tables/table.h"
 
@@ -22,7 +23,7 @@ struct ConformArgs {
 
 std::string plugin_args(const std::vector<std::string> &plugins) {
     std::string s;
-    for (const auto &p : plugins) s += " --plugin " + p;
+    for (const auto &p : plugins) s += " " + plugin_spec_label(p);
     return s;
 }
 

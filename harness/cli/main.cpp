@@ -3,6 +3,7 @@
 // verdict, 0 for success.
 #include "cli/command.h"
 #include "isolate/interrupt.h"
+#include "isolate/process_plugin.h"
 
 #include <fmt/format.h>
 
@@ -30,6 +31,16 @@ void add_plugin_option(CLI::App *sub, std::vector<std::string> &plugins) {
                     "Load implementations from this shared library (repeatable). A plugin is code quatcheck "
                     "runs: load only libraries you trust.")
         ->type_name("PATH.so");
+    // Kept in the same list as --plugin (tagged), so every command that takes --plugin takes this too.
+    sub->add_option_function<std::vector<std::string>>(
+           "--plugin-cmd",
+           [&plugins](const std::vector<std::string> &cmds) {
+               for (const auto &c : cmds) plugins.push_back(process_plugin_spec(c));
+           },
+           "Run this program as a process plugin speaking docs/plugin-protocol.md on stdin/stdout "
+           "(repeatable; words split as by a shell, no expansion), e.g. 'node impls/js/three.js'. It is code "
+           "quatcheck runs: name only programs you trust.")
+        ->type_name("'COMMAND ARGS...'");
 }
 
 void add_reference_option(CLI::App *sub, std::string &mode) {

@@ -1,5 +1,7 @@
 #include "plugins/impls.h"
 
+#include "isolate/process_plugin.h"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -101,6 +103,11 @@ std::vector<Impl> load_catalogue(const std::vector<std::string> &plugin_paths) {
         families.insert(b.table->family);
     }
     for (const auto &path : plugin_paths) {
+        // --plugin-cmd: a program speaking docs/plugin-protocol.md (harness/isolate/process_plugin.h).
+        if (std::string command; is_process_plugin_spec(path, &command)) {
+            add_process_plugin(out, families, command);
+            continue;
+        }
         // The path is used exactly as given (a path without a
         // slash would make dlopen search the library path, so it is refused).
         if (path.empty()) throw UsageError("--plugin: empty path (name a shared library, e.g. ./libmyslerp.so)");

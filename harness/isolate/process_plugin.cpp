@@ -1,0 +1,561 @@
+// The parent side of process plugins (docs/plugin-protocol.md): spawning an adapter program in its own
+// process group with pipes for stdin/stdout, reading its hello, and exchanging batches under a timeout.
+#include "isolate/process_plugin.h"
+
+#include "isolate/interrupt.h"
+#include "plugins/impls.h"
+
+#include <fcntl.h>
+#include <fmt/format.h>
+#include <poll.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <bit>
+#include <chrono>
+#include <cstring>
+#include <memory>
+#include <mutex>
+#include <sstream>
+
+extern char **environ;
+
+static_assert(std::endian::native == std::endian::little, "the process-plugin wire format is little-endian");
+
+namespace qc {
+
+namespace {
+
+constexpr char kTag[] = "\x1eprocess:";  // a record separator: no path a user types starts with it
+constexpr uint32_t kRequestMagic = 0x31424351;  // bytes "QCB1"
+constexpr uint32_t kReplyMagic = 0x31524351;    // bytes "QCR1"
+constexpr size_t kRequestHeader = 24, kReplyHeader = 24;
+constexpr int kInputsPerCase = 9, kOutputsPerCase = 4;
+
+using Clock = std::chrono::steady_clock;
+
+// ---- hello ----------------------------------------------------------------------------------------------
+
+bool name_chars(const std::string &s, size_t max, const char *extra) {
+    if (s.empty() || s.size() > max) return false;
+    for (char c : s) {
+        bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || std::strchr(extra, c);
+        if (!ok || c == '\0') return false;
+    }
+    return true;
+}
+
+std::vector<std::string> words(const std::string &line) {
+    std::vector<std::string> w;
+    size_t i = 0;
+    while (i <= line.size()) {
+        size_t j = line.find(' ', i);
+        if (j == std::string::npos) j = line.size();
+        w.push_back(line.substr(i, j - i));
+        i = j + 1;
+    }
+    return w;
+}
+
+// ---- I/O with a deadline --------------------------------------------------------------------------------
+
+enum class Io { ok, timeout, interrupted, closed };
+
+// Waits for `events` on fd until the deadline; polls in slices so that an interrupt is noticed.
+Io wait_fd(int fd, short events, Clock::time_point deadline) {
+    for (;;) {
+        if (interrupt_requested()) return Io::interrupted;
+        auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
+        if (left <= 0) return Io::timeout;
+        pollfd p{fd, events, 0};
+        int r = ::poll(&p, 1, int(std::min<long long>(left, 100)));
+        if (r > 0) return Io::ok;  // readable, writable, or hung up: the read/write says which
+        if (r < 0 && errno != EINTR) return Io::closed;
+    }
+}
+
+Io write_all(int fd, const char *p, size_t n, Clock::time_point deadline) {
+    while (n) {
+        ssize_t k = ::write(fd, p, n);
+        if (k > 0) { p += k, n -= size_t(k); continue; }
+        if (k < 0 && errno == EINTR) continue;
+        if (k < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+            if (Io w = wait_fd(fd, POLLOUT, deadline); w != Io::ok) return w;
+            continue;
+        }
+        return Io::closed;  // EPIPE: the adapter has gone
+    }
+    return Io::ok;
+}
+
+// Reads exactly n bytes; *got says how many arrived (for a short answer's message).
+Io read_exact(int fd, char *p, size_t n, Clock::time_point deadline, size_t *got = nullptr) {
+    size_t have = 0;
+    while (have < n) {
+        ssize_t k = ::read(fd, p + have, n - have);
+        if (k > 0) { have += size_t(k); continue; }
+        if (k < 0 && errno == EINTR) continue;
+        if (k < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+            if (Io w = wait_fd(fd, POLLIN, deadline); w != Io::ok) {
+                if (got) *got = have;
+                return w;
+            }
+            continue;
+        }
+        if (got) *got = have;
+        return Io::closed;  // EOF or error
+    }
+    if (got) *got = have;
+    return Io::ok;
+}
+
+std::string describe_exit(int status) {
+    if (WIFSIGNALED(status)) {
+        const char *abbrev = sigabbrev_np(WTERMSIG(status));
+        return fmt::format("killed by SIG{}", abbrev ? abbrev : std::to_string(WTERMSIG(status)).c_str());
+    }
+    if (WIFEXITED(status)) return fmt::format("exited with status {}", WEXITSTATUS(status));
+    return "ended";
+}
+
+// ---- one adapter process --------------------------------------------------------------------------------
+
+class Adapter {
+public:
+    pid_t pid = -1;
+    int to = -1, from = -1;  // the adapter's stdin (we write) and stdout (we read)
+    uint32_t seq = 0;
+
+    ~Adapter() { stop(); }
+
+    // Starts argv[0] (searched in PATH) and reads its hello text. Returns an empty string or the reason.
+    std::string start(const std::vector<std::string> &argv, std::string &hello) {
+        static std::once_flag ignore_sigpipe;
+        std::call_once(ignore_sigpipe, [] { ::signal(SIGPIPE, SIG_IGN); });
+        int in[2], out[2];
+        if (::pipe2(in, O_CLOEXEC) != 0) return fmt::format("pipe: {}", std::strerror(errno));
+        if (::pipe2(out, O_CLOEXEC) != 0) {
+            ::close(in[0]), ::close(in[1]);
+            return fmt::format("pipe: {}", std::strerror(errno));
+        }
+        posix_spawn_file_actions_t fa;
+        posix_spawn_file_actions_init(&fa);
+        posix_spawn_file_actions_adddup2(&fa, in[0], 0);
+        posix_spawn_file_actions_adddup2(&fa, out[1], 1);
+        // The adapter's stderr is discarded (a chatty library must not break the tool's one-line output)
+        // unless QC_WORKER_STDERR=1, the same switch as for shared-library plugins.
+        if (const char *e = std::getenv("QC_WORKER_STDERR"); !e || std::string(e) != "1")
+            posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
+        posix_spawn_file_actions_addclosefrom_np(&fa, 3);  // pipes only: no other fd of ours leaks in
+        posix_spawnattr_t at;
+        posix_spawnattr_init(&at);
+        sigset_t none, dflt;
+        sigemptyset(&none);
+        sigemptyset(&dflt);
+        for (int s : {SIGINT, SIGTERM, SIGPIPE}) sigaddset(&dflt, s);
+        posix_spawnattr_setsigmask(&at, &none);
+        posix_spawnattr_setsigdefault(&at, &dflt);
+        posix_spawnattr_setpgroup(&at, 0);  // its own group: Ctrl-C reaches us only; a kill reaches all of it
+        posix_spawnattr_setflags(&at, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP);
+        std::vector<std::string> args = argv;
+        std::vector<char *> cargv;
+        for (auto &a : args) cargv.push_back(a.data());
+        cargv.push_back(nullptr);
+        int rc = ::posix_spawnp(&pid, cargv[0], &fa, &at, cargv.data(), environ);
+        posix_spawn_file_actions_destroy(&fa);
+        posix_spawnattr_destroy(&at);
+        ::close(in[0]), ::close(out[1]);
+        to = in[1], from = out[0];
+        ::fcntl(to, F_SETFL, O_NONBLOCK);
+        ::fcntl(from, F_SETFL, O_NONBLOCK);
+        if (rc != 0) {
+            pid = -1;
+            stop();
+            return fmt::format("cannot start '{}': {}", argv[0], std::strerror(rc));
+        }
+        return read_hello(hello);
+    }
+
+    // Kills the whole process group and reaps the adapter. `dying`: it closed its pipe, so give it a
+    // moment to end by itself and return how it ended ("" when it had to be killed).
+    std::string stop(bool dying = false) {
+        std::string how;
+        if (pid > 0) {
+            int st = 0;
+            pid_t r = ::waitpid(pid, &st, WNOHANG);
+            for (int k = 0; dying && r == 0 && k < 40; k++) {
+                ::usleep(5000);
+                r = ::waitpid(pid, &st, WNOHANG);
+            }
+            ::kill(-pid, SIGKILL);  // the group: whatever the adapter started goes too
+            if (r == 0)
+                while (::waitpid(pid, &st, 0) < 0 && errno == EINTR) {
+                }
+            how = r == pid ? describe_exit(st) : "";
+            pid = -1;
+        }
+        if (to >= 0) ::close(to), to = -1;
+        if (from >= 0) ::close(from), from = -1;
+        return how;
+    }
+
+private:
+    std::string read_hello(std::string &hello) {
+        const double timeout = std::max(5.0, isolation_settings().batch_timeout_s);  // node may load slowly
+        auto deadline = Clock::now() + std::chrono::milliseconds(long(1000 * timeout));
+        hello.clear();
+        char buf[4096];
+        for (;;) {
+            size_t end = hello.rfind("\nend\n");
+            if (end != std::string::npos || hello.rfind("end\n", 0) == 0) {
+                size_t stop_at = end == std::string::npos ? 4 : end + 5;
+                if (stop_at != hello.size()) return "sent data after its hello's 'end' line";
+                return {};
+            }
+            if (hello.find('\n') != std::string::npos && hello.rfind("quatcheck-plugin ", 0) != 0)
+                return "hello does not start with 'quatcheck-plugin VERSION' (is this a quatcheck adapter?)";
+            if (hello.size() >= kProcessHelloMaxBytes)
+                return fmt::format("its hello exceeds {} bytes without an 'end' line", kProcessHelloMaxBytes);
+            size_t want = std::min(sizeof buf, kProcessHelloMaxBytes - hello.size());
+            ssize_t k = ::read(from, buf, want);
+            if (k > 0) { hello.append(buf, size_t(k)); continue; }
+            if (k < 0 && errno == EINTR) continue;
+            if (k < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+                Io w = wait_fd(from, POLLIN, deadline);
+                if (w == Io::timeout) return fmt::format("no complete hello within {} s", timeout);
+                if (w == Io::interrupted) return "interrupted";
+                continue;
+            }
+            std::string how = stop(true);
+            return fmt::format("ended before its hello was complete ({}; QC_WORKER_STDERR=1 shows its stderr)",
+                               how.empty() ? "closed its stdout" : how);
+        }
+    }
+};
+
+// ---- the pool of adapters of one command ----------------------------------------------------------------
+
+class ProcessPool {
+public:
+    ProcessPool(std::string command, std::vector<std::string> argv, std::string hello, std::unique_ptr<Adapter> first)
+        : command_(std::move(command)), argv_(std::move(argv)), hello_(std::move(hello)) {
+        idle_.push_back(std::move(first));
+    }
+
+    // One round trip: the n cases (at most kProcessMaxCases) of `in` to family `family`; outputs into out.
+    // On failure the adapter is killed and done = 0 (the caller localises the case).
+    EvalOutcome batch(unsigned family, Precision p, EvalFn fn, const double *in, size_t n, double *out) {
+        EvalOutcome o;
+        std::string error;
+        std::unique_ptr<Adapter> a = acquire(error);
+        if (!a) {
+            o.status = error == "interrupted" ? EvalStatus::interrupted : EvalStatus::crashed;
+            o.detail = "adapter did not start: " + error;
+            return o;
+        }
+        const size_t width = p == Precision::f32 ? 4 : 8;
+        std::vector<char> req(kRequestHeader + n * kInputsPerCase * width);
+        uint32_t seq = ++a->seq;
+        uint32_t head[6] = {kRequestMagic, seq, family, (fn == EvalFn::nlerp ? 1u : 0u) | uint32_t(width) << 8,
+                            uint32_t(n), 0};
+        std::memcpy(req.data(), head, sizeof head);
+        char *w = req.data() + kRequestHeader;
+        for (size_t i = 0; i < n; i++) {
+            const double *r = in + i * kEvalRecord;
+            const double v[kInputsPerCase] = {r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7], r[16]};
+            for (double x : v) {
+                if (width == 4) {
+                    float f = float(x);
+                    std::memcpy(w, &f, 4);
+                } else {
+                    std::memcpy(w, &x, 8);
+                }
+                w += width;
+            }
+        }
+        const double timeout = isolation_settings().batch_timeout_s;
+        auto deadline = Clock::now() + std::chrono::milliseconds(long(1000 * timeout));
+        auto fail = [&](EvalStatus s, std::string detail) {
+            std::string how = a->stop(s == EvalStatus::crashed);
+            o.status = s;
+            o.detail = how.empty() || s != EvalStatus::crashed ? detail : fmt::format("{} ({})", detail, how);
+            o.done = 0;
+            return o;
+        };
+        auto io_fail = [&](Io r, const char *what) {
+            if (r == Io::timeout) return fail(EvalStatus::timeout, fmt::format("no answer within {} s", timeout));
+            if (r == Io::interrupted) return fail(EvalStatus::interrupted, "interrupted");
+            return fail(EvalStatus::crashed, what);
+        };
+        if (Io r = write_all(a->to, req.data(), req.size(), deadline); r != Io::ok)
+            return io_fail(r, "the adapter stopped reading its input");
+        uint32_t rh[6] = {};
+        if (Io r = read_exact(a->from, reinterpret_cast<char *>(rh), kReplyHeader, deadline); r != Io::ok)
+            return io_fail(r, "the adapter ended without answering");
+        if (rh[0] != kReplyMagic)
+            return fail(EvalStatus::out_of_bounds,
+                        fmt::format("protocol violation: the answer does not start with QCR1 (got 0x{:08x})", rh[0]));
+        if (rh[1] != seq)
+            return fail(EvalStatus::out_of_bounds,
+                        fmt::format("protocol violation: answer to batch {} carries sequence number {}", seq, rh[1]));
+        if (rh[2] != n)
+            return fail(EvalStatus::out_of_bounds,
+                        fmt::format("protocol violation: {} outputs announced for a batch of {} cases", rh[2], n));
+        if (rh[3] != 0)
+            return fail(EvalStatus::out_of_bounds, fmt::format("protocol violation: reserved field is {}, not 0", rh[3]));
+        std::vector<char> body(n * kOutputsPerCase * width);
+        size_t got = 0;
+        if (Io r = read_exact(a->from, body.data(), body.size(), deadline, &got); r != Io::ok)
+            return io_fail(r, fmt::format("short answer: {} of {} output bytes", got, body.size()).c_str());
+        const char *rp = body.data();
+        for (size_t i = 0; i < n * kOutputsPerCase; i++, rp += width) {
+            if (width == 4) {
+                float f;
+                std::memcpy(&f, rp, 4);
+                out[i] = double(f);
+            } else {
+                std::memcpy(&out[i], rp, 8);
+            }
+        }
+        o.done = n;
+        std::lock_guard<std::mutex> lock(mutex_);
+        idle_.push_back(std::move(a));
+        return o;
+    }
+
+private:
+    std::unique_ptr<Adapter> acquire(std::string &error) {
+        {
+            std::lock_guard<std::mutex> lock(mutex_);
+            if (!idle_.empty()) {
+                auto a = std::move(idle_.back());
+                idle_.pop_back();
+                return a;
+            }
+        }
+        auto a = std::make_unique<Adapter>();
+        std::string hello;
+        error = a->start(argv_, hello);
+        if (error.empty() && hello != hello_) error = "its hello differs from the one it sent first";
+        if (!error.empty()) return nullptr;
+        return a;
+    }
+
+    std::string command_;
+    std::vector<std::string> argv_;
+    std::string hello_;
+    std::mutex mutex_;
+    std::vector<std::unique_ptr<Adapter>> idle_;
+};
+
+// The backend of one family: batches of at most kProcessMaxCases; a failed batch is replayed case by case
+// (fresh adapters) so that the outcome names the case that triggers the failure.
+class ProcessFamilyBackend : public EvalBackend {
+public:
+    ProcessFamilyBackend(std::shared_ptr<ProcessPool> pool, unsigned family) : pool_(std::move(pool)), family_(family) {}
+
+    EvalOutcome eval_records(Precision p, EvalFn fn, const double *in, size_t n, double *out) override {
+        EvalOutcome total;
+        if (fn != EvalFn::slerp && fn != EvalFn::nlerp) {
+            total.status = EvalStatus::crashed;
+            total.detail = "process plugins (protocol 1) have no squad";
+            return total;
+        }
+        for (size_t base = 0; base < n; base += kProcessMaxCases) {
+            size_t m = std::min<size_t>(kProcessMaxCases, n - base);
+            const double *bi = in + base * kEvalRecord;
+            double *bo = out + base * 4;
+            EvalOutcome o = pool_->batch(family_, p, fn, bi, m, bo);
+            if (!o.ok()) {
+                size_t at = 0;
+                if (o.status != EvalStatus::interrupted && m > 1) {
+                    for (at = 0; at < m; at++) {
+                        EvalOutcome one = pool_->batch(family_, p, fn, bi + at * kEvalRecord, 1, bo + at * 4);
+                        if (!one.ok()) {
+                            o = one;
+                            break;
+                        }
+                    }
+                    if (at == m) {  // every case passed alone: the batch as a whole failed
+                        at = 0;
+                        o.detail += " (the batch failed; none of its cases did alone)";
+                    }
+                }
+                total.status = o.status;
+                total.detail = o.detail;
+                total.done = base + at;
+                return total;
+            }
+        }
+        total.done = n;
+        return total;
+    }
+
+private:
+    std::shared_ptr<ProcessPool> pool_;
+    unsigned family_;
+};
+
+// The parent's stand-in table for a family served by a process (the same mask as IsolatedDescriptor).
+unsigned function_mask(const ProcessHello::Family &f) {
+    unsigned m = 0;
+    if (f.has[0][0]) m |= 1u << 0;  // slerp_f32
+    if (f.has[1][0]) m |= 1u << 1;  // nlerp_f32
+    if (f.has[0][1]) m |= 1u << 4;  // slerp_f64
+    if (f.has[1][1]) m |= 1u << 5;  // nlerp_f64
+    return m;
+}
+
+}  // namespace
+
+std::string process_plugin_spec(const std::string &command) { return kTag + command; }
+
+bool is_process_plugin_spec(const std::string &spec, std::string *command) {
+    if (spec.rfind(kTag, 0) != 0) return false;
+    if (command) *command = spec.substr(std::strlen(kTag));
+    return true;
+}
+
+std::string plugin_spec_label(const std::string &spec) {
+    std::string c;
+    if (is_process_plugin_spec(spec, &c)) return fmt::format("--plugin-cmd '{}'", c);
+    return "--plugin " + spec;
+}
+
+std::vector<std::string> split_command(const std::string &command) {
+    if (command.size() > 4096) throw InputError("--plugin-cmd: the command is longer than 4096 characters");
+    std::vector<std::string> out;
+    std::string cur;
+    bool in_word = false;
+    for (size_t i = 0; i < command.size(); i++) {
+        char c = command[i];
+        if (c == ' ' || c == '\t' || c == '\n') {
+            if (in_word) out.push_back(cur), cur.clear(), in_word = false;
+            continue;
+        }
+        in_word = true;
+        if (c == '\'') {
+            size_t j = command.find('\'', i + 1);
+            if (j == std::string::npos) throw InputError(fmt::format("--plugin-cmd '{}': unterminated ' quote", command));
+            cur += command.substr(i + 1, j - i - 1);
+            i = j;
+        } else if (c == '"') {
+            size_t j = i + 1;
+            for (; j < command.size() && command[j] != '"'; j++) {
+                if (command[j] == '\\' && j + 1 < command.size() && (command[j + 1] == '"' || command[j + 1] == '\\')) j++;
+                cur += command[j];
+            }
+            if (j >= command.size()) throw InputError(fmt::format("--plugin-cmd '{}': unterminated \" quote", command));
+            i = j;
+        } else if (c == '\\') {
+            if (i + 1 >= command.size()) throw InputError(fmt::format("--plugin-cmd '{}': trailing backslash", command));
+            cur += command[++i];
+        } else {
+            cur += c;
+        }
+    }
+    if (in_word) out.push_back(cur);
+    if (out.empty()) throw InputError("--plugin-cmd: empty command");
+    return out;
+}
+
+std::string parse_process_hello(const std::string &text, ProcessHello &out) {
+    out = ProcessHello{};
+    if (text.size() > kProcessHelloMaxBytes) return fmt::format("hello longer than {} bytes", kProcessHelloMaxBytes);
+    std::vector<std::string> lines;
+    size_t i = 0;
+    while (i < text.size()) {
+        size_t j = text.find('\n', i);
+        if (j == std::string::npos) return "hello does not end with a newline";
+        lines.push_back(text.substr(i, j - i));
+        i = j + 1;
+    }
+    for (size_t k = 0; k < lines.size(); k++) {
+        const std::string &l = lines[k];
+        if (l.size() > 512) return fmt::format("hello line {} is longer than 512 bytes", k + 1);
+        for (char c : l)
+            if (c < 0x20 || c > 0x7e) return fmt::format("hello line {} has a byte that is not printable ASCII", k + 1);
+    }
+    if (lines.empty() || lines[0].rfind("quatcheck-plugin ", 0) != 0)
+        return "hello does not start with 'quatcheck-plugin VERSION' (is this a quatcheck adapter?)";
+    if (lines[0] != "quatcheck-plugin 1")
+        return fmt::format("protocol '{}' is not supported (this quatcheck speaks 'quatcheck-plugin 1')",
+                           lines[0].substr(0, 40));
+    if (lines.back() != "end") return "hello does not end with an 'end' line";
+    std::set<std::string> seen;
+    for (size_t k = 1; k + 1 < lines.size(); k++) {
+        auto w = words(lines[k]);
+        const std::string where = fmt::format("hello line {}", k + 1);
+        if (w[0] == "library") {
+            if (k != 1) return where + ": 'library' must be the second line, once";
+            if (w.size() != 3) return where + ": expected 'library NAME VERSION'";
+            if (!name_chars(w[1], 64, "@/._-")) return where + ": library name is not [A-Za-z0-9@/._-]{1,64}";
+            if (!name_chars(w[2], 64, "._+-")) return where + ": library version is not [A-Za-z0-9._+-]{1,64}";
+            out.library = w[1], out.version = w[2];
+        } else if (w[0] == "family") {
+            if (out.library.empty()) return where + ": 'family' before 'library'";
+            if (w.size() < 3) return where + ": expected 'family NAME OP.PRECISION...'";
+            if (!name_chars(w[1], 64, "_-")) return where + ": family name is not [A-Za-z0-9_-]{1,64}";
+            if (!seen.insert(w[1]).second) return fmt::format("{}: family '{}' is declared twice", where, w[1]);
+            if (out.families.size() >= kProcessMaxFamilies)
+                return fmt::format("{}: more than {} families", where, kProcessMaxFamilies);
+            ProcessHello::Family f;
+            f.name = w[1];
+            for (size_t t = 2; t < w.size(); t++) {
+                const std::string &s = w[t];
+                int op = s.rfind("slerp.", 0) == 0 ? 0 : s.rfind("nlerp.", 0) == 0 ? 1 : -1;
+                int prec = op < 0 ? -1 : s.substr(6) == "f32" ? 0 : s.substr(6) == "f64" ? 1 : -1;
+                if (op < 0 || prec < 0)
+                    return fmt::format("{}: '{}' is not one of slerp.f32, slerp.f64, nlerp.f32, nlerp.f64", where, s.substr(0, 40));
+                if (f.has[op][prec]) return fmt::format("{}: '{}' is listed twice", where, s);
+                f.has[op][prec] = true;
+            }
+            out.families.push_back(f);
+        } else {
+            return fmt::format("{}: unknown record '{}' (expected library, family or end)", where, w[0].substr(0, 40));
+        }
+    }
+    if (out.library.empty()) return "hello has no 'library NAME VERSION' line";
+    if (out.families.empty()) return "hello declares no family";
+    return {};
+}
+
+void add_process_plugin(std::vector<Impl> &out, std::set<std::string> &families, const std::string &command) {
+    const std::string who = fmt::format("--plugin-cmd '{}'", command);
+    std::vector<std::string> argv = split_command(command);
+    auto first = std::make_unique<Adapter>();
+    std::string hello_text;
+    std::string error = first->start(argv, hello_text);
+    if (!error.empty()) throw InputError(fmt::format("{}: refused: {}", who, error));
+    ProcessHello hello;
+    error = parse_process_hello(hello_text, hello);
+    if (!error.empty()) throw InputError(fmt::format("{}: refused: {}", who, error));
+    for (const auto &f : hello.families)
+        if (families.count(f.name)) throw InputError(fmt::format("{}: refused: family '{}' already exists", who, f.name));
+    auto pool = std::make_shared<ProcessPool>(command, argv, hello_text, std::move(first));
+    for (unsigned k = 0; k < hello.families.size(); k++) {
+        const auto &f = hello.families[k];
+        families.insert(f.name);
+        const qc_impl_v1 *table = isolated_table(IsolatedDescriptor{f.name, function_mask(f)});
+        auto backend = std::make_shared<ProcessFamilyBackend>(pool, k);
+        for (Precision p : {Precision::f32, Precision::f64}) {
+            int pi = p == Precision::f32 ? 0 : 1;
+            if (!f.has[0][pi] && !f.has[1][pi]) continue;
+            Impl i;
+            i.family = f.name;
+            i.precision = p;
+            i.name = fmt::format("{}.{}", f.name, to_string(p));
+            i.group = "plugin";
+            i.summary = fmt::format("{} {} through {}", hello.library, hello.version, who);
+            i.version = hello.version;
+            i.origin = command;
+            i.table = table;
+            i.backend = backend;
+            out.push_back(std::move(i));
+        }
+    }
+}
+
+}  // namespace qc

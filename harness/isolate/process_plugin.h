@@ -1,0 +1,57 @@
+// Process plugins (--plugin-cmd 'COMMAND ARGS...'): an implementation under test that runs as its own
+// program, in any language, and speaks the protocol of docs/plugin-protocol.md over its stdin/stdout: a
+// text hello (protocol version, library name and version, families with their ops and precisions), then
+// one binary batch per round trip (raw little-endian floats or doubles, a sequence number echoed back).
+//
+// The adapter runs in its own process group with only its three standard fds; every batch has the
+// timeout of isolation_settings().batch_timeout_s. A crash, a hang, garbage, a short answer or a wrong
+// sequence number kills the whole group and ends the batch with a status (eval.h); the cases of a failed
+// batch are then replayed one at a time so that the outcome names the triggering case.
+#pragma once
+
+#include "isolate/eval.h"
+
+#include <set>
+#include <string>
+#include <vector>
+
+namespace qc {
+
+struct Impl;
+
+// The entries of a plugin list (the vector every command's --plugin fills) that came from --plugin-cmd
+// carry this tag in front of the command, so one list keeps the user's order of both kinds.
+std::string process_plugin_spec(const std::string &command);
+// True when `spec` came from --plugin-cmd; then *command (if given) is the command without the tag.
+bool is_process_plugin_spec(const std::string &spec, std::string *command = nullptr);
+// "--plugin PATH" or "--plugin-cmd 'COMMAND'": how to name a plugin list entry to a user.
+std::string plugin_spec_label(const std::string &spec);
+
+// Splits a --plugin-cmd string into words: blanks separate words, '...' is literal, "..." and a
+// backslash escape as in the shell (no expansion of any kind). Throws InputError for an empty command,
+// an unterminated quote or more than 4096 characters.
+std::vector<std::string> split_command(const std::string &command);
+
+// One process plugin's hello (protocol version 1).
+struct ProcessHello {
+    struct Family {
+        std::string name;
+        bool has[2][2] = {};  // [op: 0 slerp, 1 nlerp][precision: 0 f32, 1 f64]
+    };
+    std::string library, version;
+    std::vector<Family> families;
+};
+constexpr size_t kProcessHelloMaxBytes = 16384;
+constexpr unsigned kProcessMaxFamilies = 64;
+constexpr uint32_t kProcessMaxCases = 4096;  // per batch
+
+// Parses a complete hello text (every line ends in '\n', the last line is "end"). Returns an empty string
+// on success, otherwise the reason it is refused. Exposed for tests.
+std::string parse_process_hello(const std::string &text, ProcessHello &out);
+
+// Starts the command, reads and checks its hello, and appends one Impl per family and precision to
+// `out` (group "plugin", version = the library's, evaluated through a pool of adapter processes).
+// `families` holds the names already taken. Throws InputError "--plugin-cmd 'COMMAND': reason".
+void add_process_plugin(std::vector<Impl> &out, std::set<std::string> &families, const std::string &command);
+
+}  // namespace qc

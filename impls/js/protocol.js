@@ -1,0 +1,83 @@
+// The adapter side of quatcheck's process-plugin protocol (docs/plugin-protocol.md), shared by the
+// adapters in this folder. An adapter calls serve() with its library's name and version and its families;
+// each family maps "OP.PRECISION" (slerp.f32, slerp.f64, nlerp.f32, nlerp.f64) to a function
+// fn(q0, q1, t, out) over quatcheck's (w, x, y, z) order, which calls the library as its users do.
+'use strict';
+const fs = require('fs');
+const path = require('path');
+
+// The version of an installed package, read from its package.json (some packages do not export it).
+function packageVersion(name) {
+  const file = path.join(__dirname, 'node_modules', name, 'package.json');
+  return JSON.parse(fs.readFileSync(file, 'utf8')).version;
+}
+
+function readExactly(buf, n) {
+  let have = 0;
+  while (have < n) {
+    let k;
+    try {
+      k = fs.readSync(0, buf, have, n - have, null);
+    } catch (e) {
+      if (e.code === 'EAGAIN') continue;
+      if (e.code === 'EOF') return false;
+      throw e;
+    }
+    if (k === 0) return false;  // EOF: quatcheck is done
+    have += k;
+  }
+  return true;
+}
+
+function writeAll(buf) {
+  let off = 0;
+  while (off < buf.length) {
+    try {
+      off += fs.writeSync(1, buf, off, buf.length - off);
+    } catch (e) {
+      if (e.code !== 'EAGAIN') throw e;
+    }
+  }
+}
+
+function serve(library, version, families) {
+  let hello = `quatcheck-plugin 1\nlibrary ${library} ${version}\n`;
+  for (const f of families) hello += `family ${f.name} ${Object.keys(f.ops).join(' ')}\n`;
+  writeAll(Buffer.from(hello + 'end\n', 'ascii'));
+
+  const MAX = 4096;
+  const head = Buffer.alloc(24);
+  const input = Buffer.alloc(MAX * 9 * 8);
+  const output = Buffer.alloc(24 + MAX * 4 * 8);
+  const q0 = [0, 0, 0, 0], q1 = [0, 0, 0, 0], out = [0, 0, 0, 0];
+  while (readExactly(head, 24)) {
+    const magic = head.readUInt32LE(0), seq = head.readUInt32LE(4), family = head.readUInt32LE(8);
+    const op = head.readUInt8(12), width = head.readUInt8(13), n = head.readUInt32LE(16);
+    const fam = families[family];
+    const key = `${op === 0 ? 'slerp' : 'nlerp'}.${width === 4 ? 'f32' : 'f64'}`;
+    if (magic !== 0x31424351 || !fam || !(key in fam.ops) || n < 1 || n > MAX || head.readUInt16LE(14) !== 0 ||
+        head.readUInt32LE(20) !== 0)
+      throw new Error('malformed request');
+    if (!readExactly(input, n * 9 * width)) return;
+    const fn = fam.ops[key];
+    const get = width === 4 ? (i) => input.readFloatLE(4 * i) : (i) => input.readDoubleLE(8 * i);
+    const put = width === 4 ? (v, i) => output.writeFloatLE(v, 24 + 4 * i) : (v, i) => output.writeDoubleLE(v, 24 + 8 * i);
+    let elapsed = 0n;
+    for (let c = 0; c < n; c++) {
+      for (let k = 0; k < 4; k++) q0[k] = get(9 * c + k), q1[k] = get(9 * c + 4 + k);
+      const t = get(9 * c + 8);
+      const t0 = process.hrtime.bigint();
+      fn(q0, q1, t, out);
+      elapsed += process.hrtime.bigint() - t0;
+      for (let k = 0; k < 4; k++) put(out[k], 4 * c + k);
+    }
+    output.writeUInt32LE(0x31524351, 0);
+    output.writeUInt32LE(seq, 4);
+    output.writeUInt32LE(n, 8);
+    output.writeUInt32LE(0, 12);
+    output.writeBigUInt64LE(elapsed, 16);
+    writeAll(output.subarray(0, 24 + n * 4 * width));
+  }
+}
+
+module.exports = { serve, packageVersion };

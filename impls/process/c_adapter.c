@@ -1,0 +1,149 @@
+/* The reference process-plugin adapter (docs/plugin-protocol.md), in plain C with no dependency: it serves
+ * the seed routines over stdin/stdout so that tests can compare the protocol's figures with the in-process
+ * built-ins, and it misbehaves on request so that tests can check containment.
+ *
+ *   c_adapter [MODE]
+ *
+ * Families: proc-seed-c (slerp.f32, slerp.f64: the seed 000 C slerp, as impls/seed/seed_c.cpp) and
+ * proc-nlerp (nlerp.f32, nlerp.f64: as impls/seed/nlerp.cpp). MODE (default "ok") misbehaves on the first
+ * batch holding a case with t > 0.75 ("the trigger"):
+ *   crash     raise SIGSEGV            hang      sleep forever          garbage   answer with a wrong magic
+ *   seq       echo the wrong sequence  count     announce one output too few
+ *   short     send half of the outputs, then exit 0
+ *   badhello  send a hello with an invalid family name     nohello  send no hello at all
+ *   exit      exit 3 before the hello */
+#include <math.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#define MAX_CASES 4096u
+
+static const char *mode = "ok";
+
+static int read_full(void *p, size_t n) {
+    char *c = p;
+    while (n) {
+        ssize_t k = read(0, c, n);
+        if (k <= 0) return 0;
+        c += k, n -= (size_t)k;
+    }
+    return 1;
+}
+
+static void write_full(const void *p, size_t n) {
+    const char *c = p;
+    while (n) {
+        ssize_t k = write(1, c, n);
+        if (k <= 0) exit(1);
+        c += k, n -= (size_t)k;
+    }
+}
+
+/* seed 000's C slerp: short arc by the sign of the dot product, acos arc, nlerp fallback above 0.9995
+ * (0.9995f in float as printed, 0.9995 in double). */
+static void slerp_f32(const float q0[4], const float q1[4], float u, float out[4]) {
+    float d = q0[0] * q1[0] + q0[1] * q1[1] + q0[2] * q1[2] + q0[3] * q1[3], s = 1.0f;
+    if (d < 0.0f) { d = -d; s = -1.0f; }
+    if (d > 0.9995f) {
+        for (int i = 0; i < 4; i++) out[i] = q0[i] + u * (s * q1[i] - q0[i]);
+        float n = sqrtf(out[0] * out[0] + out[1] * out[1] + out[2] * out[2] + out[3] * out[3]);
+        for (int i = 0; i < 4; i++) out[i] /= n;
+        return;
+    }
+    float w = acosf(d), a = sinf((1.0f - u) * w) / sinf(w), b = sinf(u * w) / sinf(w);
+    for (int i = 0; i < 4; i++) out[i] = a * q0[i] + b * (s * q1[i]);
+}
+
+static void slerp_f64(const double q0[4], const double q1[4], double u, double out[4]) {
+    double d = q0[0] * q1[0] + q0[1] * q1[1] + q0[2] * q1[2] + q0[3] * q1[3], s = 1.0;
+    if (d < 0.0) { d = -d; s = -1.0; }
+    if (d > 0.9995) {
+        for (int i = 0; i < 4; i++) out[i] = q0[i] + u * (s * q1[i] - q0[i]);
+        double n = sqrt(out[0] * out[0] + out[1] * out[1] + out[2] * out[2] + out[3] * out[3]);
+        for (int i = 0; i < 4; i++) out[i] /= n;
+        return;
+    }
+    double w = acos(d), a = sin((1.0 - u) * w) / sin(w), b = sin(u * w) / sin(w);
+    for (int i = 0; i < 4; i++) out[i] = a * q0[i] + b * (s * q1[i]);
+}
+
+/* nlerp with the sign flip: ((1 - t) q0 + t s q1) / |...|. */
+static void nlerp_f32(const float q0[4], const float q1[4], float t, float out[4]) {
+    float d = q0[0] * q1[0] + q0[1] * q1[1] + q0[2] * q1[2] + q0[3] * q1[3], s = d < 0.0f ? -1.0f : 1.0f, v[4];
+    for (int i = 0; i < 4; i++) v[i] = (1.0f - t) * q0[i] + t * (s * q1[i]);
+    float n = sqrtf(v[0] * v[0] + v[1] * v[1] + v[2] * v[2] + v[3] * v[3]);
+    for (int i = 0; i < 4; i++) out[i] = v[i] / n;
+}
+
+static void nlerp_f64(const double q0[4], const double q1[4], double t, double out[4]) {
+    double d = q0[0] * q1[0] + q0[1] * q1[1] + q0[2] * q1[2] + q0[3] * q1[3], s = d < 0.0 ? -1.0 : 1.0, v[4];
+    for (int i = 0; i < 4; i++) v[i] = (1.0 - t) * q0[i] + t * (s * q1[i]);
+    double n = sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2] + v[3] * v[3]);
+    for (int i = 0; i < 4; i++) out[i] = v[i] / n;
+}
+
+static int is(const char *m) { return strcmp(mode, m) == 0; }
+
+int main(int argc, char **argv) {
+    if (argc > 1) mode = argv[1];
+    if (is("exit")) return 3;
+    if (is("nohello")) for (;;) pause();
+    const char *hello = is("badhello")
+        ? "quatcheck-plugin 1\nlibrary quatcheck-c-adapter 1.0\nfamily proc.seed slerp.f32\nend\n"
+        : "quatcheck-plugin 1\nlibrary quatcheck-c-adapter 1.0\n"
+          "family proc-seed-c slerp.f32 slerp.f64\nfamily proc-nlerp nlerp.f32 nlerp.f64\nend\n";
+    write_full(hello, strlen(hello));
+
+    static unsigned char in[MAX_CASES * 9 * 8], out[MAX_CASES * 4 * 8];
+    uint32_t head[6];
+    while (read_full(head, sizeof head)) {
+        uint32_t magic = head[0], seq = head[1], family = head[2], op = head[3] & 0xff, width = (head[3] >> 8) & 0xff,
+                 n = head[4];
+        if (magic != 0x31424351u || family > 1 || op != family || (width != 4 && width != 8) || n == 0 ||
+            n > MAX_CASES || head[5] != 0 || (head[3] >> 16) != 0) {
+            fprintf(stderr, "c_adapter: malformed request\n");
+            return 2;
+        }
+        if (!read_full(in, (size_t)n * 9 * width)) return 2;
+        struct timespec t0, t1;
+        clock_gettime(CLOCK_MONOTONIC, &t0);
+        int trigger = 0;
+        for (uint32_t i = 0; i < n; i++) {
+            if (width == 4) {
+                const float *r = (const float *)in + 9 * i;
+                float *o = (float *)out + 4 * i;
+                trigger |= r[8] > 0.75f;
+                (family == 0 ? slerp_f32 : nlerp_f32)(r, r + 4, r[8], o);
+            } else {
+                const double *r = (const double *)in + 9 * i;
+                double *o = (double *)out + 4 * i;
+                trigger |= r[8] > 0.75;
+                (family == 0 ? slerp_f64 : nlerp_f64)(r, r + 4, r[8], o);
+            }
+        }
+        clock_gettime(CLOCK_MONOTONIC, &t1);
+        uint64_t ns = (uint64_t)(t1.tv_sec - t0.tv_sec) * 1000000000u + (uint64_t)(t1.tv_nsec - t0.tv_nsec);
+        uint32_t reply[6] = {0x31524351u, seq, n, 0, (uint32_t)ns, (uint32_t)(ns >> 32)};
+        size_t body = (size_t)n * 4 * width;
+        if (trigger) {
+            if (is("crash")) raise(SIGSEGV);
+            if (is("hang")) for (;;) pause();
+            if (is("garbage")) reply[0] = 0x6b6e756a;
+            if (is("seq")) reply[1] = seq + 1;
+            if (is("count")) reply[2] = n - 1;
+            if (is("short")) {
+                write_full(reply, sizeof reply);
+                write_full(out, body / 2);
+                return 0;
+            }
+        }
+        write_full(reply, sizeof reply);
+        write_full(out, body);
+    }
+    return 0;  /* EOF on stdin: quatcheck is done */
+}

@@ -1,0 +1,184 @@
+#!/usr/bin/env bash
+# Process plugins (--plugin-cmd, docs/plugin-protocol.md):
+#  1. the reference C adapter (impls/process/c_adapter.c) gives, through the protocol, exactly the figures of
+#     the same routines built in (seed-c, nlerp), and the comparison can fail (negative control);
+#  2. a misbehaving adapter (crash, hang, garbage, wrong sequence number, wrong count, short answer) ends its
+#     row with the right status and the triggering case (t > 0.75 is the trigger), never quatcheck;
+#  3. an adapter that cannot start or sends a bad hello is refused with one line and exit status 2;
+#  4. the JavaScript and Python adapters run (SKIP, visibly, only if node / node_modules / SciPy is absent).
+# Usage: process_plugin.test.sh BUILD_DIR SOURCE_DIR
+set -uo pipefail
+build="$1"
+src="$2"
+qc="$build/quatcheck"
+adapter="$build/process/c_adapter"
+tmp="$(mktemp -d)"
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+bad() { echo "FAIL: $*"; fail=1; }
+
+# ---- 1. the list and exact round trips ----
+"$qc" list --plugin-cmd "$adapter" >"$tmp/list" 2>&1 || bad "list with the C adapter: $(cat "$tmp/list")"
+for i in proc-seed-c.f32 proc-seed-c.f64 proc-nlerp.f32 proc-nlerp.f64; do
+  grep -q "^$i" "$tmp/list" || bad "list does not show $i"
+done
+grep -q "1.0" "$tmp/list" || bad "list does not show the adapter's library version"
+
+"$qc" run --plugin-cmd "$adapter" --impl seed-c --impl nlerp --impl proc-seed-c --impl proc-nlerp \
+  --cases 300 --jobs 2 --no-leaderboard --out "$tmp/same" 2>"$tmp/same.err" || bad "run with the C adapter: $(cat "$tmp/same.err")"
+python3 - "$tmp/same" <<'PY' || fail=1
+import csv, os, sys
+from collections import defaultdict
+# The worst-case search seeds its generator with the implementation's name, so its column (and the max
+# over sampling and search) legitimately differ between seed-c and proc-seed-c; every sampled figure and
+# the whole error curve must be identical.
+NAME_SEEDED = {"impl", "max_angle_err_search_rad", "max_angle_err_rad"}
+rows = {(r["impl"], r["op"], r["region"]): r for r in csv.DictReader(open(os.path.join(sys.argv[1], "summary.csv")))}
+curve = defaultdict(list)
+for r in csv.DictReader(open(os.path.join(sys.argv[1], "error_curve.csv"))):
+    curve[(r.pop("impl"), r["op"])].append(r)
+def same(a, b):
+    ra = {k: v for k, v in rows[a].items() if k not in NAME_SEEDED}
+    rb = {k: v for k, v in rows[b].items() if k not in NAME_SEEDED}
+    return ra == rb
+pairs = [(k, ("proc-" + k[0], k[1], k[2])) for k in rows if k[0] in ("seed-c.f32", "seed-c.f64", "nlerp.f32", "nlerp.f64")]
+if len(pairs) < 8:
+    sys.exit(f"FAIL: expected the built-in rows of seed-c and nlerp, got {sorted(rows)}")
+for a, b in pairs:
+    if b not in rows:
+        sys.exit(f"FAIL: no row {b}")
+    if not same(a, b):
+        sys.exit(f"FAIL: {b} differs from {a}:\n{rows[a]}\n{rows[b]}")
+    if rows[b]["status"] != "ok":
+        sys.exit(f"FAIL: {b} status {rows[b]['status']}")
+    if not curve[(a[0], a[1])] or curve[(a[0], a[1])] != curve[(b[0], b[1])]:
+        sys.exit(f"FAIL: the error curves of {a[0]} and {b[0]} ({a[1]}) differ or are empty")
+# Negative controls: the comparison notices a different implementation (f32 seed vs f64 seed).
+region = pairs[0][0][2]
+if same(("seed-c.f32", "slerp", region), ("proc-seed-c.f64", "slerp", region)):
+    sys.exit("FAIL: negative control: seed-c.f32 and proc-seed-c.f64 compare equal")
+if curve[("seed-c.f32", "slerp")] == curve[("proc-seed-c.f64", "slerp")]:
+    sys.exit("FAIL: negative control: the error curves of seed-c.f32 and proc-seed-c.f64 compare equal")
+print(f"exact: {len(pairs)} rows and 4 error curves of the C adapter equal their built-in ones")
+PY
+
+# ---- 2. misbehaving adapters: contained, with status and triggering case ----
+check_mode() {  # MODE STATUS DETAIL_REGEX
+  local mode="$1" want="$2" detail="$3" out="$tmp/m-$1"
+  "$qc" run --plugin-cmd "$adapter $mode" --impl 'proc-seed-c.f64' --op slerp --region uniform --region near-0 \
+    --cases 200 --jobs 1 --timeout 1 --no-leaderboard --out "$out" >"$out.log" 2>&1
+  local rc=$?
+  if [ "$rc" -gt 1 ] || [ ! -f "$out/summary.csv" ]; then bad "$mode: exit $rc, $(head -3 "$out.log")"; return; fi
+  python3 - "$out/summary.csv" "$mode" "$want" "$detail" <<'PY' || fail=1
+import csv, re, sys
+path, mode, want, detail = sys.argv[1:]
+rows = [r for r in csv.DictReader(open(path)) if r["impl"] == "proc-seed-c.f64"]
+if len(rows) != 2:
+    sys.exit(f"FAIL: {mode}: expected 2 rows, got {len(rows)}")
+for r in rows:
+    if r["status"] != want:
+        sys.exit(f"FAIL: {mode}: {r['region']} status {r['status']!r} ({r['status_detail']}), want {want}")
+    if not re.search(detail, r["status_detail"]):
+        sys.exit(f"FAIL: {mode}: detail {r['status_detail']!r} does not match {detail!r}")
+    m = re.search(r"t=(\S+)", r["failed_case"])
+    if not m or not float.fromhex(m.group(1)) > 0.75:
+        sys.exit(f"FAIL: {mode}: failed case {r['failed_case']!r} is not the trigger (t > 0.75)")
+print(f"{mode}: {want} ({rows[0]['status_detail']}), triggering case found in both regions")
+PY
+}
+check_mode crash crashed 'SIGSEGV'
+check_mode hang timeout 'no answer within 1 s'
+check_mode garbage out-of-bounds 'does not start with QCR1'
+check_mode seq out-of-bounds 'sequence number'
+check_mode count out-of-bounds 'outputs announced'
+check_mode short crashed 'short answer'
+# Negative control of the checker: the well-behaved adapter must not pass as failing.
+( check_mode ok crashed '.' ) 2>&1 | grep -q "^FAIL: ok: uniform status 'ok'" || bad "negative control: check_mode accepted a healthy adapter as crashed"
+
+# ---- 3. refused at load time: one line, exit 2 ----
+expect_refused() {  # REGEX COMMAND
+  local re="$1"
+  "$qc" list --plugin-cmd "$2" >"$tmp/r.out" 2>"$tmp/r.err"
+  local rc=$?
+  if [ "$rc" -ne 2 ]; then bad "--plugin-cmd '$2': exit $rc, want 2"; return; fi
+  if [ "$(wc -l <"$tmp/r.err")" -ne 1 ] || ! grep -Eq "$re" "$tmp/r.err"; then bad "--plugin-cmd '$2': stderr $(cat "$tmp/r.err")"; fi
+}
+expect_refused "^quatcheck: --plugin-cmd '.*badhello': refused: hello line 3: family name is not" "$adapter badhello"
+expect_refused "refused: no complete hello within 5 s" "$adapter nohello"
+expect_refused "refused: ended before its hello was complete \(exited with status 3" "$adapter exit"
+expect_refused "refused: cannot start 'no-such-adapter-xyz': No such file" "no-such-adapter-xyz"
+expect_refused "refused: hello does not start with 'quatcheck-plugin VERSION'" "echo hello"
+expect_refused "unterminated ' quote" "$adapter 'ok"
+expect_refused "^quatcheck: --plugin-cmd: empty command$" "   "
+# Quoting as in a shell, without expansion: a quoted word reaches the adapter as one argument.
+"$qc" list --plugin-cmd "'$adapter' \"ok\"" >/dev/null 2>"$tmp/q.err" || bad "a quoted command: $(cat "$tmp/q.err")"
+expect_refused "refused: cannot start '\\\$HOME/x': No such file" '$HOME/x'
+# The hello is parsed strictly (printf plays a one-shot adapter; \n is printf's, not the shell's).
+h='quatcheck-plugin 1\nlibrary lib 1.0\n'
+expect_refused "refused: protocol 'quatcheck-plugin 2' is not supported" "printf 'quatcheck-plugin 2\nend\n'"
+expect_refused "refused: hello line 3: 'slerp.f16' is not one of" "printf '${h}family f slerp.f16\nend\n'"
+expect_refused "refused: hello line 2: 'family' before 'library'" "printf 'quatcheck-plugin 1\nfamily f slerp.f64\nend\n'"
+expect_refused "refused: hello line 4: family 'f' is declared twice" "printf '${h}family f slerp.f64\nfamily f nlerp.f64\nend\n'"
+expect_refused "refused: hello line 2: library version is not" "printf 'quatcheck-plugin 1\nlibrary lib 1.0;x\nfamily f slerp.f64\nend\n'"
+expect_refused "refused: hello line 3: 'slerp.f64' is listed twice" "printf '${h}family f slerp.f64 slerp.f64\nend\n'"
+expect_refused "refused: hello declares no family" "printf '${h}end\n'"
+expect_refused "refused: sent data after its hello's 'end' line" "printf '${h}family f slerp.f64\nend\nextra'"
+expect_refused "refused: its hello exceeds 16384 bytes without an 'end' line" "yes quatcheck-plugin 1"
+"$qc" list --plugin-cmd "$adapter" --plugin-cmd "$adapter" >/dev/null 2>"$tmp/dup.err"
+[ $? -eq 2 ] && grep -q "refused: family 'proc-seed-c' already exists" "$tmp/dup.err" || bad "a duplicate family: $(cat "$tmp/dup.err")"
+
+# ---- 4. the JavaScript and Python adapters ----
+run_adapters() {  # NAME 'GLOB...' COMMAND...
+  local name="$1" globs="$2"
+  shift 2
+  local args=()
+  for c in "$@"; do args+=(--plugin-cmd "$c"); done
+  local gl
+  read -ra gl <<<"$globs"  # no pathname expansion of the globs
+  for g in "${gl[@]}"; do args+=(--impl "$g"); done
+  "$qc" run "${args[@]}" --cases 100 --jobs 2 --no-leaderboard --out "$tmp/$name" >"$tmp/$name.log" 2>&1
+  local rc=$?
+  if [ "$rc" -gt 1 ] || [ ! -f "$tmp/$name/summary.csv" ]; then bad "$name: exit $rc: $(head -3 "$tmp/$name.log")"; return; fi
+  python3 - "$tmp/$name/summary.csv" "$name" <<'PY' || fail=1
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+if not rows:
+    sys.exit(f"FAIL: {sys.argv[2]}: no rows")
+for r in rows:
+    if r["status"] != "ok":
+        sys.exit(f"FAIL: {r['impl']} {r['op']} {r['region']}: {r['status']} ({r['status_detail']})")
+    err = float(r["max_angle_err_rad"])
+    # Loose sanity bound for slerp: every library's slerp takes the short arc (errors far below 0.1 rad),
+    # so a scrambled component order or a wrong precision would show. nlerp rows are findings, not checked
+    # here (gl-matrix's and math.gl's lerp-then-normalise do not flip the sign: the long arc).
+    if r["op"] == "slerp" and not err < 0.1:
+        sys.exit(f"FAIL: {r['impl']} {r['op']} {r['region']}: max angle error {err}")
+print(f"{sys.argv[2]}: {len(rows)} rows ok: " + ", ".join(sorted({r['impl'] for r in rows})))
+PY
+}
+js="$src/impls/js"
+if ! command -v node >/dev/null; then
+  echo "SKIP: JavaScript adapters: node is not installed (scripts/setup installs nodejs)"
+elif [ ! -d "$js/node_modules" ]; then
+  echo "SKIP: JavaScript adapters: $js/node_modules is missing (scripts/setup runs npm ci there)"
+else
+  run_adapters js 'three-* glmatrix-* playcanvas-* babylon-* mathgl-* cannon-*' "node $js/three.js" \
+    "node $js/gl-matrix.js" "node $js/playcanvas.js" "node $js/babylonjs.js" "node $js/mathgl.js" "node $js/cannon-es.js"
+  # The generated block of docs/plugin-protocol.md lists every library with its version (from the tool).
+  "$qc" leaderboard "$tmp/js" >/dev/null 2>&1 || bad "leaderboard of the JavaScript run"
+  /usr/bin/python3 "$src/scripts/readme/process_libraries.py" "$tmp/js" >"$tmp/block.md" 2>&1 || bad "process_libraries.py: $(tail -1 "$tmp/block.md")"
+  for lib in "three.js | npm \`three\` | [0-9]" "gl-matrix | npm \`gl-matrix\` | [0-9]" "cannon-es | npm \`cannon-es\` | [0-9]"; do
+    grep -q "^| $lib" "$tmp/block.md" || bad "process_libraries.py does not list '$lib'"
+  done
+  # Negative control: a report without these libraries is refused, not printed as an empty table.
+  "$qc" leaderboard "$tmp/same" >/dev/null 2>&1
+  /usr/bin/python3 "$src/scripts/readme/process_libraries.py" "$tmp/same" >/dev/null 2>&1 && bad "process_libraries.py accepted a report without the libraries"
+fi
+if /usr/bin/python3 -c 'import scipy.spatial.transform' 2>/dev/null; then
+  run_adapters scipy 'scipy-*' "/usr/bin/python3 $src/impls/python/scipy_adapter.py"
+else
+  echo "SKIP: SciPy adapter: /usr/bin/python3 cannot import scipy (Debian python3-scipy)"
+fi
+
+[ "$fail" -eq 0 ] && echo "process plugins: all checks passed"
+exit "$fail"
