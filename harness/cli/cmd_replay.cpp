@@ -19,8 +19,11 @@ bool replay_row(const Impl &impl, Op op, const WorstCaseRow &r, const std::strin
     };
     static const char *q0n[] = {"q0_w", "q0_x", "q0_y", "q0_z"}, *q1n[] = {"q1_w", "q1_x", "q1_y", "q1_z"},
                       *on[] = {"out_w", "out_x", "out_y", "out_z"};
-    // A row naming an unknown region is not a worst case of a run (the region is not used to replay).
-    if (!parse_region(r.region))
+    // A row naming an unknown region is not a worst case of a run (the region is not used to replay); a sweep's
+    // row (source sweep) names its slice instead: t=HEX or pair=NAME (harness/sweep).
+    const bool sweep_slice = r.source == "sweep" && r.region.size() <= 64 &&
+                             (r.region.rfind("t=", 0) == 0 || r.region.rfind("pair=", 0) == 0);
+    if (!sweep_slice && !parse_region(r.region))
         throw InputError(fmt::format("{}:{}: column region: unknown region '{}' (expected uniform, near-0, near-half-pi, "
                                      "near-pi or threshold)", file, r.line, r.region.substr(0, 40)));
     SlerpCase<T> c;
