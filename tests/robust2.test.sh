@@ -91,7 +91,8 @@ interrupt() {
     local took
     took=$(python3 -c "print(round($t1 - $t0, 2))")
     local lines
-    lines=$(wc -l <"$tmp/err")
+    # (sweep prints its plan and estimate before it starts: those lines are not errors)
+    lines=$(grep -v -e '^quatcheck sweep' -e '^  ' "$tmp/err" | wc -l)
     if [[ $st -ne $want ]]; then fail "$1 $2 SIG$sig at $delay s: exit $st (want $want): $(tail -1 "$tmp/err")"
     elif python3 -c "import sys; sys.exit(0 if $took <= 1.0 else 1)"; [[ $? -ne 0 ]]; then fail "$1 $2 SIG$sig: took $took s to stop"
     elif [[ $lines -ne 1 ]] || ! grep -q 'interrupted' "$tmp/err"; then fail "$1 $2 SIG$sig: stderr: $(head -3 "$tmp/err")"
@@ -123,6 +124,7 @@ interrupt TERM 1 "$qc" squad --tracks 2000 --jobs 1 --out "$out"
 interrupt INT 1 "$qc" threshold --points 400 --cases 20000 --min-time 0.002 --jobs 1 --out "$out"
 interrupt TERM 1 "$qc" curves --points 200000 --out "$out"
 interrupt INT 1 "$qc" bench --min-time 0.05 --repetitions 3 --out "$out"
+interrupt TERM 1 "$qc" sweep --over dot --impl 'seed-*' --points 2000000 --jobs 1 --out "$out"
 
 # ---- 3. plugins that fork or write to the worker's descriptors ----
 bad="$build/bad_plugins"

@@ -401,7 +401,7 @@ void run_slice(const SweepOptions &opt, size_t slice_index, const SliceSpec &spe
         SliceRunner<T> runner(opt, spec, rows, pts);  // own buffers
         std::vector<RowAcc> acc(rows.size());
         for (uint64_t blk; (blk = next.fetch_add(1)) < blocks;) {
-            if (interrupt_requested()) throw InputError("sweep: interrupted");
+            throw_if_interrupted();  // SIGINT/SIGTERM: sweep ends with 128 + sig, --out untouched
             const uint64_t b = blk * kBlock, e = std::min(n, b + kBlock);
             runner.block(b, e, reference, metric, acc, failed, fail_mutex, fail_outcome);
             if (opt.cases_done) opt.cases_done->fetch_add(e - b, std::memory_order_relaxed);
