@@ -82,6 +82,7 @@ template <class T> Points<T> make_points(const SweepOptions &opt, const SliceSpe
         const uint64_t half = std::max<uint64_t>(2, N / 2), quarter = std::max<uint64_t>(2, N / 4);
         const double L = double(lo), H = double(hi);
         for (uint64_t k = 0; k < half; k++) v.push_back(L + (H - L) * double(k) / double(half - 1));
+        throw_if_interrupted();
         for (int side = 0; side < 2; side++) {
             const T end = side == 0 ? lo : hi;
             T step = std::abs(std::nextafter(end, side == 0 ? hi : lo) - end);
@@ -467,6 +468,7 @@ void run_slice(const SweepOptions &opt, size_t slice_index, const SliceSpec &spe
         size_t tried = 0;
         for (const Candidate &c : a.candidates) {
             if (row.edges.size() >= kMaxEdgesPerRow || tried++ >= kMaxBisectedPerRow) break;
+            throw_if_interrupted();
             T lo = pts.at(c.k - 1), hi = pts.at(c.k);
             double dlo[4], dhi[4], elo = c.err_below, ehi = c.err_above;
             std::memcpy(dlo, c.delta_below, sizeof dlo);
@@ -591,6 +593,7 @@ template <class T> double calibrate(const SweepOptions &opt, const std::vector<I
     // 2048 points spread evenly over the slice (an exhaustive f32 t slice is 92 % t < 2^-10, where the
     // reference costs more than at the slice's start or in a uniform scan).
     const Points<T> full = make_points<T>(opt, spec);
+    throw_if_interrupted();
     if (rows.empty() || full.size() == 0) return 0;
     Points<T> pts;
     const uint64_t count = std::min<uint64_t>(2048, full.size());
@@ -635,6 +638,7 @@ SweepResult run_sweep(const SweepOptions &opt, const std::vector<Impl> &catalogu
     r.slices = plan_slices(opt, r.selected);
     r.jobs = resolve_jobs(opt.jobs);
     for (size_t s = 0; s < r.slices.size(); s++) {
+        throw_if_interrupted();
         if (r.slices[s].precision == Precision::f32) run_slice<float>(opt, s, r.slices[s], r.selected, r.jobs, r, r.reference_f32);
         else run_slice<double>(opt, s, r.slices[s], r.selected, r.jobs, r, r.reference_f64);
     }
