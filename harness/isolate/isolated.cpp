@@ -1,5 +1,6 @@
 // The parent side of containment: spawning `quatcheck worker` processes, feeding them batches, and
 // turning a death, a silence or a scribble into an EvalOutcome.
+#include "isolate/process_common.h"
 #include "isolate/interrupt.h"
 #include "isolate/protocol.h"
 
@@ -52,15 +53,6 @@ std::string worker_exe() {
     return std::string(buf, size_t(n));
 }
 
-std::string describe_exit(int status) {
-    if (WIFSIGNALED(status)) {
-        int sig = WTERMSIG(status);
-        const char *abbrev = sigabbrev_np(sig);
-        return fmt::format("killed by SIG{}", abbrev ? abbrev : std::to_string(sig).c_str());
-    }
-    if (WIFEXITED(status)) return fmt::format("exited with status {}", WEXITSTATUS(status));
-    return "ended";
-}
 
 // Waits until fd is readable, the deadline passes, or a stop is requested. Returns 1 readable, 0 timeout,
 // -1 interrupted, 2 the worker (pidfd, when >= 0) has ended without a word: a process the plugin forked
@@ -272,14 +264,7 @@ public:
 
 private:
     std::unique_ptr<WorkerProcess> acquire(std::string &error) {
-        {
-            std::lock_guard<std::mutex> lock(mutex_);
-            if (!idle_.empty()) {
-                auto w = std::move(idle_.back());
-                idle_.pop_back();
-                return w;
-            }
-        }
+        if (auto w = idle_.take()) return w;
         auto w = std::make_unique<WorkerProcess>();
         std::string hello;
         error = w->start(args_, hello);
@@ -364,19 +349,27 @@ private:
         }
         copy_out(n);
         o.done = n;
-        std::lock_guard<std::mutex> lock(mutex_);
-        idle_.push_back(std::move(w));
+        idle_.give(std::move(w));
         return o;
     }
 
     std::vector<std::string> args_;
     unsigned descriptor_;
     std::string family_;
-    std::mutex mutex_;
-    std::vector<std::unique_ptr<WorkerProcess>> idle_;
+    IdlePool<WorkerProcess> idle_;
 };
 
 }  // namespace
+
+std::string describe_exit(int status) {
+    if (WIFSIGNALED(status)) {
+        int sig = WTERMSIG(status);
+        const char *abbrev = sigabbrev_np(sig);
+        return fmt::format("killed by SIG{}", abbrev ? abbrev : std::to_string(sig).c_str());
+    }
+    if (WIFEXITED(status)) return fmt::format("exited with status {}", WEXITSTATUS(status));
+    return "ended";
+}
 
 std::vector<IsolatedDescriptor> describe_plugin_isolated(const std::string &path) {
     WorkerProcess w;

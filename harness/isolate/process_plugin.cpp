@@ -1,5 +1,6 @@
 // The parent side of process plugins (docs/plugin-protocol.md): spawning an adapter program in its own
 // process group with pipes for stdin/stdout, reading its hello, and exchanging batches under a timeout.
+#include "isolate/process_common.h"
 #include "isolate/process_plugin.h"
 
 #include "isolate/interrupt.h"
@@ -109,15 +110,6 @@ Io read_exact(int fd, char *p, size_t n, Clock::time_point deadline, size_t *got
     }
     if (got) *got = have;
     return Io::ok;
-}
-
-std::string describe_exit(int status) {
-    if (WIFSIGNALED(status)) {
-        const char *abbrev = sigabbrev_np(WTERMSIG(status));
-        return fmt::format("killed by SIG{}", abbrev ? abbrev : std::to_string(WTERMSIG(status)).c_str());
-    }
-    if (WIFEXITED(status)) return fmt::format("exited with status {}", WEXITSTATUS(status));
-    return "ended";
 }
 
 // ---- one adapter process --------------------------------------------------------------------------------
@@ -241,7 +233,7 @@ class ProcessPool {
 public:
     ProcessPool(std::string command, std::vector<std::string> argv, std::string hello, std::unique_ptr<Adapter> first)
         : command_(std::move(command)), argv_(std::move(argv)), hello_(std::move(hello)) {
-        idle_.push_back(std::move(first));
+        idle_.give(std::move(first));
     }
 
     // One round trip: the n cases (at most kProcessMaxCases) of `in` to family `family`; outputs into out.
@@ -320,21 +312,13 @@ public:
             }
         }
         o.done = n;
-        std::lock_guard<std::mutex> lock(mutex_);
-        idle_.push_back(std::move(a));
+        idle_.give(std::move(a));
         return o;
     }
 
 private:
     std::unique_ptr<Adapter> acquire(std::string &error) {
-        {
-            std::lock_guard<std::mutex> lock(mutex_);
-            if (!idle_.empty()) {
-                auto a = std::move(idle_.back());
-                idle_.pop_back();
-                return a;
-            }
-        }
+        if (auto a = idle_.take()) return a;
         auto a = std::make_unique<Adapter>();
         std::string hello;
         error = a->start(argv_, hello);
@@ -346,8 +330,7 @@ private:
     std::string command_;
     std::vector<std::string> argv_;
     std::string hello_;
-    std::mutex mutex_;
-    std::vector<std::unique_ptr<Adapter>> idle_;
+    IdlePool<Adapter> idle_;
 };
 
 // The backend of one family: batches of at most kProcessMaxCases; a failed batch is replayed case by case
