@@ -77,7 +77,14 @@ for p in ("f32", "f64"):
     assert s["fast_certified"] + sum(s["fallbacks"].values()) == s["cases"], s
     print(f"{p}: {s['cases']} references, {s['fast_certified']} certified by the fast path, fallbacks {s['fallbacks']}, "
           f"{s['validation_samples']} validation samples, max error/bound {s['max_error_to_bound']:.3g}")
-assert json.load(open(f"{mpfr}/run.json"))["reference"]["mode"] == "mpfr"
+for p in ("f32", "f64"):
+    g = ref[p]["search_screen"]
+    assert g["violations"] == 0, g
+    print(f"{p}: search screen skipped {g['screened']} references, {g['checks']} checked, {g['violations']} violations")
+assert ref["f32"]["search_screen"]["screened"] > 0 and ref["f32"]["search_screen"]["checks"] > 0, ref["f32"]
+m = json.load(open(f"{mpfr}/run.json"))["reference"]
+assert m["mode"] == "mpfr"
+assert m["f32"]["search_screen"]["screened"] == 0, m["f32"]  # every evaluation by MPFR in this mode
 sys.exit(1 if failures else 0)
 EOF
 
@@ -88,4 +95,9 @@ for damage in sine_coefficient bound_too_small; do
   echo "damaged fast path ($damage): fast_bound_violations = $v"
   [ "$v" -gt 0 ] || { echo "FAIL: a damaged fast path ($damage) went unnoticed" >&2; exit 1; }
 done
+# Negative control: a screen that claims too small an upper bound is caught by its checks.
+QC_DAMAGE_FAST_PATH=screen "$qc" run --cases 2000 --seed 11 --impl 'seed-c.f32' --out "$tmp/damaged" 2>/dev/null
+v="$(/usr/bin/python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))["reference"]; print(r["f32"]["search_screen"]["violations"])' "$tmp/damaged/run.json")"
+echo "damaged search screen: violations = $v"
+[ "$v" -gt 0 ] || { echo "FAIL: a damaged search screen went unnoticed" >&2; exit 1; }
 echo "reference modes agree"

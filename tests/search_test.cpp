@@ -4,6 +4,10 @@
 #include "report/run_report.h"
 #include "run/runner.h"
 #include "search/search.h"
+#include "search/screen.h"
+#include "reference/reference.h"
+#include "regions/regions.h"
+#include "metrics/metrics.h"
 
 #include <gtest/gtest.h>
 
@@ -40,7 +44,7 @@ TEST(Search, SpendsExactlyTheSamplingBudgetOfReferenceEvaluations) {
     EXPECT_EQ(s.evaluations, 1000u);
     // Half reused from sampling, half spent climbing: a new reference per step, except where the mutant is
     // already in the pool (its error is known).
-    EXPECT_EQ(s.reference.cases + s.pool_repeats, 500u);
+    EXPECT_EQ(s.reference.cases + s.reference.screened + s.pool_repeats, 500u);
     EXPECT_LT(s.pool_repeats, 250u);
     EXPECT_EQ(s.worst.size(), 5u);
     SearchOutcome again = search_row<double>(*impl, Op::slerp, Region::threshold, 3, ReferenceMode::fast, sampled, 5);
@@ -88,4 +92,98 @@ TEST(Search, MutantsStayInsideTheParameterRange) {
             seen++;
         }
     EXPECT_GT(seen, 0u);
+}
+
+// The screen (search/screen.h) skips the certified reference for most climbing steps under --reference fast,
+// and changes nothing: the same pool, the same maximum, the same reported cases as the search without it.
+TEST(Search, TheScreenSkipsReferencesAndChangesNothing) {
+    auto cat = load_catalogue({});
+    // nlerp's errors stand far above the screen's margin; recipe-rtm.f32 near 0 and the unclamped acos keep
+    // non-finite outputs in the pool (whose errors the finite maximum does not count).
+    const std::vector<std::pair<const char *, Op>> rows = {{"nlerp.f32", Op::nlerp}, {"cglm.f32", Op::nlerp},
+                                                           {"nlerp.f64", Op::nlerp}, {"recipe-rtm.f32", Op::slerp},
+                                                           {"broken-acos-unclamped.f32", Op::slerp}};
+    uint64_t screened = 0, nonfinite = 0;
+    for (const auto &[name, op] : rows) {
+        const Impl *impl = nullptr;
+        for (const auto &i : cat)
+            if (i.name == name) impl = &i;
+        ASSERT_NE(impl, nullptr) << name;
+        for (Region region : {Region::uniform, Region::near_0, Region::threshold}) {
+            // The sampled half as the runner measures it.
+            const uint64_t n = 3000;
+            std::vector<double> sampled(n);
+            ReferenceEngine ref(impl->precision, ReferenceMode::fast);
+            MetricEngine metric(impl->precision, ReferenceMode::fast);
+            SlerpReference R;
+            for (uint64_t i = 0; i < n; i++) {
+                double out[4];
+                if (impl->precision == Precision::f32) {
+                    auto c = regenerate_case<float>(11, region, i);
+                    float r[4];
+                    impl->call(op, c.q0.data(), c.q1.data(), c.t, r);
+                    ref.slerp(c, R, false);
+                    for (int k = 0; k < 4; k++) out[k] = r[k];
+                } else {
+                    auto c = regenerate_case<double>(11, region, i);
+                    impl->call(op, c.q0.data(), c.q1.data(), c.t, out);
+                    ref.slerp(c, R, false);
+                }
+                CaseMetrics m = metric.measure_angle(out, R);
+                sampled[i] = m.nonfinite ? INFINITY : m.angle_err_rad;
+            }
+            auto search = [&](bool screen) {
+                return impl->precision == Precision::f32
+                           ? search_row<float>(*impl, op, region, 11, ReferenceMode::fast, sampled, 8, screen)
+                           : search_row<double>(*impl, op, region, 11, ReferenceMode::fast, sampled, 8, screen);
+            };
+            SearchOutcome with = search(true), without = search(false);
+            SCOPED_TRACE(std::string(name) + " " + to_string(region));
+            EXPECT_EQ(without.reference.screened, 0u);
+            EXPECT_LE(with.reference.cases, without.reference.cases);
+            screened += with.reference.screened, nonfinite += with.nonfinite;
+            EXPECT_EQ(with.reference.screen_violations, 0u);
+            EXPECT_EQ(with.max_angle_err_rad, without.max_angle_err_rad);
+            EXPECT_EQ(with.nonfinite, without.nonfinite);
+            EXPECT_EQ(with.pool_repeats, without.pool_repeats);
+            ASSERT_EQ(with.worst.size(), without.worst.size());
+            for (size_t k = 0; k < with.worst.size(); k++) {
+                EXPECT_EQ(with.worst[k].angle_err_rad, without.worst[k].angle_err_rad);
+                EXPECT_EQ(with.worst[k].t, without.worst[k].t);
+                for (int i = 0; i < 4; i++) EXPECT_EQ(with.worst[k].q1[i], without.worst[k].q1[i]);
+            }
+        }
+    }
+    EXPECT_GT(screened, 3000u);
+    EXPECT_GT(nonfinite, 0u);
+}
+
+// The screen's estimate against the certified reference: its claimed upper bound holds with room to spare on
+// cases from every region, and it declines where double cannot decide the short arc.
+TEST(Search, TheScreenEstimateIsFarWithinItsMargin) {
+    ReferenceEngine ref(Precision::f64, ReferenceMode::fast);
+    SlerpReference R;
+    double worst = 0;
+    int estimated = 0;
+    for (Region region : all_regions())
+        for (uint64_t i = 0; i < 3000; i++) {
+            auto c = regenerate_case<double>(9, region, i);
+            double E[4];
+            if (!screen_slerp(c.q0.data(), c.q1.data(), c.t, E)) continue;
+            estimated++;
+            ref.slerp(c, R, false);
+            for (int k = 0; k < 4; k++) worst = std::max(worst, std::fabs(E[k] - (R.R[k].hi + R.R[k].lo)));
+        }
+    EXPECT_GT(estimated, 14000);
+    // The margin kScreenAbs = 2^-36 covers an error of the estimate up to about 2^-39; it is 2^-50 or less.
+    EXPECT_LE(worst, 0x1p-50) << worst;
+    const double a[4] = {1, 0, 0, 0}, b[4] = {0, 1, 0, 0}, e[4] = {0.6, 0.8, 0, 0};
+    double E[4];
+    EXPECT_FALSE(screen_slerp(a, b, 0.5, E));  // a.b = 0: which arc is short is a tie
+    EXPECT_FALSE(screen_slerp(a, e, 1.5, E));  // t outside [0, 1]
+    const double zero[4] = {0, 0, 0, 0}, inf[4] = {INFINITY, 0, 0, 0};
+    ASSERT_TRUE(screen_slerp(a, e, 0.25, E));
+    EXPECT_TRUE(std::isnan(screen_angle_upper(zero, E)));
+    EXPECT_TRUE(std::isnan(screen_angle_upper(inf, E)));
+    EXPECT_GE(screen_angle_upper(E, E), kScreenAbs);
 }

@@ -51,6 +51,9 @@ void ReferenceStats::add(const ReferenceStats &o) {
     validation_samples += o.validation_samples;
     fast_bound_violations += o.fast_bound_violations;
     max_error_to_bound = std::max(max_error_to_bound, o.max_error_to_bound);
+    screened += o.screened;
+    screen_checks += o.screen_checks;
+    screen_violations += o.screen_violations;
     recomputed += o.recomputed;
     disagreements += o.disagreements;
     escalations += o.escalations;

@@ -51,6 +51,12 @@ struct ReferenceStats {
     uint64_t validation_samples = 0;        // certified cases also evaluated by MPFR and compared
     uint64_t fast_bound_violations = 0;     // validation samples whose MPFR value lies outside the bound
     double max_error_to_bound = 0;          // largest |fast - MPFR| / bound over the validation samples
+    // The worst-case search's screen (search/screen.h), --reference fast: climbing steps decided without a
+    // reference, those of them also evaluated with the certified reference to check the screen, and checks
+    // whose certified error exceeded the screen's upper bound (a bug: any nonzero count fails the tests).
+    uint64_t screened = 0;
+    uint64_t screen_checks = 0;
+    uint64_t screen_violations = 0;
 
     void add(const ReferenceStats &o);
     uint64_t fallbacks() const {

@@ -20,7 +20,8 @@ inline void to_json(nlohmann::json &j, const ReferenceStats &s) {
            {"ill_conditioned", s.fallback_ill_conditioned}}},
          {"validation_samples", s.validation_samples},
          {"fast_bound_violations", s.fast_bound_violations},
-         {"max_error_to_bound", s.max_error_to_bound}};
+         {"max_error_to_bound", s.max_error_to_bound},
+         {"search_screen", {{"screened", s.screened}, {"checks", s.screen_checks}, {"violations", s.screen_violations}}}};
 }
 
 // Strict on the fields every version wrote; the fast-path counters default to 0 (files from before them).
@@ -37,6 +38,10 @@ inline void from_json(const nlohmann::json &j, ReferenceStats &s) {
     s.validation_samples = j.value("validation_samples", uint64_t(0));
     s.fast_bound_violations = j.value("fast_bound_violations", uint64_t(0));
     s.max_error_to_bound = j.value("max_error_to_bound", 0.0);
+    if (j.contains("search_screen")) {
+        const auto &g = j.at("search_screen");
+        s.screened = g.at("screened"), s.screen_checks = g.at("checks"), s.screen_violations = g.at("violations");
+    }
 }
 
 }  // namespace qc

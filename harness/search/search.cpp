@@ -5,6 +5,7 @@
 #include "metrics/metrics.h"
 #include "run/runner.h"
 #include "run/shard.h"
+#include "search/screen.h"
 
 #include <algorithm>
 #include <bit>
@@ -151,7 +152,7 @@ uint64_t mix_name(uint64_t h, const std::string &s) {
 
 template <class T>
 SearchOutcome search_row(const Impl &impl, Op op, Region region, uint64_t seed, ReferenceMode mode, const std::vector<double> &sampled_err,
-                         int keep) {
+                         int keep, bool use_screen) {
     SearchOutcome out;
     const uint64_t n = sampled_err.size(), half = n / 2, climb = n - half;
     out.evaluations = n;
@@ -182,6 +183,8 @@ SearchOutcome search_row(const Impl &impl, Op op, Region region, uint64_t seed, 
     MetricEngine metric(Format<T>::precision, mode);
     reference.set_nlerp_wanted(false);
     SlerpReference ref;
+    const bool screen = use_screen && mode == ReferenceMode::fast;
+    uint64_t screened = 0;
     auto in_pool = [&pool](const SlerpCase<T> &c) {
         for (const auto &k : pool)
             if (same_case(k.c, c)) return true;
@@ -202,10 +205,33 @@ SearchOutcome search_row(const Impl &impl, Op op, Region region, uint64_t seed, 
             out.pool_repeats++;
             continue;
         }
-        reference.slerp(c, ref, false);
         T r[4] = {0, 0, 0, 0};
         impl.call(op, c.q0.data(), c.q1.data(), c.t, r);
+        // The screen (screen.h, --reference fast only): a mutant whose error is certainly below the pool's
+        // smallest kept key and at most the finite maximum so far (the pool may hold non-finite outputs, which
+        // the maximum does not count) changes nothing the search keeps or reports, so its certified reference
+        // is skipped; every 64th such mutant is checked instead. It is tried only where the pool's errors
+        // stand well above the screen's margin.
+        bool check_screen = false;
+        double screen_up = 0;
+        if (screen && pool.size() >= size_t(kPool) && pool.back().err > 16 * kScreenAbs) {
+            double q0[4], q1[4], R[4], rd[4];
+            for (int i = 0; i < 4; i++) q0[i] = double(c.q0[size_t(i)]), q1[i] = double(c.q1[size_t(i)]), rd[i] = double(r[i]);
+            if (screen_slerp(q0, q1, double(c.t), R)) {
+                screen_up = screen_angle_upper(rd, R);
+                // (NaN compares false: no skip; the maximum is at most the best case's error)
+                if (rank_key(screen_up) < rank_key(pool.back().err) && screen_up <= out.max_angle_err_rad) {
+                    if (++screened % 64 != 0) continue;
+                    check_screen = true;
+                }
+            }
+        }
+        reference.slerp(c, ref, false);
         CaseMetrics m = metric.measure_angle(r, ref);
+        if (check_screen) {
+            out.reference.screen_checks++;
+            if (m.nonfinite || !(m.angle_err_rad <= screen_up)) out.reference.screen_violations++;
+        }
         double err = m.nonfinite ? std::numeric_limits<double>::infinity() : m.angle_err_rad;
         if (m.nonfinite) out.nonfinite++;
         else out.max_angle_err_rad = std::max(out.max_angle_err_rad, err);
@@ -216,7 +242,12 @@ SearchOutcome search_row(const Impl &impl, Op op, Region region, uint64_t seed, 
         pool.insert(std::upper_bound(pool.begin(), pool.end(), Kept<T>{c, err}, by_error), Kept<T>{c, err});
         if (pool.size() > size_t(kPool)) pool.pop_back();
     }
-    out.reference = reference.stats();
+    {
+        const uint64_t checks = out.reference.screen_checks, violations = out.reference.screen_violations;
+        out.reference = reference.stats();
+        out.reference.screened = screened - checks, out.reference.screen_checks = checks;
+        out.reference.screen_violations = violations;
+    }
     // Reported worst first by the exact error (the ranking above only decided the path), the exact maximum
     // included.
     bool kept = false;
@@ -300,7 +331,7 @@ RunResult merge_shards(const std::vector<std::string> &dirs, const std::vector<I
     return result;
 }
 
-template SearchOutcome search_row<float>(const Impl &, Op, Region, uint64_t, ReferenceMode, const std::vector<double> &, int);
-template SearchOutcome search_row<double>(const Impl &, Op, Region, uint64_t, ReferenceMode, const std::vector<double> &, int);
+template SearchOutcome search_row<float>(const Impl &, Op, Region, uint64_t, ReferenceMode, const std::vector<double> &, int, bool);
+template SearchOutcome search_row<double>(const Impl &, Op, Region, uint64_t, ReferenceMode, const std::vector<double> &, int, bool);
 
 }  // namespace qc

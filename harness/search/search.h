@@ -29,10 +29,12 @@ struct SearchOutcome {
 
 // sampled_err[i]: the angle error of case i of (seed, region) as the runner measured it (+inf for a
 // non-finite output); its size n is the sampling budget. The search uses the first n/2 and climbs n - n/2
-// steps, each a new reference evaluation unless its mutant is already in the pool (pool_repeats).
+// steps, each a new reference evaluation unless its mutant is already in the pool (pool_repeats) or, under
+// --reference fast, the screen shows that it cannot enter the pool (reference.screened).
+// screen = false turns the screen (screen.h) off, for the test that it changes nothing.
 template <class T>
 SearchOutcome search_row(const Impl &impl, Op op, Region region, uint64_t seed, ReferenceMode mode, const std::vector<double> &sampled_err,
-                         int keep);
+                         int keep, bool screen = true);
 
 // The worst-case search on every row of an aggregated, complete run (rows[].search_worst and
 // max_angle_err_search_rad), over `jobs` threads; deterministic per seed whatever `jobs` is. Adds its
