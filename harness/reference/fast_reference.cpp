@@ -13,7 +13,7 @@
 //  4. s1 = sin(tW)/sin W and s0 = sin((1-t)W)/sin W = cos(tW) - cos W s1, evaluated at the computed W'
 //     (taken as exact) with sin x = sin(k/256) cos r + cos(k/256) sin r, cos x = cos(k/256) cos r -
 //     sin(k/256) sin r, r = x - k/256 (exact), |r| <= 2^-9, tables from MPFR, series through r^9 and r^8
-//     (remainders |r|^11/11!, |r|^10/10!). The error of W' itself,
+//     (remainders |r|^11/11!, |r|^10/10!); the terms from r^5 and r^6 on in double (see sincos_db). The error of W' itself,
 //     |W - W'| <= eW, enters through the derivative of g_t(W) = sin(tW)/sin W: g'/g = t cot(tW) - cot W
 //     = sum_k c_k (1 - t^2k) W^(2k-1) with c_k > 0 (the Laurent series of cot), so 0 <= g' <= 1/W - cot W
 //     <= 0.41 W for W <= 1.6 (the ratio (1/W - cot W)/W increases with W; 0.4089 at 1.6), times
@@ -48,9 +48,14 @@ constexpr int kAtanTable = 260;         // atan(k/256), k = 0..259 (z <= 1.01)
 struct Tables {
     DB sin_k[kSinTable], cos_k[kSinTable];
     DB atan_k[kAtanTable];
-    DB sin_c[4];   // (-1)^n/(2n+1)!, n = 1..4; remainder |r|^11/11! < 2^-124
-    DB cos_c[4];   // (-1)^n/(2n)!, n = 1..4;   remainder |r|^10/10! < 2^-111
-    DB atan_c[5];  // (-1)^n/(2n+1), n = 1..5;  remainder |u|^13/13 < 2^-120
+    // Series coefficients. The leading terms in double-double, the tails in double (sin from r^7 on, cos
+    // from r^6, atan from u^5): see sincos_db and atan_db for why each tail's rounding is small enough.
+    DB sin_c3, sin_c5;  // -1/3!, 1/5!
+    DB cos_c4;          // 1/4!
+    DB atan_c3;         // -1/3
+    double sin_t[2];  // -1/7!, 1/9! rounded to double;            remainder |r|^11/11! < 2^-124
+    double cos_t[2];  // -1/6!, 1/8!;                                remainder |r|^10/10! < 2^-111
+    double atan_t[4]; // 1/5, -1/7, 1/9, -1/11;                      remainder |u|^13/13 < 2^-120
 };
 
 // A real computed by MPFR at 256 bits, rounded to double-double: error <= 2^-105 |hi| (+ MPFR's 2^-250).
@@ -77,14 +82,17 @@ Tables make_tables(bool damaged) {
         if (sign < 0) mpfr_neg(mp(y), mp(y), MPFR_RNDN);
         return from_mpfr(y);
     };
-    for (int n = 1; n <= 4; n++) T.sin_c[n - 1] = inv_factorial(2 * n + 1, n % 2 ? -1 : 1);
-    for (int n = 1; n <= 4; n++) T.cos_c[n - 1] = inv_factorial(2 * n, n % 2 ? -1 : 1);
+    T.sin_c3 = inv_factorial(3, -1), T.sin_c5 = inv_factorial(5, 1);
+    T.cos_c4 = inv_factorial(4, 1);
+    for (int n = 3; n <= 4; n++) T.sin_t[n - 3] = inv_factorial(2 * n + 1, n % 2 ? -1 : 1).v.hi;
+    for (int n = 3; n <= 4; n++) T.cos_t[n - 3] = inv_factorial(2 * n, n % 2 ? -1 : 1).v.hi;
     for (int n = 1; n <= 5; n++) {
         mpfr_set_si(mp(y), n % 2 ? -1 : 1, MPFR_RNDN);
         mpfr_div_ui(mp(y), mp(y), unsigned(2 * n + 1), MPFR_RNDN);
-        T.atan_c[n - 1] = from_mpfr(y);
+        if (n == 1) T.atan_c3 = from_mpfr(y);
+        else T.atan_t[n - 2] = from_mpfr(y).v.hi;
     }
-    if (damaged) T.sin_c[1].v = dd::mul(T.sin_c[1].v, 1 + 0x1p-30);  // r^5/5!: a wrong constant, same bound
+    if (damaged) T.sin_c5.v = dd::mul(T.sin_c5.v, 1 + 0x1p-30);  // r^5/5!: a wrong constant, same bound
     mpfr_free_cache();
     return T;
 }
@@ -98,15 +106,20 @@ const Tables &tables() {
 // An upper bound on |x| for a bounded value.
 inline double upper(const DB &x) { return (std::fabs(x.v.hi) + std::fabs(x.v.lo) + x.err) * (1 + 0x1p-50); }
 
-// Horner: c[0] + y (c[1] + y (c[2] + ...)), n coefficients.
-DB horner(const DB *c, int n, const DB &y) {
-    DB acc = c[n - 1];
-    for (int i = n - 2; i >= 0; i--) acc = acc * y + c[i];
-    return acc;
-}
+// Relative error bound of the double-evaluated series tails below: at most 10 roundings of 2^-53 each
+// (the coefficient, the Horner steps, r^2 and the leading power taken from a double-double's high word, the
+// final products), with room to spare: 2^-48 > 10 x 2^-53 (1 + 2^-40).
+constexpr double kTailRel = 0x1p-48;
 
 // sin(x) and cos(x) for x in [0, 1.61] (x's bound propagates through r: |sin'|, |cos'| <= 1).
-// x = k/256 + r, |r| <= 2^-9: sin x = S_k cos r + C_k sin r, cos x = C_k cos r - S_k sin r.
+// x = k/256 + r, |r| <= 2^-9: sin x = S_k cos r + C_k sin r, cos x = C_k cos r - S_k sin r, with
+//   sin r = r - r^3/3! + r^5/5! + r^7 (-1/7! + r^2/9!),  remainder |r|^11/11!,
+//   cos r = 1 - r^2/2 + r^4/4! + r^6 (-1/6! + r^2/8!),  remainder |r|^10/10!,
+// the tails in parentheses evaluated in double at y = RN(r^2): |r^7 tail| <= 2^-63/7! and |r^6 tail| <= 2^-54/6!,
+// so their relative error kTailRel costs at most 2^-123 and 2^-111 absolute. The sine's error must stay small
+// relative to sin x itself (s1 divides by sin W, which can be as small as 2^-9 with k >= 1): 2^-123 is; a
+// double r^5 term (2^-48 x 2^-45/5!, about 2^-100) was not. r is taken as exact (the double-double value)
+// through the series, and r's own bound x.err is added at the end (|sin'|, |cos'| <= 1).
 void sincos_db(const DB &x, DB &sin_x, DB &cos_x) {
     const Tables &T = tables();
     const double xh = x.v.hi;
@@ -122,20 +135,23 @@ void sincos_db(const DB &x, DB &sin_x, DB &cos_x) {
         return;
     }
     const int k = int(std::nearbyint(xh * kSteps));
-    const DD r = dd::two_sum(xh - double(k) / kSteps, x.v.lo);  // xh - k/256 exact (Sterbenz; k = 0 trivially)
-    const DB rr{r, x.err};
-    const DB r2 = rr * rr;
-    const double rm = upper(rr);
+    const DB r = dd::exact(dd::two_sum(xh - double(k) / kSteps, x.v.lo));  // xh - k/256 exact (Sterbenz)
+    const DB r2 = r * r, r3 = r2 * r, r4 = r2 * r2, r5 = r3 * r2;
+    const double y = r2.v.hi;
+    const double ts = r5.v.hi * y * (T.sin_t[0] + y * T.sin_t[1]);
+    const double tc = r4.v.hi * y * (T.cos_t[0] + y * T.cos_t[1]);
+    const double rm = upper(r);
     const double r2m = rm * rm, r4m = r2m * r2m, r10 = r4m * r4m * r2m * (1 + 0x1p-40);
-    DB sr = rr * (one + r2 * horner(T.sin_c, 4, r2));
-    sr = dd::widen(sr, r10 * rm / 39916800.0);  // |r|^11/11!
-    DB cr = one + r2 * horner(T.cos_c, 4, r2);
-    cr = dd::widen(cr, r10 / 3628800.0);  // |r|^10/10!
+    DB sr = r + r3 * T.sin_c3 + r5 * T.sin_c5 + DB{{ts, 0}, 0};
+    sr = dd::widen(sr, std::fabs(ts) * kTailRel + r10 * rm / 39916800.0 + x.err);  // tail, |r|^11/11!, x's bound
+    DB cr = one + r2 * -0.5 + r4 * T.cos_c4 + DB{{tc, 0}, 0};
+    cr = dd::widen(cr, std::fabs(tc) * kTailRel + r10 / 3628800.0 + x.err);  // tail, |r|^10/10!, x's bound
     sin_x = T.sin_k[k] * cr + T.cos_k[k] * sr;
     cos_x = T.cos_k[k] * cr - T.sin_k[k] * sr;
 }
 
-// atan(z) for z in [0, 1.01].
+// atan(z) for z in [0, 1.01]: atan(k/256) + atan(u), atan u = u - u^3/3 + u^5 (1/5 - u^2/7 + u^4/9 - u^6/11),
+// remainder |u|^13/13, the tail in parentheses in double (|u^5 tail| <= 2^-45/5; relative error kTailRel).
 DB atan_db(const DB &z) {
     const Tables &T = tables();
     const double zh = z.v.hi;
@@ -146,10 +162,14 @@ DB atan_db(const DB &z) {
     const DB den = dd::exact(1.0) + z * c;
     const DB u = num / den;
     const double um = upper(u);
-    const DB u2 = u * u;
-    DB au = u * (dd::exact(1.0) + u2 * horner(T.atan_c, 5, u2));
+    const DB u2 = u * u, u3 = u2 * u;
+    const double y = u2.v.hi;
+    const double ta = u3.v.hi * y * (T.atan_t[0] + y * (T.atan_t[1] + y * (T.atan_t[2] + y * T.atan_t[3])));
+    DB au = u + u3 * T.atan_c3 + DB{{ta, 0}, 0};
     const double u2m = um * um, u4m = u2m * u2m, u12m = u4m * u4m * u4m;
-    au = dd::widen(au, u12m * um * (1 + 0x1p-40) / 13);
+    // The tail's rounding, and the series' remainder. u's own bound propagates through u, u^2 and u^3 above;
+    // the tail's dependence on it, |d(u^5/5 - u^7/7 + ...)/du| <= u^4 (1 + 2^-17) <= 2^-35, adds 2^-35 u.err.
+    au = dd::widen(au, std::fabs(ta) * kTailRel + u12m * um * (1 + 0x1p-40) / 13 + 0x1p-35 * u.err);
     return T.atan_k[k] + au;
 }
 
@@ -197,6 +217,12 @@ bool unit_component_in_range(const DB &x) {
 
 // |v|^2 of a 4-vector of bounded values.
 DB norm2(const DB v[4]) { return v[0] * v[0] + v[1] * v[1] + v[2] * v[2] + v[3] * v[3]; }
+// |q|^2 of four doubles: the squares exact (TwoProd), their sum with its bound.
+DB norm2(const double q[4]) {
+    DB s = dd::exact(dd::two_prod(q[0], q[0]));
+    for (int i = 1; i < 4; i++) s = s + dd::exact(dd::two_prod(q[i], q[i]));
+    return s;
+}
 
 // sqrt of a bounded square that may be zero: |sqrt(x) - sqrt(x')| <= sqrt(err) when x' <= err.
 DB sqrt_nonneg(const DB &x) {
@@ -318,9 +344,8 @@ FastOutcome fast_slerp_reference(const double q0_in[4], const double q1_in[4], d
     out.tie = sign == 0;
 
     // 2. a, b
-    DB a[4], b[4], qa[4], qb[4];
-    for (int i = 0; i < 4; i++) qa[i] = dd::exact(q0[i]), qb[i] = dd::exact(q1[i]);
-    const DB n0 = sqrt_nonneg(norm2(qa)), n1 = sqrt_nonneg(norm2(qb));
+    DB a[4], b[4];
+    const DB n0 = sqrt_nonneg(norm2(q0)), n1 = sqrt_nonneg(norm2(q1));
     if (!(n0.v.hi > 4 * n0.err) || !(n1.v.hi > 4 * n1.err)) return FastOutcome::ill_conditioned;
     double shift = 0;  // the zeroed components' effect on every component of R and N
     if (e0 > 0 || e1 > 0) {
@@ -333,7 +358,7 @@ FastOutcome fast_slerp_reference(const double q0_in[4], const double q1_in[4], d
     }
     const DB inv0 = dd::exact(1.0) / n0, inv1 = dd::exact(1.0) / n1;
     for (int i = 0; i < 4; i++) {
-        a[i] = qa[i] * inv0, b[i] = qb[i] * inv1;
+        a[i] = inv0 * q0[i], b[i] = inv1 * q1[i];  // (exact doubles: DWTimesFP)
         if (!unit_component_in_range(a[i]) || !unit_component_in_range(b[i])) return FastOutcome::ill_conditioned;
     }
     const DB dot = exact_dot / (n0 * n1);
