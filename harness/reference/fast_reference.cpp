@@ -32,6 +32,8 @@
 #include <cstdlib>
 #include <cstring>
 #include <algorithm>
+#include <bit>
+#include <cstdint>
 
 namespace qc {
 
@@ -198,8 +200,16 @@ bool certain_rounding(const DB &x, double &out) {
         if (l == 0 && e == 0) return out = 0, true;
         return false;
     }
-    const double gu = (std::nextafter(h, INFINITY) - h) * 0.5 * (1 - 0x1p-50);
-    const double gd = (h - std::nextafter(h, -INFINITY)) * 0.5 * (1 - 0x1p-50);
+    // The neighbours of h (finite, nonzero) from its bit pattern: one step up or down in magnitude (what
+    // std::nextafter computes, without the libm call; h = +-DBL_MAX has no finite neighbour above: no rounding
+    // is proved there).
+    const uint64_t bits = std::bit_cast<uint64_t>(std::fabs(h));
+    if (bits >= 0x7fefffffffffffffull) return false;
+    const double away = std::copysign(std::bit_cast<double>(bits + 1), h);
+    const double toward = std::copysign(std::bit_cast<double>(bits - 1), h);
+    const double up_n = h > 0 ? away : toward, down_n = h > 0 ? toward : away;
+    const double gu = (up_n - h) * 0.5 * (1 - 0x1p-50);
+    const double gd = (h - down_n) * 0.5 * (1 - 0x1p-50);
     if (l + e < gu && l - e > -gd) return out = h, true;
     return false;
 }
