@@ -21,3 +21,12 @@ for p in ("f32", "f64"):
     print(f'| {p} | {s["cases"]} | {cert}{share} | {fb.get("undecided_sign", 0)} / {fb.get("bound_too_wide", 0)} / '
           f'{fb.get("ill_conditioned", 0)} | {s.get("validation_samples", 0)} | {s.get("max_error_to_bound", 0):.3g} | '
           f'{s["recomputed"]} | {s["disagreements"]} | {s["escalations"]} | {s["max_bits"]} |')
+
+screens = [(p, ref[p]["search_screen"]) for p in ("f32", "f64") if "search_screen" in ref[p]]
+if screens:
+    print("\nThe worst-case search's double-precision screen (climbing steps decided without a reference; every "
+          "64th also evaluated with the certified reference):\n")
+    print("| precision | steps screened | checked | violations |")
+    print("|---|---|---|---|")
+    for p, g in screens:
+        print(f'| {p} | {g["screened"]} | {g["checks"]} | {g["violations"]} |')
