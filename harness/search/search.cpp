@@ -213,11 +213,13 @@ SearchOutcome search_row(const Impl &impl, Op op, Region region, uint64_t seed, 
         }
         T r[4] = {0, 0, 0, 0};
         impl.call(op, c.q0.data(), c.q1.data(), c.t, r);
-        // The screen (screen.h, --reference fast only): a mutant whose error is certainly below the pool's
-        // smallest kept key and at most the finite maximum so far (the pool may hold non-finite outputs, which
-        // the maximum does not count) changes nothing the search keeps or reports, so its certified reference
-        // is skipped; every 64th such mutant is checked instead. It is tried only where the pool's errors
-        // stand well above the screen's margin.
+        // The screen (screen.h, --reference fast only): a mutant whose error's key is certainly at most the
+        // pool's smallest kept key (the test below would not keep it) and whose error is at most the finite
+        // maximum so far (the pool may hold non-finite outputs, which the maximum does not count) changes
+        // nothing the search keeps or reports, so its certified reference is skipped; every 64th such mutant
+        // is checked instead. It is tried only where the pool's errors stand well above the screen's margin.
+        // (The best case is compared too: it starts as the sample's first case of the largest key, whose exact
+        // error can be below the sample's maximum.)
         bool check_screen = false;
         double screen_up = 0;
         if (screen && pool.size() >= size_t(kPool) && pool.back().err > 16 * kScreenAbs) {
@@ -225,8 +227,9 @@ SearchOutcome search_row(const Impl &impl, Op op, Region region, uint64_t seed, 
             for (int i = 0; i < 4; i++) q0[i] = double(c.q0[size_t(i)]), q1[i] = double(c.q1[size_t(i)]), rd[i] = double(r[i]);
             if (screen_slerp(q0, q1, double(c.t), R)) {
                 screen_up = screen_angle_upper(rd, R);
-                // (NaN compares false: no skip; the maximum is at most the best case's error)
-                if (rank_key(screen_up) < rank_key(pool.back().err) && screen_up <= out.max_angle_err_rad) {
+                // (NaN compares false: no skip)
+                if (rank_key(screen_up) <= rank_key(pool.back().err) && screen_up <= out.max_angle_err_rad &&
+                    screen_up <= best.err) {
                     if (++screened % 64 != 0) continue;
                     check_screen = true;
                 }
