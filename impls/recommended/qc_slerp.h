@@ -34,6 +34,8 @@
  *     slerp of the normalised inputs (measured: about 0.25 for f32, under 2 for f64);
  *   - no threshold jump: the two evaluations (series for small arcs, acos/sincos above) agree to
  *     well under an ulp where they meet, so the output is continuous to rounding;
+ *   - f32 no slower than the fastest engine f32 slerp of comparable accuracy (max ulp1 <= 2) by more
+ *     than 1.5x in any region (design choice 7; measured with quatcheck bench, docs/recipes.md);
  *   - inputs need not be exactly unit: they are normalised inside (folded into the two weights);
  *   - finite output for every finite input with |t| <= 2^64: a zero quaternion is read as the
  *     identity (1 in the first slot), and f64 inputs too large or too small to square are rescaled
@@ -48,9 +50,11 @@
  *      A is. acos loses accuracy in A near c = 1, but there the weights are nearly t and 1 - t and
  *      their sensitivity to A is about A/3, so the weights' absolute error stays at the rounding of c.
  *      1/sin A does not depend on the libm calls, so it is computed while they run.
- *   3. Small arcs (1 - c < 2^-10, A < 0.0442) use the power series of sin(tA)/sin A in 1 - c
- *      (the series behind Eberly's polynomial slerp; six terms for f64, truncation below 2^-66, three
- *      for f32, below 2^-44): no libm call.
+ *   3. Small arcs use the power series of sin(tA)/sin A in y = 1 - c (the series behind Eberly's
+ *      polynomial slerp): no libm call. f64: six terms below y = 2^-10 (A < 0.0442), truncation below
+ *      2^-66. f32: three terms below y = 2^-7 (A < 0.125, the whole of the harness's near-0 region),
+ *      truncation t c_4(t) y^4 < 2^-33, a thousandth of an f32 ulp1; f32 takes it only for t in [0, 1],
+ *      because the truncation grows like t^9 (extrapolation goes to acos, whose error does not grow).
  *      Both sides of the switch are accurate to well below an ulp, so it is not a threshold: no jump.
  *      No nlerp fallback anywhere.
  *   4. Precision. f32 is computed in double and rounded once: products of floats are exact in double,
@@ -61,10 +65,21 @@
  *      double throughout: a little faster, but about 2 ulp1 at worst (the harness measures that build
  *      as qc-slerp-narrow.f64). No FMA is needed: a build without -mfma would otherwise call a slow
  *      software fma().
- *   5. Norms near 1 (|q|^2 = 1 + e, |e| < 2^-24) take 1/|q| from 1 - e/2 + 3e^2/8 (error < 2^-73):
- *      no square root or division on the common path.
+ *   5. Norms near 1 (|q|^2 = 1 + e) take 1/|q| from a polynomial: no square root or division on the
+ *      common path. f64: 1 - e/2 + 3e^2/8 for |e| < 2^-24 (error < 2^-73). f32: 1.5 - |q|^2/2 when
+ *      |e0| + |e1| < 2^-20 (error 3e^2/8 < 2^-41, far below what an f32 output can show); every float
+ *      rounding of a unit quaternion has |e| < 2^-22, so that one branch is always predicted.
  *   6. Shortest arc by the sign of q0.q1; a dot product of exactly 0 keeps q1 (as quatcheck's
  *      reference does). Equal and opposite ends need no special case beyond c = 1 (series path).
+ *   7. f32 speed (quatcheck bench: BM_Impl/qc-slerp.f32 against the engines' f32 slerps, docs/recipes.md).
+ *      An f32 slerp costs tens of operations, so a mispredicted branch (15-20 cycles) or a stack round
+ *      trip shows. The f32 path therefore branches only on what is predictable: no branch on the sign of
+ *      q0.q1 (a multiplication by +-1), none on c rounding above 1 (y = 1 - c may be -2^-52, harmless in
+ *      the series; only the rare path tests y > 0), one test for both norms, one for the series. The
+ *      norms, dot product, series and output are written as loops over components and over the two
+ *      weights so that compilers use two-lane SIMD for them; a zero input (read as the identity) is
+ *      handled out of line, so the common path never takes its inputs' addresses. Longer arcs still
+ *      call acos and sincos: there f32 is as fast as the engines' float acosf/sinf calls (measured).
  * ---------------------------------------------------------------------------------------------------
  */
 #ifndef QC_SLERP_H
@@ -85,6 +100,14 @@ typedef long double qc_slerp_wide_;
 #else
 typedef double qc_slerp_wide_;
 #define QC_SLERP_WIDE_ 0
+#endif
+
+#if defined(__GNUC__)
+#define QC_SLERP_LIKELY_(x) __builtin_expect(!!(x), 1)
+#define QC_SLERP_RARE_ __attribute__((noinline, cold, unused))
+#else
+#define QC_SLERP_LIKELY_(x) (x)
+#define QC_SLERP_RARE_
 #endif
 
 /* Reads a zero quaternion as the identity. */
@@ -134,43 +157,115 @@ static inline double qc_slerp_series_(double t, double y, int six) {
     return t * g;
 }
 
-/* w0 = sin((1-t)A)/sin A and w1 = sin(tA)/sin A for c = cos A in [0, 1], in double (design choice 2):
- * the series for small arcs, else one acos and one sincos with sin A from the same c. */
+/* f32's series (design choice 3): w[0] = f(1 - t, y) and w[1] = f(t, y) from three terms, y/m shared. */
+static inline void qc_slerp_series3_(double t, double y, double w[2]) {
+    double tt[2], u, g, y1 = y * (1.0 / 3.0), y2 = y * (1.0 / 10.0), y3 = y * (1.0 / 21.0);
+    int k;
+    tt[0] = 1.0 - t;
+    tt[1] = t;
+    for (k = 0; k < 2; k++) {
+        u = tt[k] * tt[k];
+        g = 1.0 + y3 * (9.0 - u);
+        g = 1.0 + y2 * (4.0 - u) * g;
+        g = 1.0 + y1 * (1.0 - u) * g;
+        w[k] = tt[k] * g;
+    }
+}
+
+/* w0 = sin((1-t)A)/sin A and w1 = sin(tA)/sin A for c = cos A in [0, 1) and y = 1 - c, any t, in double
+ * (design choice 2): one acos and one sincos, sin A from the same c. */
+static inline void qc_slerp_trig_weights_(double c, double y, double t, double *w0, double *w1) {
+    double inv_s = 1.0 / sqrt(y * (1.0 + c)); /* 1/sin A, computed while acos runs */
+    double x = t * acos(c);
+    double st = sin(x), ct = cos(x);
+    *w1 = st * inv_s;
+    *w0 = ct - c * *w1;
+}
+
+/* w0, w1 as above for c in [0, 1]: the series for small arcs (y < 2^-10; at c = 1 the only path), else
+ * qc_slerp_trig_weights_. */
 static inline void qc_slerp_angle_weights_(double c, double t, int six, double *w0, double *w1) {
     double y = 1.0 - c; /* exact for c >= 1/2 */
     if (y < 0x1p-10) {
         *w1 = qc_slerp_series_(t, y, six);
         *w0 = qc_slerp_series_(1.0 - t, y, six);
     } else {
-        double inv_s = 1.0 / sqrt(y * (1.0 + c)); /* 1/sin A, computed while acos runs */
-        double x = t * acos(c);
-        double st = sin(x), ct = cos(x);
-        *w1 = st * inv_s;
-        *w0 = ct - c * *w1;
+        qc_slerp_trig_weights_(c, y, t, w0, w1);
     }
 }
 
+static QC_SLERP_RARE_ void qc_slerp_f32_zero_(const float q0[4], const float q1[4], float t, float out[4]);
+
 static inline void qc_slerp_f32(const float q0[4], const float q1[4], float t, float out[4]) {
-    double a[4], b[4], d, ra, rb, sign, c, w0, w1, wa, wb;
+    double a[4], b[4], pa[4], pb[4], pd[4], h[6], n[2], r[2], d, c, y, sign, w[2], wa, wb, td = (double)t;
     int i;
     for (i = 0; i < 4; i++) {
         a[i] = q0[i];
         b[i] = q1[i];
     }
-    qc_slerp_fix_zero_(a);
-    qc_slerp_fix_zero_(b);
     /* Products of floats are exact in double: d and the norms carry only the sums' rounding, and no
-     * square of a float overflows or underflows in double. */
-    d = (a[0] * b[0] + a[1] * b[1]) + (a[2] * b[2] + a[3] * b[3]);
-    ra = qc_slerp_rnorm_d_((a[0] * a[0] + a[1] * a[1]) + (a[2] * a[2] + a[3] * a[3]));
-    rb = qc_slerp_rnorm_d_((b[0] * b[0] + b[1] * b[1]) + (b[2] * b[2] + b[3] * b[3]));
-    sign = d < 0.0 ? -1.0 : 1.0;
-    c = fabs(d) * ra * rb;
-    if (c > 1.0) c = 1.0;
-    qc_slerp_angle_weights_(c, (double)t, 0, &w0, &w1);
-    wa = w0 * ra;
-    wb = sign * w1 * rb;
+     * square of a float overflows or underflows in double. Sums as (x0 + x2) + (x1 + x3), and loops over
+     * components, pairs and the two weights, so that compilers use two-lane SIMD (design choice 7). */
+    for (i = 0; i < 4; i++) {
+        pa[i] = a[i] * a[i];
+        pb[i] = b[i] * b[i];
+        pd[i] = a[i] * b[i];
+    }
+    for (i = 0; i < 2; i++) {
+        h[i] = pa[i] + pa[i + 2];
+        h[i + 2] = pb[i] + pb[i + 2];
+        h[i + 4] = pd[i] + pd[i + 2];
+    }
+    n[0] = h[0] + h[1]; /* |q0|^2 */
+    n[1] = h[2] + h[3];
+    d = h[4] + h[5];
+    /* 1/|q| = 1/sqrt(1 + e) = 1 - e/2 = 1.5 - n/2 with error below 3e^2/8 < 2^-41 for |e| < 2^-20 (design
+     * choice 5): every float rounding of a unit quaternion (|e| < 2^-22) lands here, so the branch is
+     * always predicted. */
+    if (QC_SLERP_LIKELY_(fabs(n[0] - 1.0) + fabs(n[1] - 1.0) < 0x1p-20)) {
+        for (i = 0; i < 2; i++) r[i] = 1.5 - 0.5 * n[i];
+    } else {
+        /* Rare inputs: a zero quaternion is read as the identity (squares of floats cannot underflow in
+         * double, so |q|^2 = 0 only for a zero input); others far from unit take a square root. */
+        if (n[0] == 0.0 || n[1] == 0.0) {
+            qc_slerp_f32_zero_(q0, q1, t, out);
+            return;
+        }
+        r[0] = 1.0 / sqrt(n[0]);
+        r[1] = 1.0 / sqrt(n[1]);
+    }
+    c = fabs(d) * r[0] * r[1];
+    y = 1.0 - c; /* exact; below 0 by an ulp or two when rounding lifts c above 1 at tiny arcs */
+    /* The short-arc sign as a multiplication, not a branch on random data (design choice 7): -1 for
+     * d < 0, +1 for d = +-0 (keeps q1). */
+    sign = 1.0 - 2.0 * (double)(d < 0.0);
+    if (QC_SLERP_LIKELY_((y < 0x1p-7) & (td * (1.0 - td) >= 0.0))) { /* t(1 - t) >= 0: t in [0, 1] */
+        /* Arcs below 0.125 rad, t in [0, 1]: three terms of the series, truncation t c_4(t) y^4 < 2^-33
+         * (design choice 3). A y of -2^-52 (c rounded above 1) is harmless here. */
+        qc_slerp_series3_(td, y, w);
+    } else if (y > 0.0) {
+        /* Longer arcs, and t outside [0, 1] on a small arc (extrapolation: the series' truncation grows
+         * with t, acos's error does not). */
+        qc_slerp_trig_weights_(c, y, td, &w[0], &w[1]);
+    } else {
+        w[0] = 1.0 - td; /* equal ends (c >= 1): the limit, for any t */
+        w[1] = td;
+    }
+    wa = w[0] * r[0];
+    wb = sign * w[1] * r[1];
     for (i = 0; i < 4; i++) out[i] = (float)(wa * a[i] + wb * b[i]);
+}
+
+/* A zero input is read as the identity: the same call with (1, 0, 0, 0) in its place. Out of line, so
+ * that the common path keeps its inputs in registers. */
+static QC_SLERP_RARE_ void qc_slerp_f32_zero_(const float q0[4], const float q1[4], float t, float out[4]) {
+    static const float identity[4] = {1.0f, 0.0f, 0.0f, 0.0f};
+    int i, z0 = 1, z1 = 1;
+    for (i = 0; i < 4; i++) {
+        z0 &= q0[i] == 0.0f;
+        z1 &= q1[i] == 0.0f;
+    }
+    qc_slerp_f32(z0 ? identity : q0, z1 ? identity : q1, t, out);
 }
 
 static inline void qc_slerp_f64(const double q0[4], const double q1[4], double t, double out[4]) {
