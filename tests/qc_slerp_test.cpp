@@ -183,4 +183,53 @@ TEST(QcSlerp, ZeroAndNonUnitInputsF32) {
     }
 }
 
+// f32 on longer arcs (design choice 8: A&S acos, one Newton step, Taylor sin/cos): walk cos A over [0, 1 - 2^-7]
+// and compare with the reference. The bound, 0.26 ulp1, is far tighter than the claim of 2: rounding to
+// float alone costs up to a quarter (half an ulp of a component in [1/2, 1)), so the weights must be
+// good to a hundredth of an ulp1, and a lost Newton step (A off by 2e-8) shows.
+template <class F> double worst_ulp1_long_arcs_f32(F slerp) {
+    const L eps = std::ldexp(L(1), -23);
+    std::mt19937_64 rng(8);
+    double worst = 0;
+    for (int trial = 0; trial < 16; trial++) {
+        L q[4], v[4];
+        frame(rng, q, v);
+        for (int k = 0; k <= 1000; k++) {
+            L c = (1 - std::ldexp(L(1), -7)) * k / 1000, s = std::sqrt((1 - c) * (1 + c));
+            float a[4], b[4];
+            for (int i = 0; i < 4; i++) a[i] = float(q[i]), b[i] = float(c * q[i] + s * v[i]);
+            for (float t : {0.0f, 0.1f, 0.37f, 0.5f, 0.77f, 0.999f, 1.0f}) {
+                float out[4];
+                L ref[4];
+                slerp(a, b, t, out);
+                reference(a, b, t, ref);
+                for (int i = 0; i < 4; i++) worst = std::max(worst, double(std::fabs(out[i] - ref[i]) / eps));
+            }
+        }
+    }
+    return worst;
+}
+
+// The damaged variant: the same A&S first guess for A without the Newton step (weights exact otherwise).
+void as_without_newton(const float a[4], const float b[4], float t, float out[4]) {
+    static const double as[8] = {1.5707963050, -0.2145988016, 0.0889789874, -0.0501743046,
+                                 0.0308918810, -0.0170881256, 0.0066700901, -0.0012624911};
+    L na = 0, nb = 0, d = 0;
+    for (int i = 0; i < 4; i++) na += L(a[i]) * a[i], nb += L(b[i]) * b[i], d += L(a[i]) * b[i];
+    double c = double(std::fabs(d) / std::sqrt(na * nb)), A = as[7];
+    for (int j = 6; j >= 0; j--) A = A * c + as[j];
+    A *= std::sqrt(1 - c);
+    L w0 = std::sin((1 - L(t)) * A) / std::sin(L(A)), w1 = std::sin(L(t) * A) / std::sin(L(A)), sg = d < 0 ? -1 : 1;
+    for (int i = 0; i < 4; i++) out[i] = float(w0 * a[i] / std::sqrt(na) + sg * w1 * b[i] / std::sqrt(nb));
+}
+
+TEST(QcSlerp, LongArcsWithoutLibmF32) {
+    double w = worst_ulp1_long_arcs_f32(qc_slerp_f32);
+    EXPECT_LE(w, 0.26);
+    EXPECT_GT(w, 0.0);
+    double bad = worst_ulp1_long_arcs_f32(as_without_newton);
+    EXPECT_GT(bad, 0.26) << "negative control: A&S's 2e-8 without the Newton step";
+    std::printf("long arcs: worst %g ulp1 (qc_slerp_f32), %g without the Newton step\n", w, bad);
+}
+
 }  // namespace

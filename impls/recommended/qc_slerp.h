@@ -45,7 +45,7 @@
  *   1. Weights, not components. out = W0 q0 + W1 q1 with W0 = w0/|q0|, W1 = +-w1/|q1| and
  *      w1 = sin(t A)/sin A, w0 = cos(t A) - cos A * w1 (= sin((1-t)A)/sin A). Normalising the inputs
  *      costs two scalar factors instead of eight divisions, and the output is unit to rounding.
- *   2. One acos and one sincos. A = acos(c) with c = |q0.q1|/(|q0||q1|) rounded to double, and
+ *   2. One acos and one sincos (f64; f32 has its own polynomials, choice 8). A = acos(c) with c = |q0.q1|/(|q0||q1|) rounded to double, and
  *      sin A = sqrt((1-c)(1+c)) from that same c, so w1 = sin(tA)/sin A stays consistent however small
  *      A is. acos loses accuracy in A near c = 1, but there the weights are nearly t and 1 - t and
  *      their sensitivity to A is about A/3, so the weights' absolute error stays at the rounding of c.
@@ -78,8 +78,17 @@
  *      the series; only the rare path tests y > 0), one test for both norms, one for the series. The
  *      norms, dot product, series and output are written as loops over components and over the two
  *      weights so that compilers use two-lane SIMD for them; a zero input (read as the identity) is
- *      handled out of line, so the common path never takes its inputs' addresses. Longer arcs still
- *      call acos and sincos: there f32 is as fast as the engines' float acosf/sinf calls (measured).
+ *      handled out of line, so the common path never takes its inputs' addresses.
+ *   8. f32 without libm on longer arcs (1 - c >= 2^-7, t in [0, 1]). Double acos and sincos are more
+ *      accurate than an f32 result needs, and a call costs more than a short branch-free polynomial.
+ *      Instead: A0 from Abramowitz and Stegun's acos formula 4.4.46 (sqrt(1 - c) times a degree-7
+ *      polynomial, error <= 2e-8), one Newton step on cos A = c (A within 2^-37: the step's own error
+ *      (A0 - A)^2 cot(A)/2 is below 2^-48, the cos polynomial's truncation over sin A below 2^-37), sin/cos
+ *      of tA from Taylor polynomials (through x^17 and x^16, truncation < 2^-40 on [0, pi/2]) at tA0,
+ *      moved to tA by the angle addition to first order (the neglected term is < 2^-50). cos A0,
+ *      sin tA0 and cos tA0 are three lanes of one Horner loop, so the chains overlap. Every error is
+ *      below 2^-33 in the weights, a thousandth of an f32 ulp1: outputs still land within a quarter
+ *      ulp1. Extrapolation (t outside [0, 1]) keeps double acos and sincos.
  * ---------------------------------------------------------------------------------------------------
  */
 #ifndef QC_SLERP_H
@@ -182,6 +191,45 @@ static inline void qc_slerp_trig_weights_(double c, double y, double t, double *
     *w0 = ct - c * *w1;
 }
 
+/* f32's weights for 1 - c >= 2^-7 (A in [0.125, pi/2]) and t in [0, 1], without a libm call (design
+ * choice 8). A0 (Abramowitz and Stegun 4.4.46) is within 2e-8 of A. One Newton step on cos A = c gives
+ * the correction e = (cos A0 - c)/sin A, leaving an error near (A0 - A)^2 cot(A)/2 < 2^-48, plus the cos polynomial's truncation over sin A, < 2^-37. sin and cos of tA = tA0 + te follow from those of tA0 by the angle
+ * addition to first order in te (|te| < 2^-25, so the neglected (te)^2/2 is below 2^-50). cos A0,
+ * sin tA0 and cos tA0 come from the Taylor polynomials through x^16 and x^17 (truncation below 2^-40 and
+ * 2^-44 on [0, pi/2]), evaluated side by side as lanes: they depend only on A0, so the two Horner chains
+ * overlap. */
+static inline void qc_slerp_f32_trig_(double c, double y, double t, double w[2]) {
+    static const double k[9][4] = {
+        {1.0, 1.0, 1.0, 1.0},
+        {-1.0 / 2.0, -1.0 / 6.0, -1.0 / 2.0, 0.0},
+        {1.0 / 24.0, 1.0 / 120.0, 1.0 / 24.0, 0.0},
+        {-1.0 / 720.0, -1.0 / 5040.0, -1.0 / 720.0, 0.0},
+        {1.0 / 40320.0, 1.0 / 362880.0, 1.0 / 40320.0, 0.0},
+        {-1.0 / 3628800.0, -1.0 / 39916800.0, -1.0 / 3628800.0, 0.0},
+        {1.0 / 479001600.0, 1.0 / 6227020800.0, 1.0 / 479001600.0, 0.0},
+        {-1.0 / 87178291200.0, -1.0 / 1307674368000.0, -1.0 / 87178291200.0, 0.0},
+        {1.0 / 20922789888000.0, 1.0 / 355687428096000.0, 1.0 / 20922789888000.0, 0.0}};
+    /* acos c = sqrt(1 - c) (a0 + a1 c + ... + a7 c^7) + E, |E| <= 2e-8 on [0, 1]: Abramowitz and Stegun,
+     * Handbook of Mathematical Functions (1964), formula 4.4.46 (after Hastings). */
+    static const double as[8] = {1.5707963050, -0.2145988016, 0.0889789874, -0.0501743046,
+                                 0.0308918810, -0.0170881256, 0.0066700901, -0.0012624911};
+    double inv_s = 1.0 / sqrt(y * (1.0 + c)), a0 = as[7], x, x2[4], p[4], e, st, ct;
+    int i, j;
+    for (j = 6; j >= 0; j--) a0 = a0 * c + as[j];
+    a0 *= sqrt(y);
+    x = t * a0;
+    x2[0] = a0 * a0; /* lane 0: cos A0; lane 1: sin(x)/x; lane 2: cos x; lane 3: unused */
+    x2[1] = x2[2] = x2[3] = x * x;
+    for (i = 0; i < 4; i++) p[i] = k[8][i];
+    for (j = 7; j >= 0; j--)
+        for (i = 0; i < 4; i++) p[i] = p[i] * x2[i] + k[j][i];
+    e = t * ((p[0] - c) * inv_s); /* t (A - A0) */
+    st = x * p[1];
+    ct = p[2];
+    w[1] = (st + e * ct) * inv_s;
+    w[0] = (ct - e * st) - c * w[1];
+}
+
 /* w0, w1 as above for c in [0, 1]: the series for small arcs (y < 2^-10; at c = 1 the only path), else
  * qc_slerp_trig_weights_. */
 static inline void qc_slerp_angle_weights_(double c, double t, int six, double *w0, double *w1) {
@@ -243,9 +291,11 @@ static inline void qc_slerp_f32(const float q0[4], const float q1[4], float t, f
         /* Arcs below 0.125 rad, t in [0, 1]: three terms of the series, truncation t c_4(t) y^4 < 2^-33
          * (design choice 3). A y of -2^-52 (c rounded above 1) is harmless here. */
         qc_slerp_series3_(td, y, w);
+    } else if (QC_SLERP_LIKELY_((y >= 0x1p-7) & (td * (1.0 - td) >= 0.0))) {
+        qc_slerp_f32_trig_(c, y, td, w); /* longer arcs, t in [0, 1] */
     } else if (y > 0.0) {
-        /* Longer arcs, and t outside [0, 1] on a small arc (extrapolation: the series' truncation grows
-         * with t, acos's error does not). */
+        /* t outside [0, 1] (extrapolation): acos and sincos in double, whose error does not grow with t
+         * as the series' truncation and the polynomials' range do. */
         qc_slerp_trig_weights_(c, y, td, &w[0], &w[1]);
     } else {
         w[0] = 1.0 - td; /* equal ends (c >= 1): the limit, for any t */
