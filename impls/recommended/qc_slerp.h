@@ -72,13 +72,15 @@
  *   6. Shortest arc by the sign of q0.q1; a dot product of exactly 0 keeps q1 (as quatcheck's
  *      reference does). Equal and opposite ends need no special case beyond c = 1 (series path).
  *   7. f32 speed (quatcheck bench: BM_Impl/qc-slerp.f32 against the engines' f32 slerps, docs/recipes.md).
- *      An f32 slerp costs tens of operations, so a mispredicted branch (15-20 cycles) or a stack round
- *      trip shows. The f32 path therefore branches only on what is predictable: no branch on the sign of
- *      q0.q1 (a multiplication by +-1), none on c rounding above 1 (y = 1 - c may be -2^-52, harmless in
- *      the series; only the rare path tests y > 0), one test for both norms, one for the series. The
- *      norms, dot product, series and output are written as loops over components and over the two
- *      weights so that compilers use two-lane SIMD for them; a zero input (read as the identity) is
- *      handled out of line, so the common path never takes its inputs' addresses.
+ *      An f32 slerp costs tens of operations, so a mispredicted branch (15-20 cycles), a call or a stack
+ *      round trip shows. The common path (inputs within 2^-20 of unit, t in [0, 1]) therefore makes no
+ *      call and branches only on what is predictable: one test for both norms and t, one for the series
+ *      (arcs are random, but the near-0 cases all fall on one side). No branch on the sign of q0.q1 (a
+ *      multiplication by +-1), none on c rounding above 1 (y = 1 - c may be -2^-52, harmless in the
+ *      series). Zero or far-from-unit inputs and t outside [0, 1] go to one out-of-line function. Square
+ *      roots use the SSE2 instruction directly where there is one (libm's sqrt must set errno, which costs
+ *      a test and a call). The norms, dot product, series, polynomials and output are loops over
+ *      components, weights or lanes, which compilers turn into two-lane SIMD.
  *   8. f32 without libm on longer arcs (1 - c >= 2^-7, t in [0, 1]). Double acos and sincos are more
  *      accurate than an f32 result needs, and a call costs more than a short branch-free polynomial.
  *      Instead: A0 from Abramowitz and Stegun's acos formula 4.4.46 (sqrt(1 - c) times a degree-7
@@ -88,7 +90,7 @@
  *      moved to tA by the angle addition to first order (the neglected term is < 2^-50). cos A0,
  *      sin tA0 and cos tA0 are three lanes of one Horner loop, so the chains overlap. Every error is
  *      below 2^-33 in the weights, a thousandth of an f32 ulp1: outputs still land within a quarter
- *      ulp1. Extrapolation (t outside [0, 1]) keeps double acos and sincos.
+ *      ulp1. Extrapolation (t outside [0, 1]) keeps double acos and sincos (out of line, see 7).
  * ---------------------------------------------------------------------------------------------------
  */
 #ifndef QC_SLERP_H
@@ -117,6 +119,16 @@ typedef double qc_slerp_wide_;
 #else
 #define QC_SLERP_LIKELY_(x) (x)
 #define QC_SLERP_RARE_
+#endif
+
+/* sqrt of a nonnegative double as one instruction where SSE2 is there: the C library's sqrt must also
+ * set errno for negative input, so compilers emit a test and a call beside the instruction, and the call
+ * makes f32's common path build a stack frame (design choice 7). */
+#if defined(__SSE2__)
+#include <emmintrin.h>
+static inline double qc_slerp_sqrt_(double x) { return _mm_cvtsd_f64(_mm_sqrt_sd(_mm_set_sd(x), _mm_set_sd(x))); }
+#else
+static inline double qc_slerp_sqrt_(double x) { return sqrt(x); }
 #endif
 
 /* Reads a zero quaternion as the identity. */
@@ -213,10 +225,10 @@ static inline void qc_slerp_f32_trig_(double c, double y, double t, double w[2])
      * Handbook of Mathematical Functions (1964), formula 4.4.46 (after Hastings). */
     static const double as[8] = {1.5707963050, -0.2145988016, 0.0889789874, -0.0501743046,
                                  0.0308918810, -0.0170881256, 0.0066700901, -0.0012624911};
-    double inv_s = 1.0 / sqrt(y * (1.0 + c)), a0 = as[7], x, x2[4], p[4], e, st, ct;
+    double inv_s = 1.0 / qc_slerp_sqrt_(y * (1.0 + c)), a0 = as[7], x, x2[4], p[4], e, st, ct;
     int i, j;
     for (j = 6; j >= 0; j--) a0 = a0 * c + as[j];
-    a0 *= sqrt(y);
+    a0 *= qc_slerp_sqrt_(y);
     x = t * a0;
     x2[0] = a0 * a0; /* lane 0: cos A0; lane 1: sin(x)/x; lane 2: cos x; lane 3: unused */
     x2[1] = x2[2] = x2[3] = x * x;
@@ -242,7 +254,7 @@ static inline void qc_slerp_angle_weights_(double c, double t, int six, double *
     }
 }
 
-static QC_SLERP_RARE_ void qc_slerp_f32_zero_(const float q0[4], const float q1[4], float t, float out[4]);
+static QC_SLERP_RARE_ void qc_slerp_f32_rare_(const float q0[4], const float q1[4], float t, float out[4]);
 
 static inline void qc_slerp_f32(const float q0[4], const float q1[4], float t, float out[4]) {
     double a[4], b[4], pa[4], pb[4], pd[4], h[6], n[2], r[2], d, c, y, sign, w[2], wa, wb, td = (double)t;
@@ -268,54 +280,67 @@ static inline void qc_slerp_f32(const float q0[4], const float q1[4], float t, f
     n[1] = h[2] + h[3];
     d = h[4] + h[5];
     /* 1/|q| = 1/sqrt(1 + e) = 1 - e/2 = 1.5 - n/2 with error below 3e^2/8 < 2^-41 for |e| < 2^-20 (design
-     * choice 5): every float rounding of a unit quaternion (|e| < 2^-22) lands here, so the branch is
-     * always predicted. */
-    if (QC_SLERP_LIKELY_(fabs(n[0] - 1.0) + fabs(n[1] - 1.0) < 0x1p-20)) {
-        for (i = 0; i < 2; i++) r[i] = 1.5 - 0.5 * n[i];
-    } else {
-        /* Rare inputs: a zero quaternion is read as the identity (squares of floats cannot underflow in
-         * double, so |q|^2 = 0 only for a zero input); others far from unit take a square root. */
-        if (n[0] == 0.0 || n[1] == 0.0) {
-            qc_slerp_f32_zero_(q0, q1, t, out);
-            return;
-        }
-        r[0] = 1.0 / sqrt(n[0]);
-        r[1] = 1.0 / sqrt(n[1]);
+     * choice 5): every float rounding of a unit quaternion (|e| < 2^-22) lands here. Inputs far from unit
+     * (zero among them) and t outside [0, 1] go out of line, so the common path makes no call and needs
+     * no stack frame; the one test is always predicted (design choice 7). */
+    if (!QC_SLERP_LIKELY_((fabs(n[0] - 1.0) + fabs(n[1] - 1.0) < 0x1p-20) & (td * (1.0 - td) >= 0.0))) {
+        qc_slerp_f32_rare_(q0, q1, t, out); /* t(1 - t) >= 0: t in [0, 1] */
+        return;
     }
+    for (i = 0; i < 2; i++) r[i] = 1.5 - 0.5 * n[i];
     c = fabs(d) * r[0] * r[1];
     y = 1.0 - c; /* exact; below 0 by an ulp or two when rounding lifts c above 1 at tiny arcs */
     /* The short-arc sign as a multiplication, not a branch on random data (design choice 7): -1 for
      * d < 0, +1 for d = +-0 (keeps q1). */
     sign = 1.0 - 2.0 * (double)(d < 0.0);
-    if (QC_SLERP_LIKELY_((y < 0x1p-7) & (td * (1.0 - td) >= 0.0))) { /* t(1 - t) >= 0: t in [0, 1] */
-        /* Arcs below 0.125 rad, t in [0, 1]: three terms of the series, truncation t c_4(t) y^4 < 2^-33
-         * (design choice 3). A y of -2^-52 (c rounded above 1) is harmless here. */
+    if (QC_SLERP_LIKELY_(y < 0x1p-7)) {
+        /* Arcs below 0.125 rad: three terms of the series, truncation t c_4(t) y^4 < 2^-33 (design
+         * choice 3). A y of -2^-52 (c rounded above 1) is harmless here. */
         qc_slerp_series3_(td, y, w);
-    } else if (QC_SLERP_LIKELY_((y >= 0x1p-7) & (td * (1.0 - td) >= 0.0))) {
-        qc_slerp_f32_trig_(c, y, td, w); /* longer arcs, t in [0, 1] */
-    } else if (y > 0.0) {
-        /* t outside [0, 1] (extrapolation): acos and sincos in double, whose error does not grow with t
-         * as the series' truncation and the polynomials' range do. */
-        qc_slerp_trig_weights_(c, y, td, &w[0], &w[1]);
     } else {
-        w[0] = 1.0 - td; /* equal ends (c >= 1): the limit, for any t */
-        w[1] = td;
+        qc_slerp_f32_trig_(c, y, td, w); /* longer arcs (design choice 8) */
     }
     wa = w[0] * r[0];
     wb = sign * w[1] * r[1];
     for (i = 0; i < 4; i++) out[i] = (float)(wa * a[i] + wb * b[i]);
 }
 
-/* A zero input is read as the identity: the same call with (1, 0, 0, 0) in its place. Out of line, so
- * that the common path keeps its inputs in registers. */
-static QC_SLERP_RARE_ void qc_slerp_f32_zero_(const float q0[4], const float q1[4], float t, float out[4]) {
+/* qc_slerp_f32's rare inputs, out of line: a zero input is read as the identity (the same call with
+ * (1, 0, 0, 0) in its place); inputs far from unit take square roots; t outside [0, 1] (extrapolation)
+ * takes acos and sincos in double, whose error does not grow with t as the series' truncation and the
+ * polynomials' range do; equal ends take the limit (1 - t, t) for any t. */
+static QC_SLERP_RARE_ void qc_slerp_f32_rare_(const float q0[4], const float q1[4], float t, float out[4]) {
     static const float identity[4] = {1.0f, 0.0f, 0.0f, 0.0f};
-    int i, z0 = 1, z1 = 1;
+    double a[4], b[4], na, nb, d, r0, r1, c, y, w[2], wa, wb, td = (double)t;
+    int i;
     for (i = 0; i < 4; i++) {
-        z0 &= q0[i] == 0.0f;
-        z1 &= q1[i] == 0.0f;
+        a[i] = q0[i];
+        b[i] = q1[i];
     }
-    qc_slerp_f32(z0 ? identity : q0, z1 ? identity : q1, t, out);
+    na = (a[0] * a[0] + a[2] * a[2]) + (a[1] * a[1] + a[3] * a[3]);
+    nb = (b[0] * b[0] + b[2] * b[2]) + (b[1] * b[1] + b[3] * b[3]);
+    if (na == 0.0 || nb == 0.0) { /* squares of floats cannot underflow in double: only a zero input */
+        qc_slerp_f32(na == 0.0 ? identity : q0, nb == 0.0 ? identity : q1, t, out);
+        return;
+    }
+    d = (a[0] * b[0] + a[2] * b[2]) + (a[1] * b[1] + a[3] * b[3]);
+    r0 = 1.0 / sqrt(na);
+    r1 = 1.0 / sqrt(nb);
+    c = fabs(d) * r0 * r1;
+    y = 1.0 - c;
+    if (td * (1.0 - td) >= 0.0 && y < 0x1p-7) {
+        qc_slerp_series3_(td, y, w);
+    } else if (td * (1.0 - td) >= 0.0) {
+        qc_slerp_f32_trig_(c, y, td, w);
+    } else if (y > 0.0) {
+        qc_slerp_trig_weights_(c, y, td, &w[0], &w[1]);
+    } else {
+        w[0] = 1.0 - td;
+        w[1] = td;
+    }
+    wa = w[0] * r0;
+    wb = (d < 0.0 ? -w[1] : w[1]) * r1;
+    for (i = 0; i < 4; i++) out[i] = (float)(wa * a[i] + wb * b[i]);
 }
 
 static inline void qc_slerp_f64(const double q0[4], const double q1[4], double t, double out[4]) {
