@@ -98,6 +98,9 @@
 
 #include <float.h>
 #include <math.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #ifdef __cplusplus
 extern "C" {
@@ -125,7 +128,6 @@ typedef double qc_slerp_wide_;
  * set errno for negative input, so compilers emit a test and a call beside the instruction, and the call
  * makes f32's common path build a stack frame (design choice 7). */
 #if defined(__SSE2__)
-#include <emmintrin.h>
 static inline double qc_slerp_sqrt_(double x) { return _mm_cvtsd_f64(_mm_sqrt_sd(_mm_set_sd(x), _mm_set_sd(x))); }
 #else
 static inline double qc_slerp_sqrt_(double x) { return sqrt(x); }
