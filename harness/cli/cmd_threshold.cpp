@@ -1,6 +1,7 @@
 // quatcheck threshold: the threshold selection study (harness/threshold/study.h, docs/threshold.md).
 // Writes threshold.csv, threshold_summary.csv and threshold.json into --out.
 #include "cli/command.h"
+#include "plugins/select.h"
 #include "report/report_dir.h"
 #include "threshold/study.h"
 
@@ -14,6 +15,7 @@ namespace {
 
 struct ThresholdArgs {
     std::vector<std::string> precisions;
+    std::vector<std::string> impls, plugins;  // --impl: sweep these implementations' slerp_tau instead
     long long points = 64, cases = 4000;
     unsigned long long seed = 1;
     int jobs = 0;
@@ -47,6 +49,14 @@ int threshold_command(const ThresholdArgs &a) {
     opt.jobs = a.jobs;
     opt.min_time_s = a.min_time;
     opt.floor_factor = a.floor_factor;
+    std::vector<Impl> catalogue;
+    if (!a.impls.empty()) {
+        catalogue = load_catalogue(a.plugins);
+        opt.impls = select_implementations(catalogue, a.impls, [](const Impl &i) { return i.supports_slerp_tau(); },
+                                           "implementation with slerp_tau (a qc_impl_v2 plugin or a protocol-2 adapter)");
+    } else if (!a.plugins.empty()) {
+        throw UsageError("--plugin/--plugin-cmd: threshold studies a plugin's routine only with --impl NAME");
+    }
     ReportDir dir(a.out);  // fails early when the folder is not writable
     ThresholdResult r = run_threshold_study(opt);
     dir.write("threshold.csv", threshold_csv(r));
@@ -55,6 +65,17 @@ int threshold_command(const ThresholdArgs &a) {
     dir.commit();
     std::fprintf(stderr, "quatcheck threshold: %zu rows, %llu cases per tau, %.1f s (timing %.1f s), report in %s\n",
                  r.rows.size(), (unsigned long long)opt.cases, r.wall_time_s, r.timing_wall_time_s, a.out.c_str());
+    for (const ThresholdSummaryRow &s : r.summary) {
+        if (opt.impls.empty()) break;  // the families' figures are in docs/threshold.md's block
+        if (!s.tau_effect)
+            std::fprintf(stderr, "  %s: no recommendation: tau changed no output (does slerp_tau use its tau?)\n", s.routine.c_str());
+        else if (!s.found)
+            std::fprintf(stderr, "  %s: no recommendation: no tau of the grid keeps the error within %g x the arc floor\n",
+                         s.routine.c_str(), opt.floor_factor);
+        else
+            std::fprintf(stderr, "  %s: recommended tau = %.17g (1 - tau = %.3g), max angle error %.3g rad (arc floor %.3g)\n",
+                         s.routine.c_str(), s.tau, s.one_minus_tau, s.max_angle_err_rad, s.arc_floor_rad);
+    }
     return 0;
 }
 
@@ -73,6 +94,10 @@ void setup(CLI::App *sub, int &status) {
     sub->add_option("--floor-factor", a->floor_factor, "tau* tolerance: max error <= this times the arc floor")
         ->capture_default_str();
     sub->add_option("--out", a->out, "Report folder")->capture_default_str();
+    sub->add_option("--impl", a->impls,
+                    "Sweep this implementation's own slerp_tau (a qc_impl_v2 plugin or protocol-2 adapter; name, family "
+                    "or glob; repeatable) instead of the built-in families");
+    add_plugin_option(sub, a->plugins);
     add_reference_option(sub, a->reference);
     sub->callback([a, &status] { status = threshold_command(*a); });
 }

@@ -37,8 +37,9 @@ struct EvalOutcome {
 };
 
 // The functions of a qc_impl_v1 a worker can call. One record holds q0, q1, s0, s1 (4 each) and t; for
-// squad_setup, q0 = prev, q1 = cur, s0 = next.
-enum class EvalFn : unsigned { slerp, nlerp, squad, squad_setup };
+// squad_setup, q0 = prev, q1 = cur, s0 = next; for slerp_tau (qc_impl_v2), tau is s0[0] (record[8]).
+enum class EvalFn : unsigned { slerp, nlerp, squad, squad_setup, slerp_tau };
+constexpr int kEvalTauIndex = 8;
 constexpr int kEvalRecord = 17;
 
 class EvalBackend {
@@ -53,6 +54,11 @@ public:
 template <class T>
 EvalOutcome eval_batch(const Impl &impl, Op op, const SlerpCase<T> *cases, size_t n, Quat<T> *outs);
 
+// Evaluates qc_impl_v2's slerp_tau(q0, q1, t, tau) of `impl` (impl.supports_slerp_tau()) on cases[0..n)
+// with one tau for the whole batch, into outs[0..n).
+template <class T>
+EvalOutcome eval_batch_tau(const Impl &impl, const SlerpCase<T> *cases, size_t n, T tau, Quat<T> *outs);
+
 // Containment settings (process-wide).
 struct IsolationSettings {
     double batch_timeout_s = 5;  // per batch of at most 1024 cases
@@ -61,11 +67,13 @@ struct IsolationSettings {
 IsolationSettings &isolation_settings();
 
 // One descriptor of a plugin as its worker reported it: the family and which of the eight qc_impl_v1
-// function pointers are set (bit k = k-th pointer in declaration order).
+// function pointers are set (bit k = k-th pointer in declaration order); bits 8 and 9: qc_impl_v2's
+// slerp_tau_f32 and slerp_tau_f64 (kTauMaskF32, kTauMaskF64).
 struct IsolatedDescriptor {
     std::string family;
     unsigned functions = 0;
 };
+constexpr unsigned kTauMaskF32 = 1u << 8, kTauMaskF64 = 1u << 9;
 
 // Loads the plugin at `path` in a worker process (never in this one) and returns its descriptors, checked
 // by check_descriptor() in the worker. Throws InputError "PATH: reason" for a plugin that cannot be
