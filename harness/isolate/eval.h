@@ -9,6 +9,7 @@
 
 #include "quatcheck/types.h"
 
+#include <cmath>
 #include <cstddef>
 #include <memory>
 #include <string>
@@ -33,6 +34,10 @@ struct EvalOutcome {
     EvalStatus status = EvalStatus::ok;
     size_t done = 0;     // outputs [0, done) are valid; when status != ok, case `done` is the one that failed
     std::string detail;  // e.g. "killed by SIGSEGV", "no answer within 5 s"
+    // Nanoseconds the implementation spent on the batch, measured inside its own process (a process
+    // plugin's adapter times its batch with a monotonic clock and reports it in the reply; summed over the
+    // round trips of one call); nan when the backend does not measure it (in process, worker processes).
+    double self_ns = std::nan("");
     bool ok() const { return status == EvalStatus::ok; }
 };
 
