@@ -70,7 +70,7 @@ int threshold_command(const ThresholdArgs &a) {
         if (!s.tau_effect)
             std::fprintf(stderr, "  %s: no recommendation: tau changed no output (does slerp_tau use its tau?)\n", s.routine.c_str());
         else if (!s.found)
-            std::fprintf(stderr, "  %s: no recommendation: no tau of the grid keeps the error within %g x the arc floor\n",
+            std::fprintf(stderr, "  %s: no recommendation: no tau of the grid keeps the error finite and within %g x the arc floor\n",
                          s.routine.c_str(), opt.floor_factor);
         else
             std::fprintf(stderr, "  %s: recommended tau = %.17g (1 - tau = %.3g), max angle error %.3g rad (arc floor %.3g)\n",

@@ -47,9 +47,17 @@ enum class EvalFn : unsigned { slerp, nlerp, squad, squad_setup, slerp_tau };
 constexpr int kEvalTauIndex = 8;
 constexpr int kEvalRecord = 17;
 
+// What a backend's calls have cost so far (run.json's "process" entry): round trips to the implementation's
+// process, their wall time (request written to answer read), and the part the implementation measured itself.
+struct BackendCounters {
+    uint64_t round_trips = 0;
+    double round_trip_s = 0, self_s = 0;
+};
+
 class EvalBackend {
 public:
     virtual ~EvalBackend() = default;
+    virtual BackendCounters counters() const { return {}; }  // process plugins count; others report zeros
     // Evaluates fn on records in[0..n) (kEvalRecord doubles each, exact values of the impl's format) into
     // out[0..n) (4 doubles each). Stops at the first failing case.
     virtual EvalOutcome eval_records(Precision p, EvalFn fn, const double *in, size_t n, double *out) = 0;

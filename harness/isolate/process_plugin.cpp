@@ -14,6 +14,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <bit>
 #include <chrono>
 #include <cstring>
@@ -358,13 +359,17 @@ public:
             size_t m = std::min<size_t>(kProcessMaxCases, n - base);
             const double *bi = in + base * kEvalRecord;
             double *bo = out + base * 4;
+            auto t0 = Clock::now();
             EvalOutcome o = pool_->batch(family_, p, fn, bi, m, bo);
+            count(t0, o);
             self_ns += o.self_ns;
             if (!o.ok()) {
                 size_t at = 0;
                 if (o.status != EvalStatus::interrupted && m > 1) {
                     for (at = 0; at < m; at++) {
+                        auto t1 = Clock::now();
                         EvalOutcome one = pool_->batch(family_, p, fn, bi + at * kEvalRecord, 1, bo + at * 4);
+                        count(t1, one);
                         if (!one.ok()) {
                             o = one;
                             break;
@@ -386,9 +391,20 @@ public:
         return total;
     }
 
+    BackendCounters counters() const override {
+        return {round_trips_.load(), double(round_trip_ns_.load()) * 1e-9, double(self_ns_.load()) * 1e-9};
+    }
+
 private:
+    void count(Clock::time_point t0, const EvalOutcome &o) {
+        round_trips_++;
+        round_trip_ns_ += uint64_t(std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - t0).count());
+        if (o.self_ns > 0) self_ns_ += uint64_t(o.self_ns);
+    }
+
     std::shared_ptr<ProcessPool> pool_;
     unsigned family_;
+    std::atomic<uint64_t> round_trips_{0}, round_trip_ns_{0}, self_ns_{0};
 };
 
 // The parent's stand-in table for a family served by a process (the same mask as IsolatedDescriptor).
