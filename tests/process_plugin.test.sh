@@ -62,6 +62,29 @@ if curve[("seed-c.f32", "slerp")] == curve[("proc-seed-c.f64", "slerp")]:
 print(f"exact: {len(pairs)} rows and 4 error curves of the C adapter equal their built-in ones")
 PY
 
+# The worst-case search climbs in blocks of speculative mutants per round trip (harness/search/search.cpp):
+# the same path as one case per call (QC_SEARCH_MAX_BLOCK=1), with fewer round trips (run.json counts them).
+# Negative control: another seed changes worst_cases.csv, so the comparison can fail.
+proc=(--plugin-cmd "$adapter" --impl proc-seed-c --impl proc-nlerp --cases 2000 --jobs 2 --no-leaderboard)
+"$qc" run "${proc[@]}" --out "$tmp/blocks" 2>/dev/null || bad "run (search in blocks)"
+QC_SEARCH_MAX_BLOCK=1 "$qc" run "${proc[@]}" --out "$tmp/single" 2>/dev/null || bad "run (search one case per call)"
+"$qc" run "${proc[@]}" --seed 2 --out "$tmp/seed2" 2>/dev/null || bad "run --seed 2"
+for f in worst_cases.csv summary.csv error_curve.csv; do
+  cmp -s "$tmp/blocks/$f" "$tmp/single/$f" || bad "$f differs between the search in blocks and one case per call"
+done
+cmp -s "$tmp/blocks/worst_cases.csv" "$tmp/seed2/worst_cases.csv" && bad "negative control: --seed 2 gives the same worst_cases.csv"
+python3 - "$tmp" <<'PY' || fail=1
+import json, os, sys
+def trips(d):
+    j = json.load(open(os.path.join(sys.argv[1], d, "run.json")))
+    t = {e["impl"]: e.get("process", {}).get("round_trips", 0) for e in j["implementations"]}
+    return t["proc-seed-c.f64"]  # the family's count (every op and precision)
+blocks, single = trips("blocks"), trips("single")
+if not (0 < blocks < single / 2):
+    sys.exit(f"FAIL: round trips of proc-seed-c: {blocks} in blocks, {single} one case per call")
+print(f"ok   search in blocks: {blocks} round trips instead of {single}, same worst cases")
+PY
+
 # ---- 2. misbehaving adapters: contained, with status and triggering case ----
 check_mode() {  # MODE STATUS DETAIL_REGEX
   local mode="$1" want="$2" detail="$3" out="$tmp/m-$1"

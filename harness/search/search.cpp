@@ -13,6 +13,8 @@
 #include <atomic>
 #include <thread>
 #include <cmath>
+#include <cstdlib>
+#include <string>
 #include <limits>
 #include <numeric>
 
@@ -194,10 +196,14 @@ SearchOutcome search_row(const Impl &impl, Op op, Region region, uint64_t seed, 
     // stayed as it is and evaluated in one eval_batch; the steps then consume them in order, and when one
     // changes the pool the rest of the block is dropped and the generator rewound to just after that step.
     // The path, the reference work and every figure are those of the one-case-at-a-time climb (the same
-    // seed gives the same worst_cases.csv); the dropped mutants only cost implementation calls. The block
-    // doubles after a block that left the pool alone and halves after one that changed it.
+    // seed gives the same worst_cases.csv); the dropped mutants only cost implementation calls.
+    // QC_SEARCH_MAX_BLOCK=1 climbs one case per call as before (to measure what the blocks save, and to
+    // check that they change nothing: tests/process_plugin.test.sh).
     const bool speculate = impl.backend != nullptr;
-    constexpr size_t kMaxBlock = 1024;
+    static const size_t kMaxBlock = [] {
+        const char *e = std::getenv("QC_SEARCH_MAX_BLOCK");
+        return e && std::string(e) == "1" ? size_t(1) : size_t(1024);
+    }();
     size_t block = 1;
     struct Draw {
         SlerpCase<T> c;
@@ -230,9 +236,9 @@ SearchOutcome search_row(const Impl &impl, Op op, Region region, uint64_t seed, 
             valid = eval_batch(impl, op, batch.data(), batch.size(), outs.data()).done;
         }
         bool changed = false;
-        size_t bi = 0;
+        size_t bi = 0, used = 0;
         for (const Draw &d : draws) {
-            step++;
+            step++, used++;
             if (d.repeat) {
                 out.pool_repeats++;
                 continue;
@@ -258,7 +264,9 @@ SearchOutcome search_row(const Impl &impl, Op op, Region region, uint64_t seed, 
             rng = d.after;
             break;
         }
-        block = changed ? std::max<size_t>(1, block / 2) : std::min(kMaxBlock, block * 2);
+        // The next block: twice the steps this one used before the pool changed (the local rate of change),
+        // or twice this one when it left the pool alone.
+        block = std::min(kMaxBlock, 2 * (changed ? used : block));
     }
     out.reference = reference.stats();
     // Reported worst first by the exact error (the ranking above only decided the path), the exact maximum
