@@ -85,6 +85,24 @@ if not (0 < blocks < single / 2):
 print(f"ok   search in blocks: {blocks} round trips instead of {single}, same worst cases")
 PY
 
+# Timing (issue 15 item 6): bench times an adapter with the nanoseconds it reports for its own batches
+# (throughput rows only; no figure is asserted), and does not time an adapter that reports 0.
+"$qc" bench --suite impls --plugin-cmd "$adapter" --impl proc-seed-c.f64 \
+  --region uniform --min-time 0.01 --repetitions 2 --out "$tmp/bench" 2>"$tmp/bench.err" || bad "bench: $(cat "$tmp/bench.err")"
+"$qc" bench --suite impls --plugin-cmd "$adapter notime" --impl proc-seed-c.f64 --region uniform --min-time 0.01 \
+  --repetitions 2 --out "$tmp/bench0" 2>"$tmp/bench0.err" || bad "bench (notime): $(cat "$tmp/bench0.err")"
+python3 - "$tmp" <<'PY' || fail=1
+import csv, os, sys
+rows = list(csv.DictReader(open(os.path.join(sys.argv[1], "bench", "timing.csv"))))
+mine = [r for r in rows if r["impl"] == "proc-seed-c.f64"]
+if [(r["op"], r["region"], r["mode"]) for r in mine] != [("slerp", "uniform", "throughput")] or not float(mine[0]["ns_per_call"]) > 0:
+    sys.exit(f"FAIL: bench rows of the C adapter: {mine}")
+rows0 = list(csv.DictReader(open(os.path.join(sys.argv[1], "bench0", "timing.csv"))))
+if rows0:
+    sys.exit(f"FAIL: negative control: an adapter that reports 0 ns was timed: {rows0}")
+print(f"ok   bench times the C adapter from its own clock ({mine[0]['ns_per_call']} ns/call), not the 'notime' one")
+PY
+
 # ---- 2. misbehaving adapters: contained, with status and triggering case ----
 check_mode() {  # MODE STATUS DETAIL_REGEX
   local mode="$1" want="$2" detail="$3" out="$tmp/m-$1"

@@ -11,7 +11,7 @@
  *   seq       echo the wrong sequence  count     announce one output too few
  *   short     send half of the outputs, then exit 0
  *   badhello  send a hello with an invalid family name     nohello  send no hello at all
- *   exit      exit 3 before the hello
+ *   exit      exit 3 before the hello                     notime    answer correctly but report 0 ns (not timed)
  * With "v2" the hello says protocol 2 and proc-seed-c also offers slerp_tau.f32 and slerp_tau.f64 (op 2): the
  * same routine with its threshold as a parameter (the arithmetic of the threshold study's acos+nlerp), for
  * `quatcheck threshold --impl proc-seed-c`; the modes misbehave on its batches the same way. */
@@ -141,6 +141,7 @@ int main(int argc, char **argv) {
         }
         clock_gettime(CLOCK_MONOTONIC, &t1);
         uint64_t ns = (uint64_t)(t1.tv_sec - t0.tv_sec) * 1000000000u + (uint64_t)(t1.tv_nsec - t0.tv_nsec);
+        if (is("notime")) ns = 0;  /* "not measured": quatcheck bench must not time this adapter */
         uint32_t reply[6] = {0x31524351u, seq, n, 0, (uint32_t)ns, (uint32_t)(ns >> 32)};
         size_t body = (size_t)n * 4 * width;
         if (trigger) {
