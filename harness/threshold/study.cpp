@@ -110,6 +110,7 @@ struct PointResult {
 
 template <class T> struct PrecisionWork {
     std::vector<Routine> routines;
+    std::vector<char> timed;  // per routine: its benchmarks were registered (register_timings)
     std::vector<double> grid;
     std::vector<PointResult> points;
     std::vector<std::vector<SlerpCase<T>>> timing_cases;  // per point: the first kTimingBatch cases
@@ -249,10 +250,43 @@ public:
 
 template <class T>
 void register_timings(const ThresholdOptions &opt, PrecisionWork<T> &work, std::vector<std::string> &names) {
+    // A routine in another process is timed only if it times itself (a process plugin's adapter reports
+    // the nanoseconds of its own batch, EvalOutcome::self_ns): one eval_batch_tau of the point's timing
+    // cases per iteration, counted with that time (manual time), as `quatcheck bench` does. Others: nan.
+    work.timed.assign(work.routines.size(), 0);
+    for (size_t f = 0; f < work.routines.size(); f++) {
+        const Routine &r = work.routines[f];
+        work.timed[f] = 1;
+        if (!r.impl || work.points.empty()) continue;
+        std::vector<Quat<T>> probe(work.timing_cases[0].size());
+        EvalOutcome o = eval_batch_tau(*r.impl, work.timing_cases[0].data(), probe.size(), T(2), probe.data());
+        work.timed[f] = o.ok() && o.self_ns > 0;
+    }
     for (size_t i = 0; i < work.points.size(); i++) {
         const std::vector<SlerpCase<T>> *batch = &work.timing_cases[i];
-        for (const Routine &r : work.routines) {
-            if (r.impl) continue;  // in another process: not timed here (ns = nan)
+        for (size_t f = 0; f < work.routines.size(); f++) {
+            const Routine &r = work.routines[f];
+            if (!work.timed[f]) continue;
+            if (r.impl) {
+                for (int branch = 0; branch < 2; branch++) {
+                    const T forced = branch == 0 ? T(2) : T(-1);
+                    std::string name = fmt::format("{}/{}/{}/{}", Format<T>::name, r.name, i, branch == 0 ? "arc" : "fallback");
+                    names.push_back(name);
+                    const Impl *impl = r.impl;
+                    benchmark::RegisterBenchmark(name.c_str(), [batch, impl, forced](benchmark::State &state) {
+                        std::vector<Quat<T>> out(batch->size());
+                        for (auto _ : state) {
+                            EvalOutcome o = eval_batch_tau(*impl, batch->data(), batch->size(), forced, out.data());
+                            if (!o.ok() || !(o.self_ns > 0)) {
+                                state.SkipWithError(o.ok() ? "the routine stopped reporting its own time" : o.detail.c_str());
+                                break;
+                            }
+                            state.SetIterationTime(o.self_ns * 1e-9);
+                        }
+                    })->UseManualTime()->MinTime(opt.min_time_s)->Repetitions(kTimingRepetitions)->Unit(benchmark::kNanosecond);
+                }
+                continue;
+            }
             auto routine = threshold_routine<T>(r.family);
             for (int branch = 0; branch < 2; branch++) {
                 // tau = 2: d > tau never holds, the arc runs; tau = -1: the fallback always runs.
@@ -279,7 +313,7 @@ void collect_timings(const CollectingReporter &rep, PrecisionWork<T> &work) {
     for (size_t i = 0; i < work.points.size(); i++) {
         double batch = double(work.timing_cases[i].size());
         for (size_t f = 0; f < work.routines.size(); f++) {
-            if (work.routines[f].impl) continue;
+            if (!work.timed[f]) continue;
             for (int branch = 0; branch < 2; branch++) {
                 std::string name = fmt::format("{}/{}/{}/{}", Format<T>::name, work.routines[f].name, i,
                                                branch == 0 ? "arc" : "fallback");
@@ -424,7 +458,7 @@ ThresholdResult run_threshold_study(const ThresholdOptions &opt) {
     if (want32) accuracy_pass<float>(opt, r.jobs, w32, r.reference_f32);
     if (want64) accuracy_pass<double>(opt, r.jobs, w64, r.reference_f64);
 
-    if (opt.min_time_s > 0 && opt.impls.empty()) {
+    if (opt.min_time_s > 0) {
         // Every branch of every family and grid point in one Google Benchmark run, on one thread, after the
         // accuracy pass: the figures are side by side under the same conditions.
         auto timing_start = std::chrono::steady_clock::now();
@@ -434,7 +468,7 @@ ThresholdResult run_threshold_study(const ThresholdOptions &opt) {
         if (want32) register_timings<float>(opt, w32, names);
         if (want64) register_timings<double>(opt, w64, names);
         CollectingReporter rep;
-        benchmark::RunSpecifiedBenchmarks(&rep, ".");
+        if (!names.empty()) benchmark::RunSpecifiedBenchmarks(&rep, ".");
         benchmark::ClearRegisteredBenchmarks();
         if (!rep.error.empty()) throw std::runtime_error("benchmark failed: " + rep.error);
         if (want32) collect_timings<float>(rep, w32);

@@ -30,8 +30,10 @@
 // slerp_tau of the named implementations (qc_impl_v2 plugins, protocol-2 adapters: plugin.h,
 // docs/plugin-protocol.md), each in its own precision, on the same grid, cases and metrics, through
 // eval_batch_tau (one round trip per batch: all cases of a grid point at one tau). Their ns columns are
-// nan: Google Benchmark cannot time a routine that runs in another process. A routine that crashes, hangs
-// or breaks the protocol ends the study with an InputError naming the case and tau (exit 2).
+// the time a process plugin's adapter measured around its own calls (Google Benchmark's manual time, one
+// batch of the point's timing cases per iteration); nan for shared-library plugins, whose workers do not
+// time themselves. A routine that crashes, hangs or breaks the protocol ends the study with an InputError
+// naming the case and tau (exit 2).
 #pragma once
 
 #include "quatcheck/types.h"
