@@ -156,6 +156,8 @@ expect_contained crash "^quatcheck: bad-tau-crash.f64: slerp_tau crashed at tau 
   --plugin "$bad" --impl bad-tau-crash
 expect_contained proc-crash "^quatcheck: proc-seed-c.f64: slerp_tau crashed at tau = .*, t = 0x1\.[89a-f].*" \
   --plugin-cmd "$adapter crash v2" --impl proc-seed-c.f64
+expect_contained proc-hang "^quatcheck: proc-seed-c.f64: slerp_tau timeout at tau = .*, t = 0x1\.[89a-f].*: no answer within 1 s" \
+  --plugin-cmd "$adapter hang v2" --impl proc-seed-c.f64 --timeout 1
 expect_contained proc-garbage "^quatcheck: proc-seed-c.f32: slerp_tau out-of-bounds .*protocol violation" \
   --plugin-cmd "$adapter garbage v2" --impl proc-seed-c.f32
 exit $fail

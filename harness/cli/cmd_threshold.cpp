@@ -1,6 +1,7 @@
 // quatcheck threshold: the threshold selection study (harness/threshold/study.h, docs/threshold.md).
 // Writes threshold.csv, threshold_summary.csv and threshold.json into --out.
 #include "cli/command.h"
+#include "isolate/eval.h"
 #include "plugins/select.h"
 #include "report/report_dir.h"
 #include "threshold/study.h"
@@ -20,6 +21,7 @@ struct ThresholdArgs {
     unsigned long long seed = 1;
     int jobs = 0;
     double min_time = 0.01, floor_factor = 2;
+    double timeout_s = 5;  // per batch of a --impl routine in another process (as run --timeout)
     std::string out = "reports/latest";
     std::string reference = "fast";
 };
@@ -42,6 +44,9 @@ int threshold_command(const ThresholdArgs &a) {
         throw UsageError(fmt::format("--min-time: must be seconds in [0, 60], got {}", a.min_time));
     if (!std::isfinite(a.floor_factor) || a.floor_factor < 1)
         throw UsageError(fmt::format("--floor-factor: must be a finite number >= 1, got {}", a.floor_factor));
+    if (!(a.timeout_s > 0 && a.timeout_s <= 3600))
+        throw UsageError(fmt::format("--timeout: must be in (0, 3600] seconds, got {}", a.timeout_s));
+    isolation_settings().batch_timeout_s = a.timeout_s;
     opt.points = int(a.points);
     opt.cases = uint64_t(a.cases);
     opt.seed = a.seed;
@@ -97,6 +102,9 @@ void setup(CLI::App *sub, int &status) {
     sub->add_option("--impl", a->impls,
                     "Sweep this implementation's own slerp_tau (a qc_impl_v2 plugin or protocol-2 adapter; name, family "
                     "or glob; repeatable) instead of the built-in families");
+    sub->add_option("--timeout", a->timeout_s,
+                    "Seconds a --impl routine in another process may take per batch of cases before the study stops")
+        ->capture_default_str();
     add_plugin_option(sub, a->plugins);
     add_reference_option(sub, a->reference);
     sub->callback([a, &status] { status = threshold_command(*a); });
