@@ -7,6 +7,7 @@
 //             when the previous one has finished. The dependency costs a few cycles, the same for every
 //             implementation: the `noop` implementation measures it together with the call itself.
 #include "bench/suites.h"
+#include "isolate/eval.h"
 #include "run/runner.h"
 
 #include <fmt/format.h>
@@ -68,6 +69,22 @@ template <class T> void two_key_throughput(benchmark::State &st, TwoKeyFn<T> fn,
     st.SetItemsProcessed(int64_t(st.iterations()) * int64_t(kBatch));
 }
 
+// An implementation in another process that times itself (a process plugin: EvalOutcome::self_ns): each
+// iteration is one eval_batch of the 4,096 cases (one round trip) and counts the time the adapter measured
+// around its library calls (manual time), not the pipe's.
+template <class T> void two_key_self_timed(benchmark::State &st, const Impl *impl, Op op, std::shared_ptr<std::vector<SlerpCase<T>>> cases) {
+    std::vector<Quat<T>> out(cases->size());
+    for (auto _ : st) {
+        EvalOutcome o = eval_batch(*impl, op, cases->data(), cases->size(), out.data());
+        if (!o.ok() || !(o.self_ns > 0)) {
+            st.SkipWithError(o.ok() ? "the implementation stopped reporting its own time" : (std::string(to_string(o.status)) + ": " + o.detail).c_str());
+            break;
+        }
+        st.SetIterationTime(o.self_ns * 1e-9);
+    }
+    st.SetItemsProcessed(int64_t(st.iterations()) * int64_t(cases->size()));
+}
+
 template <class T> void two_key_latency(benchmark::State &st, TwoKeyFn<T> fn, std::shared_ptr<Batch<T>> b) {
     const auto zero = typename Bits<T>::type(g_opaque_zero);
     T out[4] = {0, 0, 0, 0};
@@ -124,6 +141,25 @@ void register_impl(const Impl &impl, Op op, Region region, std::shared_ptr<Batch
     }
 }
 
+// A process plugin's op, timed by the adapter itself (throughput mode only: the adapter's loop makes
+// independent calls). Registered only when a first batch comes back with the adapter's own time.
+template <class T>
+bool register_self_timed(const Impl &impl, Op op, Region region, const Batch<T> &batch, const BenchOptions &o,
+                         std::vector<std::pair<std::string, BenchKey>> &keys) {
+    auto cases = std::make_shared<std::vector<SlerpCase<T>>>(kBatch);
+    for (size_t i = 0; i < kBatch; i++) (*cases)[i] = {batch.q0[i], batch.q1[i], batch.t[i]};
+    std::vector<Quat<T>> out(kBatch);
+    EvalOutcome probe = eval_batch(impl, op, cases->data(), kBatch, out.data());
+    if (!probe.ok() || !(probe.self_ns > 0)) return false;
+    std::string name = fmt::format("BM_Impl/{}/{}/{}/throughput", impl.name, to_string(op), to_string(region));
+    benchmark::RegisterBenchmark(name.c_str(), two_key_self_timed<T>, &impl, op, cases)
+        ->UseManualTime()->MinTime(o.min_time_s)->Repetitions(o.repetitions)->ReportAggregatesOnly(true)->Unit(benchmark::kNanosecond);
+    BenchKey key{"impl", impl.name, to_string(op), to_string(impl.precision), to_string(region), "throughput", double(kBatch)};
+    key.self_timed = true;
+    keys.push_back({name, key});
+    return true;
+}
+
 template <class T> void add_squad_controls(const Impl &impl, uint64_t seed, Batch<T> &b) {
     auto setup = [&] {
         if constexpr (std::is_same_v<T, float>) return impl.table->squad_setup_f32;
@@ -161,8 +197,18 @@ void register_impl_benchmarks(const std::vector<Impl> &catalogue, const BenchOpt
     for (const Impl *impl : impls)
         for (Op op : ops) {
             // An isolated implementation (a plugin, or --isolate) lives in a worker process: its table cannot
-            // be called here, and timing it through the pipe would measure the pipe.
-            if (impl->backend || !impl->supports(op)) continue;
+            // be called here, and timing it through the pipe would measure the pipe. A process plugin's
+            // adapter times its own batches: those are registered (register_self_timed).
+            if (!impl->supports(op)) continue;
+            if (impl->backend) {
+                if (op == Op::squad) continue;
+                for (size_t r = 0; r < regions.size(); r++) {
+                    bool timed = impl->precision == Precision::f32 ? register_self_timed<float>(*impl, op, regions[r], *f32[r], o, keys)
+                                                                   : register_self_timed<double>(*impl, op, regions[r], *f64[r], o, keys);
+                    if (!timed) break;  // a worker process (or an adapter that reports 0): not timed
+                }
+                continue;
+            }
             for (size_t r = 0; r < regions.size(); r++) {
                 if (impl->precision == Precision::f32) {
                     auto b = f32[r];

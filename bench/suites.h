@@ -50,6 +50,7 @@ struct BenchKey {
     std::string region;  // a region, or "all" (every region in turn)
     std::string mode;    // latency, throughput (suite impl); "case" otherwise
     double calls_per_iteration = 1;
+    bool self_timed = false;  // the figure is the implementation's own time (manual time: real, not CPU)
 };
 
 // Registers the benchmarks and returns their keys indexed by registered name.

@@ -57,7 +57,7 @@ fi
 # ---- plugins: only named paths, refused with the file and the reason ----
 expect 2 "^quatcheck: example_plugin.so: plugin path must contain a '/'" "$qc" list --plugin example_plugin.so
 expect 2 '^quatcheck: /nonexistent/p.so: cannot load plugin: ' "$qc" list --plugin /nonexistent/p.so
-expect 2 "^quatcheck: $bad/bad_no_entry.so: not a quatcheck plugin: no qc_plugin_v1 entry point" "$qc" list --plugin "$bad/bad_no_entry.so"
+expect 2 "^quatcheck: $bad/bad_no_entry.so: not a quatcheck plugin: no qc_plugin_v1 or qc_plugin_v2 entry point" "$qc" list --plugin "$bad/bad_no_entry.so"
 expect 2 "^quatcheck: $bad/bad_null_table.so: refused: qc_plugin_v1 returned a NULL table" "$qc" list --plugin "$bad/bad_null_table.so"
 expect 2 "^quatcheck: $bad/bad_bad_family.so: refused: descriptor 0 has a family name that is not" "$qc" list --plugin "$bad/bad_bad_family.so"
 expect 2 "^quatcheck: $bad/bad_dup_family.so: refused: family 'bad-twice' is declared twice" "$qc" list --plugin "$bad/bad_dup_family.so"

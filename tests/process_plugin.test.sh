@@ -62,6 +62,47 @@ if curve[("seed-c.f32", "slerp")] == curve[("proc-seed-c.f64", "slerp")]:
 print(f"exact: {len(pairs)} rows and 4 error curves of the C adapter equal their built-in ones")
 PY
 
+# The worst-case search climbs in blocks of speculative mutants per round trip (harness/search/search.cpp):
+# the same path as one case per call (QC_SEARCH_MAX_BLOCK=1), with fewer round trips (run.json counts them).
+# Negative control: another seed changes worst_cases.csv, so the comparison can fail.
+proc=(--plugin-cmd "$adapter" --impl proc-seed-c --impl proc-nlerp --cases 2000 --jobs 2 --no-leaderboard)
+"$qc" run "${proc[@]}" --out "$tmp/blocks" 2>/dev/null || bad "run (search in blocks)"
+QC_SEARCH_MAX_BLOCK=1 "$qc" run "${proc[@]}" --out "$tmp/single" 2>/dev/null || bad "run (search one case per call)"
+"$qc" run "${proc[@]}" --seed 2 --out "$tmp/seed2" 2>/dev/null || bad "run --seed 2"
+for f in worst_cases.csv summary.csv error_curve.csv; do
+  cmp -s "$tmp/blocks/$f" "$tmp/single/$f" || bad "$f differs between the search in blocks and one case per call"
+done
+cmp -s "$tmp/blocks/worst_cases.csv" "$tmp/seed2/worst_cases.csv" && bad "negative control: --seed 2 gives the same worst_cases.csv"
+python3 - "$tmp" <<'PY' || fail=1
+import json, os, sys
+def trips(d):
+    j = json.load(open(os.path.join(sys.argv[1], d, "run.json")))
+    t = {e["impl"]: e.get("process", {}).get("round_trips", 0) for e in j["implementations"]}
+    return t["proc-seed-c.f64"]  # the family's count (every op and precision)
+blocks, single = trips("blocks"), trips("single")
+if not (0 < blocks < single / 2):
+    sys.exit(f"FAIL: round trips of proc-seed-c: {blocks} in blocks, {single} one case per call")
+print(f"ok   search in blocks: {blocks} round trips instead of {single}, same worst cases")
+PY
+
+# Timing (issue 15 item 6): bench times an adapter with the nanoseconds it reports for its own batches
+# (throughput rows only; no figure is asserted), and does not time an adapter that reports 0.
+"$qc" bench --suite impls --plugin-cmd "$adapter" --impl proc-seed-c.f64 \
+  --region uniform --min-time 0.01 --repetitions 2 --out "$tmp/bench" 2>"$tmp/bench.err" || bad "bench: $(cat "$tmp/bench.err")"
+"$qc" bench --suite impls --plugin-cmd "$adapter notime" --impl proc-seed-c.f64 --region uniform --min-time 0.01 \
+  --repetitions 2 --out "$tmp/bench0" 2>"$tmp/bench0.err" || bad "bench (notime): $(cat "$tmp/bench0.err")"
+python3 - "$tmp" <<'PY' || fail=1
+import csv, os, sys
+rows = list(csv.DictReader(open(os.path.join(sys.argv[1], "bench", "timing.csv"))))
+mine = [r for r in rows if r["impl"] == "proc-seed-c.f64"]
+if [(r["op"], r["region"], r["mode"]) for r in mine] != [("slerp", "uniform", "throughput")] or not float(mine[0]["ns_per_call"]) > 0:
+    sys.exit(f"FAIL: bench rows of the C adapter: {mine}")
+rows0 = list(csv.DictReader(open(os.path.join(sys.argv[1], "bench0", "timing.csv"))))
+if rows0:
+    sys.exit(f"FAIL: negative control: an adapter that reports 0 ns was timed: {rows0}")
+print(f"ok   bench times the C adapter from its own clock ({mine[0]['ns_per_call']} ns/call), not the 'notime' one")
+PY
+
 # ---- 2. misbehaving adapters: contained, with status and triggering case ----
 check_mode() {  # MODE STATUS DETAIL_REGEX
   local mode="$1" want="$2" detail="$3" out="$tmp/m-$1"
@@ -115,7 +156,12 @@ expect_refused "^quatcheck: --plugin-cmd: empty command$" "   "
 expect_refused "refused: cannot start '\\\$HOME/x': No such file" '$HOME/x'
 # The hello is parsed strictly (printf plays a one-shot adapter; \n is printf's, not the shell's).
 h='quatcheck-plugin 1\nlibrary lib 1.0\n'
-expect_refused "refused: protocol 'quatcheck-plugin 2' is not supported" "printf 'quatcheck-plugin 2\nend\n'"
+expect_refused "refused: protocol 'quatcheck-plugin 3' is not supported" "printf 'quatcheck-plugin 3\nend\n'"
+# Protocol 2's op slerp_tau: only in a version-2 hello, and only beside slerp in the same precision.
+expect_refused "refused: hello line 3: 'slerp_tau.f64' is not one of .* \(slerp_tau needs 'quatcheck-plugin 2'\)" \
+  "printf '${h}family f slerp.f64 slerp_tau.f64\nend\n'"
+expect_refused "refused: hello line 3: slerp_tau.f32 without slerp.f32" \
+  "printf 'quatcheck-plugin 2\nlibrary lib 1.0\nfamily f slerp.f64 slerp_tau.f32\nend\n'"
 expect_refused "refused: hello line 3: 'slerp.f16' is not one of" "printf '${h}family f slerp.f16\nend\n'"
 expect_refused "refused: hello line 2: 'family' before 'library'" "printf 'quatcheck-plugin 1\nfamily f slerp.f64\nend\n'"
 expect_refused "refused: hello line 4: family 'f' is declared twice" "printf '${h}family f slerp.f64\nfamily f nlerp.f64\nend\n'"

@@ -115,7 +115,7 @@ TEST(Robust, MalformedPluginsAreRefusedWithTheFileAndTheReason) {
     struct Want {
         const char *plugin, *reason;
     };
-    for (Want w : {Want{"no_entry", "no qc_plugin_v1 entry point"}, Want{"null_table", "NULL table"},
+    for (Want w : {Want{"no_entry", "no qc_plugin_v1 or qc_plugin_v2 entry point"}, Want{"null_table", "NULL table"},
                    Want{"bad_family", "not [A-Za-z0-9_-]{1,64}"}, Want{"dup_family", "declared twice"},
                    Want{"load_crash", "crashed while loading"}}) {
         try {

@@ -41,7 +41,7 @@ struct BenchArgs {
 class Collector : public benchmark::BenchmarkReporter {
 public:
     struct Figures {
-        double mean_cpu_ns = 0, cv = 0;
+        double mean_cpu_ns = 0, mean_real_ns = 0, cv = 0, cv_real = 0;
         int64_t repetitions = 0;
         std::string error;
         std::map<std::string, double> counters;
@@ -67,9 +67,13 @@ public:
             f.repetitions = r.repetitions;
             if (r.aggregate_name == "mean") {
                 f.mean_cpu_ns = r.GetAdjustedCPUTime();
+                f.mean_real_ns = r.GetAdjustedRealTime();
                 for (const auto &[k, v] : r.counters) f.counters[k] = v.value;
             }
-            if (r.aggregate_name == "cv") f.cv = r.cpu_accumulated_time / double(r.iterations ? r.iterations : 1);
+            if (r.aggregate_name == "cv") {
+                f.cv = r.cpu_accumulated_time / double(r.iterations ? r.iterations : 1);
+                f.cv_real = r.real_accumulated_time / double(r.iterations ? r.iterations : 1);
+            }
         }
     }
     void Finalize() override {
@@ -160,9 +164,10 @@ int bench_command(const BenchArgs &a) {
         const auto &f = it->second;
         if (!f.error.empty()) throw InputError(fmt::format("bench: {}: {}", name, f.error));
         measured++;
-        const double ns = f.mean_cpu_ns / key.calls_per_iteration;
+        // Process plugins: the time the adapter measured around its own library calls (manual time).
+        const double ns = (key.self_timed ? f.mean_real_ns : f.mean_cpu_ns) / key.calls_per_iteration;
         if (key.suite == "impl") {
-            timing.row({key.impl, key.op, key.region, key.mode, ns, f.cv, uint64_t(f.repetitions)});
+            timing.row({key.impl, key.op, key.region, key.mode, ns, key.self_timed ? f.cv_real : f.cv, uint64_t(f.repetitions)});
         } else {
             auto counter = [&](const char *name) {
                 auto c = f.counters.find(name);

@@ -15,6 +15,7 @@ void setup(CLI::App *sub, int &status) {
             std::string ops;
             for (Op op : {Op::slerp, Op::nlerp, Op::squad})
                 if (i.supports(op)) ops += (ops.empty() ? "" : ",") + std::string(to_string(op));
+            if (i.supports_slerp_tau()) ops += ",slerp_tau";  // qc_impl_v2 / protocol 2: `threshold --impl`
             std::printf("%-24s %-8s %-18s %s\n", i.name.c_str(), i.group.c_str(), ops.c_str(),
                         i.version.empty() ? "" : i.version.c_str());
             if (*all) std::printf("    %s\n", i.summary.c_str());

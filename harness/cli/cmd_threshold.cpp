@@ -1,6 +1,8 @@
 // quatcheck threshold: the threshold selection study (harness/threshold/study.h, docs/threshold.md).
 // Writes threshold.csv, threshold_summary.csv and threshold.json into --out.
 #include "cli/command.h"
+#include "isolate/eval.h"
+#include "plugins/select.h"
 #include "report/report_dir.h"
 #include "threshold/study.h"
 
@@ -14,10 +16,12 @@ namespace {
 
 struct ThresholdArgs {
     std::vector<std::string> precisions;
+    std::vector<std::string> impls, plugins;  // --impl: sweep these implementations' slerp_tau instead
     long long points = 64, cases = 4000;
     unsigned long long seed = 1;
     int jobs = 0;
     double min_time = 0.01, floor_factor = 2;
+    double timeout_s = 5;  // per batch of a --impl routine in another process (as run --timeout)
     std::string out = "reports/latest";
     std::string reference = "fast";
 };
@@ -40,6 +44,9 @@ int threshold_command(const ThresholdArgs &a) {
         throw UsageError(fmt::format("--min-time: must be seconds in [0, 60], got {}", a.min_time));
     if (!std::isfinite(a.floor_factor) || a.floor_factor < 1)
         throw UsageError(fmt::format("--floor-factor: must be a finite number >= 1, got {}", a.floor_factor));
+    if (!(a.timeout_s > 0 && a.timeout_s <= 3600))
+        throw UsageError(fmt::format("--timeout: must be in (0, 3600] seconds, got {}", a.timeout_s));
+    isolation_settings().batch_timeout_s = a.timeout_s;
     opt.points = int(a.points);
     opt.cases = uint64_t(a.cases);
     opt.seed = a.seed;
@@ -47,6 +54,14 @@ int threshold_command(const ThresholdArgs &a) {
     opt.jobs = a.jobs;
     opt.min_time_s = a.min_time;
     opt.floor_factor = a.floor_factor;
+    std::vector<Impl> catalogue;
+    if (!a.impls.empty()) {
+        catalogue = load_catalogue(a.plugins);
+        opt.impls = select_implementations(catalogue, a.impls, [](const Impl &i) { return i.supports_slerp_tau(); },
+                                           "implementation with slerp_tau (a qc_impl_v2 plugin or a protocol-2 adapter)");
+    } else if (!a.plugins.empty()) {
+        throw UsageError("--plugin/--plugin-cmd: threshold studies a plugin's routine only with --impl NAME");
+    }
     ReportDir dir(a.out);  // fails early when the folder is not writable
     ThresholdResult r = run_threshold_study(opt);
     dir.write("threshold.csv", threshold_csv(r));
@@ -55,6 +70,17 @@ int threshold_command(const ThresholdArgs &a) {
     dir.commit();
     std::fprintf(stderr, "quatcheck threshold: %zu rows, %llu cases per tau, %.1f s (timing %.1f s), report in %s\n",
                  r.rows.size(), (unsigned long long)opt.cases, r.wall_time_s, r.timing_wall_time_s, a.out.c_str());
+    for (const ThresholdSummaryRow &s : r.summary) {
+        if (opt.impls.empty()) break;  // the families' figures are in docs/threshold.md's block
+        if (!s.tau_effect)
+            std::fprintf(stderr, "  %s: no recommendation: tau changed no output (does slerp_tau use its tau?)\n", s.routine.c_str());
+        else if (!s.found)
+            std::fprintf(stderr, "  %s: no recommendation: no tau of the grid keeps the error finite and within %g x the arc floor\n",
+                         s.routine.c_str(), opt.floor_factor);
+        else
+            std::fprintf(stderr, "  %s: recommended tau = %.17g (1 - tau = %.3g), max angle error %.3g rad (arc floor %.3g)\n",
+                         s.routine.c_str(), s.tau, s.one_minus_tau, s.max_angle_err_rad, s.arc_floor_rad);
+    }
     return 0;
 }
 
@@ -73,6 +99,13 @@ void setup(CLI::App *sub, int &status) {
     sub->add_option("--floor-factor", a->floor_factor, "tau* tolerance: max error <= this times the arc floor")
         ->capture_default_str();
     sub->add_option("--out", a->out, "Report folder")->capture_default_str();
+    sub->add_option("--impl", a->impls,
+                    "Sweep this implementation's own slerp_tau (a qc_impl_v2 plugin or protocol-2 adapter; name, family "
+                    "or glob; repeatable) instead of the built-in families");
+    sub->add_option("--timeout", a->timeout_s,
+                    "Seconds a --impl routine in another process may take per batch of cases before the study stops")
+        ->capture_default_str();
+    add_plugin_option(sub, a->plugins);
     add_reference_option(sub, a->reference);
     sub->callback([a, &status] { status = threshold_command(*a); });
 }

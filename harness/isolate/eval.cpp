@@ -26,7 +26,7 @@ EvalOutcome eval_batch(const Impl &impl, Op op, const SlerpCase<T> *cases, size_
         r[16] = double(cases[i].t);
     }
     o = impl.backend->eval_records(Format<T>::precision, op == Op::slerp ? EvalFn::slerp : EvalFn::nlerp, in.data(), n,
-                                   out.data());
+                                   out.data());  // o.self_ns: the backend's own measurement, if any
     for (size_t i = 0; i < o.done; i++)
         for (int k = 0; k < 4; k++) outs[i][size_t(k)] = T(out[i * 4 + size_t(k)]);
     return o;
@@ -34,6 +34,30 @@ EvalOutcome eval_batch(const Impl &impl, Op op, const SlerpCase<T> *cases, size_
 
 template EvalOutcome eval_batch<float>(const Impl &, Op, const SlerpCase<float> *, size_t, Quat<float> *);
 template EvalOutcome eval_batch<double>(const Impl &, Op, const SlerpCase<double> *, size_t, Quat<double> *);
+
+template <class T>
+EvalOutcome eval_batch_tau(const Impl &impl, const SlerpCase<T> *cases, size_t n, T tau, Quat<T> *outs) {
+    EvalOutcome o;
+    if (!impl.backend) {  // in process: a plain loop over the v2 table
+        for (size_t i = 0; i < n; i++) impl.slerp_tau(cases[i].q0.data(), cases[i].q1.data(), cases[i].t, tau, outs[i].data());
+        o.done = n;
+        return o;
+    }
+    std::vector<double> in(n * kEvalRecord, 0.0), out(n * 4, 0.0);
+    for (size_t i = 0; i < n; i++) {
+        double *r = &in[i * kEvalRecord];
+        for (int k = 0; k < 4; k++) r[k] = double(cases[i].q0[size_t(k)]), r[4 + k] = double(cases[i].q1[size_t(k)]);
+        r[kEvalTauIndex] = double(tau);
+        r[16] = double(cases[i].t);
+    }
+    o = impl.backend->eval_records(Format<T>::precision, EvalFn::slerp_tau, in.data(), n, out.data());
+    for (size_t i = 0; i < o.done; i++)
+        for (int k = 0; k < 4; k++) outs[i][size_t(k)] = T(out[i * 4 + size_t(k)]);
+    return o;
+}
+
+template EvalOutcome eval_batch_tau<float>(const Impl &, const SlerpCase<float> *, size_t, float, Quat<float> *);
+template EvalOutcome eval_batch_tau<double>(const Impl &, const SlerpCase<double> *, size_t, double, Quat<double> *);
 
 namespace {
 template <class T> void call_one(const Impl &impl, Op op, const T q0[4], const T q1[4], T t, T out[4]) {
@@ -106,24 +130,36 @@ void isolate_builtins(std::vector<Impl> &catalogue) {
 namespace qc {
 
 namespace {
+// One record through the backend (squad, squad_setup, slerp_tau: c = nullptr, tau in record[8]).
 template <class T>
-void squad_record(const Impl &impl, EvalFn fn, const T *a, const T *b, const T *c, const T *d, T t, T out[4]) {
+void squad_record(const Impl &impl, EvalFn fn, const T *a, const T *b, const T *c, const T *d, T t, T out[4], T tau = T(0)) {
     double in[kEvalRecord] = {}, res[4] = {};
     for (int k = 0; k < 4; k++) {
-        in[k] = double(a[k]), in[4 + k] = double(b[k]), in[8 + k] = double(c[k]);
+        in[k] = double(a[k]), in[4 + k] = double(b[k]);
+        if (c) in[8 + k] = double(c[k]);
         if (d) in[12 + k] = double(d[k]);
     }
+    if (fn == EvalFn::slerp_tau) in[kEvalTauIndex] = double(tau);
     in[16] = double(t);
     EvalOutcome o = impl.backend->eval_records(Format<T>::precision, fn, in, 1, res);
     if (!o.ok()) {
         std::fprintf(stderr, "quatcheck: %s %s: %s (%s)\n", impl.name.c_str(),
-                     fn == EvalFn::squad ? "squad" : "squad_setup", to_string(o.status), o.detail.c_str());
+                     fn == EvalFn::squad ? "squad" : fn == EvalFn::slerp_tau ? "slerp_tau" : "squad_setup",
+                     to_string(o.status), o.detail.c_str());
         for (double &x : res) x = std::nan("");
     }
     for (int k = 0; k < 4; k++) out[k] = T(res[k]);
 }
 }  // namespace
 
+template <> void Impl::slerp_tau<float>(const float q0[4], const float q1[4], float t, float tau, float out[4]) const {
+    if (backend) squad_record<float>(*this, EvalFn::slerp_tau, q0, q1, nullptr, nullptr, t, out, tau);
+    else table_v2->slerp_tau_f32(q0, q1, t, tau, out);
+}
+template <> void Impl::slerp_tau<double>(const double q0[4], const double q1[4], double t, double tau, double out[4]) const {
+    if (backend) squad_record<double>(*this, EvalFn::slerp_tau, q0, q1, nullptr, nullptr, t, out, tau);
+    else table_v2->slerp_tau_f64(q0, q1, t, tau, out);
+}
 template <> void Impl::squad<float>(const float q0[4], const float q1[4], const float s0[4], const float s1[4], float t, float out[4]) const {
     if (backend) squad_record<float>(*this, EvalFn::squad, q0, q1, s0, s1, t, out);
     else table->squad_f32(q0, q1, s0, s1, t, out);

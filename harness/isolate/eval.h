@@ -9,6 +9,7 @@
 
 #include "quatcheck/types.h"
 
+#include <cmath>
 #include <cstddef>
 #include <memory>
 #include <string>
@@ -33,17 +34,30 @@ struct EvalOutcome {
     EvalStatus status = EvalStatus::ok;
     size_t done = 0;     // outputs [0, done) are valid; when status != ok, case `done` is the one that failed
     std::string detail;  // e.g. "killed by SIGSEGV", "no answer within 5 s"
+    // Nanoseconds the implementation spent on the batch, measured inside its own process (a process
+    // plugin's adapter times its batch with a monotonic clock and reports it in the reply; summed over the
+    // round trips of one call); nan when the backend does not measure it (in process, worker processes).
+    double self_ns = std::nan("");
     bool ok() const { return status == EvalStatus::ok; }
 };
 
 // The functions of a qc_impl_v1 a worker can call. One record holds q0, q1, s0, s1 (4 each) and t; for
-// squad_setup, q0 = prev, q1 = cur, s0 = next.
-enum class EvalFn : unsigned { slerp, nlerp, squad, squad_setup };
+// squad_setup, q0 = prev, q1 = cur, s0 = next; for slerp_tau (qc_impl_v2), tau is s0[0] (record[8]).
+enum class EvalFn : unsigned { slerp, nlerp, squad, squad_setup, slerp_tau };
+constexpr int kEvalTauIndex = 8;
 constexpr int kEvalRecord = 17;
+
+// What a backend's calls have cost so far (run.json's "process" entry): round trips to the implementation's
+// process, their wall time (request written to answer read), and the part the implementation measured itself.
+struct BackendCounters {
+    uint64_t round_trips = 0;
+    double round_trip_s = 0, self_s = 0;
+};
 
 class EvalBackend {
 public:
     virtual ~EvalBackend() = default;
+    virtual BackendCounters counters() const { return {}; }  // process plugins count; others report zeros
     // Evaluates fn on records in[0..n) (kEvalRecord doubles each, exact values of the impl's format) into
     // out[0..n) (4 doubles each). Stops at the first failing case.
     virtual EvalOutcome eval_records(Precision p, EvalFn fn, const double *in, size_t n, double *out) = 0;
@@ -53,6 +67,11 @@ public:
 template <class T>
 EvalOutcome eval_batch(const Impl &impl, Op op, const SlerpCase<T> *cases, size_t n, Quat<T> *outs);
 
+// Evaluates qc_impl_v2's slerp_tau(q0, q1, t, tau) of `impl` (impl.supports_slerp_tau()) on cases[0..n)
+// with one tau for the whole batch, into outs[0..n).
+template <class T>
+EvalOutcome eval_batch_tau(const Impl &impl, const SlerpCase<T> *cases, size_t n, T tau, Quat<T> *outs);
+
 // Containment settings (process-wide).
 struct IsolationSettings {
     double batch_timeout_s = 5;  // per batch of at most 1024 cases
@@ -61,11 +80,13 @@ struct IsolationSettings {
 IsolationSettings &isolation_settings();
 
 // One descriptor of a plugin as its worker reported it: the family and which of the eight qc_impl_v1
-// function pointers are set (bit k = k-th pointer in declaration order).
+// function pointers are set (bit k = k-th pointer in declaration order); bits 8 and 9: qc_impl_v2's
+// slerp_tau_f32 and slerp_tau_f64 (kTauMaskF32, kTauMaskF64).
 struct IsolatedDescriptor {
     std::string family;
     unsigned functions = 0;
 };
+constexpr unsigned kTauMaskF32 = 1u << 8, kTauMaskF64 = 1u << 9;
 
 // Loads the plugin at `path` in a worker process (never in this one) and returns its descriptors, checked
 // by check_descriptor() in the worker. Throws InputError "PATH: reason" for a plugin that cannot be

@@ -14,6 +14,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <bit>
 #include <chrono>
 #include <cstring>
@@ -34,6 +35,7 @@ constexpr uint32_t kRequestMagic = 0x31424351;  // bytes "QCB1"
 constexpr uint32_t kReplyMagic = 0x31524351;    // bytes "QCR1"
 constexpr size_t kRequestHeader = 24, kReplyHeader = 24;
 constexpr int kInputsPerCase = 9, kOutputsPerCase = 4;
+constexpr int kInputsPerTauCase = 10;  // op 2 (slerp_tau, protocol 2): q0, q1, t, tau
 
 using Clock = std::chrono::steady_clock;
 
@@ -248,16 +250,19 @@ public:
             return o;
         }
         const size_t width = p == Precision::f32 ? 4 : 8;
-        std::vector<char> req(kRequestHeader + n * kInputsPerCase * width);
+        const bool tau = fn == EvalFn::slerp_tau;
+        const size_t per_case = tau ? kInputsPerTauCase : kInputsPerCase;
+        std::vector<char> req(kRequestHeader + n * per_case * width);
         uint32_t seq = ++a->seq;
-        uint32_t head[6] = {kRequestMagic, seq, family, (fn == EvalFn::nlerp ? 1u : 0u) | uint32_t(width) << 8,
-                            uint32_t(n), 0};
+        const uint32_t op = fn == EvalFn::nlerp ? 1u : tau ? 2u : 0u;
+        uint32_t head[6] = {kRequestMagic, seq, family, op | uint32_t(width) << 8, uint32_t(n), 0};
         std::memcpy(req.data(), head, sizeof head);
         char *w = req.data() + kRequestHeader;
         for (size_t i = 0; i < n; i++) {
             const double *r = in + i * kEvalRecord;
-            const double v[kInputsPerCase] = {r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7], r[16]};
-            for (double x : v) {
+            const double v[kInputsPerTauCase] = {r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7], r[16], r[kEvalTauIndex]};
+            for (size_t k = 0; k < per_case; k++) {
+                const double x = v[k];
                 if (width == 4) {
                     float f = float(x);
                     std::memcpy(w, &f, 4);
@@ -312,6 +317,9 @@ public:
             }
         }
         o.done = n;
+        // Offset 16: the nanoseconds the adapter measured around its library calls (0: not measured).
+        const uint64_t self = uint64_t(rh[4]) | uint64_t(rh[5]) << 32;
+        o.self_ns = self > 0 ? double(self) : std::nan("");
         idle_.give(std::move(a));
         return o;
     }
@@ -341,21 +349,27 @@ public:
 
     EvalOutcome eval_records(Precision p, EvalFn fn, const double *in, size_t n, double *out) override {
         EvalOutcome total;
-        if (fn != EvalFn::slerp && fn != EvalFn::nlerp) {
+        double self_ns = 0;  // summed over the batches; nan as soon as one batch was not measured
+        if (fn != EvalFn::slerp && fn != EvalFn::nlerp && fn != EvalFn::slerp_tau) {
             total.status = EvalStatus::crashed;
-            total.detail = "process plugins (protocol 1) have no squad";
+            total.detail = "process plugins (protocols 1 and 2) have no squad";
             return total;
         }
         for (size_t base = 0; base < n; base += kProcessMaxCases) {
             size_t m = std::min<size_t>(kProcessMaxCases, n - base);
             const double *bi = in + base * kEvalRecord;
             double *bo = out + base * 4;
+            auto t0 = Clock::now();
             EvalOutcome o = pool_->batch(family_, p, fn, bi, m, bo);
+            count(t0, o);
+            self_ns += o.self_ns;
             if (!o.ok()) {
                 size_t at = 0;
                 if (o.status != EvalStatus::interrupted && m > 1) {
                     for (at = 0; at < m; at++) {
+                        auto t1 = Clock::now();
                         EvalOutcome one = pool_->batch(family_, p, fn, bi + at * kEvalRecord, 1, bo + at * 4);
+                        count(t1, one);
                         if (!one.ok()) {
                             o = one;
                             break;
@@ -373,12 +387,24 @@ public:
             }
         }
         total.done = n;
+        total.self_ns = self_ns;
         return total;
     }
 
+    BackendCounters counters() const override {
+        return {round_trips_.load(), double(round_trip_ns_.load()) * 1e-9, double(self_ns_.load()) * 1e-9};
+    }
+
 private:
+    void count(Clock::time_point t0, const EvalOutcome &o) {
+        round_trips_++;
+        round_trip_ns_ += uint64_t(std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - t0).count());
+        if (o.self_ns > 0) self_ns_ += uint64_t(o.self_ns);
+    }
+
     std::shared_ptr<ProcessPool> pool_;
     unsigned family_;
+    std::atomic<uint64_t> round_trips_{0}, round_trip_ns_{0}, self_ns_{0};
 };
 
 // The parent's stand-in table for a family served by a process (the same mask as IsolatedDescriptor).
@@ -388,6 +414,8 @@ unsigned function_mask(const ProcessHello::Family &f) {
     if (f.has[1][0]) m |= 1u << 1;  // nlerp_f32
     if (f.has[0][1]) m |= 1u << 4;  // slerp_f64
     if (f.has[1][1]) m |= 1u << 5;  // nlerp_f64
+    if (f.has[2][0]) m |= kTauMaskF32;
+    if (f.has[2][1]) m |= kTauMaskF64;
     return m;
 }
 
@@ -463,9 +491,10 @@ std::string parse_process_hello(const std::string &text, ProcessHello &out) {
     }
     if (lines.empty() || lines[0].rfind("quatcheck-plugin ", 0) != 0)
         return "hello does not start with 'quatcheck-plugin VERSION' (is this a quatcheck adapter?)";
-    if (lines[0] != "quatcheck-plugin 1")
-        return fmt::format("protocol '{}' is not supported (this quatcheck speaks 'quatcheck-plugin 1')",
+    if (lines[0] != "quatcheck-plugin 1" && lines[0] != "quatcheck-plugin 2")
+        return fmt::format("protocol '{}' is not supported (this quatcheck speaks 'quatcheck-plugin 1' and '2')",
                            lines[0].substr(0, 40));
+    out.protocol = lines[0] == "quatcheck-plugin 2" ? 2 : 1;
     if (lines.back() != "end") return "hello does not end with an 'end' line";
     std::set<std::string> seen;
     for (size_t k = 1; k + 1 < lines.size(); k++) {
@@ -488,13 +517,18 @@ std::string parse_process_hello(const std::string &text, ProcessHello &out) {
             f.name = w[1];
             for (size_t t = 2; t < w.size(); t++) {
                 const std::string &s = w[t];
-                int op = s.rfind("slerp.", 0) == 0 ? 0 : s.rfind("nlerp.", 0) == 0 ? 1 : -1;
-                int prec = op < 0 ? -1 : s.substr(6) == "f32" ? 0 : s.substr(6) == "f64" ? 1 : -1;
-                if (op < 0 || prec < 0)
-                    return fmt::format("{}: '{}' is not one of slerp.f32, slerp.f64, nlerp.f32, nlerp.f64", where, s.substr(0, 40));
+                int op = s.rfind("slerp.", 0) == 0 ? 0 : s.rfind("nlerp.", 0) == 0 ? 1 : s.rfind("slerp_tau.", 0) == 0 ? 2 : -1;
+                const std::string suffix = op < 0 ? "" : s.substr(op == 2 ? 10 : 6);
+                int prec = suffix == "f32" ? 0 : suffix == "f64" ? 1 : -1;
+                if (op < 0 || prec < 0 || (op == 2 && out.protocol < 2))
+                    return fmt::format("{}: '{}' is not one of slerp.f32, slerp.f64, nlerp.f32, nlerp.f64{}", where,
+                                       s.substr(0, 40), out.protocol < 2 ? " (slerp_tau needs 'quatcheck-plugin 2')" : ", slerp_tau.f32, slerp_tau.f64");
                 if (f.has[op][prec]) return fmt::format("{}: '{}' is listed twice", where, s);
                 f.has[op][prec] = true;
             }
+            for (int prec = 0; prec < 2; prec++)
+                if (f.has[2][prec] && !f.has[0][prec])
+                    return fmt::format("{}: slerp_tau.{} without slerp.{}", where, prec ? "f64" : "f32", prec ? "f64" : "f32");
             out.families.push_back(f);
         } else {
             return fmt::format("{}: unknown record '{}' (expected library, family or end)", where, w[0].substr(0, 40));
@@ -536,6 +570,7 @@ void add_process_plugin(std::vector<Impl> &out, std::set<std::string> &families,
             i.origin = command;
             i.table = table;
             i.backend = backend;
+            i.has_slerp_tau = f.has[2][pi];
             out.push_back(std::move(i));
         }
     }

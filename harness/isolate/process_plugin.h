@@ -32,12 +32,13 @@ std::string plugin_spec_label(const std::string &spec);
 // an unterminated quote or more than 4096 characters.
 std::vector<std::string> split_command(const std::string &command);
 
-// One process plugin's hello (protocol version 1).
+// One process plugin's hello (protocol version 1, or 2: version 1 plus the op slerp_tau).
 struct ProcessHello {
     struct Family {
         std::string name;
-        bool has[2][2] = {};  // [op: 0 slerp, 1 nlerp][precision: 0 f32, 1 f64]
+        bool has[3][2] = {};  // [op: 0 slerp, 1 nlerp, 2 slerp_tau][precision: 0 f32, 1 f64]
     };
+    int protocol = 1;
     std::string library, version;
     std::vector<Family> families;
 };

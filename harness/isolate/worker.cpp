@@ -113,7 +113,8 @@ template <class T> GuardedArgs<T> &guarded_args() {
 }
 
 // Evaluates one record; returns false when the function wrote where it must not.
-template <class T> bool eval_guarded(const qc_impl_v1 &t, EvalFn fn, const double *rec, double *res) {
+// t2: the same descriptor's qc_impl_v2 when the plugin exports qc_plugin_v2 (for slerp_tau), else nullptr.
+template <class T> bool eval_guarded(const qc_impl_v1 &t, const qc_impl_v2 *t2, EvalFn fn, const double *rec, double *res) {
     GuardedArgs<T> &g = guarded_args<T>();
     g.load(rec);
     const T tt = T(rec[16]);
@@ -125,6 +126,7 @@ template <class T> bool eval_guarded(const qc_impl_v1 &t, EvalFn fn, const doubl
         case EvalFn::nlerp: t.nlerp_f32(q0, q1, tt, out); break;
         case EvalFn::squad: t.squad_f32(q0, q1, s0, s1, tt, out); break;
         case EvalFn::squad_setup: t.squad_setup_f32(q0, q1, s0, out); break;
+        case EvalFn::slerp_tau: t2->slerp_tau_f32(q0, q1, tt, T(rec[kEvalTauIndex]), out); break;
         }
     } else {
         switch (fn) {
@@ -132,6 +134,7 @@ template <class T> bool eval_guarded(const qc_impl_v1 &t, EvalFn fn, const doubl
         case EvalFn::nlerp: t.nlerp_f64(q0, q1, tt, out); break;
         case EvalFn::squad: t.squad_f64(q0, q1, s0, s1, tt, out); break;
         case EvalFn::squad_setup: t.squad_setup_f64(q0, q1, s0, out); break;
+        case EvalFn::slerp_tau: t2->slerp_tau_f64(q0, q1, tt, T(rec[kEvalTauIndex]), out); break;
         }
     }
     // A copy of this worker forked inside the call: it must neither answer nor write a result.
@@ -140,8 +143,9 @@ template <class T> bool eval_guarded(const qc_impl_v1 &t, EvalFn fn, const doubl
     return g.clean();
 }
 
-bool has_fn(const qc_impl_v1 &t, bool f32, EvalFn fn) {
+bool has_fn(const qc_impl_v1 &t, const qc_impl_v2 *t2, bool f32, EvalFn fn) {
     switch (fn) {
+    case EvalFn::slerp_tau: return t2 && (f32 ? t2->slerp_tau_f32 != nullptr : t2->slerp_tau_f64 != nullptr);
     case EvalFn::slerp: return f32 ? t.slerp_f32 != nullptr : t.slerp_f64 != nullptr;
     case EvalFn::nlerp: return f32 ? t.nlerp_f32 != nullptr : t.nlerp_f64 != nullptr;
     case EvalFn::squad: return f32 ? t.squad_f32 != nullptr : t.squad_f64 != nullptr;
@@ -150,12 +154,14 @@ bool has_fn(const qc_impl_v1 &t, bool f32, EvalFn fn) {
     return false;
 }
 
-unsigned function_mask(const qc_impl_v1 &t) {
+unsigned function_mask(const qc_impl_v1 &t, const qc_impl_v2 *t2) {
     const void *p[8] = {(void *)t.slerp_f32, (void *)t.nlerp_f32, (void *)t.squad_f32, (void *)t.squad_setup_f32,
                         (void *)t.slerp_f64, (void *)t.nlerp_f64, (void *)t.squad_f64, (void *)t.squad_setup_f64};
     unsigned m = 0;
     for (int k = 0; k < 8; k++)
         if (p[k]) m |= 1u << k;
+    if (t2 && t2->slerp_tau_f32) m |= kTauMaskF32;
+    if (t2 && t2->slerp_tau_f64) m |= kTauMaskF64;
     return m;
 }
 
@@ -202,6 +208,8 @@ int worker_main(const std::string &plugin_path, const std::string &builtin_famil
         if (trap[1] < isolate::kTrapFdFirst || trap[1] > isolate::kTrapFdLast) ::close(trap[1]);
     }
     const qc_impl_v1 *table = nullptr;
+    const qc_impl_v2 *table2 = nullptr;  // qc_plugin_v2's table; `table` then points at copies of its bases
+    std::vector<qc_impl_v1> bases;
     size_t count = 0;
     if (!plugin_path.empty()) {
         void *h = ::dlopen(plugin_path.c_str(), RTLD_NOW | RTLD_LOCAL);
@@ -214,12 +222,25 @@ int worker_main(const std::string &plugin_path, const std::string &builtin_famil
             return 2;
         }
         auto entry = reinterpret_cast<qc_plugin_v1_fn>(::dlsym(h, "qc_plugin_v1"));
-        if (!entry) {
-            send_hello("error\tnot a quatcheck plugin: no qc_plugin_v1 entry point\n");
+        auto entry2 = reinterpret_cast<qc_plugin_v2_fn>(::dlsym(h, "qc_plugin_v2"));
+        if (!entry && !entry2) {
+            send_hello("error\tnot a quatcheck plugin: no qc_plugin_v1 or qc_plugin_v2 entry point\n");
             return 2;
         }
-        table = entry(&count);
-        if (auto why = check_descriptor(table, count); !why.empty()) {
+        if (entry2) {  // version 2 preferred; its bases are checked exactly as a v1 table
+            table2 = entry2(&count);
+            if (table2 && count > 0 && count <= 1024)
+                for (size_t i = 0; i < count; i++) bases.push_back(table2[i].base);
+            // (count 0 or implausible: check_descriptor refuses on the count alone, never reading the table)
+            table = !table2 ? nullptr : bases.empty() ? &table2->base : bases.data();
+        } else {
+            table = entry(&count);
+        }
+        std::string why = check_descriptor(table, count);
+        for (size_t i = 0; why.empty() && table2 && i < count; i++)
+            if ((table2[i].slerp_tau_f32 && !table2[i].base.slerp_f32) || (table2[i].slerp_tau_f64 && !table2[i].base.slerp_f64))
+                why = fmt::format("family '{}' provides slerp_tau without slerp in the same precision", table[i].family);
+        if (!why.empty()) {
             send_hello("error\trefused: " + why + "\n");
             return 2;
         }
@@ -232,7 +253,7 @@ int worker_main(const std::string &plugin_path, const std::string &builtin_famil
         }
     }
     std::string hello = "ok\n";
-    for (size_t i = 0; i < count; i++) hello += fmt::format("{}\t{}\n", table[i].family, function_mask(table[i]));
+    for (size_t i = 0; i < count; i++) hello += fmt::format("{}\t{}\n", table[i].family, function_mask(table[i], table2 ? &table2[i] : nullptr));
     auto trapped = [] {
         int n = 0;
         if (g_trap_fd < 0 || ::ioctl(g_trap_fd, FIONREAD, &n) != 0 || n <= 0) return 0;
@@ -246,18 +267,19 @@ int worker_main(const std::string &plugin_path, const std::string &builtin_famil
 
     isolate::Command cmd;
     while (read_all(g_cmd_fd, &cmd, sizeof cmd)) {
-        if (cmd.magic != isolate::kMagic || cmd.descriptor >= count || cmd.precision > 1 || cmd.fn > 3 ||
+        if (cmd.magic != isolate::kMagic || cmd.descriptor >= count || cmd.precision > 1 || cmd.fn > 4 ||
             cmd.n > isolate::kMaxBatch)
             return 2;
         const qc_impl_v1 &t = table[cmd.descriptor];
+        const qc_impl_v2 *t2 = table2 ? &table2[cmd.descriptor] : nullptr;
         const bool f32 = cmd.precision == 0;
         const EvalFn fn = EvalFn(cmd.fn);
-        if (!has_fn(t, f32, fn)) return 2;
+        if (!has_fn(t, t2, f32, fn)) return 2;
         isolate::Reply reply{isolate::kMagic, cmd.seq, isolate::kReplyOk, cmd.n, 0};
         for (uint32_t i = 0; i < cmd.n; i++) {
             shm->progress.store(i, std::memory_order_release);
-            bool clean = f32 ? eval_guarded<float>(t, fn, shm->in[i], shm->out[i])
-                             : eval_guarded<double>(t, fn, shm->in[i], shm->out[i]);
+            bool clean = f32 ? eval_guarded<float>(t, t2, fn, shm->in[i], shm->out[i])
+                             : eval_guarded<double>(t, t2, fn, shm->in[i], shm->out[i]);
             if (!clean) {
                 reply.status = isolate::kReplyOutOfBounds, reply.done = i;
                 break;

@@ -123,7 +123,10 @@ std::vector<Impl> load_catalogue(const std::vector<std::string> &plugin_paths) {
             size_t first = out.size();
             add_family(out, isolated_table(d), "plugin", "loaded from " + path, "", path, {});
             auto backend = isolated_plugin_backend(path, i, d.family);
-            for (size_t k = first; k < out.size(); ++k) out[k].backend = backend;
+            for (size_t k = first; k < out.size(); ++k) {
+                out[k].backend = backend;
+                out[k].has_slerp_tau = d.functions & (out[k].precision == Precision::f32 ? kTauMaskF32 : kTauMaskF64);
+            }
         }
     }
     return out;

@@ -53,10 +53,15 @@ struct Impl {
     }
     void call_isolated(Op op, const float q0[4], const float q1[4], float t, float out[4]) const;
     void call_isolated(Op op, const double q0[4], const double q1[4], double t, double out[4]) const;
+    // qc_impl_v2's slerp_tau in this precision (plugins exporting qc_plugin_v2; `quatcheck threshold --impl`).
+    bool has_slerp_tau = false;
+    const qc_impl_v2 *table_v2 = nullptr;  // in process only; isolated: through the backend
+    bool supports_slerp_tau() const { return has_slerp_tau; }
     // squad and squad_setup in this precision (T = float or double), through the backend when isolated:
     // drivers call these, never table->squad_* (an isolated table's pointers abort when called).
     template <class T> void squad(const T q0[4], const T q1[4], const T s0[4], const T s1[4], T t, T out[4]) const;
     template <class T> void squad_setup(const T prev[4], const T cur[4], const T next[4], T s[4]) const;
+    template <class T> void slerp_tau(const T q0[4], const T q1[4], T t, T tau, T out[4]) const;
 };
 
 // Loads the plugins at the given paths (only those paths: nothing is loaded implicitly) and returns

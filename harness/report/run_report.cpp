@@ -133,6 +133,11 @@ nlohmann::json run_json(const RunResult &r) {
         e["group"] = io.impl->group;
         e["origin"] = io.impl->origin;
         if (!io.impl->version.empty()) e["library_version"] = io.impl->version;
+        if (io.impl->backend) {  // a process plugin: what its round trips cost (the family's, all ops and precisions)
+            BackendCounters c = io.impl->backend->counters();
+            if (c.round_trips > 0)
+                e["process"] = {{"round_trips", c.round_trips}, {"round_trip_s", c.round_trip_s}, {"adapter_s", c.self_s}};
+        }
         impls.push_back(e);
     }
     j["implementations"] = impls;

@@ -94,7 +94,11 @@ void run_precision(const RunOptions &opt, const std::vector<ImplOp> &sel, int jo
         std::atomic<uint64_t> next{0};
         // Containment: the first case of the range (lowest index, whatever the thread order) on which each
         // impl-op failed; chunks past it are not evaluated for it. An interruption stops taking chunks.
-        const uint64_t chunk = 32;
+        // 32 cases per chunk in process; 512 when an implementation lives in another process (plugins,
+        // adapters, --isolate), where each chunk is a round trip per implementation. The figures do not
+        // depend on it (every case is measured on its own); only an interrupted run's kept prefix does.
+        const bool remote = std::any_of(idx.begin(), idx.end(), [&](size_t k) { return sel[k].impl->backend != nullptr; });
+        const uint64_t chunk = remote ? 512 : 32;
         std::mutex fail_mutex;
         std::vector<uint64_t> fail_at(nio, n);
         std::vector<EvalOutcome> fail_outcome(nio);

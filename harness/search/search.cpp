@@ -1,4 +1,5 @@
 #include "search/search.h"
+#include "isolate/eval.h"
 #include "isolate/interrupt.h"
 #include "run/parallel.h"
 
@@ -13,6 +14,8 @@
 #include <atomic>
 #include <thread>
 #include <cmath>
+#include <cstdlib>
+#include <string>
 #include <limits>
 #include <numeric>
 
@@ -197,59 +200,108 @@ SearchOutcome search_row(const Impl &impl, Op op, Region region, uint64_t seed, 
         return false;
     };
     Rng rng(mix_name(mix_name(seed * 0x9E3779B97F4A7C15ull + uint64_t(region), impl.name), to_string(op)));
-    for (uint64_t step = 0; step < climb; step++) {
+    // An implementation in another process (impl.backend: plugins, adapters, --isolate) costs a round trip
+    // per call, so its climb is speculative: the mutants of the next `block` steps are drawn as if the pool
+    // stayed as it is and evaluated in one eval_batch; the steps then consume them in order, and when one
+    // changes the pool the rest of the block is dropped and the generator rewound to just after that step.
+    // The path, the reference work and every figure are those of the one-case-at-a-time climb (the same
+    // seed gives the same worst_cases.csv); the dropped mutants only cost implementation calls.
+    // QC_SEARCH_MAX_BLOCK=1 climbs one case per call as before (to measure what the blocks save, and to
+    // check that they change nothing: tests/process_plugin.test.sh).
+    const bool speculate = impl.backend != nullptr;
+    static const size_t kMaxBlock = [] {
+        const char *e = std::getenv("QC_SEARCH_MAX_BLOCK");
+        return e && std::string(e) == "1" ? size_t(1) : size_t(1024);
+    }();
+    size_t block = 1;
+    struct Draw {
+        SlerpCase<T> c;
+        bool repeat;  // already in the pool when drawn
+        Rng after;    // the generator just after this draw
+    };
+    std::vector<Draw> draws;
+    std::vector<SlerpCase<T>> batch;
+    std::vector<Quat<T>> outs;
+    for (uint64_t step = 0; step < climb;) {
         throw_if_interrupted();  // SIGINT/SIGTERM: the run ends as a partial report (harness/run/runner.cpp)
-        double progress = double(step) / double(climb);
-        size_t p = std::min(rng.below(pool.size()), rng.below(pool.size()));  // biased toward the worst
-        size_t o = rng.below(pool.size());
-        SlerpCase<T> c = mutate(pool[p].c, pool[o].c, rng, progress);
-        for (int retry = 0; retry < 8 && !in_region(region, c); retry++) c = mutate(pool[p].c, pool[o].c, rng, progress);
-        if (!in_region(region, c)) c = pool[p].c;
-        // A case already in the pool was measured when it entered: its error, the maximum and the best case
-        // already account for it (the mutation fell back to its parent, or a nudge came back to it).
-        if (in_pool(c)) {
-            out.pool_repeats++;
-            continue;
+        draws.clear(), batch.clear();
+        const uint64_t want = speculate ? std::min<uint64_t>(block, climb - step) : 1;
+        for (uint64_t b = 0; b < want; b++) {
+            double progress = double(step + b) / double(climb);
+            size_t p = std::min(rng.below(pool.size()), rng.below(pool.size()));  // biased toward the worst
+            size_t o = rng.below(pool.size());
+            SlerpCase<T> c = mutate(pool[p].c, pool[o].c, rng, progress);
+            for (int retry = 0; retry < 8 && !in_region(region, c); retry++) c = mutate(pool[p].c, pool[o].c, rng, progress);
+            if (!in_region(region, c)) c = pool[p].c;
+            // A case already in the pool was measured when it entered: its error, the maximum and the best
+            // case already account for it (the mutation fell back to its parent, or a nudge came back to it).
+            bool repeat = in_pool(c);
+            draws.push_back({c, repeat, rng});
+            if (!repeat) batch.push_back(c);
         }
-        T r[4] = {0, 0, 0, 0};
-        impl.call(op, c.q0.data(), c.q1.data(), c.t, r);
-        // The screen (screen.h, --reference fast only): a mutant whose error's key is certainly at most the
-        // pool's smallest kept key (the test below would not keep it) and whose error is at most the finite
-        // maximum so far (the pool may hold non-finite outputs, which the maximum does not count) changes
-        // nothing the search keeps or reports, so its certified reference is skipped; every 64th such mutant
-        // is checked instead. It is tried only where the pool's errors stand well above the screen's margin.
-        // (The best case is compared too: it starts as the sample's first case of the largest key, whose exact
-        // error can be below the sample's maximum.)
-        bool check_screen = false;
-        double screen_up = 0;
-        if (screen && pool.size() >= size_t(kPool) && pool.back().err > 16 * kScreenAbs) {
-            double q0[4], q1[4], R[4], rd[4];
-            for (int i = 0; i < 4; i++) q0[i] = double(c.q0[size_t(i)]), q1[i] = double(c.q1[size_t(i)]), rd[i] = double(r[i]);
-            if (screen_slerp(q0, q1, double(c.t), R)) {
-                screen_up = screen_angle_upper(rd, R);
-                // (NaN compares false: no skip)
-                if (rank_key(screen_up) <= rank_key(pool.back().err) && screen_up <= out.max_angle_err_rad &&
-                    screen_up <= best.err) {
-                    if (++screened % 64 != 0) continue;
-                    check_screen = true;
+        size_t valid = 0;  // outs[0, valid) came from the batch; a failed batch's rest goes one case at a time
+        if (speculate && !batch.empty()) {
+            outs.assign(batch.size(), Quat<T>{});
+            valid = eval_batch(impl, op, batch.data(), batch.size(), outs.data()).done;
+        }
+        bool changed = false;
+        size_t bi = 0, used = 0;
+        for (const Draw &d : draws) {
+            step++, used++;
+            if (d.repeat) {
+                out.pool_repeats++;
+                continue;
+            }
+            const SlerpCase<T> &c = d.c;
+            T r[4] = {0, 0, 0, 0};
+            if (bi < valid) std::copy(outs[bi].begin(), outs[bi].end(), r);
+            else impl.call(op, c.q0.data(), c.q1.data(), c.t, r);
+            bi++;
+            // The screen (screen.h, --reference fast only): a mutant whose error's key is certainly at most
+            // the pool's smallest kept key (the test below would not keep it) and whose error is at most the
+            // finite maximum so far (the pool may hold non-finite outputs, which the maximum does not count)
+            // changes nothing the search keeps or reports, so its certified reference is skipped; every 64th
+            // such mutant is checked instead. It is tried only where the pool's errors stand well above the
+            // screen's margin. (The best case is compared too: it starts as the sample's first case of the
+            // largest key, whose exact error can be below the sample's maximum.)
+            bool check_screen = false;
+            double screen_up = 0;
+            if (screen && pool.size() >= size_t(kPool) && pool.back().err > 16 * kScreenAbs) {
+                double q0[4], q1[4], R[4], rd[4];
+                for (int i = 0; i < 4; i++) q0[i] = double(c.q0[size_t(i)]), q1[i] = double(c.q1[size_t(i)]), rd[i] = double(r[i]);
+                if (screen_slerp(q0, q1, double(c.t), R)) {
+                    screen_up = screen_angle_upper(rd, R);
+                    // (NaN compares false: no skip)
+                    if (rank_key(screen_up) <= rank_key(pool.back().err) && screen_up <= out.max_angle_err_rad &&
+                        screen_up <= best.err) {
+                        if (++screened % 64 != 0) continue;
+                        check_screen = true;
+                    }
                 }
             }
+            reference.slerp(c, ref, false);
+            CaseMetrics m = metric.measure_angle(r, ref);
+            if (check_screen) {
+                out.reference.screen_checks++;
+                if (m.nonfinite || !(m.angle_err_rad <= screen_up)) out.reference.screen_violations++;
+            }
+            double err = m.nonfinite ? std::numeric_limits<double>::infinity() : m.angle_err_rad;
+            if (m.nonfinite) out.nonfinite++;
+            else out.max_angle_err_rad = std::max(out.max_angle_err_rad, err);
+            if (err > best.err) best = {c, err};  // the exact maximum, reported even if its key ties the pool's
+            if (rank_key(err) <= rank_key(pool.back().err) && pool.size() >= size_t(kPool)) continue;
+            // Into the pool (kept in by_error order), after every case of the same key: the order a stable
+            // sort of the appended case would give.
+            pool.insert(std::upper_bound(pool.begin(), pool.end(), Kept<T>{c, err}, by_error), Kept<T>{c, err});
+            if (pool.size() > size_t(kPool)) pool.pop_back();
+            // The pool changed: the block's later draws assumed the old one.
+            changed = true;
+            rng = d.after;
+            break;
         }
-        reference.slerp(c, ref, false);
-        CaseMetrics m = metric.measure_angle(r, ref);
-        if (check_screen) {
-            out.reference.screen_checks++;
-            if (m.nonfinite || !(m.angle_err_rad <= screen_up)) out.reference.screen_violations++;
-        }
-        double err = m.nonfinite ? std::numeric_limits<double>::infinity() : m.angle_err_rad;
-        if (m.nonfinite) out.nonfinite++;
-        else out.max_angle_err_rad = std::max(out.max_angle_err_rad, err);
-        if (err > best.err) best = {c, err};  // the exact maximum, reported even if its key ties the pool's
-        if (rank_key(err) <= rank_key(pool.back().err) && pool.size() >= size_t(kPool)) continue;
-        // Into the pool (kept in by_error order), after every case of the same key: the order a stable sort
-        // of the appended case would give.
-        pool.insert(std::upper_bound(pool.begin(), pool.end(), Kept<T>{c, err}, by_error), Kept<T>{c, err});
-        if (pool.size() > size_t(kPool)) pool.pop_back();
+        // The next block: twice the steps this one used before the pool changed (the local rate of change),
+        // or twice this one when it left the pool alone.
+        block = std::min(kMaxBlock, 2 * (changed ? used : block));
     }
     {
         const uint64_t checks = out.reference.screen_checks, violations = out.reference.screen_violations;

@@ -143,7 +143,7 @@ const Schema parallel{"parallel.csv",
 
 const Schema threshold{
     "threshold.csv",
-    "per precision x nlerp-fallback family x threshold tau",
+    "per precision x nlerp-fallback family (or --impl implementation) x threshold tau",
     {col("precision", T::key), col("family", T::key), col("one_minus_tau", T::hexfloat),
      col("max_angle_err_rad", T::real, "rad"), col("p99_angle_err_rad", T::real, "rad"), col("max_ulp1", T::real, "ulp1"),
      col("max_norm_err_ulp1", T::real, "ulp1"), col("jump_rad", T::real, "rad"), col("ns_arc", T::real, "ns"),
@@ -158,7 +158,7 @@ const Schema threshold_summary{
     {col("precision", T::key), col("family", T::key), empty(col("recommended_one_minus_tau", T::hexfloat)),
      empty(col("recommended_tau", T::decimal)), empty(col("max_angle_err_at_recommended_rad", T::real, "rad")),
      empty(col("arc_floor_at_recommended_rad", T::real, "rad")), col("max_angle_err_at_0_9995_rad", T::real, "rad"),
-     col("arc_floor_at_0_9995_rad", T::real, "rad"), col("floor_factor", T::real)},
+     col("arc_floor_at_0_9995_rad", T::real, "rad"), col("floor_factor", T::real), choice("tau_effect", {"yes", "no"})},
     {"precision", "family"},
     false};
 

@@ -1,6 +1,8 @@
 #include "threshold/study.h"
 #include "run/parallel.h"
+#include "isolate/eval.h"
 #include "isolate/interrupt.h"
+#include "plugins/impls.h"
 
 #include "metrics/metrics.h"
 #include "regions/regions.h"
@@ -25,7 +27,6 @@ namespace qc {
 
 namespace {
 
-constexpr int kFamilies = 3;
 constexpr size_t kTimingBatch = 256;
 constexpr int kTimingRepetitions = 3;  // ns = the fastest of 3 repetitions
 constexpr int kJumpTSteps = 64;
@@ -54,47 +55,101 @@ template <class T> T step_from(T x, int steps) {
     return std::min(x, T(1));
 }
 
-// Per grid point (precision, tau) and family: what the accuracy pass found.
+// One routine under study: a family of families.h (impl = nullptr), or an implementation's slerp_tau
+// (qc_impl_v2 / protocol 2), evaluated through harness/isolate in batches.
+struct Routine {
+    std::string name;
+    ThresholdFamily family = ThresholdFamily::acos_nlerp;
+    const Impl *impl = nullptr;
+};
+
+template <class T> std::vector<Routine> routines_for(const ThresholdOptions &opt) {
+    std::vector<Routine> r;
+    if (opt.impls.empty()) {
+        for (ThresholdFamily f : all_threshold_families()) r.push_back({to_string(f), f, nullptr});
+    } else {
+        for (const Impl *i : opt.impls)
+            if (i->precision == Format<T>::precision) r.push_back({i->name, ThresholdFamily::acos_nlerp, i});
+    }
+    return r;
+}
+
+std::string quat_hex(const float *q) { return fmt::format("({:a}, {:a}, {:a}, {:a})", q[0], q[1], q[2], q[3]); }
+std::string quat_hex(const double *q) { return fmt::format("({:a}, {:a}, {:a}, {:a})", q[0], q[1], q[2], q[3]); }
+
+// The routine at threshold tau on every case (one batch: one round trip for a routine in another process).
+template <class T>
+void eval_routine(const Routine &r, const std::vector<SlerpCase<T>> &cases, T tau, std::vector<Quat<T>> &out) {
+    out.assign(cases.size(), Quat<T>{});
+    if (!r.impl) {
+        auto routine = threshold_routine<T>(r.family);
+        for (size_t k = 0; k < cases.size(); k++) routine(cases[k].q0.data(), cases[k].q1.data(), cases[k].t, tau, out[k].data());
+        return;
+    }
+    EvalOutcome o = eval_batch_tau(*r.impl, cases.data(), cases.size(), tau, out.data());
+    if (o.ok()) return;
+    if (o.status == EvalStatus::interrupted) throw_if_interrupted();
+    const SlerpCase<T> &c = cases[std::min(o.done, cases.size() - 1)];
+    throw InputError(fmt::format("{}: slerp_tau {} at tau = {:a}, q0 = {}, q1 = {}, t = {:a}: {}", r.name, to_string(o.status),
+                                 tau, quat_hex(c.q0.data()), quat_hex(c.q1.data()), c.t, o.detail));
+}
+
+// Per grid point (precision, tau) and routine: what the accuracy pass found.
 struct FamilyStats {
     uint64_t nonfinite = 0;
     double max_angle = 0, p99_angle = 0, max_ulp1 = 0, max_norm = 0, arc_floor = 0, jump = 0;
+    bool tau_effect = false;
 };
 
 struct PointResult {
     double one_minus_tau = 0, tau = 0, ideal_step = 0;
     uint64_t cases = 0;
-    FamilyStats family[kFamilies];
-    double ns_arc[kFamilies], ns_fallback[kFamilies];
+    std::vector<FamilyStats> family;  // per routine
+    std::vector<double> ns_arc, ns_fallback;
 };
 
 template <class T> struct PrecisionWork {
+    std::vector<Routine> routines;
+    std::vector<char> timed;  // per routine: its benchmarks were registered (register_timings)
     std::vector<double> grid;
     std::vector<PointResult> points;
     std::vector<std::vector<SlerpCase<T>>> timing_cases;  // per point: the first kTimingBatch cases
 };
 
 template <class T>
-void measure_point(const ThresholdOptions &opt, uint64_t point_index, double one_minus_tau, ReferenceEngine &reference,
-                   MetricEngine &metric, PointResult &res, std::vector<SlerpCase<T>> &timing_cases) {
+void measure_point(const ThresholdOptions &opt, const std::vector<Routine> &routines, uint64_t point_index,
+                   double one_minus_tau, ReferenceEngine &reference, MetricEngine &metric, PointResult &res,
+                   std::vector<SlerpCase<T>> &timing_cases) {
     const T tau = tau_in_format<T>(one_minus_tau);
+    const size_t nr = routines.size();
     res.one_minus_tau = 1.0 - double(tau);
     res.tau = double(tau);
     res.cases = opt.cases;
-    std::vector<double> angles[kFamilies];
+    res.family.assign(nr, FamilyStats{});
+    res.ns_arc.assign(nr, std::nan(""));
+    res.ns_fallback.assign(nr, std::nan(""));
+    std::vector<SlerpCase<T>> cases(opt.cases);
+    for (uint64_t k = 0; k < opt.cases; k++) cases[k] = sample_threshold_case<T>(opt.seed, tau, k);
+    timing_cases.assign(cases.begin(), cases.begin() + long(std::min<uint64_t>(kTimingBatch, opt.cases)));
+    // Every routine on every case: at tau, with the arc forced (tau = 2) and the fallback forced (tau = -1).
+    std::vector<std::vector<Quat<T>>> at_tau(nr), arc(nr);
+    for (size_t f = 0; f < nr; f++) {
+        std::vector<Quat<T>> fallback;
+        eval_routine(routines[f], cases, tau, at_tau[f]);
+        eval_routine(routines[f], cases, T(2), arc[f]);
+        eval_routine(routines[f], cases, T(-1), fallback);
+        res.family[f].tau_effect = std::memcmp(arc[f].data(), fallback.data(), fallback.size() * sizeof(Quat<T>)) != 0;
+    }
+    std::vector<std::vector<double>> angles(nr);
     for (auto &a : angles) a.reserve(opt.cases);
     SlerpReference ref;
     for (uint64_t k = 0; k < opt.cases; k++) {
         throw_if_interrupted();  // SIGINT/SIGTERM: threshold ends with 128 + sig, --out untouched
-        SlerpCase<T> c = sample_threshold_case<T>(opt.seed, tau, k);
-        if (k < kTimingBatch) timing_cases.push_back(c);
         bool validate = sampled_for_validation(mix(opt.seed ^ (point_index << 40)), k);
-        reference.slerp(c, ref, validate);
-        for (int f = 0; f < kFamilies; f++) {
-            auto routine = threshold_routine<T>(all_threshold_families()[f]);
+        reference.slerp(cases[k], ref, validate);
+        for (size_t f = 0; f < nr; f++) {
             FamilyStats &s = res.family[f];
-            T out[4], arc_out[4];
-            routine(c.q0.data(), c.q1.data(), c.t, tau, out);
-            routine(c.q0.data(), c.q1.data(), c.t, T(2), arc_out);  // arc branch forced
+            const T *out = at_tau[f][k].data(), *arc_out = arc[f][k].data();
             CaseMetrics m = metric.measure(out, ref, Op::slerp);
             if (m.nonfinite) {
                 s.nonfinite++;
@@ -104,18 +159,26 @@ void measure_point(const ThresholdOptions &opt, uint64_t point_index, double one
                 s.max_norm = std::max(s.max_norm, m.norm_err_ulp1);
                 angles[f].push_back(m.angle_err_rad);
             }
-            CaseMetrics a = std::memcmp(out, arc_out, sizeof out) == 0 ? m : metric.measure(arc_out, ref, Op::slerp);
+            CaseMetrics a = std::memcmp(out, arc_out, sizeof(Quat<T>)) == 0 ? m : metric.measure(arc_out, ref, Op::slerp);
             if (!a.nonfinite) s.arc_floor = std::max(s.arc_floor, a.angle_err_rad);
         }
     }
-    for (int f = 0; f < kFamilies; f++) res.family[f].p99_angle = percentile(angles[f], 0.99);
+    for (size_t f = 0; f < nr; f++) res.family[f].p99_angle = percentile(angles[f], 0.99);
 
     // The jump at tau: q0 = e_0, q1 = d e_0 + sqrt(1 - d^2) e_1 with d = tau_T (arc side) and next(tau_T)
     // (fallback side), t = k/64. Any axis pair gives the same arithmetic, so one pair is enough.
     const T d_arc = tau, d_fallback = step_from(tau, 1);
-    SlerpCase<T> below, above;
-    exact_dot_case<T>(0, 1, T(1), d_arc, below);
-    exact_dot_case<T>(0, 1, T(1), d_fallback, above);
+    std::vector<SlerpCase<T>> below(kJumpTSteps + 1), above(kJumpTSteps + 1);
+    for (int k = 0; k <= kJumpTSteps; k++) {
+        exact_dot_case<T>(0, 1, T(1), d_arc, below[size_t(k)]);
+        exact_dot_case<T>(0, 1, T(1), d_fallback, above[size_t(k)]);
+        below[size_t(k)].t = above[size_t(k)].t = T(k) / T(kJumpTSteps);
+    }
+    std::vector<std::vector<Quat<T>>> out_below(nr), out_above(nr);
+    for (size_t f = 0; f < nr; f++) {
+        eval_routine(routines[f], below, tau, out_below[f]);
+        eval_routine(routines[f], above, tau, out_above[f]);
+    }
     SlerpReference ref_below, ref_above;
     const int bits = 2 * precision_bits(Format<T>::precision) + 32;
     RealQuat unit;
@@ -123,33 +186,27 @@ void measure_point(const ThresholdOptions &opt, uint64_t point_index, double one
     for (auto &x : unit) ensure_bits(x, bits);
     ensure_bits(norm, bits);
     for (int k = 0; k <= kJumpTSteps; k++) {
-        T t = T(k) / T(kJumpTSteps);
-        below.t = above.t = t;
-        reference.slerp(below, ref_below, true);
-        reference.slerp(above, ref_above, true);
+        reference.slerp(below[size_t(k)], ref_below, true);
+        reference.slerp(above[size_t(k)], ref_above, true);
         double r_below[4];
         for (int i = 0; i < 4; i++) r_below[i] = to_double(ref_below.R[i]);
         res.ideal_step = std::max(res.ideal_step, metric.rotation_angle(r_below, ref_above.R));
-        for (int f = 0; f < kFamilies; f++) {
-            auto routine = threshold_routine<T>(all_threshold_families()[f]);
-            T out_below[4], out_above[4];
-            routine(below.q0.data(), below.q1.data(), t, tau, out_below);
-            routine(above.q0.data(), above.q1.data(), t, tau, out_above);
+        for (size_t f = 0; f < nr; f++) {
+            const Quat<T> &ob = out_below[f][size_t(k)], &oa = out_above[f][size_t(k)];
             // The fallback side's output, normalised exactly, is the unit quaternion to measure against.
             mpfr_set_ui(mp(norm), 0, MPFR_RNDN);
             for (int i = 0; i < 4; i++) {
-                mpfr_set_d(mp(unit[i]), double(out_above[i]), MPFR_RNDN);
+                mpfr_set_d(mp(unit[i]), double(oa[size_t(i)]), MPFR_RNDN);
                 mpfr_fma(mp(norm), mp(unit[i]), mp(unit[i]), mp(norm), MPFR_RNDN);
             }
             mpfr_sqrt(mp(norm), mp(norm), MPFR_RNDN);
             for (int i = 0; i < 4; i++) mpfr_div(mp(unit[i]), mp(unit[i]), mp(norm), MPFR_RNDN);
             double u[4];
-            for (int i = 0; i < 4; i++) u[i] = double(out_below[i]);
+            for (int i = 0; i < 4; i++) u[i] = double(ob[size_t(i)]);
             double j = metric.rotation_angle(u, unit);
             res.family[f].jump = std::max(res.family[f].jump, std::isfinite(j) ? j : INFINITY);
         }
     }
-    for (int f = 0; f < kFamilies; f++) res.ns_arc[f] = res.ns_fallback[f] = std::nan("");
 }
 
 template <class T>
@@ -164,7 +221,7 @@ void accuracy_pass(const ThresholdOptions &opt, int jobs, PrecisionWork<T> &work
         ReferenceEngine reference(Format<T>::precision, opt.reference);
         MetricEngine metric(Format<T>::precision, opt.reference);
         for (size_t i; (i = next.fetch_add(1)) < n;)
-            measure_point<T>(opt, i, work.grid[i], reference, metric, work.points[i], work.timing_cases[i]);
+            measure_point<T>(opt, work.routines, i, work.grid[i], reference, metric, work.points[i], work.timing_cases[i]);
         std::lock_guard<std::mutex> lock(stats_mutex);
         stats.add(reference.stats());
     };
@@ -193,15 +250,48 @@ public:
 
 template <class T>
 void register_timings(const ThresholdOptions &opt, PrecisionWork<T> &work, std::vector<std::string> &names) {
+    // A routine in another process is timed only if it times itself (a process plugin's adapter reports
+    // the nanoseconds of its own batch, EvalOutcome::self_ns): one eval_batch_tau of the point's timing
+    // cases per iteration, counted with that time (manual time), as `quatcheck bench` does. Others: nan.
+    work.timed.assign(work.routines.size(), 0);
+    for (size_t f = 0; f < work.routines.size(); f++) {
+        const Routine &r = work.routines[f];
+        work.timed[f] = 1;
+        if (!r.impl || work.points.empty()) continue;
+        std::vector<Quat<T>> probe(work.timing_cases[0].size());
+        EvalOutcome o = eval_batch_tau(*r.impl, work.timing_cases[0].data(), probe.size(), T(2), probe.data());
+        work.timed[f] = o.ok() && o.self_ns > 0;
+    }
     for (size_t i = 0; i < work.points.size(); i++) {
         const std::vector<SlerpCase<T>> *batch = &work.timing_cases[i];
-        for (int f = 0; f < kFamilies; f++) {
-            auto routine = threshold_routine<T>(all_threshold_families()[f]);
+        for (size_t f = 0; f < work.routines.size(); f++) {
+            const Routine &r = work.routines[f];
+            if (!work.timed[f]) continue;
+            if (r.impl) {
+                for (int branch = 0; branch < 2; branch++) {
+                    const T forced = branch == 0 ? T(2) : T(-1);
+                    std::string name = fmt::format("{}/{}/{}/{}", Format<T>::name, r.name, i, branch == 0 ? "arc" : "fallback");
+                    names.push_back(name);
+                    const Impl *impl = r.impl;
+                    benchmark::RegisterBenchmark(name.c_str(), [batch, impl, forced](benchmark::State &state) {
+                        std::vector<Quat<T>> out(batch->size());
+                        for (auto _ : state) {
+                            EvalOutcome o = eval_batch_tau(*impl, batch->data(), batch->size(), forced, out.data());
+                            if (!o.ok() || !(o.self_ns > 0)) {
+                                state.SkipWithError(o.ok() ? "the routine stopped reporting its own time" : o.detail.c_str());
+                                break;
+                            }
+                            state.SetIterationTime(o.self_ns * 1e-9);
+                        }
+                    })->UseManualTime()->MinTime(opt.min_time_s)->Repetitions(kTimingRepetitions)->Unit(benchmark::kNanosecond);
+                }
+                continue;
+            }
+            auto routine = threshold_routine<T>(r.family);
             for (int branch = 0; branch < 2; branch++) {
                 // tau = 2: d > tau never holds, the arc runs; tau = -1: the fallback always runs.
                 const T forced = branch == 0 ? T(2) : T(-1);
-                std::string name = fmt::format("{}/{}/{}/{}", Format<T>::name, to_string(all_threshold_families()[f]), i,
-                                               branch == 0 ? "arc" : "fallback");
+                std::string name = fmt::format("{}/{}/{}/{}", Format<T>::name, r.name, i, branch == 0 ? "arc" : "fallback");
                 names.push_back(name);
                 benchmark::RegisterBenchmark(name.c_str(), [batch, routine, forced](benchmark::State &state) {
                     T out[4];
@@ -222,9 +312,10 @@ template <class T>
 void collect_timings(const CollectingReporter &rep, PrecisionWork<T> &work) {
     for (size_t i = 0; i < work.points.size(); i++) {
         double batch = double(work.timing_cases[i].size());
-        for (int f = 0; f < kFamilies; f++) {
+        for (size_t f = 0; f < work.routines.size(); f++) {
+            if (!work.timed[f]) continue;
             for (int branch = 0; branch < 2; branch++) {
-                std::string name = fmt::format("{}/{}/{}/{}", Format<T>::name, to_string(all_threshold_families()[f]), i,
+                std::string name = fmt::format("{}/{}/{}/{}", Format<T>::name, work.routines[f].name, i,
                                                branch == 0 ? "arc" : "fallback");
                 auto it = rep.ns_per_iteration.find(name);
                 if (it == rep.ns_per_iteration.end()) throw std::runtime_error("benchmark " + name + " did not report");
@@ -235,11 +326,13 @@ void collect_timings(const CollectingReporter &rep, PrecisionWork<T> &work) {
 }
 
 template <class T> void append_rows(const PrecisionWork<T> &work, ThresholdResult &r) {
-    for (int f = 0; f < kFamilies; f++) {
+    for (size_t f = 0; f < work.routines.size(); f++) {
         for (const PointResult &p : work.points) {
             ThresholdRow row;
             row.precision = Format<T>::precision;
-            row.family = all_threshold_families()[f];
+            row.family = work.routines[f].family;
+            row.routine = work.routines[f].name;
+            row.tau_effect = p.family[f].tau_effect;
             row.one_minus_tau = p.one_minus_tau;
             row.tau = p.tau;
             row.cases = p.cases;
@@ -317,8 +410,10 @@ ThresholdSummaryRow recommend_threshold(const std::vector<ThresholdRow> &rows, d
     if (rows.empty()) return s;
     s.precision = rows.front().precision;
     s.family = rows.front().family;
+    s.routine = rows.front().routine;
+    s.tau_effect = std::any_of(rows.begin(), rows.end(), [](const ThresholdRow &r) { return r.tau_effect; });
     // Walk up from the smallest 1 - tau while the routine stays within floor_factor times the arc floor.
-    for (size_t k = rows.size(); k-- > 0;) {
+    for (size_t k = s.tau_effect ? rows.size() : 0; k-- > 0;) {
         const ThresholdRow &r = rows[k];
         bool within = r.nonfinite == 0 && r.max_angle_err_rad <= floor_factor * r.arc_floor_rad;
         if (!within) break;
@@ -353,6 +448,13 @@ ThresholdResult run_threshold_study(const ThresholdOptions &opt) {
     bool want64 = std::count(opt.precisions.begin(), opt.precisions.end(), Precision::f64) > 0;
     PrecisionWork<float> w32;
     PrecisionWork<double> w64;
+    w32.routines = routines_for<float>(opt);
+    w64.routines = routines_for<double>(opt);
+    want32 = want32 && !w32.routines.empty();
+    want64 = want64 && !w64.routines.empty();
+    for (const Impl *i : opt.impls)
+        if (!i->supports_slerp_tau())
+            throw UsageError(fmt::format("--impl {}: has no slerp_tau (a qc_impl_v2 plugin or a protocol-2 adapter offers one)", i->name));
     if (want32) accuracy_pass<float>(opt, r.jobs, w32, r.reference_f32);
     if (want64) accuracy_pass<double>(opt, r.jobs, w64, r.reference_f64);
 
@@ -366,7 +468,7 @@ ThresholdResult run_threshold_study(const ThresholdOptions &opt) {
         if (want32) register_timings<float>(opt, w32, names);
         if (want64) register_timings<double>(opt, w64, names);
         CollectingReporter rep;
-        benchmark::RunSpecifiedBenchmarks(&rep, ".");
+        if (!names.empty()) benchmark::RunSpecifiedBenchmarks(&rep, ".");
         benchmark::ClearRegisteredBenchmarks();
         if (!rep.error.empty()) throw std::runtime_error("benchmark failed: " + rep.error);
         if (want32) collect_timings<float>(rep, w32);
@@ -377,7 +479,7 @@ ThresholdResult run_threshold_study(const ThresholdOptions &opt) {
     if (want64) append_rows(w64, r);
     for (size_t b = 0; b < r.rows.size();) {
         size_t e = b;
-        while (e < r.rows.size() && r.rows[e].precision == r.rows[b].precision && r.rows[e].family == r.rows[b].family) e++;
+        while (e < r.rows.size() && r.rows[e].precision == r.rows[b].precision && r.rows[e].routine == r.rows[b].routine) e++;
         r.summary.push_back(recommend_threshold({r.rows.begin() + long(b), r.rows.begin() + long(e)}, opt.floor_factor));
         b = e;
     }
@@ -388,7 +490,7 @@ ThresholdResult run_threshold_study(const ThresholdOptions &opt) {
 std::string threshold_csv(const ThresholdResult &r) {
     CsvWriter w(tables::threshold);
     for (const ThresholdRow &row : r.rows)
-        w.row({std::string(to_string(row.precision)), std::string(to_string(row.family)), row.one_minus_tau,
+        w.row({std::string(to_string(row.precision)), row.routine, row.one_minus_tau,
                row.max_angle_err_rad, row.p99_angle_err_rad, row.max_ulp1, row.max_norm_err_ulp1, row.jump_rad, row.ns_arc,
                row.ns_fallback, tau_decimal(row.precision, row.tau), row.arc_floor_rad, row.ideal_step_rad, row.cases,
                row.nonfinite});
@@ -399,9 +501,10 @@ std::string threshold_summary_csv(const ThresholdResult &r) {
     CsvWriter w(tables::threshold_summary);
     for (const ThresholdSummaryRow &row : r.summary) {
         auto found = [&](Cell c) { return row.found ? c : Cell(); };
-        w.row({std::string(to_string(row.precision)), std::string(to_string(row.family)), found(row.one_minus_tau),
+        w.row({std::string(to_string(row.precision)), row.routine, found(row.one_minus_tau),
                found(tau_decimal(row.precision, row.tau)), found(row.max_angle_err_rad), found(row.arc_floor_rad),
-               row.max_angle_err_at_0_9995_rad, row.arc_floor_at_0_9995_rad, r.options.floor_factor});
+               row.max_angle_err_at_0_9995_rad, row.arc_floor_at_0_9995_rad, r.options.floor_factor,
+               std::string(row.tau_effect ? "yes" : "no")});
     }
     return w.text();
 }
@@ -422,6 +525,12 @@ std::string threshold_json(const ThresholdResult &r) {
     j["wall_time_s"] = r.wall_time_s;
     j["timing_wall_time_s"] = r.timing_wall_time_s;
     j["build"] = build_info();
+    if (!r.options.impls.empty()) {  // --impl: the user routines swept (their ns columns are nan)
+        json impls = json::array();
+        for (const Impl *i : r.options.impls)
+            impls.push_back({{"impl", i->name}, {"origin", i->origin}, {"library_version", i->version}, {"summary", i->summary}});
+        j["impls"] = impls;
+    }
     return j.dump(2) + "\n";
 }
 

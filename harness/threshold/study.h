@@ -22,7 +22,18 @@
 //                     the accuracy pass, the two branches of a family and tau one after the other.
 //                     Timings are the only figures that differ between two runs with the same seed.
 // Recommended tau*: the largest 1 - tau of the grid such that, there and at every smaller 1 - tau of
-// the grid, max_angle_err_rad <= floor_factor * arc_floor_rad.
+// the grid, max_angle_err_rad <= floor_factor * arc_floor_rad; none when tau has no effect at all (the
+// routine's outputs with tau = 2 and tau = -1 are identical on every case of every grid point: a routine
+// that ignores its tau would otherwise look perfect, its "arc floor" being the routine itself).
+//
+// User routines (`quatcheck threshold --impl X`): instead of the three families, the study sweeps the
+// slerp_tau of the named implementations (qc_impl_v2 plugins, protocol-2 adapters: plugin.h,
+// docs/plugin-protocol.md), each in its own precision, on the same grid, cases and metrics, through
+// eval_batch_tau (one round trip per batch: all cases of a grid point at one tau). Their ns columns are
+// the time a process plugin's adapter measured around its own calls (Google Benchmark's manual time, one
+// batch of the point's timing cases per iteration); nan for shared-library plugins, whose workers do not
+// time themselves. A routine that crashes, hangs or breaks the protocol ends the study with an InputError
+// naming the case and tau (exit 2).
 #pragma once
 
 #include "quatcheck/types.h"
@@ -36,6 +47,7 @@
 namespace qc {
 
 class Rng;
+struct Impl;
 
 struct ThresholdOptions {
     std::vector<Precision> precisions = {Precision::f32, Precision::f64};
@@ -46,6 +58,8 @@ struct ThresholdOptions {
     double min_time_s = 0.01;   // Google Benchmark minimum time per benchmark; 0 = no timing (ns = nan)
     double floor_factor = 2;    // tau* tolerance, in units of the arc floor
     ReferenceMode reference = ReferenceMode::fast;
+    // Non-empty: study these implementations' slerp_tau (each supports_slerp_tau()) instead of the families.
+    std::vector<const Impl *> impls;
 };
 
 inline constexpr double kThresholdSeedTau = 0.9995;
@@ -53,6 +67,8 @@ inline constexpr double kThresholdSeedTau = 0.9995;
 struct ThresholdRow {
     Precision precision = Precision::f32;
     ThresholdFamily family = ThresholdFamily::acos_nlerp;
+    std::string routine;       // the family column: to_string(family), or the implementation's name
+    bool tau_effect = true;    // the outputs with tau = 2 and tau = -1 differ on some case of this point
     double one_minus_tau = 0;  // exact: 1 - tau_T, tau_T the threshold in the format
     double tau = 0;            // tau_T as a double
     uint64_t cases = 0, nonfinite = 0;
@@ -65,6 +81,8 @@ struct ThresholdRow {
 struct ThresholdSummaryRow {
     Precision precision = Precision::f32;
     ThresholdFamily family = ThresholdFamily::acos_nlerp;
+    std::string routine;
+    bool tau_effect = true;             // false: tau changed no output anywhere (no recommendation)
     bool found = false;                 // false: no grid point meets the criterion
     double one_minus_tau = 0, tau = 0;  // tau*
     double max_angle_err_rad = 0;       // at tau*

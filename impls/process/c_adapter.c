@@ -2,7 +2,7 @@
  * the seed routines over stdin/stdout so that tests can compare the protocol's figures with the in-process
  * built-ins, and it misbehaves on request so that tests can check containment.
  *
- *   c_adapter [MODE]
+ *   c_adapter [MODE [v2]]
  *
  * Families: proc-seed-c (slerp.f32, slerp.f64: the seed 000 C slerp, as impls/seed/seed_c.cpp) and
  * proc-nlerp (nlerp.f32, nlerp.f64: as impls/seed/nlerp.cpp). MODE (default "ok") misbehaves on the first
@@ -11,7 +11,10 @@
  *   seq       echo the wrong sequence  count     announce one output too few
  *   short     send half of the outputs, then exit 0
  *   badhello  send a hello with an invalid family name     nohello  send no hello at all
- *   exit      exit 3 before the hello */
+ *   exit      exit 3 before the hello                     notime    answer correctly but report 0 ns (not timed)
+ * With "v2" the hello says protocol 2 and proc-seed-c also offers slerp_tau.f32 and slerp_tau.f64 (op 2): the
+ * same routine with its threshold as a parameter (the arithmetic of the threshold study's acos+nlerp), for
+ * `quatcheck threshold --impl proc-seed-c`; the modes misbehave on its batches the same way. */
 #include <math.h>
 #include <signal.h>
 #include <stdint.h>
@@ -44,12 +47,12 @@ static void write_full(const void *p, size_t n) {
     }
 }
 
-/* seed 000's C slerp: short arc by the sign of the dot product, acos arc, nlerp fallback above 0.9995
- * (0.9995f in float as printed, 0.9995 in double). */
-static void slerp_f32(const float q0[4], const float q1[4], float u, float out[4]) {
+/* seed 000's C slerp: short arc by the sign of the dot product, acos arc, nlerp fallback above tau;
+ * shipped with tau = 0.9995 (0.9995f in float as printed, 0.9995 in double). */
+static void slerp_tau_f32(const float q0[4], const float q1[4], float u, float tau, float out[4]) {
     float d = q0[0] * q1[0] + q0[1] * q1[1] + q0[2] * q1[2] + q0[3] * q1[3], s = 1.0f;
     if (d < 0.0f) { d = -d; s = -1.0f; }
-    if (d > 0.9995f) {
+    if (d > tau) {
         for (int i = 0; i < 4; i++) out[i] = q0[i] + u * (s * q1[i] - q0[i]);
         float n = sqrtf(out[0] * out[0] + out[1] * out[1] + out[2] * out[2] + out[3] * out[3]);
         for (int i = 0; i < 4; i++) out[i] /= n;
@@ -59,10 +62,10 @@ static void slerp_f32(const float q0[4], const float q1[4], float u, float out[4
     for (int i = 0; i < 4; i++) out[i] = a * q0[i] + b * (s * q1[i]);
 }
 
-static void slerp_f64(const double q0[4], const double q1[4], double u, double out[4]) {
+static void slerp_tau_f64(const double q0[4], const double q1[4], double u, double tau, double out[4]) {
     double d = q0[0] * q1[0] + q0[1] * q1[1] + q0[2] * q1[2] + q0[3] * q1[3], s = 1.0;
     if (d < 0.0) { d = -d; s = -1.0; }
-    if (d > 0.9995) {
+    if (d > tau) {
         for (int i = 0; i < 4; i++) out[i] = q0[i] + u * (s * q1[i] - q0[i]);
         double n = sqrt(out[0] * out[0] + out[1] * out[1] + out[2] * out[2] + out[3] * out[3]);
         for (int i = 0; i < 4; i++) out[i] /= n;
@@ -71,6 +74,9 @@ static void slerp_f64(const double q0[4], const double q1[4], double u, double o
     double w = acos(d), a = sin((1.0 - u) * w) / sin(w), b = sin(u * w) / sin(w);
     for (int i = 0; i < 4; i++) out[i] = a * q0[i] + b * (s * q1[i]);
 }
+
+static void slerp_f32(const float q0[4], const float q1[4], float u, float out[4]) { slerp_tau_f32(q0, q1, u, 0.9995f, out); }
+static void slerp_f64(const double q0[4], const double q1[4], double u, double out[4]) { slerp_tau_f64(q0, q1, u, 0.9995, out); }
 
 /* nlerp with the sign flip: ((1 - t) q0 + t s q1) / |...|. */
 static void nlerp_f32(const float q0[4], const float q1[4], float t, float out[4]) {
@@ -91,43 +97,51 @@ static int is(const char *m) { return strcmp(mode, m) == 0; }
 
 int main(int argc, char **argv) {
     if (argc > 1) mode = argv[1];
+    const int v2 = argc > 2 && strcmp(argv[2], "v2") == 0;
     if (is("exit")) return 3;
     if (is("nohello")) for (;;) pause();
     const char *hello = is("badhello")
         ? "quatcheck-plugin 1\nlibrary quatcheck-c-adapter 1.0\nfamily proc.seed slerp.f32\nend\n"
+        : v2 ? "quatcheck-plugin 2\nlibrary quatcheck-c-adapter 1.0\n"
+               "family proc-seed-c slerp.f32 slerp.f64 slerp_tau.f32 slerp_tau.f64\nfamily proc-nlerp nlerp.f32 nlerp.f64\nend\n"
         : "quatcheck-plugin 1\nlibrary quatcheck-c-adapter 1.0\n"
           "family proc-seed-c slerp.f32 slerp.f64\nfamily proc-nlerp nlerp.f32 nlerp.f64\nend\n";
     write_full(hello, strlen(hello));
 
-    static unsigned char in[MAX_CASES * 9 * 8], out[MAX_CASES * 4 * 8];
+    static unsigned char in[MAX_CASES * 10 * 8], out[MAX_CASES * 4 * 8];
     uint32_t head[6];
     while (read_full(head, sizeof head)) {
         uint32_t magic = head[0], seq = head[1], family = head[2], op = head[3] & 0xff, width = (head[3] >> 8) & 0xff,
                  n = head[4];
-        if (magic != 0x31424351u || family > 1 || op != family || (width != 4 && width != 8) || n == 0 ||
+        const int tau = v2 && op == 2 && family == 0;  /* slerp_tau: 10 values per case, tau last */
+        const uint32_t stride = tau ? 10 : 9;
+        if (magic != 0x31424351u || family > 1 || (op != family && !tau) || (width != 4 && width != 8) || n == 0 ||
             n > MAX_CASES || head[5] != 0 || (head[3] >> 16) != 0) {
             fprintf(stderr, "c_adapter: malformed request\n");
             return 2;
         }
-        if (!read_full(in, (size_t)n * 9 * width)) return 2;
+        if (!read_full(in, (size_t)n * stride * width)) return 2;
         struct timespec t0, t1;
         clock_gettime(CLOCK_MONOTONIC, &t0);
         int trigger = 0;
         for (uint32_t i = 0; i < n; i++) {
             if (width == 4) {
-                const float *r = (const float *)in + 9 * i;
+                const float *r = (const float *)in + stride * i;
                 float *o = (float *)out + 4 * i;
                 trigger |= r[8] > 0.75f;
-                (family == 0 ? slerp_f32 : nlerp_f32)(r, r + 4, r[8], o);
+                if (tau) slerp_tau_f32(r, r + 4, r[8], r[9], o);
+                else (family == 0 ? slerp_f32 : nlerp_f32)(r, r + 4, r[8], o);
             } else {
-                const double *r = (const double *)in + 9 * i;
+                const double *r = (const double *)in + stride * i;
                 double *o = (double *)out + 4 * i;
                 trigger |= r[8] > 0.75;
-                (family == 0 ? slerp_f64 : nlerp_f64)(r, r + 4, r[8], o);
+                if (tau) slerp_tau_f64(r, r + 4, r[8], r[9], o);
+                else (family == 0 ? slerp_f64 : nlerp_f64)(r, r + 4, r[8], o);
             }
         }
         clock_gettime(CLOCK_MONOTONIC, &t1);
         uint64_t ns = (uint64_t)(t1.tv_sec - t0.tv_sec) * 1000000000u + (uint64_t)(t1.tv_nsec - t0.tv_nsec);
+        if (is("notime")) ns = 0;  /* "not measured": quatcheck bench must not time this adapter */
         uint32_t reply[6] = {0x31524351u, seq, n, 0, (uint32_t)ns, (uint32_t)(ns >> 32)};
         size_t body = (size_t)n * 4 * width;
         if (trigger) {

@@ -1,4 +1,4 @@
-/* quatcheck plugin ABI, version 1.
+/* quatcheck plugin ABI, versions 1 and 2.
  *
  * This header is all a plugin author needs. A plugin is a shared library that exports
  *
@@ -6,6 +6,14 @@
  *
  * returning an array of *count descriptors that stays valid while the library is loaded.
  * Built-in implementations fill in the very same struct.
+ *
+ * Version 2 (optional) adds parameterised routines: a plugin that also exports
+ *
+ *     const qc_impl_v2 *qc_plugin_v2(size_t *count);
+ *
+ * is read through that entry point instead (qc_plugin_v1 may be exported too, for older quatchecks, and is
+ * then ignored). A qc_impl_v2 is a qc_impl_v1 (its first member, `base`) followed by the routines below.
+ * Plugins that export only qc_plugin_v1 load exactly as before.
  *
  * Conventions
  *   - Quaternions are arrays of four numbers in (w, x, y, z) order, scalar part first.
@@ -49,6 +57,25 @@ typedef struct qc_impl_v1 {
 
 /* The entry point a plugin exports. */
 typedef const qc_impl_v1 *(*qc_plugin_v1_fn)(size_t *count);
+
+#define QC_PLUGIN_ABI_VERSION_2 2
+
+typedef struct qc_impl_v2 {
+    qc_impl_v1 base;  /* family and the v1 routines, with the same rules */
+
+    /* slerp_tau(q0, q1, t, tau, out): the family's slerp with its fallback threshold as a parameter,
+     * for `quatcheck threshold --impl FAMILY` (docs/threshold.md). tau is a threshold on the ends' dot
+     * product d = q0.q1 (after the routine's own sign flip, if any): the routine takes its fallback
+     * (e.g. a normalised lerp) when d > tau and its arc otherwise -- so tau = 2 must force the arc and
+     * tau = -1 the fallback; the study measures each branch alone that way. A routine whose own test is
+     * on another quantity (1 - d, sin^2) converts tau to it. NULL: not offered in that precision;
+     * slerp_tau_f32 requires slerp_f32 (the routine at its shipped threshold), and likewise for f64. */
+    void (*slerp_tau_f32)(const float q0[4], const float q1[4], float t, float tau, float out[4]);
+    void (*slerp_tau_f64)(const double q0[4], const double q1[4], double t, double tau, double out[4]);
+} qc_impl_v2;
+
+/* The version-2 entry point. */
+typedef const qc_impl_v2 *(*qc_plugin_v2_fn)(size_t *count);
 
 #ifdef __cplusplus
 }
