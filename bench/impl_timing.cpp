@@ -162,7 +162,7 @@ void register_impl_benchmarks(const std::vector<Impl> &catalogue, const BenchOpt
         for (Op op : ops) {
             // An isolated implementation (a plugin, or --isolate) lives in a worker process: its table cannot
             // be called here, and timing it through the pipe would measure the pipe.
-            if (impl->backend || !impl->supports(op)) continue;
+            if (!impl->backend->in_process() || !impl->supports(op)) continue;
             for (size_t r = 0; r < regions.size(); r++) {
                 if (impl->precision == Precision::f32) {
                     auto b = f32[r];

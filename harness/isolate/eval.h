@@ -1,10 +1,13 @@
-// Evaluating an implementation on a batch of cases, in process or contained in a worker process.
-//
-// Every driver (the runner, `conform`, `replay`, the worst-case writer) evaluates implementations through
-// eval_batch(). An Impl whose `backend` is set (every plugin, and the built-ins under --isolate) is run in
-// a separate worker process (`quatcheck worker`), fed batches over shared memory, with a timeout per
-// batch: a crash, a hang or an out-of-bounds write ends that batch with a status and the index of the
-// case that triggered it, and never the caller. An Impl without a backend is called directly.
+// Evaluating an implementation on a batch of cases: every Impl holds an EvalBackend, and every driver (the
+// runner, `conform`, `replay`, the worst-case writer) evaluates implementations through it (eval_batch()).
+// Three backends exist:
+//   in process       in_process_backend(): calls the qc_impl_v1 table directly (built-ins by default);
+//   worker processes isolated_plugin_backend() / isolated_builtin_backend() (every shared-library plugin,
+//                    and the built-ins under --isolate): `quatcheck worker` processes fed batches over shared
+//                    memory, with a timeout per batch;
+//   process plugins  add_process_plugin() (harness/isolate/process_plugin.h): --plugin-cmd adapters.
+// Out of process, a crash, a hang or an out-of-bounds write ends that batch with a status and the index of
+// the case that triggered it, and never the caller.
 #pragma once
 
 #include "quatcheck/types.h"
@@ -47,9 +50,19 @@ public:
     // Evaluates fn on records in[0..n) (kEvalRecord doubles each, exact values of the impl's format) into
     // out[0..n) (4 doubles each). Stops at the first failing case.
     virtual EvalOutcome eval_records(Precision p, EvalFn fn, const double *in, size_t n, double *out) = 0;
+    // Evaluates a two-key op (slerp or nlerp) on cases[0..n) into outs[0..n): the runner's inner loop, one
+    // virtual call per batch. By default the cases travel as records through eval_records().
+    virtual EvalOutcome eval_cases(Op op, const SlerpCase<float> *cases, size_t n, Quat<float> *outs);
+    virtual EvalOutcome eval_cases(Op op, const SlerpCase<double> *cases, size_t n, Quat<double> *outs);
+    // True when calls run in this process, unguarded (the bench suite times only these; --isolate replaces
+    // them with worker backends).
+    virtual bool in_process() const { return false; }
 };
 
-// Evaluates a two-key op (slerp or nlerp) of `impl` on cases[0..n) into outs[0..n).
+// The backend that calls `table` (which must outlive it) in this process, on the calling thread.
+std::shared_ptr<EvalBackend> in_process_backend(const qc_impl_v1 *table);
+
+// Evaluates a two-key op (slerp or nlerp) of `impl` on cases[0..n) into outs[0..n), through its backend.
 template <class T>
 EvalOutcome eval_batch(const Impl &impl, Op op, const SlerpCase<T> *cases, size_t n, Quat<T> *outs);
 

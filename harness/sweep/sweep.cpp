@@ -329,8 +329,7 @@ public:
 
     // The persistence test of an edge between adjacent floats lo < hi: row r's displacements at the kPersist
     // floats up to lo and from hi (one batch).
-    bool persistent_edge(T lo, T hi, size_t r, double threshold, ReferenceEngine &reference, MetricEngine &metric,
-                         uint64_t &evaluated) {
+    bool persistent_edge(T lo, T hi, size_t r, double threshold, ReferenceEngine &reference, uint64_t &evaluated) {
         std::vector<SlerpCase<T>> cs;
         std::vector<T> xs;
         T x = lo;
@@ -484,7 +483,7 @@ void run_slice(const SweepOptions &opt, size_t slice_index, const SliceSpec &spe
             }
             const double jump = jump_between(dlo, dhi);
             if (!ok || !(jump > c.threshold)) continue;
-            if (!shared.persistent_edge(lo, hi, r, c.threshold, reference, metric, result.bisection_cases)) continue;
+            if (!shared.persistent_edge(lo, hi, r, c.threshold, reference, result.bisection_cases)) continue;
             bool dup = false;
             for (const Edge &e : row.edges) dup = dup || (e.below == double(lo) && e.above == double(hi));
             if (!dup) row.edges.push_back({double(lo), double(hi), jump, elo, ehi});
