@@ -47,8 +47,9 @@ int threshold_command(const ThresholdArgs &a) {
     opt.jobs = a.jobs;
     opt.min_time_s = a.min_time;
     opt.floor_factor = a.floor_factor;
-    ReportDir dir(a.out);  // fails early when the folder is not writable
-    ThresholdResult r = run_threshold_study(opt);
+    const RunContext ctx = command_context();
+    ReportDir dir(a.out, ctx.stop);  // fails early when the folder is not writable
+    ThresholdResult r = run_threshold_study(opt, ctx);
     dir.write("threshold.csv", threshold_csv(r));
     dir.write("threshold_summary.csv", threshold_summary_csv(r));
     dir.write("threshold.json", threshold_json(r));

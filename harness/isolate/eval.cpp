@@ -168,9 +168,9 @@ const qc_impl_v1 *isolated_table(const IsolatedDescriptor &d) {
     return &tables.back();
 }
 
-void isolate_builtins(std::vector<Impl> &catalogue) {
+void isolate_builtins(std::vector<Impl> &catalogue, const RunContext &ctx) {
     for (auto &i : catalogue)
-        if (i.origin == "builtin" && i.backend->in_process()) i.backend = isolated_builtin_backend(i.family);
+        if (i.origin == "builtin" && i.backend->in_process()) i.backend = isolated_builtin_backend(i.family, ctx);
 }
 
 }  // namespace qc

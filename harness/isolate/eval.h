@@ -11,6 +11,7 @@
 #pragma once
 
 #include "quatcheck/types.h"
+#include "run/context.h"
 
 #include <cstddef>
 #include <memory>
@@ -66,13 +67,6 @@ std::shared_ptr<EvalBackend> in_process_backend(const qc_impl_v1 *table);
 template <class T>
 EvalOutcome eval_batch(const Impl &impl, Op op, const SlerpCase<T> *cases, size_t n, Quat<T> *outs);
 
-// Containment settings (process-wide).
-struct IsolationSettings {
-    double batch_timeout_s = 5;  // per batch of at most 1024 cases
-    std::string worker_exe;      // the quatcheck binary; empty = this executable (/proc/self/exe)
-};
-IsolationSettings &isolation_settings();
-
 // One descriptor of a plugin as its worker reported it: the family and which of the eight qc_impl_v1
 // function pointers are set (bit k = k-th pointer in declaration order).
 struct IsolatedDescriptor {
@@ -82,13 +76,16 @@ struct IsolatedDescriptor {
 
 // Loads the plugin at `path` in a worker process (never in this one) and returns its descriptors, checked
 // by check_descriptor() in the worker. Throws InputError "PATH: reason" for a plugin that cannot be
-// loaded, lacks the entry point, returns a malformed table, or crashes or hangs while loading.
-std::vector<IsolatedDescriptor> describe_plugin_isolated(const std::string &path);
+// loaded, lacks the entry point, returns a malformed table, or crashes or hangs while loading (it has
+// ctx.timeout_s, at least 1 s). Workers run QC_WORKER_EXE when set, else this executable.
+std::vector<IsolatedDescriptor> describe_plugin_isolated(const std::string &path, const RunContext &ctx);
 
-// A backend that evaluates descriptor `index` of the plugin at `path` in worker processes.
-std::shared_ptr<EvalBackend> isolated_plugin_backend(const std::string &path, unsigned index, const std::string &family);
+// A backend that evaluates descriptor `index` of the plugin at `path` in worker processes: ctx.timeout_s per
+// batch of at most 1024 cases, and ctx.stop abandons a batch (status interrupted).
+std::shared_ptr<EvalBackend> isolated_plugin_backend(const std::string &path, unsigned index, const std::string &family,
+                                                     const RunContext &ctx);
 // A backend that evaluates the built-in family `family` in worker processes (--isolate).
-std::shared_ptr<EvalBackend> isolated_builtin_backend(const std::string &family);
+std::shared_ptr<EvalBackend> isolated_builtin_backend(const std::string &family, const RunContext &ctx);
 
 // Entry point of `quatcheck worker`: serves one plugin (path) or one built-in family over fds 3 (commands),
 // 4 (replies) and 5 (shared memory). Returns the process exit status.
@@ -99,6 +96,6 @@ int worker_main(const std::string &plugin_path, const std::string &builtin_famil
 namespace qc {
 // The parent's stand-in table for a descriptor that lives in a worker (pointers abort if called).
 const qc_impl_v1 *isolated_table(const IsolatedDescriptor &d);
-// --isolate: evaluate every built-in in worker processes too.
-void isolate_builtins(std::vector<Impl> &catalogue);
+// --isolate: evaluate every built-in in worker processes too (with ctx's timeout and stop token).
+void isolate_builtins(std::vector<Impl> &catalogue, const RunContext &ctx);
 }  // namespace qc

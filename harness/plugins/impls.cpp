@@ -97,7 +97,7 @@ std::string check_descriptor(const qc_impl_v1 *table, size_t count) {
     return {};
 }
 
-std::vector<Impl> load_catalogue(const std::vector<std::string> &plugin_paths) {
+std::vector<Impl> load_catalogue(const std::vector<std::string> &plugin_paths, const RunContext &ctx) {
     std::vector<Impl> out;
     std::set<std::string> families;
     for (const auto &b : builtin_impls()) {
@@ -107,7 +107,7 @@ std::vector<Impl> load_catalogue(const std::vector<std::string> &plugin_paths) {
     for (const auto &path : plugin_paths) {
         // --plugin-cmd: a program speaking docs/plugin-protocol.md (harness/isolate/process_plugin.h).
         if (std::string command; is_process_plugin_spec(path, &command)) {
-            add_process_plugin(out, families, command);
+            add_process_plugin(out, families, command, ctx);
             continue;
         }
         // The path is used exactly as given (a path without a
@@ -117,13 +117,13 @@ std::vector<Impl> load_catalogue(const std::vector<std::string> &plugin_paths) {
             throw InputError(fmt::format("{}: plugin path must contain a '/' (e.g. ./{}); plugins are loaded only from paths you name", path, path));
         // The library is opened, its entry point called and its table checked (check_descriptor) in a
         // worker process, never in this one: a plugin that crashes or hangs while loading is refused too.
-        std::vector<IsolatedDescriptor> descriptors = describe_plugin_isolated(path);
+        std::vector<IsolatedDescriptor> descriptors = describe_plugin_isolated(path, ctx);
         for (unsigned i = 0; i < descriptors.size(); ++i) {
             const IsolatedDescriptor &d = descriptors[i];
             if (!families.insert(d.family).second)
                 throw InputError(fmt::format("{}: refused: family '{}' already exists", path, d.family));
             add_family(out, isolated_table(d), "plugin", "loaded from " + path, "", path, {},
-                       isolated_plugin_backend(path, i, d.family));
+                       isolated_plugin_backend(path, i, d.family, ctx));
         }
     }
     return out;

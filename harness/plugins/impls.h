@@ -51,8 +51,9 @@ struct Impl {
 
 // Loads the plugins at the given paths (only those paths: nothing is loaded implicitly) and returns
 // the built-ins followed by the plugins' implementations. Throws InputError with a one-line reason
-// naming the file for a plugin that cannot be loaded or whose table is malformed.
-std::vector<Impl> load_catalogue(const std::vector<std::string> &plugin_paths);
+// naming the file for a plugin that cannot be loaded or whose table is malformed. The out-of-process
+// backends keep ctx's timeout and stop token (harness/run/context.h); the default never stops.
+std::vector<Impl> load_catalogue(const std::vector<std::string> &plugin_paths, const RunContext &ctx = {});
 
 // Validates one plugin descriptor table; returns an empty string when it is acceptable, otherwise the
 // reason it is refused. Exposed for tests.

@@ -1,5 +1,4 @@
 #include "search/search.h"
-#include "isolate/interrupt.h"
 #include "run/parallel.h"
 
 #include "metrics/metrics.h"
@@ -151,7 +150,7 @@ uint64_t mix_name(uint64_t h, const std::string &s) {
 
 template <class T>
 SearchOutcome search_row(const Impl &impl, Op op, Region region, uint64_t seed, ReferenceMode mode, const std::vector<double> &sampled_err,
-                         int keep) {
+                         int keep, const StopToken &stop) {
     SearchOutcome out;
     const uint64_t n = sampled_err.size(), half = n / 2, climb = n - half;
     out.evaluations = n;
@@ -189,7 +188,7 @@ SearchOutcome search_row(const Impl &impl, Op op, Region region, uint64_t seed, 
     };
     Rng rng(mix_name(mix_name(seed * 0x9E3779B97F4A7C15ull + uint64_t(region), impl.name), to_string(op)));
     for (uint64_t step = 0; step < climb; step++) {
-        throw_if_interrupted();  // SIGINT/SIGTERM: the run ends as a partial report (harness/run/runner.cpp)
+        stop.throw_if_requested();  // SIGINT/SIGTERM: the run ends as a partial report (harness/run/runner.cpp)
         double progress = double(step) / double(climb);
         size_t p = std::min(rng.below(pool.size()), rng.below(pool.size()));  // biased toward the worst
         size_t o = rng.below(pool.size());
@@ -233,7 +232,7 @@ SearchOutcome search_row(const Impl &impl, Op op, Region region, uint64_t seed, 
     return out;
 }
 
-void search_worst_cases(RunResult &result, int jobs) {
+void search_worst_cases(RunResult &result, int jobs, const StopToken &stop) {
     std::vector<SearchOutcome> outcomes(result.rows.size());
     std::vector<char> searched(result.rows.size(), 0);
     std::atomic<size_t> next{0};
@@ -261,8 +260,8 @@ void search_worst_cases(RunResult &result, int jobs) {
             }
             if (errs.size() != row.cases) continue;
             outcomes[r] = row.impl->precision == Precision::f32
-                              ? search_row<float>(*row.impl, row.op, row.region, result.options.seed, result.options.reference, errs, result.options.worst_k)
-                              : search_row<double>(*row.impl, row.op, row.region, result.options.seed, result.options.reference, errs, result.options.worst_k);
+                              ? search_row<float>(*row.impl, row.op, row.region, result.options.seed, result.options.reference, errs, result.options.worst_k, stop)
+                              : search_row<double>(*row.impl, row.op, row.region, result.options.seed, result.options.reference, errs, result.options.worst_k, stop);
             searched[r] = 1;
         }
     };
@@ -276,12 +275,12 @@ void search_worst_cases(RunResult &result, int jobs) {
     }
 }
 
-RunResult run(const RunOptions &options, const std::vector<Impl> &catalogue) {
+RunResult run(const RunOptions &options, const std::vector<Impl> &catalogue, const RunContext &ctx) {
     auto t0 = std::chrono::steady_clock::now();
-    RunResult result = sample(options, catalogue);
+    RunResult result = sample(options, catalogue, ctx);
     if (options.shard.whole() && !result.partial) {
         try {
-            search_worst_cases(result, result.jobs);
+            search_worst_cases(result, result.jobs, ctx.stop);
         } catch (const Interrupted &) {
             result.partial = true;  // a signal during the search: a partial report without its results
         }
@@ -290,17 +289,20 @@ RunResult run(const RunOptions &options, const std::vector<Impl> &catalogue) {
     return result;
 }
 
-RunResult merge_shards(const std::vector<std::string> &dirs, const std::vector<Impl> &catalogue, int jobs) {
+RunResult merge_shards(const std::vector<std::string> &dirs, const std::vector<Impl> &catalogue, int jobs,
+                       const RunContext &ctx) {
     RunResult result = read_shards(dirs, catalogue);
     aggregate(result);
     auto t0 = std::chrono::steady_clock::now();
-    search_worst_cases(result, std::max(1, jobs));
+    search_worst_cases(result, std::max(1, jobs), ctx.stop);
     result.wall_time_s += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     result.merged_shards = int(dirs.size());
     return result;
 }
 
-template SearchOutcome search_row<float>(const Impl &, Op, Region, uint64_t, ReferenceMode, const std::vector<double> &, int);
-template SearchOutcome search_row<double>(const Impl &, Op, Region, uint64_t, ReferenceMode, const std::vector<double> &, int);
+template SearchOutcome search_row<float>(const Impl &, Op, Region, uint64_t, ReferenceMode, const std::vector<double> &, int,
+                                         const StopToken &);
+template SearchOutcome search_row<double>(const Impl &, Op, Region, uint64_t, ReferenceMode, const std::vector<double> &, int,
+                                          const StopToken &);
 
 }  // namespace qc

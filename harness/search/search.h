@@ -30,20 +30,23 @@ struct SearchOutcome {
 // sampled_err[i]: the angle error of case i of (seed, region) as the runner measured it (+inf for a
 // non-finite output); its size n is the sampling budget. The search uses the first n/2 and climbs n - n/2
 // steps, each a new reference evaluation unless its mutant is already in the pool (pool_repeats).
+// A stop request (stop) throws Interrupted between steps.
 template <class T>
 SearchOutcome search_row(const Impl &impl, Op op, Region region, uint64_t seed, ReferenceMode mode, const std::vector<double> &sampled_err,
-                         int keep);
+                         int keep, const StopToken &stop = {});
 
 // The worst-case search on every row of an aggregated, complete run (rows[].search_worst and
 // max_angle_err_search_rad), over `jobs` threads; deterministic per seed whatever `jobs` is. Adds its
 // reference work to the result's counters.
-void search_worst_cases(RunResult &result, int jobs);
+void search_worst_cases(RunResult &result, int jobs, const StopToken &stop = {});
 
-// quatcheck run: sample() (run/runner.h), then, for a whole (unsharded) and uninterrupted run, the search.
-RunResult run(const RunOptions &options, const std::vector<Impl> &catalogue);
+// quatcheck run: sample() (run/runner.h), then, for a whole (unsharded) and uninterrupted run, the search
+// (a stop request during it makes the result partial, without the search's results).
+RunResult run(const RunOptions &options, const std::vector<Impl> &catalogue, const RunContext &ctx = {});
 
 // quatcheck merge: read_shards (run/shard.h), aggregate, then the search over `jobs` threads (it needs every
 // case's error of a row, so shards skip it and it runs here, as in the unsharded run).
-RunResult merge_shards(const std::vector<std::string> &dirs, const std::vector<Impl> &catalogue, int jobs);
+RunResult merge_shards(const std::vector<std::string> &dirs, const std::vector<Impl> &catalogue, int jobs,
+                       const RunContext &ctx = {});
 
 }  // namespace qc

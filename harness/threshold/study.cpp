@@ -1,6 +1,5 @@
 #include "threshold/study.h"
 #include "run/parallel.h"
-#include "isolate/interrupt.h"
 
 #include "metrics/metrics.h"
 #include "regions/regions.h"
@@ -74,8 +73,8 @@ template <class T> struct PrecisionWork {
 };
 
 template <class T>
-void measure_point(const ThresholdOptions &opt, uint64_t point_index, double one_minus_tau, ReferenceEngine &reference,
-                   MetricEngine &metric, PointResult &res, std::vector<SlerpCase<T>> &timing_cases) {
+void measure_point(const ThresholdOptions &opt, const StopToken &stop, uint64_t point_index, double one_minus_tau,
+                   ReferenceEngine &reference, MetricEngine &metric, PointResult &res, std::vector<SlerpCase<T>> &timing_cases) {
     const T tau = tau_in_format<T>(one_minus_tau);
     res.one_minus_tau = 1.0 - double(tau);
     res.tau = double(tau);
@@ -84,7 +83,7 @@ void measure_point(const ThresholdOptions &opt, uint64_t point_index, double one
     for (auto &a : angles) a.reserve(opt.cases);
     SlerpReference ref;
     for (uint64_t k = 0; k < opt.cases; k++) {
-        throw_if_interrupted();  // SIGINT/SIGTERM: threshold ends with 128 + sig, --out untouched
+        stop.throw_if_requested();  // SIGINT/SIGTERM: threshold ends with 128 + sig, --out untouched
         SlerpCase<T> c = sample_threshold_case<T>(opt.seed, tau, k);
         if (k < kTimingBatch) timing_cases.push_back(c);
         bool validate = sampled_for_validation(mix(opt.seed ^ (point_index << 40)), k);
@@ -153,7 +152,7 @@ void measure_point(const ThresholdOptions &opt, uint64_t point_index, double one
 }
 
 template <class T>
-void accuracy_pass(const ThresholdOptions &opt, int jobs, PrecisionWork<T> &work, ReferenceStats &stats) {
+void accuracy_pass(const ThresholdOptions &opt, const StopToken &stop, int jobs, PrecisionWork<T> &work, ReferenceStats &stats) {
     work.grid = threshold_grid(Format<T>::precision, opt.points);
     size_t n = work.grid.size();
     work.points.assign(n, PointResult{});
@@ -164,7 +163,7 @@ void accuracy_pass(const ThresholdOptions &opt, int jobs, PrecisionWork<T> &work
         ReferenceEngine reference(Format<T>::precision, opt.reference);
         MetricEngine metric(Format<T>::precision, opt.reference);
         for (size_t i; (i = next.fetch_add(1)) < n;)
-            measure_point<T>(opt, i, work.grid[i], reference, metric, work.points[i], work.timing_cases[i]);
+            measure_point<T>(opt, stop, i, work.grid[i], reference, metric, work.points[i], work.timing_cases[i]);
         std::lock_guard<std::mutex> lock(stats_mutex);
         stats.add(reference.stats());
     };
@@ -174,11 +173,12 @@ void accuracy_pass(const ThresholdOptions &opt, int jobs, PrecisionWork<T> &work
 // Collects Google Benchmark's results by the registered name (benchmark_name() would append /min_time:...).
 class CollectingReporter : public benchmark::BenchmarkReporter {
 public:
+    explicit CollectingReporter(const StopToken &stop) : stop_(stop) {}
     std::map<std::string, double> ns_per_iteration;
     std::string error;
     bool ReportContext(const Context &) override { return true; }
     void ReportRuns(const std::vector<Run> &runs) override {
-        throw_if_interrupted();  // the timing pass stops after the benchmark that was running
+        stop_.throw_if_requested();  // the timing pass stops after the benchmark that was running
         for (const Run &r : runs) {
             if (r.error_occurred) error = r.benchmark_name() + ": " + r.error_message;
             else if (r.run_type == Run::RT_Iteration && r.iterations > 0) {
@@ -189,6 +189,9 @@ public:
             }
         }
     }
+
+private:
+    StopToken stop_;
 };
 
 template <class T>
@@ -338,7 +341,7 @@ ThresholdSummaryRow recommend_threshold(const std::vector<ThresholdRow> &rows, d
     return s;
 }
 
-ThresholdResult run_threshold_study(const ThresholdOptions &opt) {
+ThresholdResult run_threshold_study(const ThresholdOptions &opt, const RunContext &ctx) {
     if (opt.points < 40) throw UsageError(fmt::format("--points: must be at least 40, got {}", opt.points));
     if (opt.cases == 0) throw UsageError("--cases: must be a positive count, got 0");
     if (!(opt.min_time_s >= 0) || !std::isfinite(opt.min_time_s))
@@ -353,8 +356,8 @@ ThresholdResult run_threshold_study(const ThresholdOptions &opt) {
     bool want64 = std::count(opt.precisions.begin(), opt.precisions.end(), Precision::f64) > 0;
     PrecisionWork<float> w32;
     PrecisionWork<double> w64;
-    if (want32) accuracy_pass<float>(opt, r.jobs, w32, r.reference_f32);
-    if (want64) accuracy_pass<double>(opt, r.jobs, w64, r.reference_f64);
+    if (want32) accuracy_pass<float>(opt, ctx.stop, r.jobs, w32, r.reference_f32);
+    if (want64) accuracy_pass<double>(opt, ctx.stop, r.jobs, w64, r.reference_f64);
 
     if (opt.min_time_s > 0) {
         // Every branch of every family and grid point in one Google Benchmark run, on one thread, after the
@@ -365,7 +368,7 @@ ThresholdResult run_threshold_study(const ThresholdOptions &opt) {
         std::vector<std::string> names;
         if (want32) register_timings<float>(opt, w32, names);
         if (want64) register_timings<double>(opt, w64, names);
-        CollectingReporter rep;
+        CollectingReporter rep(ctx.stop);
         benchmark::RunSpecifiedBenchmarks(&rep, ".");
         benchmark::ClearRegisteredBenchmarks();
         if (!rep.error.empty()) throw std::runtime_error("benchmark failed: " + rep.error);
