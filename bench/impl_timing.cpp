@@ -200,7 +200,7 @@ void register_impl_benchmarks(const std::vector<Impl> &catalogue, const BenchOpt
             // be called here, and timing it through the pipe would measure the pipe. A process plugin's
             // adapter times its own batches: those are registered (register_self_timed).
             if (!impl->supports(op)) continue;
-            if (impl->backend) {
+            if (!impl->backend->in_process()) {
                 if (op == Op::squad) continue;
                 for (size_t r = 0; r < regions.size(); r++) {
                     bool timed = impl->precision == Precision::f32 ? register_self_timed<float>(*impl, op, regions[r], *f32[r], o, keys)
@@ -221,6 +221,37 @@ void register_impl_benchmarks(const std::vector<Impl> &catalogue, const BenchOpt
                 }
             }
         }
+}
+
+namespace {
+// The runner's call path (harness/run/runner.cpp): eval_batch() on chunks of 32 cases through the
+// implementation's backend. Beside BM_Impl/<impl>/slerp/uniform/throughput (the bare indirect call), the
+// difference is what the harness's dispatch costs per case.
+template <class T> void eval_batch_throughput(benchmark::State &st, const Impl *impl, std::shared_ptr<Batch<T>> b) {
+    std::vector<SlerpCase<T>> cases(kBatch);
+    for (size_t i = 0; i < kBatch; i++) cases[i].q0 = b->q0[i], cases[i].q1 = b->q1[i], cases[i].t = b->t[i];
+    std::vector<Quat<T>> out(kBatch);
+    constexpr size_t kChunk = 32;
+    for (auto _ : st) {
+        for (size_t i = 0; i < kBatch; i += kChunk) eval_batch(*impl, Op::slerp, &cases[i], kChunk, &out[i]);
+        benchmark::ClobberMemory();
+    }
+    benchmark::DoNotOptimize(out.data());
+    st.SetItemsProcessed(int64_t(st.iterations()) * int64_t(kBatch));
+}
+}  // namespace
+
+void register_eval_benchmarks(const std::vector<Impl> &catalogue, const BenchOptions &o) {
+    auto f32 = make_batch<float>(o.seed, Region::uniform);
+    auto f64 = make_batch<double>(o.seed, Region::uniform);
+    for (const Impl &impl : catalogue) {
+        if ((impl.family != "noop" && impl.family != "seed-c") || !impl.supports(Op::slerp)) continue;
+        std::string name = fmt::format("BM_EvalBatch/{}/slerp", impl.name);
+        auto *b = impl.precision == Precision::f32
+                      ? benchmark::RegisterBenchmark(name.c_str(), eval_batch_throughput<float>, &impl, f32)
+                      : benchmark::RegisterBenchmark(name.c_str(), eval_batch_throughput<double>, &impl, f64);
+        b->MinTime(o.min_time_s)->Repetitions(o.repetitions)->ReportAggregatesOnly(true)->Unit(benchmark::kNanosecond);
+    }
 }
 
 }  // namespace qc::bench

@@ -11,6 +11,7 @@ int main(int argc, char **argv) {
     const std::vector<qc::Impl> catalogue = qc::load_catalogue({});
     qc::bench::register_impl_benchmarks(catalogue, o, keys);
     qc::bench::register_harness_benchmarks(o, keys);
+    qc::bench::register_eval_benchmarks(catalogue, o);
     benchmark::RunSpecifiedBenchmarks();
     benchmark::Shutdown();
     return 0;

@@ -14,6 +14,8 @@
 //   BM_MetricFast/<op>/<precision>        MetricEngine::measure in the double-double engine
 //   BM_Runner/<fast|mpfr>                 the whole runner (default selection, every region, both
 //                                         precisions, one job, worst-case search included) per case of a region and precision
+//   BM_EvalBatch/<impl>/slerp             (qc_bench only) the runner's call path: eval_batch() through the
+//                                         implementation's backend on chunks of 32 cases, per case
 //
 // Without a region suffix the reference benchmarks draw cases from every region in turn, as the default
 // run does. Registration functions only register; the caller runs them (quatcheck bench, or the qc_bench
@@ -57,5 +59,7 @@ struct BenchKey {
 void register_impl_benchmarks(const std::vector<Impl> &catalogue, const BenchOptions &o,
                               std::vector<std::pair<std::string, BenchKey>> &keys);
 void register_harness_benchmarks(const BenchOptions &o, std::vector<std::pair<std::string, BenchKey>> &keys);
+// BM_EvalBatch for noop and seed-c (both precisions): development only, not in `quatcheck bench`'s tables.
+void register_eval_benchmarks(const std::vector<Impl> &catalogue, const BenchOptions &o);
 
 }  // namespace qc::bench

@@ -190,7 +190,7 @@ void run_region(const std::vector<const Impl *> &impls, Region region, uint64_t 
         for (size_t j = 0; j < take; j++, ++window)
             for (const Impl *impl = impls[window % impls.size()]; Op op : {Op::slerp, Op::nlerp})
                 if (impl->supports(op)) {
-                    impl->call_direct(op, k.q0.data(), k.q1.data(), k.t, out);
+                    impl->call(op, k.q0.data(), k.q1.data(), k.t, out);
                     c.check(out, op, impl->name.c_str(), tally);
                 }
         // Synthetic outputs, measured as nlerp (every metric, and the one against N).
@@ -243,7 +243,7 @@ void run_region(const std::vector<const Impl *> &impls, Region region, uint64_t 
 std::vector<const Impl *> builtin_impls(const std::vector<Impl> &catalogue, Precision p) {
     std::vector<const Impl *> v;
     for (const Impl &i : catalogue)
-        if (i.precision == p && !i.backend && (i.supports(Op::slerp) || i.supports(Op::nlerp))) v.push_back(&i);
+        if (i.precision == p && i.backend->in_process() && (i.supports(Op::slerp) || i.supports(Op::nlerp))) v.push_back(&i);
     return v;
 }
 

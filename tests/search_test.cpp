@@ -137,8 +137,8 @@ TEST(Search, TheScreenSkipsReferencesAndChangesNothing) {
             }
             auto search = [&](bool screen) {
                 return impl->precision == Precision::f32
-                           ? search_row<float>(*impl, op, region, 11, ReferenceMode::fast, sampled, 8, screen)
-                           : search_row<double>(*impl, op, region, 11, ReferenceMode::fast, sampled, 8, screen);
+                           ? search_row<float>(*impl, op, region, 11, ReferenceMode::fast, sampled, 8, StopToken{}, screen)
+                           : search_row<double>(*impl, op, region, 11, ReferenceMode::fast, sampled, 8, StopToken{}, screen);
             };
             SearchOutcome with = search(true), without = search(false);
             SCOPED_TRACE(std::string(name) + " " + to_string(region));

@@ -96,7 +96,9 @@ TEST(Threshold, GridCoversOneTenthToThePrecisionLimit) {
         EXPECT_NE(std::find(g.begin(), g.end(), seed), g.end()) << "0.9995 is a grid point";
         for (double x : g) {  // every value is 1 - tau for a tau of the format
             double tau = 1.0 - x;
-            if (p == Precision::f32) EXPECT_EQ(double(float(tau)), tau);
+            if (p == Precision::f32) {
+                EXPECT_EQ(double(float(tau)), tau);
+            }
         }
     }
 }
@@ -190,7 +192,9 @@ TEST(Threshold, SeedThresholdAndRecommendationAreReported) {
     }
     // The f64 atan2 arc has no acos loss, so its tau* is much closer to 1 than 0.9995.
     for (const ThresholdSummaryRow &s : r.summary)
-        if (s.precision == Precision::f64) EXPECT_LT(s.one_minus_tau, 1e-6) << to_string(s.family);
+        if (s.precision == Precision::f64) {
+            EXPECT_LT(s.one_minus_tau, 1e-6) << to_string(s.family);
+        }
 }
 
 TEST(Threshold, ReportIsDeterministicWhateverTheThreads) {

@@ -9,7 +9,6 @@
 // ns figures are CPU time per call (or per case), the mean over the repetitions; cv = stddev / mean.
 #include "bench/suites.h"
 #include "cli/command.h"
-#include "isolate/interrupt.h"
 #include "search/search.h"
 #include "report/run_report.h"
 #include "run/build_info.h"
@@ -46,7 +45,7 @@ public:
         std::string error;
         std::map<std::string, double> counters;
     };
-    Collector() {
+    explicit Collector(const StopToken &stop) : stop_(stop) {
         json_.SetOutputStream(&json_text_);
         json_.SetErrorStream(&json_text_);
         console_.SetOutputStream(&std::cerr);
@@ -57,7 +56,7 @@ public:
         return json_.ReportContext(c);
     }
     void ReportRuns(const std::vector<Run> &runs) override {
-        throw_if_interrupted();  // SIGINT/SIGTERM: bench stops after the benchmark that was running
+        stop_.throw_if_requested();  // SIGINT/SIGTERM: bench stops after the benchmark that was running
         if (show_) console_.ReportRuns(runs);
         json_.ReportRuns(runs);
         for (const Run &r : runs) {
@@ -85,6 +84,7 @@ public:
 
 private:
     bool show_ = isatty(STDERR_FILENO);
+    StopToken stop_;
     benchmark::ConsoleReporter console_;
     benchmark::JSONReporter json_;
     std::ostringstream json_text_;
@@ -141,14 +141,15 @@ int bench_command(const BenchArgs &a) {
         o.regions.push_back(*g);
     }
     o.seed = a.seed, o.min_time_s = a.min_time_s, o.repetitions = a.repetitions;
-    std::vector<Impl> catalogue = load_catalogue(a.plugins);
-    ReportDir dir(a.out);
+    const RunContext ctx = command_context();
+    std::vector<Impl> catalogue = load_catalogue(a.plugins, ctx);
+    ReportDir dir(a.out, ctx.stop);
 
     std::vector<std::pair<std::string, bench::BenchKey>> keys;
     benchmark::ClearRegisteredBenchmarks();
     if (impls) bench::register_impl_benchmarks(catalogue, o, keys);
     if (harness) bench::register_harness_benchmarks(o, keys);
-    Collector collector;
+    Collector collector(ctx.stop);
     if (!keys.empty()) {
         int argc = 1;
         char name[] = "quatcheck";

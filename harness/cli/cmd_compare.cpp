@@ -27,7 +27,7 @@ int compare_command(const CompareArgs &a) {
     Comparison c = compare_reports(baseline, current, o);
     std::string out = a.out.empty() ? a.current : a.out;
     // junit.xml and compare.md are one output: both or neither (a full disk fails before either is seen).
-    ReportDir dir(out);
+    ReportDir dir(out, command_context().stop);
     dir.write("junit.xml", comparison_junit(c));
     dir.write("compare.md", comparison_markdown(c));
     dir.commit();

@@ -50,7 +50,8 @@ int replay_case(const ConformArgs &a, const std::vector<Impl> &catalogue) {
 int conform_command(const ConformArgs &a) {
     if (a.cases <= 0) throw UsageError(fmt::format("--cases: must be a positive count, got {}", a.cases));
     if (a.jobs < 0) throw UsageError(fmt::format("--jobs: must be 0 (all cores) or positive, got {}", a.jobs));
-    std::vector<Impl> catalogue = load_catalogue(a.plugins);
+    const RunContext ctx = command_context();
+    std::vector<Impl> catalogue = load_catalogue(a.plugins, ctx);
     if (!a.one_case.empty()) return replay_case(a, catalogue);
     ConformOptions opt;
     opt.seed = a.seed;
@@ -61,8 +62,8 @@ int conform_command(const ConformArgs &a) {
     select_properties(opt.properties);  // unknown names fail before any work
     std::vector<ImplOp> selected = select_impls(catalogue, a.impls, parse_ops(a.ops));
     if (selected.empty()) throw UsageError("conform: the selection has no implementation supporting the requested ops");
-    ReportDir dir(a.out);  // fails early when the folder is not writable
-    std::vector<ConformRow> rows = conform(selected, opt);
+    ReportDir dir(a.out, ctx.stop);  // fails early when the folder is not writable
+    std::vector<ConformRow> rows = conform(selected, opt, ctx);
     dir.write("conformance.csv", conformance_csv(rows, plugin_args(a.plugins)));
     dir.commit();
     size_t counts[4] = {0, 0, 0, 0};

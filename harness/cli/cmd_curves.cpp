@@ -23,9 +23,10 @@ int curves_command(const CurvesArgs &a) {
     opt.impl_filters = a.impls;
     opt.ops = parse_ops(a.ops);
     opt.points = a.points;
-    std::vector<Impl> catalogue = load_catalogue(a.plugins);
-    ReportDir dir(a.out);  // fails early when the folder is not writable
-    std::vector<CurveRow> rows = velocity_curves(opt, catalogue);
+    const RunContext ctx = command_context();
+    std::vector<Impl> catalogue = load_catalogue(a.plugins, ctx);
+    ReportDir dir(a.out, ctx.stop);  // fails early when the folder is not writable
+    std::vector<CurveRow> rows = velocity_curves(opt, catalogue, ctx);
     if (rows.empty()) throw UsageError("curves: the selection has no implementation supporting the requested ops");
     dir.write("velocity_curve.csv", velocity_curve_csv(rows));
     dir.commit();

@@ -15,7 +15,7 @@ namespace {
 int leaderboard_command(const std::string &dir) {
     std::error_code ec;
     if (!std::filesystem::is_directory(dir, ec)) throw UsageError(fmt::format("leaderboard: {}: not a folder", dir));
-    write_leaderboard(dir);
+    write_leaderboard(dir, command_context().stop);
     std::fprintf(stderr, "quatcheck leaderboard: wrote %s/leaderboard.csv and leaderboard.md\n", dir.c_str());
     return 0;
 }

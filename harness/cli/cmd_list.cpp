@@ -11,7 +11,7 @@ void setup(CLI::App *sub, int &status) {
     add_plugin_option(sub, *plugins);
     sub->add_flag("--summary", *all, "Also print each implementation's one-line contract");
     sub->callback([plugins, all, &status] {
-        for (const Impl &i : load_catalogue(*plugins)) {
+        for (const Impl &i : load_catalogue(*plugins, command_context())) {
             std::string ops;
             for (Op op : {Op::slerp, Op::nlerp, Op::squad})
                 if (i.supports(op)) ops += (ops.empty() ? "" : ",") + std::string(to_string(op));

@@ -23,9 +23,10 @@ struct MergeArgs {
 };
 
 int merge_command(const MergeArgs &a) {
-    std::vector<Impl> catalogue = load_catalogue(a.plugins);
+    const RunContext ctx = command_context();
+    std::vector<Impl> catalogue = load_catalogue(a.plugins, ctx);
     if (a.jobs < 0) throw UsageError(fmt::format("--jobs: must be 0 (all cores) or positive, got {}", a.jobs));
-    ReportDir dir(a.out);
+    ReportDir dir(a.out, ctx.stop);
     if (!a.dirs.empty() && is_sweep_folder(a.dirs.front())) {  // the shards of quatcheck sweep --shard K/N
         SweepResult r = merge_sweep_shards(a.dirs, catalogue);
         for (const auto &[name, content] : sweep_report_files(r)) dir.write(name, content);
@@ -35,7 +36,7 @@ int merge_command(const MergeArgs &a) {
         return 0;
     }
     const int jobs = resolve_jobs(a.jobs);
-    RunResult result = merge_shards(a.dirs, catalogue, jobs);
+    RunResult result = merge_shards(a.dirs, catalogue, jobs, ctx);
     write_run_report(result, dir);
     dir.discard("shard.bin");  // the merged report is unsharded: a shard's shard.bin must not survive in --out
     dir.commit();

@@ -65,7 +65,7 @@ void setup(CLI::App *sub, int &status) {
     add_reference_option(sub, *reference);
     sub->callback([=, &status] {
         const ReferenceMode mode = reference_mode(*reference);
-        std::vector<Impl> catalogue = load_catalogue(*plugins);
+        std::vector<Impl> catalogue = load_catalogue(*plugins, command_context());
         std::vector<WorstCaseRow> rows = read_worst_cases(*file);
         size_t differ = 0;
         for (const auto &r : rows) {

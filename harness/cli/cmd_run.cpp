@@ -67,14 +67,13 @@ int run_command(const RunArgs &a) {
     if (!a.shard.empty()) opt.shard = parse_shard(a.shard);
     if (!(a.timeout_s > 0 && a.timeout_s <= 3600))
         throw UsageError(fmt::format("--timeout: must be in (0, 3600] seconds, got {}", a.timeout_s));
-    isolation_settings().batch_timeout_s = a.timeout_s;
-    std::vector<Impl> catalogue = load_catalogue(a.plugins);
-    if (a.isolate) isolate_builtins(catalogue);
-    ReportDir dir(a.out);  // fails early when the folder is not writable
     std::atomic<uint64_t> cases_done{0};
-    opt.cases_done = &cases_done;
+    const RunContext ctx = command_context(a.timeout_s, &cases_done);
+    std::vector<Impl> catalogue = load_catalogue(a.plugins, ctx);
+    if (a.isolate) isolate_builtins(catalogue, ctx);
+    ReportDir dir(a.out, ctx.stop);  // fails early when the folder is not writable
     ProgressLine progress("quatcheck run", planned_cases(opt, select_impls(catalogue, opt.impl_filters, opt.ops)), cases_done);
-    RunResult result = run(opt, catalogue);
+    RunResult result = run(opt, catalogue, ctx);
     progress.stop();
     if (!result.partial && !result.selected.empty()) {
         // The report of a complete run. A signal during the writing (or the search before it: the runner
@@ -101,7 +100,7 @@ int run_command(const RunArgs &a) {
         const int sig = interrupt_signal();
         const std::string where = partial_folder(a.out);
         remove_partial(a.out);  // never mix files of two interrupted runs
-        ReportDir partial(where);
+        ReportDir partial(where);  // no stop token: the signal is acknowledged, the partial report is written
         write_run_report(result, partial);
         partial.discard("shard.bin");
         partial.write("PARTIAL", fmt::format("interrupted by SIG{}: this report covers only part of the run "

@@ -36,10 +36,11 @@ int squad_command(const SquadArgs &a) {
     opt.reference = reference_mode(a.reference);
     opt.jobs = a.jobs;
     opt.worst_k = a.worst_k;
-    std::vector<Impl> catalogue = load_catalogue(a.plugins);
-    SquadResult result = run_squad(opt, catalogue);
+    const RunContext ctx = command_context();
+    std::vector<Impl> catalogue = load_catalogue(a.plugins, ctx);
+    SquadResult result = run_squad(opt, catalogue, ctx);
     if (result.selected.empty()) throw UsageError("squad: no implementation supports squad (see quatcheck list)");
-    ReportDir dir(a.out);
+    ReportDir dir(a.out, ctx.stop);
     dir.write("squad_summary.csv", squad_summary_csv(result));
     dir.write("squad_worst_cases.csv", squad_worst_cases_csv(result));
     dir.write("squad_conformance.csv", squad_conformance_csv(result));

@@ -89,13 +89,14 @@ int sweep_command(const SweepArgs &a) {
     opt.jobs = a.jobs;
     opt.seed = a.seed;
     opt.reference = reference_mode(a.reference);
-    isolation_settings().batch_timeout_s = a.timeout_s;
+    std::atomic<uint64_t> done{0};
+    const RunContext ctx = command_context(a.timeout_s, &done);
 
-    std::vector<Impl> catalogue = load_catalogue(a.plugins);
-    if (a.isolate) isolate_builtins(catalogue);
+    std::vector<Impl> catalogue = load_catalogue(a.plugins, ctx);
+    if (a.isolate) isolate_builtins(catalogue, ctx);
     std::vector<ImplOp> sel = select_sweep_impls(catalogue, opt);
     if (sel.empty()) throw UsageError("sweep: the selection has no implementation supporting the requested ops");
-    std::vector<SliceSpec> slices = plan_slices(opt, sel);
+    std::vector<SliceSpec> slices = plan_slices(opt, sel, ctx.stop);
     const int jobs = resolve_jobs(opt.jobs);
 
     // The plan and its estimate: each precision's cost per point measured on 2048 points of its first slice.
@@ -103,7 +104,7 @@ int sweep_command(const SweepArgs &a) {
     double per_point[2] = {-1, -1};
     for (const SliceSpec &s : slices) {
         double &pp = per_point[s.precision == Precision::f32 ? 0 : 1];
-        if (pp < 0) pp = seconds_per_point(opt, sel, s);
+        if (pp < 0) pp = seconds_per_point(opt, sel, s, ctx.stop);
         est_cpu += pp * double(s.points);
     }
     std::fprintf(stderr, "quatcheck sweep --over %s: %zu slices, %zu impl-ops\n", to_string(opt.over), slices.size(), sel.size());
@@ -115,11 +116,9 @@ int sweep_command(const SweepArgs &a) {
                  (unsigned long long)planned_sweep_cases(slices), duration(est_cpu / jobs).c_str(), jobs);
     if (a.estimate_only) return 0;
 
-    ReportDir dir(a.out);  // fails early when the folder is not writable
-    std::atomic<uint64_t> done{0};
-    opt.cases_done = &done;
+    ReportDir dir(a.out, ctx.stop);  // fails early when the folder is not writable
     ProgressLine progress("quatcheck sweep", planned_sweep_cases(slices), done);
-    SweepResult r = run_sweep(opt, catalogue);
+    SweepResult r = run_sweep(opt, catalogue, ctx);
     progress.stop();
     for (const auto &[name, content] : sweep_report_files(r)) dir.write(name, content);
     dir.commit();

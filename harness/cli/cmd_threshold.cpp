@@ -46,7 +46,6 @@ int threshold_command(const ThresholdArgs &a) {
         throw UsageError(fmt::format("--floor-factor: must be a finite number >= 1, got {}", a.floor_factor));
     if (!(a.timeout_s > 0 && a.timeout_s <= 3600))
         throw UsageError(fmt::format("--timeout: must be in (0, 3600] seconds, got {}", a.timeout_s));
-    isolation_settings().batch_timeout_s = a.timeout_s;
     opt.points = int(a.points);
     opt.cases = uint64_t(a.cases);
     opt.seed = a.seed;
@@ -54,16 +53,17 @@ int threshold_command(const ThresholdArgs &a) {
     opt.jobs = a.jobs;
     opt.min_time_s = a.min_time;
     opt.floor_factor = a.floor_factor;
+    const RunContext ctx = command_context(a.timeout_s);
     std::vector<Impl> catalogue;
     if (!a.impls.empty()) {
-        catalogue = load_catalogue(a.plugins);
+        catalogue = load_catalogue(a.plugins, ctx);
         opt.impls = select_implementations(catalogue, a.impls, [](const Impl &i) { return i.supports_slerp_tau(); },
                                            "implementation with slerp_tau (a qc_impl_v2 plugin or a protocol-2 adapter)");
     } else if (!a.plugins.empty()) {
         throw UsageError("--plugin/--plugin-cmd: threshold studies a plugin's routine only with --impl NAME");
     }
-    ReportDir dir(a.out);  // fails early when the folder is not writable
-    ThresholdResult r = run_threshold_study(opt);
+    ReportDir dir(a.out, ctx.stop);  // fails early when the folder is not writable
+    ThresholdResult r = run_threshold_study(opt, ctx);
     dir.write("threshold.csv", threshold_csv(r));
     dir.write("threshold_summary.csv", threshold_summary_csv(r));
     dir.write("threshold.json", threshold_json(r));

@@ -3,6 +3,7 @@
 
 #include "quatcheck/types.h"
 #include "reference/reference.h"
+#include "run/context.h"
 
 #include <CLI/CLI.hpp>
 
@@ -35,6 +36,9 @@ std::vector<Op> parse_ops(const std::vector<std::string> &names, const char *fla
 // --reference fast|mpfr (default fast): CLI11 rejects any other value with a one-line usage error.
 void add_reference_option(CLI::App *sub, std::string &mode);
 ReferenceMode reference_mode(const std::string &mode);
+// The context a command hands down to the catalogue, the studies and the report writer: the signal handlers'
+// stop token (harness/isolate/interrupt.h), `timeout_s` (--timeout where the command has it) and `progress`.
+RunContext command_context(double timeout_s = 5, std::atomic<uint64_t> *progress = nullptr);
 
 }  // namespace qc::cli
 

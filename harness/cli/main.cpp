@@ -118,9 +118,9 @@ int main(int argc, char **argv) {
             return 2;
         }
     }
-    // SIGINT/SIGTERM in any phase of any command: the long loops poll the flag (throw_if_interrupted) and
-    // the command ends with 128 + sig, --out untouched (run writes OUT.partial). The worker keeps the
-    // default action: its parent ends it.
+    // SIGINT/SIGTERM in any phase of any command: the long loops poll the flag through the RunContext's stop
+    // token (cli/context.cpp) and the command ends with 128 + sig, --out untouched (run writes OUT.partial).
+    // The worker keeps the default action: its parent ends it.
     if (!(argc > 1 && std::string(argv[1]) == "worker")) install_interrupt_handlers();
     try {
         app.parse(argc, argv);

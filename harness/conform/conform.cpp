@@ -1,6 +1,5 @@
 #include "conform/conform.h"
 #include "run/parallel.h"
-#include "isolate/interrupt.h"
 
 #include "tables/schemas.h"
 
@@ -75,7 +74,7 @@ ConformRow run_task(CheckContext &cx, const Impl &impl, Op op, const Property &p
         fnv1a(fnv1a(fnv1a(0xcbf29ce484222325ull ^ opt.seed, impl.name), to_string(op)), prop.name);
     bool failed = false, have_worst = false;
     for (uint64_t i = 0; i < opt.cases; i++) {
-        throw_if_interrupted();  // SIGINT/SIGTERM: conform ends with 128 + sig, --out untouched
+        cx.stop.throw_if_requested();  // SIGINT/SIGTERM: conform ends with 128 + sig, --out untouched
         rc::Shrinkable<CaseValues> s = gen(rc::Random(task_seed + i * 0x9E3779B97F4A7C15ull), rc::kNominalSize);
         CaseValues v = s.value();
         CaseOutcome o = check(v);
@@ -111,7 +110,7 @@ ConformRow run_task(CheckContext &cx, const Impl &impl, Op op, const Property &p
 
 }  // namespace
 
-std::vector<ConformRow> conform(const std::vector<ImplOp> &selected, const ConformOptions &opt) {
+std::vector<ConformRow> conform(const std::vector<ImplOp> &selected, const ConformOptions &opt, const RunContext &ctx) {
     std::vector<const Property *> props = select_properties(opt.properties);
     struct Task {
         const Impl *impl;
@@ -126,6 +125,7 @@ std::vector<ConformRow> conform(const std::vector<ImplOp> &selected, const Confo
     std::atomic<size_t> next{0};
     auto worker = [&](int) {
         CheckContext f32(Precision::f32, opt.reference), f64(Precision::f64, opt.reference);
+        f32.stop = f64.stop = ctx.stop;
         for (;;) {
             size_t k = next.fetch_add(1);
             if (k >= tasks.size()) break;

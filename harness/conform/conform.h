@@ -38,7 +38,9 @@ struct ConformRow {
 // Throws UsageError for an unknown property name.
 std::vector<const Property *> select_properties(const std::vector<std::string> &names);
 
-std::vector<ConformRow> conform(const std::vector<ImplOp> &selected, const ConformOptions &options);
+// A stop request (ctx.stop) throws Interrupted; the out-of-process implementations carry the catalogue's context.
+std::vector<ConformRow> conform(const std::vector<ImplOp> &selected, const ConformOptions &options,
+                                const RunContext &ctx = {});
 
 // One case of one property (what `quatcheck conform --case` replays): verdict pass, fail or known.
 ConformRow check_case(const Impl &impl, Op op, const Property &property, const CaseValues &c,

@@ -1,7 +1,6 @@
 #include "conform/properties.h"
 
 #include "isolate/eval.h"
-#include "isolate/interrupt.h"
 #include "regions/regions.h"
 
 #include <fmt/format.h>
@@ -31,11 +30,11 @@ bool CheckContext::call(const Impl &impl, Op op, const double q0[4], const doubl
     if (precision == Precision::f32) {
         float a[4], b[4], o[4] = {0, 0, 0, 0};
         for (int i = 0; i < 4; i++) a[i] = float(q0[i]), b[i] = float(q1[i]);
-        impl.call<float>(op, a, b, float(t), o);
+        impl.call(op, a, b, float(t), o);
         for (int i = 0; i < 4; i++) out[i] = o[i];
     } else {
         double o[4] = {0, 0, 0, 0};
-        impl.call<double>(op, q0, q1, t, o);
+        impl.call(op, q0, q1, t, o);
         for (int i = 0; i < 4; i++) out[i] = o[i];
     }
     for (int i = 0; i < 4; i++)
@@ -427,9 +426,9 @@ struct Probe {
         }
         std::vector<Quat<T>> res(n);
         for (size_t pos = 0; pos < n;) {
-            throw_if_interrupted();
+            cx.stop.throw_if_requested();
             EvalOutcome o = eval_batch(impl, op, cases.data() + pos, n - pos, res.data() + pos);
-            if (o.status == EvalStatus::interrupted) throw_if_interrupted();
+            if (o.status == EvalStatus::interrupted) cx.stop.throw_if_requested();
             size_t stop = o.ok() ? n : pos + o.done;
             for (size_t i = pos; i < n && i <= stop; i++) {
                 bool ok = i < stop;

@@ -47,6 +47,7 @@ public:
     ReferenceEngine reference;
     MetricEngine metric;
     SlerpReference ref, ref_end;
+    StopToken stop;  // the command's (RunContext::stop): long loops throw Interrupted when it is requested
 
     double eps() const { return precision_eps(precision); }
     // U: 16 eps, the norm and endpoint tolerance in ulp1.

@@ -1,5 +1,4 @@
 #include "curves/velocity.h"
-#include "isolate/interrupt.h"
 
 #include "reference/quat_real.h"
 #include "tables/schemas.h"
@@ -51,18 +50,18 @@ struct Ideal {
 
 // Angle from `start` of every sample, and the speed by differences of neighbouring samples.
 void angles_and_speeds(RealQuatOps &ops, const std::vector<RealQuat> &q, const std::vector<bool> &valid,
-                       const RealQuat &start, const std::vector<double> &t, std::vector<double> &phi,
-                       std::vector<double> &speed) {
+                       const RealQuat &start, const std::vector<double> &t, const StopToken &stop,
+                       std::vector<double> &phi, std::vector<double> &speed) {
     const size_t n = q.size();
     const double nan = std::numeric_limits<double>::quiet_NaN();
     phi.assign(n, nan);
     speed.assign(n, nan);
     for (size_t k = 0; k < n; k++) {
-        if (k % 256 == 0) throw_if_interrupted();
+        if (k % 256 == 0) stop.throw_if_requested();
         if (valid[k]) phi[k] = ops.rotation_angle(q[k], start);
     }
     for (size_t k = 0; k < n; k++) {
-        if (k % 256 == 0) throw_if_interrupted();
+        if (k % 256 == 0) stop.throw_if_requested();
         size_t a = k == 0 ? 0 : k - 1, b = k + 1 == n ? k : k + 1;
         if (valid[a] && valid[b] && t[b] > t[a]) speed[k] = ops.rotation_angle(q[a], q[b]) / (t[b] - t[a]);
     }
@@ -70,10 +69,11 @@ void angles_and_speeds(RealQuatOps &ops, const std::vector<RealQuat> &q, const s
 
 template <class T> struct CurveMaker {
     const CurveOptions &opt;
+    StopToken stop;
     RealQuatOps ops{2 * Format<T>::p + 32};
     std::vector<double> t;  // the grid, rounded to T
 
-    explicit CurveMaker(const CurveOptions &o) : opt(o) {
+    CurveMaker(const CurveOptions &o, const StopToken &s) : opt(o), stop(s) {
         for (int k = 0; k < o.points; k++) t.push_back(double(T(double(k) / (o.points - 1))));
     }
 
@@ -103,14 +103,14 @@ template <class T> struct CurveMaker {
         SquadTrackReference ref;
         constexpr size_t kChunk = 256;
         for (size_t at = 0; at < queries.size(); at += kChunk) {
-            throw_if_interrupted();
+            stop.throw_if_requested();
             std::vector<SquadQuery> part(queries.begin() + long(at), queries.begin() + long(std::min(queries.size(), at + kChunk)));
             SquadTrackReference r;
             reference.evaluate(keys, part, r, true);
             if (at == 0) ref = std::move(r);
             else ref.points.insert(ref.points.end(), r.points.begin(), r.points.end());
         }
-        angles_and_speeds(ops, ref.points, std::vector<bool>(t.size(), true), ref.keys[0], t, id.phi, id.speed);
+        angles_and_speeds(ops, ref.points, std::vector<bool>(t.size(), true), ref.keys[0], t, stop, id.phi, id.speed);
         return id;
     }
 
@@ -128,7 +128,7 @@ template <class T> struct CurveMaker {
         std::vector<RealQuat> out(t.size());
         std::vector<bool> valid(t.size());
         for (size_t k = 0; k < t.size(); k++) {
-            throw_if_interrupted();  // SIGINT/SIGTERM: curves ends with 128 + sig, --out untouched
+            stop.throw_if_requested();  // SIGINT/SIGTERM: curves ends with 128 + sig, --out untouched
             T o[4] = {0, 0, 0, 0};
             if (op == Op::squad) {
                 auto [sg, u] = locate(t[k], n - 1);
@@ -146,7 +146,7 @@ template <class T> struct CurveMaker {
         ops.set(start, keys[0].data());
         ops.normalize(start);
         std::vector<double> phi, speed;
-        angles_and_speeds(ops, out, valid, start, t, phi, speed);
+        angles_and_speeds(ops, out, valid, start, t, stop, phi, speed);
         for (size_t k = 0; k < t.size(); k++)
             rows.push_back({&impl, op, nominal_deg, track, t[k], phi[k], id.phi[k], (phi[k] - id.phi[k]) / id.theta,
                             speed[k] / id.speed[k] - 1});
@@ -182,13 +182,13 @@ const std::vector<NamedTrack> &curve_tracks() {
     return tracks;
 }
 
-std::vector<CurveRow> velocity_curves(const CurveOptions &options, const std::vector<Impl> &catalogue) {
+std::vector<CurveRow> velocity_curves(const CurveOptions &options, const std::vector<Impl> &catalogue, const RunContext &ctx) {
     if (options.points < 3) throw UsageError(fmt::format("--points: need at least 3 grid points, got {}", options.points));
     std::vector<Op> ops = options.ops.empty() ? std::vector<Op>{Op::slerp, Op::nlerp, Op::squad} : options.ops;
     const std::vector<const Impl *> chosen = select_implementations(catalogue, options.impl_filters);
     std::vector<CurveRow> rows;
-    CurveMaker<float> f32(options);
-    CurveMaker<double> f64(options);
+    CurveMaker<float> f32(options, ctx.stop);
+    CurveMaker<double> f64(options, ctx.stop);
     for (const Impl *impl : chosen)
         for (Op op : ops) {
             if (!impl->supports(op)) continue;

@@ -48,7 +48,9 @@ struct NamedTrack {
 };
 const std::vector<NamedTrack> &curve_tracks();
 
-std::vector<CurveRow> velocity_curves(const CurveOptions &options, const std::vector<Impl> &catalogue);
+// A stop request (ctx.stop) throws Interrupted.
+std::vector<CurveRow> velocity_curves(const CurveOptions &options, const std::vector<Impl> &catalogue,
+                                      const RunContext &ctx = {});
 std::string velocity_curve_csv(const std::vector<CurveRow> &rows);
 
 }  // namespace qc

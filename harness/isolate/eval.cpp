@@ -7,29 +7,112 @@
 #include <cstdlib>
 #include <deque>
 #include <mutex>
+#include <type_traits>
 #include <vector>
 
 namespace qc {
 
+namespace {
+// Two-key cases as records (the worker's and the process plugins' format), and back.
 template <class T>
-EvalOutcome eval_batch(const Impl &impl, Op op, const SlerpCase<T> *cases, size_t n, Quat<T> *outs) {
-    EvalOutcome o;
-    if (!impl.backend) {  // in process: a plain loop over the table
-        for (size_t i = 0; i < n; i++) impl.call_direct(op, cases[i].q0.data(), cases[i].q1.data(), cases[i].t, outs[i].data());
-        o.done = n;
-        return o;
-    }
+EvalOutcome cases_as_records(EvalBackend &b, Op op, const SlerpCase<T> *cases, size_t n, Quat<T> *outs) {
     std::vector<double> in(n * kEvalRecord, 0.0), out(n * 4, 0.0);
     for (size_t i = 0; i < n; i++) {
         double *r = &in[i * kEvalRecord];
         for (int k = 0; k < 4; k++) r[k] = double(cases[i].q0[size_t(k)]), r[4 + k] = double(cases[i].q1[size_t(k)]);
         r[16] = double(cases[i].t);
     }
-    o = impl.backend->eval_records(Format<T>::precision, op == Op::slerp ? EvalFn::slerp : EvalFn::nlerp, in.data(), n,
+    EvalOutcome o = b.eval_records(Format<T>::precision, op == Op::slerp ? EvalFn::slerp : EvalFn::nlerp, in.data(), n,
                                    out.data());  // o.self_ns: the backend's own measurement, if any
     for (size_t i = 0; i < o.done; i++)
         for (int k = 0; k < 4; k++) outs[i][size_t(k)] = T(out[i * 4 + size_t(k)]);
     return o;
+}
+}  // namespace
+
+EvalOutcome EvalBackend::eval_cases(Op op, const SlerpCase<float> *cases, size_t n, Quat<float> *outs) {
+    return cases_as_records(*this, op, cases, n, outs);
+}
+EvalOutcome EvalBackend::eval_cases(Op op, const SlerpCase<double> *cases, size_t n, Quat<double> *outs) {
+    return cases_as_records(*this, op, cases, n, outs);
+}
+
+namespace {
+// Calls the table on the calling thread: no containment, and nothing between the harness and the function
+// but one virtual call per batch.
+class InProcessBackend final : public EvalBackend {
+public:
+    explicit InProcessBackend(const qc_impl_v1 *table) : t_(table) {}
+    bool in_process() const override { return true; }
+
+    EvalOutcome eval_cases(Op op, const SlerpCase<float> *cases, size_t n, Quat<float> *outs) override {
+        return loop(op == Op::slerp ? t_->slerp_f32 : t_->nlerp_f32, cases, n, outs);
+    }
+    EvalOutcome eval_cases(Op op, const SlerpCase<double> *cases, size_t n, Quat<double> *outs) override {
+        return loop(op == Op::slerp ? t_->slerp_f64 : t_->nlerp_f64, cases, n, outs);
+    }
+    EvalOutcome eval_records(Precision p, EvalFn fn, const double *in, size_t n, double *out) override {
+        if (p == Precision::f32) return records<float>(fn, in, n, out);
+        return records<double>(fn, in, n, out);
+    }
+
+private:
+    template <class T>
+    static EvalOutcome loop(void (*fn)(const T *, const T *, T, T *), const SlerpCase<T> *cases, size_t n, Quat<T> *outs) {
+        for (size_t i = 0; i < n; i++) fn(cases[i].q0.data(), cases[i].q1.data(), cases[i].t, outs[i].data());
+        EvalOutcome o;
+        o.done = n;
+        return o;
+    }
+    template <class T> EvalOutcome records(EvalFn fn, const double *in, size_t n, double *out) const {
+        constexpr bool f32 = std::is_same_v<T, float>;
+        for (size_t i = 0; i < n; i++) {
+            const double *r = in + i * kEvalRecord;
+            T a[4], b[4], c[4], d[4], res[4];
+            for (int k = 0; k < 4; k++) a[k] = T(r[k]), b[k] = T(r[4 + k]), c[k] = T(r[8 + k]), d[k] = T(r[12 + k]);
+            const T t = T(r[16]);
+            if constexpr (f32) {
+                switch (fn) {
+                case EvalFn::slerp: t_->slerp_f32(a, b, t, res); break;
+                case EvalFn::nlerp: t_->nlerp_f32(a, b, t, res); break;
+                case EvalFn::squad: t_->squad_f32(a, b, c, d, t, res); break;
+                case EvalFn::squad_setup: t_->squad_setup_f32(a, b, c, res); break;
+                case EvalFn::slerp_tau: return no_slerp_tau(i);
+                }
+            } else {
+                switch (fn) {
+                case EvalFn::slerp: t_->slerp_f64(a, b, t, res); break;
+                case EvalFn::nlerp: t_->nlerp_f64(a, b, t, res); break;
+                case EvalFn::squad: t_->squad_f64(a, b, c, d, t, res); break;
+                case EvalFn::squad_setup: t_->squad_setup_f64(a, b, c, res); break;
+                case EvalFn::slerp_tau: return no_slerp_tau(i);
+                }
+            }
+            for (int k = 0; k < 4; k++) out[i * 4 + size_t(k)] = double(res[k]);
+        }
+        EvalOutcome o;
+        o.done = n;
+        return o;
+    }
+
+    // slerp_tau (qc_impl_v2) reaches the harness only from plugins, which never run in process.
+    static EvalOutcome no_slerp_tau(size_t i) {
+        EvalOutcome o;
+        o.status = EvalStatus::crashed;
+        o.done = i;
+        o.detail = "slerp_tau is not available in process";
+        return o;
+    }
+
+    const qc_impl_v1 *t_;
+};
+}  // namespace
+
+std::shared_ptr<EvalBackend> in_process_backend(const qc_impl_v1 *table) { return std::make_shared<InProcessBackend>(table); }
+
+template <class T>
+EvalOutcome eval_batch(const Impl &impl, Op op, const SlerpCase<T> *cases, size_t n, Quat<T> *outs) {
+    return impl.backend->eval_cases(op, cases, n, outs);
 }
 
 template EvalOutcome eval_batch<float>(const Impl &, Op, const SlerpCase<float> *, size_t, Quat<float> *);
@@ -38,11 +121,6 @@ template EvalOutcome eval_batch<double>(const Impl &, Op, const SlerpCase<double
 template <class T>
 EvalOutcome eval_batch_tau(const Impl &impl, const SlerpCase<T> *cases, size_t n, T tau, Quat<T> *outs) {
     EvalOutcome o;
-    if (!impl.backend) {  // in process: a plain loop over the v2 table
-        for (size_t i = 0; i < n; i++) impl.slerp_tau(cases[i].q0.data(), cases[i].q1.data(), cases[i].t, tau, outs[i].data());
-        o.done = n;
-        return o;
-    }
     std::vector<double> in(n * kEvalRecord, 0.0), out(n * 4, 0.0);
     for (size_t i = 0; i < n; i++) {
         double *r = &in[i * kEvalRecord];
@@ -65,7 +143,7 @@ template <class T> void call_one(const Impl &impl, Op op, const T q0[4], const T
     for (int k = 0; k < 4; k++) c.q0[size_t(k)] = q0[k], c.q1[size_t(k)] = q1[k];
     c.t = t;
     Quat<T> r{};
-    EvalOutcome o = eval_batch(impl, op, &c, 1, &r);
+    EvalOutcome o = impl.backend->eval_cases(op, &c, 1, &r);
     if (!o.ok()) {
         // One case at a time (replay, the worst-case writer): a failure reads as a non-finite output.
         std::fprintf(stderr, "quatcheck: %s %s: %s (%s)\n", impl.name.c_str(), to_string(op), to_string(o.status),
@@ -76,10 +154,10 @@ template <class T> void call_one(const Impl &impl, Op op, const T q0[4], const T
 }
 }  // namespace
 
-void Impl::call_isolated(Op op, const float q0[4], const float q1[4], float t, float out[4]) const {
+void Impl::call(Op op, const float q0[4], const float q1[4], float t, float out[4]) const {
     call_one(*this, op, q0, q1, t, out);
 }
-void Impl::call_isolated(Op op, const double q0[4], const double q1[4], double t, double out[4]) const {
+void Impl::call(Op op, const double q0[4], const double q1[4], double t, double out[4]) const {
     call_one(*this, op, q0, q1, t, out);
 }
 
@@ -120,9 +198,9 @@ const qc_impl_v1 *isolated_table(const IsolatedDescriptor &d) {
     return &tables.back();
 }
 
-void isolate_builtins(std::vector<Impl> &catalogue) {
+void isolate_builtins(std::vector<Impl> &catalogue, const RunContext &ctx) {
     for (auto &i : catalogue)
-        if (i.origin == "builtin" && !i.backend) i.backend = isolated_builtin_backend(i.family);
+        if (i.origin == "builtin" && i.backend->in_process()) i.backend = isolated_builtin_backend(i.family, ctx);
 }
 
 }  // namespace qc
@@ -153,28 +231,22 @@ void squad_record(const Impl &impl, EvalFn fn, const T *a, const T *b, const T *
 }  // namespace
 
 template <> void Impl::slerp_tau<float>(const float q0[4], const float q1[4], float t, float tau, float out[4]) const {
-    if (backend) squad_record<float>(*this, EvalFn::slerp_tau, q0, q1, nullptr, nullptr, t, out, tau);
-    else table_v2->slerp_tau_f32(q0, q1, t, tau, out);
+    squad_record<float>(*this, EvalFn::slerp_tau, q0, q1, nullptr, nullptr, t, out, tau);
 }
 template <> void Impl::slerp_tau<double>(const double q0[4], const double q1[4], double t, double tau, double out[4]) const {
-    if (backend) squad_record<double>(*this, EvalFn::slerp_tau, q0, q1, nullptr, nullptr, t, out, tau);
-    else table_v2->slerp_tau_f64(q0, q1, t, tau, out);
+    squad_record<double>(*this, EvalFn::slerp_tau, q0, q1, nullptr, nullptr, t, out, tau);
 }
 template <> void Impl::squad<float>(const float q0[4], const float q1[4], const float s0[4], const float s1[4], float t, float out[4]) const {
-    if (backend) squad_record<float>(*this, EvalFn::squad, q0, q1, s0, s1, t, out);
-    else table->squad_f32(q0, q1, s0, s1, t, out);
+    squad_record<float>(*this, EvalFn::squad, q0, q1, s0, s1, t, out);
 }
 template <> void Impl::squad<double>(const double q0[4], const double q1[4], const double s0[4], const double s1[4], double t, double out[4]) const {
-    if (backend) squad_record<double>(*this, EvalFn::squad, q0, q1, s0, s1, t, out);
-    else table->squad_f64(q0, q1, s0, s1, t, out);
+    squad_record<double>(*this, EvalFn::squad, q0, q1, s0, s1, t, out);
 }
 template <> void Impl::squad_setup<float>(const float p[4], const float c[4], const float n[4], float s[4]) const {
-    if (backend) squad_record<float>(*this, EvalFn::squad_setup, p, c, n, nullptr, 0.0f, s);
-    else table->squad_setup_f32(p, c, n, s);
+    squad_record<float>(*this, EvalFn::squad_setup, p, c, n, nullptr, 0.0f, s);
 }
 template <> void Impl::squad_setup<double>(const double p[4], const double c[4], const double n[4], double s[4]) const {
-    if (backend) squad_record<double>(*this, EvalFn::squad_setup, p, c, n, nullptr, 0.0, s);
-    else table->squad_setup_f64(p, c, n, s);
+    squad_record<double>(*this, EvalFn::squad_setup, p, c, n, nullptr, 0.0, s);
 }
 
 }  // namespace qc

@@ -1,13 +1,17 @@
-// Evaluating an implementation on a batch of cases, in process or contained in a worker process.
-//
-// Every driver (the runner, `conform`, `replay`, the worst-case writer) evaluates implementations through
-// eval_batch(). An Impl whose `backend` is set (every plugin, and the built-ins under --isolate) is run in
-// a separate worker process (`quatcheck worker`), fed batches over shared memory, with a timeout per
-// batch: a crash, a hang or an out-of-bounds write ends that batch with a status and the index of the
-// case that triggered it, and never the caller. An Impl without a backend is called directly.
+// Evaluating an implementation on a batch of cases: every Impl holds an EvalBackend, and every driver (the
+// runner, `conform`, `replay`, the worst-case writer) evaluates implementations through it (eval_batch()).
+// Three backends exist:
+//   in process       in_process_backend(): calls the qc_impl_v1 table directly (built-ins by default);
+//   worker processes isolated_plugin_backend() / isolated_builtin_backend() (every shared-library plugin,
+//                    and the built-ins under --isolate): `quatcheck worker` processes fed batches over shared
+//                    memory, with a timeout per batch;
+//   process plugins  add_process_plugin() (harness/isolate/process_plugin.h): --plugin-cmd adapters.
+// Out of process, a crash, a hang or an out-of-bounds write ends that batch with a status and the index of
+// the case that triggered it, and never the caller.
 #pragma once
 
 #include "quatcheck/types.h"
+#include "run/context.h"
 
 #include <cmath>
 #include <cstddef>
@@ -61,9 +65,19 @@ public:
     // Evaluates fn on records in[0..n) (kEvalRecord doubles each, exact values of the impl's format) into
     // out[0..n) (4 doubles each). Stops at the first failing case.
     virtual EvalOutcome eval_records(Precision p, EvalFn fn, const double *in, size_t n, double *out) = 0;
+    // Evaluates a two-key op (slerp or nlerp) on cases[0..n) into outs[0..n): the runner's inner loop, one
+    // virtual call per batch. By default the cases travel as records through eval_records().
+    virtual EvalOutcome eval_cases(Op op, const SlerpCase<float> *cases, size_t n, Quat<float> *outs);
+    virtual EvalOutcome eval_cases(Op op, const SlerpCase<double> *cases, size_t n, Quat<double> *outs);
+    // True when calls run in this process, unguarded (the bench suite times only these; --isolate replaces
+    // them with worker backends).
+    virtual bool in_process() const { return false; }
 };
 
-// Evaluates a two-key op (slerp or nlerp) of `impl` on cases[0..n) into outs[0..n).
+// The backend that calls `table` (which must outlive it) in this process, on the calling thread.
+std::shared_ptr<EvalBackend> in_process_backend(const qc_impl_v1 *table);
+
+// Evaluates a two-key op (slerp or nlerp) of `impl` on cases[0..n) into outs[0..n), through its backend.
 template <class T>
 EvalOutcome eval_batch(const Impl &impl, Op op, const SlerpCase<T> *cases, size_t n, Quat<T> *outs);
 
@@ -71,13 +85,6 @@ EvalOutcome eval_batch(const Impl &impl, Op op, const SlerpCase<T> *cases, size_
 // with one tau for the whole batch, into outs[0..n).
 template <class T>
 EvalOutcome eval_batch_tau(const Impl &impl, const SlerpCase<T> *cases, size_t n, T tau, Quat<T> *outs);
-
-// Containment settings (process-wide).
-struct IsolationSettings {
-    double batch_timeout_s = 5;  // per batch of at most 1024 cases
-    std::string worker_exe;      // the quatcheck binary; empty = this executable (/proc/self/exe)
-};
-IsolationSettings &isolation_settings();
 
 // One descriptor of a plugin as its worker reported it: the family and which of the eight qc_impl_v1
 // function pointers are set (bit k = k-th pointer in declaration order); bits 8 and 9: qc_impl_v2's
@@ -90,13 +97,16 @@ constexpr unsigned kTauMaskF32 = 1u << 8, kTauMaskF64 = 1u << 9;
 
 // Loads the plugin at `path` in a worker process (never in this one) and returns its descriptors, checked
 // by check_descriptor() in the worker. Throws InputError "PATH: reason" for a plugin that cannot be
-// loaded, lacks the entry point, returns a malformed table, or crashes or hangs while loading.
-std::vector<IsolatedDescriptor> describe_plugin_isolated(const std::string &path);
+// loaded, lacks the entry point, returns a malformed table, or crashes or hangs while loading (it has
+// ctx.timeout_s, at least 1 s). Workers run QC_WORKER_EXE when set, else this executable.
+std::vector<IsolatedDescriptor> describe_plugin_isolated(const std::string &path, const RunContext &ctx);
 
-// A backend that evaluates descriptor `index` of the plugin at `path` in worker processes.
-std::shared_ptr<EvalBackend> isolated_plugin_backend(const std::string &path, unsigned index, const std::string &family);
+// A backend that evaluates descriptor `index` of the plugin at `path` in worker processes: ctx.timeout_s per
+// batch of at most 1024 cases, and ctx.stop abandons a batch (status interrupted).
+std::shared_ptr<EvalBackend> isolated_plugin_backend(const std::string &path, unsigned index, const std::string &family,
+                                                     const RunContext &ctx);
 // A backend that evaluates the built-in family `family` in worker processes (--isolate).
-std::shared_ptr<EvalBackend> isolated_builtin_backend(const std::string &family);
+std::shared_ptr<EvalBackend> isolated_builtin_backend(const std::string &family, const RunContext &ctx);
 
 // Entry point of `quatcheck worker`: serves one plugin (path) or one built-in family over fds 3 (commands),
 // 4 (replies) and 5 (shared memory). Returns the process exit status.
@@ -107,6 +117,6 @@ int worker_main(const std::string &plugin_path, const std::string &builtin_famil
 namespace qc {
 // The parent's stand-in table for a descriptor that lives in a worker (pointers abort if called).
 const qc_impl_v1 *isolated_table(const IsolatedDescriptor &d);
-// --isolate: evaluate every built-in in worker processes too.
-void isolate_builtins(std::vector<Impl> &catalogue);
+// --isolate: evaluate every built-in in worker processes too (with ctx's timeout and stop token).
+void isolate_builtins(std::vector<Impl> &catalogue, const RunContext &ctx);
 }  // namespace qc

@@ -32,23 +32,10 @@ void install_interrupt_handlers() {
     sigaction(SIGTERM, &sa, nullptr);
 }
 
-bool interrupt_requested() { return g_pending.load(std::memory_order_relaxed); }
+StopToken signal_stop_token() { return StopToken(&g_pending, &g_signal); }
 int interrupt_signal() { return g_signal.load(); }
 void acknowledge_interrupt() { g_pending.store(false); }
 Interrupted::Interrupted(int s)
     : std::runtime_error(fmt::format("interrupted by SIG{}", sigabbrev_np(s) ? sigabbrev_np(s) : "?")), sig(s) {}
-
-void throw_if_interrupted() {
-    if (g_pending.load(std::memory_order_relaxed)) throw Interrupted(g_signal.load());
-}
-
-void request_interrupt_for_test(int sig) {
-    g_signal.store(sig);
-    g_pending.store(true);
-}
-void reset_interrupt_for_test() {
-    g_pending.store(false);
-    g_signal.store(0);
-}
 
 }  // namespace qc

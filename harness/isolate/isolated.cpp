@@ -1,7 +1,6 @@
 // The parent side of containment: spawning `quatcheck worker` processes, feeding them batches, and
 // turning a death, a silence or a scribble into an EvalOutcome.
 #include "isolate/process_common.h"
-#include "isolate/interrupt.h"
 #include "isolate/protocol.h"
 
 #include <fcntl.h>
@@ -25,11 +24,6 @@ extern char **environ;
 
 namespace qc {
 
-IsolationSettings &isolation_settings() {
-    static IsolationSettings s;
-    return s;
-}
-
 const char *to_string(EvalStatus s) {
     switch (s) {
     case EvalStatus::ok: return "ok";
@@ -43,9 +37,8 @@ const char *to_string(EvalStatus s) {
 
 namespace {
 
+// The quatcheck binary: QC_WORKER_EXE (tests, whose own binary is not the tool), else this executable.
 std::string worker_exe() {
-    const auto &s = isolation_settings();
-    if (!s.worker_exe.empty()) return s.worker_exe;
     if (const char *e = std::getenv("QC_WORKER_EXE"); e && *e) return e;
     char buf[4096];
     ssize_t n = ::readlink("/proc/self/exe", buf, sizeof buf - 1);
@@ -57,9 +50,9 @@ std::string worker_exe() {
 // Waits until fd is readable, the deadline passes, or a stop is requested. Returns 1 readable, 0 timeout,
 // -1 interrupted, 2 the worker (pidfd, when >= 0) has ended without a word: a process the plugin forked
 // may still hold the pipe open, so no end of file would ever come.
-int wait_readable(int fd, std::chrono::steady_clock::time_point deadline, int pidfd = -1) {
+int wait_readable(int fd, std::chrono::steady_clock::time_point deadline, const StopToken &stop, int pidfd = -1) {
     for (;;) {
-        if (interrupt_requested()) return -1;
+        if (stop.requested()) return -1;
         auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
         if (left.count() <= 0) return 0;
         pollfd p[2] = {{fd, POLLIN, 0}, {pidfd, POLLIN, 0}};
@@ -95,8 +88,9 @@ public:
 
     ~WorkerProcess() { kill_and_reap(); }
 
-    // Starts a worker; on failure returns a reason. On success `hello` holds the worker's hello text.
-    std::string start(const std::vector<std::string> &args, std::string &hello) {
+    // Starts a worker; on failure returns a reason. On success `hello` holds the worker's hello text. The
+    // plugin has ctx.timeout_s (at least 1 s) to load; a stop request abandons the wait.
+    std::string start(const std::vector<std::string> &args, const RunContext &ctx, std::string &hello) {
         static std::once_flag ignore_sigpipe;
         std::call_once(ignore_sigpipe, [] { ::signal(SIGPIPE, SIG_IGN); });
         int cmd[2], rep[2];
@@ -156,12 +150,12 @@ public:
             return fmt::format("cannot start worker {}: {}", exe, std::strerror(rc ? rc : errno));
         }
         // The hello: the plugin is loaded and described inside the worker.
-        auto deadline = std::chrono::steady_clock::now() +
-                        std::chrono::milliseconds(long(1000 * std::max(1.0, isolation_settings().batch_timeout_s)));
-        int w = wait_readable(reply_fd, deadline);
+        const double load_s = std::max(1.0, ctx.timeout_s);
+        auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(long(1000 * load_s));
+        int w = wait_readable(reply_fd, deadline, ctx.stop);
         if (w == 0) {
             kill_and_reap();
-            return fmt::format("the plugin did not finish loading within {} s", std::max(1.0, isolation_settings().batch_timeout_s));
+            return fmt::format("the plugin did not finish loading within {} s", load_s);
         }
         if (w < 0) {
             kill_and_reap();
@@ -243,8 +237,8 @@ std::vector<IsolatedDescriptor> parse_hello(const std::string &hello, std::strin
 
 class IsolatedBackend : public EvalBackend {
 public:
-    IsolatedBackend(std::vector<std::string> args, unsigned descriptor, std::string family)
-        : args_(std::move(args)), descriptor_(descriptor), family_(std::move(family)) {}
+    IsolatedBackend(std::vector<std::string> args, unsigned descriptor, std::string family, const RunContext &ctx)
+        : args_(std::move(args)), descriptor_(descriptor), family_(std::move(family)), ctx_(ctx) {}
 
     EvalOutcome eval_records(Precision p, EvalFn fn, const double *in, size_t n, double *out) override {
         EvalOutcome total;
@@ -267,7 +261,7 @@ private:
         if (auto w = idle_.take()) return w;
         auto w = std::make_unique<WorkerProcess>();
         std::string hello;
-        error = w->start(args_, hello);
+        error = w->start(args_, ctx_, hello);
         if (!error.empty()) return nullptr;
         auto d = parse_hello(hello, error);
         if (!error.empty()) return nullptr;
@@ -291,9 +285,9 @@ private:
         w->shm->progress.store(0);
         isolate::Command cmd{isolate::kMagic, ++w->seq, descriptor_, p == Precision::f32 ? 0u : 1u, unsigned(fn), uint32_t(n)};
         bool sent = ::write(w->cmd_fd, &cmd, sizeof cmd) == ssize_t(sizeof cmd);
-        const double timeout = isolation_settings().batch_timeout_s;
+        const double timeout = ctx_.timeout_s;
         auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(long(1000 * timeout));
-        int r = sent ? wait_readable(w->reply_fd, deadline, w->pidfd) : 1;
+        int r = sent ? wait_readable(w->reply_fd, deadline, ctx_.stop, w->pidfd) : 1;
         auto progress = [&] { return std::min<size_t>(w->shm->progress.load(), n - 1); };
         auto copy_out = [&](size_t k) { std::memcpy(out, w->shm->out, k * 4 * sizeof(double)); };
         if (r == 0 || r < 0) {
@@ -356,6 +350,7 @@ private:
     std::vector<std::string> args_;
     unsigned descriptor_;
     std::string family_;
+    RunContext ctx_;  // its timeout and stop token (progress is not used here)
     IdlePool<WorkerProcess> idle_;
 };
 
@@ -371,22 +366,23 @@ std::string describe_exit(int status) {
     return "ended";
 }
 
-std::vector<IsolatedDescriptor> describe_plugin_isolated(const std::string &path) {
+std::vector<IsolatedDescriptor> describe_plugin_isolated(const std::string &path, const RunContext &ctx) {
     WorkerProcess w;
     std::string hello;
-    std::string error = w.start({"--plugin", path}, hello);
+    std::string error = w.start({"--plugin", path}, ctx, hello);
     if (!error.empty()) throw InputError(fmt::format("{}: refused: {}", path, error));
     auto d = parse_hello(hello, error);
     if (!error.empty()) throw InputError(fmt::format("{}: {}", path, error));
     return d;
 }
 
-std::shared_ptr<EvalBackend> isolated_plugin_backend(const std::string &path, unsigned index, const std::string &family) {
-    return std::make_shared<IsolatedBackend>(std::vector<std::string>{"--plugin", path}, index, family);
+std::shared_ptr<EvalBackend> isolated_plugin_backend(const std::string &path, unsigned index, const std::string &family,
+                                                     const RunContext &ctx) {
+    return std::make_shared<IsolatedBackend>(std::vector<std::string>{"--plugin", path}, index, family, ctx);
 }
 
-std::shared_ptr<EvalBackend> isolated_builtin_backend(const std::string &family) {
-    return std::make_shared<IsolatedBackend>(std::vector<std::string>{"--builtin", family}, 0, family);
+std::shared_ptr<EvalBackend> isolated_builtin_backend(const std::string &family, const RunContext &ctx) {
+    return std::make_shared<IsolatedBackend>(std::vector<std::string>{"--builtin", family}, 0, family, ctx);
 }
 
 }  // namespace qc

@@ -3,7 +3,6 @@
 #include "isolate/process_common.h"
 #include "isolate/process_plugin.h"
 
-#include "isolate/interrupt.h"
 #include "plugins/impls.h"
 
 #include <fcntl.h>
@@ -66,10 +65,10 @@ std::vector<std::string> words(const std::string &line) {
 
 enum class Io { ok, timeout, interrupted, closed };
 
-// Waits for `events` on fd until the deadline; polls in slices so that an interrupt is noticed.
-Io wait_fd(int fd, short events, Clock::time_point deadline) {
+// Waits for `events` on fd until the deadline; polls in slices so that a stop request is noticed.
+Io wait_fd(int fd, short events, Clock::time_point deadline, const StopToken &stop) {
     for (;;) {
-        if (interrupt_requested()) return Io::interrupted;
+        if (stop.requested()) return Io::interrupted;
         auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
         if (left <= 0) return Io::timeout;
         pollfd p{fd, events, 0};
@@ -79,13 +78,13 @@ Io wait_fd(int fd, short events, Clock::time_point deadline) {
     }
 }
 
-Io write_all(int fd, const char *p, size_t n, Clock::time_point deadline) {
+Io write_all(int fd, const char *p, size_t n, Clock::time_point deadline, const StopToken &stop) {
     while (n) {
         ssize_t k = ::write(fd, p, n);
         if (k > 0) { p += k, n -= size_t(k); continue; }
         if (k < 0 && errno == EINTR) continue;
         if (k < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
-            if (Io w = wait_fd(fd, POLLOUT, deadline); w != Io::ok) return w;
+            if (Io w = wait_fd(fd, POLLOUT, deadline, stop); w != Io::ok) return w;
             continue;
         }
         return Io::closed;  // EPIPE: the adapter has gone
@@ -94,14 +93,14 @@ Io write_all(int fd, const char *p, size_t n, Clock::time_point deadline) {
 }
 
 // Reads exactly n bytes; *got says how many arrived (for a short answer's message).
-Io read_exact(int fd, char *p, size_t n, Clock::time_point deadline, size_t *got = nullptr) {
+Io read_exact(int fd, char *p, size_t n, Clock::time_point deadline, const StopToken &stop, size_t *got = nullptr) {
     size_t have = 0;
     while (have < n) {
         ssize_t k = ::read(fd, p + have, n - have);
         if (k > 0) { have += size_t(k); continue; }
         if (k < 0 && errno == EINTR) continue;
         if (k < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
-            if (Io w = wait_fd(fd, POLLIN, deadline); w != Io::ok) {
+            if (Io w = wait_fd(fd, POLLIN, deadline, stop); w != Io::ok) {
                 if (got) *got = have;
                 return w;
             }
@@ -125,7 +124,7 @@ public:
     ~Adapter() { stop(); }
 
     // Starts argv[0] (searched in PATH) and reads its hello text. Returns an empty string or the reason.
-    std::string start(const std::vector<std::string> &argv, std::string &hello) {
+    std::string start(const std::vector<std::string> &argv, const RunContext &ctx, std::string &hello) {
         static std::once_flag ignore_sigpipe;
         std::call_once(ignore_sigpipe, [] { ::signal(SIGPIPE, SIG_IGN); });
         int in[2], out[2];
@@ -169,7 +168,7 @@ public:
             stop();
             return fmt::format("cannot start '{}': {}", argv[0], std::strerror(rc));
         }
-        return read_hello(hello);
+        return read_hello(hello, ctx);
     }
 
     // Kills the whole process group and reaps the adapter. `dying`: it closed its pipe, so give it a
@@ -196,8 +195,8 @@ public:
     }
 
 private:
-    std::string read_hello(std::string &hello) {
-        const double timeout = std::max(5.0, isolation_settings().batch_timeout_s);  // node may load slowly
+    std::string read_hello(std::string &hello, const RunContext &ctx) {
+        const double timeout = std::max(5.0, ctx.timeout_s);  // node may load slowly
         auto deadline = Clock::now() + std::chrono::milliseconds(long(1000 * timeout));
         hello.clear();
         char buf[4096];
@@ -217,7 +216,7 @@ private:
             if (k > 0) { hello.append(buf, size_t(k)); continue; }
             if (k < 0 && errno == EINTR) continue;
             if (k < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
-                Io w = wait_fd(from, POLLIN, deadline);
+                Io w = wait_fd(from, POLLIN, deadline, ctx.stop);
                 if (w == Io::timeout) return fmt::format("no complete hello within {} s", timeout);
                 if (w == Io::interrupted) return "interrupted";
                 continue;
@@ -233,8 +232,9 @@ private:
 
 class ProcessPool {
 public:
-    ProcessPool(std::string command, std::vector<std::string> argv, std::string hello, std::unique_ptr<Adapter> first)
-        : command_(std::move(command)), argv_(std::move(argv)), hello_(std::move(hello)) {
+    ProcessPool(std::string command, std::vector<std::string> argv, std::string hello, std::unique_ptr<Adapter> first,
+                const RunContext &ctx)
+        : command_(std::move(command)), argv_(std::move(argv)), hello_(std::move(hello)), ctx_(ctx) {
         idle_.give(std::move(first));
     }
 
@@ -272,7 +272,7 @@ public:
                 w += width;
             }
         }
-        const double timeout = isolation_settings().batch_timeout_s;
+        const double timeout = ctx_.timeout_s;
         auto deadline = Clock::now() + std::chrono::milliseconds(long(1000 * timeout));
         auto fail = [&](EvalStatus s, std::string detail) {
             std::string how = a->stop(s == EvalStatus::crashed);
@@ -286,10 +286,10 @@ public:
             if (r == Io::interrupted) return fail(EvalStatus::interrupted, "interrupted");
             return fail(EvalStatus::crashed, what);
         };
-        if (Io r = write_all(a->to, req.data(), req.size(), deadline); r != Io::ok)
+        if (Io r = write_all(a->to, req.data(), req.size(), deadline, ctx_.stop); r != Io::ok)
             return io_fail(r, "the adapter stopped reading its input");
         uint32_t rh[6] = {};
-        if (Io r = read_exact(a->from, reinterpret_cast<char *>(rh), kReplyHeader, deadline); r != Io::ok)
+        if (Io r = read_exact(a->from, reinterpret_cast<char *>(rh), kReplyHeader, deadline, ctx_.stop); r != Io::ok)
             return io_fail(r, "the adapter ended without answering");
         if (rh[0] != kReplyMagic)
             return fail(EvalStatus::out_of_bounds,
@@ -304,7 +304,7 @@ public:
             return fail(EvalStatus::out_of_bounds, fmt::format("protocol violation: reserved field is {}, not 0", rh[3]));
         std::vector<char> body(n * kOutputsPerCase * width);
         size_t got = 0;
-        if (Io r = read_exact(a->from, body.data(), body.size(), deadline, &got); r != Io::ok)
+        if (Io r = read_exact(a->from, body.data(), body.size(), deadline, ctx_.stop, &got); r != Io::ok)
             return io_fail(r, fmt::format("short answer: {} of {} output bytes", got, body.size()).c_str());
         const char *rp = body.data();
         for (size_t i = 0; i < n * kOutputsPerCase; i++, rp += width) {
@@ -329,7 +329,7 @@ private:
         if (auto a = idle_.take()) return a;
         auto a = std::make_unique<Adapter>();
         std::string hello;
-        error = a->start(argv_, hello);
+        error = a->start(argv_, ctx_, hello);
         if (error.empty() && hello != hello_) error = "its hello differs from the one it sent first";
         if (!error.empty()) return nullptr;
         return a;
@@ -338,6 +338,7 @@ private:
     std::string command_;
     std::vector<std::string> argv_;
     std::string hello_;
+    RunContext ctx_;  // its timeout and stop token
     IdlePool<Adapter> idle_;
 };
 
@@ -539,19 +540,20 @@ std::string parse_process_hello(const std::string &text, ProcessHello &out) {
     return {};
 }
 
-void add_process_plugin(std::vector<Impl> &out, std::set<std::string> &families, const std::string &command) {
+void add_process_plugin(std::vector<Impl> &out, std::set<std::string> &families, const std::string &command,
+                        const RunContext &ctx) {
     const std::string who = fmt::format("--plugin-cmd '{}'", command);
     std::vector<std::string> argv = split_command(command);
     auto first = std::make_unique<Adapter>();
     std::string hello_text;
-    std::string error = first->start(argv, hello_text);
+    std::string error = first->start(argv, ctx, hello_text);
     if (!error.empty()) throw InputError(fmt::format("{}: refused: {}", who, error));
     ProcessHello hello;
     error = parse_process_hello(hello_text, hello);
     if (!error.empty()) throw InputError(fmt::format("{}: refused: {}", who, error));
     for (const auto &f : hello.families)
         if (families.count(f.name)) throw InputError(fmt::format("{}: refused: family '{}' already exists", who, f.name));
-    auto pool = std::make_shared<ProcessPool>(command, argv, hello_text, std::move(first));
+    auto pool = std::make_shared<ProcessPool>(command, argv, hello_text, std::move(first), ctx);
     for (unsigned k = 0; k < hello.families.size(); k++) {
         const auto &f = hello.families[k];
         families.insert(f.name);

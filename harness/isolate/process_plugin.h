@@ -4,7 +4,7 @@
 // one binary batch per round trip (raw little-endian floats or doubles, a sequence number echoed back).
 //
 // The adapter runs in its own process group with only its three standard fds; every batch has the
-// timeout of isolation_settings().batch_timeout_s. A crash, a hang, garbage, a short answer or a wrong
+// timeout of the RunContext's timeout_s (harness/run/context.h), and its stop token abandons a batch. A crash, a hang, garbage, a short answer or a wrong
 // sequence number kills the whole group and ends the batch with a status (eval.h); the cases of a failed
 // batch are then replayed one at a time so that the outcome names the triggering case.
 #pragma once
@@ -53,6 +53,7 @@ std::string parse_process_hello(const std::string &text, ProcessHello &out);
 // Starts the command, reads and checks its hello, and appends one Impl per family and precision to
 // `out` (group "plugin", version = the library's, evaluated through a pool of adapter processes).
 // `families` holds the names already taken. Throws InputError "--plugin-cmd 'COMMAND': reason".
-void add_process_plugin(std::vector<Impl> &out, std::set<std::string> &families, const std::string &command);
+void add_process_plugin(std::vector<Impl> &out, std::set<std::string> &families, const std::string &command,
+                        const RunContext &ctx);
 
 }  // namespace qc

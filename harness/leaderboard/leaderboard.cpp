@@ -219,23 +219,29 @@ std::string leaderboard_csv(const Leaderboard &board) {
         if (std::find(regions.begin(), regions.end(), g) == regions.end()) regions.push_back(g);
     const Schema schema = tables::leaderboard(regions);
     CsvWriter w(schema);
-    auto opt = [](const std::optional<double> &x) { return x ? Cell(*x) : Cell(); };
+    // Cells are built in place (emplace_back): moving temporary Cells trips GCC 12's -Wmaybe-uninitialized.
+    std::vector<Cell> c;
+    auto opt = [&c](const std::optional<double> &x) {
+        if (x) c.emplace_back(*x);
+        else c.emplace_back();
+    };
     uint64_t rank = 0;
     for (const auto &r : board.rows) {
         // Library versions are free text from the adapters; keep the CSV one field per column.
         std::string version = r.library_version;
         std::replace(version.begin(), version.end(), ',', ';');
-        std::vector<Cell> c = {++rank, r.impl, r.op, r.group, version, r.cases, r.nonfinite, r.status, r.worst_region,
-                               r.worst_angle_err_rad, opt(r.worst_ulp1)};
+        c = {++rank, r.impl, r.op, r.group, version, r.cases, r.nonfinite, r.status, r.worst_region, r.worst_angle_err_rad};
+        opt(r.worst_ulp1);
         for (const auto &g : regions) {
             const RegionFigures *f = region_of(r, g);
-            c.push_back(f ? Cell(f->max_angle_err_rad) : Cell());
-            c.push_back(f ? opt(f->max_ulp1) : Cell());
+            opt(f ? std::optional<double>(f->max_angle_err_rad) : std::nullopt);
+            opt(f ? f->max_ulp1 : std::nullopt);
         }
-        c.push_back(compact_verdicts(r));
-        c.push_back(r.conformance_run ? Cell(uint64_t(count_verdict(r, "fail"))) : Cell());
-        c.push_back(opt(r.ns_per_call_throughput));
-        c.push_back(opt(r.ns_per_call_latency));
+        c.emplace_back(compact_verdicts(r));
+        if (r.conformance_run) c.emplace_back(uint64_t(count_verdict(r, "fail")));
+        else c.emplace_back();
+        opt(r.ns_per_call_throughput);
+        opt(r.ns_per_call_latency);
         w.row(c);
     }
     return w.text();
@@ -262,7 +268,7 @@ void md_table(const Leaderboard &board, const std::vector<std::string> &regions,
         if ((r.op == "squad") != squad) continue;
         s += fmt::format("| {} | `{}` | {} | {} | {} | {} |", rank, r.impl, r.op, r.worst_region,
                          sci(r.worst_angle_err_rad), r.nonfinite ? fmt::format("**{}**", r.nonfinite) : "0");
-        if (any_status) s += r.status == "ok" ? std::string(" ok |") : " **" + r.status + "** |";
+        if (any_status) s += r.status == "ok" ? std::string(" ok |") : fmt::format(" **{}** |", r.status);
         for (const auto &g : regions) {
             const RegionFigures *f = region_of(r, g);
             if (!f) s += " |";
@@ -272,7 +278,8 @@ void md_table(const Leaderboard &board, const std::vector<std::string> &regions,
         std::string conf = compact_verdicts(r);
         if (r.conformance_run && count_verdict(r, "fail")) conf = "**" + conf + "**";
         s += " " + conf + " |";
-        if (board.have_timing) s += " " + (r.ns_per_call_throughput ? short_num(*r.ns_per_call_throughput) : "") + " |";
+        if (board.have_timing)
+            s += fmt::format(" {} |", r.ns_per_call_throughput ? short_num(*r.ns_per_call_throughput) : std::string());
         s += "\n";
     }
 }
@@ -320,9 +327,9 @@ std::string leaderboard_md(const Leaderboard &board) {
     return s;
 }
 
-void write_leaderboard(const fs::path &dir) {
+void write_leaderboard(const fs::path &dir, const StopToken &stop) {
     Leaderboard board = build_leaderboard(read_report_tables(dir));
-    ReportDir out(dir);
+    ReportDir out(dir, stop);
     out.write("leaderboard.csv", leaderboard_csv(board));
     out.write("leaderboard.md", leaderboard_md(board));
     out.commit();

@@ -31,7 +31,8 @@ bool printable_name(const char *s) {
 }
 
 void add_family(std::vector<Impl> &out, const qc_impl_v1 *t, const std::string &group, const std::string &summary,
-                const std::string &version, const std::string &origin, const std::vector<KnownDeviation> &known) {
+                const std::string &version, const std::string &origin, const std::vector<KnownDeviation> &known,
+                const std::shared_ptr<EvalBackend> &backend) {
     for (Precision p : {Precision::f32, Precision::f64}) {
         if (p == Precision::f32 ? !has_f32(*t) : !has_f64(*t)) continue;
         Impl i;
@@ -44,6 +45,7 @@ void add_family(std::vector<Impl> &out, const qc_impl_v1 *t, const std::string &
         i.origin = origin;
         i.table = t;
         i.known = known;
+        i.backend = backend;
         out.push_back(std::move(i));
     }
 }
@@ -95,17 +97,17 @@ std::string check_descriptor(const qc_impl_v1 *table, size_t count) {
     return {};
 }
 
-std::vector<Impl> load_catalogue(const std::vector<std::string> &plugin_paths) {
+std::vector<Impl> load_catalogue(const std::vector<std::string> &plugin_paths, const RunContext &ctx) {
     std::vector<Impl> out;
     std::set<std::string> families;
     for (const auto &b : builtin_impls()) {
-        add_family(out, b.table, b.group, b.summary, b.version, "builtin", b.known);
+        add_family(out, b.table, b.group, b.summary, b.version, "builtin", b.known, in_process_backend(b.table));
         families.insert(b.table->family);
     }
     for (const auto &path : plugin_paths) {
         // --plugin-cmd: a program speaking docs/plugin-protocol.md (harness/isolate/process_plugin.h).
         if (std::string command; is_process_plugin_spec(path, &command)) {
-            add_process_plugin(out, families, command);
+            add_process_plugin(out, families, command, ctx);
             continue;
         }
         // The path is used exactly as given (a path without a
@@ -115,18 +117,16 @@ std::vector<Impl> load_catalogue(const std::vector<std::string> &plugin_paths) {
             throw InputError(fmt::format("{}: plugin path must contain a '/' (e.g. ./{}); plugins are loaded only from paths you name", path, path));
         // The library is opened, its entry point called and its table checked (check_descriptor) in a
         // worker process, never in this one: a plugin that crashes or hangs while loading is refused too.
-        std::vector<IsolatedDescriptor> descriptors = describe_plugin_isolated(path);
+        std::vector<IsolatedDescriptor> descriptors = describe_plugin_isolated(path, ctx);
         for (unsigned i = 0; i < descriptors.size(); ++i) {
             const IsolatedDescriptor &d = descriptors[i];
             if (!families.insert(d.family).second)
                 throw InputError(fmt::format("{}: refused: family '{}' already exists", path, d.family));
             size_t first = out.size();
-            add_family(out, isolated_table(d), "plugin", "loaded from " + path, "", path, {});
-            auto backend = isolated_plugin_backend(path, i, d.family);
-            for (size_t k = first; k < out.size(); ++k) {
-                out[k].backend = backend;
+            add_family(out, isolated_table(d), "plugin", "loaded from " + path, "", path, {},
+                       isolated_plugin_backend(path, i, d.family, ctx));
+            for (size_t k = first; k < out.size(); ++k)
                 out[k].has_slerp_tau = d.functions & (out[k].precision == Precision::f32 ? kTauMaskF32 : kTauMaskF64);
-            }
         }
     }
     return out;

@@ -29,8 +29,8 @@ struct Impl {
     // The documented deviation for (op, property), or nullptr.
     const KnownDeviation *known_deviation(Op op, const std::string &property) const;
 
-    // Set: this implementation is evaluated in worker processes (every plugin; built-ins under --isolate),
-    // and every call below goes through it (harness/isolate/eval.h). Unset: called in process.
+    // How every call below is evaluated (harness/isolate/eval.h): in process through `table` (built-ins), or in
+    // worker processes (every plugin; built-ins under --isolate). Never null in a loaded catalogue.
     std::shared_ptr<EvalBackend> backend;
 
     void slerp(const float q0[4], const float q1[4], float t, float out[4]) const { call(Op::slerp, q0, q1, t, out); }
@@ -38,27 +38,17 @@ struct Impl {
     void nlerp(const float q0[4], const float q1[4], float t, float out[4]) const { call(Op::nlerp, q0, q1, t, out); }
     void nlerp(const double q0[4], const double q1[4], double t, double out[4]) const { call(Op::nlerp, q0, q1, t, out); }
 
-    // Calls the two-key op (slerp or nlerp) in this implementation's precision. For many cases prefer
-    // eval_batch() (harness/isolate/eval.h): one round trip per batch for isolated implementations.
-    template <class T> void call(Op op, const T q0[4], const T q1[4], T t, T out[4]) const {
-        if (backend) call_isolated(op, q0, q1, t, out);
-        else call_direct(op, q0, q1, t, out);
-    }
-    // In process, through the table, whatever `backend` says.
-    void call_direct(Op op, const float q0[4], const float q1[4], float t, float out[4]) const {
-        (op == Op::slerp ? table->slerp_f32 : table->nlerp_f32)(q0, q1, t, out);
-    }
-    void call_direct(Op op, const double q0[4], const double q1[4], double t, double out[4]) const {
-        (op == Op::slerp ? table->slerp_f64 : table->nlerp_f64)(q0, q1, t, out);
-    }
-    void call_isolated(Op op, const float q0[4], const float q1[4], float t, float out[4]) const;
-    void call_isolated(Op op, const double q0[4], const double q1[4], double t, double out[4]) const;
-    // qc_impl_v2's slerp_tau in this precision (plugins exporting qc_plugin_v2; `quatcheck threshold --impl`).
+    // Calls the two-key op (slerp or nlerp) on one case in this implementation's precision, through the
+    // backend; a case the backend could not evaluate (crash, timeout) reads as a non-finite output. For many
+    // cases prefer eval_batch() (harness/isolate/eval.h): one call (one round trip) per batch.
+    void call(Op op, const float q0[4], const float q1[4], float t, float out[4]) const;
+    void call(Op op, const double q0[4], const double q1[4], double t, double out[4]) const;
+    // qc_impl_v2's slerp_tau in this precision (plugins exporting qc_plugin_v2, process plugins speaking
+    // protocol 2; `quatcheck threshold --impl`), always through the backend.
     bool has_slerp_tau = false;
-    const qc_impl_v2 *table_v2 = nullptr;  // in process only; isolated: through the backend
     bool supports_slerp_tau() const { return has_slerp_tau; }
-    // squad and squad_setup in this precision (T = float or double), through the backend when isolated:
-    // drivers call these, never table->squad_* (an isolated table's pointers abort when called).
+    // squad and squad_setup in this precision (T = float or double), through the backend: drivers call these,
+    // never table->squad_* (an isolated table's pointers abort when called).
     template <class T> void squad(const T q0[4], const T q1[4], const T s0[4], const T s1[4], T t, T out[4]) const;
     template <class T> void squad_setup(const T prev[4], const T cur[4], const T next[4], T s[4]) const;
     template <class T> void slerp_tau(const T q0[4], const T q1[4], T t, T tau, T out[4]) const;
@@ -66,8 +56,9 @@ struct Impl {
 
 // Loads the plugins at the given paths (only those paths: nothing is loaded implicitly) and returns
 // the built-ins followed by the plugins' implementations. Throws InputError with a one-line reason
-// naming the file for a plugin that cannot be loaded or whose table is malformed.
-std::vector<Impl> load_catalogue(const std::vector<std::string> &plugin_paths);
+// naming the file for a plugin that cannot be loaded or whose table is malformed. The out-of-process
+// backends keep ctx's timeout and stop token (harness/run/context.h); the default never stops.
+std::vector<Impl> load_catalogue(const std::vector<std::string> &plugin_paths, const RunContext &ctx = {});
 
 // Validates one plugin descriptor table; returns an empty string when it is acceptable, otherwise the
 // reason it is refused. Exposed for tests.

@@ -1,6 +1,5 @@
 #include "report/report_dir.h"
 
-#include "isolate/interrupt.h"
 #include "quatcheck/types.h"
 #include "tables/schemas.h"
 
@@ -119,7 +118,7 @@ void write_files_atomic(const fs::path &dir, const std::vector<std::pair<std::st
     fsync_dir(dir);
 }
 
-ReportDir::ReportDir(const fs::path &dir) {
+ReportDir::ReportDir(const fs::path &dir, StopToken stop) : stop_(stop) {
     std::error_code ec;
     if (dir.empty()) throw UsageError("--out: empty folder name");
     dir_ = fs::absolute(dir, ec).lexically_normal();
@@ -212,7 +211,7 @@ void ReportDir::release() {
 ReportDir::~ReportDir() { release(); }
 
 void ReportDir::write(const std::string &name, const std::string &content) {
-    throw_if_interrupted();
+    stop_.throw_if_requested();
     if (name.empty() || name.find('/') != std::string::npos || name[0] == '.')
         throw UsageError(fmt::format("internal: bad report file name '{}'", name));
     write_file_atomic(staging_ / name, content);
@@ -242,7 +241,7 @@ void ReportDir::commit() {
         if (ec) throw UsageError(fmt::format("{}: cannot read: {}", dir_.string(), ec.message()));
     }
     fsync_dir(staging_);
-    throw_if_interrupted();  // the last moment an interrupt leaves --out as it was
+    stop_.throw_if_requested();  // the last moment an interrupt leaves --out as it was
 
     if (exists) {
         if (::renameat2(AT_FDCWD, staging_.c_str(), AT_FDCWD, dir_.c_str(), RENAME_EXCHANGE) != 0) {

@@ -10,6 +10,8 @@
 // docs/robustness.md.
 #pragma once
 
+#include "run/context.h"
+
 #include <filesystem>
 #include <set>
 #include <string>
@@ -21,18 +23,19 @@ class ReportDir {
 public:
     // Locks DIR and creates its staging folder (and DIR's missing parents, removed again when nothing is
     // committed). Throws UsageError when the folder cannot be written or another process is writing it.
-    explicit ReportDir(const std::filesystem::path &dir);
+    // `stop` (the command's RunContext::stop) is polled by write() and commit().
+    explicit ReportDir(const std::filesystem::path &dir, StopToken stop = {});
     ~ReportDir();  // removes the staging folder if commit() was not called, and releases the lock
     ReportDir(const ReportDir &) = delete;
     ReportDir &operator=(const ReportDir &) = delete;
 
-    // Stages one file. Throws Interrupted (harness/isolate/interrupt.h) once SIGINT/SIGTERM has arrived.
+    // Stages one file. Throws Interrupted (harness/run/context.h) once a stop has been requested.
     void write(const std::string &name, const std::string &content);
     // NAME, if present in the current folder, must not survive into the new one (e.g. a stale shard.bin
     // under an unsharded report). A later write() of NAME takes precedence.
     void discard(const std::string &name);
-    // Swaps the staged folder in for DIR in one step. Throws Interrupted (DIR untouched) when a signal
-    // arrived before the swap, UsageError when the swap fails (DIR untouched).
+    // Swaps the staged folder in for DIR in one step. Throws Interrupted (DIR untouched) when a stop was
+    // requested before the swap, UsageError when the swap fails (DIR untouched).
     void commit();
     const std::filesystem::path &dir() const { return dir_; }
 
@@ -41,6 +44,7 @@ private:
     std::vector<std::string> files_;
     std::set<std::string> discarded_;
     std::vector<std::filesystem::path> created_parents_;  // deepest last
+    StopToken stop_;
     int lock_fd_ = -1;
     bool committed_ = false;
     void release();

@@ -1,7 +1,6 @@
 #include "run/runner.h"
 #include "run/parallel.h"
 
-#include "isolate/interrupt.h"
 #include "tables/table.h"
 
 #include <fmt/format.h>
@@ -71,8 +70,8 @@ std::pair<size_t, size_t> bins_of(double arc_w, const std::vector<CurveBin> &edg
 }
 
 template <class T>
-void run_precision(const RunOptions &opt, const std::vector<ImplOp> &sel, int jobs, RunResult &result,
-                   ReferenceStats &ref_stats) {
+void run_precision(const RunOptions &opt, const RunContext &ctx, const std::vector<ImplOp> &sel, int jobs,
+                   RunResult &result, ReferenceStats &ref_stats) {
     const Precision P = Format<T>::precision;
     std::vector<size_t> idx;  // indices into sel of this precision
     for (size_t k = 0; k < sel.size(); k++)
@@ -97,7 +96,7 @@ void run_precision(const RunOptions &opt, const std::vector<ImplOp> &sel, int jo
         // 32 cases per chunk in process; 512 when an implementation lives in another process (plugins,
         // adapters, --isolate), where each chunk is a round trip per implementation. The figures do not
         // depend on it (every case is measured on its own); only an interrupted run's kept prefix does.
-        const bool remote = std::any_of(idx.begin(), idx.end(), [&](size_t k) { return sel[k].impl->backend != nullptr; });
+        const bool remote = std::any_of(idx.begin(), idx.end(), [&](size_t k) { return !sel[k].impl->backend->in_process(); });
         const uint64_t chunk = remote ? 512 : 32;
         std::mutex fail_mutex;
         std::vector<uint64_t> fail_at(nio, n);
@@ -116,7 +115,7 @@ void run_precision(const RunOptions &opt, const std::vector<ImplOp> &sel, int jo
             std::vector<std::pair<uint64_t, size_t>> measured;  // (output_key, k) of the outputs measured on this case
             measured.reserve(nio);
             for (;;) {
-                if (interrupt_requested()) stopped.store(true);
+                if (ctx.stop.requested()) stopped.store(true);
                 if (stopped.load()) break;
                 uint64_t begin = next.fetch_add(chunk);
                 if (begin >= n) break;
@@ -165,7 +164,7 @@ void run_precision(const RunOptions &opt, const std::vector<ImplOp> &sel, int jo
                     }
                 }
                 chunk_done[size_t(begin / chunk)] = 1;
-                if (opt.cases_done) opt.cases_done->fetch_add(end - begin, std::memory_order_relaxed);
+                if (ctx.progress) ctx.progress->fetch_add(end - begin, std::memory_order_relaxed);
             }
             stats[size_t(w)] = reference.stats();
         };
@@ -363,15 +362,15 @@ void aggregate(RunResult &result) {
     });
 }
 
-RunResult sample(const RunOptions &options, const std::vector<Impl> &catalogue) {
+RunResult sample(const RunOptions &options, const std::vector<Impl> &catalogue, const RunContext &ctx) {
     auto t0 = std::chrono::steady_clock::now();
     RunResult result;
     result.options = options;
     result.selected = select_impls(catalogue, options.impl_filters, options.ops);
     int jobs = resolve_jobs(options.jobs);
     result.jobs = jobs;
-    run_precision<float>(options, result.selected, jobs, result, result.reference_f32);
-    run_precision<double>(options, result.selected, jobs, result, result.reference_f64);
+    run_precision<float>(options, ctx, result.selected, jobs, result, result.reference_f32);
+    run_precision<double>(options, ctx, result.selected, jobs, result, result.reference_f64);
     aggregate(result);
     result.wall_time_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     return result;

@@ -9,6 +9,7 @@
 #include "plugins/select.h"
 #include "reference/reference.h"
 #include "regions/regions.h"
+#include "run/context.h"
 
 #include <atomic>
 #include <cstdint>
@@ -44,7 +45,6 @@ struct RunOptions {
     int worst_k = 5;
     Shard shard;                            // the slice of the cases to run (default: all)
     ReferenceMode reference = ReferenceMode::fast;  // --reference: fast path (MPFR fallback) or MPFR only
-    std::atomic<uint64_t> *cases_done = nullptr;  // when set, advanced as cases complete (progress display)
 };
 
 // A selected (implementation, op) pair.
@@ -140,8 +140,9 @@ std::vector<CurveBin> curve_bins();
 
 // The sampling half of quatcheck run: every region and precision of the selection against the reference,
 // measured and aggregated into rows and curves. The worst-case search is the next layer's (search/search.h:
-// run() is sample() and the search).
-RunResult sample(const RunOptions &options, const std::vector<Impl> &catalogue);
+// run() is sample() and the search). ctx.progress advances as cases complete; a stop request (ctx.stop)
+// ends the run after the chunks in flight, as a partial result (RunResult::partial).
+RunResult sample(const RunOptions &options, const std::vector<Impl> &catalogue, const RunContext &ctx = {});
 
 // Computes result.rows and result.curves from result.slices (the slices of every region and precision of
 // the selection, in any order, covering disjoint case ranges). run() ends with it; merge calls it on the

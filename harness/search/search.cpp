@@ -1,6 +1,5 @@
 #include "search/search.h"
 #include "isolate/eval.h"
-#include "isolate/interrupt.h"
 #include "run/parallel.h"
 
 #include "metrics/metrics.h"
@@ -161,7 +160,7 @@ uint64_t mix_name(uint64_t h, const std::string &s) {
 
 template <class T>
 SearchOutcome search_row(const Impl &impl, Op op, Region region, uint64_t seed, ReferenceMode mode, const std::vector<double> &sampled_err,
-                         int keep, bool use_screen) {
+                         int keep, const StopToken &stop, bool use_screen) {
     SearchOutcome out;
     const uint64_t n = sampled_err.size(), half = n / 2, climb = n - half;
     out.evaluations = n;
@@ -208,7 +207,7 @@ SearchOutcome search_row(const Impl &impl, Op op, Region region, uint64_t seed, 
     // seed gives the same worst_cases.csv); the dropped mutants only cost implementation calls.
     // QC_SEARCH_MAX_BLOCK=1 climbs one case per call as before (to measure what the blocks save, and to
     // check that they change nothing: tests/process_plugin.test.sh).
-    const bool speculate = impl.backend != nullptr;
+    const bool speculate = !impl.backend->in_process();
     static const size_t kMaxBlock = [] {
         const char *e = std::getenv("QC_SEARCH_MAX_BLOCK");
         return e && std::string(e) == "1" ? size_t(1) : size_t(1024);
@@ -223,7 +222,7 @@ SearchOutcome search_row(const Impl &impl, Op op, Region region, uint64_t seed, 
     std::vector<SlerpCase<T>> batch;
     std::vector<Quat<T>> outs;
     for (uint64_t step = 0; step < climb;) {
-        throw_if_interrupted();  // SIGINT/SIGTERM: the run ends as a partial report (harness/run/runner.cpp)
+        stop.throw_if_requested();  // SIGINT/SIGTERM: the run ends as a partial report (harness/run/runner.cpp)
         draws.clear(), batch.clear();
         const uint64_t want = speculate ? std::min<uint64_t>(block, climb - step) : 1;
         for (uint64_t b = 0; b < want; b++) {
@@ -325,7 +324,7 @@ SearchOutcome search_row(const Impl &impl, Op op, Region region, uint64_t seed, 
     return out;
 }
 
-void search_worst_cases(RunResult &result, int jobs) {
+void search_worst_cases(RunResult &result, int jobs, const StopToken &stop) {
     std::vector<SearchOutcome> outcomes(result.rows.size());
     std::vector<char> searched(result.rows.size(), 0);
     std::atomic<size_t> next{0};
@@ -353,8 +352,8 @@ void search_worst_cases(RunResult &result, int jobs) {
             }
             if (errs.size() != row.cases) continue;
             outcomes[r] = row.impl->precision == Precision::f32
-                              ? search_row<float>(*row.impl, row.op, row.region, result.options.seed, result.options.reference, errs, result.options.worst_k)
-                              : search_row<double>(*row.impl, row.op, row.region, result.options.seed, result.options.reference, errs, result.options.worst_k);
+                              ? search_row<float>(*row.impl, row.op, row.region, result.options.seed, result.options.reference, errs, result.options.worst_k, stop)
+                              : search_row<double>(*row.impl, row.op, row.region, result.options.seed, result.options.reference, errs, result.options.worst_k, stop);
             searched[r] = 1;
         }
     };
@@ -368,12 +367,12 @@ void search_worst_cases(RunResult &result, int jobs) {
     }
 }
 
-RunResult run(const RunOptions &options, const std::vector<Impl> &catalogue) {
+RunResult run(const RunOptions &options, const std::vector<Impl> &catalogue, const RunContext &ctx) {
     auto t0 = std::chrono::steady_clock::now();
-    RunResult result = sample(options, catalogue);
+    RunResult result = sample(options, catalogue, ctx);
     if (options.shard.whole() && !result.partial) {
         try {
-            search_worst_cases(result, result.jobs);
+            search_worst_cases(result, result.jobs, ctx.stop);
         } catch (const Interrupted &) {
             result.partial = true;  // a signal during the search: a partial report without its results
         }
@@ -382,17 +381,20 @@ RunResult run(const RunOptions &options, const std::vector<Impl> &catalogue) {
     return result;
 }
 
-RunResult merge_shards(const std::vector<std::string> &dirs, const std::vector<Impl> &catalogue, int jobs) {
+RunResult merge_shards(const std::vector<std::string> &dirs, const std::vector<Impl> &catalogue, int jobs,
+                       const RunContext &ctx) {
     RunResult result = read_shards(dirs, catalogue);
     aggregate(result);
     auto t0 = std::chrono::steady_clock::now();
-    search_worst_cases(result, std::max(1, jobs));
+    search_worst_cases(result, std::max(1, jobs), ctx.stop);
     result.wall_time_s += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     result.merged_shards = int(dirs.size());
     return result;
 }
 
-template SearchOutcome search_row<float>(const Impl &, Op, Region, uint64_t, ReferenceMode, const std::vector<double> &, int, bool);
-template SearchOutcome search_row<double>(const Impl &, Op, Region, uint64_t, ReferenceMode, const std::vector<double> &, int, bool);
+template SearchOutcome search_row<float>(const Impl &, Op, Region, uint64_t, ReferenceMode, const std::vector<double> &, int,
+                                         const StopToken &, bool);
+template SearchOutcome search_row<double>(const Impl &, Op, Region, uint64_t, ReferenceMode, const std::vector<double> &, int,
+                                          const StopToken &, bool);
 
 }  // namespace qc

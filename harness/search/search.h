@@ -31,21 +31,24 @@ struct SearchOutcome {
 // non-finite output); its size n is the sampling budget. The search uses the first n/2 and climbs n - n/2
 // steps, each a new reference evaluation unless its mutant is already in the pool (pool_repeats) or, under
 // --reference fast, the screen shows that it cannot enter the pool (reference.screened).
-// screen = false turns the screen (screen.h) off, for the test that it changes nothing.
+// A stop request (stop) throws Interrupted between steps. screen = false turns the screen (screen.h) off, for
+// the test that it changes nothing.
 template <class T>
 SearchOutcome search_row(const Impl &impl, Op op, Region region, uint64_t seed, ReferenceMode mode, const std::vector<double> &sampled_err,
-                         int keep, bool screen = true);
+                         int keep, const StopToken &stop = {}, bool screen = true);
 
 // The worst-case search on every row of an aggregated, complete run (rows[].search_worst and
 // max_angle_err_search_rad), over `jobs` threads; deterministic per seed whatever `jobs` is. Adds its
 // reference work to the result's counters.
-void search_worst_cases(RunResult &result, int jobs);
+void search_worst_cases(RunResult &result, int jobs, const StopToken &stop = {});
 
-// quatcheck run: sample() (run/runner.h), then, for a whole (unsharded) and uninterrupted run, the search.
-RunResult run(const RunOptions &options, const std::vector<Impl> &catalogue);
+// quatcheck run: sample() (run/runner.h), then, for a whole (unsharded) and uninterrupted run, the search
+// (a stop request during it makes the result partial, without the search's results).
+RunResult run(const RunOptions &options, const std::vector<Impl> &catalogue, const RunContext &ctx = {});
 
 // quatcheck merge: read_shards (run/shard.h), aggregate, then the search over `jobs` threads (it needs every
 // case's error of a row, so shards skip it and it runs here, as in the unsharded run).
-RunResult merge_shards(const std::vector<std::string> &dirs, const std::vector<Impl> &catalogue, int jobs);
+RunResult merge_shards(const std::vector<std::string> &dirs, const std::vector<Impl> &catalogue, int jobs,
+                       const RunContext &ctx = {});
 
 }  // namespace qc

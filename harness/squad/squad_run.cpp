@@ -1,6 +1,5 @@
 #include "squad/squad_run.h"
 #include "run/parallel.h"
-#include "isolate/interrupt.h"
 
 #include "metrics/metrics.h"
 #include "plugins/select.h"
@@ -146,8 +145,8 @@ void measure_track(const SquadOptions &opt, TrackRegion region, uint64_t index, 
 }
 
 template <class T>
-void run_precision(const SquadOptions &opt, const std::vector<const Impl *> &all, int jobs, SquadResult &result,
-                   ReferenceStats &ref_stats) {
+void run_precision(const SquadOptions &opt, const StopToken &stop, const std::vector<const Impl *> &all, int jobs,
+                   SquadResult &result, ReferenceStats &ref_stats) {
     const Precision P = Format<T>::precision;
     std::vector<const Impl *> impls;
     for (const Impl *i : all)
@@ -171,7 +170,7 @@ void run_precision(const SquadOptions &opt, const std::vector<const Impl *> &all
             for (;;) {
                 uint64_t j = next.fetch_add(1);
                 if (j >= nt) break;
-                throw_if_interrupted();  // SIGINT/SIGTERM: squad ends with 128 + sig, --out untouched
+                stop.throw_if_requested();  // SIGINT/SIGTERM: squad ends with 128 + sig, --out untouched
                 measure_track<T>(opt, region, indices[j], impls, reference, metric, ops, outcomes[j]);
             }
             stats[size_t(w)] = reference.stats();
@@ -231,15 +230,15 @@ void run_precision(const SquadOptions &opt, const std::vector<const Impl *> &all
 
 }  // namespace
 
-SquadResult run_squad(const SquadOptions &options, const std::vector<Impl> &catalogue) {
+SquadResult run_squad(const SquadOptions &options, const std::vector<Impl> &catalogue, const RunContext &ctx) {
     auto t0 = std::chrono::steady_clock::now();
     SquadResult result;
     result.options = options;
     result.selected = select_squad_impls(catalogue, options.impl_filters);
     int jobs = resolve_jobs(options.jobs);
     result.jobs = jobs;
-    run_precision<float>(options, result.selected, jobs, result, result.reference_f32);
-    run_precision<double>(options, result.selected, jobs, result, result.reference_f64);
+    run_precision<float>(options, ctx.stop, result.selected, jobs, result, result.reference_f32);
+    run_precision<double>(options, ctx.stop, result.selected, jobs, result, result.reference_f64);
     auto pos = [&](const Impl *i) { return std::find(result.selected.begin(), result.selected.end(), i) - result.selected.begin(); };
     std::stable_sort(result.rows.begin(), result.rows.end(), [&](const SquadRow &a, const SquadRow &b) { return pos(a.impl) < pos(b.impl); });
     result.wall_time_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

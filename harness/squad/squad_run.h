@@ -87,6 +87,7 @@ struct SquadResult {
 // filter matches no squad implementation.
 std::vector<const Impl *> select_squad_impls(const std::vector<Impl> &catalogue, const std::vector<std::string> &filters);
 
-SquadResult run_squad(const SquadOptions &options, const std::vector<Impl> &catalogue);
+// A stop request (ctx.stop) throws Interrupted between tracks.
+SquadResult run_squad(const SquadOptions &options, const std::vector<Impl> &catalogue, const RunContext &ctx = {});
 
 }  // namespace qc

@@ -4,7 +4,6 @@
 #include "sweep/sweep.h"
 
 #include "isolate/eval.h"
-#include "isolate/interrupt.h"
 #include "metrics/metrics.h"
 #include "regions/regions.h"
 #include "run/parallel.h"
@@ -68,7 +67,7 @@ template <class T> struct Points {
     T at(uint64_t k) const { return exhaustive ? from_ord<T>(first_ord + begin + k) : values[size_t(begin + k)]; }
 };
 
-template <class T> Points<T> make_points(const SweepOptions &opt, const SliceSpec &s) {
+template <class T> Points<T> make_points(const SweepOptions &opt, const SliceSpec &s, const StopToken &stop) {
     Points<T> p;
     const T lo = T(s.lo), hi = T(s.hi);
     uint64_t n = ord(hi) - ord(lo) + 1;
@@ -82,7 +81,7 @@ template <class T> Points<T> make_points(const SweepOptions &opt, const SliceSpe
         const uint64_t half = std::max<uint64_t>(2, N / 2), quarter = std::max<uint64_t>(2, N / 4);
         const double L = double(lo), H = double(hi);
         for (uint64_t k = 0; k < half; k++) v.push_back(L + (H - L) * double(k) / double(half - 1));
-        throw_if_interrupted();
+        stop.throw_if_requested();
         for (int side = 0; side < 2; side++) {
             const T end = side == 0 ? lo : hi;
             T step = std::abs(std::nextafter(end, side == 0 ? hi : lo) - end);
@@ -329,8 +328,7 @@ public:
 
     // The persistence test of an edge between adjacent floats lo < hi: row r's displacements at the kPersist
     // floats up to lo and from hi (one batch).
-    bool persistent_edge(T lo, T hi, size_t r, double threshold, ReferenceEngine &reference, MetricEngine &metric,
-                         uint64_t &evaluated) {
+    bool persistent_edge(T lo, T hi, size_t r, double threshold, ReferenceEngine &reference, uint64_t &evaluated) {
         std::vector<SlerpCase<T>> cs;
         std::vector<T> xs;
         T x = lo;
@@ -379,14 +377,14 @@ private:
 };
 
 template <class T>
-void run_slice(const SweepOptions &opt, size_t slice_index, const SliceSpec &spec, const std::vector<ImplOp> &sel,
-               int jobs, SweepResult &result, ReferenceStats &ref_stats) {
+void run_slice(const SweepOptions &opt, const RunContext &ctx, size_t slice_index, const SliceSpec &spec,
+               const std::vector<ImplOp> &sel, int jobs, SweepResult &result, ReferenceStats &ref_stats) {
     std::vector<RowRef> rows;
     for (const ImplOp &io : sel)
         if (io.impl->precision == spec.precision) rows.push_back({io.impl, io.op});
     if (rows.empty()) return;
     const bool want_nlerp = std::any_of(rows.begin(), rows.end(), [](const RowRef &r) { return r.op == Op::nlerp; });
-    const Points<T> pts = make_points<T>(opt, spec);
+    const Points<T> pts = make_points<T>(opt, spec, ctx.stop);
     SliceRunner<T> shared(opt, spec, rows, pts);
     const uint64_t n = pts.size();
     const uint64_t blocks = (n + kBlock - 1) / kBlock;
@@ -402,10 +400,10 @@ void run_slice(const SweepOptions &opt, size_t slice_index, const SliceSpec &spe
         SliceRunner<T> runner(opt, spec, rows, pts);  // own buffers
         std::vector<RowAcc> acc(rows.size());
         for (uint64_t blk; (blk = next.fetch_add(1)) < blocks;) {
-            throw_if_interrupted();  // SIGINT/SIGTERM: sweep ends with 128 + sig, --out untouched
+            ctx.stop.throw_if_requested();  // SIGINT/SIGTERM: sweep ends with 128 + sig, --out untouched
             const uint64_t b = blk * kBlock, e = std::min(n, b + kBlock);
             runner.block(b, e, reference, metric, acc, failed, fail_mutex, fail_outcome);
-            if (opt.cases_done) opt.cases_done->fetch_add(e - b, std::memory_order_relaxed);
+            if (ctx.progress) ctx.progress->fetch_add(e - b, std::memory_order_relaxed);
         }
         std::lock_guard<std::mutex> lock(acc_mutex);
         for (size_t r = 0; r < rows.size(); r++) total[r].add(acc[r]);
@@ -468,7 +466,7 @@ void run_slice(const SweepOptions &opt, size_t slice_index, const SliceSpec &spe
         size_t tried = 0;
         for (const Candidate &c : a.candidates) {
             if (row.edges.size() >= kMaxEdgesPerRow || tried++ >= kMaxBisectedPerRow) break;
-            throw_if_interrupted();
+            ctx.stop.throw_if_requested();
             T lo = pts.at(c.k - 1), hi = pts.at(c.k);
             double dlo[4], dhi[4], elo = c.err_below, ehi = c.err_above;
             std::memcpy(dlo, c.delta_below, sizeof dlo);
@@ -484,7 +482,7 @@ void run_slice(const SweepOptions &opt, size_t slice_index, const SliceSpec &spe
             }
             const double jump = jump_between(dlo, dhi);
             if (!ok || !(jump > c.threshold)) continue;
-            if (!shared.persistent_edge(lo, hi, r, c.threshold, reference, metric, result.bisection_cases)) continue;
+            if (!shared.persistent_edge(lo, hi, r, c.threshold, reference, result.bisection_cases)) continue;
             bool dup = false;
             for (const Edge &e : row.edges) dup = dup || (e.below == double(lo) && e.above == double(hi));
             if (!dup) row.edges.push_back({double(lo), double(hi), jump, elo, ehi});
@@ -572,28 +570,29 @@ uint64_t representable_count(Precision p, double lo, double hi) {
     return ord(hi) - ord(lo) + 1;
 }
 
-std::vector<SliceSpec> plan_slices(const SweepOptions &opt, const std::vector<ImplOp> &selected) {
+std::vector<SliceSpec> plan_slices(const SweepOptions &opt, const std::vector<ImplOp> &selected, const StopToken &stop) {
     std::vector<SliceSpec> out;
     bool f32 = false, f64 = false;
     for (const ImplOp &io : selected) (io.impl->precision == Precision::f32 ? f32 : f64) = true;
     if (f32) add_slices<float>(opt, out);
     if (f64) add_slices<double>(opt, out);
     for (SliceSpec &s : out) {
-        if (s.precision == Precision::f32) s.points = make_points<float>(opt, s).size();
-        else s.points = make_points<double>(opt, s).size();
+        if (s.precision == Precision::f32) s.points = make_points<float>(opt, s, stop).size();
+        else s.points = make_points<double>(opt, s, stop).size();
     }
     return out;
 }
 
 namespace {
-template <class T> double calibrate(const SweepOptions &opt, const std::vector<ImplOp> &sel, const SliceSpec &spec) {
+template <class T>
+double calibrate(const SweepOptions &opt, const std::vector<ImplOp> &sel, const SliceSpec &spec, const StopToken &stop) {
     std::vector<RowRef> rows;
     for (const ImplOp &io : sel)
         if (io.impl->precision == spec.precision) rows.push_back({io.impl, io.op});
     // 2048 points spread evenly over the slice (an exhaustive f32 t slice is 92 % t < 2^-10, where the
     // reference costs more than at the slice's start or in a uniform scan).
-    const Points<T> full = make_points<T>(opt, spec);
-    throw_if_interrupted();
+    const Points<T> full = make_points<T>(opt, spec, stop);
+    stop.throw_if_requested();
     if (rows.empty() || full.size() == 0) return 0;
     Points<T> pts;
     const uint64_t count = std::min<uint64_t>(2048, full.size());
@@ -614,8 +613,8 @@ template <class T> double calibrate(const SweepOptions &opt, const std::vector<I
 }
 }  // namespace
 
-double seconds_per_point(const SweepOptions &opt, const std::vector<ImplOp> &sel, const SliceSpec &spec) {
-    return spec.precision == Precision::f32 ? calibrate<float>(opt, sel, spec) : calibrate<double>(opt, sel, spec);
+double seconds_per_point(const SweepOptions &opt, const std::vector<ImplOp> &sel, const SliceSpec &spec, const StopToken &stop) {
+    return spec.precision == Precision::f32 ? calibrate<float>(opt, sel, spec, stop) : calibrate<double>(opt, sel, spec, stop);
 }
 
 uint64_t planned_sweep_cases(const std::vector<SliceSpec> &slices) {
@@ -629,29 +628,29 @@ std::vector<ImplOp> select_sweep_impls(const std::vector<Impl> &catalogue, const
     return select_impls(catalogue, opt.impl_filters, opt.ops.empty() ? std::vector<Op>{Op::slerp} : opt.ops);
 }
 
-SweepResult run_sweep(const SweepOptions &opt, const std::vector<Impl> &catalogue) {
+SweepResult run_sweep(const SweepOptions &opt, const std::vector<Impl> &catalogue, const RunContext &ctx) {
     auto start = std::chrono::steady_clock::now();
     SweepResult r;
     r.options = opt;
     r.selected = select_sweep_impls(catalogue, opt);
     if (r.selected.empty()) throw UsageError("sweep: the selection has no implementation supporting the requested ops");
-    r.slices = plan_slices(opt, r.selected);
+    r.slices = plan_slices(opt, r.selected, ctx.stop);
     r.jobs = resolve_jobs(opt.jobs);
     for (size_t s = 0; s < r.slices.size(); s++) {
-        throw_if_interrupted();
-        if (r.slices[s].precision == Precision::f32) run_slice<float>(opt, s, r.slices[s], r.selected, r.jobs, r, r.reference_f32);
-        else run_slice<double>(opt, s, r.slices[s], r.selected, r.jobs, r, r.reference_f64);
+        ctx.stop.throw_if_requested();
+        if (r.slices[s].precision == Precision::f32) run_slice<float>(opt, ctx, s, r.slices[s], r.selected, r.jobs, r, r.reference_f32);
+        else run_slice<double>(opt, ctx, s, r.slices[s], r.selected, r.jobs, r, r.reference_f64);
     }
     // The cost of an exhaustive f32 t slice of this selection (pair a.b = 0.7), for the printed extrapolation.
     SweepOptions tslice;
     tslice.over = SweepOver::t;
     tslice.pair_dots = {0.7};
     tslice.reference = opt.reference;
-    for (SliceSpec &s : plan_slices(tslice, r.selected)) {
+    for (SliceSpec &s : plan_slices(tslice, r.selected, ctx.stop)) {
         if (s.precision != Precision::f32) continue;
         s.exhaustive = true;
         s.lo = 0, s.hi = 1;
-        r.exhaustive_t_cost_s[0] = seconds_per_point(tslice, r.selected, s);
+        r.exhaustive_t_cost_s[0] = seconds_per_point(tslice, r.selected, s, ctx.stop);
     }
     r.wall_time_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     return r;

@@ -74,7 +74,6 @@ struct SweepOptions {
     int jobs = 0;
     ReferenceMode reference = ReferenceMode::fast;
     uint64_t seed = 1;                      // the uniform key pairs of --over t
-    std::atomic<uint64_t> *cases_done = nullptr;
 };
 
 // One swept dimension at fixed other inputs, in one precision.
@@ -141,18 +140,21 @@ struct SweepThroughput {
 };
 SweepThroughput sweep_throughput(const SweepResult &r, Precision p);
 
-// The slices a sweep will evaluate (for the estimate printed before it starts).
-std::vector<SliceSpec> plan_slices(const SweepOptions &options, const std::vector<ImplOp> &selected);
+// The slices a sweep will evaluate (for the estimate printed before it starts). `stop` throws Interrupted
+// while the scan points are planned (here, in seconds_per_point and in run_sweep).
+std::vector<SliceSpec> plan_slices(const SweepOptions &options, const std::vector<ImplOp> &selected, const StopToken &stop = {});
 uint64_t planned_sweep_cases(const std::vector<SliceSpec> &slices);
 // CPU seconds per point of a slice for the given selection, measured on 2048 points spread evenly over it:
 // the basis of the estimate printed before a sweep starts.
-double seconds_per_point(const SweepOptions &options, const std::vector<ImplOp> &selected, const SliceSpec &slice);
+double seconds_per_point(const SweepOptions &options, const std::vector<ImplOp> &selected, const SliceSpec &slice,
+                         const StopToken &stop = {});
 
 // The implementation-ops of a sweep: as `run` selects them (default op: slerp), but a glob never selects the
 // bench group (noop, for timing only): name it to sweep it.
 std::vector<ImplOp> select_sweep_impls(const std::vector<Impl> &catalogue, const SweepOptions &options);
 
-SweepResult run_sweep(const SweepOptions &options, const std::vector<Impl> &catalogue);
+// ctx.progress advances as points complete; a stop request (ctx.stop) throws Interrupted.
+SweepResult run_sweep(const SweepOptions &options, const std::vector<Impl> &catalogue, const RunContext &ctx = {});
 
 // The number of representable values of the format in [lo, hi].
 uint64_t representable_count(Precision p, double lo, double hi);

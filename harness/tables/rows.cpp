@@ -67,7 +67,7 @@ std::string worst_cases_csv(const std::vector<WorstCaseRow> &rows) {
         c.push_back(r.t);
         for (const auto &x : r.out) c.push_back(x);
         for (const auto &x : r.ref) c.push_back(x);
-        for (double x : {r.angle_err_rad, r.ulp, r.ulp1}) c.push_back(x);
+        c.emplace_back(r.angle_err_rad), c.emplace_back(r.ulp), c.emplace_back(r.ulp1);
         c.push_back(r.source);
         w.row(c);
     }

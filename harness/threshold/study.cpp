@@ -1,7 +1,6 @@
 #include "threshold/study.h"
 #include "run/parallel.h"
 #include "isolate/eval.h"
-#include "isolate/interrupt.h"
 #include "plugins/impls.h"
 
 #include "metrics/metrics.h"
@@ -79,7 +78,8 @@ std::string quat_hex(const double *q) { return fmt::format("({:a}, {:a}, {:a}, {
 
 // The routine at threshold tau on every case (one batch: one round trip for a routine in another process).
 template <class T>
-void eval_routine(const Routine &r, const std::vector<SlerpCase<T>> &cases, T tau, std::vector<Quat<T>> &out) {
+void eval_routine(const Routine &r, const std::vector<SlerpCase<T>> &cases, T tau, std::vector<Quat<T>> &out,
+                  const StopToken &stop) {
     out.assign(cases.size(), Quat<T>{});
     if (!r.impl) {
         auto routine = threshold_routine<T>(r.family);
@@ -88,7 +88,7 @@ void eval_routine(const Routine &r, const std::vector<SlerpCase<T>> &cases, T ta
     }
     EvalOutcome o = eval_batch_tau(*r.impl, cases.data(), cases.size(), tau, out.data());
     if (o.ok()) return;
-    if (o.status == EvalStatus::interrupted) throw_if_interrupted();
+    if (o.status == EvalStatus::interrupted) stop.throw_if_requested();
     const SlerpCase<T> &c = cases[std::min(o.done, cases.size() - 1)];
     throw InputError(fmt::format("{}: slerp_tau {} at tau = {:a}, q0 = {}, q1 = {}, t = {:a}: {}", r.name, to_string(o.status),
                                  tau, quat_hex(c.q0.data()), quat_hex(c.q1.data()), c.t, o.detail));
@@ -117,9 +117,9 @@ template <class T> struct PrecisionWork {
 };
 
 template <class T>
-void measure_point(const ThresholdOptions &opt, const std::vector<Routine> &routines, uint64_t point_index,
-                   double one_minus_tau, ReferenceEngine &reference, MetricEngine &metric, PointResult &res,
-                   std::vector<SlerpCase<T>> &timing_cases) {
+void measure_point(const ThresholdOptions &opt, const StopToken &stop, const std::vector<Routine> &routines,
+                   uint64_t point_index, double one_minus_tau, ReferenceEngine &reference, MetricEngine &metric,
+                   PointResult &res, std::vector<SlerpCase<T>> &timing_cases) {
     const T tau = tau_in_format<T>(one_minus_tau);
     const size_t nr = routines.size();
     res.one_minus_tau = 1.0 - double(tau);
@@ -135,16 +135,16 @@ void measure_point(const ThresholdOptions &opt, const std::vector<Routine> &rout
     std::vector<std::vector<Quat<T>>> at_tau(nr), arc(nr);
     for (size_t f = 0; f < nr; f++) {
         std::vector<Quat<T>> fallback;
-        eval_routine(routines[f], cases, tau, at_tau[f]);
-        eval_routine(routines[f], cases, T(2), arc[f]);
-        eval_routine(routines[f], cases, T(-1), fallback);
+        eval_routine(routines[f], cases, tau, at_tau[f], stop);
+        eval_routine(routines[f], cases, T(2), arc[f], stop);
+        eval_routine(routines[f], cases, T(-1), fallback, stop);
         res.family[f].tau_effect = std::memcmp(arc[f].data(), fallback.data(), fallback.size() * sizeof(Quat<T>)) != 0;
     }
     std::vector<std::vector<double>> angles(nr);
     for (auto &a : angles) a.reserve(opt.cases);
     SlerpReference ref;
     for (uint64_t k = 0; k < opt.cases; k++) {
-        throw_if_interrupted();  // SIGINT/SIGTERM: threshold ends with 128 + sig, --out untouched
+        stop.throw_if_requested();  // SIGINT/SIGTERM: threshold ends with 128 + sig, --out untouched
         bool validate = sampled_for_validation(mix(opt.seed ^ (point_index << 40)), k);
         reference.slerp(cases[k], ref, validate);
         for (size_t f = 0; f < nr; f++) {
@@ -176,8 +176,8 @@ void measure_point(const ThresholdOptions &opt, const std::vector<Routine> &rout
     }
     std::vector<std::vector<Quat<T>>> out_below(nr), out_above(nr);
     for (size_t f = 0; f < nr; f++) {
-        eval_routine(routines[f], below, tau, out_below[f]);
-        eval_routine(routines[f], above, tau, out_above[f]);
+        eval_routine(routines[f], below, tau, out_below[f], stop);
+        eval_routine(routines[f], above, tau, out_above[f], stop);
     }
     SlerpReference ref_below, ref_above;
     const int bits = 2 * precision_bits(Format<T>::precision) + 32;
@@ -210,7 +210,7 @@ void measure_point(const ThresholdOptions &opt, const std::vector<Routine> &rout
 }
 
 template <class T>
-void accuracy_pass(const ThresholdOptions &opt, int jobs, PrecisionWork<T> &work, ReferenceStats &stats) {
+void accuracy_pass(const ThresholdOptions &opt, const StopToken &stop, int jobs, PrecisionWork<T> &work, ReferenceStats &stats) {
     work.grid = threshold_grid(Format<T>::precision, opt.points);
     size_t n = work.grid.size();
     work.points.assign(n, PointResult{});
@@ -221,7 +221,7 @@ void accuracy_pass(const ThresholdOptions &opt, int jobs, PrecisionWork<T> &work
         ReferenceEngine reference(Format<T>::precision, opt.reference);
         MetricEngine metric(Format<T>::precision, opt.reference);
         for (size_t i; (i = next.fetch_add(1)) < n;)
-            measure_point<T>(opt, work.routines, i, work.grid[i], reference, metric, work.points[i], work.timing_cases[i]);
+            measure_point<T>(opt, stop, work.routines, i, work.grid[i], reference, metric, work.points[i], work.timing_cases[i]);
         std::lock_guard<std::mutex> lock(stats_mutex);
         stats.add(reference.stats());
     };
@@ -231,11 +231,12 @@ void accuracy_pass(const ThresholdOptions &opt, int jobs, PrecisionWork<T> &work
 // Collects Google Benchmark's results by the registered name (benchmark_name() would append /min_time:...).
 class CollectingReporter : public benchmark::BenchmarkReporter {
 public:
+    explicit CollectingReporter(const StopToken &stop) : stop_(stop) {}
     std::map<std::string, double> ns_per_iteration;
     std::string error;
     bool ReportContext(const Context &) override { return true; }
     void ReportRuns(const std::vector<Run> &runs) override {
-        throw_if_interrupted();  // the timing pass stops after the benchmark that was running
+        stop_.throw_if_requested();  // the timing pass stops after the benchmark that was running
         for (const Run &r : runs) {
             if (r.error_occurred) error = r.benchmark_name() + ": " + r.error_message;
             else if (r.run_type == Run::RT_Iteration && r.iterations > 0) {
@@ -246,6 +247,9 @@ public:
             }
         }
     }
+
+private:
+    StopToken stop_;
 };
 
 template <class T>
@@ -433,7 +437,7 @@ ThresholdSummaryRow recommend_threshold(const std::vector<ThresholdRow> &rows, d
     return s;
 }
 
-ThresholdResult run_threshold_study(const ThresholdOptions &opt) {
+ThresholdResult run_threshold_study(const ThresholdOptions &opt, const RunContext &ctx) {
     if (opt.points < 40) throw UsageError(fmt::format("--points: must be at least 40, got {}", opt.points));
     if (opt.cases == 0) throw UsageError("--cases: must be a positive count, got 0");
     if (!(opt.min_time_s >= 0) || !std::isfinite(opt.min_time_s))
@@ -455,8 +459,8 @@ ThresholdResult run_threshold_study(const ThresholdOptions &opt) {
     for (const Impl *i : opt.impls)
         if (!i->supports_slerp_tau())
             throw UsageError(fmt::format("--impl {}: has no slerp_tau (a qc_impl_v2 plugin or a protocol-2 adapter offers one)", i->name));
-    if (want32) accuracy_pass<float>(opt, r.jobs, w32, r.reference_f32);
-    if (want64) accuracy_pass<double>(opt, r.jobs, w64, r.reference_f64);
+    if (want32) accuracy_pass<float>(opt, ctx.stop, r.jobs, w32, r.reference_f32);
+    if (want64) accuracy_pass<double>(opt, ctx.stop, r.jobs, w64, r.reference_f64);
 
     if (opt.min_time_s > 0) {
         // Every branch of every family and grid point in one Google Benchmark run, on one thread, after the
@@ -467,7 +471,7 @@ ThresholdResult run_threshold_study(const ThresholdOptions &opt) {
         std::vector<std::string> names;
         if (want32) register_timings<float>(opt, w32, names);
         if (want64) register_timings<double>(opt, w64, names);
-        CollectingReporter rep;
+        CollectingReporter rep(ctx.stop);
         if (!names.empty()) benchmark::RunSpecifiedBenchmarks(&rep, ".");
         benchmark::ClearRegisteredBenchmarks();
         if (!rep.error.empty()) throw std::runtime_error("benchmark failed: " + rep.error);

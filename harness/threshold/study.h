@@ -38,6 +38,7 @@
 
 #include "quatcheck/types.h"
 #include "reference/reference.h"
+#include "run/context.h"
 #include "threshold/families.h"
 
 #include <cstdint>
@@ -112,7 +113,8 @@ template <class T> SlerpCase<T> sample_threshold_case(uint64_t seed, T tau, uint
 // Applies the tau* rule to the rows of one precision and family (1 - tau descending).
 ThresholdSummaryRow recommend_threshold(const std::vector<ThresholdRow> &rows, double floor_factor);
 
-ThresholdResult run_threshold_study(const ThresholdOptions &options);
+// A stop request (ctx.stop) throws Interrupted (between cases, and after the benchmark that was running).
+ThresholdResult run_threshold_study(const ThresholdOptions &options, const RunContext &ctx = {});
 
 std::string threshold_csv(const ThresholdResult &r);
 std::string threshold_summary_csv(const ThresholdResult &r);
