@@ -294,7 +294,20 @@ void aggregate(RunResult &result) {
                 row.ties = ties;
                 std::vector<double> angles;
                 angles.reserve(cases);
+                // The worst K cases so far, worst first (largest error, then smallest index): the first K of
+                // a sort of every case by that total order, kept as the cases stream past (most fail the
+                // first comparison with the K-th).
+                const size_t K = size_t(std::max(0, opt.worst_k));
+                auto worse = [](const WorstRef &a, const WorstRef &b) {
+                    return a.angle_err_rad != b.angle_err_rad ? a.angle_err_rad > b.angle_err_rad : a.index < b.index;
+                };
                 std::vector<WorstRef> ranked;
+                ranked.reserve(K + 1);
+                auto rank = [&](const WorstRef &w) {
+                    if (ranked.size() == K && (K == 0 || !worse(w, ranked.back()))) return;
+                    ranked.insert(std::upper_bound(ranked.begin(), ranked.end(), w, worse), w);
+                    if (ranked.size() > K) ranked.pop_back();
+                };
                 for (size_t p = 0; p < parts.size(); p++) {
                     const RegionSlice *s = parts[p];
                     const RowSlice &rs = s->rows[k];
@@ -318,7 +331,7 @@ void aggregate(RunResult &result) {
                             cb.max_angle_err_rad = std::max(cb.max_angle_err_rad, angle);
                             curve_angles[k][b].push_back(angle);
                         }
-                        ranked.push_back({s->begin + i, angle});
+                        rank({s->begin + i, angle});
                         if (nonfinite) { row.nonfinite++; continue; }
                         row.max_angle_err_rad = std::max(row.max_angle_err_rad, angle);
                         angles.push_back(angle);
@@ -332,13 +345,6 @@ void aggregate(RunResult &result) {
                     }
                 }
                 row.p99_angle_err_rad = percentile(angles, 0.99);
-                size_t K = std::min(ranked.size(), size_t(std::max(0, opt.worst_k)));
-                std::partial_sort(ranked.begin(), ranked.begin() + long(K), ranked.end(),
-                                  [](const WorstRef &a, const WorstRef &b) {
-                                      return a.angle_err_rad != b.angle_err_rad ? a.angle_err_rad > b.angle_err_rad
-                                                                                : a.index < b.index;
-                                  });
-                ranked.resize(K);
                 row.worst = std::move(ranked);
                 result.rows.push_back(std::move(row));
             }
