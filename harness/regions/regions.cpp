@@ -28,17 +28,7 @@ std::optional<Region> parse_region(std::string_view s) {
     return std::nullopt;
 }
 
-uint64_t Rng::next() {
-    uint64_t z = (state_ += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
-
-double Rng::uniform() { return double(next() >> 11) * 0x1p-53; }
-double Rng::uniform(double lo, double hi) { return lo + (hi - lo) * uniform(); }
 double Rng::log_uniform(double lo, double hi) { return std::exp(uniform(std::log(lo), std::log(hi))); }
-uint64_t Rng::below(uint64_t n) { return next() % n; }
 
 double Rng::normal() {
     double u1 = 1.0 - uniform();  // (0, 1]

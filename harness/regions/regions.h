@@ -36,12 +36,18 @@ inline constexpr double kSeedThreshold = 0.9995;
 class Rng {
 public:
     explicit Rng(uint64_t seed) : state_(seed) {}
-    uint64_t next();
-    double uniform();                              // [0, 1), 53 random bits
-    double uniform(double lo, double hi);          // [lo, hi)
+    // (Inline: the worst-case search draws several per step.)
+    uint64_t next() {
+        uint64_t z = (state_ += 0x9E3779B97F4A7C15ull);
+        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+        z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+        return z ^ (z >> 31);
+    }
+    double uniform() { return double(next() >> 11) * 0x1p-53; }                // [0, 1), 53 random bits
+    double uniform(double lo, double hi) { return lo + (hi - lo) * uniform(); }  // [lo, hi)
     double log_uniform(double lo, double hi);      // lo, hi > 0
     double normal();                               // standard normal (Box-Muller)
-    uint64_t below(uint64_t n);                    // [0, n)
+    uint64_t below(uint64_t n) { return next() % n; }  // [0, n)
 
 private:
     uint64_t state_;
