@@ -210,7 +210,32 @@ expect 2 '^quatcheck: run: --seed: expected a whole number' "$qc" run "${one[@]}
 expect 2 '^quatcheck: squad: --seed: ' "$qc" squad --seed -1 --out "$tmp/e5"
 expect 2 '^quatcheck: run: --seed: 18446744073709551616 is beyond 2\^64-1' "$qc" run "${one[@]}" --seed 18446744073709551616
 expect 0 'report in' "$qc" run "${one[@]}" --seed 18446744073709551615
-expect 2 '^quatcheck: run: not enough memory' "$qc" run --impl seed-c.f64 --op slerp --region uniform --cases 100000000000000 --out "$tmp/e5"
+# Every command that takes --jobs or --seed checks them on their text.
+for c in run conform squad threshold sweep merge; do
+    expect 2 "^quatcheck: $c: --jobs: expected 0 \\(all cores\\) to 1024 threads, got '2000'" "$qc" $c --jobs 2000 --out "$tmp/e5"
+done
+for c in run conform squad threshold sweep bench; do
+    expect 2 "^quatcheck: $c: --seed: expected a whole number" "$qc" $c --seed -1 --out "$tmp/e5"
+    expect 2 "^quatcheck: $c: --seed: 99999999999999999999 is beyond 2\\^64-1" "$qc" $c --seed 99999999999999999999 --out "$tmp/e5"
+done
+# A count too large for memory is refused before anything is allocated: one line naming the flag and the
+# estimate, exit 2, nothing created. Once far beyond any machine's memory, once beyond what ulimit -v leaves
+# (a few GiB: without the estimate this allocated until bad_alloc, or for curves swapped for a minute).
+mem='needs about [0-9.]+ [KMGTPE]iB of memory, more than the [0-9.]+ [A-Za-z]+ available; nothing was started'
+expect 2 "^quatcheck: --cases 100000000000000: the run of 1 implementation-ops $mem \\(lower --cases" \
+    "$qc" run --impl seed-c.f64 --op slerp --region uniform --cases 100000000000000 --out "$tmp/e5/new"
+limited() { (ulimit -v 4000000 && "$@"); }
+expect 2 "^quatcheck: --cases 300000000: the run of 2 implementation-ops $mem" \
+    limited "$qc" run --impl seed-c.f64 --impl seed-c.f32 --op slerp --region uniform --cases 300000000 --out "$tmp/e5/new"
+expect 2 "^quatcheck: --parallel-cases 100000000: the parallel suite's run of [0-9]+ implementation-ops $mem" \
+    limited "$qc" bench --suite parallel --parallel-cases 100000000 --out "$tmp/e5/new"
+expect 2 "^quatcheck: --cases 100000000000: the threshold study on [0-9]+ threads $mem" \
+    limited "$qc" threshold --cases 100000000000 --out "$tmp/e5/new"
+expect 2 "^quatcheck: --points 2000000000: the curves of [0-9]+ rows per point $mem" \
+    limited "$qc" curves --points 2000000000 --out "$tmp/e5/new"
+expect 2 "^quatcheck: --tracks 100000000000: squad on [0-9]+ implementations $mem" \
+    limited "$qc" squad --tracks 100000000000 --out "$tmp/e5/new"
+[[ -e "$tmp/e5/new" ]] && fail "a refused request created its --out"
 # ---- 6. merge trusts nothing: a damaged payload, /dev/zero for shard.bin ----
 sh=(--impl seed-c.f64 --op slerp --region uniform --cases 300 --jobs 1)
 "$qc" run "${sh[@]}" --shard 1/2 --out "$tmp/s1" 2>/dev/null && "$qc" run "${sh[@]}" --shard 2/2 --out "$tmp/s2" 2>/dev/null ||
@@ -222,6 +247,31 @@ import sys; d = bytearray(open(sys.argv[1], 'rb').read()); d[-100] ^= 1; open(sy
 expect 2 '^quatcheck: merge: .*s3/shard.bin: payload checksum mismatch' "$qc" merge "$tmp/s1" "$tmp/s3" --out "$tmp/sm"
 ln -s /dev/zero "$tmp/s4/shard.bin"
 expect 2 '^quatcheck: merge: .*s4/shard.bin: not a regular file' timeout 10 "$qc" merge "$tmp/s1" "$tmp/s4" --out "$tmp/sm"
+# Exactly a partition of one run: each shard once, every shard, the same seed.
+expect 2 '^quatcheck: merge: .*s1/shard.bin: shard 1/2 given twice' "$qc" merge "$tmp/s1" "$tmp/s1" --out "$tmp/sm"
+expect 2 '^quatcheck: merge: shards missing: 2/2' "$qc" merge "$tmp/s1" --out "$tmp/sm"
+# The header is outside the payload's checksum: its names and numbers are checked like any input
+# (an unknown region was dereferenced as an empty optional, a header that is not an object was an
+# internal error, exit 3, and a shard 3/2 was taken as a slice).
+header() { python3 - "$tmp/s2/shard.bin" "$1" "$2" <<'PY'
+import json, os, struct, sys
+d = open(sys.argv[1], "rb").read()
+n = struct.unpack("<Q", d[8:16])[0]
+h = json.loads(d[16:16 + n])
+exec(sys.argv[3])
+hb = json.dumps(h).encode()
+os.makedirs(sys.argv[2], exist_ok=True)
+open(os.path.join(sys.argv[2], "shard.bin"), "wb").write(d[:8] + struct.pack("<Q", len(hb)) + hb + d[16 + n:])
+PY
+}
+header "$tmp/h1" 'h["regions"] = ["mars"]'
+expect 2 "^quatcheck: merge: .*h1/shard.bin: unknown region 'mars' in the shard header" "$qc" merge "$tmp/h1" "$tmp/s1" --out "$tmp/sm"
+header "$tmp/h2" 'h = [h]'
+expect 2 '^quatcheck: merge: .*h2/shard.bin: unreadable header' "$qc" merge "$tmp/s1" "$tmp/h2" --out "$tmp/sm"
+header "$tmp/h3" 'h["shard"]["index"] = 3'
+expect 2 '^quatcheck: merge: .*h3/shard.bin: shard 3/2 is not a slice' "$qc" merge "$tmp/s1" "$tmp/h3" --out "$tmp/sm"
+"$qc" run "${sh[@]}" --seed 9 --shard 2/2 --out "$tmp/s5" 2>/dev/null || fail "sharded run (seed 9)"
+expect 2 "^quatcheck: merge: .*s5/shard.bin: 'seed' differs from .*s1's: not shards of one run" "$qc" merge "$tmp/s1" "$tmp/s5" --out "$tmp/sm"
 
 # Bounded reads: a folder or /dev/zero where a file is expected is refused at once.
 mkdir -p "$tmp/afolder.csv"
@@ -266,6 +316,43 @@ PY
     expect 2 "n/summary.csv:2: column $col: '$val' is (not a|negative)" "$qc" compare "$tmp/c1" "$tmp/n" --out "$tmp/cn"
 done
 expect 2 '^quatcheck: report: /bin/false .* exited with status 1; report.html not written' "$qc" report "$tmp/c1" --python /bin/false
+# A table that is a folder or /dev/zero is refused at once by report and compare (bounded reads).
+rm -rf "$tmp/z" && cp -r "$tmp/c1" "$tmp/z" && rm "$tmp/z/summary.csv" && ln -s /dev/zero "$tmp/z/summary.csv"
+expect 2 'z/summary.csv: not a regular file' timeout 10 "$qc" report "$tmp/z" --python /bin/true
+expect 2 'z/summary.csv: not a regular file' timeout 10 "$qc" compare "$tmp/c1" "$tmp/z" --out "$tmp/cz"
+rm "$tmp/z/summary.csv" && mkdir "$tmp/z/summary.csv"
+expect 2 'z/summary.csv: is a folder, not a file' timeout 10 "$qc" compare "$tmp/c1" "$tmp/z" --out "$tmp/cz"
+
+# ---- 7. a full disk (simulated with ulimit -f, SIGXFSZ ignored: writes fail with EFBIG) ----
+# full BLOCKS CMD...: CMD with files limited to BLOCKS KiB.
+full() { local blocks=$1; shift; (trap '' XFSZ; ulimit -f "$blocks" && "$@"); }
+# compare: junit.xml and compare.md are one output. Into a folder that holds a pair from an earlier compare,
+# a failure at the first file or at the second leaves the old pair as it was, both files.
+"$qc" run --impl 'seed-*' --cases 50 --jobs 1 --seed 1 --out "$tmp/d1" 2>/dev/null && "$qc" run --impl 'seed-*' --cases 50 --jobs 1 --seed 2 --out "$tmp/d2" 2>/dev/null || fail "runs for the full-disk compare"
+"$qc" compare "$tmp/c1" "$tmp/c2" --out "$tmp/pair" >/dev/null 2>&1 || fail "compare into the pair folder"
+"$qc" compare "$tmp/d1" "$tmp/d2" --out "$tmp/sizes" >/dev/null 2>&1
+js=$(stat -c %s "$tmp/sizes/junit.xml") ms=$(stat -c %s "$tmp/sizes/compare.md")
+before=$(fingerprint "$tmp/pair")
+for blocks in 0 $(( (js < ms ? js : ms) / 1024 + 1 )); do
+    expect 2 '(junit.xml|compare.md): cannot write: File too large; .*pair left as it was' full "$blocks" "$qc" compare "$tmp/d1" "$tmp/d2" --out "$tmp/pair"
+    [[ "$(fingerprint "$tmp/pair")" == "$before" ]] && pass "compare on a full disk ($blocks KiB): the old pair kept, both files" ||
+        fail "compare on a full disk ($blocks KiB) changed the pair"
+done
+# run: the message names the report file (not its staging copy); a new --out is not created.
+expect 2 '^quatcheck: .*fullrun/out/[a-z_]+\.(csv|json|md): cannot write: File too large; .*fullrun/out left as it was$' \
+    full 2 "$qc" run "${small[@]}" --out "$tmp/fullrun/out"
+[[ -e "$tmp/fullrun" ]] && fail "a run that could not write created $(find "$tmp/fullrun" | head -3 | tr '\n' ' ')"
+# report: names the file it could not write, and leaves report.html as it was.
+if /usr/bin/python3 -c 'import matplotlib' 2>/dev/null; then
+    "$qc" report "$tmp/c1" >/dev/null 2>&1 || fail "report of c1"
+    before=$(fingerprint "$tmp/c1")
+    # At once (the first plot), and with room for every plot but not for report.html (which embeds them).
+    for blocks in 0 $(( $(find "$tmp/c1/plots" -name '*.png' -printf '%s\n' | sort -n | tail -1) / 1024 + 1 )); do
+        expect 2 "^quatcheck: report: cannot write .*c1/(plots/[a-z0-9_.-]+\.png|cards/[a-z0-9_.-]+\.html|report\.html): File too large; report.html left as it was" \
+            full "$blocks" "$qc" report "$tmp/c1"
+    done
+    [[ "$(fingerprint "$tmp/c1")" == "$before" ]] || fail "report on a full disk changed the folder"
+else echo "note: python3-matplotlib missing: report on a full disk not tested"; fi
 [[ -f "$tmp/c2/junit.xml" && -f "$tmp/c2/compare.md" && -f "$tmp/c2/summary.csv" ]] || fail "compare: junit.xml, compare.md or the report's own files missing"
 
 if [[ $failures -gt 0 ]]; then

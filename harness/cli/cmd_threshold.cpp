@@ -2,6 +2,7 @@
 // Writes threshold.csv, threshold_summary.csv and threshold.json into --out.
 #include "cli/command.h"
 #include "report/report_dir.h"
+#include "run/parallel.h"
 #include "threshold/study.h"
 
 #include <fmt/format.h>
@@ -47,6 +48,11 @@ int threshold_command(const ThresholdArgs &a) {
     opt.jobs = a.jobs;
     opt.min_time_s = a.min_time;
     opt.floor_factor = a.floor_factor;
+    // Each thread of the accuracy pass measures one tau at a time and keeps its cases' angle errors (three
+    // families, 8 bytes each: harness/threshold/study.cpp, measure_point).
+    const double threads = double(std::min<long long>(resolve_jobs(a.jobs), a.points));
+    require_memory(fmt::format("--cases {}: the threshold study on {:.0f} threads", a.cases, threads),
+                   threads * 24 * double(a.cases), "--cases or --jobs");
     ReportDir dir(a.out);  // fails early when the folder is not writable
     ThresholdResult r = run_threshold_study(opt);
     dir.write("threshold.csv", threshold_csv(r));
