@@ -105,11 +105,11 @@ namespace {
 // A "key value kB" line of a /proc file (e.g. MemAvailable in /proc/meminfo), in bytes; nullopt when absent.
 std::optional<uint64_t> proc_kib(const char *file, const std::string &key) {
     std::ifstream in(file);
-    std::string k, unit;
-    uint64_t v = 0;
-    while (in >> k >> v) {
-        std::getline(in, unit);
-        if (k == key + ":") return v * 1024;
+    for (std::string line; std::getline(in, line);) {
+        if (line.rfind(key + ":", 0) != 0) continue;
+        char *end = nullptr;
+        const unsigned long long v = std::strtoull(line.c_str() + key.size() + 1, &end, 10);
+        if (end != line.c_str() + key.size() + 1) return uint64_t(v) * 1024;
     }
     return std::nullopt;
 }

@@ -77,7 +77,7 @@ struct Cursor {
     std::vector<double> doubles(uint64_t n) {
         if (n > (data.size() - pos) / sizeof(double)) need(data.size() + 1);
         std::vector<double> v(n);
-        std::memcpy(v.data(), data.data() + pos, n * sizeof(double));
+        if (n) std::memcpy(v.data(), data.data() + pos, n * sizeof(double));  // (memcpy from or to null is UB, even of 0 bytes)
         pos += n * sizeof(double);
         return v;
     }
