@@ -348,6 +348,28 @@ for blocks in 0 $(( (js < ms ? js : ms) / 1024 + 1 )); do
     [[ "$(fingerprint "$tmp/pair")" == "$before" ]] && pass "compare on a full disk ($blocks KiB): the old pair kept, both files" ||
         fail "compare on a full disk ($blocks KiB) changed the pair"
 done
+# A real full disk where junit.xml still fits and compare.md no longer does: a tmpfs in a user and mount
+# namespace (unshare -Urm), filled up to two pages (one for the lock file's pid, one for junit.xml).
+if unshare -Urm true 2>/dev/null; then
+    mkdir -p "$tmp/fs"
+    unshare -Urm bash -s "$tmp/fs" "$tmp/pair" "$qc" "$tmp/d1" "$tmp/d2" >"$tmp/ns.out" 2>&1 <<'NS'
+fs=$1 pair=$2 qc=$3 d1=$4 d2=$5
+fingerprint() { (cd "$1" && find . -type f -print0 | sort -z | xargs -0 sha256sum) 2>/dev/null | sha256sum; }
+mount -t tmpfs -o size=1m none "$fs" || exit 9
+cp -r "$pair" "$fs/pair"
+before=$(fingerprint "$fs/pair")
+head -c $(( $(stat -f -c '%a * %S' "$fs") - 2 * 4096 )) /dev/zero >"$fs/filler"
+"$qc" compare "$d1" "$d2" --out "$fs/pair" >/dev/null 2>"$fs/err"
+echo "status $?"
+echo "lines $(wc -l <"$fs/err")"
+echo "stderr $(cat "$fs/err")"
+[[ "$(fingerprint "$fs/pair")" == "$before" ]] && echo "pair kept" || echo "pair changed: $(ls -a "$fs/pair" | tr '\n' ' ')"
+NS
+    if grep -q '^status 2$' "$tmp/ns.out" && grep -q '^lines 1$' "$tmp/ns.out" && grep -q '^pair kept$' "$tmp/ns.out" &&
+        grep -q '^stderr quatcheck: .*pair/compare.md: cannot write: No space left on device' "$tmp/ns.out"; then
+        pass "compare on a full tmpfs after junit.xml: $(grep '^stderr' "$tmp/ns.out" | cut -c8-); the old pair kept"
+    else fail "compare on a full tmpfs: $(tr '\n' '|' <"$tmp/ns.out")"; fi
+else echo "note: unshare -Urm not permitted: compare on a full file system (after junit.xml) not tested"; fi
 # run: the message names the report file (not its staging copy); a new --out is not created.
 expect 2 '^quatcheck: .*fullrun/out/[a-z_]+\.(csv|json|md): cannot write: File too large; .*fullrun/out left as it was$' \
     full 2 "$qc" run "${small[@]}" --out "$tmp/fullrun/out"
