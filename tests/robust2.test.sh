@@ -4,7 +4,15 @@
 #    exit 2; a failed run leaves no empty --out; a stale shard.bin never survives into an unsharded report;
 #    other commands' files are carried over;
 #  - SIGINT/SIGTERM in every long phase of every long command: exit 128 + sig within a second, one stderr
-#    line, --out untouched, nothing left beside it (run: a partial report in OUT.partial).
+#    line, --out untouched, nothing left beside it (run: a partial report in OUT.partial);
+#  - plugins that fork or write to the worker's descriptors (3), writes outside out[0..3] (4);
+#  - numbers at the edges (5): --jobs and --seed on every command, counts too large for memory refused
+#    before allocation, inexact hexfloats, unknown regions and oversized fields in replay, nan/abc/negative
+#    cells in report and compare, a folder or /dev/zero where a file is expected, run.json overflow;
+#  - merge trusts nothing (6): checksum, /dev/zero, a shard twice or missing, two seeds, edited headers;
+#  - output pairs and full disks (7): compare's junit.xml + compare.md, run and report name the file they
+#    could not write (ulimit -f with SIGXFSZ ignored, and a full tmpfs in a user namespace), --plugin '',
+#    report --python /bin/false.
 # Usage: robust2.test.sh BUILD_DIR SOURCE_DIR
 set -uo pipefail
 build="$1"
@@ -235,6 +243,8 @@ expect 2 "^quatcheck: --points 2000000000: the curves of [0-9]+ rows per point $
     limited "$qc" curves --points 2000000000 --out "$tmp/e5/new"
 expect 2 "^quatcheck: --tracks 100000000000: squad on [0-9]+ implementations $mem" \
     limited "$qc" squad --tracks 100000000000 --out "$tmp/e5/new"
+expect 2 "^quatcheck: --points 134217728: the sweep's scan $mem" \
+    bash -c 'ulimit -v 2000000 && exec "$@"' - "$qc" sweep --over dot --points 134217728 --out "$tmp/e5/new"
 [[ -e "$tmp/e5/new" ]] && fail "a refused request created its --out"
 # ---- 6. merge trusts nothing: a damaged payload, /dev/zero for shard.bin ----
 sh=(--impl seed-c.f64 --op slerp --region uniform --cases 300 --jobs 1)

@@ -24,17 +24,26 @@ mkdir -p "$out"
 flags=(-std=c++20 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -D_GLIBCXX_ASSERTIONS
        -I"$src/harness/include" -I"$src/harness")
 
-# build NAME SOURCES... -- LINK...: (re)builds $out/NAME when a source is newer than it.
+# build NAME SOURCES... -- LINK...: compiles each source newer than its object, and links $out/NAME when an
+# object or a link input (the build's libraries) is newer than it (a library change costs a link only).
 build() {
-    local name=$1 stale=0 sources=() link=()
+    local name=$1 relink=0 objs=() link=()
     shift
-    while (($#)) && [[ $1 != -- ]]; do sources+=("$1"); shift; done
+    local bin="$out/$name"
+    while (($#)) && [[ $1 != -- ]]; do
+        local obj="$out/$name.$(basename "$1" .cpp).o"
+        if [[ ! -f $obj || $1 -nt $obj ]]; then
+            if ! "$cxx" "${flags[@]}" -c "$1" -o "$obj.tmp" 2>"$out/$name.log"; then cat "$out/$name.log"; exit 1; fi
+            mv "$obj.tmp" "$obj"
+        fi
+        objs+=("$obj")
+        shift
+    done
     (($#)) && shift
     link=("$@")
-    local bin="$out/$name"
-    for f in "${sources[@]}" "${link[@]}"; do [[ -f $f && $f -nt $bin ]] && stale=1; done
-    [[ -x $bin && $stale == 0 ]] && return 0
-    if ! "$cxx" "${flags[@]}" "${sources[@]}" "${link[@]}" -o "$bin.tmp" 2>"$out/$name.log"; then
+    for f in "${objs[@]}" "${link[@]}"; do [[ -f $f && $f -nt $bin ]] && relink=1; done
+    [[ -x $bin && $relink == 0 ]] && return 0
+    if ! "$cxx" -fsanitize=fuzzer,address,undefined "${objs[@]}" "${link[@]}" -o "$bin.tmp" 2>"$out/$name.log"; then
         if grep -q "libclang_rt.fuzzer\|cannot find -l.*fuzzer\|fuzzer.*not found" "$out/$name.log"; then
             echo "SKIPPED: libFuzzer runtime missing (apt-get install libclang-rt-14-dev)"
             exit 0
