@@ -98,6 +98,8 @@ interrupt() {
     t1=$(date +%s.%N)
     local took
     took=$(python3 -c "print(round($t1 - $t0, 2))")
+    # A run signalled after its last poll (the swap of --out) has rightly finished: the caller tries earlier.
+    if [[ $st -eq 0 && $1 == *quatcheck && $2 == run ]]; then echo "note $2 finished (exit 0) as SIG$sig came at $delay s"; return 3; fi
     local lines
     # (sweep prints its plan and estimate before it starts: those lines are not errors)
     lines=$(grep -v -e '^quatcheck sweep' -e '^  ' "$tmp/err" | wc -l)
