@@ -289,6 +289,11 @@ expect 2 "^quatcheck: merge: .*s5/shard.bin: 'seed' differs from .*s1's: not sha
 mkdir -p "$tmp/afolder.csv"
 expect 2 '^quatcheck: .*afolder.csv: is a folder, not a file' timeout 10 "$qc" replay "$tmp/afolder.csv"
 expect 2 '^quatcheck: /dev/zero: not a regular file' timeout 10 "$qc" replay /dev/zero
+# A plugin path that is a FIFO, a folder or /dev/zero: refused at once (the FIFO held the loader 5 s).
+mkfifo "$tmp/fifo.so" && mkdir -p "$tmp/folder.so"
+for p in "$tmp/fifo.so" "$tmp/folder.so" /dev/zero; do
+    expect 2 "^quatcheck: $p: cannot load plugin: not a regular file" timeout 3 "$qc" list --plugin "$p"
+done
 # replay: inexact or underflowing hexfloats, unknown regions and oversized fields are refused.
 "$qc" run "${small[@]}" --out "$tmp/w" 2>/dev/null || fail "run for replay"
 python3 - "$tmp/w/worst_cases.csv" "$tmp" <<'PY'
