@@ -259,6 +259,10 @@ import sys; d = bytearray(open(sys.argv[1], 'rb').read()); d[-100] ^= 1; open(sy
 expect 2 '^quatcheck: merge: .*s3/shard.bin: payload checksum mismatch' "$qc" merge "$tmp/s1" "$tmp/s3" --out "$tmp/sm"
 ln -s /dev/zero "$tmp/s4/shard.bin"
 expect 2 '^quatcheck: merge: .*s4/shard.bin: not a regular file' timeout 10 "$qc" merge "$tmp/s1" "$tmp/s4" --out "$tmp/sm"
+# A shard.bin too large to read into memory (a sparse 10 GiB file, under ulimit -v 4 GB) is refused before it is read.
+mkdir -p "$tmp/s6" && truncate -s 10G "$tmp/s6/shard.bin"
+expect 2 "^quatcheck: merge: 2 shards of [0-9]+ bytes in all $mem" limited "$qc" merge "$tmp/s1" "$tmp/s6" --out "$tmp/sm"
+rm -rf "$tmp/s6"
 # Exactly a partition of one run: each shard once, every shard, the same seed.
 expect 2 '^quatcheck: merge: .*s1/shard.bin: shard 1/2 given twice' "$qc" merge "$tmp/s1" "$tmp/s1" --out "$tmp/sm"
 expect 2 '^quatcheck: merge: shards missing: 2/2' "$qc" merge "$tmp/s1" --out "$tmp/sm"
