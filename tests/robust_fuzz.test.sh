@@ -5,8 +5,9 @@
 #                             compare, leaderboard and report read it (summary, squad_summary, conformance,
 #                             squad_conformance, timing, worst_cases CSVs and run.json);  corpus fuzz/corpus/
 #   fuzz/fuzz_shard_read.cpp  shard.bin (merge), with and without a valid payload checksum; corpus fuzz/corpus_shard/
-# By default each target runs a fixed number of inputs from a fixed seed (deterministic, a few seconds:
-# QC_FUZZ_RUNS, default 4000). Nightly: QC_FUZZ_SECONDS=S runs each for S seconds with a random seed instead.
+#   fuzz/fuzz_sweep_state_read.cpp  sweep_state.json (merge of sweep --shard K/N);          corpus fuzz/corpus_sweep/
+# By default each target runs a fixed number of inputs from a fixed seed (deterministic, about 10 s each:
+# QC_FUZZ_RUNS, default 4000; a quarter of that for the sweep state). Nightly: QC_FUZZ_SECONDS=S runs each for S seconds with a random seed instead.
 # Skipped, with a message, when clang or libFuzzer is absent.
 # Usage: robust_fuzz.test.sh BUILD_DIR SOURCE_DIR
 set -euo pipefail
@@ -56,25 +57,30 @@ build() {
 tables=("$src/harness/tables/table.cpp" "$src/harness/tables/rows.cpp" "$src/harness/tables/schemas.cpp")
 build fuzz_csv_read "$src/fuzz/fuzz_csv_read.cpp" "${tables[@]}" -- -lfmt
 # shard.cpp is instrumented; what it calls (regions, build info, reference statistics) comes from the build.
-if [[ -f $build/libqc_evaluation.a && -f $build/libqc_core.a ]]; then
+if [[ -f $build/libqc_studies.a && -f $build/libqc_evaluation.a && -f $build/libqc_core.a ]]; then
     build fuzz_shard_read "$src/fuzz/fuzz_shard_read.cpp" "$src/harness/run/shard.cpp" -- \
         "$build/libqc_evaluation.a" "$build/libqc_core.a" -lmpfr -lgmp -lfmt -ldl -lpthread
+    build fuzz_sweep_state_read "$src/fuzz/fuzz_sweep_state_read.cpp" "$src/harness/sweep/sweep_report.cpp" -- \
+        "$build/libqc_studies.a" "$build/libqc_evaluation.a" "$build/libqc_core.a" -lrapidcheck -lbenchmark -lmpfr -lgmp \
+        -lfmt -ldl -lpthread
 else
     echo "FAIL: $build/libqc_evaluation.a or libqc_core.a missing (build quatcheck first)"
     exit 1
 fi
 
 work="$(mktemp -d)"
-trap 'rm -rf "$work"; rm -rf /tmp/qc-fuzz-shard-* 2>/dev/null || true' EXIT
-# fuzz NAME CORPUS: new inputs go to a scratch corpus; the committed one is only read.
+trap 'rm -rf "$work"; rm -rf /tmp/qc-fuzz-shard-* /tmp/qc-fuzz-sweep-* 2>/dev/null || true' EXIT
+# fuzz NAME CORPUS [RUNS]: new inputs go to a scratch corpus; the committed one is only read.
 fuzz() {
     local name=$1 corpus=$2
     mkdir -p "$work/$name"
-    local budget=(-seed=1 -runs="$runs")
+    local budget=(-seed=1 -runs="${3:-$runs}")
     [[ -n $seconds ]] && budget=(-max_total_time="$seconds")
-    (cd "$work" && "$out/$name" "${budget[@]}" -timeout=10 -rss_limit_mb=1024 -max_len=65536 -print_final_stats=1 \
+    (cd "$work" && "$out/$name" "${budget[@]}" -timeout=10 -rss_limit_mb=1024 -max_len=262144 -print_final_stats=1 \
         "$work/$name" "$corpus" 2>"$work/$name.log") || { tail -40 "$work/$name.log"; echo "FAIL: $name"; exit 1; }
-    echo "$name: $(grep -E 'stat::number_of_executed_units' "$work/$name.log" | awk '{print $2}') inputs, $(tail -1 "$work/$name.log")"
+    echo "$name: $SECONDS s, $(grep -E 'stat::number_of_executed_units' "$work/$name.log" | awk '{print $2}') inputs, $(tail -1 "$work/$name.log")"
 }
 fuzz fuzz_csv_read "$src/fuzz/corpus"
 fuzz fuzz_shard_read "$src/fuzz/corpus_shard"
+# (a sweep state is 130 KB of JSON: a quarter of the inputs of the others takes as long)
+fuzz fuzz_sweep_state_read "$src/fuzz/corpus_sweep" $((runs / 4))
