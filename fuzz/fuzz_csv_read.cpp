@@ -31,7 +31,8 @@ void check_one_line(const qc::InputError &e, const std::string &prefix) {
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-    static const std::string path = "/tmp/qc-fuzz-" + std::to_string(::getpid()) + ".csv";
+    static const std::string path = std::string(std::getenv("QC_FUZZ_TMP") ? std::getenv("QC_FUZZ_TMP") : "/tmp") + "/qc-fuzz-" +
+                                   std::to_string(::getpid()) + ".csv";  // QC_FUZZ_TMP: the test's scratch folder
     if (size > 0 && data[0] == 'h') {
         std::string cell(reinterpret_cast<const char *>(data) + 1, size - 1);
         try {

@@ -67,7 +67,8 @@ void check_one_line(const std::exception &e) {
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-    static const std::string dir = "/tmp/qc-fuzz-shard-" + std::to_string(::getpid());
+    static const std::string dir = std::string(std::getenv("QC_FUZZ_TMP") ? std::getenv("QC_FUZZ_TMP") : "/tmp") + "/qc-fuzz-shard-" +
+                                  std::to_string(::getpid());  // QC_FUZZ_TMP: the test's scratch folder
     static const bool made = std::filesystem::create_directories(dir) || std::filesystem::is_directory(dir);
     if (!made) std::abort();
     std::string file(reinterpret_cast<const char *>(data), size);

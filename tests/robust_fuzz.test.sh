@@ -69,7 +69,8 @@ else
 fi
 
 work="$(mktemp -d)"
-trap 'rm -rf "$work"; rm -rf /tmp/qc-fuzz-shard-* /tmp/qc-fuzz-sweep-* 2>/dev/null || true' EXIT
+trap 'rm -rf "$work"' EXIT
+export QC_FUZZ_TMP="$work"  # the targets' scratch files go there, and with it
 # fuzz NAME CORPUS [RUNS]: new inputs go to a scratch corpus; the committed one is only read.
 fuzz() {
     local name=$1 corpus=$2
