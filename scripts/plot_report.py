@@ -65,6 +65,13 @@ class ReportError(Exception):
     pass
 
 
+def write_failed(e, path):
+    """An OSError raised while writing PATH (a full disk, ulimit -f), as one that names the file: the one it
+    replaces, not its staging copy. Picklable, so a card drawn in a worker process reports it the same way."""
+    final = re.sub(r"/\.report-staging-\d+/", "/", path)
+    return OSError(e.errno, e.strerror or str(e), e.filename or final)
+
+
 def fail(path, line, why):
     raise ReportError(f"{path}:{line}: {why}")
 
@@ -167,7 +174,11 @@ class Page:
         # test can hold every plot to the readability budget (issue 16: at most about 8 per axes).
         series = max((len([s for s in ax.get_legend_handles_labels()[1] if not s.startswith("_")])
                       for ax in fig.axes), default=0)
-        fig.savefig(path, dpi=DPI, bbox_inches="tight")
+        try:
+            fig.savefig(path, dpi=DPI, bbox_inches="tight")
+        except OSError as e:
+            plt.close(fig)
+            raise write_failed(e, path) from None
         plt.close(fig)
         self.images.append(file)
         with open(path, "rb") as f:
@@ -1304,8 +1315,11 @@ def write_page(page, title, head, path, script=""):
            f"the images are also in <code>{page.root}plots/</code>. <span id=\"qc-load-status\"></span></p>"
            f"<nav>{nav}</nav>" + "\n".join(body) + (f"<script>{script}</script>" if script else "") +
            "</body></html>\n")
-    with open(path, "w", encoding="utf-8") as f:
-        f.write(doc)
+    try:
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(doc)
+    except OSError as e:
+        raise write_failed(e, path) from None
 
 
 def overview(data):
@@ -1384,5 +1398,6 @@ if __name__ == "__main__":
         print(f"quatcheck: report: {e}", file=sys.stderr)
         sys.exit(2)
     except OSError as e:
-        print(f"quatcheck: report: {e.filename or ''}: {e.strerror}", file=sys.stderr)
+        where = re.sub(r"/\.report-staging-\d+/", "/", e.filename) if e.filename else "a file of the report"
+        print(f"quatcheck: report: cannot write {where}: {e.strerror or e}; report.html left as it was", file=sys.stderr)
         sys.exit(2)

@@ -4,7 +4,15 @@
 #    exit 2; a failed run leaves no empty --out; a stale shard.bin never survives into an unsharded report;
 #    other commands' files are carried over;
 #  - SIGINT/SIGTERM in every long phase of every long command: exit 128 + sig within a second, one stderr
-#    line, --out untouched, nothing left beside it (run: a partial report in OUT.partial).
+#    line, --out untouched, nothing left beside it (run: a partial report in OUT.partial);
+#  - plugins that fork or write to the worker's descriptors (3), writes outside out[0..3] (4);
+#  - numbers at the edges (5): --jobs and --seed on every command, counts too large for memory refused
+#    before allocation, inexact hexfloats, unknown regions and oversized fields in replay, nan/abc/negative
+#    cells in report and compare, a folder or /dev/zero where a file is expected, run.json overflow;
+#  - merge trusts nothing (6): checksum, /dev/zero, a shard twice or missing, two seeds, edited headers;
+#  - output pairs and full disks (7): compare's junit.xml + compare.md, run and report name the file they
+#    could not write (ulimit -f with SIGXFSZ ignored, and a full tmpfs in a user namespace), --plugin '',
+#    report --python /bin/false.
 # Usage: robust2.test.sh BUILD_DIR SOURCE_DIR
 set -uo pipefail
 build="$1"
@@ -90,6 +98,8 @@ interrupt() {
     t1=$(date +%s.%N)
     local took
     took=$(python3 -c "print(round($t1 - $t0, 2))")
+    # A run signalled after its last poll (the swap of --out) has rightly finished: the caller tries earlier.
+    if [[ $st -eq 0 && $1 == *quatcheck && $2 == run ]]; then echo "note $2 finished (exit 0) as SIG$sig came at $delay s"; return 3; fi
     local lines
     # (sweep prints its plan and estimate before it starts: those lines are not errors)
     lines=$(grep -v -e '^quatcheck sweep' -e '^  ' "$tmp/err" | wc -l)
@@ -127,7 +137,7 @@ elif [[ $failures -eq 0 ]]; then fail "run: no signal landed after sampling (run
 interrupt INT 1 "$qc" conform --impl 'seed-*' --cases 200000 --jobs 1 --out "$out"
 interrupt TERM 1 "$qc" squad --tracks 2000 --jobs 1 --out "$out"
 interrupt INT 1 "$qc" threshold --points 400 --cases 20000 --min-time 0.002 --jobs 1 --out "$out"
-interrupt TERM 1 "$qc" curves --points 200000 --out "$out"
+interrupt TERM 1 "$qc" curves --impl 'seed-*' --points 100000 --out "$out"
 interrupt INT 1 "$qc" bench --min-time 0.05 --repetitions 3 --out "$out"
 interrupt TERM 1 "$qc" sweep --over dot --impl 'seed-*' --points 2000000 --jobs 1 --out "$out"
 
@@ -210,7 +220,34 @@ expect 2 '^quatcheck: run: --seed: expected a whole number' "$qc" run "${one[@]}
 expect 2 '^quatcheck: squad: --seed: ' "$qc" squad --seed -1 --out "$tmp/e5"
 expect 2 '^quatcheck: run: --seed: 18446744073709551616 is beyond 2\^64-1' "$qc" run "${one[@]}" --seed 18446744073709551616
 expect 0 'report in' "$qc" run "${one[@]}" --seed 18446744073709551615
-expect 2 '^quatcheck: run: not enough memory' "$qc" run --impl seed-c.f64 --op slerp --region uniform --cases 100000000000000 --out "$tmp/e5"
+# Every command that takes --jobs or --seed checks them on their text.
+for c in run conform squad threshold sweep merge; do
+    expect 2 "^quatcheck: $c: --jobs: expected 0 \\(all cores\\) to 1024 threads, got '2000'" "$qc" $c --jobs 2000 --out "$tmp/e5"
+done
+for c in run conform squad threshold sweep bench; do
+    expect 2 "^quatcheck: $c: --seed: expected a whole number" "$qc" $c --seed -1 --out "$tmp/e5"
+    expect 2 "^quatcheck: $c: --seed: 99999999999999999999 is beyond 2\\^64-1" "$qc" $c --seed 99999999999999999999 --out "$tmp/e5"
+done
+# A count too large for memory is refused before anything is allocated: one line naming the flag and the
+# estimate, exit 2, nothing created. Once far beyond any machine's memory, once beyond what ulimit -v leaves
+# (a few GiB: without the estimate this allocated until bad_alloc, or for curves swapped for a minute).
+mem='needs about [0-9.]+ [KMGTPE]iB of memory, more than the [0-9.]+ [A-Za-z]+ available; nothing was started'
+expect 2 "^quatcheck: --cases 100000000000000: the run of 1 implementation-ops $mem \\(lower --cases" \
+    "$qc" run --impl seed-c.f64 --op slerp --region uniform --cases 100000000000000 --out "$tmp/e5/new"
+limited() { (ulimit -v 4000000 && "$@"); }
+expect 2 "^quatcheck: --cases 300000000: the run of 2 implementation-ops $mem" \
+    limited "$qc" run --impl seed-c.f64 --impl seed-c.f32 --op slerp --region uniform --cases 300000000 --out "$tmp/e5/new"
+expect 2 "^quatcheck: --parallel-cases 100000000: the parallel suite's run of [0-9]+ implementation-ops $mem" \
+    limited "$qc" bench --suite parallel --parallel-cases 100000000 --out "$tmp/e5/new"
+expect 2 "^quatcheck: --cases 100000000000: the threshold study on [0-9]+ threads $mem" \
+    limited "$qc" threshold --cases 100000000000 --out "$tmp/e5/new"
+expect 2 "^quatcheck: --points 2000000000: the curves of [0-9]+ rows per point $mem" \
+    limited "$qc" curves --points 2000000000 --out "$tmp/e5/new"
+expect 2 "^quatcheck: --tracks 100000000000: squad on [0-9]+ implementations $mem" \
+    limited "$qc" squad --tracks 100000000000 --out "$tmp/e5/new"
+expect 2 "^quatcheck: --points 134217728: the sweep's scan $mem" \
+    bash -c 'ulimit -v 2000000 && exec "$@"' - "$qc" sweep --over dot --points 134217728 --out "$tmp/e5/new"
+[[ -e "$tmp/e5/new" ]] && fail "a refused request created its --out"
 # ---- 6. merge trusts nothing: a damaged payload, /dev/zero for shard.bin ----
 sh=(--impl seed-c.f64 --op slerp --region uniform --cases 300 --jobs 1)
 "$qc" run "${sh[@]}" --shard 1/2 --out "$tmp/s1" 2>/dev/null && "$qc" run "${sh[@]}" --shard 2/2 --out "$tmp/s2" 2>/dev/null ||
@@ -222,11 +259,45 @@ import sys; d = bytearray(open(sys.argv[1], 'rb').read()); d[-100] ^= 1; open(sy
 expect 2 '^quatcheck: merge: .*s3/shard.bin: payload checksum mismatch' "$qc" merge "$tmp/s1" "$tmp/s3" --out "$tmp/sm"
 ln -s /dev/zero "$tmp/s4/shard.bin"
 expect 2 '^quatcheck: merge: .*s4/shard.bin: not a regular file' timeout 10 "$qc" merge "$tmp/s1" "$tmp/s4" --out "$tmp/sm"
+# A shard.bin too large to read into memory (a sparse 10 GiB file, under ulimit -v 4 GB) is refused before it is read.
+mkdir -p "$tmp/s6" && truncate -s 10G "$tmp/s6/shard.bin"
+expect 2 "^quatcheck: merge: 2 shards of [0-9]+ bytes in all $mem" limited "$qc" merge "$tmp/s1" "$tmp/s6" --out "$tmp/sm"
+rm -rf "$tmp/s6"
+# Exactly a partition of one run: each shard once, every shard, the same seed.
+expect 2 '^quatcheck: merge: .*s1/shard.bin: shard 1/2 given twice' "$qc" merge "$tmp/s1" "$tmp/s1" --out "$tmp/sm"
+expect 2 '^quatcheck: merge: shards missing: 2/2' "$qc" merge "$tmp/s1" --out "$tmp/sm"
+# The header is outside the payload's checksum: its names and numbers are checked like any input
+# (an unknown region was dereferenced as an empty optional, a header that is not an object was an
+# internal error, exit 3, and a shard 3/2 was taken as a slice).
+header() { python3 - "$tmp/s2/shard.bin" "$1" "$2" <<'PY'
+import json, os, struct, sys
+d = open(sys.argv[1], "rb").read()
+n = struct.unpack("<Q", d[8:16])[0]
+h = json.loads(d[16:16 + n])
+exec(sys.argv[3])
+hb = json.dumps(h).encode()
+os.makedirs(sys.argv[2], exist_ok=True)
+open(os.path.join(sys.argv[2], "shard.bin"), "wb").write(d[:8] + struct.pack("<Q", len(hb)) + hb + d[16 + n:])
+PY
+}
+header "$tmp/h1" 'h["regions"] = ["mars"]'
+expect 2 "^quatcheck: merge: .*h1/shard.bin: unknown region 'mars' in the shard header" "$qc" merge "$tmp/h1" "$tmp/s1" --out "$tmp/sm"
+header "$tmp/h2" 'h = [h]'
+expect 2 '^quatcheck: merge: .*h2/shard.bin: unreadable header' "$qc" merge "$tmp/s1" "$tmp/h2" --out "$tmp/sm"
+header "$tmp/h3" 'h["shard"]["index"] = 3'
+expect 2 '^quatcheck: merge: .*h3/shard.bin: shard 3/2 is not a slice' "$qc" merge "$tmp/s1" "$tmp/h3" --out "$tmp/sm"
+"$qc" run "${sh[@]}" --seed 9 --shard 2/2 --out "$tmp/s5" 2>/dev/null || fail "sharded run (seed 9)"
+expect 2 "^quatcheck: merge: .*s5/shard.bin: 'seed' differs from .*s1's: not shards of one run" "$qc" merge "$tmp/s1" "$tmp/s5" --out "$tmp/sm"
 
 # Bounded reads: a folder or /dev/zero where a file is expected is refused at once.
 mkdir -p "$tmp/afolder.csv"
 expect 2 '^quatcheck: .*afolder.csv: is a folder, not a file' timeout 10 "$qc" replay "$tmp/afolder.csv"
 expect 2 '^quatcheck: /dev/zero: not a regular file' timeout 10 "$qc" replay /dev/zero
+# A plugin path that is a FIFO, a folder or /dev/zero: refused at once (the FIFO held the loader 5 s).
+mkfifo "$tmp/fifo.so" && mkdir -p "$tmp/folder.so"
+for p in "$tmp/fifo.so" "$tmp/folder.so" /dev/zero; do
+    expect 2 "^quatcheck: $p: cannot load plugin: not a regular file" timeout 3 "$qc" list --plugin "$p"
+done
 # replay: inexact or underflowing hexfloats, unknown regions and oversized fields are refused.
 "$qc" run "${small[@]}" --out "$tmp/w" 2>/dev/null || fail "run for replay"
 python3 - "$tmp/w/worst_cases.csv" "$tmp" <<'PY'
@@ -266,6 +337,75 @@ PY
     expect 2 "n/summary.csv:2: column $col: '$val' is (not a|negative)" "$qc" compare "$tmp/c1" "$tmp/n" --out "$tmp/cn"
 done
 expect 2 '^quatcheck: report: /bin/false .* exited with status 1; report.html not written' "$qc" report "$tmp/c1" --python /bin/false
+# A table that is a folder or /dev/zero is refused at once by report and compare (bounded reads).
+rm -rf "$tmp/z" && cp -r "$tmp/c1" "$tmp/z" && rm "$tmp/z/summary.csv" && ln -s /dev/zero "$tmp/z/summary.csv"
+expect 2 'z/summary.csv: not a regular file' timeout 10 "$qc" report "$tmp/z" --python /bin/true
+expect 2 'z/summary.csv: not a regular file' timeout 10 "$qc" compare "$tmp/c1" "$tmp/z" --out "$tmp/cz"
+# run.json with a number beyond double's range (found by fuzz/fuzz_csv_read.cpp: it was an internal error, exit 3).
+rm -rf "$tmp/j" && cp -r "$tmp/c1" "$tmp/j" && sed -i '0,/"seed": [0-9]*/s//"seed": 1e999/' "$tmp/j/run.json"
+expect 2 "j/run.json:1: number overflow parsing '1e999'" "$qc" compare "$tmp/c1" "$tmp/j" --out "$tmp/cj"
+expect 2 "j/run.json:1: number overflow parsing '1e999'" "$qc" report "$tmp/j" --python /bin/true
+rm "$tmp/z/summary.csv" && mkdir "$tmp/z/summary.csv"
+expect 2 'z/summary.csv: is a folder, not a file' timeout 10 "$qc" compare "$tmp/c1" "$tmp/z" --out "$tmp/cz"
+
+# ---- 7. a full disk (simulated with ulimit -f, SIGXFSZ ignored: writes fail with EFBIG) ----
+# full BLOCKS CMD...: CMD with files limited to BLOCKS KiB.
+# (stderr goes through a pipe to a writer outside the limit: the limit applies to the stderr file too.)
+full() {
+    local blocks=$1
+    shift
+    (trap '' XFSZ; ulimit -f "$blocks" && exec "$@" 2>&1 >/dev/null) | cat >&2
+    return "${PIPESTATUS[0]}"
+}
+# compare: junit.xml and compare.md are one output. Into a folder that holds a pair from an earlier compare,
+# a failure at the first file or at the second leaves the old pair as it was, both files.
+"$qc" run --impl 'seed-*' --cases 50 --jobs 1 --seed 1 --out "$tmp/d1" 2>/dev/null && "$qc" run --impl 'seed-*' --cases 50 --jobs 1 --seed 2 --out "$tmp/d2" 2>/dev/null || fail "runs for the full-disk compare"
+"$qc" compare "$tmp/c1" "$tmp/c2" --out "$tmp/pair" >/dev/null 2>&1 || fail "compare into the pair folder"
+"$qc" compare "$tmp/d1" "$tmp/d2" --out "$tmp/sizes" >/dev/null 2>&1
+js=$(stat -c %s "$tmp/sizes/junit.xml") ms=$(stat -c %s "$tmp/sizes/compare.md")
+before=$(fingerprint "$tmp/pair")
+for blocks in 0 $(( (js < ms ? js : ms) / 1024 + 1 )); do
+    expect 2 '(junit.xml|compare.md): cannot write: File too large; .*pair left as it was' full "$blocks" "$qc" compare "$tmp/d1" "$tmp/d2" --out "$tmp/pair"
+    [[ "$(fingerprint "$tmp/pair")" == "$before" ]] && pass "compare on a full disk ($blocks KiB): the old pair kept, both files" ||
+        fail "compare on a full disk ($blocks KiB) changed the pair"
+done
+# A real full disk where junit.xml still fits and compare.md no longer does: a tmpfs in a user and mount
+# namespace (unshare -Urm), filled up to two pages (one for the lock file's pid, one for junit.xml).
+if unshare -Urm true 2>/dev/null; then
+    mkdir -p "$tmp/fs"
+    unshare -Urm bash -s "$tmp/fs" "$tmp/pair" "$qc" "$tmp/d1" "$tmp/d2" >"$tmp/ns.out" 2>&1 <<'NS'
+fs=$1 pair=$2 qc=$3 d1=$4 d2=$5
+fingerprint() { (cd "$1" && find . -type f -print0 | sort -z | xargs -0 sha256sum) 2>/dev/null | sha256sum; }
+mount -t tmpfs -o size=1m none "$fs" || exit 9
+cp -r "$pair" "$fs/pair"
+before=$(fingerprint "$fs/pair")
+head -c $(( $(stat -f -c '%a * %S' "$fs") - 2 * 4096 )) /dev/zero >"$fs/filler"
+"$qc" compare "$d1" "$d2" --out "$fs/pair" >/dev/null 2>"$fs/err"
+echo "status $?"
+echo "lines $(wc -l <"$fs/err")"
+echo "stderr $(cat "$fs/err")"
+[[ "$(fingerprint "$fs/pair")" == "$before" ]] && echo "pair kept" || echo "pair changed: $(ls -a "$fs/pair" | tr '\n' ' ')"
+NS
+    if grep -q '^status 2$' "$tmp/ns.out" && grep -q '^lines 1$' "$tmp/ns.out" && grep -q '^pair kept$' "$tmp/ns.out" &&
+        grep -q '^stderr quatcheck: .*pair/compare.md: cannot write: No space left on device' "$tmp/ns.out"; then
+        pass "compare on a full tmpfs after junit.xml: $(grep '^stderr' "$tmp/ns.out" | cut -c8-); the old pair kept"
+    else fail "compare on a full tmpfs: $(tr '\n' '|' <"$tmp/ns.out")"; fi
+else echo "note: unshare -Urm not permitted: compare on a full file system (after junit.xml) not tested"; fi
+# run: the message names the report file (not its staging copy); a new --out is not created.
+expect 2 '^quatcheck: .*fullrun/out/[a-z_]+\.(csv|json|md): cannot write: File too large; .*fullrun/out left as it was$' \
+    full 2 "$qc" run "${small[@]}" --out "$tmp/fullrun/out"
+[[ -e "$tmp/fullrun" ]] && fail "a run that could not write created $(find "$tmp/fullrun" | head -3 | tr '\n' ' ')"
+# report: names the file it could not write, and leaves report.html as it was.
+if /usr/bin/python3 -c 'import matplotlib' 2>/dev/null; then
+    "$qc" report "$tmp/c1" >/dev/null 2>&1 || fail "report of c1"
+    before=$(fingerprint "$tmp/c1")
+    # At once (the first plot), and with room for every plot but not for report.html (which embeds them).
+    for blocks in 0 $(( $(find "$tmp/c1/plots" -name '*.png' -printf '%s\n' | sort -n | tail -1) / 1024 + 1 )); do
+        expect 2 "^quatcheck: report: cannot write .*c1/(plots/[a-z0-9_.-]+\.png|cards/[a-z0-9_.-]+\.html|report\.html): File too large; report.html left as it was" \
+            full "$blocks" "$qc" report "$tmp/c1"
+    done
+    [[ "$(fingerprint "$tmp/c1")" == "$before" ]] || fail "report on a full disk changed the folder"
+else echo "note: python3-matplotlib missing: report on a full disk not tested"; fi
 [[ -f "$tmp/c2/junit.xml" && -f "$tmp/c2/compare.md" && -f "$tmp/c2/summary.csv" ]] || fail "compare: junit.xml, compare.md or the report's own files missing"
 
 if [[ $failures -gt 0 ]]; then

@@ -1,41 +1,87 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer target fuzz/fuzz_csv_read.cpp (the hexfloat parser and the table reader on worst_cases.csv) with
-# Debian's clang under ASan+UBSan and runs it for a bounded time (QC_FUZZ_SECONDS, default 20) from the
-# committed corpus fuzz/corpus/. Skipped, with a message, when clang or libFuzzer is absent.
+# Builds the libFuzzer targets for every reader of the tool's own output with Debian's clang under
+# ASan+UBSan (and libstdc++ assertions) and runs each from its committed corpus:
+#   fuzz/fuzz_csv_read.cpp    the hexfloat parser, worst_cases.csv (replay), and a whole report folder as
+#                             compare, leaderboard and report read it (summary, squad_summary, conformance,
+#                             squad_conformance, timing, worst_cases CSVs and run.json);  corpus fuzz/corpus/
+#   fuzz/fuzz_shard_read.cpp  shard.bin (merge), with and without a valid payload checksum; corpus fuzz/corpus_shard/
+#   fuzz/fuzz_sweep_state_read.cpp  sweep_state.json (merge of sweep --shard K/N);          corpus fuzz/corpus_sweep/
+# By default each target runs a fixed number of inputs from a fixed seed (deterministic, about 10 s each:
+# QC_FUZZ_RUNS, default 4000; a quarter of that for the sweep state). Nightly: QC_FUZZ_SECONDS=S runs each for S seconds with a random seed instead.
+# Skipped, with a message, when clang or libFuzzer is absent.
 # Usage: robust_fuzz.test.sh BUILD_DIR SOURCE_DIR
 set -euo pipefail
 build="$(cd "$1" && pwd)"
 src="$(cd "$2" && pwd)"
-seconds="${QC_FUZZ_SECONDS:-20}"
+runs="${QC_FUZZ_RUNS:-4000}"
+seconds="${QC_FUZZ_SECONDS:-}"
 cxx="$(command -v clang++ || true)"
 if [[ -z $cxx ]]; then
-    echo "SKIPPED: clang++ not found (apt-get install clang libclang-rt-14-dev); fuzz target not run"
+    echo "SKIPPED: clang++ not found (apt-get install clang libclang-rt-14-dev); fuzz targets not run"
     exit 0
 fi
 out="$build/fuzz"
 mkdir -p "$out"
-fuzzer="$out/fuzz_csv_read"
-reader=("$src/harness/tables/table.cpp" "$src/harness/tables/rows.cpp" "$src/harness/tables/schemas.cpp")
-stale=0
-for f in "$src/fuzz/fuzz_csv_read.cpp" "${reader[@]}"; do [[ $f -nt $fuzzer ]] && stale=1; done
-if [[ ! -x $fuzzer || $stale == 1 ]]; then
-    if ! "$cxx" -std=c++20 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
-        -I"$src/harness/include" -I"$src/harness" \
-        "$src/fuzz/fuzz_csv_read.cpp" "${reader[@]}" -lfmt -o "$fuzzer.tmp" 2>"$out/build.log"; then
-        if grep -q "libclang_rt.fuzzer\|cannot find -l.*fuzzer\|fuzzer.*not found" "$out/build.log"; then
+flags=(-std=c++20 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -D_GLIBCXX_ASSERTIONS
+       -I"$src/harness/include" -I"$src/harness")
+
+# build NAME SOURCES... -- LINK...: compiles each source newer than its object, and links $out/NAME when an
+# object or a link input (the build's libraries) is newer than it (a library change costs a link only).
+build() {
+    local name=$1 relink=0 objs=() link=()
+    shift
+    local bin="$out/$name"
+    while (($#)) && [[ $1 != -- ]]; do
+        local obj="$out/$name.$(basename "$1" .cpp).o"
+        if [[ ! -f $obj || $1 -nt $obj ]]; then
+            if ! "$cxx" "${flags[@]}" -c "$1" -o "$obj.tmp" 2>"$out/$name.log"; then cat "$out/$name.log"; exit 1; fi
+            mv "$obj.tmp" "$obj"
+        fi
+        objs+=("$obj")
+        shift
+    done
+    (($#)) && shift
+    link=("$@")
+    for f in "${objs[@]}" "${link[@]}"; do [[ -f $f && $f -nt $bin ]] && relink=1; done
+    [[ -x $bin && $relink == 0 ]] && return 0
+    if ! "$cxx" -fsanitize=fuzzer,address,undefined "${objs[@]}" "${link[@]}" -o "$bin.tmp" 2>"$out/$name.log"; then
+        if grep -q "libclang_rt.fuzzer\|cannot find -l.*fuzzer\|fuzzer.*not found" "$out/$name.log"; then
             echo "SKIPPED: libFuzzer runtime missing (apt-get install libclang-rt-14-dev)"
             exit 0
         fi
-        cat "$out/build.log"
+        cat "$out/$name.log"
         exit 1
     fi
-    mv "$fuzzer.tmp" "$fuzzer"
+    mv "$bin.tmp" "$bin"
+}
+tables=("$src/harness/tables/table.cpp" "$src/harness/tables/rows.cpp" "$src/harness/tables/schemas.cpp")
+build fuzz_csv_read "$src/fuzz/fuzz_csv_read.cpp" "${tables[@]}" -- -lfmt
+# shard.cpp is instrumented; what it calls (regions, build info, reference statistics) comes from the build.
+if [[ -f $build/libqc_studies.a && -f $build/libqc_evaluation.a && -f $build/libqc_core.a ]]; then
+    build fuzz_shard_read "$src/fuzz/fuzz_shard_read.cpp" "$src/harness/run/shard.cpp" -- \
+        "$build/libqc_evaluation.a" "$build/libqc_core.a" -lmpfr -lgmp -lfmt -ldl -lpthread
+    build fuzz_sweep_state_read "$src/fuzz/fuzz_sweep_state_read.cpp" "$src/harness/sweep/sweep_report.cpp" -- \
+        "$build/libqc_studies.a" "$build/libqc_evaluation.a" "$build/libqc_core.a" -lrapidcheck -lbenchmark -lmpfr -lgmp \
+        -lfmt -ldl -lpthread
+else
+    echo "FAIL: $build/libqc_evaluation.a or libqc_core.a missing (build quatcheck first)"
+    exit 1
 fi
+
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
-# New inputs go to a scratch corpus; the committed one is only read.
-cd "$work"
-"$fuzzer" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=1024 -print_final_stats=1 \
-    "$work" "$src/fuzz/corpus" 2>"$work/log" || { tail -40 "$work/log"; exit 1; }
-grep -E "stat::number_of_executed_units|stat::peak_rss_mb" "$work/log" || true
-tail -1 "$work/log"
+export QC_FUZZ_TMP="$work"  # the targets' scratch files go there, and with it
+# fuzz NAME CORPUS [RUNS]: new inputs go to a scratch corpus; the committed one is only read.
+fuzz() {
+    local name=$1 corpus=$2
+    mkdir -p "$work/$name"
+    local budget=(-seed=1 -runs="${3:-$runs}")
+    [[ -n $seconds ]] && budget=(-max_total_time="$seconds")
+    (cd "$work" && "$out/$name" "${budget[@]}" -timeout=10 -rss_limit_mb=1024 -max_len=262144 -print_final_stats=1 \
+        "$work/$name" "$corpus" 2>"$work/$name.log") || { tail -40 "$work/$name.log"; echo "FAIL: $name"; exit 1; }
+    echo "$name: $SECONDS s, $(grep -E 'stat::number_of_executed_units' "$work/$name.log" | awk '{print $2}') inputs, $(tail -1 "$work/$name.log")"
+}
+fuzz fuzz_csv_read "$src/fuzz/corpus"
+fuzz fuzz_shard_read "$src/fuzz/corpus_shard"
+# (a sweep state is 130 KB of JSON: a quarter of the inputs of the others takes as long)
+fuzz fuzz_sweep_state_read "$src/fuzz/corpus_sweep" $((runs / 4))

@@ -143,6 +143,15 @@ int bench_command(const BenchArgs &a) {
     o.seed = a.seed, o.min_time_s = a.min_time_s, o.repetitions = a.repetitions;
     const RunContext ctx = command_context();
     std::vector<Impl> catalogue = load_catalogue(a.plugins, ctx);
+    if (parallel) {
+        RunOptions opt;  // the default run of parallel_csv
+        opt.cases = uint64_t(a.parallel_cases);
+        const std::vector<ImplOp> selected = select_impls(catalogue, opt.impl_filters, opt.ops);
+        // One run at a time: each result is dropped once its CSV is kept.
+        require_memory(fmt::format("--parallel-cases {}: the parallel suite's run of {} implementation-ops", a.parallel_cases,
+                                   selected.size()),
+                       run_memory_estimate(opt, selected), "--parallel-cases");
+    }
     ReportDir dir(a.out, ctx.stop);
 
     std::vector<std::pair<std::string, bench::BenchKey>> keys;

@@ -2,6 +2,7 @@
 // written to velocity_curve.csv (docs/curves.md).
 #include "cli/command.h"
 #include "curves/velocity.h"
+#include "plugins/select.h"
 #include "report/report_dir.h"
 
 #include <fmt/format.h>
@@ -25,6 +26,17 @@ int curves_command(const CurvesArgs &a) {
     opt.points = a.points;
     const RunContext ctx = command_context();
     std::vector<Impl> catalogue = load_catalogue(a.plugins, ctx);
+    if (a.points < 3) throw UsageError(fmt::format("--points: need at least 3 grid points, got {}", a.points));
+    // Every row is kept until the CSV is written, and written once: about 300 bytes a row with the slack of
+    // the vector and the string (measured: 1.56 million rows, 444 MiB); each curve also holds its points'
+    // reference values.
+    double rows_per_point = 0;
+    const std::vector<Op> ops = opt.ops.empty() ? std::vector<Op>{Op::slerp, Op::nlerp, Op::squad} : opt.ops;
+    for (const Impl *impl : select_implementations(catalogue, opt.impl_filters))
+        for (Op op : ops)
+            if (impl->supports(op)) rows_per_point += double(curve_arcs_deg().size() + (op == Op::squad ? curve_tracks().size() : 0));
+    require_memory(fmt::format("--points {}: the curves of {:.0f} rows per point", a.points, rows_per_point),
+                   double(a.points) * (rows_per_point * 300 + 1024), "--points, or select fewer with --impl, --op");
     ReportDir dir(a.out, ctx.stop);  // fails early when the folder is not writable
     std::vector<CurveRow> rows = velocity_curves(opt, catalogue, ctx);
     if (rows.empty()) throw UsageError("curves: the selection has no implementation supporting the requested ops");

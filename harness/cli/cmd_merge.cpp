@@ -12,6 +12,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <filesystem>
 
 namespace qc::cli {
 namespace {
@@ -35,6 +37,18 @@ int merge_command(const MergeArgs &a) {
                      a.out.c_str());
         return 0;
     }
+    // Each shard.bin is read whole and then parsed into slices of about its size (the file is freed after):
+    // the slices of every shard, plus the largest file, plus the aggregation's copy of one row's errors.
+    double total = 0, largest = 0;
+    for (const std::string &d : a.dirs) {
+        std::error_code ec;
+        const std::filesystem::path p = std::filesystem::path(d) / "shard.bin";
+        if (!std::filesystem::is_regular_file(p, ec)) continue;  // read_shards names what is wrong with it
+        const double size = double(std::filesystem::file_size(p, ec));
+        if (!ec) total += size, largest = std::max(largest, size);
+    }
+    require_memory(fmt::format("merge: {} shards of {:.0f} bytes in all", a.dirs.size(), total), 2 * total + largest,
+                   "the shards' --cases");
     const int jobs = resolve_jobs(a.jobs);
     RunResult result = merge_shards(a.dirs, catalogue, jobs, ctx);
     write_run_report(result, dir);

@@ -47,6 +47,26 @@ void remove_partial(const std::string &out) {
     if (!ec) fs::remove_all(trash, ec);
 }
 
+}  // namespace
+
+// Bytes a run holds at its peak (harness/run/runner.cpp): for every region and precision the slice it keeps
+// until the report (8 bytes of arc per case, 8 of angle error per case and implementation-op), plus, while
+// one region is sampled, the per-case metrics of that precision (48 bytes per case and implementation-op)
+// and a few bytes per case; a sharded run also holds its shard.bin (8 bytes per case and implementation-op).
+double run_memory_estimate(const RunOptions &opt, const std::vector<ImplOp> &selected) {
+    double nio[2] = {0, 0};
+    for (const auto &io : selected) nio[io.impl->precision == Precision::f32 ? 0 : 1] += 1;
+    const auto [first, last] = shard_range(opt.shard, opt.cases);
+    const double n = double(last - first);
+    const double regions = double(opt.regions.empty() ? all_regions().size() : opt.regions.size());
+    const double precisions = double(nio[0] > 0) + double(nio[1] > 0), all = nio[0] + nio[1];
+    const double kept = regions * (8 * precisions + 8 * all), sampling = 48 * std::max(nio[0], nio[1]) + 32;
+    const double shard = opt.shard.count > 1 ? regions * 8 * all : 0;
+    return n * (kept + sampling + shard);
+}
+
+namespace {
+
 int run_command(const RunArgs &a) {
     if (a.cases <= 0) throw UsageError(fmt::format("--cases: must be a positive count, got {}", a.cases));
     if (a.jobs < 0) throw UsageError(fmt::format("--jobs: must be 0 (all cores) or positive, got {}", a.jobs));
@@ -71,8 +91,11 @@ int run_command(const RunArgs &a) {
     const RunContext ctx = command_context(a.timeout_s, &cases_done);
     std::vector<Impl> catalogue = load_catalogue(a.plugins, ctx);
     if (a.isolate) isolate_builtins(catalogue, ctx);
+    const std::vector<ImplOp> selected = select_impls(catalogue, opt.impl_filters, opt.ops);
+    require_memory(fmt::format("--cases {}: the run of {} implementation-ops", a.cases, selected.size()),
+                   run_memory_estimate(opt, selected), "--cases, or select fewer with --impl, --op, --region");
     ReportDir dir(a.out, ctx.stop);  // fails early when the folder is not writable
-    ProgressLine progress("quatcheck run", planned_cases(opt, select_impls(catalogue, opt.impl_filters, opt.ops)), cases_done);
+    ProgressLine progress("quatcheck run", planned_cases(opt, selected), cases_done);
     RunResult result = run(opt, catalogue, ctx);
     progress.stop();
     if (!result.partial && !result.selected.empty()) {

@@ -4,6 +4,8 @@
 #include "cli/command.h"
 #include "report/report_dir.h"
 #include "squad/squad_report.h"
+#include "squad/squad_run.h"
+#include "squad/tracks.h"
 
 #include <fmt/format.h>
 
@@ -38,6 +40,17 @@ int squad_command(const SquadArgs &a) {
     opt.worst_k = a.worst_k;
     const RunContext ctx = command_context();
     std::vector<Impl> catalogue = load_catalogue(a.plugins, ctx);
+    // Every track of a region is kept until the region is summed up (harness/squad/squad_run.cpp): per query
+    // (kTrackKeys - 1 segments of 8) its angle errors and output for each implementation of the precision,
+    // and while one implementation is summed up its errors and a ranking entry: about 200 bytes per query and
+    // implementation with the allocator's overhead (measured: 2000 tracks of one region, 4 f64 routines, 80 MiB).
+    if (!opt.only_track) {
+        double ni[2] = {0, 0};
+        for (const Impl *i : select_squad_impls(catalogue, opt.impl_filters)) ni[i->precision == Precision::f32 ? 0 : 1] += 1;
+        const double queries = double((kTrackKeys - 1) * 8);
+        require_memory(fmt::format("--tracks {}: squad on {:.0f} implementations", a.tracks, ni[0] + ni[1]),
+                       double(a.tracks) * (queries * (200 * std::max(ni[0], ni[1]) + 128) + 512), "--tracks");
+    }
     SquadResult result = run_squad(opt, catalogue, ctx);
     if (result.selected.empty()) throw UsageError("squad: no implementation supports squad (see quatcheck list)");
     ReportDir dir(a.out, ctx.stop);

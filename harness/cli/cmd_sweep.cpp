@@ -81,6 +81,9 @@ int sweep_command(const SweepArgs &a) {
     if (a.points < 0 || (a.points > 0 && a.points < 16) || a.points > (1ll << 27))
         throw UsageError(fmt::format("--points: must be 0 (exhaustive in f32) or in [16, 2^27], got {}", a.points));
     opt.points = uint64_t(a.points);
+    // ... and refused up front where even that does not fit (the list, its float copy and the sort).
+    if (a.points > 0)
+        require_memory(fmt::format("--points {}: the sweep's scan", a.points), 16.0 * double(a.points) + (256 << 20), "--points");
     if (!a.shard.empty()) opt.shard = parse_shard(a.shard);
     if (a.jobs < 0) throw UsageError(fmt::format("--jobs: must be 0 (all cores) or positive, got {}", a.jobs));
     if (a.ci_shards < 1) throw UsageError(fmt::format("--ci-shards: must be positive, got {}", a.ci_shards));

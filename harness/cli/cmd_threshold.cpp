@@ -4,6 +4,7 @@
 #include "isolate/eval.h"
 #include "plugins/select.h"
 #include "report/report_dir.h"
+#include "run/parallel.h"
 #include "threshold/study.h"
 
 #include <fmt/format.h>
@@ -62,6 +63,12 @@ int threshold_command(const ThresholdArgs &a) {
     } else if (!a.plugins.empty()) {
         throw UsageError("--plugin/--plugin-cmd: threshold studies a plugin's routine only with --impl NAME");
     }
+    // Each thread of the accuracy pass measures one tau at a time and keeps its cases' angle errors (the three
+    // families and each --impl routine, 8 bytes each: harness/threshold/study.cpp, measure_point).
+    const double threads = double(std::min<long long>(resolve_jobs(a.jobs), a.points));
+    const double routines = 3.0 + double(opt.impls.size());
+    require_memory(fmt::format("--cases {}: the threshold study on {:.0f} threads", a.cases, threads),
+                   threads * routines * 8 * double(a.cases), "--cases or --jobs");
     ReportDir dir(a.out, ctx.stop);  // fails early when the folder is not writable
     ThresholdResult r = run_threshold_study(opt, ctx);
     dir.write("threshold.csv", threshold_csv(r));

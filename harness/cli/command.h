@@ -11,6 +11,11 @@
 #include <string>
 #include <vector>
 
+namespace qc {
+struct RunOptions;
+struct ImplOp;
+}  // namespace qc
+
 namespace qc::cli {
 
 // A subcommand's setup: add options to `sub`, and set sub->callback to the action. The action returns
@@ -39,6 +44,18 @@ ReferenceMode reference_mode(const std::string &mode);
 // The context a command hands down to the catalogue, the studies and the report writer: the signal handlers'
 // stop token (harness/isolate/interrupt.h), `timeout_s` (--timeout where the command has it) and `progress`.
 RunContext command_context(double timeout_s = 5, std::atomic<uint64_t> *progress = nullptr);
+
+// Memory (harness/cli/main.cpp). A request too large for memory is refused before anything is allocated,
+// with one line and exit 2, instead of a bad_alloc, an OOM kill or swapping the machine to a halt:
+// require_memory("--cases 10^14: the run", estimated bytes, "--cases") throws UsageError
+// "--cases 10^14: the run needs about 3.5 PiB of memory, more than the 21.0 GiB available; nothing was started
+// (lower --cases)" when the estimate exceeds available_memory_bytes(): the least of MemAvailable, what is left
+// of the cgroup's memory.max, and what is left under ulimit -v and -d. The estimates are each command's own
+// (beside the command); main() still turns a bad_alloc into the same kind of line as a last resort.
+uint64_t available_memory_bytes();
+void require_memory(const std::string &what, double bytes, const std::string &lower);
+// The memory a run holds at its peak (harness/cli/cmd_run.cpp; run and bench's parallel suite).
+double run_memory_estimate(const RunOptions &opt, const std::vector<ImplOp> &selected);
 
 }  // namespace qc::cli
 

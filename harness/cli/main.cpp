@@ -7,11 +7,16 @@
 
 #include <fmt/format.h>
 
+#include <sys/resource.h>
+
 #include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
+#include <fstream>
+#include <limits>
 #include <new>
+#include <optional>
 #include <stdexcept>
 #include <string>
 
@@ -93,6 +98,64 @@ void add_strict_number_checks(CLI::App *sub) {
                 return {};
             },
             "JOBS"));
+}
+
+namespace {
+
+// A "key value kB" line of a /proc file (e.g. MemAvailable in /proc/meminfo), in bytes; nullopt when absent.
+std::optional<uint64_t> proc_kib(const char *file, const std::string &key) {
+    std::ifstream in(file);
+    for (std::string line; std::getline(in, line);) {
+        if (line.rfind(key + ":", 0) != 0) continue;
+        char *end = nullptr;
+        const unsigned long long v = std::strtoull(line.c_str() + key.size() + 1, &end, 10);
+        if (end != line.c_str() + key.size() + 1) return uint64_t(v) * 1024;
+    }
+    return std::nullopt;
+}
+
+// A number in a one-line cgroup file ("max" or absent: nullopt).
+std::optional<uint64_t> cgroup_number(const char *file) {
+    std::ifstream in(file);
+    std::string v;
+    if (!(in >> v) || v.empty() || v.find_first_not_of("0123456789") != std::string::npos) return std::nullopt;
+    return std::strtoull(v.c_str(), nullptr, 10);
+}
+
+std::string bytes_text(double b) {
+    const char *unit[] = {"bytes", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
+    int u = 0;
+    while (b >= 1024 && u < 6) b /= 1024, u++;
+    return u == 0 ? fmt::format("{:.0f} bytes", b) : fmt::format("{:.1f} {}", b, unit[u]);
+}
+
+}  // namespace
+
+uint64_t available_memory_bytes() {
+    uint64_t avail = std::numeric_limits<uint64_t>::max();
+    if (auto m = proc_kib("/proc/meminfo", "MemAvailable")) avail = std::min(avail, *m);
+    // A cgroup v2 limit (a container): what is left of memory.max.
+    if (auto max = cgroup_number("/sys/fs/cgroup/memory.max")) {
+        uint64_t used = cgroup_number("/sys/fs/cgroup/memory.current").value_or(0);
+        avail = std::min(avail, *max > used ? *max - used : 0);
+    }
+    // ulimit -v / -d: what is left of the address space and data limits.
+    const uint64_t mapped = proc_kib("/proc/self/status", "VmSize").value_or(0);
+    const uint64_t data = proc_kib("/proc/self/status", "VmData").value_or(0);
+    struct rlimit r {};
+    if (::getrlimit(RLIMIT_AS, &r) == 0 && r.rlim_cur != RLIM_INFINITY)
+        avail = std::min<uint64_t>(avail, r.rlim_cur > mapped ? r.rlim_cur - mapped : 0);
+    if (::getrlimit(RLIMIT_DATA, &r) == 0 && r.rlim_cur != RLIM_INFINITY)
+        avail = std::min<uint64_t>(avail, r.rlim_cur > data ? r.rlim_cur - data : 0);
+    return avail;
+}
+
+void require_memory(const std::string &what, double bytes, const std::string &lower) {
+    const uint64_t avail = available_memory_bytes();
+    if (!(bytes > double(avail))) return;
+    throw UsageError(fmt::format("{} needs about {} of memory, more than the {} available; nothing was started "
+                                 "(lower {})",
+                                 what, bytes_text(bytes), bytes_text(double(avail)), lower));
 }
 
 }  // namespace qc::cli

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <set>
 
 namespace qc {
@@ -115,6 +116,9 @@ std::vector<Impl> load_catalogue(const std::vector<std::string> &plugin_paths, c
         if (path.empty()) throw UsageError("--plugin: empty path (name a shared library, e.g. ./libmyslerp.so)");
         if (path.find('/') == std::string::npos)
             throw InputError(fmt::format("{}: plugin path must contain a '/' (e.g. ./{}); plugins are loaded only from paths you name", path, path));
+        // A folder, a FIFO or a device is refused before anything reads it (a FIFO held the loader 5 s).
+        if (std::error_code ec; std::filesystem::exists(path, ec) && !std::filesystem::is_regular_file(path, ec))
+            throw InputError(fmt::format("{}: cannot load plugin: not a regular file", path));
         // The library is opened, its entry point called and its table checked (check_descriptor) in a
         // worker process, never in this one: a plugin that crashes or hangs while loading is refused too.
         std::vector<IsolatedDescriptor> descriptors = describe_plugin_isolated(path, ctx);

@@ -214,7 +214,12 @@ void ReportDir::write(const std::string &name, const std::string &content) {
     stop_.throw_if_requested();
     if (name.empty() || name.find('/') != std::string::npos || name[0] == '.')
         throw UsageError(fmt::format("internal: bad report file name '{}'", name));
-    write_file_atomic(staging_ / name, content);
+    // A failure (a full disk, ulimit -f) names the report file it was writing, not its staging copy.
+    const fs::path staged = staging_ / name;
+    std::remove(staged.c_str());
+    if (!write_new_file(staged, content))
+        throw UsageError(fmt::format("{}: cannot write: {}; {} left as it was", (dir_ / name).string(), std::strerror(errno),
+                                     dir_.string()));
     if (std::find(files_.begin(), files_.end(), name) == files_.end()) files_.push_back(name);
 }
 

@@ -77,7 +77,7 @@ struct Cursor {
     std::vector<double> doubles(uint64_t n) {
         if (n > (data.size() - pos) / sizeof(double)) need(data.size() + 1);
         std::vector<double> v(n);
-        std::memcpy(v.data(), data.data() + pos, n * sizeof(double));
+        if (n) std::memcpy(v.data(), data.data() + pos, n * sizeof(double));  // (memcpy from or to null is UB, even of 0 bytes)
         pos += n * sizeof(double);
         return v;
     }
@@ -172,7 +172,8 @@ RunResult read_shards(const std::vector<std::string> &dirs, const std::vector<Im
         c.need(len);
         nlohmann::json h = nlohmann::json::parse(data.substr(c.pos, len), nullptr, false);
         c.pos += len;
-        if (h.is_discarded() || h.value("format", "") != "quatcheck-shard" || h.value("version", 0) != 1)
+        if (h.is_discarded() || !h.is_object() || !h.contains("format") || h["format"] != "quatcheck-shard" ||
+            !h.contains("version") || h["version"] != 1)
             throw InputError(fmt::format("merge: {}: unreadable header or unknown shard format version", path));
         // The payload's checksum, before any of it is trusted.
         if (!h.contains("payload_fnv1a64") || !h["payload_fnv1a64"].is_string())
@@ -182,6 +183,8 @@ RunResult read_shards(const std::vector<std::string> &dirs, const std::vector<Im
             throw InputError(fmt::format("merge: {}: payload checksum mismatch (the file was changed or damaged after it was written)", path));
         try {
             int index = h.at("shard").at("index"), count = h.at("shard").at("count");
+            if (count < 1 || index < 1 || index > count)
+                throw InputError(fmt::format("merge: {}: shard {}/{} is not a slice K/N with 1 <= K <= N", path, index, count));
             if (seen.empty()) {
                 first = h;
                 result.options.seed = h.at("seed");
@@ -191,15 +194,21 @@ RunResult read_shards(const std::vector<std::string> &dirs, const std::vector<Im
                 const auto mode = parse_reference_mode(h.value("reference_mode", std::string("mpfr")));
                 if (!mode) throw InputError(fmt::format("merge: {}: unknown reference mode in the shard header", path));
                 result.options.reference = *mode;
-                for (const auto &g : h.at("regions")) result.options.regions.push_back(*parse_region(g.get<std::string>()));
-                for (const auto &op : h.at("ops")) result.options.ops.push_back(*parse_op(op.get<std::string>()));
+                // Names from the header are checked like any input (the checksum covers the payload only).
+                auto known = [&](auto parsed, const std::string &what, const std::string &name) {
+                    if (!parsed) throw InputError(fmt::format("merge: {}: unknown {} '{}' in the shard header", path, what, name));
+                    return *parsed;
+                };
+                for (const auto &g : h.at("regions"))
+                    result.options.regions.push_back(known(parse_region(g.get<std::string>()), "region", g.get<std::string>()));
+                for (const auto &op : h.at("ops")) result.options.ops.push_back(known(parse_op(op.get<std::string>()), "op", op.get<std::string>()));
                 result.options.impl_filters = h.at("impl_filters").get<std::vector<std::string>>();
                 for (const auto &e : h.at("selected")) {
                     std::string name = e.at("impl");
                     auto it = std::find_if(catalogue.begin(), catalogue.end(), [&](const Impl &i) { return i.name == name; });
                     if (it == catalogue.end())
                         throw InputError(fmt::format("merge: {}: implementation '{}' is not loaded (pass the run's --plugin)", path, name));
-                    result.selected.push_back({&*it, *parse_op(e.at("op").get<std::string>())});
+                    result.selected.push_back({&*it, known(parse_op(e.at("op").get<std::string>()), "op", e.at("op").get<std::string>())});
                 }
             } else {
                 for (const char *key : {"seed", "cases", "worst_k", "regions", "ops", "impl_filters", "selected", "build"})

@@ -26,6 +26,9 @@ std::map<std::string, ImplInfo> read_run_json(const std::string &path, const std
         unsigned line = 1 + unsigned(std::count(text.begin(), text.begin() + long(upto), '\n'));
         std::string why = e.what();
         throw InputError(fmt::format("{}:{}: {}", path, line, why.substr(why.find(']') == std::string::npos ? 0 : why.find(']') + 2)));
+    } catch (const nlohmann::json::exception &e) {  // e.g. a number beyond double's range: out_of_range, not parse_error
+        std::string why = e.what();
+        throw InputError(fmt::format("{}:1: {}", path, why.substr(why.find(']') == std::string::npos ? 0 : why.find(']') + 2)));
     }
     auto fail = [&](const char *why) { throw InputError(fmt::format("{}:1: {}", path, why)); };
     std::map<std::string, ImplInfo> out;
