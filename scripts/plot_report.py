@@ -68,8 +68,10 @@ class ReportError(Exception):
 def write_failed(e, path):
     """An OSError raised while writing PATH (a full disk, ulimit -f), as one that names the file: the one it
     replaces, not its staging copy. Picklable, so a card drawn in a worker process reports it the same way."""
-    final = re.sub(r"/\.report-staging-\d+/", "/", path)
-    return OSError(e.errno, e.strerror or str(e), e.filename or final)
+    def final(p):  # the staging folder of this script, or quatcheck report's (.NAME.staging-PID beside NAME)
+        p = re.sub(r"/\.report-staging-\d+/", "/", str(p))
+        return re.sub(r"(^|/)\.([^/]+)\.staging-\d+/", r"\1\2/", p)
+    return OSError(e.errno, e.strerror or str(e), final(e.filename or path))
 
 
 def fail(path, line, why):
@@ -1350,13 +1352,20 @@ def overview(data):
 
 def main(argv):
     global DATA
-    if len(argv) != 2:
-        raise ReportError("usage: plot_report.py REPORT_DIR")
+    if len(argv) not in (2, 3):
+        raise ReportError("usage: plot_report.py REPORT_DIR [OUT_DIR]")
     folder = argv[1]
     if not os.path.isdir(folder):
         raise ReportError(f"{folder}: not a folder")
-    staging = os.path.join(folder, f".report-staging-{os.getpid()}")
-    shutil.rmtree(staging, ignore_errors=True)
+    # OUT_DIR (quatcheck report passes its locked staging folder, swapped in for REPORT_DIR as a whole once
+    # this script succeeds): report.html, plots/ and cards/ are written there and nothing is moved.
+    # Without it (the script run by hand) they are staged inside REPORT_DIR and moved into place at the end.
+    out_dir = argv[2] if len(argv) == 3 else None
+    if out_dir is not None and not os.path.isdir(out_dir):
+        raise ReportError(f"{out_dir}: not a folder")
+    staging = out_dir if out_dir is not None else os.path.join(folder, f".report-staging-{os.getpid()}")
+    if out_dir is None:
+        shutil.rmtree(staging, ignore_errors=True)
     os.makedirs(os.path.join(staging, "plots"))
     os.makedirs(os.path.join(staging, "cards"))
     try:
@@ -1372,6 +1381,8 @@ def main(argv):
         for _, imgs in cards:
             images += imgs
 
+        if out_dir is not None:
+            return len(images), len(cards)
         # Move into place: the plots first, the cards folder in one step, report.html last; stale plots go.
         plots = os.path.join(folder, "plots")
         os.makedirs(plots, exist_ok=True)
@@ -1387,7 +1398,8 @@ def main(argv):
         os.replace(os.path.join(staging, "report.html"), os.path.join(folder, "report.html"))
         return len(images), len(cards)
     finally:
-        shutil.rmtree(staging, ignore_errors=True)
+        if out_dir is None:
+            shutil.rmtree(staging, ignore_errors=True)
 
 
 if __name__ == "__main__":

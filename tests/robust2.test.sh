@@ -405,6 +405,30 @@ if /usr/bin/python3 -c 'import matplotlib' 2>/dev/null; then
             full "$blocks" "$qc" report "$tmp/c1"
     done
     [[ "$(fingerprint "$tmp/c1")" == "$before" ]] || fail "report on a full disk changed the folder"
+    # report, like every command, swaps the folder in as a whole under its lock: a stale plot goes with the
+    # old folder, the user's own file is carried over, and a second writer is refused with one line.
+    echo "mine" >"$tmp/c1/notes.txt"
+    cp "$(find "$tmp/c1/plots" -name '*.png' | head -1)" "$tmp/c1/plots/stale-from-an-older-report.png"
+    inode=$(stat -c %i "$tmp/c1")
+    "$qc" report "$tmp/c1" >/dev/null 2>&1 || fail "report of c1 (swap)"
+    if [[ "$(stat -c %i "$tmp/c1")" != "$inode" && ! -e "$tmp/c1/plots/stale-from-an-older-report.png" && \
+          "$(cat "$tmp/c1/notes.txt")" == "mine" && -f "$tmp/c1/report.html" ]]; then
+        pass "report: the folder swapped in as a whole (stale plot gone, notes.txt kept)"
+    else fail "report: not swapped in as a whole (inode, stale plot or notes.txt)"; fi
+    lo=$(leftovers "$tmp"); [[ -z "$lo" ]] || fail "report left: $lo"
+    before=$(fingerprint "$tmp/c1")
+    flock "$tmp/.c1.lock" sleep 3 &
+    holder=$!
+    for _ in $(seq 100); do [[ -e "$tmp/.c1.lock" ]] && break; sleep 0.05; done
+    sleep 0.2
+    "$qc" report "$tmp/c1" >/dev/null 2>"$tmp/err"
+    st=$?
+    if [[ $st -eq 2 && $(wc -l <"$tmp/err") -eq 1 ]] && grep -q 'being written by another quatcheck' "$tmp/err"; then
+        pass "report while the folder is locked: exit 2, one line"
+    else fail "report while the folder is locked: exit $st: $(head -2 "$tmp/err")"; fi
+    wait $holder
+    rm -f "$tmp/.c1.lock"  # (flock(1) leaves its file; quatcheck unlinks its own)
+    [[ "$(fingerprint "$tmp/c1")" == "$before" ]] || fail "a refused report changed the folder"
 else echo "note: python3-matplotlib missing: report on a full disk not tested"; fi
 [[ -f "$tmp/c2/junit.xml" && -f "$tmp/c2/compare.md" && -f "$tmp/c2/summary.csv" ]] || fail "compare: junit.xml, compare.md or the report's own files missing"
 

@@ -2,6 +2,7 @@
 // implementation) and DIR/plots/*.png from the CSVs of a report folder, by running scripts/plot_report.py with
 // Debian's python3 and matplotlib. Every page is self-contained (images embedded, script inline).
 #include "cli/command.h"
+#include "report/report_dir.h"
 #include "tables/rows.h"
 
 #include <fmt/format.h>
@@ -45,6 +46,11 @@ int report_command(const std::string &dir, const std::string &script_option, con
     std::string script = find_script(script_option);
     if (::access(python.c_str(), X_OK) != 0)
         throw UsageError(fmt::format("report: {}: not executable (install python3-matplotlib: scripts/setup)", python));
+    // Like every command, report replaces its outputs in one step under the folder's lock (report_dir.h): the
+    // script writes report.html, plots/ and cards/ into the staging folder, and only a complete set is
+    // swapped in; a failure, a kill or an interrupt leaves DIR as it was.
+    ReportDir out(fs::path(dir), command_context().stop);
+    const std::string staging = out.staging().string();
     std::fflush(nullptr);
     // The script's stderr comes back through a pipe: passed on as it is, and when a failing Python said
     // nothing at all, one line of ours says what failed.
@@ -58,7 +64,7 @@ int report_command(const std::string &dir, const std::string &script_option, con
         fs::path exe = fs::read_symlink("/proc/self/exe", ec);
         if (!ec) ::setenv("QC_QUATCHECK", exe.c_str(), 0);
         ::dup2(err[1], 2);
-        const char *argv[] = {python.c_str(), script.c_str(), dir.c_str(), nullptr};
+        const char *argv[] = {python.c_str(), script.c_str(), dir.c_str(), staging.c_str(), nullptr};
         ::execv(python.c_str(), const_cast<char *const *>(argv));
         std::fprintf(stderr, "quatcheck: report: cannot run %s: %s\n", python.c_str(), std::strerror(errno));
         ::_exit(2);
@@ -79,7 +85,12 @@ int report_command(const std::string &dir, const std::string &script_option, con
     while (::waitpid(pid, &status, 0) < 0)
         if (errno != EINTR) throw UsageError(fmt::format("report: waitpid: {}", std::strerror(errno)));
     // The script prints its own one-line error; pass its status on (2 for bad input), never a crash.
-    if (WIFEXITED(status) && WEXITSTATUS(status) == 0) return 0;
+    if (WIFEXITED(status) && WEXITSTATUS(status) == 0) {
+        for (const char *name : {"report.html", "plots", "cards"})
+            if (fs::exists(out.staging() / name)) out.adopt(name);
+        out.commit();
+        return 0;
+    }
     // The script prints its own one-line error for bad input; a Python that fails without a word (e.g.
     // --python /bin/false) still gets a line saying what failed.
     if (WIFEXITED(status) && said) return 2;

@@ -225,6 +225,12 @@ void ReportDir::write(const std::string &name, const std::string &content) {
 
 void ReportDir::discard(const std::string &name) { discarded_.insert(name); }
 
+void ReportDir::adopt(const std::string &name) {
+    if (name.empty() || name.find('/') != std::string::npos || name == "." || name == "..")
+        throw UsageError(fmt::format("internal: ReportDir::adopt: bad name '{}'", name));
+    if (std::find(files_.begin(), files_.end(), name) == files_.end()) files_.push_back(name);
+}
+
 void ReportDir::commit() {
     if (committed_) throw UsageError("internal: ReportDir committed twice");
     // schema.json: the columns of every table (as `quatcheck tables` prints them), beside the CSVs and

@@ -34,6 +34,11 @@ public:
     // NAME, if present in the current folder, must not survive into the new one (e.g. a stale shard.bin
     // under an unsharded report). A later write() of NAME takes precedence.
     void discard(const std::string &name);
+    // The staging folder, for a writer that is not this process (quatcheck report's Python script), and the
+    // declaration of what it wrote there (a file or a folder, e.g. plots/): NAME replaces the current
+    // folder's NAME as a whole at commit().
+    const std::filesystem::path &staging() const { return staging_; }
+    void adopt(const std::string &name);
     // Swaps the staged folder in for DIR in one step. Throws Interrupted (DIR untouched) when a stop was
     // requested before the swap, UsageError when the swap fails (DIR untouched).
     void commit();
