@@ -109,8 +109,23 @@ CaseMetrics MetricEngine::measure(const float out[4], const SlerpReference &ref,
     return measure(d, ref, op);
 }
 
+namespace {
+// Angle errors below the resolution the reference guarantees are reported as 0 (docs/metrics.md): every
+// component of R is certified to 2^-(p+40), which moves the rotation angle by at most 2^-(p+38); below that
+// the computed digits (e.g. 1e-32 for an output exactly parallel to R, whose true error is 0) say nothing.
+void floor_angles(CaseMetrics &m, Precision p) {
+    const double resolution = angle_resolution(p);
+    if (m.angle_err_rad < resolution) m.angle_err_rad = 0;
+    if (m.angle_err_vs_nlerp_rad < resolution) m.angle_err_vs_nlerp_rad = 0;
+}
+}  // namespace
+
+double angle_resolution(Precision p) { return std::ldexp(1.0, -(precision_bits(p) + 38)); }
+
 CaseMetrics MetricEngine::measure(const double out[4], const SlerpReference &ref, Op op) {
-    return mode_ == ReferenceMode::fast ? measure_fast(out, ref, op, false) : measure_mpfr(out, ref, op, false);
+    CaseMetrics m = mode_ == ReferenceMode::fast ? measure_fast(out, ref, op, false) : measure_mpfr(out, ref, op, false);
+    floor_angles(m, precision_);
+    return m;
 }
 
 CaseMetrics MetricEngine::measure_angle(const float out[4], const SlerpReference &ref) {
@@ -119,7 +134,9 @@ CaseMetrics MetricEngine::measure_angle(const float out[4], const SlerpReference
 }
 
 CaseMetrics MetricEngine::measure_angle(const double out[4], const SlerpReference &ref) {
-    return mode_ == ReferenceMode::fast ? measure_fast(out, ref, Op::slerp, true) : measure_mpfr(out, ref, Op::slerp, true);
+    CaseMetrics m = mode_ == ReferenceMode::fast ? measure_fast(out, ref, Op::slerp, true) : measure_mpfr(out, ref, Op::slerp, true);
+    floor_angles(m, precision_);
+    return m;
 }
 
 // The metrics in MPFR, against the reference's MPFR values (or its double-double values converted exactly

@@ -135,6 +135,10 @@ enum class MetricDamage {
     drop_reference_low_word,  // the fast engine reads R, N (and the other arc's) with their low words dropped
 };
 
+// The smallest angle error the metrics report (MetricEngine::measure, measure_angle): 2^-(p+38) rad, what the
+// reference's certified 2^-(p+40) per component allows; a computed angle below it is reported as 0.
+double angle_resolution(Precision p);
+
 class MetricEngine {
 public:
     explicit MetricEngine(Precision precision, ReferenceMode mode = ReferenceMode::mpfr);
