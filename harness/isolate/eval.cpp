@@ -13,17 +13,18 @@
 namespace qc {
 
 namespace {
-// Two-key cases as records (the worker's and the process plugins' format), and back.
+// Two-key cases as records (the worker's and the process plugins' format), and back: slerp, nlerp, or
+// slerp_tau with one tau for the whole batch (record[kEvalTauIndex]).
 template <class T>
-EvalOutcome cases_as_records(EvalBackend &b, Op op, const SlerpCase<T> *cases, size_t n, Quat<T> *outs) {
+EvalOutcome cases_as_records(EvalBackend &b, EvalFn fn, const SlerpCase<T> *cases, size_t n, Quat<T> *outs, T tau = T(0)) {
     std::vector<double> in(n * kEvalRecord, 0.0), out(n * 4, 0.0);
     for (size_t i = 0; i < n; i++) {
         double *r = &in[i * kEvalRecord];
         for (int k = 0; k < 4; k++) r[k] = double(cases[i].q0[size_t(k)]), r[4 + k] = double(cases[i].q1[size_t(k)]);
+        if (fn == EvalFn::slerp_tau) r[kEvalTauIndex] = double(tau);
         r[16] = double(cases[i].t);
     }
-    EvalOutcome o = b.eval_records(Format<T>::precision, op == Op::slerp ? EvalFn::slerp : EvalFn::nlerp, in.data(), n,
-                                   out.data());  // o.self_ns: the backend's own measurement, if any
+    EvalOutcome o = b.eval_records(Format<T>::precision, fn, in.data(), n, out.data());  // o.self_ns: the backend's own measurement, if any
     for (size_t i = 0; i < o.done; i++)
         for (int k = 0; k < 4; k++) outs[i][size_t(k)] = T(out[i * 4 + size_t(k)]);
     return o;
@@ -31,10 +32,10 @@ EvalOutcome cases_as_records(EvalBackend &b, Op op, const SlerpCase<T> *cases, s
 }  // namespace
 
 EvalOutcome EvalBackend::eval_cases(Op op, const SlerpCase<float> *cases, size_t n, Quat<float> *outs) {
-    return cases_as_records(*this, op, cases, n, outs);
+    return cases_as_records(*this, op == Op::slerp ? EvalFn::slerp : EvalFn::nlerp, cases, n, outs);
 }
 EvalOutcome EvalBackend::eval_cases(Op op, const SlerpCase<double> *cases, size_t n, Quat<double> *outs) {
-    return cases_as_records(*this, op, cases, n, outs);
+    return cases_as_records(*this, op == Op::slerp ? EvalFn::slerp : EvalFn::nlerp, cases, n, outs);
 }
 
 namespace {
@@ -120,18 +121,7 @@ template EvalOutcome eval_batch<double>(const Impl &, Op, const SlerpCase<double
 
 template <class T>
 EvalOutcome eval_batch_tau(const Impl &impl, const SlerpCase<T> *cases, size_t n, T tau, Quat<T> *outs) {
-    EvalOutcome o;
-    std::vector<double> in(n * kEvalRecord, 0.0), out(n * 4, 0.0);
-    for (size_t i = 0; i < n; i++) {
-        double *r = &in[i * kEvalRecord];
-        for (int k = 0; k < 4; k++) r[k] = double(cases[i].q0[size_t(k)]), r[4 + k] = double(cases[i].q1[size_t(k)]);
-        r[kEvalTauIndex] = double(tau);
-        r[16] = double(cases[i].t);
-    }
-    o = impl.backend->eval_records(Format<T>::precision, EvalFn::slerp_tau, in.data(), n, out.data());
-    for (size_t i = 0; i < o.done; i++)
-        for (int k = 0; k < 4; k++) outs[i][size_t(k)] = T(out[i * 4 + size_t(k)]);
-    return o;
+    return cases_as_records(*impl.backend, EvalFn::slerp_tau, cases, n, outs, tau);
 }
 
 template EvalOutcome eval_batch_tau<float>(const Impl &, const SlerpCase<float> *, size_t, float, Quat<float> *);
