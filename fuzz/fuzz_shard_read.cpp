@@ -8,6 +8,7 @@
 // Built and run by tests/robust_fuzz.test.sh with Debian's clang (-fsanitize=fuzzer,address,undefined): this
 // file and shard.cpp are compiled with it, the rest of the harness comes from the build's static libraries.
 #include "run/shard.h"
+#include "merge_fuzz.h"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -46,41 +47,17 @@ std::string fix_checksum(const std::string &file) {
     return out + header + payload + file.substr(file.size() - 8);
 }
 
-const std::vector<qc::Impl> &catalogue() {
-    static const std::vector<qc::Impl> c = [] {
-        std::vector<qc::Impl> v(2);
-        v[0].name = "seed-c.f64", v[0].family = "seed-c", v[0].precision = qc::Precision::f64;
-        v[1].name = "seed-c.f32", v[1].family = "seed-c", v[1].precision = qc::Precision::f32;
-        return v;
-    }();
-    return c;
-}
-
-void check_one_line(const std::exception &e) {
-    std::string m = e.what();
-    if (m.find('\n') != std::string::npos || m.rfind("merge: ", 0) != 0) {
-        std::fprintf(stderr, "malformed error message: %s\n", m.c_str());
-        std::abort();
-    }
-}
-
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-    static const std::string dir = std::string(std::getenv("QC_FUZZ_TMP") ? std::getenv("QC_FUZZ_TMP") : "/tmp") + "/qc-fuzz-shard-" +
-                                  std::to_string(::getpid());  // QC_FUZZ_TMP: the test's scratch folder
-    static const bool made = std::filesystem::create_directories(dir) || std::filesystem::is_directory(dir);
-    if (!made) std::abort();
+    const std::string &dir = qc_fuzz::scratch_dir("qc-fuzz-shard-");
     std::string file(reinterpret_cast<const char *>(data), size);
     const bool fix = !file.empty() && file[0] == 'F';
     if (!file.empty()) file.erase(0, 1);
     if (fix) file = fix_checksum(file);
-    std::FILE *f = std::fopen((dir + "/shard.bin").c_str(), "wb");
-    if (!f) std::abort();
-    std::fwrite(file.data(), 1, file.size(), f);
-    std::fclose(f);
+    qc_fuzz::write_input(dir + "/shard.bin", file.data(), file.size());
     try {
-        qc::RunResult r = qc::read_shards({dir}, catalogue());
+        qc::RunResult r = qc::read_shards({dir}, qc_fuzz::catalogue());
         // Accepted: what read_shards promises of a run it returns.
         for (const auto &sl : r.slices) {
             if (sl.end < sl.begin || sl.end > r.options.cases || sl.arc_w.size() != sl.end - sl.begin) std::abort();
@@ -88,9 +65,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
                 if (row.angle_err_rad.size() > sl.end - sl.begin) std::abort();
         }
     } catch (const qc::InputError &e) {
-        check_one_line(e);
+        qc_fuzz::check_one_line(e);
     } catch (const qc::UsageError &e) {
-        check_one_line(e);
+        qc_fuzz::check_one_line(e);
     }
     return 0;
 }
