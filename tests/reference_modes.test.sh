@@ -100,4 +100,9 @@ QC_DAMAGE_FAST_PATH=screen "$qc" run --cases 2000 --seed 11 --impl 'seed-c.f32' 
 v="$(/usr/bin/python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))["reference"]; print(r["f32"]["search_screen"]["violations"])' "$tmp/damaged/run.json")"
 echo "damaged search screen: violations = $v"
 [ "$v" -gt 0 ] || { echo "FAIL: a damaged search screen went unnoticed" >&2; exit 1; }
+# The same for the second, double-double screen (f64 rows of errors near 1 ulp decide with it alone).
+QC_DAMAGE_FAST_PATH=screen "$qc" run --cases 2000 --seed 11 --impl 'seed-c.f64' --op slerp --out "$tmp/damaged" 2>/dev/null
+v="$(/usr/bin/python3 -c 'import json,sys; g=json.load(open(sys.argv[1]))["reference"]["f64"]["search_screen"]; print(g["violations"] if g["screened_dd"] > 0 else 0)' "$tmp/damaged/run.json")"
+echo "damaged double-double search screen: violations = $v"
+[ "$v" -gt 0 ] || { echo "FAIL: a damaged double-double search screen went unnoticed" >&2; exit 1; }
 echo "reference modes agree"

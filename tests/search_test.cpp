@@ -4,6 +4,7 @@
 #include "report/run_report.h"
 #include "run/runner.h"
 #include "search/search.h"
+#include "reference/fast_reference.h"
 #include "search/screen.h"
 #include "reference/reference.h"
 #include "regions/regions.h"
@@ -105,8 +106,11 @@ TEST(Search, TheScreenSkipsReferencesAndChangesNothing) {
     const std::vector<std::pair<const char *, Op>> rows = {{"nlerp.f32", Op::nlerp}, {"cglm.f32", Op::nlerp},
                                                            {"nlerp.f64", Op::nlerp}, {"recipe-rtm.f32", Op::slerp},
                                                            {"broken-acos-unclamped.f32", Op::slerp},
-                                                           {"irrlicht-lerp.f32", Op::nlerp}};
-    uint64_t screened = 0, nonfinite = 0;
+                                                           {"irrlicht-lerp.f32", Op::nlerp},
+                                                           // f64 rows whose errors (about 1 ulp) only the
+                                                           // second, double-double screen can decide
+                                                           {"seed-c.f64", Op::slerp}, {"glm-slerp.f64", Op::slerp}};
+    uint64_t screened = 0, screened_dd = 0, nonfinite = 0;
     for (const auto &[name, op] : rows) {
         const Impl *impl = nullptr;
         for (const auto &i : cat)
@@ -145,6 +149,8 @@ TEST(Search, TheScreenSkipsReferencesAndChangesNothing) {
             EXPECT_EQ(without.reference.screened, 0u);
             EXPECT_LE(with.reference.cases, without.reference.cases);
             screened += with.reference.screened, nonfinite += with.nonfinite;
+            screened_dd += with.reference.screened_dd;
+            EXPECT_LE(with.reference.screened_dd, with.reference.screened);
             EXPECT_EQ(with.reference.screen_violations, 0u);
             EXPECT_EQ(with.max_angle_err_rad, without.max_angle_err_rad);
             EXPECT_EQ(with.nonfinite, without.nonfinite);
@@ -158,7 +164,45 @@ TEST(Search, TheScreenSkipsReferencesAndChangesNothing) {
         }
     }
     EXPECT_GT(screened, 3000u);
+    EXPECT_GT(screened_dd, 1000u);
     EXPECT_GT(nonfinite, 0u);
+}
+
+// The second screen's double-double estimate against the certified reference: within 2^-100 on every region's
+// cases (measured: 2^-104; its margin kScreenDdAbs = 2^-80 claims 2^20 times that), the ends exact, and an estimate (of
+// either arc) where a.b = 0.
+TEST(Search, TheDoubleDoubleEstimateIsFarWithinItsMargin) {
+    ReferenceEngine ref(Precision::f64, ReferenceMode::fast);
+    SlerpReference R;
+    double worst = 0;
+    int estimated = 0;
+    for (Region region : all_regions())
+        for (uint64_t i = 0; i < 3000; i++) {
+            auto c = regenerate_case<double>(9, region, i);
+            DDQuat E;
+            if (!estimate_slerp_dd(c.q0.data(), c.q1.data(), c.t, E)) continue;
+            estimated++;
+            ref.slerp(c, R, false);
+            if (R.in_tie_band) continue;  // (the arc of the estimate may be the other one)
+            for (int k = 0; k < 4; k++)
+                worst = std::max(worst, std::fabs(dd::to_double(dd::sub(E[size_t(k)], R.R[size_t(k)]))));
+        }
+    EXPECT_EQ(estimated, 15000);
+    EXPECT_LE(worst, 0x1p-100) << std::log2(worst);
+    const double a[4] = {1, 0, 0, 0}, b[4] = {0, 1, 0, 0}, e[4] = {0.6, 0.8, 0, 0};
+    DDQuat E;
+    ASSERT_TRUE(estimate_slerp_dd(a, b, 0.5, E));  // a.b = 0: one of the two arcs, at pi/4 from a
+    EXPECT_NEAR(std::fabs(E[0].hi), std::sqrt(0.5), 1e-15);
+    EXPECT_NEAR(std::fabs(E[1].hi), std::sqrt(0.5), 1e-15);
+    EXPECT_FALSE(estimate_slerp_dd(a, e, 1.5, E));  // t outside [0, 1]
+    const double zero[4] = {0, 0, 0, 0};
+    EXPECT_FALSE(estimate_slerp_dd(zero, e, 0.5, E));  // no direction
+    ASSERT_TRUE(estimate_slerp_dd(a, e, 1.0, E));      // the ends exactly
+    for (int k = 0; k < 4; k++) EXPECT_EQ(E[size_t(k)].hi + E[size_t(k)].lo, e[k]);
+    ASSERT_TRUE(estimate_slerp_dd(a, e, 0.0, E));
+    for (int k = 0; k < 4; k++) EXPECT_EQ(E[size_t(k)].hi + E[size_t(k)].lo, a[k]);
+    EXPECT_GE(screen_dd_upper(0.0), kScreenDdAbs);
+    EXPECT_TRUE(std::isnan(screen_dd_upper(NAN)));
 }
 
 // The screen's estimate against the certified reference: its claimed upper bound holds with room to spare on

@@ -316,6 +316,87 @@ FastDamage fast_damage() {
     return FastDamage(d);
 }
 
+// ---- the search screen's double-double estimate (fast_reference.h: estimate_slerp_dd) ----
+// The formula of the certified path above, on the same tables and series, in plain double-double: no bound
+// is carried, the normalisation divides once per end, and the sign of a.b is read off the double-double
+// dot product. Its error is about 2^-100 (measured: 2^-104 on every region, tests/search_test.cpp) (every step is a double-word operation of error <= 2^-102 relative,
+// the tables and series as above); the screen claims far less (screen.h) and checks the claim by sampling.
+namespace {
+
+void sincos_dd(DD x, DD &sin_x, DD &cos_x) {
+    const Tables &T = tables();
+    const int k = int(std::nearbyint(x.hi * kSteps));
+    const DD r = dd::two_sum(x.hi - double(k) / kSteps, x.lo);  // exact (Sterbenz), as sincos_db
+    const DD r2 = dd::mul(r, r), r3 = dd::mul(r2, r), r4 = dd::mul(r2, r2);
+    const double y = r2.hi, r5 = r3.hi * y;
+    // sin r = r - r^3/3! + r^5 (1/5! - r^2/7! + r^4/9!), cos r = 1 - r^2/2 + r^4/4! + r^6 (-1/6! + r^2/8!):
+    // the terms in double, r^5 (<= 2^-45/5!, relative to r) and r^6 (<= 2^-54/6!), cost below 2^-104 relative
+    // to r and 2^-115 absolute (an r^4/4! term in double, 2^-94, was measured as the estimate's largest error).
+    const double ts = r5 * (T.sin_c5.v.hi + y * (T.sin_t[0] + y * T.sin_t[1]));
+    const double tc = r4.hi * y * (T.cos_t[0] + y * T.cos_t[1]);
+    const DD sr = dd::add(dd::add(r, dd::mul(r3, T.sin_c3.v)), ts);
+    const DD cr = dd::add(dd::add(dd::add(DD{1, 0}, dd::mul(r2, -0.5)), dd::mul(r4, T.cos_c4.v)), tc);
+    sin_x = dd::add(dd::mul(T.sin_k[k].v, cr), dd::mul(T.cos_k[k].v, sr));
+    cos_x = dd::sub(dd::mul(T.cos_k[k].v, cr), dd::mul(T.sin_k[k].v, sr));
+}
+
+DD atan_dd(DD z) {
+    const Tables &T = tables();
+    const int k = int(std::nearbyint(z.hi * kSteps));
+    const double c = double(k) / kSteps;
+    const DD u = dd::div(dd::two_sum(z.hi - c, z.lo), dd::add(dd::mul(z, c), 1.0));
+    const DD u2 = dd::mul(u, u), u3 = dd::mul(u2, u);
+    const double y = u2.hi;
+    const double ta = u3.hi * y * (T.atan_t[0] + y * (T.atan_t[1] + y * (T.atan_t[2] + y * T.atan_t[3])));
+    return dd::add(T.atan_k[k].v, dd::add(dd::add(u, dd::mul(u3, T.atan_c3.v)), ta));
+}
+
+DD sum4(const DD x[4]) { return dd::add(dd::add(x[0], x[1]), dd::add(x[2], x[3])); }
+
+}  // namespace
+
+bool estimate_slerp_dd(const double q0[4], const double q1[4], double t, DDQuat &R) {
+    if (!(t >= 0 && t <= 1)) return false;
+    DD sq0[4], sq1[4];
+    for (int i = 0; i < 4; i++) {
+        if (!(std::fabs(q0[i]) <= 0x1p300) || !(std::fabs(q1[i]) <= 0x1p300)) return false;  // (NaN too)
+        sq0[i] = dd::two_prod(q0[i], q0[i]), sq1[i] = dd::two_prod(q1[i], q1[i]);
+    }
+    const DD n0 = sum4(sq0), n1 = sum4(sq1);
+    if (!(n0.hi >= 0x1p-600) || !(n1.hi >= 0x1p-600)) return false;  // off the unit scale (and underflow)
+    const DD inv0 = dd::div(DD{1, 0}, dd::sqrt(n0)), inv1 = dd::div(DD{1, 0}, dd::sqrt(n1));
+    DD a[4], b[4], pr[4];
+    for (int i = 0; i < 4; i++) a[i] = dd::mul(inv0, q0[i]), b[i] = dd::mul(inv1, q1[i]), pr[i] = dd::mul(a[i], b[i]);
+    // The short arc's side from the sign of the double-double a.b (error about 2^-100). Where |a.b| is too small
+    // for that sign to be certain, a.b is also far inside the tie band of both formats (4 eps >= 2^-50), where
+    // the metrics measure against the nearer of the two arcs: either arc's estimate then bounds the error from
+    // above, which is all the screen asks of it.
+    const DD dot = sum4(pr);
+    if (dot.hi < 0)
+        for (auto &x : b) x = dd::neg(x);
+    DD dm[4], dp[4];
+    for (int i = 0; i < 4; i++) {
+        const DD d = dd::sub(a[i], b[i]), s = dd::add(a[i], b[i]);
+        dm[i] = dd::mul(d, d), dp[i] = dd::mul(s, s);
+    }
+    const DD nm = sum4(dm), np = sum4(dp);
+    DD s0{1 - t, 0}, s1{t, 0};  // the ends exactly, and the limit at W = 0 (1 - t is exact for t in [1/2, 1];
+    if (t < 0.5) s0 = dd::two_sum(1.0, -t);  // below, its double-double)
+    if (nm.hi > 0 && t > 0 && t < 1) {
+        const DD W = dd::mul(atan_dd(dd::sqrt(dd::div(nm, np))), 2.0);
+        if (!(W.hi <= 1.6)) return false;
+        if (W.hi > 0x1p-300) {
+            DD sW, cW, st, ct;
+            sincos_dd(W, sW, cW);
+            sincos_dd(dd::mul(W, t), st, ct);
+            s1 = dd::div(st, sW);
+            s0 = dd::sub(ct, dd::mul(cW, s1));
+        }
+    }
+    for (int i = 0; i < 4; i++) R[size_t(i)] = dd::add(dd::mul(s0, a[i]), dd::mul(s1, b[i]));
+    return true;
+}
+
 double fast_tolerance(Precision p) { return std::ldexp(1.0, -(precision_bits(p) + 40)); }
 
 FastOutcome fast_slerp_reference(const double q0_in[4], const double q1_in[4], double t, Precision p, SlerpReference &out,

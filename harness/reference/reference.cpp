@@ -52,6 +52,7 @@ void ReferenceStats::add(const ReferenceStats &o) {
     fast_bound_violations += o.fast_bound_violations;
     max_error_to_bound = std::max(max_error_to_bound, o.max_error_to_bound);
     screened += o.screened;
+    screened_dd += o.screened_dd;
     screen_checks += o.screen_checks;
     screen_violations += o.screen_violations;
     recomputed += o.recomputed;

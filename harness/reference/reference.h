@@ -55,6 +55,7 @@ struct ReferenceStats {
     // reference, those of them also evaluated with the certified reference to check the screen, and checks
     // whose certified error exceeded the screen's upper bound (a bug: any nonzero count fails the tests).
     uint64_t screened = 0;
+    uint64_t screened_dd = 0;  // of them, decided by the double-double estimate (the second screen)
     uint64_t screen_checks = 0;
     uint64_t screen_violations = 0;
 

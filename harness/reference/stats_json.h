@@ -21,7 +21,11 @@ inline void to_json(nlohmann::json &j, const ReferenceStats &s) {
          {"validation_samples", s.validation_samples},
          {"fast_bound_violations", s.fast_bound_violations},
          {"max_error_to_bound", s.max_error_to_bound},
-         {"search_screen", {{"screened", s.screened}, {"checks", s.screen_checks}, {"violations", s.screen_violations}}}};
+         {"search_screen",
+          {{"screened", s.screened},
+           {"screened_dd", s.screened_dd},
+           {"checks", s.screen_checks},
+           {"violations", s.screen_violations}}}};
 }
 
 // Strict on the fields every version wrote; the fast-path counters default to 0 (files from before them).
@@ -41,6 +45,7 @@ inline void from_json(const nlohmann::json &j, ReferenceStats &s) {
     if (j.contains("search_screen")) {
         const auto &g = j.at("search_screen");
         s.screened = g.at("screened"), s.screen_checks = g.at("checks"), s.screen_violations = g.at("violations");
+        s.screened_dd = g.value("screened_dd", uint64_t(0));
     }
 }
 

@@ -64,4 +64,9 @@ double screen_angle_upper(const double r[4], const double R[4]) {
     return e * (1 + kScreenRel) + kScreenAbs;
 }
 
+double screen_dd_upper(double angle) {
+    if (screen_damaged()) angle *= 0.25;
+    return angle * (1 + kScreenRel) + kScreenDdAbs;
+}
+
 }  // namespace qc

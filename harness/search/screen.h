@@ -16,6 +16,15 @@
 // counted in run.json (reference.search_screen.violations) and fails the test suite, like the fast path's
 // own bound violations. A mutant the screen cannot skip is evaluated exactly as without the screen, so
 // the search takes the same path and reports the same certified figures with and without it.
+//
+// A second screen takes the mutants the first cannot decide, where the pool's errors are too small for the
+// double estimate's margin (every good f64 row: errors of about 2^-53 against a margin of 2^-36). It
+// evaluates the same formula in plain double-double (estimate_slerp_dd, reference/fast_reference.h: the
+// certified path's tables and series without its running bound, about 2^-100 per component) and measures
+// the angle with the fast metric engine (double-double chords, final atan2 in double), and claims
+//   err_up = err_e (1 + 2^-40) + kScreenDdAbs,
+// kScreenDdAbs = 2^-80, again about 2^20 times the estimate's error and again validated, not proved: its
+// skips are sampled and counted with the first screen's (run.json search_screen; screened_dd counts them).
 #pragma once
 
 #include <cmath>
@@ -24,6 +33,7 @@ namespace qc {
 
 constexpr double kScreenAbs = 0x1p-36;
 constexpr double kScreenRel = 0x1p-40;
+constexpr double kScreenDdAbs = 0x1p-80;
 
 // The ideal slerp of (q0, q1, t) in double, the ends normalised; false where the screen declines.
 bool screen_slerp(const double q0[4], const double q1[4], double t, double R[4]);
@@ -33,8 +43,12 @@ bool screen_slerp(const double q0[4], const double q1[4], double t, double R[4])
 // r is zero or not finite.
 double screen_angle_upper(const double r[4], const double R[4]);
 
+// The second screen's upper bound from the angle between the output and estimate_slerp_dd's value (NaN stays
+// NaN: no skip).
+double screen_dd_upper(double angle);
+
 // Negative control for the tests: QC_DAMAGE_FAST_PATH=screen makes the screen claim a quarter of its
-// estimate (an upper bound that is too small), which the validation must catch.
+// estimate (an upper bound that is too small), at both levels, which the validation must catch.
 bool screen_damaged();
 
 }  // namespace qc
