@@ -93,11 +93,13 @@ void run_precision(const RunOptions &opt, const RunContext &ctx, const std::vect
         std::atomic<uint64_t> next{0};
         // Containment: the first case of the range (lowest index, whatever the thread order) on which each
         // impl-op failed; chunks past it are not evaluated for it. An interruption stops taking chunks.
-        // 32 cases per chunk in process; 512 when an implementation lives in another process (plugins,
-        // adapters, --isolate), where each chunk is a round trip per implementation. The figures do not
-        // depend on it (every case is measured on its own); only an interrupted run's kept prefix does.
+        // 32 cases per chunk in process. When an implementation lives in another process (plugins, adapters,
+        // --isolate), each chunk is a round trip per implementation: chunks of n / (4 jobs) cases, at least 512
+        // and at most 4096 (the protocol's largest batch), so that large runs make few round trips and small
+        // ones still give every thread work. The figures do not depend on it (every case is measured on its
+        // own); only an interrupted run's kept prefix does.
         const bool remote = std::any_of(idx.begin(), idx.end(), [&](size_t k) { return !sel[k].impl->backend->in_process(); });
-        const uint64_t chunk = remote ? 512 : 32;
+        const uint64_t chunk = remote ? std::clamp<uint64_t>(n / (4 * uint64_t(jobs)), 512, 4096) : 32;
         std::mutex fail_mutex;
         std::vector<uint64_t> fail_at(nio, n);
         std::vector<EvalOutcome> fail_outcome(nio);
