@@ -139,11 +139,24 @@ TEST(Robust, IsolatedBuiltinsMeasureExactlyAsInProcess) {
     opt.impl_filters = {"seed-c", "nlerp", "lusine"};
     opt.cases = 200;
     opt.jobs = 2;
+    // Out of process the worst-case search climbs by generations (search.h); QC_SEARCH_MAX_BLOCK=1 makes it
+    // climb one case per call, the in-process path, so that every figure can be compared.
+    ::setenv("QC_SEARCH_MAX_BLOCK", "1", 1);
     RunResult a = run(opt, in_process), b = run(opt, isolated);
+    ::unsetenv("QC_SEARCH_MAX_BLOCK");
     EXPECT_EQ(summary_csv(summary_rows(a)), summary_csv(summary_rows(b)));
     EXPECT_EQ(worst_cases_csv(worst_case_rows(a)), worst_cases_csv(worst_case_rows(b)));  // the worst-case writer re-evaluates through the worker
     EXPECT_EQ(error_curve_csv(a), error_curve_csv(b));
     for (const auto &row : b.rows) EXPECT_EQ(row.status, EvalStatus::ok);
+    // By generations: the sampled figures are the same, the search's path is its own.
+    RunResult g = run(opt, isolated);
+    EXPECT_EQ(error_curve_csv(a), error_curve_csv(g));
+    ASSERT_EQ(a.rows.size(), g.rows.size());
+    for (size_t k = 0; k < a.rows.size(); k++) {
+        EXPECT_EQ(a.rows[k].max_ulp1, g.rows[k].max_ulp1);
+        EXPECT_EQ(a.rows[k].p99_angle_err_rad, g.rows[k].p99_angle_err_rad);
+        EXPECT_GE(g.rows[k].max_angle_err_search_rad, 0.0);
+    }
 }
 
 TEST(Robust, AnInterruptedRunReturnsAConsistentPartialResult) {

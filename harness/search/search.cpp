@@ -214,10 +214,8 @@ SearchOutcome search_row(const Impl &impl, Op op, Region region, uint64_t seed, 
     // 0.6 % smaller on average (geometric mean) and cut the C adapter's round trips 7-fold (3314 -> 465).
     // QC_SEARCH_MAX_BLOCK=1 climbs one case per call out of process too (the in-process path, for comparison).
     const bool remote = !impl.backend->in_process();
-    static const bool one_per_call = [] {
-        const char *e = std::getenv("QC_SEARCH_MAX_BLOCK");
-        return e && std::string(e) == "1";
-    }();
+    const char *max_block = std::getenv("QC_SEARCH_MAX_BLOCK");  // (read per row: tests set it)
+    const bool one_per_call = max_block && std::string(max_block) == "1";
     constexpr size_t kMinGeneration = 64, kMaxGeneration = 1024;
     const bool generations = remote && !one_per_call;
     size_t block = generations ? kMinGeneration : 1;
