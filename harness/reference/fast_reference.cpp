@@ -317,12 +317,25 @@ FastDamage fast_damage() {
 }
 
 // ---- the search screen's double-double estimate (fast_reference.h: estimate_slerp_dd) ----
-// The formula of the certified path above, on the same tables and series, in plain double-double: no bound
-// is carried, the normalisation divides once per end, and the sign of a.b is read off the double-double
-// dot product. Every step is a double-word operation of error <= 2^-102 relative, the tables and series as
-// above; measured against the certified path, the estimate is within 2^-104 on every region
-// (tests/search_test.cpp). The screen claims far less (screen.h) and checks the claim by sampling.
+// The formula of the certified path above, on the same tables and series, in plain double-double without a
+// bound, and cheaper where the screen's needs allow (it claims 2^-80; search/screen.h):
+//   - additions by add_abs (absolute error <= 3u^2 (|x| + |y|), no renormalising cancellation test): every
+//     sum below is of terms of the size of its result or smaller, or of 1 and a correction;
+//   - 1/|q| by 1 - e/2 + 3e^2/8 where |q|^2 = 1 + e, |e| <= 2^-30 (the remainder is below 2^-90; the ends a
+//     search draws are unit doubles rounded to their format), else a double-double division;
+//   - tan(W/2)^2 = |a - b|^2 / |a + b|^2 = (1 - d)/(1 + d), d = a.b after the flip (a and b unit within
+//     2^-100): 1 - d is exact to about 2^-104 absolute, which near W = 0 is a relative error of 2^-104/W^2 in
+//     W^2, but R depends on W only through W^2 t (1 - t)/6 there, so R stays within 2^-100;
+//   - the sign of a.b read off its double-double value.
+// Measured against the certified path, the estimate is within 2^-100 on every region (tests/search_test.cpp).
 namespace {
+
+// x + y, absolute error <= 3u^2 (|x.hi| + |y.hi|) (JMP 2017 Alg. 5 ending in TwoSum; metrics_dd.cpp add_abs).
+inline DD add_abs(DD x, DD y) {
+    const DD s = dd::two_sum(x.hi, y.hi);
+    const double v = x.lo + y.lo;
+    return dd::two_sum(s.hi, s.lo + v);
+}
 
 void sincos_dd(DD x, DD &sin_x, DD &cos_x) {
     const Tables &T = tables();
@@ -335,24 +348,36 @@ void sincos_dd(DD x, DD &sin_x, DD &cos_x) {
     // to r and 2^-115 absolute (an r^4/4! term in double, 2^-94, was measured as the estimate's largest error).
     const double ts = r5 * (T.sin_c5.v.hi + y * (T.sin_t[0] + y * T.sin_t[1]));
     const double tc = r4.hi * y * (T.cos_t[0] + y * T.cos_t[1]);
-    const DD sr = dd::add(dd::add(r, dd::mul(r3, T.sin_c3.v)), ts);
-    const DD cr = dd::add(dd::add(dd::add(DD{1, 0}, dd::mul(r2, -0.5)), dd::mul(r4, T.cos_c4.v)), tc);
-    sin_x = dd::add(dd::mul(T.sin_k[k].v, cr), dd::mul(T.cos_k[k].v, sr));
-    cos_x = dd::sub(dd::mul(T.cos_k[k].v, cr), dd::mul(T.sin_k[k].v, sr));
+    const DD sr = add_abs(add_abs(r, dd::mul(r3, T.sin_c3.v)), DD{ts, 0});
+    const DD cr = add_abs(add_abs(add_abs(DD{1, 0}, dd::mul(r2, -0.5)), dd::mul(r4, T.cos_c4.v)), DD{tc, 0});
+    if (k == 0) {
+        sin_x = sr, cos_x = cr;
+        return;
+    }
+    sin_x = add_abs(dd::mul(T.sin_k[k].v, cr), dd::mul(T.cos_k[k].v, sr));
+    cos_x = add_abs(dd::mul(T.cos_k[k].v, cr), dd::neg(dd::mul(T.sin_k[k].v, sr)));
 }
 
 DD atan_dd(DD z) {
     const Tables &T = tables();
     const int k = int(std::nearbyint(z.hi * kSteps));
     const double c = double(k) / kSteps;
-    const DD u = dd::div(dd::two_sum(z.hi - c, z.lo), dd::add(dd::mul(z, c), 1.0));
+    const DD u = k == 0 ? z : dd::div(dd::two_sum(z.hi - c, z.lo), dd::add(dd::mul(z, c), 1.0));
     const DD u2 = dd::mul(u, u), u3 = dd::mul(u2, u);
     const double y = u2.hi;
     const double ta = u3.hi * y * (T.atan_t[0] + y * (T.atan_t[1] + y * (T.atan_t[2] + y * T.atan_t[3])));
-    return dd::add(T.atan_k[k].v, dd::add(dd::add(u, dd::mul(u3, T.atan_c3.v)), ta));
+    const DD au = add_abs(add_abs(u, dd::mul(u3, T.atan_c3.v)), DD{ta, 0});
+    return k == 0 ? au : add_abs(T.atan_k[k].v, au);
 }
 
-DD sum4(const DD x[4]) { return dd::add(dd::add(x[0], x[1]), dd::add(x[2], x[3])); }
+inline DD sum4(const DD x[4]) { return add_abs(add_abs(x[0], x[1]), add_abs(x[2], x[3])); }
+
+// 1/sqrt(n) for n = |q|^2 near 1.
+inline DD inv_norm(DD n) {
+    const DD e = dd::two_sum(n.hi - 1.0, n.lo);  // (n.hi - 1 exact near 1, Sterbenz)
+    if (std::fabs(e.hi) <= 0x1p-30) return add_abs(DD{1, 0}, DD{e.hi * (-0.5 + 0.375 * e.hi), -0.5 * e.lo});
+    return dd::div(DD{1, 0}, dd::sqrt(n));
+}
 
 }  // namespace
 
@@ -365,36 +390,33 @@ bool estimate_slerp_dd(const double q0[4], const double q1[4], double t, DDQuat 
     }
     const DD n0 = sum4(sq0), n1 = sum4(sq1);
     if (!(n0.hi >= 0x1p-600) || !(n1.hi >= 0x1p-600)) return false;  // off the unit scale (and underflow)
-    const DD inv0 = dd::div(DD{1, 0}, dd::sqrt(n0)), inv1 = dd::div(DD{1, 0}, dd::sqrt(n1));
+    const DD inv0 = inv_norm(n0), inv1 = inv_norm(n1);
     DD a[4], b[4], pr[4];
     for (int i = 0; i < 4; i++) a[i] = dd::mul(inv0, q0[i]), b[i] = dd::mul(inv1, q1[i]), pr[i] = dd::mul(a[i], b[i]);
     // The short arc's side from the sign of the double-double a.b (error about 2^-100). Where |a.b| is too small
     // for that sign to be certain, a.b is also far inside the tie band of both formats (4 eps >= 2^-50), where
     // the metrics measure against the nearer of the two arcs: either arc's estimate then bounds the error from
     // above, which is all the screen asks of it.
-    const DD dot = sum4(pr);
-    if (dot.hi < 0)
+    DD dot = sum4(pr);
+    if (dot.hi < 0) {
         for (auto &x : b) x = dd::neg(x);
-    DD dm[4], dp[4];
-    for (int i = 0; i < 4; i++) {
-        const DD d = dd::sub(a[i], b[i]), s = dd::add(a[i], b[i]);
-        dm[i] = dd::mul(d, d), dp[i] = dd::mul(s, s);
+        dot = dd::neg(dot);
     }
-    const DD nm = sum4(dm), np = sum4(dp);
     DD s0{1 - t, 0}, s1{t, 0};  // the ends exactly, and the limit at W = 0 (1 - t is exact for t in [1/2, 1];
     if (t < 0.5) s0 = dd::two_sum(1.0, -t);  // below, its double-double)
+    const DD nm = add_abs(DD{1, 0}, dd::neg(dot));  // |a - b|^2 / 2
     if (nm.hi > 0 && t > 0 && t < 1) {
-        const DD W = dd::mul(atan_dd(dd::sqrt(dd::div(nm, np))), 2.0);
+        const DD W = dd::mul(atan_dd(dd::sqrt(dd::div(nm, add_abs(DD{1, 0}, dot)))), 2.0);
         if (!(W.hi <= 1.6)) return false;
         if (W.hi > 0x1p-300) {
             DD sW, cW, st, ct;
             sincos_dd(W, sW, cW);
             sincos_dd(dd::mul(W, t), st, ct);
             s1 = dd::div(st, sW);
-            s0 = dd::sub(ct, dd::mul(cW, s1));
+            s0 = add_abs(ct, dd::neg(dd::mul(cW, s1)));
         }
     }
-    for (int i = 0; i < 4; i++) R[size_t(i)] = dd::add(dd::mul(s0, a[i]), dd::mul(s1, b[i]));
+    for (int i = 0; i < 4; i++) R[size_t(i)] = add_abs(dd::mul(s0, a[i]), dd::mul(s1, b[i]));
     return true;
 }
 
