@@ -44,8 +44,11 @@ TEST(Search, SpendsExactlyTheSamplingBudgetOfReferenceEvaluations) {
     SearchOutcome s = search_row<double>(*impl, Op::slerp, Region::threshold, 3, ReferenceMode::fast, sampled, 5);
     EXPECT_EQ(s.evaluations, 1000u);
     // Half reused from sampling, half spent climbing: a new reference per step, except where the mutant is
-    // already in the pool (its error is known).
-    EXPECT_EQ(s.reference.cases + s.reference.screened + s.pool_repeats, 500u);
+    // already in the pool (its error is known), screened out, or decided on the estimate's interval (deferred:
+    // certified only where needed, deferred_certified of them).
+    EXPECT_EQ(s.reference.cases + s.reference.screened + s.reference.deferred + s.pool_repeats,
+              500u + s.reference.deferred_certified);
+    EXPECT_GT(s.reference.deferred, 0u);
     EXPECT_LT(s.pool_repeats, 250u);
     EXPECT_EQ(s.worst.size(), 5u);
     SearchOutcome again = search_row<double>(*impl, Op::slerp, Region::threshold, 3, ReferenceMode::fast, sampled, 5);
@@ -96,7 +99,8 @@ TEST(Search, MutantsStayInsideTheParameterRange) {
 }
 
 // The screen (search/screen.h) skips the certified reference for most climbing steps under --reference fast,
-// and changes nothing: the same pool, the same maximum, the same reported cases as the search without it.
+// and decides most others on the double-double estimate's interval, and changes nothing: the same pool, the
+// same maximum, the same reported cases (certified) as the search without it.
 TEST(Search, TheScreenSkipsReferencesAndChangesNothing) {
     auto cat = load_catalogue({});
     // nlerp's errors stand far above the screen's margin; recipe-rtm.f32 near 0 and the unclamped acos keep
@@ -110,7 +114,7 @@ TEST(Search, TheScreenSkipsReferencesAndChangesNothing) {
                                                            // f64 rows whose errors (about 1 ulp) only the
                                                            // second, double-double screen can decide
                                                            {"seed-c.f64", Op::slerp}, {"glm-slerp.f64", Op::slerp}};
-    uint64_t screened = 0, screened_dd = 0, nonfinite = 0;
+    uint64_t screened = 0, screened_dd = 0, deferred = 0, nonfinite = 0;
     for (const auto &[name, op] : rows) {
         const Impl *impl = nullptr;
         for (const auto &i : cat)
@@ -149,7 +153,7 @@ TEST(Search, TheScreenSkipsReferencesAndChangesNothing) {
             EXPECT_EQ(without.reference.screened, 0u);
             EXPECT_LE(with.reference.cases, without.reference.cases);
             screened += with.reference.screened, nonfinite += with.nonfinite;
-            screened_dd += with.reference.screened_dd;
+            screened_dd += with.reference.screened_dd, deferred += with.reference.deferred;
             EXPECT_LE(with.reference.screened_dd, with.reference.screened);
             EXPECT_EQ(with.reference.screen_violations, 0u);
             EXPECT_EQ(with.max_angle_err_rad, without.max_angle_err_rad);
@@ -165,6 +169,7 @@ TEST(Search, TheScreenSkipsReferencesAndChangesNothing) {
     }
     EXPECT_GT(screened, 3000u);
     EXPECT_GT(screened_dd, 1000u);
+    EXPECT_GT(deferred, 1000u);  // steps decided on the estimate's interval, certified only where needed
     EXPECT_GT(nonfinite, 0u);
 }
 

@@ -381,7 +381,7 @@ inline DD inv_norm(DD n) {
 
 }  // namespace
 
-bool estimate_slerp_dd(const double q0[4], const double q1[4], double t, DDQuat &R) {
+bool estimate_slerp_dd(const double q0[4], const double q1[4], double t, DDQuat &R, double *abs_dot) {
     if (!(t >= 0 && t <= 1)) return false;
     DD sq0[4], sq1[4];
     for (int i = 0; i < 4; i++) {
@@ -402,6 +402,7 @@ bool estimate_slerp_dd(const double q0[4], const double q1[4], double t, DDQuat 
         for (auto &x : b) x = dd::neg(x);
         dot = dd::neg(dot);
     }
+    if (abs_dot) *abs_dot = dot.hi + dot.lo;
     DD s0{1 - t, 0}, s1{t, 0};  // the ends exactly, and the limit at W = 0 (1 - t is exact for t in [1/2, 1];
     if (t < 0.5) s0 = dd::two_sum(1.0, -t);  // below, its double-double)
     const DD nm = add_abs(DD{1, 0}, dd::neg(dot));  // |a - b|^2 / 2

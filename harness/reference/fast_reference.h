@@ -38,7 +38,9 @@ FastOutcome fast_slerp_reference(const double q0[4], const double q1[4], double 
 // proved but checked by sampling there. Where |a.b| is below about 2^-100 the arc's side is a guess, and the
 // estimate is that of either arc (both within the tie band). false where t is outside [0, 1] or an end is
 // off the unit scale.
-bool estimate_slerp_dd(const double q0[4], const double q1[4], double t, DDQuat &R);
+// abs_dot, when given, receives |a.b| rounded to double (the tie band's test: there the metrics measure
+// against the nearer arc, so the estimate's error is an upper bound of the metric's, not an estimate of it).
+bool estimate_slerp_dd(const double q0[4], const double q1[4], double t, DDQuat &R, double *abs_dot = nullptr);
 
 enum class FastDamage {
     none,

@@ -53,6 +53,8 @@ void ReferenceStats::add(const ReferenceStats &o) {
     max_error_to_bound = std::max(max_error_to_bound, o.max_error_to_bound);
     screened += o.screened;
     screened_dd += o.screened_dd;
+    deferred += o.deferred;
+    deferred_certified += o.deferred_certified;
     screen_checks += o.screen_checks;
     screen_violations += o.screen_violations;
     recomputed += o.recomputed;

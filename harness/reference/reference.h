@@ -56,6 +56,11 @@ struct ReferenceStats {
     // whose certified error exceeded the screen's upper bound (a bug: any nonzero count fails the tests).
     uint64_t screened = 0;
     uint64_t screened_dd = 0;  // of them, decided by the double-double estimate (the second screen)
+    uint64_t deferred = 0;            // steps not screened out whose error was decided on the double-double
+                                      // estimate's interval, certified only where needed:
+    uint64_t deferred_certified = 0;  // certified evaluations of such steps (1 in 64 at once as a check, the
+                                      // cases reported, and comparisons the intervals could not decide); an
+                                      // error outside its interval counts as a screen violation
     uint64_t screen_checks = 0;
     uint64_t screen_violations = 0;
 

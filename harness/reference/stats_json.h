@@ -24,6 +24,8 @@ inline void to_json(nlohmann::json &j, const ReferenceStats &s) {
          {"search_screen",
           {{"screened", s.screened},
            {"screened_dd", s.screened_dd},
+           {"deferred", s.deferred},
+           {"deferred_certified", s.deferred_certified},
            {"checks", s.screen_checks},
            {"violations", s.screen_violations}}}};
 }
@@ -46,6 +48,8 @@ inline void from_json(const nlohmann::json &j, ReferenceStats &s) {
         const auto &g = j.at("search_screen");
         s.screened = g.at("screened"), s.screen_checks = g.at("checks"), s.screen_violations = g.at("violations");
         s.screened_dd = g.value("screened_dd", uint64_t(0));
+        s.deferred = g.value("deferred", uint64_t(0));
+        s.deferred_certified = g.value("deferred_certified", uint64_t(0));
     }
 }
 

@@ -1,6 +1,7 @@
 // The search's screen (screen.h): the ideal slerp and the rotation angle in plain double.
 #include "search/screen.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 
@@ -67,6 +68,11 @@ double screen_angle_upper(const double r[4], const double R[4]) {
 double screen_dd_upper(double angle) {
     if (screen_damaged()) angle *= 0.25;
     return angle * (1 + kScreenRel) + kScreenDdAbs;
+}
+
+void screen_dd_interval(double angle, double &lo, double &hi) {
+    hi = screen_dd_upper(angle);
+    lo = std::max(0.0, angle * (1 - kScreenRel) - kScreenDdAbs);
 }
 
 }  // namespace qc

@@ -47,6 +47,11 @@ double screen_angle_upper(const double r[4], const double R[4]);
 // NaN: no skip).
 double screen_dd_upper(double angle);
 
+// The interval [lo, hi] the second screen claims for the true angle error from the same angle: hi as
+// screen_dd_upper, lo = angle (1 - 2^-40) - kScreenDdAbs (at least 0). The search decides on it where it can
+// (search.cpp), and certifies every error it reports.
+void screen_dd_interval(double angle, double &lo, double &hi);
+
 // Negative control for the tests: QC_DAMAGE_FAST_PATH=screen makes the screen claim a quarter of its
 // estimate (an upper bound that is too small), at both levels, which the validation must catch.
 bool screen_damaged();

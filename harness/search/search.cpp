@@ -34,10 +34,15 @@ double rank_key(double e) {
     return std::bit_cast<double>((bits + (uint64_t(1) << 31)) & ~((uint64_t(1) << 32) - 1));
 }
 
+// A case the search keeps track of, and its angle error: exact (certified), or known to lie in [lo, hi] from
+// the double-double estimate (screen.h), with err the estimate; its output is kept to certify it later.
 template <class T> struct Kept {
     SlerpCase<T> c;
     double err;
     uint64_t key;  // case_key(c)
+    double lo = err, hi = err;
+    bool exact = true;
+    Quat<T> out{};
 };
 
 template <class T> T nudge(T x, int64_t ulps) {
@@ -203,10 +208,12 @@ SearchOutcome search_row(const Impl &impl, Op op, Region region, uint64_t seed, 
     std::vector<Kept<T>> pool;
     for (size_t k = 0; k < top; k++) {
         const SlerpCase<T> c = regenerate_case<T>(seed, region, order[k]);
-        pool.push_back({c, sampled_err[order[k]], case_key(c)});
+        pool.push_back({c, sampled_err[order[k]], case_key(c)});  // (exact: the runner's certified errors)
     }
     if (pool.empty()) return out;
     Kept<T> best = pool.front();
+    // The largest finite error so far (reported as the search's maximum): the sample's, exact.
+    Kept<T> finite_max{pool.front().c, out.max_angle_err_rad, 0};
 
     // The other half: climb. Candidates are ranked by the angle error against the slerp reference R alone
     // (for nlerp rows too), so neither the exact normalised lerp N nor the other metrics are evaluated.
@@ -215,8 +222,34 @@ SearchOutcome search_row(const Impl &impl, Op op, Region region, uint64_t seed, 
     reference.set_nlerp_wanted(false);
     SlerpReference ref;
     const bool screen = use_screen && mode == ReferenceMode::fast;
+    const double resolution = angle_resolution(Format<T>::precision);
     uint64_t screened = 0, screened_dd = 0;  // (screened: every skip and check; screened_dd: skips by the second screen)
     DDQuat R_dd;
+    uint64_t deferred = 0, deferred_certified = 0;  // steps decided on the estimate's interval; of those, certified
+    // Certifies k's error (the certified reference and metric on its kept output); a deferred error outside
+    // the interval the estimate claimed is a violation of the screen's margin (counted with its checks).
+    auto certify = [&](Kept<T> &k) {
+        if (k.exact) return;
+        reference.slerp(k.c, ref, false);
+        const CaseMetrics m = metric.measure_angle(k.out.data(), ref);
+        const double err = m.nonfinite ? std::numeric_limits<double>::infinity() : m.angle_err_rad;
+        deferred_certified++;
+        if (!(err >= k.lo && err <= k.hi)) out.reference.screen_violations++;
+        k.err = k.lo = k.hi = err, k.exact = true;
+    };
+    // a.err > b.err, decided on the intervals where they do not overlap, else on certified errors.
+    auto greater = [&](Kept<T> &a, Kept<T> &b) {
+        if (a.lo > b.hi) return true;
+        if (a.hi <= b.lo) return false;
+        certify(a), certify(b);
+        return a.err > b.err;
+    };
+    // rank_key(a.err), certified where the interval spans two keys (rank_key is monotone: one key at both ends
+    // is the key of every value between).
+    auto key_of = [&](Kept<T> &a) {
+        if (rank_key(a.lo) != rank_key(a.hi)) certify(a);
+        return rank_key(a.err);
+    };
     auto in_pool = [&pool](const SlerpCase<T> &c, uint64_t key) {
         for (const auto &k : pool)
             if (k.key == key && same_case(k.c, c)) return true;
@@ -298,19 +331,27 @@ SearchOutcome search_row(const Impl &impl, Op op, Region region, uint64_t seed, 
             // that (good f64 rows), and on f64 rows where the double one did not decide (on f32 rows it rarely
             // decides what the double one could not: measured, 271 of 81,000 attempts).
             bool check_screen = false;
-            double screen_up = 0;
+            double screen_up = 0, estimate = NAN;  // estimate: the double-double estimate's angle, when computed
+            Kept<T> e{c, NAN, d.key};
+            bool estimated = false;  // e decided on the estimate's interval (and maybe certified as a check)
+            std::copy(r, r + 4, e.out.begin());
+            double rd[4];
+            for (int i = 0; i < 4; i++) rd[i] = double(r[i]);
             if (screen && pool.size() >= size_t(kPool) && pool.back().err > 16 * kScreenDdAbs) {
                 // (NaN compares false: no skip)
                 auto skips = [&](double up) {
-                    return rank_key(up) <= rank_key(pool.back().err) && up <= out.max_angle_err_rad && up <= best.err;
+                    return rank_key(up) <= rank_key(pool.back().err) && up <= finite_max.lo && up <= best.lo;
                 };
-                double q0[4], q1[4], R[4], rd[4];
-                for (int i = 0; i < 4; i++) q0[i] = double(c.q0[size_t(i)]), q1[i] = double(c.q1[size_t(i)]), rd[i] = double(r[i]);
+                double q0[4], q1[4], R[4];
+                for (int i = 0; i < 4; i++) q0[i] = double(c.q0[size_t(i)]), q1[i] = double(c.q1[size_t(i)]);
                 bool skip = false, by_dd = false;
                 const bool coarse = pool.back().err > 16 * kScreenAbs;
                 if (coarse && screen_slerp(q0, q1, double(c.t), R)) skip = skips(screen_up = screen_angle_upper(rd, R));
-                if (!skip && (!coarse || std::is_same_v<T, double>) && estimate_slerp_dd(q0, q1, double(c.t), R_dd))
-                    skip = by_dd = skips(screen_up = screen_dd_upper(metric.rotation_angle(rd, R_dd)));
+                double abs_dot = 0;
+                if (!skip && (!coarse || std::is_same_v<T, double>) && estimate_slerp_dd(q0, q1, double(c.t), R_dd, &abs_dot)) {
+                    estimate = metric.rotation_angle(rd, R_dd);
+                    skip = by_dd = skips(screen_up = screen_dd_upper(estimate));
+                }
                 if (skip) {
                     if (++screened % 64 != 0) {
                         screened_dd += by_dd;
@@ -318,32 +359,57 @@ SearchOutcome search_row(const Impl &impl, Op op, Region region, uint64_t seed, 
                     }
                     check_screen = true;
                 }
+                // Not skipped: decide on the double-double estimate's interval where it suffices (below); its
+                // certified reference is then needed only if the case is kept to the end or its interval
+                // cannot decide a comparison. Every 64th such decision is certified at once, as a check.
+                if (!check_screen && std::isnan(estimate) && estimate_slerp_dd(q0, q1, double(c.t), R_dd, &abs_dot))
+                    estimate = metric.rotation_angle(rd, R_dd);
+                if (!check_screen && std::isfinite(estimate)) {
+                    e.err = estimate, e.exact = false, estimated = true;
+                    screen_dd_interval(estimate, e.lo, e.hi);
+                    // Near the tie band (|a.b| <= 4 eps) the metric takes the nearer of the two arcs: only the
+                    // upper end holds there. Below its resolution the metric reports 0.
+                    if (abs_dot <= 8 * precision_eps(Format<T>::precision) || e.lo < resolution) e.lo = 0;
+                    if (e.hi < resolution) e.err = e.hi = 0;
+                    if (++deferred % 64 == 0) certify(e);
+                }
             }
-            reference.slerp(c, ref, false);
-            CaseMetrics m = metric.measure_angle(r, ref);
-            if (check_screen) {
-                out.reference.screen_checks++;
-                if (m.nonfinite || !(m.angle_err_rad <= screen_up)) out.reference.screen_violations++;
+            if (!estimated) {
+                reference.slerp(c, ref, false);
+                CaseMetrics m = metric.measure_angle(r, ref);
+                if (check_screen) {
+                    out.reference.screen_checks++;
+                    if (m.nonfinite || !(m.angle_err_rad <= screen_up)) out.reference.screen_violations++;
+                }
+                e.err = e.lo = e.hi = m.nonfinite ? std::numeric_limits<double>::infinity() : m.angle_err_rad;
             }
-            double err = m.nonfinite ? std::numeric_limits<double>::infinity() : m.angle_err_rad;
-            if (m.nonfinite) out.nonfinite++;
-            else out.max_angle_err_rad = std::max(out.max_angle_err_rad, err);
-            if (err > best.err) best = {c, err, d.key};  // the exact maximum, reported even if its key ties the pool's
-            if (rank_key(err) <= rank_key(pool.back().err) && pool.size() >= size_t(kPool)) continue;
+            if (std::isinf(e.err)) out.nonfinite++;
+            else if (greater(e, finite_max)) finite_max = e;
+            if (greater(e, best)) best = e;  // the exact maximum, reported even if its key ties the pool's
+            if (pool.size() >= size_t(kPool) && key_of(e) <= rank_key(pool.back().err)) continue;
             // Into the pool (kept in by_error order), after every case of the same key: the order a stable
             // sort of the appended case would give.
-            const Kept<T> entry{c, err, d.key};
-            pool.insert(std::upper_bound(pool.begin(), pool.end(), entry, by_error), entry);
+            key_of(e);
+            pool.insert(std::upper_bound(pool.begin(), pool.end(), e, by_error), e);
             if (pool.size() > size_t(kPool)) pool.pop_back();
             changed = true;
         }
         if (generations) block = changed ? std::max(kMinGeneration, block / 2) : std::min(kMaxGeneration, 2 * block);
     }
+    // The cases reported: certified (those decided on an estimate are certified now; the best case and the
+    // finite maximum are usually a kept case too).
+    for (auto &k : pool) certify(k);
+    for (Kept<T> *x : {&best, &finite_max})
+        for (const auto &k : pool)
+            if (!x->exact && same_case(k.c, x->c) && k.out == x->out) *x = k;
+    certify(best), certify(finite_max);
+    out.max_angle_err_rad = finite_max.err;
     {
         const uint64_t checks = out.reference.screen_checks, violations = out.reference.screen_violations;
         out.reference = reference.stats();
         out.reference.screened = screened - checks, out.reference.screen_checks = checks;
         out.reference.screened_dd = screened_dd;
+        out.reference.deferred = deferred, out.reference.deferred_certified = deferred_certified;
         out.reference.screen_violations = violations;
     }
     // Reported worst first by the exact error (the ranking above only decided the path), the exact maximum
