@@ -193,9 +193,10 @@ void run_precision(const RunOptions &opt, const RunContext &ctx, const std::vect
         std::vector<std::pair<size_t, size_t>> case_bins(n_done);  // once per case, not per case and row
         for (uint64_t i = 0; i < n_done; i++) case_bins[i] = bins_of(slice.arc_w[i], edges);
         slice.rows.resize(nio);
+        std::vector<uint64_t> limit(nio);
         for (size_t k = 0; k < nio; k++) {
             RowSlice &row = slice.rows[k];
-            const uint64_t limit = std::min(n_done, fail_at[k]);
+            limit[k] = std::min(n_done, fail_at[k]);
             if (fail_at[k] < n_done) {
                 row.status = fail_outcome[k].status;
                 row.failed_index = first + fail_at[k];
@@ -206,10 +207,15 @@ void run_precision(const RunOptions &opt, const RunContext &ctx, const std::vect
                 };
                 row.failed_case = fmt::format("q0={} q1={} t={}", q(c.q0), q(c.q1), hexfloat(c.t));
             }
-            row.angle_err_rad.resize(limit);
+            row.angle_err_rad.resize(limit[k]);
             row.bin_max_ulp1.assign(edges.size(), 0.0);
-            const bool nlerp = sel[idx[k]].op == Op::nlerp;
-            for (uint64_t i = 0; i < limit; i++) {
+        }
+        // Case by case (the metrics buffer in the order it was written), every row's figures in case order.
+        for (uint64_t i = 0; i < n_done; i++) {
+            const auto [log_bin, threshold_bin] = case_bins[i];
+            for (size_t k = 0; k < nio; k++) {
+                if (i >= limit[k]) continue;
+                RowSlice &row = slice.rows[k];
                 const CaseMetrics &m = metrics[i * nio + k];
                 if (m.nonfinite) {
                     row.angle_err_rad[i] = std::numeric_limits<double>::infinity();
@@ -220,8 +226,8 @@ void run_precision(const RunOptions &opt, const RunContext &ctx, const std::vect
                 row.max_ulp = std::max(row.max_ulp, m.ulp);
                 row.max_ulp1 = std::max(row.max_ulp1, m.ulp1);
                 row.max_norm_err_ulp1 = std::max(row.max_norm_err_ulp1, m.norm_err_ulp1);
-                if (nlerp) row.max_angle_err_vs_nlerp_rad = std::max(row.max_angle_err_vs_nlerp_rad, m.angle_err_vs_nlerp_rad);
-                auto [log_bin, threshold_bin] = case_bins[i];
+                if (sel[idx[k]].op == Op::nlerp)
+                    row.max_angle_err_vs_nlerp_rad = std::max(row.max_angle_err_vs_nlerp_rad, m.angle_err_vs_nlerp_rad);
                 for (size_t b : {log_bin, threshold_bin})
                     if (b < edges.size()) row.bin_max_ulp1[b] = std::max(row.bin_max_ulp1[b], m.ulp1);
             }
