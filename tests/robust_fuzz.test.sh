@@ -25,15 +25,19 @@ mkdir -p "$out"
 flags=(-std=c++20 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -D_GLIBCXX_ASSERTIONS
        -I"$src/harness/include" -I"$src/harness")
 
-# build NAME SOURCES... -- LINK...: compiles each source newer than its object, and links $out/NAME when an
-# object or a link input (the build's libraries) is newer than it (a library change costs a link only).
+# The newest header of the tree: an object older than it is compiled again (a header's layout change would
+# otherwise mix two layouts of one type in a reused build folder).
+newest_header="$(find "$src/harness" "$src/fuzz" -name '*.h' -printf '%T@ %p\n' | sort -n | tail -1 | cut -d' ' -f2-)"
+# build NAME SOURCES... -- LINK...: compiles each source newer than its object (or than the newest header), and
+# links $out/NAME when an object or a link input (the build's libraries) is newer than it (a library change
+# costs a link only).
 build() {
     local name=$1 relink=0 objs=() link=()
     shift
     local bin="$out/$name"
     while (($#)) && [[ $1 != -- ]]; do
         local obj="$out/$name.$(basename "$1" .cpp).o"
-        if [[ ! -f $obj || $1 -nt $obj ]]; then
+        if [[ ! -f $obj || $1 -nt $obj || $newest_header -nt $obj ]]; then
             if ! "$cxx" "${flags[@]}" -c "$1" -o "$obj.tmp" 2>"$out/$name.log"; then cat "$out/$name.log"; exit 1; fi
             mv "$obj.tmp" "$obj"
         fi
