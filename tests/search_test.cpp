@@ -174,7 +174,7 @@ TEST(Search, TheScreenSkipsReferencesAndChangesNothing) {
 }
 
 // The second screen's double-double estimate against the certified reference: within 2^-100 on every region's
-// cases (measured: 2^-104; its margin kScreenDdAbs = 2^-80 claims 2^20 times that), the ends exact, and an estimate (of
+// cases (measured: 2^-104; its margin kScreenDdAbs = 2^-88 claims 2^16 times that), the ends exact, and an estimate (of
 // either arc) where a.b = 0.
 TEST(Search, TheDoubleDoubleEstimateIsFarWithinItsMargin) {
     ReferenceEngine ref(Precision::f64, ReferenceMode::fast);

@@ -318,7 +318,7 @@ FastDamage fast_damage() {
 
 // ---- the search screen's double-double estimate (fast_reference.h: estimate_slerp_dd) ----
 // The formula of the certified path above, on the same tables and series, in plain double-double without a
-// bound, and cheaper where the screen's needs allow (it claims 2^-80; search/screen.h):
+// bound, and cheaper where the screen's needs allow (it claims 2^-88; search/screen.h):
 //   - additions by add_abs (absolute error <= 3u^2 (|x| + |y|), no renormalising cancellation test): every
 //     sum below is of terms of the size of its result or smaller, or of 1 and a correction;
 //   - 1/|q| by 1 - e/2 + 3e^2/8 where |q|^2 = 1 + e, |e| <= 2^-30 (the remainder is below 2^-90; the ends a
@@ -381,7 +381,7 @@ inline DD inv_norm(DD n) {
 
 }  // namespace
 
-bool estimate_slerp_dd(const double q0[4], const double q1[4], double t, DDQuat &R, double *abs_dot) {
+bool estimate_slerp_dd(const double q0[4], const double q1[4], double t, DDQuat &R, double *abs_dot, bool other_arc) {
     if (!(t >= 0 && t <= 1)) return false;
     DD sq0[4], sq1[4];
     for (int i = 0; i < 4; i++) {
@@ -398,11 +398,11 @@ bool estimate_slerp_dd(const double q0[4], const double q1[4], double t, DDQuat 
     // the metrics measure against the nearer of the two arcs: either arc's estimate then bounds the error from
     // above, which is all the screen asks of it.
     DD dot = sum4(pr);
-    if (dot.hi < 0) {
+    if ((dot.hi < 0) != other_arc) {
         for (auto &x : b) x = dd::neg(x);
         dot = dd::neg(dot);
     }
-    if (abs_dot) *abs_dot = dot.hi + dot.lo;
+    if (abs_dot) *abs_dot = std::fabs(dot.hi + dot.lo);
     DD s0{1 - t, 0}, s1{t, 0};  // the ends exactly, and the limit at W = 0 (1 - t is exact for t in [1/2, 1];
     if (t < 0.5) s0 = dd::two_sum(1.0, -t);  // below, its double-double)
     const DD nm = add_abs(DD{1, 0}, dd::neg(dot));  // |a - b|^2 / 2

@@ -40,7 +40,9 @@ FastOutcome fast_slerp_reference(const double q0[4], const double q1[4], double 
 // off the unit scale.
 // abs_dot, when given, receives |a.b| rounded to double (the tie band's test: there the metrics measure
 // against the nearer arc, so the estimate's error is an upper bound of the metric's, not an estimate of it).
-bool estimate_slerp_dd(const double q0[4], const double q1[4], double t, DDQuat &R, double *abs_dot = nullptr);
+// other_arc: the estimate along the other arc (b negated after the choice), for the tie band.
+bool estimate_slerp_dd(const double q0[4], const double q1[4], double t, DDQuat &R, double *abs_dot = nullptr,
+                       bool other_arc = false);
 
 enum class FastDamage {
     none,

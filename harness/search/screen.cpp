@@ -71,8 +71,8 @@ double screen_dd_upper(double angle) {
 }
 
 void screen_dd_interval(double angle, double &lo, double &hi) {
-    hi = screen_dd_upper(angle);
-    lo = std::max(0.0, angle * (1 - kScreenRel) - kScreenDdAbs);
+    hi = std::min(screen_dd_upper(angle), M_PI);  // (no rotation error exceeds pi: the metric's largest value)
+    lo = std::min(hi, std::max(0.0, angle * (1 - kScreenRel) - kScreenDdAbs));
 }
 
 }  // namespace qc

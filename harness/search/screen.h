@@ -23,8 +23,10 @@
 // certified path's tables and series without its running bound, about 2^-100 per component) and measures
 // the angle with the fast metric engine (double-double chords, final atan2 in double), and claims
 //   err_up = err_e (1 + 2^-40) + kScreenDdAbs,
-// kScreenDdAbs = 2^-80, again about 2^20 times the estimate's error and again validated, not proved: its
-// skips are sampled and counted with the first screen's (run.json search_screen; screened_dd counts them).
+// kScreenDdAbs = 2^-88: 2^16 times the estimate's measured distance from the certified reference (2^-104),
+// 2^5 times the distance the certified f64 reference itself may keep from the exact one (its tolerance
+// 2^-93; typically 2^-98). Again validated, not proved: its skips are sampled and counted with the first
+// screen's (run.json search_screen; screened_dd counts them).
 #pragma once
 
 #include <cmath>
@@ -33,7 +35,7 @@ namespace qc {
 
 constexpr double kScreenAbs = 0x1p-36;
 constexpr double kScreenRel = 0x1p-40;
-constexpr double kScreenDdAbs = 0x1p-80;
+constexpr double kScreenDdAbs = 0x1p-88;
 
 // The ideal slerp of (q0, q1, t) in double, the ends normalised; false where the screen declines.
 bool screen_slerp(const double q0[4], const double q1[4], double t, double R[4]);
@@ -48,7 +50,7 @@ double screen_angle_upper(const double r[4], const double R[4]);
 double screen_dd_upper(double angle);
 
 // The interval [lo, hi] the second screen claims for the true angle error from the same angle: hi as
-// screen_dd_upper, lo = angle (1 - 2^-40) - kScreenDdAbs (at least 0). The search decides on it where it can
+// screen_dd_upper (at most pi), lo = angle (1 - 2^-40) - kScreenDdAbs (at least 0). The search decides on it where it can
 // (search.cpp), and certifies every error it reports.
 void screen_dd_interval(double angle, double &lo, double &hi);
 

@@ -367,9 +367,23 @@ SearchOutcome search_row(const Impl &impl, Op op, Region region, uint64_t seed, 
                 if (!check_screen && std::isfinite(estimate)) {
                     e.err = estimate, e.exact = false, estimated = true;
                     screen_dd_interval(estimate, e.lo, e.hi);
-                    // Near the tie band (|a.b| <= 4 eps) the metric takes the nearer of the two arcs: only the
-                    // upper end holds there. Below its resolution the metric reports 0.
-                    if (abs_dot <= 8 * precision_eps(Format<T>::precision) || e.lo < resolution) e.lo = 0;
+                    // In the tie band (|a.b| <= 4 eps of the format, decided by the double-double a.b unless
+                    // within 2^-70 of the edge, where the reference's rounding of a.b to double decides) the
+                    // metric measures against the nearer of the two arcs: the smaller estimate's interval. At
+                    // the edge the metric is one of the two: the upper end of the short arc's, the lower end of
+                    // the smaller.
+                    const double band = 4 * precision_eps(Format<T>::precision);
+                    if (abs_dot <= band + 0x1p-70) {
+                        double lo2 = 0, hi2 = e.hi, other = NAN;
+                        if (estimate_slerp_dd(q0, q1, double(c.t), R_dd, nullptr, true)) {
+                            other = metric.rotation_angle(rd, R_dd);
+                            screen_dd_interval(other, lo2, hi2);
+                        }
+                        if (!(other >= 0)) e.lo = 0;  // (no estimate of the other arc: only the upper end holds)
+                        else if (abs_dot < band - 0x1p-70) e.err = std::min(e.err, other), e.lo = std::min(e.lo, lo2), e.hi = std::min(e.hi, hi2);
+                        else e.lo = std::min(e.lo, lo2);
+                    }
+                    if (e.lo < resolution) e.lo = 0;  // the metric reports angles below its resolution as 0
                     if (e.hi < resolution) e.err = e.hi = 0;
                     if (++deferred % 64 == 0) certify(e);
                 }
