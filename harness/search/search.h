@@ -8,7 +8,7 @@
 // evaluates the mutant against the reference and keeps it when it beats the weakest kept case. Early steps
 // use large moves (resampling around the kept cases), later ones ulp-sized moves. Deterministic per seed.
 // In process every step's mutant is drawn from the pool the previous step left; out of process (plugins,
-// adapters, --isolate: a call costs a round trip) mutants are drawn by generations of 64 to 1024 from the
+// adapters, --isolate: a call costs a round trip) mutants are drawn by generations of 64 to 4096 from the
 // pool as it stands, one round trip each (search.cpp; QC_SEARCH_MAX_BLOCK=1 climbs one case per call).
 #pragma once
 
