@@ -12,14 +12,16 @@ namespace qc {
 // The thread count a --jobs value asks for: 0 means every core (at least one).
 inline int resolve_jobs(int jobs) { return jobs > 0 ? jobs : int(std::max(1u, std::thread::hardware_concurrency())); }
 
-// The nearest-rank q-quantile of v (0 for an empty v); reorders v.
-inline double percentile(std::vector<double> &v, double q) {
-    if (v.empty()) return 0;
-    size_t k = size_t(std::ceil(q * double(v.size())));
+// The nearest-rank q-quantile of [first, last) (0 for an empty range); reorders the range.
+inline double percentile_of(double *first, double *last, double q) {
+    if (first == last) return 0;
+    size_t k = size_t(std::ceil(q * double(last - first)));
     k = k == 0 ? 0 : k - 1;
-    std::nth_element(v.begin(), v.begin() + long(k), v.end());
-    return v[k];
+    std::nth_element(first, first + k, last);
+    return first[k];
 }
+// The same of v; reorders v.
+inline double percentile(std::vector<double> &v, double q) { return percentile_of(v.data(), v.data() + v.size(), q); }
 
 // Runs worker(w) for w = 0 .. jobs-1, worker 0 on the calling thread, and joins them all. When a worker
 // throws, stop() is called so the others stop taking work, and after the join the exception of the

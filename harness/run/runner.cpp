@@ -280,7 +280,11 @@ void aggregate(RunResult &result) {
         if (idx.empty()) continue;
         const size_t nio = idx.size();
         std::vector<std::vector<CurveBin>> curves(nio, edges);
-        std::vector<std::vector<std::vector<double>>> curve_angles(nio, std::vector<std::vector<double>>(edges.size()));
+        // Per region: its slices in case order, and each case's bins (once for all rows); kept for the curves'
+        // medians below.
+        std::vector<std::vector<const RegionSlice *>> region_parts;
+        std::vector<double> scratch;
+        std::vector<std::vector<std::vector<std::pair<size_t, size_t>>>> region_bins;
         for (Region region : regions) {
             std::vector<const RegionSlice *> parts;
             for (const auto &s : result.slices)
@@ -297,6 +301,8 @@ void aggregate(RunResult &result) {
                 part_bins.emplace_back(s->arc_w.size());
                 for (size_t i = 0; i < s->arc_w.size(); i++) part_bins.back()[i] = bins_of(s->arc_w[i], edges);
             }
+            region_parts.push_back(parts);
+            region_bins.push_back(part_bins);
             for (size_t k = 0; k < nio; k++) {
                 RowResult row;
                 row.impl = sel[idx[k]].impl;
@@ -341,7 +347,6 @@ void aggregate(RunResult &result) {
                             cb.cases++;
                             if (nonfinite) { cb.nonfinite++; continue; }
                             cb.max_angle_err_rad = std::max(cb.max_angle_err_rad, angle);
-                            curve_angles[k][b].push_back(angle);
                         }
                         rank({s->begin + i, angle});
                         if (nonfinite) { row.nonfinite++; continue; }
@@ -362,7 +367,26 @@ void aggregate(RunResult &result) {
             }
         }
         for (size_t k = 0; k < nio; k++) {
-            for (size_t b = 0; b < edges.size(); b++) curves[k][b].p50_angle_err_rad = percentile(curve_angles[k][b], 0.5);
+            // Each bin's median over the row's finite angles, every region's, in one buffer grouped by bin (the
+            // bins' finite counts are known): the cases the loop above counted, up to a failure in each region.
+            std::vector<size_t> start(edges.size() + 1, 0);
+            for (size_t b = 0; b < edges.size(); b++) start[b + 1] = start[b] + (curves[k][b].cases - curves[k][b].nonfinite);
+            std::vector<size_t> fill(start.begin(), start.end() - 1);
+            scratch.resize(start.back());
+            for (size_t r = 0; r < region_parts.size(); r++)
+                for (size_t p = 0; p < region_parts[r].size(); p++) {
+                    const RowSlice &rs = region_parts[r][p]->rows[k];
+                    for (uint64_t i = 0; i < rs.angle_err_rad.size(); i++) {
+                        const double angle = rs.angle_err_rad[i];
+                        if (std::isinf(angle)) continue;
+                        const auto [log_bin, threshold_bin] = region_bins[r][p][i];
+                        for (size_t b : {log_bin, threshold_bin})
+                            if (b < edges.size()) scratch[fill[b]++] = angle;
+                    }
+                    if (rs.status != EvalStatus::ok) break;  // (as above: the first failure ends the row)
+                }
+            for (size_t b = 0; b < edges.size(); b++)
+                curves[k][b].p50_angle_err_rad = percentile_of(scratch.data() + start[b], scratch.data() + start[b + 1], 0.5);
             result.curves.push_back({sel[idx[k]].impl, sel[idx[k]].op, std::move(curves[k])});
         }
     }
