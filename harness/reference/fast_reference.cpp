@@ -321,8 +321,10 @@ FastDamage fast_damage() {
 // bound, and cheaper where the screen's needs allow (it claims 2^-88; search/screen.h):
 //   - additions by add_abs (absolute error <= 3u^2 (|x| + |y|), no renormalising cancellation test): every
 //     sum below is of terms of the size of its result or smaller, or of 1 and a correction;
-//   - 1/|q| by 1 - e/2 + 3e^2/8 where |q|^2 = 1 + e, |e| <= 2^-30 (the remainder is below 2^-90; the ends a
-//     search draws are unit doubles rounded to their format), else a double-double division;
+//   - 1/|q| by 1 - e/2 + 3e^2/8 where |q|^2 = 1 + e, |e| <= 2^-40 (the remainder, 5e^3/16, is below 2^-121;
+//     the f64 ends a search draws are unit doubles, |e| about 2^-52), else a double-double division;
+//   - a = q0/|q0| and b = +-q1/|q1| never formed: a.b = (q0.q1)/(|q0||q1|) with the products exact, and
+//     R = (s0/|q0|) q0 + (+-s1/|q1|) q1;
 //   - tan(W/2)^2 = |a - b|^2 / |a + b|^2 = (1 - d)/(1 + d), d = a.b after the flip (a and b unit within
 //     2^-100): 1 - d is exact to about 2^-104 absolute, which near W = 0 is a relative error of 2^-104/W^2 in
 //     W^2, but R depends on W only through W^2 t (1 - t)/6 there, so R stays within 2^-100;
@@ -375,7 +377,7 @@ inline DD sum4(const DD x[4]) { return add_abs(add_abs(x[0], x[1]), add_abs(x[2]
 // 1/sqrt(n) for n = |q|^2 near 1.
 inline DD inv_norm(DD n) {
     const DD e = dd::two_sum(n.hi - 1.0, n.lo);  // (n.hi - 1 exact near 1, Sterbenz)
-    if (std::fabs(e.hi) <= 0x1p-30) return add_abs(DD{1, 0}, DD{e.hi * (-0.5 + 0.375 * e.hi), -0.5 * e.lo});
+    if (std::fabs(e.hi) <= 0x1p-40) return add_abs(DD{1, 0}, DD{e.hi * (-0.5 + 0.375 * e.hi), -0.5 * e.lo});
     return dd::div(DD{1, 0}, dd::sqrt(n));
 }
 
@@ -391,17 +393,15 @@ bool estimate_slerp_dd(const double q0[4], const double q1[4], double t, DDQuat 
     const DD n0 = sum4(sq0), n1 = sum4(sq1);
     if (!(n0.hi >= 0x1p-600) || !(n1.hi >= 0x1p-600)) return false;  // off the unit scale (and underflow)
     const DD inv0 = inv_norm(n0), inv1 = inv_norm(n1);
-    DD a[4], b[4], pr[4];
-    for (int i = 0; i < 4; i++) a[i] = dd::mul(inv0, q0[i]), b[i] = dd::mul(inv1, q1[i]), pr[i] = dd::mul(a[i], b[i]);
+    DD pr[4];
+    for (int i = 0; i < 4; i++) pr[i] = dd::two_prod(q0[i], q1[i]);
     // The short arc's side from the sign of the double-double a.b (error about 2^-100). Where |a.b| is too small
     // for that sign to be certain, a.b is also far inside the tie band of both formats (4 eps >= 2^-50), where
     // the metrics measure against the nearer of the two arcs: either arc's estimate then bounds the error from
     // above, which is all the screen asks of it.
-    DD dot = sum4(pr);
-    if ((dot.hi < 0) != other_arc) {
-        for (auto &x : b) x = dd::neg(x);
-        dot = dd::neg(dot);
-    }
+    DD dot = dd::mul(sum4(pr), dd::mul(inv0, inv1));
+    double sign1 = 1;
+    if ((dot.hi < 0) != other_arc) sign1 = -1, dot = dd::neg(dot);
     if (abs_dot) *abs_dot = std::fabs(dot.hi + dot.lo);
     DD s0{1 - t, 0}, s1{t, 0};  // the ends exactly, and the limit at W = 0 (1 - t is exact for t in [1/2, 1];
     if (t < 0.5) s0 = dd::two_sum(1.0, -t);  // below, its double-double)
@@ -417,7 +417,8 @@ bool estimate_slerp_dd(const double q0[4], const double q1[4], double t, DDQuat 
             s0 = add_abs(ct, dd::neg(dd::mul(cW, s1)));
         }
     }
-    for (int i = 0; i < 4; i++) R[size_t(i)] = add_abs(dd::mul(s0, a[i]), dd::mul(s1, b[i]));
+    const DD c0 = dd::mul(s0, inv0), c1 = dd::mul(dd::mul(s1, inv1), sign1);
+    for (int i = 0; i < 4; i++) R[size_t(i)] = add_abs(dd::mul(c0, q0[i]), dd::mul(c1, q1[i]));
     return true;
 }
 

@@ -39,8 +39,11 @@ bool screen_slerp(const double q0[4], const double q1[4], double t, double R[4])
     const double W = 2 * std::atan2(std::sqrt(dm), std::sqrt(dp));
     double s0 = 1 - t, s1 = t;  // the limit at W = 0, and the ends exactly
     if (W > 0x1p-200 && t > 0 && t < 1) {
-        const double sw = std::sin(W);
-        s0 = std::sin((1 - t) * W) / sw, s1 = std::sin(t * W) / sw;
+        // s1 = sin(tW)/sin W, s0 = sin((1-t)W)/sin W = cos(tW) - cos W s1: two sincos instead of three sines
+        double sw, cw, st, ct;
+        ::sincos(W, &sw, &cw);
+        ::sincos(t * W, &st, &ct);
+        s1 = st / sw, s0 = ct - cw * s1;
     }
     for (int i = 0; i < 4; i++) R[i] = s0 * a[i] + s1 * b[i];
     return true;
@@ -60,7 +63,9 @@ double screen_angle_upper(const double r[4], const double R[4]) {
         um += (u - R[i]) * (u - R[i]), up += (u + R[i]) * (u + R[i]);
     }
     if (um > up) std::swap(um, up);
-    double e = 4 * std::atan2(std::sqrt(um), std::sqrt(up));
+    // 4 atan2(y, x), y <= x; below y/x = 2^-20, 4 y/x (atan q <= q: still an upper bound) without the call.
+    const double y = std::sqrt(um), x = std::sqrt(up), q = y / x;
+    double e = q < 0x1p-20 ? 4 * q : 4 * std::atan2(y, x);
     if (screen_damaged()) e *= 0.25;
     return e * (1 + kScreenRel) + kScreenAbs;
 }
