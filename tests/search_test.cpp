@@ -173,10 +173,10 @@ TEST(Search, TheScreenSkipsReferencesAndChangesNothing) {
     EXPECT_GT(nonfinite, 0u);
 }
 
-// The second screen's double-double estimate against the certified reference: within 2^-100 on every region's
-// cases (measured: 2^-104; its margin kScreenDdAbs = 2^-88 claims 2^16 times that), the ends exact, and an estimate (of
-// either arc) where a.b = 0.
-TEST(Search, TheDoubleDoubleEstimateIsFarWithinItsMargin) {
+// An estimate of R (estimate(c, E) fills E[0..3] as doubles, or declines) against the certified reference on
+// 3000 f64 cases of every region outside the tie band (where the estimate's arc may be the other one): how many
+// it estimated, and its largest distance from the certified R.
+template <class Estimate> std::pair<int, double> estimate_against_certified(Estimate estimate) {
     ReferenceEngine ref(Precision::f64, ReferenceMode::fast);
     SlerpReference R;
     double worst = 0;
@@ -185,13 +185,22 @@ TEST(Search, TheDoubleDoubleEstimateIsFarWithinItsMargin) {
         for (uint64_t i = 0; i < 3000; i++) {
             auto c = regenerate_case<double>(9, region, i);
             DDQuat E;
-            if (!estimate_slerp_dd(c.q0.data(), c.q1.data(), c.t, E)) continue;
+            if (!estimate(c, E)) continue;
             estimated++;
             ref.slerp(c, R, false);
-            if (R.in_tie_band) continue;  // (the arc of the estimate may be the other one)
+            if (R.in_tie_band) continue;
             for (int k = 0; k < 4; k++)
                 worst = std::max(worst, std::fabs(dd::to_double(dd::sub(E[size_t(k)], R.R[size_t(k)]))));
         }
+    return {estimated, worst};
+}
+
+// The second screen's double-double estimate against the certified reference: within 2^-100 on every region's
+// cases (measured: 2^-104; its margin kScreenDdAbs = 2^-88 claims 2^16 times that), the ends exact, and an estimate (of
+// either arc) where a.b = 0.
+TEST(Search, TheDoubleDoubleEstimateIsFarWithinItsMargin) {
+    const auto [estimated, worst] = estimate_against_certified(
+        [](const SlerpCase<double> &c, DDQuat &E) { return estimate_slerp_dd(c.q0.data(), c.q1.data(), c.t, E); });
     EXPECT_EQ(estimated, 15000);
     EXPECT_LE(worst, 0x1p-100) << std::log2(worst);
     const double a[4] = {1, 0, 0, 0}, b[4] = {0, 1, 0, 0}, e[4] = {0.6, 0.8, 0, 0};
@@ -213,19 +222,12 @@ TEST(Search, TheDoubleDoubleEstimateIsFarWithinItsMargin) {
 // The screen's estimate against the certified reference: its claimed upper bound holds with room to spare on
 // cases from every region, and it declines where double cannot decide the short arc.
 TEST(Search, TheScreenEstimateIsFarWithinItsMargin) {
-    ReferenceEngine ref(Precision::f64, ReferenceMode::fast);
-    SlerpReference R;
-    double worst = 0;
-    int estimated = 0;
-    for (Region region : all_regions())
-        for (uint64_t i = 0; i < 3000; i++) {
-            auto c = regenerate_case<double>(9, region, i);
-            double E[4];
-            if (!screen_slerp(c.q0.data(), c.q1.data(), c.t, E)) continue;
-            estimated++;
-            ref.slerp(c, R, false);
-            for (int k = 0; k < 4; k++) worst = std::max(worst, std::fabs(E[k] - (R.R[k].hi + R.R[k].lo)));
-        }
+    const auto [estimated, worst] = estimate_against_certified([](const SlerpCase<double> &c, DDQuat &E) {
+        double D[4];
+        if (!screen_slerp(c.q0.data(), c.q1.data(), c.t, D)) return false;
+        for (int k = 0; k < 4; k++) E[size_t(k)] = {D[k], 0};
+        return true;
+    });
     EXPECT_GT(estimated, 14000);
     // The margin kScreenAbs = 2^-36 covers an error of the estimate up to about 2^-39; it is 2^-50 or less.
     EXPECT_LE(worst, 0x1p-50) << worst;
