@@ -227,8 +227,8 @@ SearchOutcome search_row(const Impl &impl, Op op, Region region, uint64_t seed, 
     uint64_t screened = 0, screened_dd = 0;  // (screened: every skip and check; screened_dd: skips by the second screen)
     DDQuat R_dd;
     uint64_t deferred = 0, deferred_certified = 0;  // steps decided on the estimate's interval; of those, certified
-    // Certifies k's error (the certified reference and metric on its kept output); a deferred error outside
-    // the interval the estimate claimed is a violation of the screen's margin (counted with its checks).
+    // Certifies k's error (the certified reference and metric on its kept output), counted in
+    // deferred_certified; an error outside the interval the estimate claimed is a screen violation.
     auto certify = [&](Kept<T> &k) {
         if (k.exact) return;
         reference.slerp(k.c, ref, false);
