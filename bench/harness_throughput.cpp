@@ -2,7 +2,6 @@
 // beside BM_MpfrFloor (the same formula as bare MPFR calls on preallocated variables at the same working
 // precision, no validation), and BM_Metric (MetricEngine::measure of one implementation output). Per case
 // the runner does one reference and one metric evaluation per implementation of that precision.
-#include <mutex>
 #include "bench/suites.h"
 #include "metrics/metrics.h"
 #include "reference/reference.h"
@@ -13,6 +12,7 @@
 #include <mpfr.h>
 
 #include <memory>
+#include <mutex>
 
 namespace qc::bench {
 namespace {

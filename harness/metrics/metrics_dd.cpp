@@ -49,16 +49,7 @@ QC_INLINE bool is_pow2(double a) {
 // a > b for normalised double-doubles.
 inline bool greater(DD a, DD b) { return a.hi > b.hi || (a.hi == b.hi && a.lo > b.lo); }
 
-// x + y for double-doubles, absolute error <= 3u^2 (1 + u) (|x.hi| + |y.hi|): JMP 2017 Alg. 5 (SloppyDWPlusDW)
-// with TwoSum in place of its final Fast2Sum, so that the renormalisation is exact and only the two roundings
-// v and w err (|v err| <= u |x.lo + y.lo| <= u^2 (|x.hi| + |y.hi|), |w err| <= u (|s.lo| + |v|)). Cheaper and
-// shorter than Alg. 6, whose relative bound is not needed where the error budget is absolute.
-QC_INLINE DD add_abs(DD x, DD y) {
-    const DD s = dd::two_sum(x.hi, y.hi);
-    const double v = x.lo + y.lo;
-    const double w = s.lo + v;
-    return dd::two_sum(s.hi, w);
-}
+using dd::add_abs;  // (reference/dd.h: absolute error <= 3u^2 (1 + u) (|x.hi| + |y.hi|))
 
 // sum_i d_i^2 for four normalised double-doubles, relative error <= 25u^2: the squares of the high words exact
 // (TwoProd) and added exactly by a tree of TwoSum; the small terms (the three TwoSum and four TwoProd errors,

@@ -60,6 +60,17 @@ inline DD add(DD x, DD y) {
     return fast_two_sum(v.hi, w);
 }
 inline DD sub(DD x, DD y) { return add(x, neg(y)); }
+// x + y, absolute error <= 3u^2 (1 + u) (|x.hi| + |y.hi|): JMP 2017 Alg. 5 (SloppyDWPlusDW) with TwoSum in
+// place of its final Fast2Sum, so that the renormalisation is exact and only the two roundings v and w err
+// (|v err| <= u |x.lo + y.lo| <= u^2 (|x.hi| + |y.hi|), |w err| <= u (|s.lo| + |v|)). Cheaper and shorter
+// than Alg. 6, whose relative bound is not needed where the error budget is absolute (the fast metrics, the
+// search screen's estimate).
+inline DD add_abs(DD x, DD y) {
+    const DD s = two_sum(x.hi, y.hi);
+    const double v = x.lo + y.lo;
+    const double w = s.lo + v;
+    return two_sum(s.hi, w);
+}
 // DWPlusFP (JMP 2017, Alg. 4, <= 2u^2).
 inline DD add(DD x, double y) {
     DD s = two_sum(x.hi, y);

@@ -332,12 +332,7 @@ FastDamage fast_damage() {
 // Measured against the certified path, the estimate is within 2^-100 on every region (tests/search_test.cpp).
 namespace {
 
-// x + y, absolute error <= 3u^2 (|x.hi| + |y.hi|) (JMP 2017 Alg. 5 ending in TwoSum; metrics_dd.cpp add_abs).
-inline DD add_abs(DD x, DD y) {
-    const DD s = dd::two_sum(x.hi, y.hi);
-    const double v = x.lo + y.lo;
-    return dd::two_sum(s.hi, s.lo + v);
-}
+using dd::add_abs;
 
 void sincos_dd(DD x, DD &sin_x, DD &cos_x) {
     const Tables &T = tables();

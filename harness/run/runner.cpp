@@ -296,13 +296,12 @@ void aggregate(RunResult &result) {
                 if (s->rows.size() != nio) throw InputError("aggregate: a slice does not match the selection");
                 cases += s->end - s->begin, ties += s->ties;
             }
-            std::vector<std::vector<std::pair<size_t, size_t>>> part_bins;  // per part and case, once for all rows
+            region_parts.push_back(parts);
+            auto &part_bins = region_bins.emplace_back();  // per part and case, once for all rows
             for (const RegionSlice *s : parts) {
                 part_bins.emplace_back(s->arc_w.size());
                 for (size_t i = 0; i < s->arc_w.size(); i++) part_bins.back()[i] = bins_of(s->arc_w[i], edges);
             }
-            region_parts.push_back(parts);
-            region_bins.push_back(part_bins);
             for (size_t k = 0; k < nio; k++) {
                 RowResult row;
                 row.impl = sel[idx[k]].impl;

@@ -402,10 +402,9 @@ SearchOutcome search_row(const Impl &impl, Op op, Region region, uint64_t seed, 
             if (std::isinf(e.err)) out.nonfinite++;
             else if (greater(e, finite_max)) finite_max = e;
             if (greater(e, best)) best = e;  // the exact maximum, reported even if its key ties the pool's
-            if (pool.size() >= size_t(kPool) && key_of(e) <= rank_key(pool.back().err)) continue;
-            // Into the pool (kept in by_error order), after every case of the same key: the order a stable
-            // sort of the appended case would give.
-            key_of(e);
+            if (const double key = key_of(e); pool.size() >= size_t(kPool) && key <= rank_key(pool.back().err)) continue;
+            // Into the pool (kept in by_error order, e's key now certain), after every case of the same key: the
+            // order a stable sort of the appended case would give.
             pool.insert(std::upper_bound(pool.begin(), pool.end(), e, by_error), e);
             if (pool.size() > size_t(kPool)) pool.pop_back();
             changed = true;
