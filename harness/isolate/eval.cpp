@@ -119,6 +119,40 @@ EvalOutcome eval_batch(const Impl &impl, Op op, const SlerpCase<T> *cases, size_
 template EvalOutcome eval_batch<float>(const Impl &, Op, const SlerpCase<float> *, size_t, Quat<float> *);
 template EvalOutcome eval_batch<double>(const Impl &, Op, const SlerpCase<double> *, size_t, Quat<double> *);
 
+template <class T> void PendingBatch<T>::start(const Impl &impl, Op op, const SlerpCase<T> *cases, size_t n, Quat<T> *outs) {
+    pending_.reset();
+    outcome_ = EvalOutcome{};
+    outs_ = outs;
+    if (!impl.backend->in_process()) {
+        in_.assign(n * kEvalRecord, 0.0);
+        out_.assign(n * 4, 0.0);
+        for (size_t i = 0; i < n; i++) {
+            double *r = &in_[i * kEvalRecord];
+            for (int k = 0; k < 4; k++) r[k] = double(cases[i].q0[size_t(k)]), r[4 + k] = double(cases[i].q1[size_t(k)]);
+            r[16] = double(cases[i].t);
+        }
+        const EvalFn fn = op == Op::slerp ? EvalFn::slerp : EvalFn::nlerp;
+        pending_ = impl.backend->start_records(Format<T>::precision, fn, in_.data(), n, out_.data());
+        if (!pending_) outcome_ = impl.backend->eval_records(Format<T>::precision, fn, in_.data(), n, out_.data());
+        return;
+    }
+    in_.clear();
+    outcome_ = eval_batch(impl, op, cases, n, outs);
+}
+
+template <class T> EvalOutcome PendingBatch<T>::finish() {
+    if (in_.empty()) return outcome_;  // evaluated in process by start()
+    EvalOutcome o = pending_ ? pending_->finish() : outcome_;
+    pending_.reset();
+    in_.clear();
+    for (size_t i = 0; i < o.done; i++)
+        for (int k = 0; k < 4; k++) outs_[i][size_t(k)] = T(out_[i * 4 + size_t(k)]);
+    return o;
+}
+
+template class PendingBatch<float>;
+template class PendingBatch<double>;
+
 template <class T>
 EvalOutcome eval_batch_tau(const Impl &impl, const SlerpCase<T> *cases, size_t n, T tau, Quat<T> *outs) {
     return cases_as_records(*impl.backend, EvalFn::slerp_tau, cases, n, outs, tau);

@@ -51,11 +51,29 @@ enum class EvalFn : unsigned { slerp, nlerp, squad, squad_setup, slerp_tau };
 constexpr int kEvalTauIndex = 8;
 constexpr int kEvalRecord = 17;
 
-// What a backend's calls have cost so far (run.json's "process" entry): round trips to the implementation's
-// process, their wall time (request written to answer read), and the part the implementation measured itself.
+// What a backend's calls have cost so far (run.json's "process" entry), summed over its round trips to
+// the implementation's process: their wall time (request sent to answer read, which the caller may have
+// spent on other work, start_records()), the part of it the calling thread spent inside the backend
+// (wait_s: encoding, writing, waiting, reading), the library's own time as the adapter measured it
+// (self_s), the adapter process's CPU time while serving them (adapter_cpu_s), and the two overheads:
+// per round trip, the caller's time in the backend beyond the library's (max(0, wait - self)) and the
+// adapter's CPU time beyond the library's (max(0, cpu - self)). Adapters started during the command
+// (after the first, which load-time checks start) and the wall time their start-up took are counted apart.
 struct BackendCounters {
+    uint64_t adapters_started = 0;
+    double start_s = 0;
     uint64_t round_trips = 0;
-    double round_trip_s = 0, self_s = 0;
+    double round_trip_s = 0, wait_s = 0, self_s = 0, adapter_cpu_s = 0;
+    double wait_overhead_s = 0, adapter_overhead_s = 0;
+};
+
+// A batch an out-of-process backend has sent and not yet answered (EvalBackend::start_records()).
+class PendingEval {
+public:
+    virtual ~PendingEval() = default;  // unfinished: the adapter serving it is stopped, never reused
+    // Waits for the answer (the backend's timeout counts from here) and returns the outcome eval_records()
+    // would have returned, failed batches localised to their case the same way. Call once.
+    virtual EvalOutcome finish() = 0;
 };
 
 class EvalBackend {
@@ -65,6 +83,12 @@ public:
     // Evaluates fn on records in[0..n) (kEvalRecord doubles each, exact values of the impl's format) into
     // out[0..n) (4 doubles each). Stops at the first failing case.
     virtual EvalOutcome eval_records(Precision p, EvalFn fn, const double *in, size_t n, double *out) = 0;
+    // The same in two halves, so that the caller can work while the implementation's process does: sends
+    // the batch and returns at once; in[0..n) and out[0..n) must stay valid until finish(). nullptr: this
+    // backend (or this batch) has no such split, call eval_records() instead (the default).
+    virtual std::unique_ptr<PendingEval> start_records(Precision, EvalFn, const double *, size_t, double *) {
+        return nullptr;
+    }
     // Evaluates a two-key op (slerp or nlerp) on cases[0..n) into outs[0..n): the runner's inner loop, one
     // virtual call per batch. By default the cases travel as records through eval_records().
     virtual EvalOutcome eval_cases(Op op, const SlerpCase<float> *cases, size_t n, Quat<float> *outs);
@@ -80,6 +104,21 @@ std::shared_ptr<EvalBackend> in_process_backend(const qc_impl_v1 *table);
 // Evaluates a two-key op (slerp or nlerp) of `impl` on cases[0..n) into outs[0..n), through its backend.
 template <class T>
 EvalOutcome eval_batch(const Impl &impl, Op op, const SlerpCase<T> *cases, size_t n, Quat<T> *outs);
+
+// eval_batch() in two halves (EvalBackend::start_records()): start() sends the batch to an implementation
+// that lives in another process and returns; finish() waits for it. In process, and for backends without
+// the split, start() evaluates the batch at once and finish() returns its outcome.
+template <class T> class PendingBatch {
+public:
+    void start(const Impl &impl, Op op, const SlerpCase<T> *cases, size_t n, Quat<T> *outs);
+    EvalOutcome finish();
+
+private:
+    std::vector<double> in_, out_;  // the records (the replay of a failed batch reads them) and the answer
+    std::unique_ptr<PendingEval> pending_;
+    EvalOutcome outcome_;
+    Quat<T> *outs_ = nullptr;
+};
 
 // Evaluates qc_impl_v2's slerp_tau(q0, q1, t, tau) of `impl` (impl.supports_slerp_tau()) on cases[0..n)
 // with one tau for the whole batch, into outs[0..n).

@@ -16,6 +16,8 @@
 #include <atomic>
 #include <bit>
 #include <chrono>
+#include <cmath>
+#include <ctime>
 #include <cstring>
 #include <memory>
 #include <mutex>
@@ -123,6 +125,16 @@ public:
 
     ~Adapter() { stop(); }
 
+    // The adapter's CPU time (every thread of its process) since the last call, in nanoseconds; the first
+    // call, right after its hello, leaves its start-up out. nan when the clock cannot be read.
+    double cpu_since_last() {
+        timespec ts{};
+        if (!has_clock_ || ::clock_gettime(clock_, &ts) != 0) return std::nan("");
+        const double now = double(ts.tv_sec) * 1e9 + double(ts.tv_nsec), d = now - cpu_mark_;
+        cpu_mark_ = now;
+        return d;
+    }
+
     // Starts argv[0] (searched in PATH) and reads its hello text. Returns an empty string or the reason.
     std::string start(const std::vector<std::string> &argv, const RunContext &ctx, std::string &hello) {
         static std::once_flag ignore_sigpipe;
@@ -133,6 +145,10 @@ public:
             ::close(in[0]), ::close(in[1]);
             return fmt::format("pipe: {}", std::strerror(errno));
         }
+        // Pipes of 1 MiB (the unprivileged maximum, /proc/sys/fs/pipe-max-size) hold a whole batch (at most
+        // 4096 x 10 doubles out, 4096 x 4 back): one write, no hand-over per 64 KiB. Best effort: a failure
+        // leaves the default size, which only costs time.
+        for (int fd : {in[1], out[1]}) ::fcntl(fd, F_SETPIPE_SZ, 1 << 20);
         posix_spawn_file_actions_t fa;
         posix_spawn_file_actions_init(&fa);
         posix_spawn_file_actions_adddup2(&fa, in[0], 0);
@@ -168,7 +184,10 @@ public:
             stop();
             return fmt::format("cannot start '{}': {}", argv[0], std::strerror(rc));
         }
-        return read_hello(hello, ctx);
+        std::string error = read_hello(hello, ctx);
+        has_clock_ = error.empty() && ::clock_getcpuclockid(pid, &clock_) == 0;
+        cpu_since_last();
+        return error;
     }
 
     // Kills the whole process group and reaps the adapter. `dying`: it closed its pipe, so give it a
@@ -195,6 +214,10 @@ public:
     }
 
 private:
+    clockid_t clock_{};
+    bool has_clock_ = false;
+    double cpu_mark_ = 0;
+
     std::string read_hello(std::string &hello, const RunContext &ctx) {
         const double timeout = std::max(5.0, ctx.timeout_s);  // node may load slowly
         auto deadline = Clock::now() + std::chrono::milliseconds(long(1000 * timeout));
@@ -230,6 +253,23 @@ private:
 
 // ---- the pool of adapters of one command ----------------------------------------------------------------
 
+// A request on its way: the adapter serving it (nobody else's until the answer is read), or the outcome
+// that ended it before it was written.
+struct Sent {
+    std::unique_ptr<Adapter> adapter;
+    uint32_t seq = 0;
+    size_t n = 0, width = 8;
+    EvalOutcome failed;   // status != ok: it never reached the adapter
+    double start_ns = 0;  // spent starting a new adapter for it (its start-up, not the round trip's cost)
+};
+
+// An answer: the outcome, and the adapter's CPU time over the round trip (nan if unknown or failed).
+struct Answer {
+    EvalOutcome outcome;
+    double cpu_ns = std::nan("");
+    double start_ns = 0;  // Sent::start_ns
+};
+
 class ProcessPool {
 public:
     ProcessPool(std::string command, std::vector<std::string> argv, std::string hello, std::unique_ptr<Adapter> first,
@@ -240,22 +280,33 @@ public:
 
     // One round trip: the n cases (at most kProcessMaxCases) of `in` to family `family`; outputs into out.
     // On failure the adapter is killed and done = 0 (the caller localises the case).
-    EvalOutcome batch(unsigned family, Precision p, EvalFn fn, const double *in, size_t n, double *out) {
-        EvalOutcome o;
+    Answer batch(unsigned family, Precision p, EvalFn fn, const double *in, size_t n, double *out) {
+        Sent s = send(family, p, fn, in, n);
+        Answer a = receive(s, out);
+        a.start_ns = s.start_ns;
+        return a;
+    }
+
+    // The first half: an idle adapter (or a new one) gets the request; its answer is left in the pipe.
+    Sent send(unsigned family, Precision p, EvalFn fn, const double *in, size_t n) {
+        Sent s;
         std::string error;
-        std::unique_ptr<Adapter> a = acquire(error);
-        if (!a) {
-            o.status = error == "interrupted" ? EvalStatus::interrupted : EvalStatus::crashed;
-            o.detail = "adapter did not start: " + error;
-            return o;
+        s.adapter = acquire(error, s.start_ns);
+        if (!s.adapter) {
+            s.failed.status = error == "interrupted" ? EvalStatus::interrupted : EvalStatus::crashed;
+            s.failed.detail = "adapter did not start: " + error;
+            return s;
         }
-        const size_t width = p == Precision::f32 ? 4 : 8;
+        Adapter &a = *s.adapter;
+        s.n = n;
+        s.width = p == Precision::f32 ? 4 : 8;
+        const size_t width = s.width;
         const bool tau = fn == EvalFn::slerp_tau;
         const size_t per_case = tau ? kInputsPerTauCase : kInputsPerCase;
         std::vector<char> req(kRequestHeader + n * per_case * width);
-        uint32_t seq = ++a->seq;
+        s.seq = ++a.seq;
         const uint32_t op = fn == EvalFn::nlerp ? 1u : tau ? 2u : 0u;
-        uint32_t head[6] = {kRequestMagic, seq, family, op | uint32_t(width) << 8, uint32_t(n), 0};
+        uint32_t head[6] = {kRequestMagic, s.seq, family, op | uint32_t(width) << 8, uint32_t(n), 0};
         std::memcpy(req.data(), head, sizeof head);
         char *w = req.data() + kRequestHeader;
         for (size_t i = 0; i < n; i++) {
@@ -272,40 +323,40 @@ public:
                 w += width;
             }
         }
-        const double timeout = ctx_.timeout_s;
-        auto deadline = Clock::now() + std::chrono::milliseconds(long(1000 * timeout));
-        auto fail = [&](EvalStatus s, std::string detail) {
-            std::string how = a->stop(s == EvalStatus::crashed);
-            o.status = s;
-            o.detail = how.empty() || s != EvalStatus::crashed ? detail : fmt::format("{} ({})", detail, how);
-            o.done = 0;
-            return o;
+        if (Io r = write_all(a.to, req.data(), req.size(), deadline(), ctx_.stop); r != Io::ok)
+            s.failed = io_fail(a, r, "the adapter stopped reading its input");
+        return s;
+    }
+
+    // The second half: reads and checks the answer (the timeout counts from here) and gives the adapter
+    // back, or kills it and returns the failure.
+    Answer receive(Sent &s, double *out) {
+        Answer ans;
+        if (!s.failed.ok() || !s.adapter) {
+            ans.outcome = s.failed;
+            s.adapter.reset();
+            return ans;
+        }
+        Adapter &a = *s.adapter;
+        const size_t n = s.n, width = s.width;
+        const auto until = deadline();
+        auto fail = [&](EvalOutcome o) {
+            ans.outcome = std::move(o);
+            s.adapter.reset();
+            return ans;
         };
-        auto io_fail = [&](Io r, const char *what) {
-            if (r == Io::timeout) return fail(EvalStatus::timeout, fmt::format("no answer within {} s", timeout));
-            if (r == Io::interrupted) return fail(EvalStatus::interrupted, "interrupted");
-            return fail(EvalStatus::crashed, what);
-        };
-        if (Io r = write_all(a->to, req.data(), req.size(), deadline, ctx_.stop); r != Io::ok)
-            return io_fail(r, "the adapter stopped reading its input");
+        auto violation = [&](std::string what) { return fail(kill(a, EvalStatus::out_of_bounds, "protocol violation: " + what)); };
         uint32_t rh[6] = {};
-        if (Io r = read_exact(a->from, reinterpret_cast<char *>(rh), kReplyHeader, deadline, ctx_.stop); r != Io::ok)
-            return io_fail(r, "the adapter ended without answering");
-        if (rh[0] != kReplyMagic)
-            return fail(EvalStatus::out_of_bounds,
-                        fmt::format("protocol violation: the answer does not start with QCR1 (got 0x{:08x})", rh[0]));
-        if (rh[1] != seq)
-            return fail(EvalStatus::out_of_bounds,
-                        fmt::format("protocol violation: answer to batch {} carries sequence number {}", seq, rh[1]));
-        if (rh[2] != n)
-            return fail(EvalStatus::out_of_bounds,
-                        fmt::format("protocol violation: {} outputs announced for a batch of {} cases", rh[2], n));
-        if (rh[3] != 0)
-            return fail(EvalStatus::out_of_bounds, fmt::format("protocol violation: reserved field is {}, not 0", rh[3]));
+        if (Io r = read_exact(a.from, reinterpret_cast<char *>(rh), kReplyHeader, until, ctx_.stop); r != Io::ok)
+            return fail(io_fail(a, r, "the adapter ended without answering"));
+        if (rh[0] != kReplyMagic) return violation(fmt::format("the answer does not start with QCR1 (got 0x{:08x})", rh[0]));
+        if (rh[1] != s.seq) return violation(fmt::format("answer to batch {} carries sequence number {}", s.seq, rh[1]));
+        if (rh[2] != n) return violation(fmt::format("{} outputs announced for a batch of {} cases", rh[2], n));
+        if (rh[3] != 0) return violation(fmt::format("reserved field is {}, not 0", rh[3]));
         std::vector<char> body(n * kOutputsPerCase * width);
         size_t got = 0;
-        if (Io r = read_exact(a->from, body.data(), body.size(), deadline, ctx_.stop, &got); r != Io::ok)
-            return io_fail(r, fmt::format("short answer: {} of {} output bytes", got, body.size()).c_str());
+        if (Io r = read_exact(a.from, body.data(), body.size(), until, ctx_.stop, &got); r != Io::ok)
+            return fail(io_fail(a, r, fmt::format("short answer: {} of {} output bytes", got, body.size())));
         const char *rp = body.data();
         for (size_t i = 0; i < n * kOutputsPerCase; i++, rp += width) {
             if (width == 4) {
@@ -316,20 +367,39 @@ public:
                 std::memcpy(&out[i], rp, 8);
             }
         }
-        o.done = n;
+        ans.outcome.done = n;
         // Offset 16: the nanoseconds the adapter measured around its library calls (0: not measured).
         const uint64_t self = uint64_t(rh[4]) | uint64_t(rh[5]) << 32;
-        o.self_ns = self > 0 ? double(self) : std::nan("");
-        idle_.give(std::move(a));
-        return o;
+        ans.outcome.self_ns = self > 0 ? double(self) : std::nan("");
+        ans.cpu_ns = a.cpu_since_last();
+        idle_.give(std::move(s.adapter));
+        return ans;
     }
 
 private:
-    std::unique_ptr<Adapter> acquire(std::string &error) {
+    Clock::time_point deadline() const { return Clock::now() + std::chrono::milliseconds(long(1000 * ctx_.timeout_s)); }
+
+    // Stops the adapter (it has failed; `dying`: it closed its pipe, so say how it ended) and says why.
+    EvalOutcome kill(Adapter &a, EvalStatus st, std::string detail) const {
+        std::string how = a.stop(st == EvalStatus::crashed);
+        EvalOutcome o;
+        o.status = st;
+        o.detail = how.empty() || st != EvalStatus::crashed ? detail : fmt::format("{} ({})", detail, how);
+        return o;
+    }
+    EvalOutcome io_fail(Adapter &a, Io r, const std::string &what) const {
+        if (r == Io::timeout) return kill(a, EvalStatus::timeout, fmt::format("no answer within {} s", ctx_.timeout_s));
+        if (r == Io::interrupted) return kill(a, EvalStatus::interrupted, "interrupted");
+        return kill(a, EvalStatus::crashed, what);
+    }
+
+    std::unique_ptr<Adapter> acquire(std::string &error, double &start_ns) {
         if (auto a = idle_.take()) return a;
+        const auto t0 = Clock::now();
         auto a = std::make_unique<Adapter>();
         std::string hello;
         error = a->start(argv_, ctx_, hello);
+        start_ns = double(std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - t0).count());
         if (error.empty() && hello != hello_) error = "its hello differs from the one it sent first";
         if (!error.empty()) return nullptr;
         return a;
@@ -351,39 +421,20 @@ public:
     EvalOutcome eval_records(Precision p, EvalFn fn, const double *in, size_t n, double *out) override {
         EvalOutcome total;
         double self_ns = 0;  // summed over the batches; nan as soon as one batch was not measured
-        if (fn != EvalFn::slerp && fn != EvalFn::nlerp && fn != EvalFn::slerp_tau) {
-            total.status = EvalStatus::crashed;
-            total.detail = "process plugins (protocols 1 and 2) have no squad";
-            return total;
-        }
+        if (!supported(fn)) return unsupported();
         for (size_t base = 0; base < n; base += kProcessMaxCases) {
             size_t m = std::min<size_t>(kProcessMaxCases, n - base);
             const double *bi = in + base * kEvalRecord;
             double *bo = out + base * 4;
             auto t0 = Clock::now();
-            EvalOutcome o = pool_->batch(family_, p, fn, bi, m, bo);
-            count(t0, o);
+            Answer a = pool_->batch(family_, p, fn, bi, m, bo);
+            count(t0, 0, t0, a);
+            EvalOutcome o = localise(p, fn, bi, m, bo, a.outcome);
             self_ns += o.self_ns;
             if (!o.ok()) {
-                size_t at = 0;
-                if (o.status != EvalStatus::interrupted && m > 1) {
-                    for (at = 0; at < m; at++) {
-                        auto t1 = Clock::now();
-                        EvalOutcome one = pool_->batch(family_, p, fn, bi + at * kEvalRecord, 1, bo + at * 4);
-                        count(t1, one);
-                        if (!one.ok()) {
-                            o = one;
-                            break;
-                        }
-                    }
-                    if (at == m) {  // every case passed alone: the batch as a whole failed
-                        at = 0;
-                        o.detail += " (the batch failed; none of its cases did alone)";
-                    }
-                }
                 total.status = o.status;
                 total.detail = o.detail;
-                total.done = base + at;
+                total.done = base + o.done;
                 return total;
             }
         }
@@ -392,20 +443,104 @@ public:
         return total;
     }
 
+    std::unique_ptr<PendingEval> start_records(Precision p, EvalFn fn, const double *in, size_t n, double *out) override {
+        if (!supported(fn) || n == 0 || n > kProcessMaxCases) return nullptr;
+        auto t0 = Clock::now();
+        Sent s = pool_->send(family_, p, fn, in, n);
+        const double send_ns = ns_since(t0);
+        return std::make_unique<Pending>(*this, p, fn, in, n, out, std::move(s), t0, send_ns);
+    }
+
     BackendCounters counters() const override {
-        return {round_trips_.load(), double(round_trip_ns_.load()) * 1e-9, double(self_ns_.load()) * 1e-9};
+        BackendCounters c;
+        c.round_trips = round_trips_.load();
+        c.adapters_started = starts_.load();
+        c.start_s = double(start_ns_.load()) * 1e-9;
+        c.round_trip_s = double(round_trip_ns_.load()) * 1e-9;
+        c.wait_s = double(wait_ns_.load()) * 1e-9;
+        c.self_s = double(self_ns_.load()) * 1e-9;
+        c.adapter_cpu_s = double(cpu_ns_.load()) * 1e-9;
+        c.wait_overhead_s = double(wait_over_ns_.load()) * 1e-9;
+        c.adapter_overhead_s = double(cpu_over_ns_.load()) * 1e-9;
+        return c;
     }
 
 private:
-    void count(Clock::time_point t0, const EvalOutcome &o) {
+    class Pending final : public PendingEval {
+    public:
+        Pending(ProcessFamilyBackend &b, Precision p, EvalFn fn, const double *in, size_t n, double *out, Sent s,
+                Clock::time_point t0, double send_ns)
+            : b_(b), p_(p), fn_(fn), in_(in), n_(n), out_(out), sent_(std::move(s)), t0_(t0), send_ns_(send_ns) {}
+        EvalOutcome finish() override {
+            auto t1 = Clock::now();
+            Answer a = b_.pool_->receive(sent_, out_);
+            a.start_ns = sent_.start_ns;
+            b_.count(t0_, send_ns_, t1, a);
+            return b_.localise(p_, fn_, in_, n_, out_, a.outcome);
+        }
+
+    private:
+        ProcessFamilyBackend &b_;
+        Precision p_;
+        EvalFn fn_;
+        const double *in_;
+        size_t n_;
+        double *out_;
+        Sent sent_;  // an unfinished request's adapter dies with it
+        Clock::time_point t0_;
+        double send_ns_;
+    };
+
+    static bool supported(EvalFn fn) { return fn == EvalFn::slerp || fn == EvalFn::nlerp || fn == EvalFn::slerp_tau; }
+    static EvalOutcome unsupported() {
+        EvalOutcome o;
+        o.status = EvalStatus::crashed;
+        o.detail = "process plugins (protocols 1 and 2) have no squad";
+        return o;
+    }
+    static double ns_since(Clock::time_point t) {
+        return double(std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - t).count());
+    }
+
+    // A failed batch of m cases (o from one round trip) replayed one case at a time, so that the outcome
+    // names the case that fails alone; an interruption is not replayed.
+    EvalOutcome localise(Precision p, EvalFn fn, const double *in, size_t m, double *out, EvalOutcome o) {
+        if (o.ok() || o.status == EvalStatus::interrupted || m <= 1) return o;
+        for (size_t at = 0; at < m; at++) {
+            auto t1 = Clock::now();
+            Answer one = pool_->batch(family_, p, fn, in + at * kEvalRecord, 1, out + at * 4);
+            count(t1, 0, t1, one);
+            if (!one.outcome.ok()) {
+                one.outcome.done = at;
+                return one.outcome;
+            }
+        }
+        o.done = 0;  // every case passed alone: the batch as a whole failed
+        o.detail += " (the batch failed; none of its cases did alone)";
+        return o;
+    }
+
+    // One round trip sent at t0 (send_ns of it spent sending) and waited for from t1 on. A new adapter's
+    // start-up (a.start_ns) is counted apart.
+    void count(Clock::time_point t0, double send_ns, Clock::time_point t1, const Answer &a) {
+        const double wait = std::max(0.0, send_ns + ns_since(t1) - a.start_ns);
+        const double self = a.outcome.self_ns > 0 ? a.outcome.self_ns : 0.0;
         round_trips_++;
-        round_trip_ns_ += uint64_t(std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - t0).count());
-        if (o.self_ns > 0) self_ns_ += uint64_t(o.self_ns);
+        if (a.start_ns > 0) starts_++, start_ns_ += uint64_t(a.start_ns);
+        round_trip_ns_ += uint64_t(std::max(0.0, ns_since(t0) - a.start_ns));
+        wait_ns_ += uint64_t(wait);
+        self_ns_ += uint64_t(self);
+        wait_over_ns_ += uint64_t(std::max(0.0, wait - self));
+        if (a.cpu_ns >= 0) {
+            cpu_ns_ += uint64_t(a.cpu_ns);
+            cpu_over_ns_ += uint64_t(std::max(0.0, a.cpu_ns - self));
+        }
     }
 
     std::shared_ptr<ProcessPool> pool_;
     unsigned family_;
-    std::atomic<uint64_t> round_trips_{0}, round_trip_ns_{0}, self_ns_{0};
+    std::atomic<uint64_t> starts_{0}, start_ns_{0}, round_trips_{0}, round_trip_ns_{0}, wait_ns_{0}, self_ns_{0}, cpu_ns_{0}, wait_over_ns_{0},
+        cpu_over_ns_{0};
 };
 
 // The parent's stand-in table for a family served by a process (the same mask as IsolatedDescriptor).

@@ -8,6 +8,7 @@
 
 #include <chrono>
 #include <ctime>
+#include <set>
 
 namespace qc {
 
@@ -126,6 +127,10 @@ nlohmann::json run_json(const RunResult &r) {
     j["regions"] = regions;
     j["build"] = build_info();
     json impls = json::array();
+    // Process plugins: what their round trips cost the whole command, each family's backend counted once
+    // (docs/plugin-protocol.md#sizes-and-cost).
+    std::set<const EvalBackend *> counted;
+    BackendCounters all;
     for (const auto &io : r.selected) {
         json e;
         e["impl"] = io.impl->name;
@@ -136,11 +141,35 @@ nlohmann::json run_json(const RunResult &r) {
         if (io.impl->backend) {  // a process plugin: what its round trips cost (the family's, all ops and precisions)
             BackendCounters c = io.impl->backend->counters();
             if (c.round_trips > 0)
-                e["process"] = {{"round_trips", c.round_trips}, {"round_trip_s", c.round_trip_s}, {"adapter_s", c.self_s}};
+                e["process"] = {{"adapters_started", c.adapters_started},
+                                {"start_s", c.start_s},
+                                {"round_trips", c.round_trips},
+                                {"round_trip_s", c.round_trip_s},
+                                {"wait_s", c.wait_s},
+                                {"adapter_s", c.self_s},
+                                {"adapter_cpu_s", c.adapter_cpu_s},
+                                {"wait_overhead_s", c.wait_overhead_s},
+                                {"adapter_overhead_s", c.adapter_overhead_s}};
+            if (c.round_trips > 0 && counted.insert(io.impl->backend.get()).second) {
+                all.round_trips += c.round_trips;
+                all.wait_overhead_s += c.wait_overhead_s;
+                all.adapter_overhead_s += c.adapter_overhead_s;
+            }
         }
         impls.push_back(e);
     }
     j["implementations"] = impls;
+    if (all.round_trips > 0 && r.merged_shards == 0) {
+        // The share of the run's thread time (jobs x wall time) that round trips took beyond the libraries'
+        // own time: the harness's threads waiting or encoding (wait_overhead_s) plus the adapters' processes
+        // decoding, encoding and moving bytes (adapter_overhead_s, CPU time that competes for the same cores).
+        const double core_s = double(r.jobs) * r.wall_time_s, over = all.wait_overhead_s + all.adapter_overhead_s;
+        j["process_round_trips"] = {{"round_trips", all.round_trips},
+                                    {"wait_overhead_s", all.wait_overhead_s},
+                                    {"adapter_overhead_s", all.adapter_overhead_s},
+                                    {"thread_time_s", core_s},
+                                    {"share", core_s > 0 ? over / core_s : 0.0}};
+    }
     auto stats = [](const ReferenceStats &s, Precision p) {
         json e;
         e["working_bits"] = 2 * precision_bits(p) + 32;

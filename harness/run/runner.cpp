@@ -114,7 +114,9 @@ void run_precision(const RunOptions &opt, const RunContext &ctx, const std::vect
             ReferenceEngine reference(P, opt.reference);
             MetricEngine metric(P, opt.reference);
             reference.set_nlerp_wanted(std::any_of(idx.begin(), idx.end(), [&](size_t k) { return sel[k].op == Op::nlerp; }));
-            SlerpReference ref;
+            std::vector<SlerpReference> refs(chunk);
+            std::vector<PendingBatch<T>> pending(nio);
+            std::vector<char> started(nio);
             std::vector<SlerpCase<T>> cases(chunk);
             std::vector<Quat<T>> outs(chunk * nio);
             std::vector<size_t> valid(nio);
@@ -127,13 +129,28 @@ void run_precision(const RunOptions &opt, const RunContext &ctx, const std::vect
                 if (begin >= n) break;
                 uint64_t end = std::min(n, begin + chunk);
                 for (uint64_t i = begin; i < end; i++) cases[i - begin] = regenerate_case<T>(opt.seed, region, first + i);
-                // One batch per implementation: a loop in process, or one round trip to its worker.
-                for (size_t k = 0; k < nio; k++) {
-                    {
-                        std::lock_guard<std::mutex> lock(fail_mutex);
-                        if (begin > fail_at[k]) { valid[k] = 0; continue; }
+                // One batch per implementation: a loop in process, or one round trip to its process. The
+                // batches to other processes go first and are collected last, so that those processes work
+                // while this thread runs the in-process implementations and the references.
+                for (int remote_pass = 1; remote_pass >= 0; remote_pass--)
+                    for (size_t k = 0; k < nio; k++) {
+                        if (sel[idx[k]].impl->backend->in_process() == bool(remote_pass)) continue;
+                        {
+                            std::lock_guard<std::mutex> lock(fail_mutex);
+                            started[k] = begin <= fail_at[k];
+                        }
+                        if (started[k]) pending[k].start(*sel[idx[k]].impl, sel[idx[k]].op, cases.data(), size_t(end - begin), &outs[k * chunk]);
                     }
-                    EvalOutcome o = eval_batch(*sel[idx[k]].impl, sel[idx[k]].op, cases.data(), size_t(end - begin), &outs[k * chunk]);
+                for (uint64_t i = begin; i < end; i++) {
+                    SlerpReference &ref = refs[i - begin];
+                    reference.slerp(cases[i - begin], ref, sampled_for_validation(opt.seed, first + i));
+                    slice.arc_w[i] = ref.arc_w;
+                    tie[i] = ref.tie;
+                }
+                for (size_t k = 0; k < nio; k++) {
+                    valid[k] = 0;
+                    if (!started[k]) continue;
+                    EvalOutcome o = pending[k].finish();
                     valid[k] = o.done;
                     if (o.status == EvalStatus::interrupted) stopped.store(true);
                     else if (!o.ok()) {
@@ -143,10 +160,7 @@ void run_precision(const RunOptions &opt, const RunContext &ctx, const std::vect
                 }
                 if (stopped.load()) break;
                 for (uint64_t i = begin; i < end; i++) {
-                    const SlerpCase<T> &c = cases[i - begin];
-                    reference.slerp(c, ref, sampled_for_validation(opt.seed, first + i));
-                    slice.arc_w[i] = ref.arc_w;
-                    tie[i] = ref.tie;
+                    const SlerpReference &ref = refs[i - begin];
                     // The metrics are a function of (output, reference, op), and implementations often agree to
                     // the bit on a case (one formula in several libraries, correctly rounded results): each
                     // distinct output and op is measured once per case, and the others copy its metrics.
