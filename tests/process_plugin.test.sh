@@ -88,6 +88,41 @@ if not (0 < blocks < single / 4):
 print(f"ok   search by generations: {blocks} round trips instead of {single}, deterministic across --jobs")
 PY
 
+# What round trips cost (run.json, docs/plugin-protocol.md#sizes-and-cost): each family's counters are
+# consistent, the run's total adds up the families (each once) and its share is the stated ratio; the
+# generated docs block renders from it. No timing is asserted, only the arithmetic.
+python3 - "$tmp/blocks/run.json" <<'PY' || fail=1
+import json, math, sys
+j = json.load(open(sys.argv[1]))
+fams = {}
+for e in j["implementations"]:
+    if "process" in e:
+        fams.setdefault(e["impl"].rsplit(".", 1)[0], e["process"])
+if sorted(fams) != ["proc-nlerp", "proc-seed-c"]:
+    sys.exit(f"FAIL: process counters for {sorted(fams)}")
+for name, p in fams.items():
+    ok = (p["round_trips"] > 0 and 0 <= p["wait_overhead_s"] <= p["wait_s"] + 1e-6 and p["wait_s"] <= p["round_trip_s"] + 1e-6
+          and 0 <= p["adapter_overhead_s"] <= p["adapter_cpu_s"] + 1e-6 and p["adapter_cpu_s"] > 0 and p["adapter_s"] > 0
+          and p["adapters_started"] >= 0 and p["start_s"] >= 0)
+    if not ok:
+        sys.exit(f"FAIL: inconsistent process counters of {name}: {p}")
+t = j["process_round_trips"]
+want_trips = sum(p["round_trips"] for p in fams.values())
+want_over = sum(p["wait_overhead_s"] + p["adapter_overhead_s"] for p in fams.values())
+if t["round_trips"] != want_trips or not math.isclose(t["wait_overhead_s"] + t["adapter_overhead_s"], want_over, rel_tol=1e-9):
+    sys.exit(f"FAIL: process_round_trips {t} does not add up the families ({want_trips} round trips, {want_over} s)")
+if not (math.isclose(t["thread_time_s"], j["jobs"] * j["wall_time_s"], rel_tol=1e-9)
+        and math.isclose(t["share"], want_over / t["thread_time_s"], rel_tol=1e-9)):
+    sys.exit(f"FAIL: process_round_trips share {t} is not the overheads over jobs x wall time")
+print(f"ok   round-trip cost counters add up: {want_trips} round trips, share {t['share']:.4f} of the thread time")
+PY
+/usr/bin/python3 "$src/scripts/readme/process_cost.py" "$tmp/blocks" >"$tmp/cost.md" 2>&1 || bad "process_cost.py: $(tail -1 "$tmp/cost.md")"
+grep -q '`proc-seed-c`' "$tmp/cost.md" || bad "process_cost.py: no row for proc-seed-c"
+mkdir -p "$tmp/noproc"
+python3 -c 'import json, sys; j = json.load(open(sys.argv[1])); j.pop("process_round_trips"); json.dump(j, open(sys.argv[2], "w"))' \
+  "$tmp/blocks/run.json" "$tmp/noproc/run.json"
+/usr/bin/python3 "$src/scripts/readme/process_cost.py" "$tmp/noproc" >/dev/null 2>&1 && bad "process_cost.py accepted a run without process_round_trips"
+
 # Timing (issue 15 item 6): bench times an adapter with the nanoseconds it reports for its own batches
 # (throughput rows only; no figure is asserted), and does not time an adapter that reports 0.
 "$qc" bench --suite impls --plugin-cmd "$adapter" --impl proc-seed-c.f64 \
