@@ -4,6 +4,8 @@
 #include "report/run_report.h"
 #include "run/runner.h"
 #include "search/search.h"
+#include "isolate/eval.h"
+#include "plugins/impls.h"
 #include "reference/fast_reference.h"
 #include "search/screen.h"
 #include "reference/reference.h"
@@ -100,27 +102,19 @@ TEST(Search, MutantsStayInsideTheParameterRange) {
 
 // The screen (search/screen.h) skips the certified reference for most climbing steps under --reference fast,
 // and decides most others on the double-double estimate's interval, and changes nothing: the same pool, the
-// same maximum, the same reported cases (certified) as the search without it.
-TEST(Search, TheScreenSkipsReferencesAndChangesNothing) {
-    auto cat = load_catalogue({});
-    // nlerp's errors stand far above the screen's margin; recipe-rtm.f32 near 0 and the unclamped acos keep
-    // non-finite outputs in the pool (whose errors the finite maximum does not count); irrlicht-lerp near pi
-    // has many errors of one key (at the largest rotation error, pi), where the screen must not skip a
-    // mutant that would raise the best case.
-    const std::vector<std::pair<const char *, Op>> rows = {{"nlerp.f32", Op::nlerp}, {"cglm.f32", Op::nlerp},
-                                                           {"nlerp.f64", Op::nlerp}, {"recipe-rtm.f32", Op::slerp},
-                                                           {"broken-acos-unclamped.f32", Op::slerp},
-                                                           {"irrlicht-lerp.f32", Op::nlerp},
-                                                           // f64 rows whose errors (about 1 ulp) only the
-                                                           // second, double-double screen can decide
-                                                           {"seed-c.f64", Op::slerp}, {"glm-slerp.f64", Op::slerp}};
+// same maximum, the same reported cases (certified) as the search without it. Counts what it did into *totals
+// (screened, screened_dd, deferred, non-finite).
+struct ScreenTotals {
     uint64_t screened = 0, screened_dd = 0, deferred = 0, nonfinite = 0;
+};
+void expect_screen_changes_nothing(const std::vector<Impl> &cat, const std::vector<std::pair<const char *, Op>> &rows,
+                                   const std::vector<Region> &regions, ScreenTotals &totals) {
     for (const auto &[name, op] : rows) {
         const Impl *impl = nullptr;
         for (const auto &i : cat)
             if (i.name == name) impl = &i;
         ASSERT_NE(impl, nullptr) << name;
-        for (Region region : {Region::uniform, Region::near_0, Region::near_pi, Region::threshold}) {
+        for (Region region : regions) {
             // The sampled half as the runner measures it.
             const uint64_t n = 3000;
             std::vector<double> sampled(n);
@@ -152,8 +146,8 @@ TEST(Search, TheScreenSkipsReferencesAndChangesNothing) {
             SCOPED_TRACE(std::string(name) + " " + to_string(region));
             EXPECT_EQ(without.reference.screened, 0u);
             EXPECT_LE(with.reference.cases, without.reference.cases);
-            screened += with.reference.screened, nonfinite += with.nonfinite;
-            screened_dd += with.reference.screened_dd, deferred += with.reference.deferred;
+            totals.screened += with.reference.screened, totals.nonfinite += with.nonfinite;
+            totals.screened_dd += with.reference.screened_dd, totals.deferred += with.reference.deferred;
             EXPECT_LE(with.reference.screened_dd, with.reference.screened);
             EXPECT_EQ(with.reference.screen_violations, 0u);
             EXPECT_EQ(with.max_angle_err_rad, without.max_angle_err_rad);
@@ -167,10 +161,41 @@ TEST(Search, TheScreenSkipsReferencesAndChangesNothing) {
             }
         }
     }
-    EXPECT_GT(screened, 3000u);
-    EXPECT_GT(screened_dd, 1000u);
-    EXPECT_GT(deferred, 1000u);  // steps decided on the estimate's interval, certified only where needed
-    EXPECT_GT(nonfinite, 0u);
+}
+
+TEST(Search, TheScreenSkipsReferencesAndChangesNothing) {
+    // nlerp's errors stand far above the screen's margin; recipe-rtm.f32 near 0 and the unclamped acos keep
+    // non-finite outputs in the pool (whose errors the finite maximum does not count); irrlicht-lerp near pi
+    // has many errors of one key (at the largest rotation error, pi), where the screen must not skip a
+    // mutant that would raise the best case.
+    const std::vector<std::pair<const char *, Op>> rows = {{"nlerp.f32", Op::nlerp}, {"cglm.f32", Op::nlerp},
+                                                           {"nlerp.f64", Op::nlerp}, {"recipe-rtm.f32", Op::slerp},
+                                                           {"broken-acos-unclamped.f32", Op::slerp},
+                                                           {"irrlicht-lerp.f32", Op::nlerp},
+                                                           // f64 rows whose errors (about 1 ulp) only the
+                                                           // second, double-double screen can decide
+                                                           {"seed-c.f64", Op::slerp}, {"glm-slerp.f64", Op::slerp}};
+    ScreenTotals t;
+    expect_screen_changes_nothing(load_catalogue({}), rows,
+                                  {Region::uniform, Region::near_0, Region::near_pi, Region::threshold}, t);
+    EXPECT_GT(t.screened, 3000u);
+    EXPECT_GT(t.screened_dd, 1000u);
+    EXPECT_GT(t.deferred, 1000u);  // steps decided on the estimate's interval, certified only where needed
+    EXPECT_GT(t.nonfinite, 0u);
+}
+
+// Out of process the climb goes by generations, and the screens' estimates of a generation's cases are
+// computed while its batch is away (search.cpp): the same again, on built-ins in worker processes.
+TEST(Search, TheScreenChangesNothingOutOfProcessEither) {
+    ::setenv("QC_WORKER_EXE", QC_BINARY_DIR "/quatcheck", 1);  // workers are `quatcheck worker` processes
+    std::vector<Impl> cat = load_catalogue({});
+    isolate_builtins(cat, RunContext{});
+    const std::vector<std::pair<const char *, Op>> rows = {{"nlerp.f32", Op::nlerp}, {"recipe-rtm.f32", Op::slerp},
+                                                           {"seed-c.f64", Op::slerp}};
+    ScreenTotals t;
+    expect_screen_changes_nothing(cat, rows, {Region::near_0, Region::threshold}, t);
+    EXPECT_GT(t.screened_dd, 100u);
+    EXPECT_GT(t.deferred, 100u);
 }
 
 // An estimate of R (estimate(c, E) fills E[0..3] as doubles, or declines) against the certified reference on

@@ -283,6 +283,17 @@ SearchOutcome search_row(const Impl &impl, Op op, Region region, uint64_t seed, 
     std::vector<Draw> draws;
     std::vector<SlerpCase<T>> batch;
     std::vector<Quat<T>> outs;
+    // The screens' estimates of a generation's cases (pure functions of the case), computed while its batch
+    // is with the implementation's process, and used below instead of computing them there: the same values,
+    // so the same path. Which ones: those the pool as the generation starts says the steps will want.
+    struct Estimates {
+        bool screen_done = false, screen_ok = false, dd_done = false, dd_ok = false;
+        double R[4] = {0, 0, 0, 0};
+        DDQuat R_dd;
+        double abs_dot = 0;
+    };
+    std::vector<Estimates> pre;
+    PendingBatch<T> pending;
     for (uint64_t step = 0; step < climb;) {
         stop.throw_if_requested();  // SIGINT/SIGTERM: the run ends as a partial report (harness/run/runner.cpp)
         draws.clear(), batch.clear();
@@ -302,9 +313,24 @@ SearchOutcome search_row(const Impl &impl, Op op, Region region, uint64_t seed, 
             if (!repeat) batch.push_back(c);
         }
         size_t valid = 0;  // outs[0, valid) came from the batch; a failed batch's rest goes one case at a time
+        pre.clear();
         if (remote && !batch.empty()) {
             outs.assign(batch.size(), Quat<T>{});
-            valid = eval_batch(impl, op, batch.data(), batch.size(), outs.data()).done;
+            pre.assign(batch.size(), Estimates{});
+            pending.start(impl, op, batch.data(), batch.size(), outs.data());
+            if (screen && pool.size() >= size_t(kPool) && pool.back().err > 16 * kScreenDdAbs) {
+                // (the pool's smallest kept error only grows: the screens stay on for the whole generation)
+                const bool coarse = pool.back().err > 16 * kScreenAbs;
+                for (size_t j = 0; j < batch.size(); j++) {
+                    Estimates &e = pre[j];
+                    double q0[4], q1[4];
+                    for (int i = 0; i < 4; i++) q0[i] = double(batch[j].q0[size_t(i)]), q1[i] = double(batch[j].q1[size_t(i)]);
+                    if (coarse) e.screen_done = true, e.screen_ok = screen_slerp(q0, q1, double(batch[j].t), e.R);
+                    if (!coarse || std::is_same_v<T, double>)
+                        e.dd_done = true, e.dd_ok = estimate_slerp_dd(q0, q1, double(batch[j].t), e.R_dd, &e.abs_dot);
+                }
+            }
+            valid = pending.finish().done;
         }
         bool changed = false;
         size_t bi = 0;
@@ -318,6 +344,7 @@ SearchOutcome search_row(const Impl &impl, Op op, Region region, uint64_t seed, 
             T r[4] = {0, 0, 0, 0};
             if (bi < valid) std::copy(outs[bi].begin(), outs[bi].end(), r);
             else impl.call(op, c.q0.data(), c.q1.data(), c.t, r);
+            Estimates *est = bi < pre.size() ? &pre[bi] : nullptr;
             bi++;
             if (changed && in_pool(c, d.key)) {  // (a generation's mutant the same as one it has just kept)
                 out.pool_repeats++;
@@ -346,11 +373,22 @@ SearchOutcome search_row(const Impl &impl, Op op, Region region, uint64_t seed, 
                 };
                 double q0[4], q1[4], R[4];
                 for (int i = 0; i < 4; i++) q0[i] = double(c.q0[size_t(i)]), q1[i] = double(c.q1[size_t(i)]);
+                // The two estimates, from the generation's precomputed ones where it has them.
+                auto screen_of = [&] {
+                    if (!est || !est->screen_done) return screen_slerp(q0, q1, double(c.t), R);
+                    std::copy(est->R, est->R + 4, R);
+                    return est->screen_ok;
+                };
+                double abs_dot = 0;
+                auto dd_of = [&] {
+                    if (!est || !est->dd_done) return estimate_slerp_dd(q0, q1, double(c.t), R_dd, &abs_dot);
+                    R_dd = est->R_dd, abs_dot = est->abs_dot;
+                    return est->dd_ok;
+                };
                 bool skip = false, by_dd = false;
                 const bool coarse = pool.back().err > 16 * kScreenAbs;
-                if (coarse && screen_slerp(q0, q1, double(c.t), R)) skip = skips(screen_up = screen_angle_upper(rd, R));
-                double abs_dot = 0;
-                if (!skip && (!coarse || std::is_same_v<T, double>) && estimate_slerp_dd(q0, q1, double(c.t), R_dd, &abs_dot)) {
+                if (coarse && screen_of()) skip = skips(screen_up = screen_angle_upper(rd, R));
+                if (!skip && (!coarse || std::is_same_v<T, double>) && dd_of()) {
                     estimate = metric.rotation_angle(rd, R_dd);
                     skip = by_dd = skips(screen_up = screen_dd_upper(estimate));
                 }
@@ -364,7 +402,7 @@ SearchOutcome search_row(const Impl &impl, Op op, Region region, uint64_t seed, 
                 // Not skipped: decide on the double-double estimate's interval where it suffices (below); its
                 // certified reference is then needed only if the case is kept to the end or its interval
                 // cannot decide a comparison. Every 64th such decision is certified at once, as a check.
-                if (!check_screen && std::isnan(estimate) && estimate_slerp_dd(q0, q1, double(c.t), R_dd, &abs_dot))
+                if (!check_screen && std::isnan(estimate) && dd_of())
                     estimate = metric.rotation_angle(rd, R_dd);
                 if (!check_screen && std::isfinite(estimate)) {
                     e.err = estimate, e.exact = false, estimated = true;
