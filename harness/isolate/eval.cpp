@@ -13,20 +13,28 @@
 namespace qc {
 
 namespace {
-// Two-key cases as records (the worker's and the process plugins' format), and back: slerp, nlerp, or
-// slerp_tau with one tau for the whole batch (record[kEvalTauIndex]).
-template <class T>
-EvalOutcome cases_as_records(EvalBackend &b, EvalFn fn, const SlerpCase<T> *cases, size_t n, Quat<T> *outs, T tau = T(0)) {
-    std::vector<double> in(n * kEvalRecord, 0.0), out(n * 4, 0.0);
+// Two-key cases as records (the worker's and the process plugins' format), and the answers back: slerp,
+// nlerp, or slerp_tau with one tau for the whole batch (record[kEvalTauIndex]).
+template <class T> void to_records(const SlerpCase<T> *cases, size_t n, EvalFn fn, T tau, std::vector<double> &in) {
+    in.assign(n * kEvalRecord, 0.0);
     for (size_t i = 0; i < n; i++) {
         double *r = &in[i * kEvalRecord];
         for (int k = 0; k < 4; k++) r[k] = double(cases[i].q0[size_t(k)]), r[4 + k] = double(cases[i].q1[size_t(k)]);
         if (fn == EvalFn::slerp_tau) r[kEvalTauIndex] = double(tau);
         r[16] = double(cases[i].t);
     }
-    EvalOutcome o = b.eval_records(Format<T>::precision, fn, in.data(), n, out.data());  // o.self_ns: the backend's own measurement, if any
-    for (size_t i = 0; i < o.done; i++)
+}
+template <class T> void from_answers(const std::vector<double> &out, size_t done, Quat<T> *outs) {
+    for (size_t i = 0; i < done; i++)
         for (int k = 0; k < 4; k++) outs[i][size_t(k)] = T(out[i * 4 + size_t(k)]);
+}
+
+template <class T>
+EvalOutcome cases_as_records(EvalBackend &b, EvalFn fn, const SlerpCase<T> *cases, size_t n, Quat<T> *outs, T tau = T(0)) {
+    std::vector<double> in, out(n * 4, 0.0);
+    to_records(cases, n, fn, tau, in);
+    EvalOutcome o = b.eval_records(Format<T>::precision, fn, in.data(), n, out.data());  // o.self_ns: the backend's own measurement, if any
+    from_answers(out, o.done, outs);
     return o;
 }
 }  // namespace
@@ -124,14 +132,9 @@ template <class T> void PendingBatch<T>::start(const Impl &impl, Op op, const Sl
     outcome_ = EvalOutcome{};
     outs_ = outs;
     if (!impl.backend->in_process()) {
-        in_.assign(n * kEvalRecord, 0.0);
-        out_.assign(n * 4, 0.0);
-        for (size_t i = 0; i < n; i++) {
-            double *r = &in_[i * kEvalRecord];
-            for (int k = 0; k < 4; k++) r[k] = double(cases[i].q0[size_t(k)]), r[4 + k] = double(cases[i].q1[size_t(k)]);
-            r[16] = double(cases[i].t);
-        }
         const EvalFn fn = op == Op::slerp ? EvalFn::slerp : EvalFn::nlerp;
+        to_records(cases, n, fn, T(0), in_);
+        out_.assign(n * 4, 0.0);
         pending_ = impl.backend->start_records(Format<T>::precision, fn, in_.data(), n, out_.data());
         if (!pending_) outcome_ = impl.backend->eval_records(Format<T>::precision, fn, in_.data(), n, out_.data());
         return;
@@ -145,8 +148,7 @@ template <class T> EvalOutcome PendingBatch<T>::finish() {
     EvalOutcome o = pending_ ? pending_->finish() : outcome_;
     pending_.reset();
     in_.clear();
-    for (size_t i = 0; i < o.done; i++)
-        for (int k = 0; k < 4; k++) outs_[i][size_t(k)] = T(out_[i * 4 + size_t(k)]);
+    from_answers(out_, o.done, outs_);
     return o;
 }
 

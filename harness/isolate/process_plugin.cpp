@@ -282,9 +282,7 @@ public:
     // On failure the adapter is killed and done = 0 (the caller localises the case).
     Answer batch(unsigned family, Precision p, EvalFn fn, const double *in, size_t n, double *out) {
         Sent s = send(family, p, fn, in, n);
-        Answer a = receive(s, out);
-        a.start_ns = s.start_ns;
-        return a;
+        return receive(s, out);
     }
 
     // The first half: an idle adapter (or a new one) gets the request; its answer is left in the pipe.
@@ -332,6 +330,7 @@ public:
     // back, or kills it and returns the failure.
     Answer receive(Sent &s, double *out) {
         Answer ans;
+        ans.start_ns = s.start_ns;
         if (!s.failed.ok() || !s.adapter) {
             ans.outcome = s.failed;
             s.adapter.reset();
@@ -474,7 +473,6 @@ private:
         EvalOutcome finish() override {
             auto t1 = Clock::now();
             Answer a = b_.pool_->receive(sent_, out_);
-            a.start_ns = sent_.start_ns;
             b_.count(t0_, send_ns_, t1, a);
             return b_.localise(p_, fn_, in_, n_, out_, a.outcome);
         }

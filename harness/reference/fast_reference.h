@@ -32,7 +32,6 @@ constexpr double kFastArcBound = 0x1p-90;
 FastOutcome fast_slerp_reference(const double q0[4], const double q1[4], double t, Precision p, SlerpReference &out,
                                  bool want_nlerp = true);
 
-// Negative controls for the tests (a deliberately damaged fast path must be caught by the validation).
 // The ideal slerp of (q0, q1, t) (the ends normalised, the short arc) in plain double-double, without a
 // bound: the worst-case search's second screen (search/screen.h). Error about 2^-100 per component, not
 // proved but checked by sampling there. Where |a.b| is below about 2^-100 the arc's side is a guess, and the
@@ -44,6 +43,7 @@ FastOutcome fast_slerp_reference(const double q0[4], const double q1[4], double 
 bool estimate_slerp_dd(const double q0[4], const double q1[4], double t, DDQuat &R, double *abs_dot = nullptr,
                        bool other_arc = false);
 
+// Negative controls for the tests (a deliberately damaged fast path must be caught by the validation).
 enum class FastDamage {
     none,
     sine_coefficient,  // the r^5/5! coefficient of the sine series perturbed by 2^-30 (relative)

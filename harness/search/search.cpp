@@ -294,6 +294,16 @@ SearchOutcome search_row(const Impl &impl, Op op, Region region, uint64_t seed, 
     };
     std::vector<Estimates> pre;
     PendingBatch<T> pending;
+    // When the screens apply (below), for the generation's estimates and the steps alike: only where the pool
+    // is full and its errors stand well above the double-double estimate's margin; the double screen where
+    // they stand well above its own margin ("coarse"); the double-double estimate where the pool is not
+    // coarse, and on f64 rows always.
+    auto screens_on = [&] { return screen && pool.size() >= size_t(kPool) && pool.back().err > 16 * kScreenDdAbs; };
+    auto coarse_now = [&] { return pool.back().err > 16 * kScreenAbs; };
+    auto wants_dd = [](bool coarse) { return !coarse || std::is_same_v<T, double>; };
+    auto as_doubles = [](const SlerpCase<T> &c, double q0[4], double q1[4]) {
+        for (int i = 0; i < 4; i++) q0[i] = double(c.q0[size_t(i)]), q1[i] = double(c.q1[size_t(i)]);
+    };
     for (uint64_t step = 0; step < climb;) {
         stop.throw_if_requested();  // SIGINT/SIGTERM: the run ends as a partial report (harness/run/runner.cpp)
         draws.clear(), batch.clear();
@@ -318,15 +328,14 @@ SearchOutcome search_row(const Impl &impl, Op op, Region region, uint64_t seed, 
             outs.assign(batch.size(), Quat<T>{});
             pre.assign(batch.size(), Estimates{});
             pending.start(impl, op, batch.data(), batch.size(), outs.data());
-            if (screen && pool.size() >= size_t(kPool) && pool.back().err > 16 * kScreenDdAbs) {
-                // (the pool's smallest kept error only grows: the screens stay on for the whole generation)
-                const bool coarse = pool.back().err > 16 * kScreenAbs;
+            if (screens_on()) {  // (the pool's smallest kept error only grows: the screens stay on for the generation)
+                const bool coarse = coarse_now();
                 for (size_t j = 0; j < batch.size(); j++) {
                     Estimates &e = pre[j];
                     double q0[4], q1[4];
-                    for (int i = 0; i < 4; i++) q0[i] = double(batch[j].q0[size_t(i)]), q1[i] = double(batch[j].q1[size_t(i)]);
+                    as_doubles(batch[j], q0, q1);
                     if (coarse) e.screen_done = true, e.screen_ok = screen_slerp(q0, q1, double(batch[j].t), e.R);
-                    if (!coarse || std::is_same_v<T, double>)
+                    if (wants_dd(coarse))
                         e.dd_done = true, e.dd_ok = estimate_slerp_dd(q0, q1, double(batch[j].t), e.R_dd, &e.abs_dot);
                 }
             }
@@ -366,13 +375,13 @@ SearchOutcome search_row(const Impl &impl, Op op, Region region, uint64_t seed, 
             std::copy(r, r + 4, e.out.begin());
             double rd[4];
             for (int i = 0; i < 4; i++) rd[i] = double(r[i]);
-            if (screen && pool.size() >= size_t(kPool) && pool.back().err > 16 * kScreenDdAbs) {
+            if (screens_on()) {
                 // (NaN compares false: no skip)
                 auto skips = [&](double up) {
                     return rank_key(up) <= rank_key(pool.back().err) && up <= finite_max.lo && up <= best.lo;
                 };
                 double q0[4], q1[4], R[4];
-                for (int i = 0; i < 4; i++) q0[i] = double(c.q0[size_t(i)]), q1[i] = double(c.q1[size_t(i)]);
+                as_doubles(c, q0, q1);
                 // The two estimates, from the generation's precomputed ones where it has them.
                 auto screen_of = [&] {
                     if (!est || !est->screen_done) return screen_slerp(q0, q1, double(c.t), R);
@@ -386,9 +395,9 @@ SearchOutcome search_row(const Impl &impl, Op op, Region region, uint64_t seed, 
                     return est->dd_ok;
                 };
                 bool skip = false, by_dd = false;
-                const bool coarse = pool.back().err > 16 * kScreenAbs;
+                const bool coarse = coarse_now();
                 if (coarse && screen_of()) skip = skips(screen_up = screen_angle_upper(rd, R));
-                if (!skip && (!coarse || std::is_same_v<T, double>) && dd_of()) {
+                if (!skip && wants_dd(coarse) && dd_of()) {
                     estimate = metric.rotation_angle(rd, R_dd);
                     skip = by_dd = skips(screen_up = screen_dd_upper(estimate));
                 }
