@@ -1,0 +1,133 @@
+#!/usr/bin/env bash
+# scripts/slurm-submit on a real Slurm (issue 31, docs/scale-out.md): a single-node cluster (munged, slurmctld,
+# slurmd from scripts/slurm-local, everything in a temporary folder, 127.0.0.1 on free ports) runs
+#  1. a 4-shard `run` plus its merge job (with --baseline: compare against the unsharded run) and a 4-shard
+#     exhaustive `sweep` plus its merge job: the merged tables are byte-identical to the unsharded ones;
+#  2. a third 4-shard run whose task 2 is cancelled: its merge job fails and names shard 2 and the command that
+#     resubmits only it; that command then completes the run (byte-identical again);
+#  3. a shard of another run (other seed) planted in its place: the merge job refuses it, naming shard 3
+#     (negative control of the identity check); and a new submission into a used folder is refused (exit 2).
+# The daemons it started are stopped by pid on exit and nothing is left behind. SKIP (exit 77) only when
+# munge or slurm-wlm is not installed (scripts/setup installs them from scripts/packages.txt).
+set -euo pipefail
+build="$(cd "$1" && pwd)"
+src="$(cd "${2:-$(dirname "$0")/..}" && pwd)"
+qc="$build/quatcheck"
+submit="$src/scripts/slurm-submit"
+# shellcheck source=../scripts/slurm-local
+source "$src/scripts/slurm-local"
+missing="$(slurm_local_missing)"
+if [ -n "$missing" ]; then
+  echo "SKIP: Slurm test: $missing not installed (Debian packages slurm-wlm and munge; scripts/setup installs them)"
+  exit 77
+fi
+
+# Default locations of munge and Slurm state: none of them may appear (everything stays in $tmp).
+defaults=(/run/munge /var/lib/munge/munged.seed /var/log/munge/munged.log /var/spool/slurmd /var/spool/slurmctld
+          /var/lib/slurm /var/log/slurm /run/slurmctld.pid /run/slurmd.pid)
+before=""
+for p in "${defaults[@]}"; do [ -e "$p" ] && before+="$p "; done
+
+tmp="$(mktemp -d)"
+cleanup() { slurm_local_down; rm -rf "$tmp"; }
+trap cleanup EXIT
+fail() { echo "FAIL: $*" >&2; exit 1; }
+
+mkdir "$tmp/cluster"
+slurm_local_up "$tmp/cluster"
+pids=("${SLURM_LOCAL_PIDS[@]}")
+echo "ok   cluster up: munged, slurmctld, slurmd (pids ${pids[*]})"
+
+run_args=(--impl 'seed-*' --impl 'glm-slerp*' --cases 3000 --seed 7)
+sweep_args=(--over t --pair-dot 0.7 --window 0.29:0.2902 --impl seed-c.f32 --impl broken-needle-t.f32)
+"$qc" run "${run_args[@]}" --jobs 2 --out "$tmp/whole-run" 2>/dev/null
+"$qc" sweep "${sweep_args[@]}" --jobs 2 --out "$tmp/whole-sweep" 2>/dev/null
+
+job_ids() {  # ARRAY MERGE from slurm-submit's first line
+  sed -n '1s/^array job \([0-9]*\) .*merge job \([0-9]*\) .*/\1 \2/p' "$1"
+}
+wait_merge() {  # DIR MERGE_ID EXPECTED_STATE
+  local state
+  state="$(slurm_local_wait "$2" 120)" || fail "$1: merge job $2 did not end within 120 s ($state); queue: $(squeue -h)"
+  [ "$state" = "$3" ] || fail "$1: merge job $2 ended $state, expected $3: $(cat "$1/logs/merge-$2.out")"
+}
+same_tables() {  # MERGED WHOLE FILE...
+  local m="$1" w="$2" f
+  shift 2
+  for f in "$@"; do
+    cmp -s "$m/$f" "$w/$f" || fail "$m/$f differs from the unsharded $w/$f"
+  done
+}
+run_tables=(summary.csv worst_cases.csv error_curve.csv leaderboard.csv)
+sweep_tables=(sweep_summary.csv sweep_curve.csv t_branch_map.csv worst_cases.csv)
+
+start=$SECONDS
+"$submit" run --shards 4 --out "$tmp/run" --quatcheck "$qc" --baseline "$tmp/whole-run" -- "${run_args[@]}" > "$tmp/run.ids"
+"$submit" sweep --shards 4 --out "$tmp/sweep" --quatcheck "$qc" -- "${sweep_args[@]}" > "$tmp/sweep.ids"
+read -r run_array run_merge < <(job_ids "$tmp/run.ids")
+read -r sweep_array sweep_merge < <(job_ids "$tmp/sweep.ids")
+[ -n "${run_merge:-}" ] && [ -n "${sweep_merge:-}" ] || fail "no job ids in: $(cat "$tmp/run.ids" "$tmp/sweep.ids")"
+grep -q "squeue -j $run_array,$run_merge" "$tmp/run.ids" || fail "no state command in: $(cat "$tmp/run.ids")"
+wait_merge "$tmp/run" "$run_merge" COMPLETED
+wait_merge "$tmp/sweep" "$sweep_merge" COMPLETED
+same_tables "$tmp/run/merged" "$tmp/whole-run" "${run_tables[@]}"
+same_tables "$tmp/sweep/merged" "$tmp/whole-sweep" "${sweep_tables[@]}"
+[ -f "$tmp/run/merged/compare.md" ] || fail "--baseline: no compare.md in the merged run"
+[ ! -e "$tmp/run/merged/shard.bin" ] || fail "the merged run kept a shard.bin"
+echo "ok   4-shard run and 4-shard sweep on Slurm, merged by their merge jobs: ${#run_tables[@]} + ${#sweep_tables[@]} tables byte-identical to the unsharded ones ($((SECONDS - start)) s)"
+
+# A used folder is refused, with one line and exit 2.
+status=0
+"$submit" run --shards 4 --out "$tmp/run" --quatcheck "$qc" -- "${run_args[@]}" > /dev/null 2> "$tmp/err" || status=$?
+[ "$status" -eq 2 ] && [ "$(wc -l < "$tmp/err")" -eq 1 ] && grep -q "^quatcheck: slurm-submit: .*already holds the shards of another submission" "$tmp/err" ||
+  fail "a second submission into a used folder: exit $status: $(cat "$tmp/err")"
+status=0
+"$submit" run --shards 4 --out "$tmp/x" --quatcheck "$qc" -- --shard 1/4 > /dev/null 2> "$tmp/err" || status=$?
+[ "$status" -eq 2 ] && grep -q "^quatcheck: slurm-submit: --shard: set by slurm-submit" "$tmp/err" || fail "--shard in the quatcheck arguments: exit $status: $(cat "$tmp/err")"
+[ ! -e "$tmp/x" ] || fail "a refused submission created its folder"
+echo "ok   a used output folder and a --shard of the user's own are refused (exit 2, one line)"
+
+# A cancelled task: the array and its merge job submitted held, task 2 cancelled, then both released.
+"$submit" run --shards 4 --out "$tmp/third" --quatcheck "$qc" --sbatch=--hold -- "${run_args[@]}" > "$tmp/third.ids"
+read -r third_array third_merge < <(job_ids "$tmp/third.ids")
+scancel "${third_array}_2"
+scontrol release "$third_array" "$third_merge"  # --hold held both jobs
+wait_merge "$tmp/third" "$third_merge" FAILED
+log="$tmp/third/logs/merge-$third_merge.out"
+grep -q "merge: 1 of 4 shards missing or broken" "$log" && grep -q "shard 2/4: no exit status: the task was cancelled" "$log" ||
+  fail "the failed merge job does not name shard 2: $(cat "$log")"
+resubmit="$(sed -n 's/^resubmit only those: //p' "$log")"
+[[ "$resubmit" == *" resubmit $tmp/third --tasks 2" ]] || fail "no resubmit command for shard 2 only: $(cat "$log")"
+[ ! -e "$tmp/third/merged" ] || fail "the failed merge left a merged report"
+echo "ok   task 2 cancelled: the merge job failed naming shard 2/4 and 'slurm-submit ${resubmit#* }'"
+eval "$resubmit" > "$tmp/third2.ids"
+read -r third_array2 third_merge2 < <(job_ids "$tmp/third2.ids")
+scontrol release "$third_array2" "$third_merge2"  # the resubmission keeps the submission's sbatch options: --hold too
+grep -q "tasks 2 of 4" "$tmp/third2.ids" || fail "the resubmission is not shard 2 alone: $(cat "$tmp/third2.ids")"
+wait_merge "$tmp/third" "$third_merge2" COMPLETED
+same_tables "$tmp/third/merged" "$tmp/whole-run" "${run_tables[@]}"
+echo "ok   shard 2 resubmitted alone: the new merge job completed, tables byte-identical to the unsharded run"
+
+# Shards of different runs are never merged: shard 3 replaced by shard 3 of the same run with another seed.
+other_args=(--impl 'seed-*' --impl 'glm-slerp*' --cases 3000 --seed 8)
+"$qc" run "${other_args[@]}" --shard 3/4 --jobs 1 --out "$tmp/third/shards/3" 2>/dev/null
+"$submit" resubmit "$tmp/third" > "$tmp/third3.ids"
+third_merge3="$(sed -n '1s/^merge job \([0-9]*\)$/\1/p' "$tmp/third3.ids")"
+[ -n "$third_merge3" ] || fail "resubmit without --tasks: $(cat "$tmp/third3.ids")"
+scontrol release "$third_merge3"
+wait_merge "$tmp/third" "$third_merge3" FAILED
+log="$tmp/third/logs/merge-$third_merge3.out"
+grep -q "shard 3/4: refused by quatcheck merge (.*not shards of one run)" "$log" && grep -q -- "--tasks 3$" "$log" ||
+  fail "the merge of another run's shard 3 was not refused naming shard 3: $(cat "$log")"
+! grep -q "shard [124]/4:" "$log" || fail "the merge job blames shards other than 3: $(cat "$log")"
+same_tables "$tmp/third/merged" "$tmp/whole-run" "${run_tables[@]}"  # the refused merge left the good one as it was
+echo "ok   a shard of another run (seed 8) is refused by the merge job, naming shard 3/4"
+
+slurm_local_down
+for pid in "${pids[@]}"; do
+  ! kill -0 "$pid" 2>/dev/null || fail "daemon $pid still running after slurm_local_down"
+done
+after=""
+for p in "${defaults[@]}"; do [ -e "$p" ] && after+="$p "; done
+[ "$after" = "$before" ] || fail "state outside the test's folder: before '$before', after '$after'"
+echo "ok   the 3 daemons stopped by pid; no munge or Slurm state outside the test's temporary folder"
