@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # scripts/slurm-submit on a real Slurm (issue 31, docs/scale-out.md): a single-node cluster (munged, slurmctld,
 # slurmd from scripts/slurm-local, everything in a temporary folder, 127.0.0.1 on free ports) runs
-#  1. a 4-shard `run` plus its merge job (with --baseline: compare against the unsharded run) and a 4-shard
+#  1. a 4-shard `run` plus its merge job (with --report, and --baseline: compare against the unsharded run) and a 4-shard
 #     exhaustive `sweep` plus its merge job: the merged tables are byte-identical to the unsharded ones;
 #  2. a third 4-shard run whose task 2 is cancelled: its merge job fails and names shard 2 and the command that
 #     resubmits only it; that command then completes the run (byte-identical again);
@@ -62,7 +62,7 @@ run_tables=(summary.csv worst_cases.csv error_curve.csv leaderboard.csv)
 sweep_tables=(sweep_summary.csv sweep_curve.csv t_branch_map.csv worst_cases.csv)
 
 start=$SECONDS
-"$submit" run --shards 4 --out "$tmp/run" --quatcheck "$qc" --baseline "$tmp/whole-run" -- "${run_args[@]}" > "$tmp/run.ids"
+"$submit" run --shards 4 --out "$tmp/run" --quatcheck "$qc" --report --baseline "$tmp/whole-run" -- "${run_args[@]}" > "$tmp/run.ids"
 "$submit" sweep --shards 4 --out "$tmp/sweep" --quatcheck "$qc" -- "${sweep_args[@]}" > "$tmp/sweep.ids"
 read -r run_array run_merge < <(job_ids "$tmp/run.ids")
 read -r sweep_array sweep_merge < <(job_ids "$tmp/sweep.ids")
@@ -73,6 +73,7 @@ wait_merge "$tmp/sweep" "$sweep_merge" COMPLETED
 same_tables "$tmp/run/merged" "$tmp/whole-run" "${run_tables[@]}"
 same_tables "$tmp/sweep/merged" "$tmp/whole-sweep" "${sweep_tables[@]}"
 [ -f "$tmp/run/merged/compare.md" ] || fail "--baseline: no compare.md in the merged run"
+[ -f "$tmp/run/merged/report.html" ] || fail "--report: no report.html in the merged run"
 [ ! -e "$tmp/run/merged/shard.bin" ] || fail "the merged run kept a shard.bin"
 echo "ok   4-shard run and 4-shard sweep on Slurm, merged by their merge jobs: ${#run_tables[@]} + ${#sweep_tables[@]} tables byte-identical to the unsharded ones ($((SECONDS - start)) s)"
 
@@ -85,7 +86,11 @@ status=0
 "$submit" run --shards 4 --out "$tmp/x" --quatcheck "$qc" -- --shard 1/4 > /dev/null 2> "$tmp/err" || status=$?
 [ "$status" -eq 2 ] && grep -q "^quatcheck: slurm-submit: --shard: set by slurm-submit" "$tmp/err" || fail "--shard in the quatcheck arguments: exit $status: $(cat "$tmp/err")"
 [ ! -e "$tmp/x" ] || fail "a refused submission created its folder"
-echo "ok   a used output folder and a --shard of the user's own are refused (exit 2, one line)"
+"$submit" sweep --shards 3 --cpus-per-task 2 --time 5 --out "$tmp/dry" --quatcheck "$qc" --dry-run -- "${sweep_args[@]}" > "$tmp/dry.txt"
+grep -q -- "--array=1-3 .*--cpus-per-task=2 --time=5 " "$tmp/dry.txt" && grep -q -- "--dependency=afterany:<array>" "$tmp/dry.txt" &&
+  grep -q -- '--shard "$k/3" --out' "$tmp/dry.txt" || fail "--dry-run: $(cat "$tmp/dry.txt")"
+[ ! -e "$tmp/dry" ] || fail "--dry-run wrote its folder"
+echo "ok   a used output folder and a --shard of the user's own are refused (exit 2, one line); --dry-run submits nothing"
 
 # A cancelled task: the array and its merge job submitted held, task 2 cancelled, then both released.
 "$submit" run --shards 4 --out "$tmp/third" --quatcheck "$qc" --sbatch=--hold -- "${run_args[@]}" > "$tmp/third.ids"
