@@ -3,8 +3,9 @@
 # slurmd from scripts/slurm-local, everything in a temporary folder, 127.0.0.1 on free ports) runs
 #  1. a 4-shard `run` plus its merge job (with --report, and --baseline: compare against the unsharded run) and a 4-shard
 #     exhaustive `sweep` plus its merge job: the merged tables are byte-identical to the unsharded ones;
-#  2. a third 4-shard run whose task 2 is cancelled: its merge job fails and names shard 2 and the command that
-#     resubmits only it; that command then completes the run (byte-identical again);
+#  2. a third 4-shard run whose task 2 is cancelled while it runs and whose task 4 fails: its merge job fails and
+#     names shards 2 and 4 and the command that resubmits only those; that command then completes the run
+#     (byte-identical again);
 #  3. a shard of another run (other seed) planted in its place: the merge job refuses it, naming shard 3
 #     (negative control of the identity check); and a new submission into a used folder is refused (exit 2).
 # The daemons it started are stopped by pid on exit and nothing is left behind. SKIP (exit 77) only when
@@ -92,26 +93,42 @@ grep -q -- "--array=1-3 .*--cpus-per-task=2 --time=5 " "$tmp/dry.txt" && grep -q
 [ ! -e "$tmp/dry" ] || fail "--dry-run wrote its folder"
 echo "ok   a used output folder and a --shard of the user's own are refused (exit 2, one line); --dry-run submits nothing"
 
-# A cancelled task: the array and its merge job submitted held, task 2 cancelled, then both released.
-"$submit" run --shards 4 --out "$tmp/third" --quatcheck "$qc" --sbatch=--hold -- "${run_args[@]}" > "$tmp/third.ids"
+# A task cancelled while it runs and a task that fails: the third array runs quatcheck through a wrapper that,
+# while $tmp/hang exists, holds task 2 (cancelled once RUNNING: Slurm signals the task's processes) and makes
+# task 4 exit 3.
+cat > "$tmp/qc-wrapper" <<EOF
+#!/bin/bash
+if [ "\${SLURM_ARRAY_TASK_ID:-}" = 2 ] && [ -e "$tmp/hang" ]; then sleep 300; fi
+if [ "\${SLURM_ARRAY_TASK_ID:-}" = 4 ] && [ -e "$tmp/hang" ]; then echo "planted failure" >&2; exit 3; fi
+exec "$qc" "\$@"
+EOF
+chmod +x "$tmp/qc-wrapper"
+touch "$tmp/hang"
+"$submit" run --shards 4 --out "$tmp/third" --quatcheck "$tmp/qc-wrapper" -- "${run_args[@]}" > "$tmp/third.ids"
 read -r third_array third_merge < <(job_ids "$tmp/third.ids")
+for ((i = 0; i < 600; i++)); do
+  scontrol show job -o "${third_array}_2" 2>/dev/null | grep -q "JobState=RUNNING" && break
+  sleep 0.1
+done
+scontrol show job -o "${third_array}_2" | grep -q "JobState=RUNNING" || fail "task 2 of the third array never ran"
 scancel "${third_array}_2"
-scontrol release "$third_array" "$third_merge"  # --hold held both jobs
 wait_merge "$tmp/third" "$third_merge" FAILED
+rm "$tmp/hang"
 log="$tmp/third/logs/merge-$third_merge.out"
-grep -q "merge: 1 of 4 shards missing or broken" "$log" && grep -q "shard 2/4: no exit status: the task was cancelled" "$log" ||
-  fail "the failed merge job does not name shard 2: $(cat "$log")"
+grep -q "merge: 2 of 4 shards missing or broken" "$log" && grep -q "shard 2/4: no exit status: the task was cancelled" "$log" &&
+  grep -q "shard 4/4: quatcheck exited with status 3 (log: logs/task-${third_array}_4.out)" "$log" ||
+  fail "the failed merge job does not name shards 2 and 4: $(cat "$log")"
+! grep -q "shard [13]/4:" "$log" || fail "the merge job blames shards that completed: $(cat "$log")"
 resubmit="$(sed -n 's/^resubmit only those: //p' "$log")"
-[[ "$resubmit" == *" resubmit $tmp/third --tasks 2" ]] || fail "no resubmit command for shard 2 only: $(cat "$log")"
+[[ "$resubmit" == *" resubmit $tmp/third --tasks 2,4" ]] || fail "no resubmit command for shards 2 and 4 only: $(cat "$log")"
 [ ! -e "$tmp/third/merged" ] || fail "the failed merge left a merged report"
-echo "ok   task 2 cancelled: the merge job failed naming shard 2/4 and 'slurm-submit ${resubmit#* }'"
+echo "ok   task 2 cancelled while running, task 4 failed: the merge job failed naming shards 2/4 and 4/4 and 'slurm-submit ${resubmit#* }'"
 eval "$resubmit" > "$tmp/third2.ids"
-read -r third_array2 third_merge2 < <(job_ids "$tmp/third2.ids")
-scontrol release "$third_array2" "$third_merge2"  # the resubmission keeps the submission's sbatch options: --hold too
-grep -q "tasks 2 of 4" "$tmp/third2.ids" || fail "the resubmission is not shard 2 alone: $(cat "$tmp/third2.ids")"
+read -r _ third_merge2 < <(job_ids "$tmp/third2.ids")
+grep -q "tasks 2,4 of 4" "$tmp/third2.ids" || fail "the resubmission is not shards 2 and 4 alone: $(cat "$tmp/third2.ids")"
 wait_merge "$tmp/third" "$third_merge2" COMPLETED
 same_tables "$tmp/third/merged" "$tmp/whole-run" "${run_tables[@]}"
-echo "ok   shard 2 resubmitted alone: the new merge job completed, tables byte-identical to the unsharded run"
+echo "ok   shards 2 and 4 resubmitted alone: the new merge job completed, tables byte-identical to the unsharded run"
 
 # Shards of different runs are never merged: shard 3 replaced by shard 3 of the same run with another seed.
 other_args=(--impl 'seed-*' --impl 'glm-slerp*' --cases 3000 --seed 8)
@@ -119,7 +136,6 @@ other_args=(--impl 'seed-*' --impl 'glm-slerp*' --cases 3000 --seed 8)
 "$submit" resubmit "$tmp/third" > "$tmp/third3.ids"
 third_merge3="$(sed -n '1s/^merge job \([0-9]*\)$/\1/p' "$tmp/third3.ids")"
 [ -n "$third_merge3" ] || fail "resubmit without --tasks: $(cat "$tmp/third3.ids")"
-scontrol release "$third_merge3"
 wait_merge "$tmp/third" "$third_merge3" FAILED
 log="$tmp/third/logs/merge-$third_merge3.out"
 grep -q "shard 3/4: refused by quatcheck merge (.*not shards of one run)" "$log" && grep -q -- "--tasks 3$" "$log" ||
