@@ -111,18 +111,24 @@ for ((i = 0; i < 600; i++)); do
   sleep 0.1
 done
 scontrol show job -o "${third_array}_2" | grep -q "JobState=RUNNING" || fail "task 2 of the third array never ran"
+status=0
+"$submit" resubmit "$tmp/third" --tasks 2 > /dev/null 2> "$tmp/err" || status=$?
+[ "$status" -eq 2 ] && grep -q "its jobs .*$third_array.* are still queued or running" "$tmp/err" ||
+  fail "resubmit while the array runs: exit $status: $(cat "$tmp/err")"
 scancel "${third_array}_2"
 wait_merge "$tmp/third" "$third_merge" FAILED
 rm "$tmp/hang"
 log="$tmp/third/logs/merge-$third_merge.out"
-grep -q "merge: 2 of 4 shards missing or broken" "$log" && grep -q "shard 2/4: no exit status: the task was cancelled" "$log" &&
+# Cancelled, the task script either dies with quatcheck (no status) or records the signal's status (143).
+grep -q "merge: 2 of 4 shards missing or broken" "$log" &&
+  grep -E -q "shard 2/4: (no exit status: the task was cancelled|quatcheck was killed by SIGTERM \(status 143\): cancelled)" "$log" &&
   grep -q "shard 4/4: quatcheck exited with status 3 (log: logs/task-${third_array}_4.out)" "$log" ||
   fail "the failed merge job does not name shards 2 and 4: $(cat "$log")"
 ! grep -q "shard [13]/4:" "$log" || fail "the merge job blames shards that completed: $(cat "$log")"
 resubmit="$(sed -n 's/^resubmit only those: //p' "$log")"
 [[ "$resubmit" == *" resubmit $tmp/third --tasks 2,4" ]] || fail "no resubmit command for shards 2 and 4 only: $(cat "$log")"
 [ ! -e "$tmp/third/merged" ] || fail "the failed merge left a merged report"
-echo "ok   task 2 cancelled while running, task 4 failed: the merge job failed naming shards 2/4 and 4/4 and 'slurm-submit ${resubmit#* }'"
+echo "ok   resubmit refused while the array runs; task 2 cancelled while running, task 4 failed: the merge job failed naming shards 2/4 and 4/4 and 'slurm-submit ${resubmit#* }'"
 eval "$resubmit" > "$tmp/third2.ids"
 read -r _ third_merge2 < <(job_ids "$tmp/third2.ids")
 grep -q "tasks 2,4 of 4" "$tmp/third2.ids" || fail "the resubmission is not shards 2 and 4 alone: $(cat "$tmp/third2.ids")"
