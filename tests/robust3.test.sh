@@ -116,36 +116,32 @@ alive=$(children_left)
 [[ -z "$alive" ]] && pass "8: the adapter's child is gone" || fail "8: children left:$alive"
 
 # ---- 9. conform, curves and replay against a failing adapter ----
-# A hanging adapter: --timeout is honoured, the implementation is reported once and not called again.
-t0=$(now)
-"$qc" conform --plugin-cmd "$adapter hang" --impl proc-seed-c.f64 --op slerp --cases 30 --timeout 0.5 --out "$tmp/c1" \
-    >/dev/null 2>"$tmp/c1.err"
-st=$?
-t=$(took "$t0")
-n=$(grep -c 'proc-seed-c.f64.*timeout' "$tmp/c1.err")
-if [[ $st -eq 1 && $n -eq 1 ]] && under "$t" 8; then pass "9: conform against a hanging adapter: exit 1 in $t s, reported once"
-else fail "9: conform against a hanging adapter: exit $st in $t s, $n timeout lines: $(head -3 "$tmp/c1.err")"; fi
+# reported_once LABEL WORD LIMIT_S COMMAND...: the command ends within LIMIT_S seconds with exit 0 or 1 and
+# names the implementation's failure (WORD: timeout, crashed) exactly once: --timeout is honoured, and the
+# implementation is not called again after its first failure.
+reported_once() {
+    local label="$1" word="$2" limit="$3" t0 st t n
+    shift 3
+    t0=$(now)
+    "$@" >"$tmp/once.out" 2>"$tmp/once.err"
+    st=$?
+    t=$(took "$t0")
+    n=$(grep -c "proc-seed-c.f64.*$word" "$tmp/once.err")
+    if [[ $st -le 1 && $n -eq 1 ]] && under "$t" "$limit"; then pass "9: $label: exit $st in $t s, reported once"
+    else fail "9: $label: exit $st in $t s, $n '$word' lines: $(head -3 "$tmp/once.err")"; fi
+}
+reported_once "conform, hanging adapter" timeout 8 \
+    "$qc" conform --plugin-cmd "$adapter hang" --impl proc-seed-c.f64 --op slerp --cases 30 --timeout 0.5 --out "$tmp/c1"
 # A crashing adapter: one line, not one per case (the issue counted 1,238).
-"$qc" conform --plugin-cmd "$adapter crash" --impl proc-seed-c.f64 --op slerp --cases 30 --out "$tmp/c2" >/dev/null 2>"$tmp/c2.err"
-n=$(grep -c 'crashed' "$tmp/c2.err")
-[[ $n -eq 1 ]] && pass "9: conform against a crashing adapter: reported once" || fail "9: conform, crashing adapter: $n crash lines"
-t0=$(now)
-"$qc" curves --plugin-cmd "$adapter hang" --impl proc-seed-c.f64 --op slerp --points 1001 --timeout 0.5 --out "$tmp/v1" \
-    >/dev/null 2>"$tmp/v1.err"
-st=$?
-t=$(took "$t0")
-n=$(grep -c 'proc-seed-c.f64.*timeout' "$tmp/v1.err")
-if [[ $st -le 1 && $n -eq 1 ]] && under "$t" 8; then pass "9: curves against a hanging adapter: $t s, reported once"
-else fail "9: curves against a hanging adapter: exit $st in $t s, $n timeout lines: $(head -3 "$tmp/v1.err")"; fi
+reported_once "conform, crashing adapter" crashed 30 \
+    "$qc" conform --plugin-cmd "$adapter crash" --impl proc-seed-c.f64 --op slerp --cases 30 --out "$tmp/c2"
+reported_once "curves, hanging adapter" timeout 8 \
+    "$qc" curves --plugin-cmd "$adapter hang" --impl proc-seed-c.f64 --op slerp --points 1001 --timeout 0.5 --out "$tmp/v1"
 "$qc" run --plugin-cmd "$adapter" "${one[@]}" --region uniform --region near-0 --cases 200 --out "$tmp/w" 2>/dev/null
-t0=$(now)
-"$qc" replay "$tmp/w/worst_cases.csv" --plugin-cmd "$adapter single" --timeout 0.5 >"$tmp/p1.out" 2>"$tmp/p1.err"
-st=$?
-t=$(took "$t0")
-n=$(grep -c 'crashed' "$tmp/p1.err")
-rows_replayed=$(grep -c '^.*worst_cases.csv:' "$tmp/p1.out")
-if [[ $st -eq 0 && $n -eq 1 && $rows_replayed -ge 4 ]] && under "$t" 5; then pass "9: replay: $rows_replayed rows, the failure reported once"
-else fail "9: replay against a crashing adapter: exit $st, $n crash lines for $rows_replayed rows: $(head -3 "$tmp/p1.err")"; fi
+reported_once "replay, adapter crashing on every call" crashed 5 \
+    "$qc" replay "$tmp/w/worst_cases.csv" --plugin-cmd "$adapter single" --timeout 0.5
+n=$(grep -c 'worst_cases.csv:' "$tmp/once.out")
+[[ $n -ge 4 ]] || fail "9: replay printed $n rows (want every row of the worst cases, read as non-finite)"
 # Negative control: with the healthy adapter nothing is reported and every replayed output is identical.
 "$qc" replay "$tmp/w/worst_cases.csv" --plugin-cmd "$adapter" --strict >"$tmp/p2.out" 2>"$tmp/p2.err" ||
     fail "9: negative control: replay with the healthy adapter: $(tail -2 "$tmp/p2.out") $(head -2 "$tmp/p2.err")"
