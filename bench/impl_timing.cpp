@@ -12,6 +12,10 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <memory>
 
@@ -142,18 +146,33 @@ void register_impl(const Impl &impl, Op op, Region region, std::shared_ptr<Batch
 }
 
 // A process plugin's op, timed by the adapter itself (throughput mode only: the adapter's loop makes
-// independent calls). Registered only when a first batch comes back with the adapter's own time.
+// independent calls). Registered only when a first batch comes back with the adapter's own time; a probe
+// batch that fails (crash, timeout, protocol violation) throws InputError naming the implementation.
+// The adapter's clock decides the figure, not how long the benchmark runs: each repetition is as many
+// batches as the probe's round trip (wall time) fits into min_time_s, so an adapter that under-reports its
+// time cannot stretch the run (Google Benchmark would add batches until their reported time reached it).
 template <class T>
 bool register_self_timed(const Impl &impl, Op op, Region region, const Batch<T> &batch, const BenchOptions &o,
                          std::vector<std::pair<std::string, BenchKey>> &keys) {
     auto cases = std::make_shared<std::vector<SlerpCase<T>>>(kBatch);
     for (size_t i = 0; i < kBatch; i++) (*cases)[i] = {batch.q0[i], batch.q1[i], batch.t[i]};
     std::vector<Quat<T>> out(kBatch);
+    const auto t0 = std::chrono::steady_clock::now();
     EvalOutcome probe = eval_batch(impl, op, cases->data(), kBatch, out.data());
-    if (!probe.ok() || !(probe.self_ns > 0)) return false;
+    const double wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    if (!probe.ok() && probe.status != EvalStatus::interrupted)
+        throw InputError(fmt::format("bench: {} {} ({}): {} ({}); not timed", impl.name, to_string(op), to_string(region),
+                                     to_string(probe.status), probe.detail));
+    if (!probe.ok()) return false;  // interrupted: the command stops
+    if (!(probe.self_ns > 0)) {
+        std::fprintf(stderr, "quatcheck bench: %s %s: not timed: its process reports no time of its own (shared-library "
+                             "plugins never do; an adapter that answers 0 ns)\n", impl.name.c_str(), to_string(op));
+        return false;
+    }
+    const auto batches = benchmark::IterationCount(std::clamp(std::ceil(o.min_time_s / std::max(wall_s, 1e-9)), 1.0, 1e6));
     std::string name = fmt::format("BM_Impl/{}/{}/{}/throughput", impl.name, to_string(op), to_string(region));
     benchmark::RegisterBenchmark(name.c_str(), two_key_self_timed<T>, &impl, op, cases)
-        ->UseManualTime()->MinTime(o.min_time_s)->Repetitions(o.repetitions)->ReportAggregatesOnly(true)->Unit(benchmark::kNanosecond);
+        ->UseManualTime()->Iterations(batches)->Repetitions(o.repetitions)->ReportAggregatesOnly(true)->Unit(benchmark::kNanosecond);
     BenchKey key{"impl", impl.name, to_string(op), to_string(impl.precision), to_string(region), "throughput", double(kBatch)};
     key.self_timed = true;
     keys.push_back({name, key});
@@ -205,7 +224,7 @@ void register_impl_benchmarks(const std::vector<Impl> &catalogue, const BenchOpt
                 for (size_t r = 0; r < regions.size(); r++) {
                     bool timed = impl->precision == Precision::f32 ? register_self_timed<float>(*impl, op, regions[r], *f32[r], o, keys)
                                                                    : register_self_timed<double>(*impl, op, regions[r], *f64[r], o, keys);
-                    if (!timed) break;  // a worker process (or an adapter that reports 0): not timed
+                    if (!timed) break;  // a worker process (or an adapter that reports 0): not timed, and said so
                 }
                 continue;
             }

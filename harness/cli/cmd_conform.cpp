@@ -19,6 +19,7 @@ struct ConformArgs {
     int jobs = 0;
     std::string out = "reports/latest", one_case;
     std::string reference = "fast";
+    double timeout_s = 5;
 };
 
 std::string plugin_args(const std::vector<std::string> &plugins) {
@@ -50,7 +51,7 @@ int replay_case(const ConformArgs &a, const std::vector<Impl> &catalogue) {
 int conform_command(const ConformArgs &a) {
     if (a.cases <= 0) throw UsageError(fmt::format("--cases: must be a positive count, got {}", a.cases));
     if (a.jobs < 0) throw UsageError(fmt::format("--jobs: must be 0 (all cores) or positive, got {}", a.jobs));
-    const RunContext ctx = command_context();
+    const RunContext ctx = command_context(a.timeout_s);
     std::vector<Impl> catalogue = load_catalogue(a.plugins, ctx);
     if (!a.one_case.empty()) return replay_case(a, catalogue);
     ConformOptions opt;
@@ -90,6 +91,7 @@ void setup(CLI::App *sub, int &status) {
                     "Replay one case (hexfloats, as in the counterexample column) of one --property on one --impl and --op; "
                     "prints the verdict, exit 1 on fail, writes nothing");
     add_plugin_option(sub, a->plugins);
+    add_timeout_option(sub, a->timeout_s);
     add_reference_option(sub, a->reference);
     sub->callback([a, &status] { status = conform_command(*a); });
 }

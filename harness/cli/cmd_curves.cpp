@@ -16,6 +16,7 @@ struct CurvesArgs {
     std::vector<std::string> impls, ops, plugins;
     int points = 1001;
     std::string out = "reports/latest";
+    double timeout_s = 5;
 };
 
 int curves_command(const CurvesArgs &a) {
@@ -24,7 +25,7 @@ int curves_command(const CurvesArgs &a) {
     opt.impl_filters = a.impls;
     opt.ops = parse_ops(a.ops);
     opt.points = a.points;
-    const RunContext ctx = command_context();
+    const RunContext ctx = command_context(a.timeout_s);
     std::vector<Impl> catalogue = load_catalogue(a.plugins, ctx);
     if (a.points < 3) throw UsageError(fmt::format("--points: need at least 3 grid points, got {}", a.points));
     // Every row is kept until the CSV is written, and written once: about 300 bytes a row with the slack of
@@ -54,6 +55,7 @@ void setup(CLI::App *sub, int &status) {
     sub->add_option("--points", a->points, "Points of the t grid on [0, 1]")->capture_default_str();
     sub->add_option("--out", a->out, "Report folder")->capture_default_str();
     add_plugin_option(sub, a->plugins);
+    add_timeout_option(sub, a->timeout_s);
     sub->callback([a, &status] { status = curves_command(*a); });
 }
 

@@ -59,13 +59,15 @@ void setup(CLI::App *sub, int &status) {
     auto plugins = std::make_shared<std::vector<std::string>>();
     auto strict = std::make_shared<bool>(false);
     auto reference = std::make_shared<std::string>("fast");
+    auto timeout_s = std::make_shared<double>(5);
     sub->add_option("FILE", *file, "A worst_cases.csv written by quatcheck run")->required();
     sub->add_flag("--strict", *strict, "Exit 1 when a replayed output differs from the recorded one");
     add_plugin_option(sub, *plugins);
+    add_timeout_option(sub, *timeout_s);
     add_reference_option(sub, *reference);
     sub->callback([=, &status] {
         const ReferenceMode mode = reference_mode(*reference);
-        std::vector<Impl> catalogue = load_catalogue(*plugins, command_context());
+        std::vector<Impl> catalogue = load_catalogue(*plugins, command_context(*timeout_s));
         std::vector<WorstCaseRow> rows = read_worst_cases(*file);
         size_t differ = 0;
         for (const auto &r : rows) {

@@ -37,6 +37,9 @@ std::vector<CommandEntry> &commands();
 constexpr long long kMaxJobs = 1024;
 void add_strict_number_checks(CLI::App *sub);
 void add_plugin_option(CLI::App *sub, std::vector<std::string> &plugins);
+// --timeout SECONDS: what an out-of-process implementation may take per batch (or per case, for the commands
+// that call case by case) before it is reported as timeout; refused at parse time outside (0, 3600].
+void add_timeout_option(CLI::App *sub, double &timeout_s);
 std::vector<Op> parse_ops(const std::vector<std::string> &names, const char *flag = "--op");
 // --reference fast|mpfr (default fast): CLI11 rejects any other value with a one-line usage error.
 void add_reference_option(CLI::App *sub, std::string &mode);

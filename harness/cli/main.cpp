@@ -48,6 +48,22 @@ void add_plugin_option(CLI::App *sub, std::vector<std::string> &plugins) {
         ->type_name("'COMMAND ARGS...'");
 }
 
+void add_timeout_option(CLI::App *sub, double &timeout_s) {
+    sub->add_option("--timeout", timeout_s,
+                    "Seconds an implementation in another process (a plugin, an adapter) may take per call before it "
+                    "is reported as timeout and not called again")
+        ->check(CLI::Validator(
+            [](std::string &v) -> std::string {
+                char *end = nullptr;
+                const double s = std::strtod(v.c_str(), &end);
+                if (v.empty() || *end != '\0' || !(s > 0 && s <= 3600))
+                    return fmt::format("must be in (0, 3600] seconds, got '{}'", v);
+                return {};
+            },
+            "SECONDS"))
+        ->capture_default_str();
+}
+
 void add_reference_option(CLI::App *sub, std::string &mode) {
     sub->add_option("--reference", mode,
                     "Reference arithmetic: fast (double-double with a certified error bound, MPFR where the bound "

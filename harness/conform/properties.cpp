@@ -427,10 +427,16 @@ struct Probe {
         std::vector<Quat<T>> res(n);
         for (size_t pos = 0; pos < n;) {
             cx.stop.throw_if_requested();
-            EvalOutcome o = eval_batch(impl, op, cases.data() + pos, n - pos, res.data() + pos);
+            // After a failure (this batch's or an earlier call's) the implementation is not called again:
+            // every case from there on reads as non-finite.
+            EvalOutcome o;
+            const bool latched = stop_calling(impl, to_string(op));
+            if (latched) o.status = EvalStatus::crashed;  // (done = 0)
+            else o = eval_batch(impl, op, cases.data() + pos, n - pos, res.data() + pos);
             if (o.status == EvalStatus::interrupted) cx.stop.throw_if_requested();
             size_t stop = o.ok() ? n : pos + o.done;
-            for (size_t i = pos; i < n && i <= stop; i++) {
+            const bool ends = !o.ok() && stop_calling(impl, to_string(op), o);
+            for (size_t i = pos; i < n && (i <= stop || ends); i++) {
                 bool ok = i < stop;
                 for (int k = 0; k < 4; k++) {
                     outs[4 * i + size_t(k)] = ok ? double(res[i][size_t(k)]) : NAN;
@@ -438,7 +444,8 @@ struct Probe {
                 }
                 finite[i] = ok;
             }
-            calls += (stop < n ? stop + 1 : n) - pos;
+            if (!latched) calls += (stop < n ? stop + 1 : n) - pos;
+            if (ends) break;
             pos = stop + 1;
         }
     }

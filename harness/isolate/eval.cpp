@@ -163,17 +163,27 @@ EvalOutcome eval_batch_tau(const Impl &impl, const SlerpCase<T> *cases, size_t n
 template EvalOutcome eval_batch_tau<float>(const Impl &, const SlerpCase<float> *, size_t, float, Quat<float> *);
 template EvalOutcome eval_batch_tau<double>(const Impl &, const SlerpCase<double> *, size_t, double, Quat<double> *);
 
+void CallLatch::trip(const Impl &impl, const char *what, const EvalOutcome &o) {
+    if (o.ok() || o.status == EvalStatus::interrupted || tripped_.exchange(true)) return;
+    std::fprintf(stderr, "quatcheck: %s %s: %s (%s); not called again: its later cases count as non-finite outputs\n",
+                 impl.name.c_str(), what, to_string(o.status), o.detail.c_str());
+}
+
+bool stop_calling(const Impl &impl, const char *what, const EvalOutcome &o) {
+    impl.latch->trip(impl, what, o);
+    return impl.latch->tripped();
+}
+
 namespace {
 template <class T> void call_one(const Impl &impl, Op op, const T q0[4], const T q1[4], T t, T out[4]) {
     SlerpCase<T> c;
     for (int k = 0; k < 4; k++) c.q0[size_t(k)] = q0[k], c.q1[size_t(k)] = q1[k];
     c.t = t;
     Quat<T> r{};
-    EvalOutcome o = impl.backend->eval_cases(op, &c, 1, &r);
-    if (!o.ok()) {
-        // One case at a time (replay, the worst-case writer): a failure reads as a non-finite output.
-        std::fprintf(stderr, "quatcheck: %s %s: %s (%s)\n", impl.name.c_str(), to_string(op), to_string(o.status),
-                     o.detail.c_str());
+    // One case at a time (conform, curves, replay): a failure reads as a non-finite output, and ends the calls.
+    if (stop_calling(impl, to_string(op))) r.fill(std::nan(""));
+    else if (EvalOutcome o = impl.backend->eval_cases(op, &c, 1, &r); !o.ok()) {
+        stop_calling(impl, to_string(op), o);
         r.fill(std::nan(""));
     }
     for (int k = 0; k < 4; k++) out[k] = r[size_t(k)];
@@ -245,11 +255,11 @@ void squad_record(const Impl &impl, EvalFn fn, const T *a, const T *b, const T *
     }
     if (fn == EvalFn::slerp_tau) in[kEvalTauIndex] = double(tau);
     in[16] = double(t);
-    EvalOutcome o = impl.backend->eval_records(Format<T>::precision, fn, in, 1, res);
-    if (!o.ok()) {
-        std::fprintf(stderr, "quatcheck: %s %s: %s (%s)\n", impl.name.c_str(),
-                     fn == EvalFn::squad ? "squad" : fn == EvalFn::slerp_tau ? "slerp_tau" : "squad_setup",
-                     to_string(o.status), o.detail.c_str());
+    const char *what = fn == EvalFn::squad ? "squad" : fn == EvalFn::slerp_tau ? "slerp_tau" : "squad_setup";
+    if (stop_calling(impl, what)) {
+        for (double &x : res) x = std::nan("");
+    } else if (EvalOutcome o = impl.backend->eval_records(Format<T>::precision, fn, in, 1, res); !o.ok()) {
+        stop_calling(impl, what, o);
         for (double &x : res) x = std::nan("");
     }
     for (int k = 0; k < 4; k++) out[k] = T(res[k]);

@@ -13,6 +13,7 @@
 #include "quatcheck/types.h"
 #include "run/context.h"
 
+#include <atomic>
 #include <cmath>
 #include <cstddef>
 #include <memory>
@@ -154,6 +155,26 @@ int worker_main(const std::string &plugin_path, const std::string &builtin_famil
 }  // namespace qc
 
 namespace qc {
+// Case-by-case callers (conform, curves, replay, squad: Impl::call, squad, squad_setup, slerp_tau, and
+// conform's batched screens through stop_calling()) stop at an implementation's first failure (a crash, a
+// timeout, an out-of-bounds write or a protocol violation; an interruption is not one): it is reported once
+// on stderr, "quatcheck: IMPL OP: STATUS (DETAIL); not called again: its later cases count as non-finite
+// outputs", and the implementation is not called again in this process. Without it, a crashing adapter
+// gave one line per case and a hanging one cost a full --timeout per case. The runner's batches are not
+// latched: there the first failure ends the row (one region and op), and the row says so.
+class CallLatch {
+public:
+    bool tripped() const { return tripped_.load(); }
+    // Records a failed outcome (not ok, not interrupted) of `impl` on `what` (an op); reports the first.
+    void trip(const Impl &impl, const char *what, const EvalOutcome &o);
+
+private:
+    std::atomic<bool> tripped_{false};
+};
+// True when `impl` must not be called (again) by a case-by-case caller: its latch has tripped, or `o` (an
+// outcome just returned for it) is a failure, which trips it.
+bool stop_calling(const Impl &impl, const char *what, const EvalOutcome &o = {});
+
 // The parent's stand-in table for a descriptor that lives in a worker (pointers abort if called).
 const qc_impl_v1 *isolated_table(const IsolatedDescriptor &d);
 // --isolate: evaluate every built-in in worker processes too (with ctx's timeout and stop token).

@@ -9,6 +9,7 @@
 #include <signal.h>
 #include <spawn.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -91,8 +92,7 @@ public:
     // Starts a worker; on failure returns a reason. On success `hello` holds the worker's hello text. The
     // plugin has ctx.timeout_s (at least 1 s) to load; a stop request abandons the wait.
     std::string start(const std::vector<std::string> &args, const RunContext &ctx, std::string &hello) {
-        static std::once_flag ignore_sigpipe;
-        std::call_once(ignore_sigpipe, [] { ::signal(SIGPIPE, SIG_IGN); });
+        prepare_to_spawn();
         int cmd[2], rep[2];
         if (::pipe2(cmd, O_CLOEXEC) != 0) return fmt::format("pipe: {}", std::strerror(errno));
         if (::pipe2(rep, O_CLOEXEC) != 0) {
@@ -181,6 +181,7 @@ public:
             int st = 0;
             while (::waitpid(pid, &st, 0) < 0 && errno == EINTR) {
             }
+            reap_group(pid);
             // Prefer the status the worker ended with by itself, if it had already died.
             if (exit_detail.empty()) exit_detail = describe_exit(st);
             pid = -1;
@@ -203,6 +204,7 @@ public:
                     // The group outlives its leader while the plugin's children live; the number stays
                     // reserved for the group until they are gone.
                     ::kill(-pid, SIGKILL);
+                    reap_group(pid);
                     pid = -1;
                     break;
                 }
@@ -366,10 +368,30 @@ std::string describe_exit(int status) {
     return "ended";
 }
 
+void prepare_to_spawn() {
+    static std::once_flag once;
+    std::call_once(once, [] {
+        ::signal(SIGPIPE, SIG_IGN);
+        ::prctl(PR_SET_CHILD_SUBREAPER, 1);  // best effort: without it, init reaps them
+    });
+}
+
+void reap_group(pid_t pgid) {
+    const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(1);
+    for (;;) {
+        int st = 0;
+        const pid_t r = ::waitpid(-pgid, &st, WNOHANG);
+        if (r > 0 || (r < 0 && errno == EINTR)) continue;
+        if (r < 0 || std::chrono::steady_clock::now() >= until) return;  // ECHILD: none of the group is ours
+        ::usleep(1000);  // a member killed but not yet dead
+    }
+}
+
 std::vector<IsolatedDescriptor> describe_plugin_isolated(const std::string &path, const RunContext &ctx) {
     WorkerProcess w;
     std::string hello;
     std::string error = w.start({"--plugin", path}, ctx, hello);
+    if (!error.empty()) ctx.stop.throw_if_requested();  // a signal ended the wait: not the plugin's fault
     if (!error.empty()) throw InputError(fmt::format("{}: refused: {}", path, error));
     auto d = parse_hello(hello, error);
     if (!error.empty()) throw InputError(fmt::format("{}: {}", path, error));

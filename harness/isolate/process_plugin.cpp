@@ -10,6 +10,8 @@
 #include <poll.h>
 #include <signal.h>
 #include <spawn.h>
+#include <sys/ioctl.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -67,26 +69,32 @@ std::vector<std::string> words(const std::string &line) {
 
 enum class Io { ok, timeout, interrupted, closed };
 
-// Waits for `events` on fd until the deadline; polls in slices so that a stop request is noticed.
-Io wait_fd(int fd, short events, Clock::time_point deadline, const StopToken &stop) {
+// Waits for `events` on fd until the deadline; polls in slices so that a stop request is noticed. pidfd (when
+// >= 0) is the adapter's: once it has ended, a process it started may still hold the pipe open, so no end of
+// file would ever come; then Io::closed, after one last look (bytes written before the end still count).
+Io wait_fd(int fd, short events, Clock::time_point deadline, const StopToken &stop, int pidfd = -1) {
     for (;;) {
         if (stop.requested()) return Io::interrupted;
         auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
         if (left <= 0) return Io::timeout;
-        pollfd p{fd, events, 0};
-        int r = ::poll(&p, 1, int(std::min<long long>(left, 100)));
-        if (r > 0) return Io::ok;  // readable, writable, or hung up: the read/write says which
+        pollfd p[2] = {{fd, events, 0}, {pidfd, POLLIN, 0}};
+        int r = ::poll(p, pidfd >= 0 ? 2 : 1, int(std::min<long long>(left, 100)));
+        if (r > 0 && p[0].revents) return Io::ok;  // readable, writable, or hung up: the read/write says which
+        if (r > 0 && pidfd >= 0 && p[1].revents) {
+            pollfd q{fd, events, 0};
+            return ::poll(&q, 1, 0) > 0 ? Io::ok : Io::closed;
+        }
         if (r < 0 && errno != EINTR) return Io::closed;
     }
 }
 
-Io write_all(int fd, const char *p, size_t n, Clock::time_point deadline, const StopToken &stop) {
+Io write_all(int fd, const char *p, size_t n, Clock::time_point deadline, const StopToken &stop, int pidfd = -1) {
     while (n) {
         ssize_t k = ::write(fd, p, n);
         if (k > 0) { p += k, n -= size_t(k); continue; }
         if (k < 0 && errno == EINTR) continue;
         if (k < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
-            if (Io w = wait_fd(fd, POLLOUT, deadline, stop); w != Io::ok) return w;
+            if (Io w = wait_fd(fd, POLLOUT, deadline, stop, pidfd); w != Io::ok) return w;
             continue;
         }
         return Io::closed;  // EPIPE: the adapter has gone
@@ -95,14 +103,14 @@ Io write_all(int fd, const char *p, size_t n, Clock::time_point deadline, const 
 }
 
 // Reads exactly n bytes; *got says how many arrived (for a short answer's message).
-Io read_exact(int fd, char *p, size_t n, Clock::time_point deadline, const StopToken &stop, size_t *got = nullptr) {
+Io read_exact(int fd, char *p, size_t n, Clock::time_point deadline, const StopToken &stop, int pidfd, size_t *got = nullptr) {
     size_t have = 0;
     while (have < n) {
         ssize_t k = ::read(fd, p + have, n - have);
         if (k > 0) { have += size_t(k); continue; }
         if (k < 0 && errno == EINTR) continue;
         if (k < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
-            if (Io w = wait_fd(fd, POLLIN, deadline, stop); w != Io::ok) {
+            if (Io w = wait_fd(fd, POLLIN, deadline, stop, pidfd); w != Io::ok) {
                 if (got) *got = have;
                 return w;
             }
@@ -121,6 +129,7 @@ class Adapter {
 public:
     pid_t pid = -1;
     int to = -1, from = -1;  // the adapter's stdin (we write) and stdout (we read)
+    int pidfd = -1;          // the adapter's process (-1 on kernels before 5.3: end of file only)
     uint32_t seq = 0;
 
     ~Adapter() { stop(); }
@@ -137,8 +146,7 @@ public:
 
     // Starts argv[0] (searched in PATH) and reads its hello text. Returns an empty string or the reason.
     std::string start(const std::vector<std::string> &argv, const RunContext &ctx, std::string &hello) {
-        static std::once_flag ignore_sigpipe;
-        std::call_once(ignore_sigpipe, [] { ::signal(SIGPIPE, SIG_IGN); });
+        prepare_to_spawn();
         int in[2], out[2];
         if (::pipe2(in, O_CLOEXEC) != 0) return fmt::format("pipe: {}", std::strerror(errno));
         if (::pipe2(out, O_CLOEXEC) != 0) {
@@ -184,6 +192,7 @@ public:
             stop();
             return fmt::format("cannot start '{}': {}", argv[0], std::strerror(rc));
         }
+        pidfd = int(::syscall(SYS_pidfd_open, pid, 0));
         std::string error = read_hello(hello, ctx);
         has_clock_ = error.empty() && ::clock_getcpuclockid(pid, &clock_) == 0;
         cpu_since_last();
@@ -205,11 +214,13 @@ public:
             if (r == 0)
                 while (::waitpid(pid, &st, 0) < 0 && errno == EINTR) {
                 }
+            reap_group(pid);
             how = r == pid ? describe_exit(st) : "";
             pid = -1;
         }
         if (to >= 0) ::close(to), to = -1;
         if (from >= 0) ::close(from), from = -1;
+        if (pidfd >= 0) ::close(pidfd), pidfd = -1;
         return how;
     }
 
@@ -239,10 +250,10 @@ private:
             if (k > 0) { hello.append(buf, size_t(k)); continue; }
             if (k < 0 && errno == EINTR) continue;
             if (k < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
-                Io w = wait_fd(from, POLLIN, deadline, ctx.stop);
+                Io w = wait_fd(from, POLLIN, deadline, ctx.stop, pidfd);
                 if (w == Io::timeout) return fmt::format("no complete hello within {} s", timeout);
                 if (w == Io::interrupted) return "interrupted";
-                continue;
+                if (w == Io::ok) continue;
             }
             std::string how = stop(true);
             return fmt::format("ended before its hello was complete ({}; QC_WORKER_STDERR=1 shows its stderr)",
@@ -261,6 +272,7 @@ struct Sent {
     size_t n = 0, width = 8;
     EvalOutcome failed;   // status != ok: it never reached the adapter
     double start_ns = 0;  // spent starting a new adapter for it (its start-up, not the round trip's cost)
+    Clock::time_point sent_at;  // just before the request was written: the library's time lies within
 };
 
 // An answer: the outcome, and the adapter's CPU time over the round trip (nan if unknown or failed).
@@ -321,7 +333,8 @@ public:
                 w += width;
             }
         }
-        if (Io r = write_all(a.to, req.data(), req.size(), deadline(), ctx_.stop); r != Io::ok)
+        s.sent_at = Clock::now();
+        if (Io r = write_all(a.to, req.data(), req.size(), deadline(), ctx_.stop, a.pidfd); r != Io::ok)
             s.failed = io_fail(a, r, "the adapter stopped reading its input");
         return s;
     }
@@ -346,7 +359,7 @@ public:
         };
         auto violation = [&](std::string what) { return fail(kill(a, EvalStatus::out_of_bounds, "protocol violation: " + what)); };
         uint32_t rh[6] = {};
-        if (Io r = read_exact(a.from, reinterpret_cast<char *>(rh), kReplyHeader, until, ctx_.stop); r != Io::ok)
+        if (Io r = read_exact(a.from, reinterpret_cast<char *>(rh), kReplyHeader, until, ctx_.stop, a.pidfd); r != Io::ok)
             return fail(io_fail(a, r, "the adapter ended without answering"));
         if (rh[0] != kReplyMagic) return violation(fmt::format("the answer does not start with QCR1 (got 0x{:08x})", rh[0]));
         if (rh[1] != s.seq) return violation(fmt::format("answer to batch {} carries sequence number {}", s.seq, rh[1]));
@@ -354,8 +367,17 @@ public:
         if (rh[3] != 0) return violation(fmt::format("reserved field is {}, not 0", rh[3]));
         std::vector<char> body(n * kOutputsPerCase * width);
         size_t got = 0;
-        if (Io r = read_exact(a.from, body.data(), body.size(), until, ctx_.stop, &got); r != Io::ok)
+        if (Io r = read_exact(a.from, body.data(), body.size(), until, ctx_.stop, a.pidfd, &got); r != Io::ok)
             return fail(io_fail(a, r, fmt::format("short answer: {} of {} output bytes", got, body.size())));
+        // Bytes beyond the answer belong to this batch: left in the pipe, they would be read as the next
+        // batch's answer and blame it.
+        if (int more = unread(a); more > 0) return violation(fmt::format("{} more bytes after its answer", more));
+        // Offset 16: the nanoseconds the adapter measured around its library calls (0: not measured). They
+        // lie between the request's writing and the answer's reading: more is not a measurement.
+        const uint64_t self = uint64_t(rh[4]) | uint64_t(rh[5]) << 32;
+        const auto wall = std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - s.sent_at).count();
+        if (self > uint64_t(std::max<int64_t>(0, wall)))
+            return violation(fmt::format("it reports {} ns in its library for a round trip of {} ns", self, wall));
         const char *rp = body.data();
         for (size_t i = 0; i < n * kOutputsPerCase; i++, rp += width) {
             if (width == 4) {
@@ -367,8 +389,6 @@ public:
             }
         }
         ans.outcome.done = n;
-        // Offset 16: the nanoseconds the adapter measured around its library calls (0: not measured).
-        const uint64_t self = uint64_t(rh[4]) | uint64_t(rh[5]) << 32;
         ans.outcome.self_ns = self > 0 ? double(self) : std::nan("");
         ans.cpu_ns = a.cpu_since_last();
         idle_.give(std::move(s.adapter));
@@ -377,6 +397,12 @@ public:
 
 private:
     Clock::time_point deadline() const { return Clock::now() + std::chrono::milliseconds(long(1000 * ctx_.timeout_s)); }
+
+    // Bytes waiting in the adapter's output (0 when none, or unknown).
+    static int unread(const Adapter &a) {
+        int n = 0;
+        return ::ioctl(a.from, FIONREAD, &n) == 0 ? n : 0;
+    }
 
     // Stops the adapter (it has failed; `dying`: it closed its pipe, so say how it ended) and says why.
     EvalOutcome kill(Adapter &a, EvalStatus st, std::string detail) const {
@@ -393,7 +419,10 @@ private:
     }
 
     std::unique_ptr<Adapter> acquire(std::string &error, double &start_ns) {
-        if (auto a = idle_.take()) return a;
+        // An idle adapter that has written since its last answer was read (bytes too late for receive() to
+        // see) is not used: they would be read as this batch's answer, and blame it.
+        while (auto a = idle_.take())
+            if (unread(*a) == 0) return a;
         const auto t0 = Clock::now();
         auto a = std::make_unique<Adapter>();
         std::string hello;
@@ -680,6 +709,7 @@ void add_process_plugin(std::vector<Impl> &out, std::set<std::string> &families,
     auto first = std::make_unique<Adapter>();
     std::string hello_text;
     std::string error = first->start(argv, ctx, hello_text);
+    if (!error.empty()) ctx.stop.throw_if_requested();  // a signal ended the wait: not the adapter's fault
     if (!error.empty()) throw InputError(fmt::format("{}: refused: {}", who, error));
     ProcessHello hello;
     error = parse_process_hello(hello_text, hello);

@@ -32,6 +32,8 @@ struct Impl {
     // How every call below is evaluated (harness/isolate/eval.h): in process through `table` (built-ins), or in
     // worker processes (every plugin; built-ins under --isolate). Never null in a loaded catalogue.
     std::shared_ptr<EvalBackend> backend;
+    // Trips at the first failure of a case-by-case call (harness/isolate/eval.h); shared by copies.
+    std::shared_ptr<CallLatch> latch = std::make_shared<CallLatch>();
 
     void slerp(const float q0[4], const float q1[4], float t, float out[4]) const { call(Op::slerp, q0, q1, t, out); }
     void slerp(const double q0[4], const double q1[4], double t, double out[4]) const { call(Op::slerp, q0, q1, t, out); }

@@ -2,12 +2,14 @@
 #include "reference/fast_reference.h"
 #include "reference/stats_json.h"
 #include "run/build_info.h"
+#include "isolate/eval.h"
 #include "leaderboard/leaderboard.h"
 
 #include <fmt/format.h>
 
 #include <chrono>
 #include <ctime>
+#include <limits>
 #include <set>
 
 namespace qc {
@@ -23,9 +25,10 @@ std::string field(std::string text) {
 
 }  // namespace
 
-std::vector<SummaryRow> summary_rows(const RunResult &r) {
+std::vector<SummaryRow> summary_rows(const RunResult &r, const std::vector<RowFailure> *failures) {
     std::vector<SummaryRow> rows;
-    for (const auto &row : r.rows) {
+    for (size_t k = 0; k < r.rows.size(); k++) {
+        const RowResult &row = r.rows[k];
         SummaryRow s;
         s.impl = row.impl->name;
         s.op = to_string(row.op);
@@ -41,6 +44,12 @@ std::vector<SummaryRow> summary_rows(const RunResult &r) {
         s.status_detail = field(row.status_detail);
         s.failed_case = field(row.failed_case);
         if (!std::isnan(row.max_angle_err_search_rad)) s.max_angle_err_search_rad = as_written(row.max_angle_err_search_rad);
+        if (failures && k < failures->size() && row.status == EvalStatus::ok && (*failures)[k].status != EvalStatus::ok) {
+            const RowFailure &f = (*failures)[k];
+            s.status = to_string(f.status);
+            s.status_detail = field(f.detail);
+            s.failed_case = field(f.failed_case);
+        }
         rows.push_back(std::move(s));
     }
     return rows;
@@ -48,22 +57,39 @@ std::vector<SummaryRow> summary_rows(const RunResult &r) {
 
 namespace {
 
-// Appends the worst cases of one row (sampled, regenerated from their index, then the search's) to `rows`.
-template <class T> void add_worst_cases(const RunResult &r, const RowResult &row, std::vector<WorstCaseRow> &rows) {
+// Appends the worst cases of one row (sampled, regenerated from their index, then the search's) to `rows`,
+// re-run in one batch; a failure of the implementation on one of them goes to `failure`.
+template <class T>
+void add_worst_cases(const RunResult &r, const RowResult &row, std::vector<WorstCaseRow> &rows, RowFailure &failure) {
     ReferenceEngine reference(Format<T>::precision);
     MetricEngine metric(Format<T>::precision);
     SlerpReference ref;
-    std::vector<std::pair<SlerpCase<T>, const char *>> cases;
-    for (const WorstRef &w : row.worst) cases.push_back({regenerate_case<T>(r.options.seed, row.region, w.index), "sampling"});
+    std::vector<SlerpCase<T>> cases;
+    std::vector<const char *> sources;
+    for (const WorstRef &w : row.worst) cases.push_back(regenerate_case<T>(r.options.seed, row.region, w.index)), sources.push_back("sampling");
     for (const FoundCase &f : row.search_worst) {
         SlerpCase<T> c;
         for (int i = 0; i < 4; i++) c.q0[size_t(i)] = T(f.q0[i]), c.q1[size_t(i)] = T(f.q1[i]);
         c.t = T(f.t);
-        cases.push_back({c, "search"});
+        cases.push_back(c), sources.push_back("search");
     }
-    for (const auto &[c, source] : cases) {
-        T out[4] = {0, 0, 0, 0};
-        row.impl->call(row.op, c.q0.data(), c.q1.data(), c.t, out);
+    std::vector<Quat<T>> outs(cases.size());
+    size_t valid = 0;
+    if (!cases.empty()) {
+        const EvalOutcome o = eval_batch(*row.impl, row.op, cases.data(), cases.size(), outs.data());
+        valid = o.done;
+        // (interrupted: not the implementation's doing; the report being written is abandoned or partial)
+        if (!o.ok() && o.status != EvalStatus::interrupted) {
+            const size_t at = std::min(o.done, cases.size() - 1);
+            failure.status = o.status;
+            failure.detail = fmt::format("{} when its worst case {} was re-evaluated", o.detail, at + 1);
+            failure.failed_case = case_text(cases[at]);
+        }
+    }
+    for (size_t k = 0; k < cases.size(); k++) {
+        const SlerpCase<T> &c = cases[k];
+        T out[4];
+        for (int i = 0; i < 4; i++) out[i] = k < valid ? outs[k][size_t(i)] : std::numeric_limits<T>::quiet_NaN();
         reference.slerp(c, ref, true);
         CaseMetrics m = metric.measure(out, ref, row.op);
         // The reference column holds s R: the target the output was measured against (the arc it took in a
@@ -86,19 +112,22 @@ template <class T> void add_worst_cases(const RunResult &r, const RowResult &row
         w.angle_err_rad = m.nonfinite ? nan : m.angle_err_rad;
         w.ulp = m.nonfinite ? nan : m.ulp;
         w.ulp1 = m.nonfinite ? nan : m.ulp1;
-        w.source = source;
+        w.source = sources[k];
         rows.push_back(std::move(w));
     }
 }
 
 }  // namespace
 
-std::vector<WorstCaseRow> worst_case_rows(const RunResult &r) {
+std::vector<WorstCaseRow> worst_case_rows(const RunResult &r, std::vector<RowFailure> *failures) {
     std::vector<WorstCaseRow> rows;
-    for (const auto &row : r.rows) {
-        if (row.impl->precision == Precision::f32) add_worst_cases<float>(r, row, rows);
-        else add_worst_cases<double>(r, row, rows);
+    std::vector<RowFailure> failed(r.rows.size());
+    for (size_t k = 0; k < r.rows.size(); k++) {
+        const RowResult &row = r.rows[k];
+        if (row.impl->precision == Precision::f32) add_worst_cases<float>(r, row, rows, failed[k]);
+        else add_worst_cases<double>(r, row, rows, failed[k]);
     }
+    if (failures) *failures = std::move(failed);
     return rows;
 }
 
@@ -206,9 +235,11 @@ std::map<std::string, ImplInfo> implementations(const RunResult &r) {
 }
 
 void write_run_report(const RunResult &r, ReportDir &dir, bool leaderboard) {
-    std::vector<SummaryRow> summary = summary_rows(r);
+    std::vector<RowFailure> failures;  // the worst cases first: a failure there is the row's status
+    const std::string worst = worst_cases_csv(worst_case_rows(r, &failures));
+    std::vector<SummaryRow> summary = summary_rows(r, &failures);
     dir.write("summary.csv", summary_csv(summary));
-    dir.write("worst_cases.csv", worst_cases_csv(worst_case_rows(r)));
+    dir.write("worst_cases.csv", worst);
     dir.write("error_curve.csv", error_curve_csv(r));
     dir.write("run.json", run_json(r).dump(2) + "\n");
     if (!leaderboard) return;

@@ -14,10 +14,20 @@
 
 namespace qc {
 
-// summary.csv's rows, one per row of the result.
-std::vector<SummaryRow> summary_rows(const RunResult &r);
-// worst_cases.csv's rows: each kept worst case regenerated, re-run and measured against the reference.
-std::vector<WorstCaseRow> worst_case_rows(const RunResult &r);
+// A row whose worst cases could not be re-evaluated: the implementation crashed, hung or wrote out of bounds
+// on one of them (worst_case_rows()). Its summary row then has that status, as for a failure in the sampling.
+struct RowFailure {
+    EvalStatus status = EvalStatus::ok;
+    std::string detail, failed_case;
+};
+
+// summary.csv's rows, one per row of the result; failures (if given: one per row, from worst_case_rows())
+// mark the rows that were ok until their worst cases were re-evaluated.
+std::vector<SummaryRow> summary_rows(const RunResult &r, const std::vector<RowFailure> *failures = nullptr);
+// worst_cases.csv's rows: each kept worst case regenerated, re-run and measured against the reference. A row's
+// cases are re-run in one batch, as the sampling runs them; when the implementation fails on one, that case
+// and the row's later ones have no output (NaN), and failures (if given) gets the row's status and case.
+std::vector<WorstCaseRow> worst_case_rows(const RunResult &r, std::vector<RowFailure> *failures = nullptr);
 std::string error_curve_csv(const RunResult &r);
 nlohmann::json run_json(const RunResult &r);
 // run.json's implementation list as the leaderboard reads it.

@@ -41,6 +41,15 @@ std::vector<ImplOp> select_impls(const std::vector<Impl> &catalogue, const std::
     return out;
 }
 
+template <class T> std::string case_text(const SlerpCase<T> &c) {
+    auto q = [](const Quat<T> &v) {
+        return fmt::format("({};{};{};{})", hexfloat(v[0]), hexfloat(v[1]), hexfloat(v[2]), hexfloat(v[3]));
+    };
+    return fmt::format("q0={} q1={} t={}", q(c.q0), q(c.q1), hexfloat(c.t));
+}
+template std::string case_text<float>(const SlerpCase<float> &);
+template std::string case_text<double>(const SlerpCase<double> &);
+
 std::vector<CurveBin> curve_bins() {
     std::vector<CurveBin> bins;
     bins.push_back({0.0, 1e-12, "log"});
@@ -215,11 +224,7 @@ void run_precision(const RunOptions &opt, const RunContext &ctx, const std::vect
                 row.status = fail_outcome[k].status;
                 row.failed_index = first + fail_at[k];
                 row.status_detail = fail_outcome[k].detail;
-                SlerpCase<T> c = regenerate_case<T>(opt.seed, region, first + fail_at[k]);
-                auto q = [](const Quat<T> &v) {
-                    return fmt::format("({};{};{};{})", hexfloat(v[0]), hexfloat(v[1]), hexfloat(v[2]), hexfloat(v[3]));
-                };
-                row.failed_case = fmt::format("q0={} q1={} t={}", q(c.q0), q(c.q1), hexfloat(c.t));
+                row.failed_case = case_text(regenerate_case<T>(opt.seed, region, first + fail_at[k]));
             }
             row.angle_err_rad.resize(limit[k]);
             row.bin_max_ulp1.assign(edges.size(), 0.0);

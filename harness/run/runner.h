@@ -68,7 +68,9 @@ struct RowResult {
     double max_angle_err_vs_nlerp_rad = 0;  // nlerp only: against the exact normalised lerp
     std::vector<WorstRef> worst;            // worst K, worst first
     // Containment: ok, or how the implementation failed on case `failed_index` (the row then covers the
-    // cases before it), with a hexfloat reproducer of that case.
+    // cases before it), with a hexfloat reproducer of that case. A failure after the sampling (the search,
+    // the worst cases' re-evaluation) ends the row the same way: failed_index = cases, and the detail says
+    // where it happened.
     EvalStatus status = EvalStatus::ok;
     uint64_t failed_index = 0;
     std::string status_detail, failed_case;
@@ -151,6 +153,9 @@ void aggregate(RunResult &result);
 
 // Cases the run will evaluate: regions x precisions with a selected implementation x the shard's range.
 uint64_t planned_cases(const RunOptions &options, const std::vector<ImplOp> &selected);
+
+// A case as summary.csv's failed_case column writes it: "q0=(w;x;y;z) q1=(w;x;y;z) t=T" in hexfloats.
+template <class T> std::string case_text(const SlerpCase<T> &c);
 
 // Regenerates case `index` of a region, as the runner drew it.
 template <class T> SlerpCase<T> regenerate_case(uint64_t seed, Region region, uint64_t index) {

@@ -9,6 +9,8 @@
 #include "reference/fast_reference.h"
 #include "search/screen.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <bit>
 #include <chrono>
@@ -339,7 +341,15 @@ SearchOutcome search_row(const Impl &impl, Op op, Region region, uint64_t seed, 
                         e.dd_done = true, e.dd_ok = estimate_slerp_dd(q0, q1, double(batch[j].t), e.R_dd, &e.abs_dot);
                 }
             }
-            valid = pending.finish().done;
+            const EvalOutcome o = pending.finish();
+            valid = o.done;
+            if (!o.ok()) {  // the first failure ends the search, as it ends a row of the sampling
+                if (o.status == EvalStatus::interrupted) stop.throw_if_requested();
+                out.failure = o;
+                out.failed_case = case_text(batch[std::min(o.done, batch.size() - 1)]);
+                out.reference = reference.stats();
+                return out;
+            }
         }
         bool changed = false;
         size_t bi = 0;
@@ -527,6 +537,14 @@ void search_worst_cases(RunResult &result, int jobs, const StopToken &stop) {
     for (size_t r = 0; r < result.rows.size(); r++) {
         if (!searched[r]) continue;
         RowResult &row = result.rows[r];
+        if (const EvalOutcome &f = outcomes[r].failure; !f.ok()) {
+            row.status = f.status;
+            row.failed_index = row.cases;
+            row.status_detail = fmt::format("{} in the worst-case search", f.detail);
+            row.failed_case = outcomes[r].failed_case;
+            (row.impl->precision == Precision::f32 ? result.reference_f32 : result.reference_f64).add(outcomes[r].reference);
+            continue;
+        }
         row.max_angle_err_search_rad = outcomes[r].max_angle_err_rad;
         row.search_worst = std::move(outcomes[r].worst);
         (row.impl->precision == Precision::f32 ? result.reference_f32 : result.reference_f64).add(outcomes[r].reference);

@@ -28,6 +28,11 @@ struct SearchOutcome {
     uint64_t pool_repeats = 0;     // climbing steps whose mutant was already in the pool (measured before, not again)
     std::vector<FoundCase> worst;  // the worst `keep` cases, worst first
     ReferenceStats reference;      // reference work done by the climbing half
+    // The implementation failed (crashed, hung, wrote out of bounds) on a batch of the search: the search
+    // stopped there, as the sampling's rows do, and the row takes this status (search_worst_cases()), its
+    // case in failed_case. Nothing else of the outcome is reported then.
+    EvalOutcome failure;
+    std::string failed_case;
 };
 
 // sampled_err[i]: the angle error of case i of (seed, region) as the runner measured it (+inf for a

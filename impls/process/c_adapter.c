@@ -12,9 +12,16 @@
  *   short     send half of the outputs, then exit 0
  *   badhello  send a hello with an invalid family name     nohello  send no hello at all
  *   exit      exit 3 before the hello                     notime    answer correctly but report 0 ns (not timed)
+ *   trailing  append 8 stray bytes to the answer (one write)
+ *   orphan    fork a child that keeps stdout open for 30 s (its pid appended to $QC_TEST_CHILD_PIDS if
+ *             set), then exit 3
+ * and on every batch, whatever its cases:
+ *   single    raise SIGSEGV on a batch of exactly one case (batches of two or more are answered correctly)
+ *   time1     answer correctly but report 1 ns per batch    timemax   report 2^64-1 ns per batch
  * With "v2" the hello says protocol 2 and proc-seed-c also offers slerp_tau.f32 and slerp_tau.f64 (op 2): the
  * same routine with its threshold as a parameter (the arithmetic of the threshold study's acos+nlerp), for
  * `quatcheck threshold --impl proc-seed-c`; the modes misbehave on its batches the same way. */
+#include <fcntl.h>
 #include <math.h>
 #include <signal.h>
 #include <stdint.h>
@@ -142,6 +149,9 @@ int main(int argc, char **argv) {
         clock_gettime(CLOCK_MONOTONIC, &t1);
         uint64_t ns = (uint64_t)(t1.tv_sec - t0.tv_sec) * 1000000000u + (uint64_t)(t1.tv_nsec - t0.tv_nsec);
         if (is("notime")) ns = 0;  /* "not measured": quatcheck bench must not time this adapter */
+        if (is("time1")) ns = 1;
+        if (is("timemax")) ns = UINT64_MAX;
+        if (is("single") && n == 1) raise(SIGSEGV);
         uint32_t reply[6] = {0x31524351u, seq, n, 0, (uint32_t)ns, (uint32_t)(ns >> 32)};
         size_t body = (size_t)n * 4 * width;
         if (trigger) {
@@ -150,6 +160,29 @@ int main(int argc, char **argv) {
             if (is("garbage")) reply[0] = 0x6b6e756a;
             if (is("seq")) reply[1] = seq + 1;
             if (is("count")) reply[2] = n - 1;
+            if (is("trailing")) {  /* the answer and 8 more bytes in one write: all there when it is read */
+                static unsigned char msg[sizeof reply + sizeof out + 8];
+                memcpy(msg, reply, sizeof reply);
+                memcpy(msg + sizeof reply, out, body);
+                memcpy(msg + sizeof reply + body, "trailing", 8);
+                write_full(msg, sizeof reply + body + 8);
+                continue;
+            }
+            if (is("orphan")) {
+                if (fork() == 0) {
+                    const char *path = getenv("QC_TEST_CHILD_PIDS");
+                    int fd = path ? open(path, O_WRONLY | O_CREAT | O_APPEND, 0644) : -1;
+                    if (fd >= 0) {
+                        char buf[32];
+                        int k = snprintf(buf, sizeof buf, "%d\n", (int)getpid());
+                        if (write(fd, buf, (size_t)k) != k) _exit(1);
+                        close(fd);
+                    }
+                    sleep(30);
+                    _exit(0);
+                }
+                exit(3);
+            }
             if (is("short")) {
                 write_full(reply, sizeof reply);
                 write_full(out, body / 2);
