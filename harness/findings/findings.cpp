@@ -1,6 +1,7 @@
 #include "findings/findings.h"
 
 #include "compare/compare.h"
+#include "quatcheck/registry.h"
 #include "conform/properties.h"
 #include "findings/embedded.h"
 #include "report/report_dir.h"
@@ -257,9 +258,13 @@ const ReproSpec *spec_for(const std::string &family) {
 std::vector<FamilyFindings> collect(const ReportTables &t, const fs::path &dir, const Options &o) {
     if (!t.summary) throw InputError(fmt::format("{}: no summary.csv (run `quatcheck run --out {}` first)", dir.string(), dir.string()));
     std::map<std::string, FamilyFindings> fams;
+    // What run.json says of an implementation; for a built-in that run did not select (conform's broken-*), the
+    // group it is registered with.
     auto info = [&](const std::string &impl) -> ImplInfo {
         if (t.implementations)
             if (auto it = t.implementations->find(impl); it != t.implementations->end()) return it->second;
+        for (const auto &b : builtin_impls())
+            if (b.table && b.table->family && family_of(impl) == b.table->family) return {b.group, b.version, "builtin"};
         return {};
     };
     auto excluded = [&](const std::string &impl) {
@@ -275,7 +280,7 @@ std::vector<FamilyFindings> collect(const ReportTables &t, const fs::path &dir, 
         }
         return f;
     };
-    const std::string summary_path = (dir / "summary.csv").string(), conf_path = (dir / "conformance.csv").string();
+    const std::string conf_path = (dir / "conformance.csv").string();
     const std::string worst_path = (dir / "worst_cases.csv").string();
 
     // Regions.
@@ -301,7 +306,7 @@ std::vector<FamilyFindings> collect(const ReportTables &t, const fs::path &dir, 
             f.sentence = fmt::format("On {} ({}), its {} is off the exact slerp by up to {} rad, {:.3g} times the {} rounding "
                                      "floor 8 eps = {} rad.", code(r.region), region_about(r.region), r.op, num(worst),
                                      worst / floor, p, num(floor));
-        f.source = fmt::format("{}:{}", summary_path, r.line);
+        f.source = fmt::format("summary.csv:{}", r.line);
         if (w) {
             const Precision prec = precision_of(r.impl);
             auto parse = [&](const std::string &s, const char *col, bool nonfinite = false) {
@@ -326,7 +331,7 @@ std::vector<FamilyFindings> collect(const ReportTables &t, const fs::path &dir, 
             for (int i = 0; i < 4; i++) f.q0[i] = w->q0[i], f.q1[i] = w->q1[i], f.out[i] = w->out[i], f.ref[i] = w->ref[i];
             f.t = w->t;
             f.row = *w;
-            f.source += fmt::format("; worst case {}:{}", worst_path, w->line);
+            f.source += fmt::format(", worst case worst_cases.csv:{}", w->line);
         }
         family(r.impl).findings.push_back(std::move(f));
     }
@@ -349,7 +354,7 @@ std::vector<FamilyFindings> collect(const ReportTables &t, const fs::path &dir, 
             const Property *prop = find_property(r.property);
             f.sentence = fmt::format("It breaks the promise {}{}{}.", code(r.property),
                                      prop ? ": " : "", prop ? prop->description : "");
-            f.source = fmt::format("{}:{}", conf_path, r.line);
+            f.source = fmt::format("conformance.csv:{}", r.line);
             if (values.size() >= 9) {
                 f.q0 = hex4(values.data()), f.q1 = hex4(values.data() + 4);
                 f.t = hexfloat(values.back());
