@@ -17,6 +17,7 @@
 #include <cmath>
 #include <fnmatch.h>
 #include <fstream>
+#include <optional>
 #include <sstream>
 #include <sys/stat.h>
 
@@ -371,6 +372,66 @@ std::vector<FamilyFindings> collect(const ReportTables &t, const fs::path &dir, 
             family(r.impl).findings.push_back(std::move(f));
         }
 
+    // Squad (squad_summary.csv, squad_conformance.csv, squad_worst_cases.csv): a track region whose max error
+    // against the reference curve (own control points) is above the same factor, and failed c1 verdicts. They
+    // have no two-key reproducer case: the README gives the quatcheck command that regenerates the track.
+    std::optional<Table> sw;
+    if (auto text = read_text_file(dir / "squad_worst_cases.csv")) sw = read_table(tables::squad_worst_cases, (dir / "squad_worst_cases.csv").string(), *text);
+    // `quatcheck squad` seeds: the reproduce column's --seed, taken only when it is digits.
+    auto squad_command = [&](const std::string &impl, const std::string &region, const std::string &track, const std::string &repro) {
+        std::vector<std::string> cmd = {"quatcheck", "squad", "--impl", impl, "--region", region};
+        if (!track.empty() && track.find_first_not_of("0123456789") == std::string::npos) cmd.insert(cmd.end(), {"--track", track});
+        auto at = repro.find("--seed ");
+        if (at != std::string::npos) {
+            std::string seed = repro.substr(at + 7, repro.find(' ', at + 7) - (at + 7));
+            if (!seed.empty() && seed.find_first_not_of("0123456789") == std::string::npos) cmd.insert(cmd.end(), {"--seed", seed});
+        }
+        for (auto &w : load_words(info(impl).origin)) cmd.push_back(w);
+        return shell_command(cmd);
+    };
+    if (t.squad_summary)
+        for (const auto &r : *t.squad_summary) {
+            if (excluded(r.impl)) continue;
+            const double floor = angle_floor_rad(r.impl, floor_opts), tol = o.factor * floor;
+            if (!(r.max_angle_err_rad > tol) && r.nonfinite == 0) continue;
+            Finding f;
+            f.impl = r.impl, f.op = r.op, f.kind = "squad-region", f.what = r.region;
+            f.worst = r.max_angle_err_rad, f.tolerance = tol, f.unit = "rad";
+            f.sentence = fmt::format("On the key tracks of {}, its squad is off the reference squad curve (with its own "
+                                     "control points) by up to {} rad, {:.3g} times the rounding floor 8 eps{}.",
+                                     code(r.region), num(r.max_angle_err_rad), r.max_angle_err_rad / floor,
+                                     r.nonfinite ? fmt::format(", and returns NaN or inf on {} of {} samples", r.nonfinite, r.cases) : "");
+            f.source = fmt::format("squad_summary.csv:{}", r.line);
+            std::string track, repro;
+            double best = -1;
+            if (sw)
+                for (size_t i = 0; i < sw->size(); i++)
+                    if (sw->text(i, "impl") == r.impl && sw->text(i, "region") == r.region) {
+                        double e = sw->number(i, "angle_err_own_rad").value_or(0);
+                        if (std::isnan(e)) e = INFINITY;
+                        if (e > best) best = e, track = sw->text(i, "track"), repro = sw->text(i, "reproduce"),
+                                       f.source = fmt::format("squad_summary.csv:{}, worst track squad_worst_cases.csv:{}", r.line, sw->line(i));
+                    }
+            f.reproduce = squad_command(r.impl, r.region, track, repro);
+            family(r.impl).findings.push_back(std::move(f));
+        }
+    if (t.squad_conformance)
+        for (const auto &r : *t.squad_conformance) {
+            if (excluded(r.impl) || r.verdict != "fail") continue;
+            Finding f;
+            f.impl = r.impl, f.op = r.op, f.kind = "property", f.what = r.property;
+            f.sentence = fmt::format("Its squad breaks the promise {}: the angular velocity jumps at a key of a track{} "
+                                     "(docs/squad.md).", code(r.property), r.property == "c1-sign-flip" ? " whose keys flip sign" : "");
+            f.source = fmt::format("squad_conformance.csv:{}", r.line);
+            std::string region, track;
+            for (const auto &w : words(r.counterexample)) {
+                if (w.rfind("region=", 0) == 0) region = w.substr(7);
+                if (w.rfind("track=", 0) == 0) track = w.substr(6);
+            }
+            if (!region.empty()) f.reproduce = squad_command(r.impl, region, track, r.reproduce);
+            family(r.impl).findings.push_back(std::move(f));
+        }
+
     // The branch map (sweep/branch_map.csv, when the run swept): where the output jumps, the largest first.
     if (auto text = read_text_file(dir / "sweep" / "branch_map.csv")) {
         Table bm = read_table(tables::branch_map, (dir / "sweep" / "branch_map.csv").string(), *text);
@@ -547,7 +608,7 @@ std::string readme(const FamilyFindings &f, const std::map<std::string, std::str
     for (const auto &x : f.findings) {
         k++;
         s += fmt::format("### {}. {} {} {}: {}\n\n{}\n\n", k, code(x.impl), x.op, x.kind, code(x.what), x.sentence);
-        if (x.kind == "region")
+        if (x.kind == "region" || x.kind == "squad-region")
             s += fmt::format("- Error: {} rad; tolerance: {} rad ({} times the rounding floor 8 eps; `quatcheck findings "
                              "--factor`).\n",
                              num(x.worst), num(x.tolerance), num(o.factor));
@@ -569,7 +630,10 @@ std::string readme(const FamilyFindings &f, const std::map<std::string, std::str
             s += fmt::format("- The library returned: ({}, {}, {}, {}), an error of {} rad.\n", code(x.out[0]), code(x.out[1]),
                              code(x.out[2]), code(x.out[3]), num(x.row.angle_err_rad));
         }
-        if (x.kind == "property")
+        if (x.kind == "squad-region" || x.op == "squad")
+            s += "- No standalone reproducer case (the reproducers check two-key calls); the command below regenerates "
+                 "the track.\n";
+        else if (x.kind == "property")
             s += "- The reproducer evaluates the counterexample's calls and checks each against the reference; it prints "
                  "what the library returns.\n";
         s += fmt::format("- Source: {}\n", code(x.source));

@@ -6,7 +6,8 @@
 //     deviations an adapter documents, are listed beside the findings, not as findings);
 //   - region: a slerp row of summary.csv whose max angle error (sampling or search) is more than
 //     Options::factor times the format's rounding floor 8 eps (quatcheck compare's floor, docs/nightly.md),
-//     or that returned NaN or inf. nlerp rows are measured against slerp there, which is their design, so
+//     or that returned NaN or inf; squad-region: the same of a squad_summary.csv row (error against the
+//     reference curve with the routine's own control points); a `fail` of squad_conformance.csv is a property. nlerp rows are measured against slerp there, which is their design, so
 //     only their conformance verdicts count.
 // The broken group (planted defects) and bench are left out. Only the folder's tables are read (summary.csv,
 // conformance.csv, worst_cases.csv, run.json, sweep/branch_map.csv), through harness/tables, as untrusted
@@ -45,7 +46,7 @@ struct ReproCase {
 
 struct Finding {
     std::string impl, op;
-    std::string kind;   // "property" or "region"
+    std::string kind;   // "property", "region" or "squad-region"
     std::string what;   // the property or region name
     std::string sentence;  // what goes wrong, one sentence
     double worst = 0, tolerance = 0;
