@@ -20,7 +20,7 @@ void setup(CLI::App *sub, int &status) {
     sub->add_option("--factor", opt->factor,
                     "A slerp region is a finding when its max angle error exceeds F x the rounding floor 8 eps")
         ->capture_default_str()
-        ->check(CLI::Range(1.0, 1e30));
+        ->check(CLI::Range(1.0, 1e12));
     sub->callback([dir, opt, &status] {
         size_t n = findings::write_findings(*dir, *opt, command_context().stop);
         std::fprintf(stderr, "quatcheck findings: wrote %s/findings/ (%zu famil%s with findings)\n", dir->c_str(), n,
