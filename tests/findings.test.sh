@@ -79,6 +79,28 @@ for d in "$f"/*/; do
   [ $s = 0 ] || fail "negative control: findings/$name/repro.sh with the reference's output exited $s, not 0: $(tail -5 "$work/$name.neg")"
   echo "ok: findings/$name reproduces (exit 1) and passes on the reference's output (exit 0)"
 done
+# ... and each finding on its own: at least one of its cases (same property or region, same precision) breaks.
+/usr/bin/python3 - "$f" "$work" <<'PY' || fail "a finding that none of its cases reproduces"
+import json, os, re, sys
+folder, work = sys.argv[1], sys.argv[2]
+checked = 0
+for fam in json.load(open(os.path.join(folder, "index.json")))["families"]:
+    out = os.path.join(work, fam["folder"] + ".out")
+    if not os.path.exists(out) or "SKIP" in open(out).read():
+        continue
+    cases = []
+    for block in re.split(r"(?m)^case \d+: ", open(out).read())[1:]:
+        cases.append((block.split("\n")[0], re.search(r" f(32|64) at t", block).group(1), "BROKEN" in block))
+    for x in fam["findings"]:
+        if x["cases"] == 0:
+            continue
+        prefix = ("region " if x["kind"] == "region" else "property ") + x["what"] + ":"
+        mine = [c for c in cases if c[0].startswith(prefix) and c[1] == x["impl"][-2:]]
+        if not any(c[2] for c in mine):
+            sys.exit(f"{fam['folder']}: {x['impl']} {x['kind']} {x['what']}: none of its {len(mine)} cases breaks the promise")
+        checked += 1
+print(f"ok: each of the {checked} findings with cases is reproduced by at least one of its own cases")
+PY
 
 # 2b: negative control, the reproducer pointed at a correct routine: a fabricated `fail` row for Eigen's slerp
 # (C++) and SciPy's (Python) on an ordinary case gives a reproducer that finds the promise kept (exit 0).

@@ -93,6 +93,7 @@ def main(report):
     seed, cases = run.get("seed"), run.get("cases_per_region")
     worst_rows = qc_tables.rows(report, "worst_cases.csv", ["impl", "op", "region", "angle_err_rad"] +
                                 [f"q{k}_{c}" for k in (0, 1) for c in "wxyz"] + ["t"])
+    summary_rows = qc_tables.rows(report, "summary.csv", ["impl", "op", "region", "max_ulp1", "max_angle_err_rad"])
     contradicted = published.contradicted(report)
     print(f"### Published figures this run contradicts\n")
     if not contradicted:
@@ -100,21 +101,27 @@ def main(report):
         return
     print("A sampled maximum is a lower bound on the true one: a measurement above what a correct published "
           "figure allows refutes it (scripts/readme/published.py explains each allowance). The command re-runs "
-          "the sampling that measured it (same seed and cases: the same figures, byte for byte); the worst case "
-          "is the exact input where the run measured it.\n")
+          "the sampling of the region that measured it (the same seed and cases, so the same figure); the worst "
+          "case is the region's worst input the run kept.\n")
     for impl, op, what, value, measured, ratio, allowance, source, quantity in contradicted:
         # The worst case of the measured quantity: the angle, or for a component figure (Eberly) the ulp1.
         col = "ulp1" if quantity == published.COMPONENT else "angle_err_rad"
+        # The region whose summary.csv row holds the measured maximum, and that region's worst case.
+        scol = "max_ulp1" if quantity == published.COMPONENT else "max_angle_err_rad"
+        region, top = None, None
+        for r in summary_rows:
+            if r["impl"] == impl and r["op"] == op and r[scol] != "" and (top is None or float(r[scol]) > top):
+                region, top = r["region"], float(r[scol])
         best = None
         for r in worst_rows:
-            if r["impl"] == impl and r["op"] == op and r[col] not in ("", "nan"):
+            if r["impl"] == impl and r["op"] == op and r["region"] == region and r[col] not in ("", "nan"):
                 if best is None or float(r[col]) > float(best[col]):
                     best = r
         print(f"- **{text(impl)} {text(op)}**, {text(what)}: published {value:.6g}, measured {measured:.4g} "
               f"({ratio:.3g} x, a correct figure allows {allowance:g} x). Source: {text(source)}.")
         cmd = ["quatcheck", "run", "--impl", impl, "--op", op]
-        if best is not None:
-            cmd += ["--region", best["region"]]
+        if region is not None:
+            cmd += ["--region", region]
         if seed is not None:
             cmd += ["--seed", str(seed)]
         if cases is not None:
