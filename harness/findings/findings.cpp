@@ -588,7 +588,14 @@ std::string readme(const FamilyFindings &f, const std::map<std::string, std::str
                      "an arbitrary-precision reference (the exact slerp) and checks the promises callers rely on "
                      "(docs/conformance.md).\n\n",
                      code(t.dir));
-    s += fmt::format("- **Library**: {} {}\n", code(f.family), lib);
+    // The library's name: the package or module its reproducer requires (npm:playcanvas, pkg:bullet, ...).
+    std::string name;
+    if (f.spec && !f.spec->requires_.empty()) {
+        const std::string &r = f.spec->requires_.front();
+        name = r.substr(r.find(':') + 1);
+        if (r.rfind("npm:", 0) != 0) name = name.substr(0, name.find_first_of("/."));  // irrlicht/quaternion.h, scipy.spatial
+    }
+    s += fmt::format("- **Library**: {}{}, family {}\n", name.empty() ? "" : code(name) + " ", lib, code(f.family));
     s += fmt::format("- **Group**: {}\n", f.group.empty() ? "not recorded" : f.group);
     if (!f.origin.empty() && f.origin != "builtin") s += fmt::format("- **Loaded as**: {}\n", code(f.origin));
     s += fmt::format("- **Reproducer**: {}\n\n", !f.spec ? "none (replay with the quatcheck commands below)"
