@@ -640,9 +640,13 @@ std::string readme(const FamilyFindings &f, const std::map<std::string, std::str
         if (x.kind == "squad-region" || x.op == "squad")
             s += "- No standalone reproducer case (the reproducers check two-key calls); the command below regenerates "
                  "the track.\n";
-        else if (x.kind == "property")
-            s += "- The reproducer evaluates the counterexample's calls and checks each against the reference; it prints "
-                 "what the library returns.\n";
+        else if (x.kind == "property") {
+            s += "- The calls the reproducer checks, each against the reference (it prints what the library returns):\n";
+            for (const auto &c : x.cases)
+                s += fmt::format("  - {}: t = {}, expected ({}, {}, {}, {}), check {} within {}\n", c.label.substr(c.label.find(": ") + 2),
+                                 code(hexfloat(c.t)), code(hexfloat(c.expected[0])), code(hexfloat(c.expected[1])),
+                                 code(hexfloat(c.expected[2])), code(hexfloat(c.expected[3])), c.check, num(c.tol));
+        }
         s += fmt::format("- Source: {}\n", code(x.source));
         if (!x.reproduce.empty())
             s += fmt::format("- Reproduce with quatcheck{}:\n\n  ```sh\n  {}\n  ```\n",
