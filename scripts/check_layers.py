@@ -15,7 +15,7 @@ LAYERS = [
     ("core", ["reference", "metrics", "regions", "tables"]),
     ("evaluation", ["plugins", "isolate", "run"]),
     ("studies", ["search", "conform", "squad", "threshold", "curves", "sweep"]),
-    ("output", ["report", "compare", "leaderboard"]),
+    ("output", ["report", "compare", "leaderboard", "findings"]),
     ("cli", ["cli"]),
 ]
 RANK = {d: (i, name) for i, (name, dirs) in enumerate(LAYERS) for d in dirs}

@@ -786,6 +786,75 @@ def c_snippet(impl, op, prop, counterexample, line):
     return "\n".join(body)
 
 
+# `quatcheck findings` (docs/findings.md): findings/index.json lists each family's folder and reproducer.
+FINDINGS_MAX_BYTES = 4 << 20
+REPRO_MAX_BYTES = 256 << 10
+REPRO_LANGUAGES = {"cpp": "C++", "js": "JavaScript", "python": "Python"}
+
+
+def read_findings(folder):
+    """family -> its entry of findings/index.json ({} when the folder has no findings/). The file is untrusted:
+    bounded, and every field used is checked (a folder name is one path component)."""
+    path = os.path.join(folder, "findings", "index.json")
+    if not os.path.exists(path):
+        return {}
+    try:
+        with open(path, "rb") as f:
+            raw = f.read(FINDINGS_MAX_BYTES + 1)
+        if len(raw) > FINDINGS_MAX_BYTES:
+            raise ReportError(f"{path}:1: larger than {FINDINGS_MAX_BYTES} bytes")
+        j = json.loads(raw.decode("utf-8"))
+    except (ValueError, UnicodeDecodeError) as e:
+        raise ReportError(f"{path}:{getattr(e, 'lineno', 1)}: not valid JSON ({e})")
+    out = {}
+    for e in (j.get("families") if isinstance(j, dict) else None) or []:
+        ok = isinstance(e, dict) and all(isinstance(e.get(k), str) for k in ("family", "folder", "language", "reproducer"))
+        if not ok or not re.fullmatch(r"[A-Za-z0-9_+-][A-Za-z0-9._+-]*", e["folder"]) or \
+                e["reproducer"] not in ("", "repro.cpp", "repro.mjs", "repro.py") or not isinstance(e.get("findings"), list):
+            raise ReportError(f"{path}:1: a 'families' entry lacks a valid family, folder, language, reproducer or findings")
+        out[e["family"]] = e
+    return out
+
+
+def card_finding(page, data, impl):
+    """The card's link to the library's finding (findings/FAMILY/README.md) and its standalone reproducer in the
+    library's own language. Returns True when the family has a reproducer (the C snippet is then left out)."""
+    e = data.findings.get(impl.rsplit(".", 1)[0])
+    if not e:
+        return False
+    parts = page.section("finding", "Finding for the library's maintainers")
+    mine = [x for x in e["findings"] if isinstance(x, dict) and x.get("impl") == impl]
+    readme = f"../findings/{e['folder']}/README.md"
+    parts.append(f'<p><a href="{cell(readme)}">findings/{cell(e["folder"])}/README.md</a>: '
+                 f"{len(e['findings'])} finding(s) of the family <code>{cell(e['family'])}</code>, "
+                 f"{len(mine)} of them of {cell(impl)}, written by <code>quatcheck findings</code> for the library's "
+                 "maintainers: what goes wrong, the worst case as exact inputs, the reference's output and what the "
+                 "library returns, and the quatcheck command that reproduces it.</p>")
+    if mine:
+        parts.append("<ul>" + "".join(f"<li>{cell(str(x.get('sentence', '')))}</li>" for x in mine) + "</ul>")
+    if not e["reproducer"]:
+        parts.append("<p>No standalone reproducer for this family (a plugin, or no template): use the quatcheck "
+                     "commands of the README.</p>")
+        return False
+    path = os.path.join(data.folder, "findings", e["folder"], e["reproducer"])
+    try:
+        with open(path, "rb") as f:
+            text = f.read(REPRO_MAX_BYTES + 1).decode("utf-8", errors="replace")
+    except OSError as err:
+        parts.append(f"<p>The reproducer <code>{cell(path)}</code> cannot be read: {cell(str(err))}.</p>")
+        return False
+    if len(text) > REPRO_MAX_BYTES:
+        text = text[:REPRO_MAX_BYTES] + "\n... (cut at 256 KiB)"
+    language = REPRO_LANGUAGES.get(e["language"], e["language"])
+    link = f"../findings/{e['folder']}/{e['reproducer']}"
+    parts.append(f'<p>Standalone reproducer in {cell(language)}, <a href="{cell(link)}">{cell(e["reproducer"])}</a>: '
+                 "it needs no part of quatcheck, calls the library as its users do (through the same adapter file "
+                 "quatcheck uses), and exits 1 when the library breaks its promise. Run it with "
+                 f"<code>findings/{cell(e['folder'])}/repro.sh</code>.</p>"
+                 f"<details><summary>{cell(e['reproducer'])}</summary><pre>{cell(text)}</pre></details>")
+    return True
+
+
 def card_error_vs_arc(page, data, impl):
     """One implementation, its closest competitor of the same op and precision, and the rounding floor:
     three series, so the card answers "how far from the best, and from rounding" without the crowd."""
@@ -915,7 +984,7 @@ def rows_of(table, impl):
     return [] if table is None else [r for r in table.rows if r.get("impl") == impl]
 
 
-def card_tables(page, data, impl):
+def card_tables(page, data, impl, has_repro=False):
     parts = page.section("regions", "Figures per region")
     if data.summary is None:
         missing(parts, ["summary.csv"], "the figures per region")
@@ -953,7 +1022,7 @@ def card_tables(page, data, impl):
                 continue
             anchor = f'prop-{r["op"]}-{r["property"]}'
             what = "fails" if r["verdict"] == "fail" else "fails, as the implementation documents (known)"
-            snippet = c_snippet(impl, r["op"], r["property"], r.get("counterexample", ""), r["_line"])
+            snippet = None if has_repro else c_snippet(impl, r["op"], r["property"], r.get("counterexample", ""), r["_line"])
             parts.append(
                 f'<div class="cx cx-{cell(r["verdict"])}" id="{cell(anchor)}"><b>{cell(r["op"])} {what} '
                 f'<code>{cell(r["property"])}</code></b>: worst {cell(r.get("worst", ""))}, tolerance '
@@ -961,7 +1030,9 @@ def card_tables(page, data, impl):
                 f'<div>Minimal counterexample (q0, q1, t as hexfloats):</div><pre>{cell(r.get("counterexample", ""))}</pre>'
                 f'<div>Reproduce:</div><pre>{cell(r.get("reproduce", ""))}</pre>'
                 + (f"<details><summary>C snippet calling the routine on this case</summary><pre>{cell(snippet)}</pre>"
-                   "</details>" if snippet else "") + "</div>")
+                   "</details>" if snippet else "")
+                + ('<div>Standalone reproducer in the library\'s language: <a href="#finding">Finding</a>.</div>'
+                   if has_repro and r["verdict"] == "fail" else "") + "</div>")
     if not any_rows and all(t is not None for _, t in data.conformance):
         parts.append("<p>No conformance rows of this implementation.</p>")
 
@@ -1020,7 +1091,8 @@ def draw_card(impl):
         head.append(" Leaderboard: " + "; ".join(
             f"{cell(r['op'])} rank {cell(r['rank'])} of {len(data.board.rows)} {badge(board_verdict(r))}" for r in brows))
     head.append("</p>")
-    card_tables(page, data, impl)
+    has_repro = card_finding(page, data, impl)
+    card_tables(page, data, impl, has_repro)
     card_error_vs_arc(page, data, impl)
     card_ulp1(page, data, impl)
     card_velocity(page, data, impl)
@@ -1062,6 +1134,7 @@ class Data:
         self.squad_summary = t("squad_summary.csv", ["impl", "op", "region"])
         self.conformance = [(n, t(n, ["impl", "op", "property", "verdict"]))
                             for n in ("conformance.csv", "squad_conformance.csv")]
+        self.findings = read_findings(folder)
         known = {"summary.csv", "error_curve.csv", "ulp1_histogram.csv", "velocity_curve.csv", "threshold.csv",
                  "threshold_summary.csv", "timing.csv", "leaderboard.csv", "worst_cases.csv", "squad_summary.csv",
                  "conformance.csv", "squad_conformance.csv", "squad_worst_cases.csv"}

@@ -165,6 +165,13 @@ f32,seed-c,5e-4,3e-5,2e-5,200,1,3e-5,20,5,0.9995,2e-7,0,100,0
 fixture threshold_summary.csv 'precision,family,recommended_one_minus_tau,recommended_tau,max_angle_err_at_recommended_rad
 f32,seed-c,1e-6,0.999999,2e-7
 '
+# findings/ (quatcheck findings, docs/findings.md) for the nlerp family only: its card links the README and
+# shows the reproducer in its language; lerp.f32, without a finding, keeps the C snippet.
+mkdir -p r/findings/nlerp
+printf '%s\n' '{"factor": 100, "families": [{"family": "nlerp", "folder": "nlerp", "group": "seed", "version": "",
+ "language": "cpp", "reproducer": "repro.cpp", "findings": [{"impl": "nlerp.f32", "op": "nlerp", "kind": "property",
+ "what": "unit", "sentence": "fixture-finding-sentence"}]}]}' > r/findings/index.json
+printf '%s\n' '// fixture-reproducer-source' 'int main() { return 1; }' > r/findings/nlerp/repro.cpp
 
 # --- draw ---
 "$qc" report r 2>report.err || { cat report.err; fail "quatcheck report exited non-zero"; }
@@ -188,6 +195,11 @@ grep -q 'href="cards/lerp.f32.html#prop-slerp-unit-norm"' r/report.html || fail 
 grep -q 'id="prop-slerp-unit-norm"' r/cards/lerp.f32.html || fail "the card has no section for the failing property"
 grep -q 'quatcheck conform --impl lerp.f32 --case fixture' r/cards/lerp.f32.html || fail "counterexample's reproducer missing"
 grep -q 'impl-&gt;slerp_f32(q0, q1_0, 0x1p-1, out);' r/cards/lerp.f32.html || fail "the card's C snippet does not call the routine on the case"
+grep -q 'href="../findings/nlerp/README.md"' r/cards/nlerp.f32.html || fail "the card of nlerp.f32 does not link its finding"
+grep -q 'fixture-finding-sentence' r/cards/nlerp.f32.html || fail "the card of nlerp.f32 does not say what goes wrong"
+grep -q 'Standalone reproducer in C++' r/cards/nlerp.f32.html && grep -q '// fixture-reproducer-source' r/cards/nlerp.f32.html ||
+  fail "the card of nlerp.f32 does not show its reproducer"
+! grep -q 'findings/' r/cards/lerp.f32.html || fail "the card of lerp.f32 links a finding it does not have"
 # every figure within the readability budget; the overview within its weight budget
 check_series r/report.html r/cards/*.html || fail "a figure over the series budget"
 size=$(stat -c %s r/report.html)

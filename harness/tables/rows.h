@@ -67,6 +67,7 @@ std::vector<WorstCaseRow> read_worst_cases(const std::string &path);
 // What run.json says of an implementation.
 struct ImplInfo {
     std::string group, version;
+    std::string origin;  // "builtin", a plugin's path or a process plugin's command ("" when not recorded)
 };
 
 // The tables of one report folder; a table is nullopt when its file is absent.

@@ -85,7 +85,8 @@ def worst_locations(report):
     return out
 
 
-def main(report):
+def measured_worst(report):
+    """{(impl, op): {ANGLE, COMPONENT, HALF_ANGLE: the largest over all regions of summary.csv (None if absent)}}."""
     rows = qc_tables.rows(report, "summary.csv", ["impl", "op", "region", "max_ulp1", "max_angle_err_rad"])
     worst = {}
     for r in rows:
@@ -97,6 +98,23 @@ def main(report):
             w[COMPONENT] = max(w[COMPONENT] or 0.0, float(r["max_ulp1"]) * 2.0 ** -52)
         if w[ANGLE] is not None:
             w[HALF_ANGLE] = w[ANGLE] / 2
+    return worst
+
+
+def contradicted(report):
+    """The published figures of PUBLISHED that the report's measurement contradicts (ratio above the
+    allowance): (impl, op, what, published, measured, ratio, allowance, source, quantity) each."""
+    worst = measured_worst(report)
+    out = []
+    for impl, op, what, value, quantity, allowance, source in PUBLISHED:
+        measured = worst.get((impl, op), {}).get(quantity)
+        if measured is not None and measured / value > allowance:
+            out.append((impl, op, what, value, measured, measured / value, allowance, source, quantity))
+    return out
+
+
+def main(report):
+    worst = measured_worst(report)
     sources = []
     print("*measured* is the largest error the run saw over all regions: a sampled lower bound on the true "
           "maximum. *allows* is the most a correct published figure permits the harness to measure (the "

@@ -1,0 +1,36 @@
+// quatcheck findings DIR [--factor F]: writes DIR/findings/, one folder per implementation family with at least
+// one finding (a failed conformance property, or a slerp region more than F times the rounding floor 8 eps),
+// each with README.md for the library's maintainers and a standalone reproducer in the library's language
+// (harness/findings/findings.h, docs/findings.md).
+#include "cli/command.h"
+#include "findings/findings.h"
+
+#include <fmt/format.h>
+
+#include <cmath>
+
+namespace qc::cli {
+namespace {
+
+void setup(CLI::App *sub, int &status) {
+    auto dir = std::make_shared<std::string>();
+    auto opt = std::make_shared<findings::Options>();
+    sub->add_option("DIR", *dir, "Report folder (e.g. reports/latest) with summary.csv, and conformance.csv when conform ran")
+        ->required();
+    sub->add_option("--factor", opt->factor,
+                    "A slerp region is a finding when its max angle error exceeds F x the rounding floor 8 eps")
+        ->capture_default_str()
+        ->check(CLI::Range(1.0, 1e12));
+    sub->callback([dir, opt, &status] {
+        size_t n = findings::write_findings(*dir, *opt, command_context().stop);
+        std::fprintf(stderr, "quatcheck findings: wrote %s/findings/ (%zu famil%s with findings)\n", dir->c_str(), n,
+                     n == 1 ? "y" : "ies");
+        status = 0;
+    });
+}
+
+}  // namespace
+
+QC_COMMAND("findings", "Write DIR/findings/: per library family, a README and a standalone reproducer of each finding", setup);
+
+}  // namespace qc::cli

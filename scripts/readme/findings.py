@@ -1,0 +1,142 @@
+#!/usr/bin/env python3
+"""docs block (docs/findings.md): every finding of REPORT_DIR/findings/index.json (written by `quatcheck
+findings`) in one table, then the published figures the report contradicts (scripts/readme/published.py),
+each with the quatcheck command that reproduces the measurement.
+
+Every number comes from the report folder: the findings' worst errors and tolerances from index.json, the
+published comparison from summary.csv, the seed and cases of the reproduction command from run.json.
+"""
+import json
+import os
+import re
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import published  # noqa: E402
+import qc_tables  # noqa: E402
+
+MAX_BYTES = 4 << 20
+LANGUAGES = {"cpp": "C++", "js": "JavaScript", "python": "Python", "": "none"}
+
+
+def fail(why):
+    sys.stderr.write(f"findings.py: {why}\n")
+    sys.exit(2)
+
+
+def load_json(path):
+    try:
+        with open(path, "rb") as f:
+            raw = f.read(MAX_BYTES + 1)
+    except OSError as e:
+        fail(f"{path}: {e.strerror}")
+    if len(raw) > MAX_BYTES:
+        fail(f"{path}: larger than {MAX_BYTES} bytes")
+    try:
+        return json.loads(raw.decode("utf-8"))
+    except (ValueError, UnicodeDecodeError) as e:
+        fail(f"{path}: not valid JSON ({e})")
+
+
+def text(x):
+    """A table cell of untrusted text: no pipes, backticks or newlines."""
+    return re.sub(r"[|`\r\n]", " ", str(x))
+
+
+def quote(word):
+    """POSIX single quotes around every word."""
+    return "'" + word.replace("'", "'\\''") + "'"
+
+
+def figure(x):
+    return f"{x:.3g}" if isinstance(x, (int, float)) else "?"
+
+
+def main(report):
+    index = load_json(os.path.join(report, "findings", "index.json"))
+    families = index.get("families") if isinstance(index, dict) else None
+    if not isinstance(families, list):
+        fail("findings/index.json has no 'families' list")
+    factor = index.get("factor")
+    rows = []
+    for fam in families:
+        if not isinstance(fam, dict) or not isinstance(fam.get("findings"), list):
+            fail("findings/index.json: a family without a 'findings' list")
+        folder = str(fam.get("folder", ""))
+        if not re.fullmatch(r"[A-Za-z0-9_+-][A-Za-z0-9._+-]*", folder):
+            fail(f"findings/index.json: bad folder name {folder!r}")
+        for x in fam["findings"]:
+            if not isinstance(x, dict):
+                fail("findings/index.json: a finding is not an object")
+            rows.append((fam, folder, x))
+    nfam = len(families)
+    print(f"{len(rows)} findings in {nfam} families, from `quatcheck findings` on the last full run "
+          f"(region findings: above {figure(factor)} x the rounding floor 8 eps). *worst* is the measured error "
+          "(rad) for a region, and for a property the tolerance of one call (rad for angles, absolute for norms "
+          "and endpoints); each folder's README.md has the figures, the exact worst case and the commands, "
+          "`repro.sh` runs its standalone reproducer.\n")
+    print("| library | version | routine | what | worst | tolerance | region | reproducer |")
+    print("|---|---|---|---|---:|---:|---|---|")
+    for fam, folder, x in rows:
+        region = text(x.get("what", "")) if x.get("kind") == "region" else ""
+        what = (f"region error above the floor" if x.get("kind") == "region"
+                else f"fails `{text(x.get('what', ''))}`")
+        worst = figure(x.get("worst")) if x.get("kind") == "region" else ""
+        link = f"`findings/{folder}/`"  # in the report folder (reports/latest is not committed: no link)
+        print(f"| `{text(fam.get('family', ''))}` | {text(fam.get('version', '')) or '-'} | "
+              f"`{text(x.get('impl', ''))}` {text(x.get('op', ''))} | {what} | {worst} | {figure(x.get('tolerance'))} | "
+              f"{region} | {link} ({LANGUAGES.get(fam.get('language', ''), '?')}) |")
+    print()
+
+    run = load_json(os.path.join(report, "run.json")) if os.path.exists(os.path.join(report, "run.json")) else {}
+    seed, cases = run.get("seed"), run.get("cases_per_region")
+    worst_rows = qc_tables.rows(report, "worst_cases.csv", ["impl", "op", "region", "angle_err_rad"] +
+                                [f"q{k}_{c}" for k in (0, 1) for c in "wxyz"] + ["t"])
+    summary_rows = qc_tables.rows(report, "summary.csv", ["impl", "op", "region", "max_ulp1", "max_angle_err_rad"])
+    contradicted = published.contradicted(report)
+    print(f"### Published figures this run contradicts\n")
+    if not contradicted:
+        print("None in this report.")
+        return
+    print("A sampled maximum is a lower bound on the true one: a measurement above what a correct published "
+          "figure allows refutes it (scripts/readme/published.py explains each allowance). The command re-runs "
+          "the sampling of the region that measured it (the same seed and cases, so the same figure); the worst "
+          "case is the region's worst input the run kept.\n")
+    for impl, op, what, value, measured, ratio, allowance, source, quantity in contradicted:
+        # The worst case of the measured quantity: the angle, or for a component figure (Eberly) the ulp1.
+        col = "ulp1" if quantity == published.COMPONENT else "angle_err_rad"
+        # The region whose summary.csv row holds the measured maximum, and that region's worst case.
+        scol = "max_ulp1" if quantity == published.COMPONENT else "max_angle_err_rad"
+        region, top = None, None
+        for r in summary_rows:
+            if r["impl"] == impl and r["op"] == op and r[scol] != "" and (top is None or float(r[scol]) > top):
+                region, top = r["region"], float(r[scol])
+        best = None
+        for r in worst_rows:
+            if r["impl"] == impl and r["op"] == op and r["region"] == region and r[col] not in ("", "nan"):
+                if best is None or float(r[col]) > float(best[col]):
+                    best = r
+        print(f"- **{text(impl)} {text(op)}**, {text(what)}: published {value:.6g}, measured {measured:.4g} "
+              f"({ratio:.3g} x, a correct figure allows {allowance:g} x). Source: {text(source)}.")
+        cmd = ["quatcheck", "run", "--impl", impl, "--op", op]
+        if region is not None:
+            cmd += ["--region", region]
+        if seed is not None:
+            cmd += ["--seed", str(seed)]
+        if cases is not None:
+            cmd += ["--cases", str(cases)]
+        print(f"  Reproduce: `{' '.join(quote(w) for w in cmd + ['--out', 'reports/published'])}`")
+        if best is not None:
+            q0 = ", ".join(best[f"q0_{c}"] for c in "wxyz")
+            q1 = ", ".join(best[f"q1_{c}"] for c in "wxyz")
+            print(f"  Worst case ({text(best['region'])}, angle error {float(best['angle_err_rad']):.4g} rad, "
+                  f"{float(best['ulp1']):.4g} ulp1): "
+                  f"q0 = ({text(q0)}), q1 = ({text(q1)}), t = {text(best['t'])}.")
+
+
+if __name__ == "__main__":
+    if len(sys.argv) != 2:
+        sys.stderr.write("usage: findings.py REPORT_DIR\n")
+        sys.exit(2)
+    main(sys.argv[1])

@@ -1,0 +1,198 @@
+#!/usr/bin/env bash
+# quatcheck findings (docs/findings.md) on a short run: RTM, Filament and Bullet f32 (C++), PlayCanvas and
+# gl-matrix (JavaScript, when node and impls/js/node_modules are present), SciPy (Python, when importable) and
+# qc-slerp (a correct routine).
+#  1. every reproducer the short run writes is executed and exits 1 (the finding reproduces outside quatcheck);
+#  2. negative control: the same reproducer with QC_REPRO_SUBSTITUTE=expected (the reference's own output in
+#     place of the library's answer) exits 0; the correct routine qc-slerp gets no folder at all;
+#  3. inputs round-trip bit for bit: each reproducer's literals (C++ hexfloats, JS bit patterns, Python
+#     float.fromhex), parsed back, equal the worst_cases.csv row of its case-N.csv; negative control: a literal
+#     changed by one ulp is caught;
+#  4. a missing compiler or runtime is a SKIP line with exit 77, never a pass;
+#  5. a malformed table is a one-line error, exit 2, and findings/ is left as it was.
+# Usage: bash tests/findings.test.sh BUILD_DIR SOURCE_DIR
+set -uo pipefail
+build="$(cd "$1" && pwd)"
+src="$(cd "$2" && pwd)"
+qc="$build/quatcheck"
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+fail() { echo "FAIL: $*"; exit 1; }
+cd "$src" || exit 1
+
+plugins=()
+js=0
+if command -v node >/dev/null && [ -d impls/js/node_modules ]; then
+  plugins+=(--plugin-cmd "node impls/js/playcanvas.js" --plugin-cmd "node impls/js/gl-matrix.js")
+  js=1
+else
+  echo "SKIP: the JavaScript reproducers: node or impls/js/node_modules is missing (scripts/setup installs them)"
+fi
+py=0
+if /usr/bin/python3 -c 'import scipy.spatial.transform' 2>/dev/null; then
+  plugins+=(--plugin-cmd "/usr/bin/python3 impls/python/scipy_adapter.py")
+  py=1
+else
+  echo "SKIP: the SciPy reproducer: /usr/bin/python3 cannot import scipy (Debian python3-scipy)"
+fi
+impls=(--impl recipe-rtm --impl recipe-filament --impl bullet.f32 --impl qc-slerp)
+[ $js = 1 ] && impls+=(--impl playcanvas-slerp --impl glmatrix-slerp)
+[ $py = 1 ] && impls+=(--impl scipy-slerp)
+r="$work/r"
+# --timeout: node may need more than the default 5 s to load a package on a busy machine. conform has no
+# --timeout, so its process plugins get three tries (a refused hello is exit 2 with that reason).
+"$qc" run --out "$r" --cases 400 --timeout 60 --no-leaderboard "${impls[@]}" "${plugins[@]}" >/dev/null 2>"$work/err" ||
+  fail "quatcheck run failed: $(tail -1 "$work/err")"
+for try in 1 2 3; do
+  "$qc" conform --out "$r" --cases 60 --property finite --property endpoints --property unit --property shortest-arc \
+    "${impls[@]}" "${plugins[@]}" >/dev/null 2>"$work/err"
+  s=$?
+  [ $s -le 1 ] && break
+  grep -q "no complete hello" "$work/err" || break
+done
+[ $s -le 1 ] || fail "quatcheck conform failed: $(tail -1 "$work/err")"
+"$qc" findings "$r" 2>"$work/err" || fail "quatcheck findings failed: $(cat "$work/err")"
+f="$r/findings"
+[ -f "$f/index.json" ] || fail "no findings/index.json"
+[ ! -e "$f/qc-slerp" ] || fail "the correct routine qc-slerp has a findings folder"
+want=(recipe-rtm recipe-filament bullet)
+[ $js = 1 ] && want+=(playcanvas-slerp glmatrix-slerp)
+for w in "${want[@]}"; do [ -x "$f/$w/repro.sh" ] || fail "no findings/$w/repro.sh"; done
+grep -q "^## What goes wrong" "$f/recipe-rtm/README.md" || fail "recipe-rtm/README.md has no 'What goes wrong'"
+grep -q "quatcheck' 'replay' 'case-1.csv'" "$f/bullet/README.md" || fail "bullet/README.md has no quoted replay command"
+
+# 1 and 2: every reproducer, as it is and with the reference's answer substituted.
+export QC_NODE_MODULES="$src/impls/js/node_modules" PYTHON=/usr/bin/python3
+for d in "$f"/*/; do
+  name="$(basename "$d")"
+  "$d/repro.sh" >"$work/$name.out" 2>&1
+  s=$?
+  if [ $s = 77 ]; then
+    echo "SKIP: findings/$name: $(grep SKIP "$work/$name.out" | head -1)"
+    [ $js = 1 ] && [ -f "$d/repro.mjs" ] && fail "$name: skipped although node and the packages are present"
+    continue
+  fi
+  [ $s = 1 ] || fail "findings/$name/repro.sh exited $s, not 1: $(tail -5 "$work/$name.out")"
+  grep -q "BROKEN" "$work/$name.out" || fail "$name: exit 1 without a BROKEN case"
+  QC_REPRO_SUBSTITUTE=expected "$d/repro.sh" >"$work/$name.neg" 2>&1
+  s=$?
+  [ $s = 0 ] || fail "negative control: findings/$name/repro.sh with the reference's output exited $s, not 0: $(tail -5 "$work/$name.neg")"
+  echo "ok: findings/$name reproduces (exit 1) and passes on the reference's output (exit 0)"
+done
+# ... and each finding on its own: at least one of its cases (same property or region, same precision) breaks.
+/usr/bin/python3 - "$f" "$work" <<'PY' || fail "a finding that none of its cases reproduces"
+import json, os, re, sys
+folder, work = sys.argv[1], sys.argv[2]
+checked = 0
+for fam in json.load(open(os.path.join(folder, "index.json")))["families"]:
+    out = os.path.join(work, fam["folder"] + ".out")
+    if not os.path.exists(out) or "SKIP" in open(out).read():
+        continue
+    cases = []
+    for block in re.split(r"(?m)^case \d+: ", open(out).read())[1:]:
+        cases.append((block.split("\n")[0], re.search(r" f(32|64) at t", block).group(1), "BROKEN" in block))
+    for x in fam["findings"]:
+        if x["cases"] == 0:
+            continue
+        prefix = ("region " if x["kind"] == "region" else "property ") + x["what"] + ":"
+        mine = [c for c in cases if c[0].startswith(prefix) and c[1] == x["impl"][-2:]]
+        if not any(c[2] for c in mine):
+            sys.exit(f"{fam['folder']}: {x['impl']} {x['kind']} {x['what']}: none of its {len(mine)} cases breaks the promise")
+        checked += 1
+print(f"ok: each of the {checked} findings with cases is reproduced by at least one of its own cases")
+PY
+
+# 2b: negative control, the reproducer pointed at a correct routine: a fabricated `fail` row for Eigen's slerp
+# (C++) and SciPy's (Python) on an ordinary case gives a reproducer that finds the promise kept (exit 0).
+r2="$work/r2"
+cp -r "$r" "$r2" && rm -rf "$r2/findings"
+case9='0x1p+0 0x0p+0 0x0p+0 0x0p+0 0x1.6a09e667f3bcdp-1 0x1.6a09e667f3bcdp-1 0x0p+0 0x0p+0 0x1p-2'
+printf '%s\n' "eigen.f64,slerp,shortest-arc,fail,1,,,$case9," >>"$r2/conformance.csv"
+[ $py = 1 ] && printf '%s\n' "scipy-slerp.f64,slerp,shortest-arc,fail,1,,,$case9," >>"$r2/conformance.csv"
+"$qc" findings "$r2" 2>"$work/err" || fail "quatcheck findings on the fabricated rows failed: $(cat "$work/err")"
+correct=(eigen)
+[ $py = 1 ] && correct+=(scipy-slerp)
+for name in "${correct[@]}"; do
+  "$r2/findings/$name/repro.sh" >"$work/$name.correct" 2>&1; s=$?
+  [ $s = 77 ] && fail "findings/$name skipped although its runtime is present: $(head -1 "$work/$name.correct")"
+  [ $s = 0 ] || fail "negative control: $name's reproducer on a case it gets right exited $s, not 0: $(tail -4 "$work/$name.correct")"
+  grep -q ": kept" "$work/$name.correct" || fail "$name: exit 0 without a kept case"
+  echo "ok: findings/$name, pointed at a correct routine, exits 0"
+done
+
+# 3: the literals round-trip to the worst_cases.csv rows; a one-ulp change is caught.
+roundtrip() {
+  /usr/bin/python3 - "$1" <<'PY'
+import csv, pathlib, re, struct, sys
+folder = pathlib.Path(sys.argv[1])
+checked = 0
+for d in sorted(p for p in folder.iterdir() if p.is_dir()):
+    rows = [next(csv.DictReader(open(c))) for c in sorted(d.glob("case-*.csv"), key=lambda p: int(p.stem[5:]))]
+    if (d / "repro.cpp").exists():
+        text = (d / "repro.cpp").read_text()
+        lines = [l for l in text.splitlines() if l.strip().startswith('{"region ')]
+        parse = lambda l: [float.fromhex(x) for x in re.findall(r"-?0x[0-9a-f.]+p[-+]\d+", l)][:9]
+    elif (d / "repro.mjs").exists():
+        lines = [l for l in (d / "repro.mjs").read_text().splitlines() if l.strip().startswith('{ label: "region ')]
+        parse = lambda l: [struct.unpack(">d", bytes.fromhex(x))[0] for x in re.findall(r"'([0-9a-f]{16})'", l)][:9]
+    elif (d / "repro.py").exists():
+        lines = [l for l in (d / "repro.py").read_text().splitlines() if l.strip().startswith('{"label": "region ')]
+        parse = lambda l: [float.fromhex(x) for x in re.findall(r"h\('([^']+)'\)", l)][:9]
+    else:
+        continue
+    if len(lines) != len(rows):
+        sys.exit(f"{d.name}: {len(lines)} region cases in the reproducer, {len(rows)} case-N.csv files")
+    for line, row in zip(lines, rows):
+        want = [float.fromhex(row[k]) for k in ("q0_w", "q0_x", "q0_y", "q0_z", "q1_w", "q1_x", "q1_y", "q1_z", "t")]
+        got = parse(line)
+        if [struct.pack("<d", x) for x in got] != [struct.pack("<d", x) for x in want]:
+            sys.exit(f"{d.name}: the reproducer's inputs {got} differ from worst_cases.csv's {want}")
+        checked += 1
+if checked == 0:
+    sys.exit("no region case to check")
+print(f"ok: {checked} reproducer inputs equal their worst_cases.csv rows bit for bit")
+PY
+}
+roundtrip "$f" || fail "round trip"
+cp -r "$f" "$work/mutant"
+/usr/bin/python3 - "$work/mutant/recipe-rtm/repro.cpp" <<'PY' || fail "could not make the one-ulp mutant"
+import re, sys
+p = sys.argv[1]
+s = open(p).read()
+lines = s.splitlines(keepends=True)
+for i, l in enumerate(lines):
+    if l.strip().startswith('{"region '):
+        m = re.search(r"(-?0x1\.)([0-9a-f]+)(p)", l)
+        digits = m.group(2)
+        bumped = format(int(digits, 16) ^ 1, "0%dx" % len(digits))
+        lines[i] = l[:m.start(2)] + bumped + l[m.end(2):]
+        break
+else:
+    sys.exit("no region case in recipe-rtm/repro.cpp")
+open(p, "w").write("".join(lines))
+PY
+if roundtrip "$work/mutant" >/dev/null 2>&1; then fail "negative control: a one-ulp change of an input literal passed the round trip"; fi
+echo "ok: the round trip catches a one-ulp change of an input"
+
+# 4: a missing compiler or runtime is a SKIP (77), never a pass.
+rm -f "$work/mutant/recipe-rtm/repro"
+out="$(CXX=/nonexistent/c++ "$work/mutant/recipe-rtm/repro.sh" 2>&1)"; s=$?
+[ $s = 77 ] && grep -q "^SKIP: no C++ compiler" <<<"$out" || fail "a missing compiler: exit $s, '$out'"
+if [ $js = 1 ]; then
+  out="$(env -u QC_NODE_MODULES PATH=/usr/bin:/bin bash -c "rm -f '$work/mutant/playcanvas-slerp/node_modules'; '$work/mutant/playcanvas-slerp/repro.sh'" 2>&1)"; s=$?
+  [ $s = 77 ] && grep -q "^SKIP: npm package playcanvas not found" <<<"$out" || fail "a missing npm package: exit $s, '$out'"
+  out="$(PATH=/nonexistent /bin/sh "$work/mutant/playcanvas-slerp/repro.sh" 2>&1)"; s=$?
+  [ $s = 77 ] && grep -q "^SKIP: node is not on PATH" <<<"$out" || fail "missing node: exit $s, '$out'"
+fi
+echo "ok: a missing compiler or runtime is a SKIP with exit 77"
+
+# 5: a malformed table: one line, exit 2, findings/ untouched.
+before="$(cd "$f" && find . -type f | sort | xargs md5sum)"
+cp "$r/conformance.csv" "$work/conformance.csv"
+sed -i '2s/,fail,/,fial,/; 2s/,pass,/,fial,/' "$r/conformance.csv"
+"$qc" findings "$r" >"$work/out" 2>"$work/err"; s=$?
+[ $s = 2 ] || fail "a malformed conformance.csv: exit $s, not 2"
+[ "$(wc -l <"$work/err")" = 1 ] && grep -q "^quatcheck: .*conformance.csv:2:" "$work/err" || fail "malformed table message: $(cat "$work/err")"
+[ "$before" = "$(cd "$f" && find . -type f | sort | xargs md5sum)" ] || fail "a failed findings changed findings/"
+echo "ok: a malformed table is a one-line error (exit 2) and findings/ is left as it was"
+echo "PASS"
