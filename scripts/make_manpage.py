@@ -26,7 +26,8 @@ def main():
     if len(sys.argv) != 5:
         sys.exit("usage: make_manpage.py QUATCHECK VERSION HELP_TXT MAN_PAGE")
     exe, version, help_txt, man = sys.argv[1:]
-    help_all = subprocess.run([exe, "--help-all"], check=True, capture_output=True, text=True).stdout
+    # argv[0] "quatcheck": the usage line names the command, not the build folder it ran from.
+    help_all = subprocess.run(["quatcheck", "--help-all"], executable=exe, check=True, capture_output=True, text=True).stdout
     with open(help_txt, "w", encoding="utf-8") as f:
         f.write(help_all)
     page = [f'.TH QUATCHECK 1 "" "quatcheck {version}" "User Commands"',

@@ -201,7 +201,7 @@ nlohmann::json run_json(const RunResult &r) {
 
 std::map<std::string, ImplInfo> implementations(const RunResult &r) {
     std::map<std::string, ImplInfo> out;
-    for (const auto &io : r.selected) out[io.impl->name] = {io.impl->group, io.impl->version};
+    for (const auto &io : r.selected) out[io.impl->name] = {io.impl->group, io.impl->version, io.impl->origin};
     return out;
 }
 

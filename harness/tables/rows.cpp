@@ -38,7 +38,7 @@ void read_run_json(const std::string &path, const std::string &text, ReportTable
     for (const auto &e : j["implementations"]) {
         if (!e.is_object() || !e.contains("impl") || !e["impl"].is_string() || !e.contains("group") || !e["group"].is_string())
             fail("an 'implementations' entry lacks a string 'impl' or 'group'");
-        ImplInfo info{e["group"].get<std::string>(), ""};
+        ImplInfo info{e["group"].get<std::string>(), "", ""};
         if (e.contains("library_version") && e["library_version"].is_string())
             info.version = e["library_version"].get<std::string>();
         if (e.contains("origin") && e["origin"].is_string()) info.origin = e["origin"].get<std::string>();
