@@ -57,9 +57,8 @@ for f in ./usr/bin/quatcheck ./usr/include/quatcheck/plugin.h ./usr/share/quatch
 done
 grep -qE '^\./usr/lib/.*cmake/quatcheck/quatcheckConfig\.cmake$' "$tmp/contents" || fail "the package lacks quatcheckConfig.cmake"
 grep -qE '^\./usr/lib/.*cmake/quatcheck/QuatcheckGate\.cmake$' "$tmp/contents" || fail "the package lacks QuatcheckGate.cmake"
-if grep -vE '^\./(usr/(bin|include|lib|share)(/|$))?$|^\./usr/?$' "$tmp/contents" | grep -q .; then
-  grep -vE '^\./(usr/(bin|include|lib|share)(/|$))?$|^\./usr/?$' "$tmp/contents" | head; fail "files outside /usr/{bin,include,lib,share}"
-fi
+outside="$(grep -vE '^\./$|^\./usr/$|^\./usr/(bin|include|lib|share)/' "$tmp/contents" || true)"
+[ -z "$outside" ] || { echo "$outside" | head; fail "files outside /usr/{bin,include,lib,share}"; }
 
 # The unpacked binary runs a small run and report, from a folder of its own.
 dpkg-deb -x "$deb" "$tmp/x"
