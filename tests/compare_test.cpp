@@ -196,3 +196,34 @@ TEST(Compare, MalformedCsvIsReportedWithFileAndLine) {
     EXPECT_THROW(read_report_folder((dir / "nope").string()), InputError);
     fs::remove_all(dir);
 }
+
+// The text report prints every failed case with its figures and the commands that reproduce it; the plugin
+// option comes from run.json's origin of the row's implementation (a .so: --plugin, else --plugin-cmd, quoted
+// for a shell), the seed and case count from run.json too. A passing comparison prints no FAIL block.
+TEST(Compare, TextNamesEachFailedRowWithAReproduceCommand) {
+    auto base = report({row("lib.f64", "near-0", 1e-14, 1), row("proc.f64", "uniform", 1e-14, 1),
+                        row("seed-c.f64", "threshold", 1e-14, 1)});
+    auto cur = report({row("lib.f64", "near-0", 1e-10, 1), row("proc.f64", "uniform", 1e-10, 1),
+                       row("seed-c.f64", "threshold", 1e-10, 1)});
+    cur.seed = 7;
+    cur.cases_per_region = 1000;
+    cur.implementations["lib.f64"] = {"plugin", "", "/opt/my lib/lib.so"};
+    cur.implementations["proc.f64"] = {"plugin", "1.0", "node adapter.js"};
+    cur.implementations["seed-c.f64"] = {"seed", "", "builtin"};
+    const std::string text = comparison_text(compare_reports(base, cur, {}));
+    EXPECT_NE(text.find("FAIL accuracy lib.f64 slerp near-0: max_angle_err_rad 1e-14 -> 1e-10"), std::string::npos) << text;
+    EXPECT_NE(text.find("    reproduce the row: quatcheck run --plugin '/opt/my lib/lib.so' --impl lib.f64 --op slerp "
+                        "--region near-0 --cases 1000 --seed 7 --no-leaderboard --out reproduce"),
+              std::string::npos)
+        << text;
+    EXPECT_NE(text.find("reproduce the row: quatcheck run --plugin-cmd 'node adapter.js' --impl proc.f64 --op slerp "
+                        "--region uniform"),
+              std::string::npos)
+        << text;
+    EXPECT_NE(text.find("reproduce the row: quatcheck run --impl seed-c.f64 --op slerp --region threshold"), std::string::npos)
+        << text;
+    // Negative control: the same folders the other way round improve, and nothing is printed as failed.
+    const std::string better = comparison_text(compare_reports(cur, base, {}));
+    EXPECT_EQ(better.find("FAIL "), std::string::npos) << better;
+    EXPECT_EQ(better.find("reproduce the row"), std::string::npos) << better;
+}

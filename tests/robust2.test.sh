@@ -370,16 +370,17 @@ for blocks in 0 $(( (js < ms ? js : ms) / 1024 + 1 )); do
         fail "compare on a full disk ($blocks KiB) changed the pair"
 done
 # A real full disk where junit.xml still fits and compare.md no longer does: a tmpfs in a user and mount
-# namespace (unshare -Urm), filled up to two pages (one for the lock file's pid, one for junit.xml).
+# namespace (unshare -Urm), filled up to one page for the lock file's pid and the pages junit.xml takes ($js
+# bytes: its failure details carry the figures and reproduce commands).
 if unshare -Urm true 2>/dev/null; then
     mkdir -p "$tmp/fs"
-    unshare -Urm bash -s "$tmp/fs" "$tmp/pair" "$qc" "$tmp/d1" "$tmp/d2" >"$tmp/ns.out" 2>&1 <<'NS'
-fs=$1 pair=$2 qc=$3 d1=$4 d2=$5
+    unshare -Urm bash -s "$tmp/fs" "$tmp/pair" "$qc" "$tmp/d1" "$tmp/d2" "$js" >"$tmp/ns.out" 2>&1 <<'NS'
+fs=$1 pair=$2 qc=$3 d1=$4 d2=$5 js=$6
 fingerprint() { (cd "$1" && find . -type f -print0 | sort -z | xargs -0 sha256sum) 2>/dev/null | sha256sum; }
 mount -t tmpfs -o size=1m none "$fs" || exit 9
 cp -r "$pair" "$fs/pair"
 before=$(fingerprint "$fs/pair")
-head -c $(( $(stat -f -c '%a * %S' "$fs") - 2 * 4096 )) /dev/zero >"$fs/filler"
+head -c $(( $(stat -f -c '%a * %S' "$fs") - (1 + (js + 4095) / 4096) * 4096 )) /dev/zero >"$fs/filler"
 "$qc" compare "$d1" "$d2" --out "$fs/pair" >/dev/null 2>"$fs/err"
 echo "status $?"
 echo "lines $(wc -l <"$fs/err")"

@@ -17,8 +17,8 @@ runs="${QC_FUZZ_RUNS:-4000}"
 seconds="${QC_FUZZ_SECONDS:-}"
 cxx="$(command -v clang++ || true)"
 if [[ -z $cxx ]]; then
-    echo "SKIPPED: clang++ not found (apt-get install clang libclang-rt-14-dev); fuzz targets not run"
-    exit 0
+    echo "SKIP: clang++ not found (apt-get install clang libclang-rt-14-dev; not in the core profile); fuzz targets not run"
+    exit 77
 fi
 out="$build/fuzz"
 mkdir -p "$out"
@@ -50,8 +50,8 @@ build() {
     [[ -x $bin && $relink == 0 ]] && return 0
     if ! "$cxx" -fsanitize=fuzzer,address,undefined "${objs[@]}" "${link[@]}" -o "$bin.tmp" 2>"$out/$name.log"; then
         if grep -q "libclang_rt.fuzzer\|cannot find -l.*fuzzer\|fuzzer.*not found" "$out/$name.log"; then
-            echo "SKIPPED: libFuzzer runtime missing (apt-get install libclang-rt-14-dev)"
-            exit 0
+            echo "SKIP: libFuzzer runtime missing (apt-get install libclang-rt-14-dev; not in the core profile)"
+            exit 77
         fi
         cat "$out/$name.log"
         exit 1

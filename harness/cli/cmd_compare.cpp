@@ -32,6 +32,7 @@ int compare_command(const CompareArgs &a) {
     dir.write("compare.md", comparison_markdown(c));
     dir.commit();
     std::fputs(comparison_text(c).c_str(), stdout);
+    std::fflush(stdout);  // the table before the line below, also when both go to one pipe (ctest)
     std::fprintf(stderr, "quatcheck compare: junit.xml and compare.md in %s\n", out.c_str());
     return c.failed ? 1 : 0;
 }

@@ -20,8 +20,9 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// scripts/plot_report.py next to the build: <exe>/../scripts (build dir inside the source tree, as
-// scripts/setup makes it), else ./scripts from the current folder.
+// The plotting script: installed, <exe>/../share/quatcheck/scripts (cmake --install, the .deb: docs/install.md);
+// in a checkout, <exe>/../scripts (build dir inside the source tree, as scripts/setup makes it); else
+// ./scripts from the current folder.
 std::string find_script(const std::string &given) {
     if (!given.empty()) {
         if (!fs::is_regular_file(given)) throw UsageError(fmt::format("report: --script: {}: no such file", given));
@@ -30,11 +31,14 @@ std::string find_script(const std::string &given) {
     std::error_code ec;
     fs::path exe = fs::read_symlink("/proc/self/exe", ec);
     std::vector<fs::path> candidates;
-    if (!ec) candidates.push_back(exe.parent_path().parent_path() / "scripts" / "plot_report.py");
+    if (!ec) {
+        candidates.push_back(exe.parent_path().parent_path() / "share" / "quatcheck" / "scripts" / "plot_report.py");
+        candidates.push_back(exe.parent_path().parent_path() / "scripts" / "plot_report.py");
+    }
     candidates.push_back(fs::path("scripts") / "plot_report.py");
     for (const auto &c : candidates)
         if (fs::is_regular_file(c)) return c.string();
-    throw UsageError("report: cannot find scripts/plot_report.py beside the build or in the current folder (use --script)");
+    throw UsageError("report: cannot find plot_report.py in <exe>/../share/quatcheck/scripts, beside the build or in ./scripts (use --script)");
 }
 
 int report_command(const std::string &dir, const std::string &script_option, const std::string &python) {
@@ -108,7 +112,7 @@ void setup(CLI::App *sub, int &status) {
     auto script = std::make_shared<std::string>();
     auto python = std::make_shared<std::string>("/usr/bin/python3");
     sub->add_option("DIR", *dir, "Report folder written by quatcheck run (and the other commands)")->required();
-    sub->add_option("--script", *script, "The plotting script (default: scripts/plot_report.py of the source tree)");
+    sub->add_option("--script", *script, "The plotting script (default: share/quatcheck/scripts/plot_report.py of the install, else scripts/plot_report.py of the source tree)");
     sub->add_option("--python", *python, "Python with matplotlib (Debian's python3-matplotlib)")->capture_default_str();
     sub->callback([=, &status] { status = report_command(*dir, *script, *python); });
 }

@@ -181,6 +181,7 @@ int main(int argc, char **argv) {
     CLI::App app{"quatcheck: accuracy and conformance harness for quaternion slerp, nlerp and squad"};
     app.require_subcommand(1);
     app.set_help_all_flag("--help-all", "Help for every subcommand");
+    app.set_version_flag("--version", std::string("quatcheck ") + QC_VERSION, "Print the version and exit");
     int exit_status = 0;
     auto entries = cli::commands();
     std::sort(entries.begin(), entries.end(), [](auto &a, auto &b) { return a.name < b.name; });
@@ -206,6 +207,8 @@ int main(int argc, char **argv) {
     } catch (const CLI::CallForHelp &e) {
         return app.exit(e);
     } catch (const CLI::CallForAllHelp &e) {
+        return app.exit(e);
+    } catch (const CLI::CallForVersion &e) {
         return app.exit(e);
     } catch (const CLI::ParseError &e) {
         std::string where = app.get_subcommands().empty() ? "usage" : app.get_subcommands().front()->get_name();

@@ -31,7 +31,40 @@ ReportData read_report_folder(const std::string &dir) {
         }
     d.timing = t.timing;
     d.worst = t.worst_cases;
+    d.seed = t.seed;
+    d.cases_per_region = t.cases_per_region;
+    if (t.implementations) d.implementations = *t.implementations;
     return d;
+}
+
+namespace {
+// A word for a shell: as it is when it is plain, else in single quotes.
+std::string shell_word(const std::string &w) {
+    if (!w.empty() && w.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_./=:,+-@%") ==
+                          std::string::npos)
+        return w;
+    std::string q = "'";
+    for (char ch : w) q += ch == '\'' ? std::string("'\\''") : std::string(1, ch);
+    return q + "'";
+}
+}  // namespace
+
+std::string plugin_option_of(const ReportData &d, const std::string &impl) {
+    auto it = d.implementations.find(impl);
+    if (it == d.implementations.end() || it->second.origin.empty() || it->second.origin == "builtin") return {};
+    const std::string &o = it->second.origin;
+    if (o.size() > 3 && o.compare(o.size() - 3, 3, ".so") == 0) return " --plugin " + shell_word(o);
+    return " --plugin-cmd " + shell_word(o);
+}
+
+std::string reproduce_row_command(const ReportData &d, const SummaryRow &row) {
+    std::string s = fmt::format("quatcheck {}{} --impl {}", row.op == "squad" ? "squad" : "run", plugin_option_of(d, row.impl),
+                                shell_word(row.impl));
+    if (row.op == "squad") return s + fmt::format(" --region {}", shell_word(row.region));
+    s += fmt::format(" --op {} --region {}", shell_word(row.op), shell_word(row.region));
+    if (d.cases_per_region) s += fmt::format(" --cases {}", *d.cases_per_region);
+    if (d.seed) s += fmt::format(" --seed {}", *d.seed);
+    return s + " --no-leaderboard --out reproduce";
 }
 
 double eps_of_impl(const std::string &impl) {
@@ -73,9 +106,10 @@ std::string worst_case_text(const ReportData &d, const std::string &impl, const 
     for (const auto &w : d.worst)
         if (w.impl == impl && w.op == op && w.region == region) {
             return fmt::format("worst case ({}/worst_cases.csv:{}): q0=({} {} {} {}) q1=({} {} {} {}) t={} out=({} {} {} {}) "
-                               "angle_err_rad={} ulp1={}; reproduce: quatcheck replay {}/worst_cases.csv",
+                               "angle_err_rad={} ulp1={}; reproduce: quatcheck replay {}/worst_cases.csv{}",
                                d.dir, w.line, w.q0[0], w.q0[1], w.q0[2], w.q0[3], w.q1[0], w.q1[1], w.q1[2], w.q1[3], w.t,
-                               w.out[0], w.out[1], w.out[2], w.out[3], num(w.angle_err_rad), num(w.ulp1), d.dir);
+                               w.out[0], w.out[1], w.out[2], w.out[3], num(w.angle_err_rad), num(w.ulp1), d.dir,
+                               plugin_option_of(d, impl));
         }
     return "worst case: not recorded (no worst_cases.csv row)";
 }
@@ -132,10 +166,11 @@ void compare_accuracy(const ReportData &b, const ReportData &c, const CompareOpt
             for (const auto &w : why) msg += (msg.empty() ? "" : "; ") + w;
             tc.message = msg;
             tc.detail = fmt::format("baseline: status={} cases={} nonfinite={} max_angle_err_rad={} max_ulp1={}\n"
-                                    "current:  status={} cases={} nonfinite={} max_angle_err_rad={} max_ulp1={}\n{}",
+                                    "current:  status={} cases={} nonfinite={} max_angle_err_rad={} max_ulp1={}\n{}\n"
+                                    "reproduce the row: {}",
                                     base->status, base->cases, base->nonfinite, num(base->max_angle_err_rad), num(ulp1(*base)),
                                     cur.status, cur.cases, cur.nonfinite, num(cur.max_angle_err_rad), num(ulp1(cur)),
-                                    worst_case_text(c, cur.impl, cur.op, cur.region));
+                                    worst_case_text(c, cur.impl, cur.op, cur.region), reproduce_row_command(c, cur));
             out.failed = true;
         }
         out.cases.push_back(tc);
@@ -286,6 +321,18 @@ std::string comparison_text(const Comparison &c) {
         }
     }
     for (const auto &n : c.notes) s += "note: " + n + "\n";
+    // Every failed case in full: the row and its region or property, the figures, the worst case and the
+    // commands that reproduce it.
+    for (const auto &tc : c.cases) {
+        if (!tc.failed) continue;
+        s += fmt::format("FAIL {} {}: {}\n", tc.suite, tc.name, tc.message);
+        for (size_t a = 0; a < tc.detail.size();) {
+            size_t e = tc.detail.find('\n', a);
+            if (e == std::string::npos) e = tc.detail.size();
+            s += "    " + tc.detail.substr(a, e - a) + "\n";
+            a = e + 1;
+        }
+    }
     s += verdict_line(c) + "\n";
     return s;
 }

@@ -16,6 +16,7 @@
 
 #include "tables/rows.h"
 
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -31,6 +32,9 @@ struct ReportData {
     std::optional<std::vector<ConformanceRow>> conformance;
     std::optional<std::vector<TimingRow>> timing;
     std::vector<WorstCaseRow> worst;
+    // run.json's seed, cases per region and implementations (their origins), for the reproduce commands.
+    std::optional<uint64_t> seed, cases_per_region;
+    std::map<std::string, ImplInfo> implementations;
 };
 // Reads a folder's tables; summary.csv is required. Throws InputError "FILE:LINE: reason".
 ReportData read_report_folder(const std::string &dir);
@@ -77,7 +81,14 @@ struct Comparison {
 
 Comparison compare_reports(const ReportData &baseline, const ReportData &current, const CompareOptions &o);
 
-// Human table (stdout), markdown for a PR comment, and JUnit XML.
+// The options that load an implementation's plugin again, from run.json's origin: " --plugin PATH" for a
+// shared library (a path ending in .so), " --plugin-cmd 'COMMAND'" for a process plugin, "" for a built-in.
+std::string plugin_option_of(const ReportData &d, const std::string &impl);
+// The command that measures one summary row again (the same seed and cases per region as d's run.json).
+std::string reproduce_row_command(const ReportData &d, const SummaryRow &row);
+
+// Human table and every failed case with its figures and reproduce commands (stdout), markdown for a PR
+// comment, and JUnit XML.
 std::string comparison_text(const Comparison &c);
 std::string comparison_markdown(const Comparison &c);
 std::string comparison_junit(const Comparison &c);

@@ -16,8 +16,9 @@ namespace {
 // A number cell that the schema requires, or 0 when its column is absent.
 double figure(const Table &t, size_t i, const char *column) { return t.number(i, column).value_or(0); }
 
-// run.json: the group and library version of each selected implementation.
-std::map<std::string, ImplInfo> read_run_json(const std::string &path, const std::string &text) {
+// run.json: the group, library version and origin of each selected implementation, into t.implementations;
+// the run's seed and cases per region, when present.
+void read_run_json(const std::string &path, const std::string &text, ReportTables &t) {
     nlohmann::json j;
     try {
         j = nlohmann::json::parse(text);
@@ -43,7 +44,9 @@ std::map<std::string, ImplInfo> read_run_json(const std::string &path, const std
         if (e.contains("origin") && e["origin"].is_string()) info.origin = e["origin"].get<std::string>();
         out[e["impl"].get<std::string>()] = info;
     }
-    return out;
+    t.implementations = std::move(out);
+    for (auto [key, field] : {std::pair{"seed", &t.seed}, std::pair{"cases_per_region", &t.cases_per_region}})
+        if (j.contains(key) && j[key].is_number_unsigned()) *field = j[key].get<uint64_t>();
 }
 
 }  // namespace
@@ -174,7 +177,7 @@ ReportTables read_report_tables(const ReportFiles &files, const fs::path &dir, R
     if (!t.squad_summary)
         if (auto x = read(tables::squad_summary)) t.squad_summary = read_summary(*x);
     if (!t.implementations)
-        if (auto text = files("run.json")) t.implementations = read_run_json(path("run.json"), *text);
+        if (auto text = files("run.json")) read_run_json(path("run.json"), *text, t);
     if (!t.conformance)
         if (auto x = read(tables::conformance)) t.conformance = read_conformance(*x);
     if (!t.squad_conformance)

@@ -1,0 +1,93 @@
+#!/usr/bin/env bash
+# The installed tool works on its own (docs/install.md): `cmake --install` into a temporary prefix, then, with
+# the source tree and the build folder hidden (an empty tmpfs mounted over them in a private mount namespace,
+# where unshare is allowed: root, as in CI), from a temporary working folder: --version, --help-all, a plugin
+# built with pkg-config's flags, run, compare and report; the man page renders; the prefix still
+# works after it is moved; no installed text file names the source or build folder.
+# Negative controls: the installed binary without share/quatcheck fails `report` with its one-line error
+# (so report really uses the installed script), and a .pc without the include path fails the plugin build.
+# Usage: bash tests/install.test.sh BUILD_DIR SOURCE_DIR
+set -euo pipefail
+build="$(cd "$1" && pwd)"
+src="$(cd "$2" && pwd)"
+fail() { echo "FAIL: $*" >&2; exit 1; }
+
+tmp="$(mktemp -d /tmp/qc-install.XXXXXX)"
+trap 'rm -rf "$tmp"' EXIT
+prefix="$tmp/prefix"
+cmake --install "$build" --prefix "$prefix" >"$tmp/install.log" || { cat "$tmp/install.log"; fail "cmake --install failed"; }
+for f in bin/quatcheck include/quatcheck/plugin.h share/quatcheck/scripts/plot_report.py \
+         share/quatcheck/scripts/qc_tables.py share/quatcheck/scripts/readme/frontier.py share/pkgconfig/quatcheck.pc \
+         share/man/man1/quatcheck.1 share/doc/quatcheck/README.md share/doc/quatcheck/docs/install.md \
+         share/doc/quatcheck/help-all.txt; do
+  [ -f "$prefix/$f" ] || fail "not installed: $f"
+done
+config="$(find "$prefix" -name quatcheckConfig.cmake)"
+[ -n "$config" ] || fail "quatcheckConfig.cmake not installed"
+for f in quatcheckConfigVersion.cmake quatcheckTargets.cmake QuatcheckGate.cmake QuatcheckGateStep.cmake; do
+  [ -f "$(dirname "$config")/$f" ] || fail "not installed beside quatcheckConfig.cmake: $f"
+done
+# Nothing installed refers back to the checkout (the binary aside: compile-time strings are not paths it uses).
+if grep -rIl -e "$src" -e "$build" "$prefix" --exclude-dir=bin >"$tmp/refs"; then
+  cat "$tmp/refs"; fail "installed files name the source or build folder"
+fi
+want_version="$("$build/quatcheck" --version)"
+cp "$src/impls/examples/example_plugin.c" "$tmp/"
+
+# What runs with the checkout hidden.
+cat >"$tmp/inner.sh" <<'INNER'
+set -euo pipefail
+tmp="$1" prefix="$2" want_version="$3" src="$4"
+fail() { echo "FAIL: $*" >&2; exit 1; }
+[ ! -e "$src/CMakeLists.txt" ] || echo "note: the source tree is still reachable here (no private mount namespace)"
+mkdir -p "$tmp/cwd" && cd "$tmp/cwd"
+qc="$prefix/bin/quatcheck"
+got="$("$qc" --version)"
+[ "$got" = "$want_version" ] || fail "--version: '$got', expected '$want_version'"
+[[ $got =~ ^quatcheck\ [0-9]+\.[0-9]+\.[0-9]+$ ]] || fail "--version: '$got' is not 'quatcheck X.Y.Z'"
+help="$("$qc" --help-all)" || fail "--help-all exited non-zero"
+grep -q "^compare" <<<"$help" || fail "--help-all does not list compare"
+man="$(MANPAGER=cat MANWIDTH=100 man -l "$prefix/share/man/man1/quatcheck.1" 2>/dev/null)" || fail "man -l failed on the man page"
+grep -q "EXIT STATUS" <<<"$man" || fail "the man page does not render"
+# A plugin built with nothing but pkg-config's flags.
+export PKG_CONFIG_PATH="$prefix/share/pkgconfig"
+cflags="$(pkg-config --cflags quatcheck)"
+cc -O2 -shared -fPIC $cflags "$tmp/example_plugin.c" -o "$tmp/example.so" -lm || fail "plugin build with pkg-config --cflags quatcheck ($cflags) failed"
+[ "$(pkg-config --variable=quatcheck quatcheck)" -ef "$qc" ] || fail "pkg-config's quatcheck variable is not the installed binary"
+"$qc" run --plugin "$tmp/example.so" --impl example-slerp --impl seed-c --cases 300 --out r 2>"$tmp/run.err" || { cat "$tmp/run.err"; fail "run"; }
+"$qc" compare r r >"$tmp/compare.out" 2>&1 || { cat "$tmp/compare.out"; fail "compare of a folder with itself"; }
+grep -q "^OK: 0 regression" "$tmp/compare.out" || fail "compare r r did not say OK"
+"$qc" report r 2>"$tmp/report.err" || { cat "$tmp/report.err"; fail "report"; }
+[ -s r/report.html ] || fail "report wrote no report.html"
+# Moved: the prefix is relocatable (the binary finds its script from its own path).
+mv "$prefix" "$tmp/moved"
+"$tmp/moved/bin/quatcheck" report r 2>"$tmp/report2.err" || { cat "$tmp/report2.err"; fail "report from the moved prefix"; }
+PKG_CONFIG_PATH="$tmp/moved/share/pkgconfig" pkg-config --cflags quatcheck | grep -q -- "-I$tmp/moved/share/pkgconfig/../../include\|-I$tmp/moved/include" \
+  || fail "the moved .pc does not point into the moved prefix"
+# Negative control: without share/quatcheck, report cannot find its script and says so (exit 2, one line).
+rm -rf "$tmp/moved/share/quatcheck"
+set +e
+"$tmp/moved/bin/quatcheck" report r 2>"$tmp/report3.err"
+rc=$?
+set -e
+[ "$rc" -eq 2 ] || fail "negative control: report without share/quatcheck exited $rc, expected 2"
+grep -q "^quatcheck: report: cannot find plot_report.py" "$tmp/report3.err" || { cat "$tmp/report3.err"; fail "negative control: no one-line error"; }
+# Negative control: a .pc without the include path does not build the plugin.
+mkdir -p "$tmp/badpc" && grep -v '^Cflags' "$tmp/moved/share/pkgconfig/quatcheck.pc" >"$tmp/badpc/quatcheck.pc"
+if cc -shared -fPIC $(PKG_CONFIG_PATH="$tmp/badpc" pkg-config --cflags quatcheck) "$tmp/example_plugin.c" -o "$tmp/bad.so" 2>/dev/null; then
+  fail "negative control: the plugin built without quatcheck's include path"
+fi
+echo "inner checks passed"
+INNER
+
+hide=(mount -t tmpfs -o size=1m qc-hidden "$src")
+case "$build/" in "$src"/*) ;; *) hide+=(\&\& mount -t tmpfs -o size=1m qc-hidden "$build") ;; esac
+if unshare --mount true 2>/dev/null; then
+  unshare --mount bash -c "${hide[*]} && bash '$tmp/inner.sh' '$tmp' '$prefix' '$want_version' '$src'" \
+    || fail "the installed tool failed with the checkout hidden (above)"
+  echo "checked with the source tree and build folder hidden"
+else
+  echo "note: unshare --mount is not permitted here: the checks run with the checkout in place (cwd outside it)"
+  bash "$tmp/inner.sh" "$tmp" "$prefix" "$want_version" "$src" || fail "the installed tool failed (above)"
+fi
+echo "PASS: install"
