@@ -1133,6 +1133,8 @@ class Data:
             for r in self.hist.rows:
                 d = groups.setdefault((r["op"], precision_of(r["impl"])), {}).setdefault(r["impl"], {})
                 key = (number(self.hist, r, "ulp1_lo"), number(self.hist, r, "ulp1_hi"))
+                if not math.isfinite(key[0]):
+                    continue  # an ulp1 that overflowed (outputs near 1e300) has no place on the log2 axis
                 d[key] = d.get(key, 0) + number(self.hist, r, "cases")
             return groups, "every sampled case, all regions together"
         if self.curve is None:
@@ -1143,6 +1145,8 @@ class Data:
             if r["bins"] != "log" or number(self.curve, r, "cases") == 0:
                 continue
             u = number(self.curve, r, "max_ulp1")
+            if not math.isfinite(u):
+                continue  # an ulp1 that overflowed (outputs near 1e300) has no place on the log2 axis
             lo = 0.0 if u == 0 else 2.0 ** math.floor(math.log2(u))
             d = groups.setdefault((r["op"], precision_of(r["impl"])), {}).setdefault(r["impl"], {})
             key = (lo, 2 * lo if lo > 0 else 0.0)

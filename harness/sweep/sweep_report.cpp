@@ -293,12 +293,13 @@ SweepResult merge_sweep_shards(const std::vector<std::string> &dirs, const std::
                 throw InputError(fmt::format("merge: {}: shard {}/{} again (also {})", path, index, count, seen[index]));
             const json &slices = j.at("slices");
             if (slices.size() != r.slices.size()) throw InputError(fmt::format("merge: {}: different slices", path));
-            std::vector<uint64_t> shard_points;
+            std::vector<uint64_t> shard_points;  // each slice's points in this shard that its rows count
             for (size_t s = 0; s < slices.size(); s++) {
                 if (slices[s].at("label") != r.slices[s].label) throw InputError(fmt::format("merge: {}: different slices", path));
                 const uint64_t n = slices[s].at("points");
-                shard_points.push_back(n);
-                r.slices[s].points += index > 1 && n > 0 ? n - 1 : n;  // a later shard's first point is the overlap
+                const uint64_t own = index > 1 && n > 0 ? n - 1 : n;  // a later shard's first point is the overlap
+                shard_points.push_back(own);
+                r.slices[s].points += own;
             }
             // Every shard holds one row per slice and selected implementation-op of the slice's precision, each
             // over the shard's points of that slice (fewer only when the implementation failed).
