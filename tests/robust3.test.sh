@@ -20,6 +20,7 @@ build="$1"
 src="$2"
 qc="$build/quatcheck"
 huge="$build/bad_plugins/bad_huge.so"
+adapter="$build/process/c_adapter"  # the reference process adapter (impls/process/c_adapter.c)
 tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
 failures=0
@@ -70,7 +71,6 @@ PY
 # A plugin path with $(...), spaces, quotes and ;, and a --plugin-cmd with a quoted ';touch X;'.
 hostile="$tmp/plug ins/ex\$(touch X) it's \"q\";touch X;.so"
 mkdir -p "$tmp/plug ins" && cp "$huge" "$hostile"
-adapter="$build/process/c_adapter"
 r1="$tmp/r1"
 "$qc" run --plugin "$hostile" --impl bad-huge.f64 --op slerp --region uniform --cases 300 --jobs 1 --out "$r1" 2>/dev/null || fail "1: run with the hostile plugin path"
 "$qc" conform --plugin "$hostile" --plugin-cmd "$adapter ok ';touch X;'" --impl bad-huge.f64 --op slerp --property unit \
