@@ -104,7 +104,9 @@ int run_command(const RunArgs &a) {
     std::vector<Impl> catalogue = load_catalogue(a.plugins, ctx);
     if (a.isolate) isolate_builtins(catalogue, ctx);
     const std::vector<ImplOp> selected = select_impls(catalogue, opt.impl_filters, opt.ops);
-    require_memory(fmt::format("--cases {} --worst-k {}: the run of {} implementation-ops", a.cases, a.worst_k, selected.size()),
+    // (--worst-k is named where it was given another value than its default: then it may be what does not fit.)
+    require_memory(fmt::format("--cases {}{}: the run of {} implementation-ops", a.cases,
+                               a.worst_k != RunArgs{}.worst_k ? fmt::format(" --worst-k {}", a.worst_k) : std::string(), selected.size()),
                    run_memory_estimate(opt, selected), "--cases or --worst-k, or select fewer with --impl, --op, --region");
     ReportDir dir(a.out, ctx.stop);  // fails early when the folder is not writable
     ProgressLine progress("quatcheck run", planned_cases(opt, selected), cases_done);
