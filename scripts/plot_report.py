@@ -33,6 +33,7 @@ import math
 import multiprocessing
 import os
 import re
+import shlex
 import shutil
 import subprocess
 import sys
@@ -1054,9 +1055,11 @@ def card_worst(page, data, impl, origin):
     parts.append(table_html(data.worst, "worst_cases.csv: the worst case of each op and region", cols,
                             rows=list(first.values()), verbatim=cols[5:]))
     plugin = " --plugin PATH.so" if origin == "plugin" else ""
+    # Shell-quoted (the name is read from a CSV): pasted into a shell, the lines run as shown.
+    pattern = "^(impl,|" + "".join("\\" + c if c in ".^$*+?(){}|[]\\" else c for c in impl) + ",)"
+    mine = shlex.quote(impl + ".worst.csv")
     parts.append("<p>Replay this implementation's worst cases against a fresh reference:</p><pre>"
-                 + cell(f"grep -E '^(impl,|{impl.replace('.', '[.]')},)' worst_cases.csv > {impl}.worst.csv\n"
-                        f"quatcheck replay {impl}.worst.csv{plugin}") + "</pre>")
+                 + cell(f"grep -E {shlex.quote(pattern)} worst_cases.csv > {mine}\nquatcheck replay {mine}{plugin}") + "</pre>")
 
 
 def card_timing_and_more(page, data, impl):
@@ -1203,6 +1206,8 @@ class Data:
             for r in self.hist.rows:
                 d = groups.setdefault((r["op"], precision_of(r["impl"])), {}).setdefault(r["impl"], {})
                 key = (number(self.hist, r, "ulp1_lo"), number(self.hist, r, "ulp1_hi"))
+                if not math.isfinite(key[0]):
+                    continue  # an ulp1 that overflowed (outputs near 1e300) has no place on the log2 axis
                 d[key] = d.get(key, 0) + number(self.hist, r, "cases")
             return groups, "every sampled case, all regions together"
         if self.curve is None:
@@ -1213,6 +1218,8 @@ class Data:
             if r["bins"] != "log" or number(self.curve, r, "cases") == 0:
                 continue
             u = number(self.curve, r, "max_ulp1")
+            if not math.isfinite(u):
+                continue  # an ulp1 that overflowed (outputs near 1e300) has no place on the log2 axis
             lo = 0.0 if u == 0 else 2.0 ** math.floor(math.log2(u))
             d = groups.setdefault((r["op"], precision_of(r["impl"])), {}).setdefault(r["impl"], {})
             key = (lo, 2 * lo if lo > 0 else 0.0)
@@ -1343,7 +1350,9 @@ TABLE_SCRIPT = """
       var h = location.hash.slice(1);
       if (h.indexOf('=') < 0) return;
       h.split('&').forEach(function (part) {
-        var kv = part.split('='), key = kv[0], v = decodeURIComponent(kv[1] || '');
+        // A malformed escape (#find=%) is taken as typed: decodeURIComponent would throw and stop the script.
+        var kv = part.split('='), key = kv[0], v = kv[1] || '';
+        try { v = decodeURIComponent(v); } catch (e) {}
         if (key === 'sort') { var sd = v.split(':'); state.sort = sd[0]; state.dir = sd[1] === 'desc' ? 'desc' : 'asc'; }
         else if (key === 'find') state.find = v;
         else if (key === 'regions') regions.checked = v === '1';

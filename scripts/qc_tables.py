@@ -72,8 +72,20 @@ def schema(folder):
         if value is None:
             _fail(path, 1, "no schema.json in the report folder and no quatcheck binary with `tables` to ask "
                            "(set QC_QUATCHECK)")
+    _check_schema(value, path if source == path else source)
     _schemas[folder] = (source, value)
     return _schemas[folder]
+
+
+def _check_schema(value, where):
+    """A schema is {file: {"columns": [{"name": text, ...}, ...], ...}}; anything else (null, a table without
+    columns) is refused with one line, before a reader trips over it."""
+    if not isinstance(value, dict):
+        _fail(where, 1, f"not a schema: a JSON object of tables expected, got {type(value).__name__}")
+    for name, table in value.items():
+        columns = table.get("columns") if isinstance(table, dict) else None
+        if not isinstance(columns, list) or not all(isinstance(c, dict) and isinstance(c.get("name"), str) for c in columns):
+            _fail(where, 1, f"not a schema: table {name!r} has no list of named columns")
 
 
 def _declared(columns, name):

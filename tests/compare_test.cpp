@@ -100,7 +100,9 @@ TEST(Compare, NewNonfiniteIsARegressionEvenWithSmallerErrors) {
 TEST(Compare, RowsOnOneSideAreReportedNotDropped) {
     auto base = report({row("x.f64", "uniform", 1e-15, 1), row("gone.f64", "uniform", 1e-15, 1)});
     auto cur = report({row("x.f64", "uniform", 1e-15, 1), row("new.f64", "near-0", 1e-15, 1)});
-    Comparison c = compare_reports(base, cur, {});
+    CompareOptions allow;
+    allow.allow_missing = true;
+    Comparison c = compare_reports(base, cur, allow);
     EXPECT_FALSE(c.failed);
     EXPECT_EQ(c.count(Change::only_baseline), 1u);
     EXPECT_EQ(c.count(Change::only_current), 1u);
@@ -110,6 +112,29 @@ TEST(Compare, RowsOnOneSideAreReportedNotDropped) {
     EXPECT_NE(text.find("new.f64"), std::string::npos);
     std::string xml = comparison_junit(c);
     EXPECT_NE(xml.find("<skipped message=\"row only in the baseline"), std::string::npos);
+}
+
+// Issue 28 (5): by default a row or table of the baseline that the current run lacks fails the comparison.
+TEST(Compare, MissingRowsAndTablesFailByDefault) {
+    auto base = report({row("x.f64", "uniform", 1e-15, 1), row("gone.f64", "uniform", 1e-15, 1)});
+    auto cur = report({row("x.f64", "uniform", 1e-15, 1)});
+    Comparison c = compare_reports(base, cur, {});
+    EXPECT_TRUE(c.failed);
+    EXPECT_EQ(c.missing, 1u);
+    EXPECT_NE(comparison_junit(c).find("<failure message=\"row only in the baseline"), std::string::npos);
+    EXPECT_NE(comparison_text(c).find("FAIL"), std::string::npos);
+    // Negative control: nothing missing, nothing fails.
+    EXPECT_FALSE(compare_reports(cur, cur, {}).failed);
+    // A whole conformance.csv missing from the current run.
+    auto with_table = cur;
+    with_table.conformance = std::vector<ConformanceRow>{{2, "x.f64", "slerp", "endpoints", "pass", "", ""}};
+    Comparison t = compare_reports(with_table, cur, {});
+    EXPECT_TRUE(t.failed);
+    EXPECT_NE(comparison_text(t).find("no conformance.csv"), std::string::npos);
+    CompareOptions allow;
+    allow.allow_missing = true;
+    EXPECT_FALSE(compare_reports(with_table, cur, allow).failed);
+    EXPECT_FALSE(compare_reports(base, cur, allow).failed);
 }
 
 TEST(Compare, NewFailVerdictIsARegression) {

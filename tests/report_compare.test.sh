@@ -80,8 +80,13 @@ EOF
 # Rows on one side only are reported; a missing or malformed folder is an input error (exit 2, FILE:LINE).
 mkdir -p partial
 head -n 3 base/summary.csv >partial/summary.csv
-"$qc" compare base partial >partial.out 2>&1 || fail "a missing row must not fail the comparison"
+set +e
+"$qc" compare base partial >partial.out 2>&1
+rc=$?
+set -e
+[ "$rc" -eq 1 ] || fail "rows missing from the current run must fail the comparison (issue 28): exit $rc"
 grep -q 'only in baseline' partial.out || fail "rows missing from the current run are not reported"
+"$qc" compare --allow-missing base partial >partial.out 2>&1 || fail "--allow-missing: a missing row must not fail the comparison"
 mkdir -p bad
 { head -n 2 base/summary.csv; head -n 3 base/summary.csv | tail -n 1 | sed 's/,slerp,\([a-z0-9-]*\),\([0-9]*\),/,slerp,\1,many,/'; } >bad/summary.csv
 set +e

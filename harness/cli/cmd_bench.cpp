@@ -140,6 +140,7 @@ int bench_command(const BenchArgs &a) {
         if (!g) throw UsageError(fmt::format("--region: unknown region '{}' (expected uniform, near-0, near-half-pi, near-pi or threshold)", r));
         o.regions.push_back(*g);
     }
+    refuse_repeated(o.regions, "--region", [](Region g) { return std::string(to_string(g)); });
     o.seed = a.seed, o.min_time_s = a.min_time_s, o.repetitions = a.repetitions;
     const RunContext ctx = command_context();
     std::vector<Impl> catalogue = load_catalogue(a.plugins, ctx);

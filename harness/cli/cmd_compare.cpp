@@ -49,7 +49,10 @@ void setup(CLI::App *sub, int &status) {
         ->capture_default_str();
     sub->add_option("--timing-ratio", a->options.timing_ratio, "Timing rows are slower beyond this ratio")
         ->capture_default_str();
-    sub->add_flag("--fail-on-timing", a->options.fail_on_timing, "Exit 1 on a slower timing row too");
+    sub->add_flag("--fail-on-timing", a->options.fail_on_timing, "Exit 1 on a slower or missing timing row too");
+    sub->add_flag("--allow-missing", a->options.allow_missing,
+                  "Rows and tables of the baseline missing from the current run are listed but do not fail (by default "
+                  "they do: an implementation or table that disappeared is not tested)");
     sub->add_option("--out", a->out, "Folder for junit.xml and compare.md (default: CURRENT)");
     sub->callback([a, &status] { status = compare_command(*a); });
 }

@@ -16,6 +16,11 @@
 namespace qc::cli {
 namespace {
 
+// Bytes per worst case kept by a run, from its ranking to worst_cases.csv's text: measured as the peak RSS of
+// `run --impl seed-c.f64 --op slerp --region uniform --cases 50000 --jobs 1` with --worst-k 20000 and 50000
+// against --worst-k 0 (2,596 and 2,531 bytes per worst case).
+constexpr double kWorstCaseBytes = 2600;
+
 struct RunArgs {
     std::vector<std::string> impls, ops, regions, plugins;
     long long cases = 4000;
@@ -53,6 +58,8 @@ void remove_partial(const std::string &out) {
 // until the report (8 bytes of arc per case, 8 of angle error per case and implementation-op), plus, while
 // one region is sampled, the per-case metrics of that precision (48 bytes per case and implementation-op)
 // and a few bytes per case; a sharded run also holds its shard.bin (8 bytes per case and implementation-op).
+// The worst cases (--worst-k per row, at most the row's cases) are kept, re-evaluated and written:
+// kWorstCaseBytes each (measured: see below).
 double run_memory_estimate(const RunOptions &opt, const std::vector<ImplOp> &selected) {
     double nio[2] = {0, 0};
     for (const auto &io : selected) nio[io.impl->precision == Precision::f32 ? 0 : 1] += 1;
@@ -62,7 +69,8 @@ double run_memory_estimate(const RunOptions &opt, const std::vector<ImplOp> &sel
     const double precisions = double(nio[0] > 0) + double(nio[1] > 0), all = nio[0] + nio[1];
     const double kept = regions * (8 * precisions + 8 * all), sampling = 48 * std::max(nio[0], nio[1]) + 32;
     const double shard = opt.shard.count > 1 ? regions * 8 * all : 0;
-    return n * (kept + sampling + shard);
+    const double worst = regions * all * std::min(n, double(std::max(0, opt.worst_k))) * kWorstCaseBytes;
+    return n * (kept + sampling + shard) + worst;
 }
 
 namespace {
@@ -79,6 +87,10 @@ int run_command(const RunArgs &a) {
         if (!g) throw UsageError(fmt::format("--region: unknown region '{}' (expected uniform, near-0, near-half-pi, near-pi or threshold)", r));
         opt.regions.push_back(*g);
     }
+    refuse_repeated(opt.regions, "--region", [](Region g) { return std::string(to_string(g)); });
+    // No row keeps more worst cases than it has cases (each one is re-evaluated and written).
+    if (a.worst_k > a.cases)
+        throw UsageError(fmt::format("--worst-k: must be from 0 to --cases ({}), got {}", a.cases, a.worst_k));
     opt.cases = uint64_t(a.cases);
     opt.seed = a.seed;
     opt.reference = reference_mode(a.reference);
@@ -92,8 +104,10 @@ int run_command(const RunArgs &a) {
     std::vector<Impl> catalogue = load_catalogue(a.plugins, ctx);
     if (a.isolate) isolate_builtins(catalogue, ctx);
     const std::vector<ImplOp> selected = select_impls(catalogue, opt.impl_filters, opt.ops);
-    require_memory(fmt::format("--cases {}: the run of {} implementation-ops", a.cases, selected.size()),
-                   run_memory_estimate(opt, selected), "--cases, or select fewer with --impl, --op, --region");
+    // (--worst-k is named where it was given another value than its default: then it may be what does not fit.)
+    require_memory(fmt::format("--cases {}{}: the run of {} implementation-ops", a.cases,
+                               a.worst_k != RunArgs{}.worst_k ? fmt::format(" --worst-k {}", a.worst_k) : std::string(), selected.size()),
+                   run_memory_estimate(opt, selected), "--cases or --worst-k, or select fewer with --impl, --op, --region");
     ReportDir dir(a.out, ctx.stop);  // fails early when the folder is not writable
     ProgressLine progress("quatcheck run", planned_cases(opt, selected), cases_done);
     RunResult result = run(opt, catalogue, ctx);

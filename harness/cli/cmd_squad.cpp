@@ -32,6 +32,7 @@ int squad_command(const SquadArgs &a) {
         if (!g) throw UsageError(fmt::format("--region: unknown track region '{}' (expected random, near-equal, quarter-turn, threshold or sign-flip)", r));
         opt.regions.push_back(*g);
     }
+    refuse_repeated(opt.regions, "--region", [](TrackRegion g) { return std::string(to_string(g)); });
     opt.tracks = uint64_t(a.tracks);
     if (a.track >= 0) opt.only_track = uint64_t(a.track);
     opt.seed = a.seed;

@@ -34,10 +34,16 @@ struct SweepArgs {
     int ci_shards = 16;
 };
 
+// A decimal or, as --t takes them, a hexfloat ("0x1.6p-1", "-0x1p-2").
 double strict_number(std::string_view s, const char *flag) {
     double v = 0;
-    auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-    if (ec != std::errc() || p != s.data() + s.size() || !std::isfinite(v))
+    std::string_view body = s.substr(!s.empty() && (s[0] == '-' || s[0] == '+'));
+    const bool hex = body.size() > 2 && body[0] == '0' && (body[1] == 'x' || body[1] == 'X');
+    if (hex) body.remove_prefix(2);
+    else body = s;
+    auto [p, ec] = std::from_chars(body.data(), body.data() + body.size(), v, hex ? std::chars_format::hex : std::chars_format::general);
+    if (hex && s[0] == '-') v = -v;
+    if (body.empty() || (hex && (body[0] == '-' || body[0] == '+')) || ec != std::errc() || p != body.data() + body.size() || !std::isfinite(v))
         throw UsageError(fmt::format("{}: '{}' is not a finite number", flag, std::string(s)));
     return v;
 }
@@ -62,6 +68,7 @@ int sweep_command(const SweepArgs &a) {
         if (opt.over != SweepOver::dot) throw UsageError("--t: only with --over dot (the fixed t of each slice)");
         for (double t : a.ts)
             if (!(t >= 0 && t <= 1)) throw UsageError(fmt::format("--t: must be in [0, 1], got {}", t));
+        refuse_repeated(a.ts, "--t", [](double t) { return fmt::format("{}", t); });
         opt.ts = a.ts;
     }
     if (!a.pair_dots.empty()) {

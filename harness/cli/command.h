@@ -6,6 +6,7 @@
 #include "run/context.h"
 
 #include <CLI/CLI.hpp>
+#include <fmt/format.h>
 
 #include <functional>
 #include <string>
@@ -41,6 +42,14 @@ void add_plugin_option(CLI::App *sub, std::vector<std::string> &plugins);
 // that call case by case) before it is reported as timeout; refused at parse time outside (0, 3600].
 void add_timeout_option(CLI::App *sub, double &timeout_s);
 std::vector<Op> parse_ops(const std::vector<std::string> &names, const char *flag = "--op");
+// Refuses a value given twice to a repeatable flag (--region, --op, sweep --t, squad --region): a repeat would
+// only repeat the same work (issue 28: 3,000 copies of --region grew to 24 GB). show(v) names the value.
+template <class T, class Show> void refuse_repeated(const std::vector<T> &values, const char *flag, Show show) {
+    for (size_t i = 0; i < values.size(); i++)
+        for (size_t j = 0; j < i; j++)
+            if (values[i] == values[j])
+                throw UsageError(fmt::format("{}: '{}' is given more than once (name each value once)", flag, show(values[i])));
+}
 // --reference fast|mpfr (default fast): CLI11 rejects any other value with a one-line usage error.
 void add_reference_option(CLI::App *sub, std::string &mode);
 ReferenceMode reference_mode(const std::string &mode);

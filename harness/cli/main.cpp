@@ -85,6 +85,7 @@ std::vector<Op> parse_ops(const std::vector<std::string> &names, const char *fla
         if (!op) throw UsageError(fmt::format("{}: unknown op '{}' (expected slerp, nlerp or squad)", flag, n));
         ops.push_back(*op);
     }
+    refuse_repeated(ops, flag, [](Op op) { return std::string(to_string(op)); });
     return ops;
 }
 

@@ -1,4 +1,5 @@
 #include "compare/compare.h"
+#include "tables/quote.h"
 
 #include <fmt/format.h>
 
@@ -37,31 +38,19 @@ ReportData read_report_folder(const std::string &dir) {
     return d;
 }
 
-namespace {
-// A word for a shell: as it is when it is plain, else in single quotes.
-std::string shell_word(const std::string &w) {
-    if (!w.empty() && w.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_./=:,+-@%") ==
-                          std::string::npos)
-        return w;
-    std::string q = "'";
-    for (char ch : w) q += ch == '\'' ? std::string("'\\''") : std::string(1, ch);
-    return q + "'";
-}
-}  // namespace
-
 std::string plugin_option_of(const ReportData &d, const std::string &impl) {
     auto it = d.implementations.find(impl);
     if (it == d.implementations.end() || it->second.origin.empty() || it->second.origin == "builtin") return {};
     const std::string &o = it->second.origin;
-    if (o.size() > 3 && o.compare(o.size() - 3, 3, ".so") == 0) return " --plugin " + shell_word(o);
-    return " --plugin-cmd " + shell_word(o);
+    if (o.size() > 3 && o.compare(o.size() - 3, 3, ".so") == 0) return " --plugin " + shell_quote(o);
+    return " --plugin-cmd " + shell_quote(o);
 }
 
 std::string reproduce_row_command(const ReportData &d, const SummaryRow &row) {
     std::string s = fmt::format("quatcheck {}{} --impl {}", row.op == "squad" ? "squad" : "run", plugin_option_of(d, row.impl),
-                                shell_word(row.impl));
-    if (row.op == "squad") return s + fmt::format(" --region {}", shell_word(row.region));
-    s += fmt::format(" --op {} --region {}", shell_word(row.op), shell_word(row.region));
+                                shell_quote(row.impl));
+    if (row.op == "squad") return s + fmt::format(" --region {}", shell_quote(row.region));
+    s += fmt::format(" --op {} --region {}", shell_quote(row.op), shell_quote(row.region));
     if (d.cases_per_region) s += fmt::format(" --cases {}", *d.cases_per_region);
     if (d.seed) s += fmt::format(" --seed {}", *d.seed);
     return s + " --no-leaderboard --out reproduce";
@@ -102,14 +91,29 @@ CompareCase new_case(const std::string &suite, const std::string &name) {
     return tc;
 }
 
+// A row or table of the baseline that the current run lacks: a failure, or with --allow-missing a skipped case.
+void missing_case(CompareCase &tc, const std::string &what, const CompareOptions &o, Comparison &out) {
+    tc.message = what;
+    if (o.allow_missing) {
+        tc.message += " (allowed by --allow-missing)";
+        tc.skipped = true;
+        return;
+    }
+    tc.failed = true;
+    tc.detail = "The baseline has it and the current run does not: an implementation, op, region, property or table "
+                "was not run (a library missing on this machine?). Rerun it, update the baseline, or pass --allow-missing.";
+    out.failed = true;
+    out.missing++;
+}
+
 std::string worst_case_text(const ReportData &d, const std::string &impl, const std::string &op, const std::string &region) {
     for (const auto &w : d.worst)
         if (w.impl == impl && w.op == op && w.region == region) {
             return fmt::format("worst case ({}/worst_cases.csv:{}): q0=({} {} {} {}) q1=({} {} {} {}) t={} out=({} {} {} {}) "
-                               "angle_err_rad={} ulp1={}; reproduce: quatcheck replay {}/worst_cases.csv{}",
+                               "angle_err_rad={} ulp1={}; reproduce: quatcheck replay {}{}",
                                d.dir, w.line, w.q0[0], w.q0[1], w.q0[2], w.q0[3], w.q1[0], w.q1[1], w.q1[2], w.q1[3], w.t,
-                               w.out[0], w.out[1], w.out[2], w.out[3], num(w.angle_err_rad), num(w.ulp1), d.dir,
-                               plugin_option_of(d, impl));
+                               w.out[0], w.out[1], w.out[2], w.out[3], num(w.angle_err_rad), num(w.ulp1),
+                               shell_quote(d.dir + "/worst_cases.csv"), plugin_option_of(d, impl));
         }
     return "worst case: not recorded (no worst_cases.csv row)";
 }
@@ -181,8 +185,7 @@ void compare_accuracy(const ReportData &b, const ReportData &c, const CompareOpt
                                     fmt::format("max_angle_err_rad {}", sci(base.max_angle_err_rad)), "-",
                                     "missing from the current run"});
             CompareCase tc = new_case("accuracy", base.impl + " " + base.op + " " + base.region);
-            tc.skipped = true;
-            tc.message = "row only in the baseline: missing from the current run";
+            missing_case(tc, "row only in the baseline: missing from the current run", o, out);
             out.cases.push_back(tc);
         }
     for (auto [bn, cn] : case_counts)
@@ -191,11 +194,16 @@ void compare_accuracy(const ReportData &b, const ReportData &c, const CompareOpt
                                         bn, cn));
 }
 
-void compare_conformance(const ReportData &b, const ReportData &c, Comparison &out) {
+void compare_conformance(const ReportData &b, const ReportData &c, const CompareOptions &o, Comparison &out) {
     if (!b.conformance && !c.conformance) return;
     if (!b.conformance) out.notes.push_back(fmt::format("{}: no conformance.csv; every current fail counts as new", b.dir));
-    if (!c.conformance) out.notes.push_back(fmt::format("{}: no conformance.csv; conformance not compared", c.dir));
-    if (!c.conformance) return;
+    if (!c.conformance) {
+        out.notes.push_back(fmt::format("{}: no conformance.csv (the baseline has one); conformance not compared", c.dir));
+        CompareCase tc = new_case("conformance", "conformance.csv");
+        missing_case(tc, "table only in the baseline: conformance.csv missing from the current run", o, out);
+        out.cases.push_back(tc);
+        return;
+    }
     static const std::vector<ConformanceRow> none;
     const auto &base_rows = b.conformance ? *b.conformance : none;
     auto find = [](const std::vector<ConformanceRow> &rows, const ConformanceRow &k) -> const ConformanceRow * {
@@ -229,8 +237,7 @@ void compare_conformance(const ReportData &b, const ReportData &c, Comparison &o
             out.findings.push_back({Change::only_baseline, "conformance", base.impl, base.op, base.property, "verdict",
                                     base.verdict, "-", "missing from the current run"});
             CompareCase tc = new_case("conformance", base.impl + " " + base.op + " " + base.property);
-            tc.skipped = true;
-            tc.message = "property only in the baseline: missing from the current run";
+            missing_case(tc, "property only in the baseline: missing from the current run", o, out);
             out.cases.push_back(tc);
         }
 }
@@ -239,6 +246,11 @@ void compare_timing(const ReportData &b, const ReportData &c, const CompareOptio
     if (!b.timing || !c.timing) {
         if (b.timing || c.timing)
             out.notes.push_back(fmt::format("timing.csv only in {}: timing not compared", b.timing ? b.dir : c.dir));
+        if (b.timing && o.fail_on_timing) {
+            CompareCase tc = new_case("timing", "timing.csv");
+            missing_case(tc, "table only in the baseline: timing.csv missing from the current run", o, out);
+            out.cases.push_back(tc);
+        }
         return;
     }
     auto key = [](const TimingRow &r) { return r.region + "/" + r.mode; };
@@ -273,9 +285,15 @@ void compare_timing(const ReportData &b, const ReportData &c, const CompareOptio
         out.cases.push_back(tc);
     }
     for (const auto &base : *b.timing)
-        if (!find(*c.timing, base))
+        if (!find(*c.timing, base)) {
             out.findings.push_back({Change::only_baseline, "timing", base.impl, base.op, key(base), "ns_per_call",
                                     sci(base.ns_per_call), "-", "missing from the current run"});
+            if (o.fail_on_timing) {
+                CompareCase tc = new_case("timing", base.impl + " " + base.op + " " + key(base));
+                missing_case(tc, "timing row only in the baseline: missing from the current run", o, out);
+                out.cases.push_back(tc);
+            }
+        }
 }
 
 }  // namespace
@@ -285,7 +303,7 @@ Comparison compare_reports(const ReportData &baseline, const ReportData &current
     out.baseline_dir = baseline.dir;
     out.current_dir = current.dir;
     compare_accuracy(baseline, current, o, out);
-    compare_conformance(baseline, current, out);
+    compare_conformance(baseline, current, o, out);
     compare_timing(baseline, current, o, out);
     // Regressions first, then the rest in a stable order.
     std::stable_sort(out.findings.begin(), out.findings.end(),
@@ -296,9 +314,10 @@ Comparison compare_reports(const ReportData &baseline, const ReportData &current
 namespace {
 std::string verdict_line(const Comparison &c) {
     return fmt::format("{}: {} regression(s), {} improvement(s), {} slower / {} faster timing row(s), {} row(s) only "
-                       "in the baseline, {} only in the current run; {} row(s) matched",
+                       "in the baseline{}, {} only in the current run; {} row(s) matched",
                        c.failed ? "FAIL" : "OK", c.count(Change::regression), c.count(Change::improvement),
                        c.count(Change::timing_slower), c.count(Change::timing_faster), c.count(Change::only_baseline),
+                       c.missing ? fmt::format(" ({} row(s) or table(s) missing: a failure)", c.missing) : std::string(),
                        c.count(Change::only_current), c.matched_rows);
 }
 }  // namespace
@@ -339,22 +358,20 @@ std::string comparison_text(const Comparison &c) {
 
 std::string comparison_markdown(const Comparison &c) {
     std::string s = fmt::format("### quatcheck accuracy comparison: {}\n\n", c.failed ? "regression" : "no regression");
-    s += fmt::format("Baseline `{}`, current `{}`. {}\n\n", c.baseline_dir, c.current_dir, verdict_line(c));
+    // Names, folders and words come from the report folders' CSVs: quoted, so that a tampered file cannot add
+    // markup or HTML to a PR comment.
+    s += fmt::format("Baseline {}, current {}. {}\n\n", md_code(c.baseline_dir), md_code(c.current_dir), md_text(verdict_line(c)));
     if (c.findings.empty()) s += "No figure changed beyond the tolerances.\n";
     else {
         s += "| change | suite | impl | op | region/property | metric | baseline | current | note |\n";
         s += "|---|---|---|---|---|---|---|---|---|\n";
-        auto cell = [](std::string v) {
-            std::string o;
-            for (char ch : v) o += ch == '|' ? std::string("\\|") : std::string(1, ch);
-            return o;
-        };
         for (const auto &f : c.findings)
-            s += fmt::format("| {} | {} | `{}` | {} | {} | {} | {} | {} | {} |\n",
+            s += fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} | {} |\n",
                              f.change == Change::regression ? "**REGRESSION**" : to_string(f.change), f.suite,
-                             cell(f.impl), cell(f.op), cell(f.key), f.metric, cell(f.baseline), cell(f.current), cell(f.note));
+                             md_code(f.impl), md_text(f.op), md_text(f.key), f.metric, md_text(f.baseline),
+                             md_text(f.current), md_text(f.note));
     }
-    for (const auto &n : c.notes) s += "\n> note: " + n + "\n";
+    for (const auto &n : c.notes) s += "\n> note: " + md_text(n) + "\n";
     return s;
 }
 

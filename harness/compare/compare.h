@@ -11,6 +11,9 @@
 // of about 4 x floor_ulp1 x eps (|r - R| <= 2 max|r_i - R_i|, angle ~ 2|r - R|): 8 eps by default, 9.5e-7
 // rad for f32 and 1.8e-15 rad for f64. Below it, a doubling is a last-bit change, not a regression.
 // Conformance regression: a `fail` verdict where the baseline had none (another verdict or no row).
+// Missing (exit 1 unless allow_missing): a summary or conformance row of the baseline that the current run
+// does not have, or a whole table (conformance.csv) of the baseline that it lacks, e.g. an adapter whose
+// library was not installed; timing rows and timing.csv only with fail_on_timing.
 // Timing (ns_per_call) is compared with a wider ratio and fails the comparison only when asked.
 #pragma once
 
@@ -44,6 +47,7 @@ struct CompareOptions {
     double floor_ulp1 = 2.0;    // rounding floor in ulp1; the angle floor is 4 x floor_ulp1 x eps
     double timing_ratio = 1.5;  // timing: slower when current > timing_ratio x baseline
     bool fail_on_timing = false;
+    bool allow_missing = false;  // rows and tables only in the baseline are listed but do not fail
 };
 
 // eps = 2^(1-p) of the precision named by the implementation's suffix (.f32 / .f64; f64 otherwise).
@@ -75,6 +79,8 @@ struct Comparison {
     std::vector<CompareCase> cases;
     std::vector<std::string> notes;  // e.g. different case counts, missing optional files
     size_t matched_rows = 0;
+    size_t missing = 0;   // rows and tables of the baseline missing from the current run that fail it
+
     bool failed = false;  // exit status 1
     size_t count(Change c) const;
 };

@@ -2,6 +2,7 @@
 #include "run/parallel.h"
 
 #include "tables/schemas.h"
+#include "tables/quote.h"
 
 #include <fmt/format.h>
 
@@ -155,8 +156,9 @@ ConformRow check_case(const Impl &impl, Op op, const Property &prop, const CaseV
 
 std::string reproduce_command(const ConformRow &row, const std::string &plugin_args) {
     if (row.verdict == Verdict::skip || row.counterexample.empty()) return {};
-    return fmt::format("quatcheck conform{} --impl {} --op {} --property {} --case '{}'", plugin_args, row.impl->name,
-                       to_string(row.op), row.property->name, format_case(row.counterexample));
+    return "quatcheck conform" + plugin_args + " " +
+           shell_join({"--impl", row.impl->name, "--op", to_string(row.op), "--property", row.property->name, "--case",
+                       format_case(row.counterexample)});
 }
 
 std::string conformance_csv(const std::vector<ConformRow> &rows, const std::string &plugin_args) {

@@ -47,7 +47,8 @@ ConformRow check_case(const Impl &impl, Op op, const Property &property, const C
                       ReferenceMode mode = ReferenceMode::fast);
 
 // conformance.csv: impl,op,property,verdict,cases,tolerance,worst,counterexample,reproduce.
-// plugin_args: the --plugin options to repeat in the reproduce commands.
+// plugin_args: the --plugin options to repeat in the reproduce commands, shell-quoted (tables/quote.h), each
+// with a space in front.
 std::string conformance_csv(const std::vector<ConformRow> &rows, const std::string &plugin_args);
 std::string reproduce_command(const ConformRow &row, const std::string &plugin_args);
 

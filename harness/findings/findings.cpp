@@ -5,7 +5,7 @@
 #include "conform/properties.h"
 #include "findings/embedded.h"
 #include "report/report_dir.h"
-#include "report/shell_quote.h"
+#include "tables/quote.h"
 #include "run/build_info.h"
 #include "tables/schemas.h"
 
@@ -368,7 +368,7 @@ std::vector<FamilyFindings> collect(const ReportTables &t, const fs::path &dir, 
             for (double v : values) joined += (joined.empty() ? "" : " ") + hexfloat(v);
             std::vector<std::string> cmd = {"quatcheck", "conform", "--impl", r.impl, "--op", r.op, "--property", r.property, "--case", joined};
             for (auto &w : load_words(info(r.impl).origin)) cmd.push_back(w);
-            f.reproduce = shell_command(cmd);
+            f.reproduce = shell_join(cmd);
             family(r.impl).findings.push_back(std::move(f));
         }
 
@@ -387,7 +387,7 @@ std::vector<FamilyFindings> collect(const ReportTables &t, const fs::path &dir, 
             if (!seed.empty() && seed.find_first_not_of("0123456789") == std::string::npos) cmd.insert(cmd.end(), {"--seed", seed});
         }
         for (auto &w : load_words(info(impl).origin)) cmd.push_back(w);
-        return shell_command(cmd);
+        return shell_join(cmd);
     };
     if (t.squad_summary)
         for (const auto &r : *t.squad_summary) {
@@ -463,7 +463,7 @@ std::vector<FamilyFindings> collect(const ReportTables &t, const fs::path &dir, 
                 x.case_csv = fmt::format("case-{}.csv", ++n);
                 std::vector<std::string> cmd = {"quatcheck", "replay", x.case_csv};
                 for (auto &w : load_words(f.origin)) cmd.push_back(w);
-                x.reproduce = shell_command(cmd);
+                x.reproduce = shell_join(cmd);
             }
     }
     return out;

@@ -2,6 +2,7 @@
 // process group with pipes for stdin/stdout, reading its hello, and exchanging batches under a timeout.
 #include "isolate/process_common.h"
 #include "isolate/process_plugin.h"
+#include "tables/quote.h"
 
 #include "plugins/impls.h"
 
@@ -592,11 +593,13 @@ bool is_process_plugin_spec(const std::string &spec, std::string *command) {
     return true;
 }
 
-std::string plugin_spec_label(const std::string &spec) {
+std::vector<std::string> plugin_spec_args(const std::string &spec) {
     std::string c;
-    if (is_process_plugin_spec(spec, &c)) return fmt::format("--plugin-cmd '{}'", c);
-    return "--plugin " + spec;
+    if (is_process_plugin_spec(spec, &c)) return {"--plugin-cmd", c};
+    return {"--plugin", spec};
 }
+
+std::string plugin_spec_label(const std::string &spec) { return shell_join(plugin_spec_args(spec)); }
 
 std::vector<std::string> split_command(const std::string &command) {
     if (command.size() > 4096) throw InputError("--plugin-cmd: the command is longer than 4096 characters");

@@ -24,7 +24,9 @@ struct Impl;
 std::string process_plugin_spec(const std::string &command);
 // True when `spec` came from --plugin-cmd; then *command (if given) is the command without the tag.
 bool is_process_plugin_spec(const std::string &spec, std::string *command = nullptr);
-// "--plugin PATH" or "--plugin-cmd 'COMMAND'": how to name a plugin list entry to a user.
+// {"--plugin", PATH} or {"--plugin-cmd", COMMAND}: the arguments that name a plugin list entry again.
+std::vector<std::string> plugin_spec_args(const std::string &spec);
+// The same as one shell-quoted string (tables/quote.h), e.g. --plugin-cmd 'node impls/js/three.js'.
 std::string plugin_spec_label(const std::string &spec);
 
 // Splits a --plugin-cmd string into words: blanks separate words, '...' is literal, "..." and a

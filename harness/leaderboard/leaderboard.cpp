@@ -2,6 +2,7 @@
 
 #include "quatcheck/registry.h"
 #include "report/report_dir.h"
+#include "tables/quote.h"
 
 #include <fmt/format.h>
 
@@ -9,6 +10,7 @@
 #include <cmath>
 #include <map>
 #include <set>
+#include <string_view>
 #include <tuple>
 
 namespace qc {
@@ -118,6 +120,7 @@ std::string short_num(double x) {
 
 Leaderboard build_leaderboard(const ReportTables &t) {
     Leaderboard board;
+    board.partial = t.partial;
     std::map<Key, LeaderboardRow> rows;
     std::vector<Key> order;
     if (!t.summary && !t.squad_summary)
@@ -206,6 +209,13 @@ namespace {
 size_t count_verdict(const LeaderboardRow &r, const char *verdict) {
     return size_t(std::count_if(r.verdicts.begin(), r.verdicts.end(), [&](const Verdict &v) { return v.verdict == verdict; }));
 }
+// leaderboard.csv is the table meant for spreadsheets, and its text cells come from plugins (names, library
+// versions) and report files: one that starts with = + - @ (or a tab or carriage return) would be read as a
+// formula, so it gets a leading ' as the OWASP CSV-injection guidance says. The other CSVs are data for
+// quatcheck's readers and keep their text exactly (docs/leaderboard.md).
+std::string spreadsheet_text(const std::string &s) {
+    return !s.empty() && std::string_view("=+-@\t\r").find(s[0]) != std::string_view::npos ? "'" + s : s;
+}
 const RegionFigures *region_of(const LeaderboardRow &r, const std::string &region) {
     for (const auto &f : r.regions)
         if (f.region == region) return &f;
@@ -230,14 +240,15 @@ std::string leaderboard_csv(const Leaderboard &board) {
         // Library versions are free text from the adapters; keep the CSV one field per column.
         std::string version = r.library_version;
         std::replace(version.begin(), version.end(), ',', ';');
-        c = {++rank, r.impl, r.op, r.group, version, r.cases, r.nonfinite, r.status, r.worst_region, r.worst_angle_err_rad};
+        c = {++rank, spreadsheet_text(r.impl), spreadsheet_text(r.op), spreadsheet_text(r.group), spreadsheet_text(version),
+             r.cases, r.nonfinite, spreadsheet_text(r.status), spreadsheet_text(r.worst_region), r.worst_angle_err_rad};
         opt(r.worst_ulp1);
         for (const auto &g : regions) {
             const RegionFigures *f = region_of(r, g);
             opt(f ? std::optional<double>(f->max_angle_err_rad) : std::nullopt);
             opt(f ? f->max_ulp1 : std::nullopt);
         }
-        c.emplace_back(compact_verdicts(r));
+        c.emplace_back(spreadsheet_text(compact_verdicts(r)));
         if (r.conformance_run) c.emplace_back(uint64_t(count_verdict(r, "fail")));
         else c.emplace_back();
         opt(r.ns_per_call_throughput);
@@ -266,16 +277,17 @@ void md_table(const Leaderboard &board, const std::vector<std::string> &regions,
     for (const auto &r : board.rows) {
         ++rank;
         if ((r.op == "squad") != squad) continue;
-        s += fmt::format("| {} | `{}` | {} | {} | {} | {} |", rank, r.impl, r.op, r.worst_region,
+        // Names and words come from the report's CSVs: quoted, so a tampered file cannot add markup or HTML.
+        s += fmt::format("| {} | {} | {} | {} | {} | {} |", rank, md_code(r.impl), md_text(r.op), md_text(r.worst_region),
                          sci(r.worst_angle_err_rad), r.nonfinite ? fmt::format("**{}**", r.nonfinite) : "0");
-        if (any_status) s += r.status == "ok" ? std::string(" ok |") : fmt::format(" **{}** |", r.status);
+        if (any_status) s += r.status == "ok" ? std::string(" ok |") : fmt::format(" **{}** |", md_text(r.status));
         for (const auto &g : regions) {
             const RegionFigures *f = region_of(r, g);
             if (!f) s += " |";
             else if (f->max_ulp1) s += fmt::format(" {} ({}) |", sci(f->max_angle_err_rad), short_num(*f->max_ulp1));
             else s += fmt::format(" {} |", sci(f->max_angle_err_rad));
         }
-        std::string conf = compact_verdicts(r);
+        std::string conf = md_text(compact_verdicts(r));
         if (r.conformance_run && count_verdict(r, "fail")) conf = "**" + conf + "**";
         s += " " + conf + " |";
         if (board.have_timing)
@@ -305,7 +317,11 @@ std::string leaderboard_md(const Leaderboard &board) {
         board.have_search ? " (and the worst-case search, where it ran)" : "");
     bool any_two_key = std::any_of(board.rows.begin(), board.rows.end(), [](auto &r) { return r.op != "squad"; });
     bool any_squad = std::any_of(board.rows.begin(), board.rows.end(), [](auto &r) { return r.op == "squad"; });
-    if (board.rows.empty()) s += "_No rows: the run selected no implementation outside the `broken` group._\n";
+    if (board.partial)
+        s += "**Partial run**: the run was interrupted, and this report covers only the rows that finished before "
+             "(see the folder's `PARTIAL` file).\n\n";
+    if (board.rows.empty() && board.partial) s += "_No rows: the run was interrupted before any row finished._\n";
+    else if (board.rows.empty()) s += "_No rows: the run selected no implementation outside the `broken` group._\n";
     if (any_two_key) md_table(board, board.regions, false, s);
     if (any_squad) {
         s += "\nSquad, with each implementation's own control points (ulp1 is not measured for squad; ranks are "
@@ -321,7 +337,7 @@ std::string leaderboard_md(const Leaderboard &board) {
     else s += "ns/call: not measured (no timing.csv in this report).\n";
     s += "\nFrom: " + [&] {
         std::string f;
-        for (const auto &n : board.inputs) f += (f.empty() ? "`" : ", `") + n + "`";
+        for (const auto &n : board.inputs) f += (f.empty() ? "" : ", ") + md_code(n);
         return f;
     }() + ".\n";
     return s;

@@ -64,6 +64,7 @@ struct Leaderboard {
     std::vector<std::string> regions;    // every region of the two-key rows, in file order
     std::vector<std::string> squad_regions;
     bool have_conformance = false, have_timing = false, have_run_json = false, have_search = false;
+    bool partial = false;                // an interrupted run's partial report (ReportTables::partial)
     std::vector<std::string> inputs;     // the files that were read, for the markdown's footer
 };
 

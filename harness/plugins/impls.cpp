@@ -106,8 +106,19 @@ std::vector<Impl> load_catalogue(const std::vector<std::string> &plugin_paths, c
         families.insert(b.table->family);
     }
     for (const auto &path : plugin_paths) {
+        // A control character (a newline, a tab) in a path or command would go into the reports' `reproduce`
+        // columns, where a line break makes the CSV unreadable for every later command: refused.
+        std::string command;
+        const bool process = is_process_plugin_spec(path, &command);
+        const std::string &given = process ? command : path;
+        for (size_t k = 0; k < given.size(); ++k)
+            if ((unsigned char)given[k] < 0x20 || given[k] == 0x7f)
+                throw UsageError(fmt::format("{}: the {} holds a control character (byte 0x{:02x} at offset {}); give it on one line "
+                                             "without control characters",
+                                             process ? "--plugin-cmd" : "--plugin", process ? "command" : "path",
+                                             (unsigned char)given[k], k));
         // --plugin-cmd: a program speaking docs/plugin-protocol.md (harness/isolate/process_plugin.h).
-        if (std::string command; is_process_plugin_spec(path, &command)) {
+        if (process) {
             add_process_plugin(out, families, command, ctx);
             continue;
         }

@@ -1,6 +1,7 @@
 #include "report/report_dir.h"
 
 #include "quatcheck/types.h"
+#include "run/shard.h"
 #include "tables/schemas.h"
 
 #include <fcntl.h>
@@ -54,25 +55,56 @@ bool owner_gone(const std::string &name, const std::string &prefix) {
     return pid > 0 && *end == '\0' && ::kill(pid_t(pid), 0) != 0 && errno == ESRCH;
 }
 
-// Puts FROM's content at TO (a new name in the staging folder): hard links for files (no data copied; the
-// old folder is deleted after the swap), the same link for symlinks, folders recreated recursively. FIFOs,
-// sockets and devices are left out.
+// Gives folder TO the owner and group of AS (a folder the tool replaces, or one it carries over). Throws
+// UsageError when it cannot (another user's folder): the new folder would change hands.
+void keep_owner(const struct stat &as, const fs::path &from, const fs::path &to) {
+    struct stat now {};
+    if (::stat(to.c_str(), &now) == 0 && now.st_uid == as.st_uid && now.st_gid == as.st_gid) return;
+    if (::chown(to.c_str(), as.st_uid, as.st_gid) != 0)
+        throw UsageError(fmt::format("{}: owned by uid {} gid {}, which the new report folder cannot be given ({}); "
+                                     "quatcheck replaces a report folder as a whole: write it as its owner or choose another --out",
+                                     from.string(), as.st_uid, as.st_gid, std::strerror(errno)));
+}
+
+// Gives folder TO the permission bits and times of AS, after its content is in place.
+void keep_mode_and_times(const struct stat &as, const fs::path &from, const fs::path &to) {
+    const struct timespec times[2] = {as.st_atim, as.st_mtim};
+    if (::chmod(to.c_str(), as.st_mode & 07777) != 0 || ::utimensat(AT_FDCWD, to.c_str(), times, 0) != 0)
+        throw UsageError(fmt::format("{}: cannot keep its permissions in the new report: {}", from.string(), std::strerror(errno)));
+}
+
+// Puts FROM's content at TO (a new name in the staging folder): hard links for every file (no data copied,
+// the same inode keeps its permissions, owner and times; FIFOs, sockets and devices too), the same link for
+// symlinks, folders recreated recursively with their permissions, owner and times.
 void carry_over(const fs::path &from, const fs::path &to) {
     std::error_code ec;
-    fs::file_status st = fs::symlink_status(from, ec);
-    if (ec) throw UsageError(fmt::format("{}: cannot read: {}", from.string(), ec.message()));
-    if (fs::is_symlink(st)) {
+    struct stat st {};
+    if (::lstat(from.c_str(), &st) != 0)
+        throw UsageError(fmt::format("{}: cannot read: {}", from.string(), std::strerror(errno)));
+    if (S_ISLNK(st.st_mode)) {
         fs::copy_symlink(from, to, ec);
-    } else if (fs::is_directory(st)) {
-        fs::create_directory(to, ec);
-        if (!ec)
+    } else if (S_ISDIR(st.st_mode)) {
+        if (fs::create_directory(to, ec) && !ec) {
+            keep_owner(st, from, to);
             for (const auto &e : fs::directory_iterator(from, ec)) carry_over(e.path(), to / e.path().filename());
-    } else if (fs::is_regular_file(st)) {
-        if (::link(from.c_str(), to.c_str()) != 0) fs::copy_file(from, to, ec);  // a file system without hard links
-    } else {
-        return;
+            if (!ec) keep_mode_and_times(st, from, to);
+        }
+    } else if (::link(from.c_str(), to.c_str()) != 0) {
+        if (!S_ISREG(st.st_mode))  // a file system without hard links: only a regular file can be copied
+            throw UsageError(fmt::format("{}: cannot carry over into the new report (not a regular file, and no hard "
+                                         "link: {}); move it out of the report folder",
+                                         from.string(), std::strerror(errno)));
+        fs::copy_file(from, to, ec);
     }
     if (ec) throw UsageError(fmt::format("{}: cannot carry over into the new report: {}", from.string(), ec.message()));
+}
+
+// The name of the sibling ".NAME" + SUFFIX of report folder NAME (its lock, staging and old folders). A name
+// too long for the suffix and a process id within a file name's 255 bytes is cut to 200 bytes followed by a
+// hash of the whole name, so that a legal folder name always has its siblings and two names never share them.
+std::string sibling(const std::string &name, const std::string &suffix) {
+    if (1 + name.size() + suffix.size() + 12 <= 255) return "." + name + suffix;
+    return fmt::format(".{}~{}{}", name.substr(0, 200), fnv1a64_hex(name.data(), name.size()), suffix);
 }
 
 }  // namespace
@@ -124,7 +156,16 @@ ReportDir::ReportDir(const fs::path &dir, StopToken stop) : stop_(stop) {
     dir_ = fs::absolute(dir, ec).lexically_normal();
     if (!dir_.has_filename()) dir_ = dir_.parent_path();  // a trailing slash
     // A symlinked --out: swap the folder it points to, and keep the link.
-    if (fs::is_symlink(dir_, ec)) dir_ = fs::canonical(dir_, ec);
+    if (fs::is_symlink(dir_, ec)) {
+        fs::path target = fs::canonical(dir_, ec);
+        if (ec) {
+            std::error_code ec2;
+            throw UsageError(fmt::format("--out: {} is a symbolic link to {}, which does not exist; create that folder "
+                                         "or remove the link",
+                                         dir.string(), fs::read_symlink(dir_, ec2).string()));
+        }
+        dir_ = target;
+    }
     if (dir_ == dir_.root_path() || dir_.filename() == "..")
         throw UsageError(fmt::format("--out: cannot replace {} as a whole; name a folder of its own", dir.string()));
     if (fs::exists(dir_, ec) && !fs::is_directory(dir_, ec))
@@ -145,7 +186,7 @@ ReportDir::ReportDir(const fs::path &dir, StopToken stop) : stop_(stop) {
 
     // The lock: an exclusive flock on .NAME.lock. Its holder unlinks it before closing, so a waiter that
     // locked the unlinked file sees another inode under the name and starts over.
-    lock_path_ = parent / fmt::format(".{}.lock", name);
+    lock_path_ = parent / sibling(name, ".lock");
     for (;;) {
         int fd = ::open(lock_path_.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
         if (fd < 0) {
@@ -177,7 +218,7 @@ ReportDir::ReportDir(const fs::path &dir, StopToken stop) : stop_(stop) {
 
     // Leftovers of runs killed outright: their staging folders (and, from older versions, staging folders
     // inside the report folder). The report folder itself was never touched by them.
-    const std::string staging_prefix = fmt::format(".{}.staging-", name), old_prefix = fmt::format(".{}.old-", name);
+    const std::string staging_prefix = sibling(name, ".staging-"), old_prefix = sibling(name, ".old-");
     for (const auto &e : fs::directory_iterator(parent, ec)) {
         std::string n = e.path().filename().string();
         if (owner_gone(n, staging_prefix) || owner_gone(n, old_prefix)) fs::remove_all(e.path(), ec);
@@ -189,8 +230,19 @@ ReportDir::ReportDir(const fs::path &dir, StopToken stop) : stop_(stop) {
     staging_ = parent / fmt::format("{}{}", staging_prefix, ::getpid());
     fs::remove_all(staging_, ec);
     if (!fs::create_directory(staging_, ec) || ::access(staging_.c_str(), W_OK) != 0) {
+        const std::string why = ec ? ec.message() : std::strerror(EACCES);
         release();
-        throw UsageError(fmt::format("--out: report folder {} is not writable", dir_.string()));
+        throw UsageError(fmt::format("--out: report folder {} is not writable: {}", dir_.string(), why));
+    }
+    // The new folder keeps the owner of the one it replaces (refused now, before any work, when it cannot).
+    struct stat st {};
+    if (::stat(dir_.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) {
+        try {
+            keep_owner(st, dir_, staging_);
+        } catch (const UsageError &) {
+            release();
+            throw;
+        }
     }
 }
 
@@ -251,6 +303,10 @@ void ReportDir::commit() {
         }
         if (ec) throw UsageError(fmt::format("{}: cannot read: {}", dir_.string(), ec.message()));
     }
+    // The folder keeps its permission bits (a 0700 report stays 0700); its times are the swap's.
+    struct stat st {};
+    if (exists && ::stat(dir_.c_str(), &st) == 0 && ::chmod(staging_.c_str(), st.st_mode & 07777) != 0)
+        throw UsageError(fmt::format("{}: cannot keep its permissions in the new report: {}", dir_.string(), std::strerror(errno)));
     fsync_dir(staging_);
     stop_.throw_if_requested();  // the last moment an interrupt leaves --out as it was
 
@@ -260,7 +316,7 @@ void ReportDir::commit() {
                 throw UsageError(fmt::format("{}: cannot swap in the new report: {}", dir_.string(), std::strerror(errno)));
             // A file system without RENAME_EXCHANGE: two renames. In between, DIR is briefly absent (never
             // a mix of two reports).
-            fs::path old = dir_.parent_path() / fmt::format(".{}.old-{}", dir_.filename().string(), ::getpid());
+            fs::path old = dir_.parent_path() / fmt::format("{}{}", sibling(dir_.filename().string(), ".old-"), ::getpid());
             fs::rename(dir_, old, ec);
             if (ec) throw UsageError(fmt::format("{}: cannot swap in the new report: {}", dir_.string(), ec.message()));
             fs::rename(staging_, dir_, ec);

@@ -246,6 +246,7 @@ void write_run_report(const RunResult &r, ReportDir &dir, bool leaderboard) {
     ReportTables known;
     known.summary = std::move(summary);
     known.implementations = implementations(r);
+    known.partial = r.partial;
     stage_leaderboard(dir, std::move(known));  // harness/leaderboard/
 }
 

@@ -17,6 +17,19 @@ namespace qc {
 
 static_assert(std::endian::native == std::endian::little, "shard.bin is little-endian");
 
+std::string fnv1a64_hex(const char *p, size_t n) {
+    uint64_t h = 0xcbf29ce484222325ull;
+    for (size_t i = 0; i < n; i++) h = (h ^ uint8_t(p[i])) * 0x100000001b3ull;
+    return fmt::format("{:016x}", h);
+}
+
+nlohmann::json build_identity() {
+    nlohmann::json b = build_info(), out;
+    for (const char *k : {"quatcheck_version", "compiler", "cxx_flags", "build_type", "mpfr_version", "gmp_version", "boost_version"})
+        if (b.contains(k)) out[k] = b[k];
+    return out;
+}
+
 namespace {
 
 constexpr char kMagic[9] = "QCSHARD1";
@@ -32,21 +45,9 @@ void put_string(std::string &s, const std::string &v) {
     s += v;
 }
 
-// FNV-1a, 64 bits, over a shard's payload (every byte after the header up to the end marker), stored in
-// the header as 16 hex digits: merge refuses a shard whose payload changed after it was written.
-std::string payload_checksum(const char *p, size_t n) {
-    uint64_t h = 0xcbf29ce484222325ull;
-    for (size_t i = 0; i < n; i++) h = (h ^ uint8_t(p[i])) * 0x100000001b3ull;
-    return fmt::format("{:016x}", h);
-}
-
-// The facts that make two shards the same build: version, compiler, flags, libraries (not the CPU).
-nlohmann::json build_identity() {
-    nlohmann::json b = build_info(), out;
-    for (const char *k : {"quatcheck_version", "compiler", "cxx_flags", "build_type", "mpfr_version", "gmp_version", "boost_version"})
-        if (b.contains(k)) out[k] = b[k];
-    return out;
-}
+// A shard's payload (every byte after the header up to the end marker) has its checksum in the header:
+// merge refuses a shard whose payload changed after it was written.
+std::string payload_checksum(const char *p, size_t n) { return fnv1a64_hex(p, n); }
 
 nlohmann::json stats_json(const ReferenceStats &s) { return s; }
 ReferenceStats stats_from(const nlohmann::json &j) { return j.get<ReferenceStats>(); }

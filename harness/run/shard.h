@@ -21,6 +21,8 @@
 
 #include "run/runner.h"
 
+#include <nlohmann/json.hpp>
+
 #include <string>
 #include <vector>
 
@@ -35,6 +37,12 @@ std::string shard_file(const RunResult &r);
 // every slice, not yet aggregated. Throws InputError "merge: PATH: reason" for a missing, truncated,
 // foreign or mismatched file, a missing or repeated shard, or an implementation that is not loaded.
 RunResult read_shards(const std::vector<std::string> &dirs, const std::vector<Impl> &catalogue);
+
+// FNV-1a, 64 bits, of N bytes as 16 hex digits: the checksum of shard.bin's payload, of sweep_state.json, and
+// the short stand-in for a report folder name too long to carry a suffix (report/report_dir.cpp).
+std::string fnv1a64_hex(const char *p, size_t n);
+// The facts that make two shards the same build: version, compiler, flags, libraries (not the CPU).
+nlohmann::json build_identity();
 
 // (quatcheck merge is read_shards, aggregate and the worst-case search: merge_shards in search/search.h.)
 

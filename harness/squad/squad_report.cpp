@@ -1,6 +1,7 @@
 #include "squad/squad_report.h"
 
 #include "tables/schemas.h"
+#include "tables/quote.h"
 
 #include <fmt/format.h>
 
@@ -26,10 +27,10 @@ std::string keys_text(const KeyTrack &keys) {
 }
 
 std::string reproduce(const SquadResult &r, const Impl *impl, TrackRegion region, uint64_t track) {
-    std::string s = fmt::format("quatcheck squad --impl {} --region {} --track {} --seed {}", impl->name, to_string(region),
-                                track, r.options.seed);
-    if (impl->origin != "builtin") s += " --plugin " + impl->origin;
-    return s;
+    std::vector<std::string> argv = {"quatcheck", "squad", "--impl", impl->name, "--region", to_string(region), "--track",
+                                     std::to_string(track), "--seed", std::to_string(r.options.seed)};
+    if (impl->origin != "builtin") argv.insert(argv.end(), {"--plugin", impl->origin});  // squad comes from shared libraries only
+    return shell_join(argv);
 }
 }  // namespace
 

@@ -5,6 +5,7 @@
 
 #include "reference/stats_json.h"
 #include "run/build_info.h"
+#include "run/shard.h"
 #include "tables/rows.h"
 #include "tables/schemas.h"
 
@@ -15,6 +16,8 @@
 #include <cmath>
 #include <filesystem>
 #include <map>
+#include <set>
+#include <tuple>
 
 namespace qc {
 
@@ -138,13 +141,25 @@ nlohmann::json hexes(const double *v, size_t n) {
     return a;
 }
 
-// The options that must agree between the shards of one sweep.
+// The implementation-ops of the sweep, in selection order: the rows every shard must hold for each slice.
+nlohmann::json selected_json(const std::vector<ImplOp> &selected) {
+    nlohmann::json a = nlohmann::json::array();
+    for (const ImplOp &io : selected) a.push_back({{"impl", io.impl->name}, {"op", to_string(io.op)}});
+    return a;
+}
+
+// The options that must agree between the shards of one sweep (selection and build included).
 nlohmann::json identity(const SweepResult &r) {
     const SweepOptions &o = r.options;
     return {{"over", to_string(o.over)}, {"lo", hexfloat(o.lo)}, {"hi", hexfloat(o.hi)}, {"points", o.points},
             {"ts", hexes(o.ts.data(), o.ts.size())}, {"pair_dots", hexes(o.pair_dots.data(), o.pair_dots.size())},
             {"seed", o.seed}, {"reference", to_string(o.reference)}, {"impl_filters", o.impl_filters},
-            {"shard_count", o.shard.count}};
+            {"shard_count", o.shard.count}, {"selected", selected_json(r.selected)}, {"build", build_identity()}};
+}
+
+std::string state_checksum(const nlohmann::json &state) {
+    const std::string text = state.dump();
+    return fnv1a64_hex(text.data(), text.size());
 }
 
 std::string state_json(const SweepResult &r) {
@@ -186,6 +201,9 @@ std::string state_json(const SweepResult &r) {
                         {"status_detail", row.status_detail}});
     }
     j["rows"] = rows;
+    // The checksum of everything else (its compact dump), so that merge refuses a state edited or damaged
+    // after it was written.
+    j["checksum_fnv1a64"] = state_checksum(j);
     return j.dump(1) + "\n";
 }
 
@@ -214,7 +232,14 @@ SweepResult merge_sweep_shards(const std::vector<std::string> &dirs, const std::
         if (!text) throw InputError(fmt::format("merge: {}: missing (not the report of quatcheck sweep --shard K/N?)", path));
         try {
             json j = json::parse(*text);
-            if (j.at("format") != kStateFormat) throw InputError(fmt::format("merge: {}: not a sweep state of this version", path));
+            if (!j.is_object() || j.value("format", json()) != kStateFormat)
+                throw InputError(fmt::format("merge: {}: not a sweep state of this version", path));
+            if (!j.contains("checksum_fnv1a64") || !j["checksum_fnv1a64"].is_string())
+                throw InputError(fmt::format("merge: {}: no checksum (written by an older quatcheck: rerun the shard)", path));
+            const std::string sum = j["checksum_fnv1a64"];
+            j.erase("checksum_fnv1a64");
+            if (state_checksum(j) != sum)
+                throw InputError(fmt::format("merge: {}: checksum mismatch (the file was changed or damaged after it was written)", path));
             const json &id = j.at("identity");
             const int index = j.at("shard_index"), count = id.at("shard_count");
             if (seen.empty()) {
@@ -242,18 +267,67 @@ SweepResult merge_sweep_shards(const std::vector<std::string> &dirs, const std::
                     r.slices.push_back(spec);
                 }
             } else if (id != first_identity) {
-                throw InputError(fmt::format("merge: {}: a shard of another sweep (options differ from {})", path, dirs.front()));
+                std::string what = "options";
+                for (const auto &[k, v] : first_identity.items())
+                    if (!id.contains(k) || id[k] != v) {
+                        what = "'" + k + "'";
+                        break;
+                    }
+                throw InputError(fmt::format("merge: {}: a shard of another sweep ({} differs from {}'s)", path, what, dirs.front()));
+            }
+            if (seen.empty()) {
+                // The selection, resolved in the catalogue: the rows every shard must hold.
+                for (const json &e : id.at("selected")) {
+                    const std::string name = e.at("impl"), op = e.at("op");
+                    const Impl *impl = nullptr;
+                    for (const Impl &i : catalogue)
+                        if (i.name == name) impl = &i;
+                    if (!impl) throw InputError(fmt::format("merge: {}: unknown implementation '{}' (load its plugin with --plugin?)", path, name));
+                    auto o = parse_op(op);
+                    if (!o) throw InputError(fmt::format("merge: {}: unknown op '{}'", path, op));
+                    r.selected.push_back({impl, *o});
+                }
             }
             if (index < 1 || index > count) throw InputError(fmt::format("merge: {}: shard {} of {}", path, index, count));
             if (!seen.emplace(index, path).second)
                 throw InputError(fmt::format("merge: {}: shard {}/{} again (also {})", path, index, count, seen[index]));
             const json &slices = j.at("slices");
             if (slices.size() != r.slices.size()) throw InputError(fmt::format("merge: {}: different slices", path));
+            std::vector<uint64_t> shard_points;  // each slice's points in this shard that its rows count
             for (size_t s = 0; s < slices.size(); s++) {
                 if (slices[s].at("label") != r.slices[s].label) throw InputError(fmt::format("merge: {}: different slices", path));
                 const uint64_t n = slices[s].at("points");
-                r.slices[s].points += index > 1 && n > 0 ? n - 1 : n;  // a later shard's first point is the overlap
+                const uint64_t own = index > 1 && n > 0 ? n - 1 : n;  // a later shard's first point is the overlap
+                shard_points.push_back(own);
+                r.slices[s].points += own;
             }
+            // Every shard holds one row per slice and selected implementation-op of the slice's precision, each
+            // over the shard's points of that slice (fewer only when the implementation failed).
+            std::set<std::tuple<size_t, std::string, std::string>> expected, held;
+            for (size_t s = 0; s < r.slices.size(); s++)
+                for (const ImplOp &io : r.selected)
+                    if (io.impl->precision == r.slices[s].precision) expected.insert({s, io.impl->name, to_string(io.op)});
+            for (const json &x : j.at("rows")) {
+                const size_t slice = x.at("slice");
+                auto key = std::make_tuple(slice, x.at("impl").get<std::string>(), x.at("op").get<std::string>());
+                if (!expected.count(key))
+                    throw InputError(fmt::format("merge: {}: a row of {} {} in slice {} that the sweep's selection does not have",
+                                                 path, std::get<1>(key), std::get<2>(key), slice));
+                if (!held.insert(key).second)
+                    throw InputError(fmt::format("merge: {}: the row of {} {} in slice {} twice", path, std::get<1>(key), std::get<2>(key), slice));
+                const int status = x.at("status");
+                if (status < 0 || status > int(EvalStatus::interrupted))
+                    throw InputError(fmt::format("merge: {}: row of {} {}: status {} is not a status", path, std::get<1>(key),
+                                                 std::get<2>(key), status));
+                const uint64_t cases = x.at("cases");
+                if (status == 0 ? cases != shard_points[slice] : cases > shard_points[slice])
+                    throw InputError(fmt::format("merge: {}: the row of {} {} in slice {} covers {} of the shard's {} points",
+                                                 path, std::get<1>(key), std::get<2>(key), slice, cases, shard_points[slice]));
+            }
+            for (const auto &key : expected)
+                if (!held.count(key))
+                    throw InputError(fmt::format("merge: {}: no row of {} {} in slice {} (the sweep's selection has it)", path,
+                                                 std::get<1>(key), std::get<2>(key), std::get<0>(key)));
             r.cases += j.at("cases").get<uint64_t>();
             r.bisection_cases += j.at("bisection_cases").get<uint64_t>();
             r.reference_f32.add(j.at("reference_f32").get<ReferenceStats>());
@@ -283,9 +357,6 @@ SweepResult merge_sweep_shards(const std::vector<std::string> &dirs, const std::
                     row.curve_cases.assign(kCurveBins, 0);
                     row.max_angle_err_rad = -1;
                     r.rows.push_back(row);
-                    bool listed = false;
-                    for (const ImplOp &io : r.selected) listed = listed || (io.impl == row.impl && io.op == row.op);
-                    if (!listed) r.selected.push_back({row.impl, row.op});
                 }
                 SweepRow &row = r.rows[it->second];
                 row.cases += x.at("cases").get<uint64_t>();

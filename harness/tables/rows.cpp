@@ -166,11 +166,15 @@ ReportFiles files_in(const fs::path &dir, std::map<std::string, std::string> ove
 
 ReportTables read_report_tables(const ReportFiles &files, const fs::path &dir, ReportTables t) {
     t.dir = dir.string();
+    t.partial = t.partial || files("PARTIAL").has_value();
     auto path = [&](const std::string &name) { return (dir / name).string(); };
     auto read = [&](const Schema &s) -> std::optional<Table> {
         auto text = files(s.file);
         if (!text) return std::nullopt;
-        return read_table(s, path(s.file), *text);
+        if (!t.partial) return read_table(s, path(s.file), *text);
+        Schema header_only_allowed = s;
+        header_only_allowed.rows_required = false;
+        return read_table(header_only_allowed, path(s.file), *text);
     };
     if (!t.summary)
         if (auto x = read(tables::summary)) t.summary = read_summary(*x);

@@ -79,6 +79,9 @@ struct ReportTables {
     std::optional<std::vector<ConformanceRow>> conformance, squad_conformance;
     std::optional<std::vector<TimingRow>> timing;
     std::vector<WorstCaseRow> worst_cases;  // empty when worst_cases.csv is absent or has no rows
+    // The partial report of an interrupted run (a PARTIAL file beside the tables, `quatcheck run`): its tables
+    // may hold a header only (interrupted before any row finished), which a complete report may not.
+    bool partial = false;
 };
 
 // The content of a report file by name ("summary.csv"); nullopt when it is absent.
