@@ -54,7 +54,10 @@ want=(recipe-rtm recipe-filament bullet)
 [ $js = 1 ] && want+=(playcanvas-slerp glmatrix-slerp)
 for w in "${want[@]}"; do [ -x "$f/$w/repro.sh" ] || fail "no findings/$w/repro.sh"; done
 grep -q "^## What goes wrong" "$f/recipe-rtm/README.md" || fail "recipe-rtm/README.md has no 'What goes wrong'"
-grep -q "quatcheck' 'replay' 'case-1.csv'" "$f/bullet/README.md" || fail "bullet/README.md has no quoted replay command"
+# The replay command, pasted into sh, runs exactly quatcheck replay case-1.csv (a built-in: no plugin option).
+line=$(grep -m1 '^  quatcheck replay ' "$f/bullet/README.md") || fail "bullet/README.md has no replay command"
+argv=$(sh -c 'quatcheck() { printf "[%s]" "$@"; }; '"$line")
+[ "$argv" = "[replay][case-1.csv]" ] || fail "bullet/README.md's replay command runs $argv"
 
 # 1 and 2: every reproducer, as it is and with the reference's answer substituted.
 export QC_NODE_MODULES="$src/impls/js/node_modules" PYTHON=/usr/bin/python3
