@@ -40,10 +40,10 @@ ReportData read_report_folder(const std::string &dir) {
 
 std::string plugin_option_of(const ReportData &d, const std::string &impl) {
     auto it = d.implementations.find(impl);
-    if (it == d.implementations.end() || it->second.origin.empty() || it->second.origin == "builtin") return {};
-    const std::string &o = it->second.origin;
-    if (o.size() > 3 && o.compare(o.size() - 3, 3, ".so") == 0) return " --plugin " + shell_quote(o);
-    return " --plugin-cmd " + shell_quote(o);
+    if (it == d.implementations.end()) return {};
+    std::string s;
+    for (const auto &w : load_words(it->second.origin)) s += " " + shell_quote(w);
+    return s;
 }
 
 std::string reproduce_row_command(const ReportData &d, const SummaryRow &row) {

@@ -145,14 +145,6 @@ std::array<std::string, 4> hex4(const double *q) {
     return {hexfloat(q[0]), hexfloat(q[1]), hexfloat(q[2]), hexfloat(q[3])};
 }
 
-// The words that make quatcheck load the implementation again: --plugin PATH, --plugin-cmd 'CMD', or none.
-std::vector<std::string> load_words(const std::string &origin) {
-    if (origin.empty() || origin == "builtin") return {};
-    if (origin.size() > 3 && (origin.find(".so") != std::string::npos) && origin.find(' ') == std::string::npos)
-        return {"--plugin", origin};
-    return {"--plugin-cmd", origin};
-}
-
 // The calls of a conformance counterexample that the reproducer checks one by one, each against the
 // reference: for a property over two or three evaluations, at least one of them breaks its own budget
 // whenever the property fails (its tolerance is the sum of theirs).

@@ -164,6 +164,12 @@ ReportFiles files_in(const fs::path &dir, std::map<std::string, std::string> ove
     };
 }
 
+std::vector<std::string> load_words(const std::string &origin) {
+    if (origin.empty() || origin == "builtin") return {};
+    if (origin.size() > 3 && origin.compare(origin.size() - 3, 3, ".so") == 0) return {"--plugin", origin};
+    return {"--plugin-cmd", origin};
+}
+
 ReportTables read_report_tables(const ReportFiles &files, const fs::path &dir, ReportTables t) {
     t.dir = dir.string();
     t.partial = t.partial || files("PARTIAL").has_value();

@@ -70,6 +70,11 @@ struct ImplInfo {
     std::string origin;  // "builtin", a plugin's path or a process plugin's command ("" when not recorded)
 };
 
+// The words that make quatcheck load an implementation of this origin again: {"--plugin", PATH} for a
+// shared-library plugin (a path ending in .so), {"--plugin-cmd", COMMAND} for a process plugin, none for a
+// built-in or an unrecorded origin.
+std::vector<std::string> load_words(const std::string &origin);
+
 // The tables of one report folder; a table is nullopt when its file is absent.
 struct ReportTables {
     std::string dir;
