@@ -53,11 +53,14 @@ grep -q "^    baseline: status=ok" "$out" || fail "no baseline figures in the fa
 grep -q "^    current:  status=ok" "$out" || fail "no current figures in the failure"
 grep -q "^    reproduce the row: quatcheck run --plugin $tmp/planted/tinyquat_quatcheck.so" "$out" || { cat "$out"; fail "no reproduce command naming the plugin"; }
 grep -q "tinyquat_baseline" "$out" || fail "the failure does not say how to refresh the baseline"
+# ctest splices a test's stdout and stderr in arbitrary chunks: compare's closing line goes to stdout, after the
+# table, so it stands on a line of its own (on stderr it once landed inside a FAIL block and broke this test in CI).
+grep -q "^quatcheck compare: junit.xml and compare.md in " "$out" || { cat "$out"; fail "compare's closing line was spliced into another line"; }
 
 # The reproduce command measures the failing row's figure again.
 row="$(sed -E 's/^FAIL accuracy ([^ ]+) ([^ ]+) ([^:]+):.*/\1 \2 \3/' <<<"$line")"
 read -r impl op region <<<"$row"
-repro="$(grep -m1 -A4 -F "FAIL accuracy $impl $op $region:" "$out" | sed -n 's/^    reproduce the row: //p' | head -1)"
+repro="$(grep -m1 -A4 "^FAIL accuracy $impl $op $region:" "$out" | sed -n 's/^    reproduce the row: //p' | head -1)"
 [ -n "$repro" ] || fail "no reproduce command for $impl $op $region"
 mkdir -p "$tmp/repro" && (cd "$tmp/repro" && eval "$repro" 2>/dev/null) || fail "the reproduce command failed: $repro"
 want="$(awk -F, -v i="$impl" -v o="$op" -v r="$region" '$1==i && $2==o && $3==r {print $7}' planted/quatcheck/tinyquat/summary.csv)"

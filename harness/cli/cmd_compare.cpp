@@ -31,9 +31,10 @@ int compare_command(const CompareArgs &a) {
     dir.write("junit.xml", comparison_junit(c));
     dir.write("compare.md", comparison_markdown(c));
     dir.commit();
+    // The table and the line naming the outputs go to one stream: ctest reads a test's stdout and stderr
+    // through two pipes and splices them in arbitrary chunks, so a stderr line could land inside a row.
     std::fputs(comparison_text(c).c_str(), stdout);
-    std::fflush(stdout);  // the table before the line below, also when both go to one pipe (ctest)
-    std::fprintf(stderr, "quatcheck compare: junit.xml and compare.md in %s\n", out.c_str());
+    std::fprintf(stdout, "quatcheck compare: junit.xml and compare.md in %s\n", out.c_str());
     return c.failed ? 1 : 0;
 }
 
