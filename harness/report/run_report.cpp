@@ -7,7 +7,12 @@
 
 #include <fmt/format.h>
 
+#include <array>
+#include <bit>
 #include <chrono>
+#include <cstdint>
+#include <map>
+#include <memory>
 #include <ctime>
 #include <limits>
 #include <set>
@@ -57,13 +62,37 @@ std::vector<SummaryRow> summary_rows(const RunResult &r, const std::vector<RowFa
 
 namespace {
 
+// The MPFR engines of one precision for the worst cases of every row, and the reference of each distinct case
+// evaluated once: rows of one region share their sampled cases (regenerated from the same indices), and a
+// reference depends on the case alone (ReferenceEngine::slerp with validation is a pure function of it), so a
+// case met again reuses it. A third of the worst cases of the default run are repeats.
+struct WorstCaseEngines {
+    explicit WorstCaseEngines(Precision p) : reference(p), metric(p) {}
+    ReferenceEngine reference;
+    MetricEngine metric;
+    std::map<std::array<uint64_t, 9>, std::unique_ptr<SlerpReference>> refs;
+
+    template <class T>
+    const SlerpReference &slerp(const SlerpCase<T> &c) {
+        std::array<uint64_t, 9> key;
+        for (size_t i = 0; i < 4; i++)
+            key[i] = std::bit_cast<uint64_t>(double(c.q0[i])), key[4 + i] = std::bit_cast<uint64_t>(double(c.q1[i]));
+        key[8] = std::bit_cast<uint64_t>(double(c.t));
+        auto [it, fresh] = refs.try_emplace(key);
+        if (fresh) {
+            it->second = std::make_unique<SlerpReference>();
+            reference.slerp(c, *it->second, true);
+        }
+        return *it->second;
+    }
+};
+
 // Appends the worst cases of one row (sampled, regenerated from their index, then the search's) to `rows`,
 // re-run in one batch; a failure of the implementation on one of them goes to `failure`.
 template <class T>
-void add_worst_cases(const RunResult &r, const RowResult &row, std::vector<WorstCaseRow> &rows, RowFailure &failure) {
-    ReferenceEngine reference(Format<T>::precision);
-    MetricEngine metric(Format<T>::precision);
-    SlerpReference ref;
+void add_worst_cases(const RunResult &r, const RowResult &row, std::vector<WorstCaseRow> &rows, RowFailure &failure,
+                     WorstCaseEngines &engines) {
+    MetricEngine &metric = engines.metric;
     std::vector<SlerpCase<T>> cases;
     std::vector<const char *> sources;
     for (const WorstRef &w : row.worst) cases.push_back(regenerate_case<T>(r.options.seed, row.region, w.index)), sources.push_back("sampling");
@@ -90,7 +119,7 @@ void add_worst_cases(const RunResult &r, const RowResult &row, std::vector<Worst
         const SlerpCase<T> &c = cases[k];
         T out[4];
         for (int i = 0; i < 4; i++) out[i] = k < valid ? outs[k][size_t(i)] : std::numeric_limits<T>::quiet_NaN();
-        reference.slerp(c, ref, true);
+        const SlerpReference &ref = engines.slerp(c);
         CaseMetrics m = metric.measure(out, ref, row.op);
         // The reference column holds s R: the target the output was measured against (the arc it took in a
         // tie-band case, and the sign nearest the output).
@@ -122,10 +151,11 @@ void add_worst_cases(const RunResult &r, const RowResult &row, std::vector<Worst
 std::vector<WorstCaseRow> worst_case_rows(const RunResult &r, std::vector<RowFailure> *failures) {
     std::vector<WorstCaseRow> rows;
     std::vector<RowFailure> failed(r.rows.size());
+    WorstCaseEngines f32(Precision::f32), f64(Precision::f64);
     for (size_t k = 0; k < r.rows.size(); k++) {
         const RowResult &row = r.rows[k];
-        if (row.impl->precision == Precision::f32) add_worst_cases<float>(r, row, rows, failed[k]);
-        else add_worst_cases<double>(r, row, rows, failed[k]);
+        if (row.impl->precision == Precision::f32) add_worst_cases<float>(r, row, rows, failed[k], f32);
+        else add_worst_cases<double>(r, row, rows, failed[k], f64);
     }
     if (failures) *failures = std::move(failed);
     return rows;
