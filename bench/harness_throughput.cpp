@@ -257,6 +257,18 @@ void runner_case(benchmark::State &st, ReferenceMode mode, std::shared_ptr<std::
     st.counters["rows"] = double(rows);
 }
 
+std::vector<double> peer_cases_f64(const BenchOptions &o) {
+    const auto c = make_cases<double>(o.seed, o.regions.empty() ? all_regions() : o.regions);
+    std::vector<double> flat;
+    flat.reserve(c->cases.size() * 9);
+    for (const auto &k : c->cases) {
+        flat.insert(flat.end(), k.q0.begin(), k.q0.end());
+        flat.insert(flat.end(), k.q1.begin(), k.q1.end());
+        flat.push_back(k.t);
+    }
+    return flat;
+}
+
 void register_harness_benchmarks(const BenchOptions &o, std::vector<std::pair<std::string, BenchKey>> &keys) {
     // The whole runner first: a run of quatcheck starts in a fresh process, and the reference and metric
     // benchmarks before it (their case sets, MPFR's caches) were measured to slow its fast mode by 5-15 %.

@@ -59,6 +59,10 @@ struct BenchKey {
 void register_impl_benchmarks(const std::vector<Impl> &catalogue, const BenchOptions &o,
                               std::vector<std::pair<std::string, BenchKey>> &keys);
 void register_harness_benchmarks(const BenchOptions &o, std::vector<std::pair<std::string, BenchKey>> &keys);
+// The f64 cases of the harness benchmarks without a region suffix ("all": every region in turn, the same
+// 4,096 cases as BM_FastReference/slerp/f64), nine doubles per case: q0 (w x y z), q1, t. The peers of
+// `quatcheck bench` (scripts/bench_peers.py) are timed on them.
+std::vector<double> peer_cases_f64(const BenchOptions &o);
 // BM_EvalBatch for noop and seed-c (both precisions): development only, not in `quatcheck bench`'s tables.
 void register_eval_benchmarks(const std::vector<Impl> &catalogue, const BenchOptions &o);
 

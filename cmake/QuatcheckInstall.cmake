@@ -3,7 +3,7 @@
 #
 #   cmake --install build --prefix P   installs
 #     P/bin/quatcheck
-#     P/share/quatcheck/scripts/         plot_report.py and the helpers it imports (found by `quatcheck report`
+#     P/share/quatcheck/scripts/         plot_report.py and the helpers it imports (found by `quatcheck report`), bench_peers.py (`quatcheck bench`),
 #                                        relative to the binary: <exe>/../share/quatcheck/scripts)
 #     P/include/quatcheck/plugin.h       the plugin ABI (it includes only <stddef.h>)
 #     P/lib/<arch>/cmake/quatcheck/      quatcheckConfig.cmake (+ version), the exported targets
@@ -29,7 +29,7 @@ add_library(quatcheck::plugin ALIAS qc_plugin_api)
 install(TARGETS quatcheck qc_plugin_api EXPORT quatcheckTargets
   RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 install(FILES harness/include/quatcheck/plugin.h DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/quatcheck)
-install(FILES scripts/plot_report.py scripts/qc_tables.py DESTINATION ${QC_INSTALL_DATADIR}/scripts)
+install(FILES scripts/plot_report.py scripts/qc_tables.py scripts/bench_peers.py DESTINATION ${QC_INSTALL_DATADIR}/scripts)
 install(FILES scripts/readme/frontier.py DESTINATION ${QC_INSTALL_DATADIR}/scripts/readme)
 
 install(EXPORT quatcheckTargets NAMESPACE quatcheck:: DESTINATION ${QC_INSTALL_CMAKEDIR})

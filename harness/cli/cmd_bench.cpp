@@ -14,9 +14,16 @@
 #include "run/build_info.h"
 #include "tables/schemas.h"
 
+#include <fcntl.h>
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 #include <sys/resource.h>
+#include <sys/wait.h>
 #include <unistd.h>
+
+#include <cerrno>
+#include <cmath>
+#include <cstring>
 
 #include <chrono>
 #include <map>
@@ -120,6 +127,121 @@ std::string parallel_csv(const std::vector<Impl> &catalogue, uint64_t seed, uint
     return w.text();
 }
 
+// ---- peers (docs/timing.md "Peers"): scripts/bench_peers.py times, on the f64 cases of BM_FastReference/slerp/f64
+// (every region in turn), an uncertified numpy f64 slerp and the reference's formula in mpmath at 40 digits.
+
+constexpr int kMpmathCases = 200;      // mpmath's sample: the first 200 of the cases (every region in turn)
+constexpr size_t kPeerOutputMax = 1 << 16;  // bytes of the script's stdout read at most
+
+struct Peer {
+    std::string suite;  // throughput.csv's benchmark column
+    double ns = 0, cv = 0;
+    uint64_t repetitions = 0;
+};
+
+// Runs /usr/bin/python3 bench_peers.py on the cases; its stdout (one JSON object) is returned, its stderr passes
+// through. Empty with `why` set where the script or python3 is missing (the peers are then skipped).
+std::string run_peer_script(const std::vector<double> &cases, const BenchArgs &a, std::string &why, const StopToken &stop) {
+    const std::string python = "/usr/bin/python3";
+    const std::string script = find_script("bench_peers.py");
+    if (script.empty()) return why = "scripts/bench_peers.py not found beside the build, in share/quatcheck/scripts or ./scripts", "";
+    if (::access(python.c_str(), X_OK) != 0) return why = python + " not found (install python3)", "";
+    char path[] = "/tmp/quatcheck-peers-XXXXXX";
+    const int fd = ::mkstemp(path);
+    if (fd < 0) throw InputError(fmt::format("bench: peers: mkstemp: {}", std::strerror(errno)));
+    const size_t bytes = cases.size() * sizeof(double);
+    const bool written = ::write(fd, cases.data(), bytes) == ssize_t(bytes);
+    ::close(fd);
+    if (!written) {
+        ::unlink(path);
+        throw InputError(fmt::format("bench: peers: cannot write the cases to {}", path));
+    }
+    const std::string n = std::to_string(kMpmathCases), min_time = fmt::format("{}", a.min_time_s),
+                      reps = std::to_string(a.repetitions);
+    int out[2];
+    if (::pipe2(out, O_CLOEXEC) != 0) {
+        ::unlink(path);
+        throw InputError(fmt::format("bench: peers: pipe: {}", std::strerror(errno)));
+    }
+    std::fflush(nullptr);
+    const pid_t pid = ::fork();
+    if (pid == 0) {
+        ::dup2(out[1], 1);
+        const char *argv[] = {python.c_str(), script.c_str(), path, n.c_str(), min_time.c_str(), reps.c_str(), nullptr};
+        ::execv(python.c_str(), const_cast<char *const *>(argv));
+        ::_exit(127);
+    }
+    ::close(out[1]);
+    std::string text;
+    char buf[4096];
+    bool too_long = false;
+    for (ssize_t k; pid > 0 && (k = ::read(out[0], buf, sizeof buf)) != 0;) {
+        if (k < 0) {
+            if (errno == EINTR) continue;
+            break;
+        }
+        if (text.size() + size_t(k) > kPeerOutputMax) too_long = true;
+        else text.append(buf, size_t(k));
+    }
+    ::close(out[0]);
+    int status = 0;
+    while (pid > 0 && ::waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
+    ::unlink(path);
+    stop.throw_if_requested();  // SIGINT/SIGTERM reached the script too: bench stops as after a benchmark
+    if (pid < 0) throw InputError(fmt::format("bench: peers: fork: {}", std::strerror(errno)));
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+        throw InputError(fmt::format("bench: peers: {} {} failed (status {})", python, script, status));
+    if (too_long) throw InputError(fmt::format("bench: peers: {} wrote more than {} bytes", script, kPeerOutputMax));
+    return text;
+}
+
+// The peers' rows; a peer the script skipped (its module missing) is named on stderr with the reason.
+std::vector<Peer> measure_peers(const bench::BenchOptions &o, const BenchArgs &a, const StopToken &stop) {
+    std::string why;
+    const std::string text = run_peer_script(bench::peer_cases_f64(o), a, why, stop);
+    std::vector<Peer> peers;
+    if (text.empty()) {
+        std::fprintf(stderr, "quatcheck bench: SKIP peers (numpy, mpmath): %s\n", why.c_str());
+        return peers;
+    }
+    const nlohmann::json j = nlohmann::json::parse(text, nullptr, false);
+    if (!j.is_object()) throw InputError("bench: peers: bench_peers.py did not print a JSON object");
+    for (const auto &[key, suite] : {std::pair{"numpy_f64", "numpy_f64_uncertified"}, std::pair{"mpmath_40", "mpmath_40_digits"}}) {
+        const auto it = j.find(key);
+        if (it == j.end() || !it->is_object()) throw InputError(fmt::format("bench: peers: no '{}' in bench_peers.py's output", key));
+        if (it->contains("skip")) {
+            const auto &r = (*it)["skip"];
+            std::fprintf(stderr, "quatcheck bench: SKIP %s: %s\n", key, r.is_string() ? r.get<std::string>().c_str() : "(no reason)");
+            continue;
+        }
+        const auto num = [&](const char *f) {
+            const auto v = it->find(f);
+            if (v == it->end() || !v->is_number() || !std::isfinite(v->get<double>()) || v->get<double>() < 0)
+                throw InputError(fmt::format("bench: peers: {}.{}: not a finite nonnegative number", key, f));
+            return v->get<double>();
+        };
+        Peer p{suite, num("ns_per_case"), num("cv"), uint64_t(num("repetitions"))};
+        if (!(p.ns > 0)) throw InputError(fmt::format("bench: peers: {}.ns_per_case: must be positive", key));
+        peers.push_back(p);
+    }
+    return peers;
+}
+
+// The ratios of the peers' table (docs/timing.md "Peers"), printed from this run's figures on stdout.
+void print_peer_ratios(const std::map<std::string, double> &f64_all) {
+    const auto get = [&](const char *k) { auto it = f64_all.find(k); return it == f64_all.end() ? 0.0 : it->second; };
+    const double fast = get("fast_reference"), numpy = get("numpy_f64_uncertified"), mpmath = get("mpmath_40_digits"),
+                 floor = get("floor"), mpfr = get("reference");
+    if (!(fast > 0)) return;
+    std::printf("f64, every region in turn, CPU ns per case (one run)\n");
+    std::printf("  %-44s %10.1f\n", "certified reference (--reference fast)", fast);
+    if (mpfr > 0) std::printf("  %-44s %10.1f  %7.2fx the certified reference\n", "MPFR reference (--reference mpfr)", mpfr, mpfr / fast);
+    if (floor > 0) std::printf("  %-44s %10.1f  %7.2fx\n", "raw MPFR floor (no validation)", floor, floor / fast);
+    if (numpy > 0)
+        std::printf("  %-44s %10.1f  certified / numpy = %.2fx\n", "numpy f64 slerp, vectorised (UNCERTIFIED)", numpy, fast / numpy);
+    if (mpmath > 0) std::printf("  %-44s %10.1f  %7.1fx\n", "mpmath slerp, 40 digits (200 cases)", mpmath, mpmath / fast);
+}
+
 int bench_command(const BenchArgs &a) {
     if (!(a.min_time_s > 0 && a.min_time_s <= 60))
         throw UsageError(fmt::format("--min-time: must be in (0, 60] seconds, got {}", a.min_time_s));
@@ -187,6 +309,18 @@ int bench_command(const BenchArgs &a) {
             throughput.row({key.suite, key.op, key.precision, key.region, ns, f.cv, uint64_t(f.repetitions),
                             counter("recomputed_fraction"), counter("fallback_fraction")});
         }
+    }
+    if (harness) {
+        std::map<std::string, double> f64_all;
+        for (const auto &[name, key] : keys)
+            if (collector.figures.count(name) && key.precision == "f64" && key.region == "all" && key.op == "slerp")
+                f64_all[key.suite] = collector.figures[name].mean_cpu_ns / key.calls_per_iteration;
+        for (const Peer &p : measure_peers(o, a, ctx.stop)) {
+            throughput.row({p.suite, std::string("slerp"), std::string("f64"), std::string("all"), p.ns, p.cv, p.repetitions,
+                            Cell(), Cell()});
+            f64_all[p.suite] = p.ns;
+        }
+        print_peer_ratios(f64_all);
     }
     if (impls) dir.write("timing.csv", timing.text());
     if (harness) dir.write("throughput.csv", throughput.text());

@@ -20,25 +20,16 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// The plotting script: installed, <exe>/../share/quatcheck/scripts (cmake --install, the .deb: docs/install.md);
-// in a checkout, <exe>/../scripts (build dir inside the source tree, as scripts/setup makes it); else
-// ./scripts from the current folder.
-std::string find_script(const std::string &given) {
+// The plotting script: --script, else find_script (cli/command.h).
+std::string find_plot_script(const std::string &given) {
     if (!given.empty()) {
         if (!fs::is_regular_file(given)) throw UsageError(fmt::format("report: --script: {}: no such file", given));
         return given;
     }
-    std::error_code ec;
-    fs::path exe = fs::read_symlink("/proc/self/exe", ec);
-    std::vector<fs::path> candidates;
-    if (!ec) {
-        candidates.push_back(exe.parent_path().parent_path() / "share" / "quatcheck" / "scripts" / "plot_report.py");
-        candidates.push_back(exe.parent_path().parent_path() / "scripts" / "plot_report.py");
-    }
-    candidates.push_back(fs::path("scripts") / "plot_report.py");
-    for (const auto &c : candidates)
-        if (fs::is_regular_file(c)) return c.string();
-    throw UsageError("report: cannot find plot_report.py in <exe>/../share/quatcheck/scripts, beside the build or in ./scripts (use --script)");
+    std::string found = find_script("plot_report.py");
+    if (found.empty())
+        throw UsageError("report: cannot find plot_report.py in <exe>/../share/quatcheck/scripts, beside the build or in ./scripts (use --script)");
+    return found;
 }
 
 int report_command(const std::string &dir, const std::string &script_option, const std::string &python) {
@@ -47,7 +38,7 @@ int report_command(const std::string &dir, const std::string &script_option, con
     // a nan, an abc or a negative count in a number column is refused here, with FILE:LINE, before
     // anything is drawn from it.
     (void)read_report_tables(fs::path(dir));
-    std::string script = find_script(script_option);
+    std::string script = find_plot_script(script_option);
     if (::access(python.c_str(), X_OK) != 0)
         throw UsageError(fmt::format("report: {}: not executable (install python3-matplotlib: scripts/setup)", python));
     // Like every command, report replaces its outputs in one step under the folder's lock (report_dir.h): the

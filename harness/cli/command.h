@@ -57,6 +57,12 @@ ReferenceMode reference_mode(const std::string &mode);
 // stop token (harness/isolate/interrupt.h), `timeout_s` (--timeout where the command has it) and `progress`.
 RunContext command_context(double timeout_s = 5, std::atomic<uint64_t> *progress = nullptr);
 
+// A script of scripts/ that a command runs (plot_report.py, bench_peers.py): installed,
+// <exe>/../share/quatcheck/scripts (cmake --install, the .deb: docs/install.md); in a checkout,
+// <exe>/../scripts (build dir inside the source tree, as scripts/setup makes it); else ./scripts from the
+// current folder. Empty when none of them has it.
+std::string find_script(const std::string &file);
+
 // Memory (harness/cli/main.cpp). A request too large for memory is refused before anything is allocated,
 // with one line and exit 2, instead of a bad_alloc, an OOM kill or swapping the machine to a halt:
 // require_memory("--cases 10^14: the run", estimated bytes, "--cases") throws UsageError

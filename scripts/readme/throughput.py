@@ -52,6 +52,23 @@ for prec in ("f32", "f64"):
     fb = frr.get("fallback_fraction") or "0"
     print(f"| {prec} | {fr:.0f} | {ref:.0f} | **{ref / fr:.1f}x** | {float(fb) * 100:.2f} % | {fs:.0f} / {fn:.0f} | "
           f"{ms:.0f} / {mn:.0f} | {(ms + mn) / (fs + fn):.1f}x |")
+peers = {r["benchmark"]: float(r["ns_per_case"]) for r in thr
+         if r["benchmark"] in ("numpy_f64_uncertified", "mpmath_40_digits") and r["precision"] == "f64"}
+if peers:
+    fr, _ = ns("fast_reference", "f64")
+    flo, _ = ns("floor", "f64")
+    print("\nThe peers (`scripts/bench_peers.py`, on the same f64 cases, every region in turn, in the same run; "
+          "CPU ns per case): what a user would write instead.\n")
+    print("| f64 slerp, every region in turn | ns/case | ratio to the certified reference |")
+    print("|---|---|---|")
+    print(f"| certified reference (`--reference fast`) | {fr:.0f} | 1 |")
+    if "numpy_f64_uncertified" in peers:
+        n = peers["numpy_f64_uncertified"]
+        print(f"| numpy f64 vectorised slerp, **uncertified** | {n:.0f} | certified / numpy = **{fr / n:.2f}x** |")
+    print(f"| raw MPFR floor (no validation) | {flo:.0f} | {flo / fr:.1f}x |")
+    if "mpmath_40_digits" in peers:
+        m = peers["mpmath_40_digits"]
+        print(f"| mpmath at 40 digits (200 cases) | {m:.0f} | {m / fr:.0f}x |")
 runner = {r["benchmark"]: float(r["ns_per_case"]) for r in thr if r["benchmark"].startswith("runner_")}
 if "runner_fast" in runner and "runner_mpfr" in runner:
     noop = [float(r["ns_per_call"]) for r in rows("timing.csv")
