@@ -17,7 +17,8 @@ trap 'rm -rf "$tmp"' EXIT
 prefix="$tmp/prefix"
 cmake --install "$build" --prefix "$prefix" >"$tmp/install.log" || { cat "$tmp/install.log"; fail "cmake --install failed"; }
 for f in bin/quatcheck include/quatcheck/plugin.h share/quatcheck/scripts/plot_report.py \
-         share/quatcheck/scripts/qc_tables.py share/quatcheck/scripts/readme/frontier.py share/pkgconfig/quatcheck.pc \
+         share/quatcheck/scripts/qc_tables.py share/quatcheck/scripts/bench_peers.py \
+         share/quatcheck/scripts/readme/frontier.py share/pkgconfig/quatcheck.pc \
          share/man/man1/quatcheck.1 share/doc/quatcheck/README.md share/doc/quatcheck/docs/install.md \
          share/doc/quatcheck/help-all.txt; do
   [ -f "$prefix/$f" ] || fail "not installed: $f"
