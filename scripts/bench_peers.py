@@ -13,9 +13,13 @@ Times are CPU time of this process (time.process_time_ns), as Google Benchmark's
 repetition at least MIN_TIME seconds. A malformed argument or file: one line on stderr, exit 2.
 """
 import json
+import signal
 import struct
 import sys
 import time
+
+# Interrupted with quatcheck bench (the same process group): end quietly, bench reports the interruption.
+signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 def fail(msg):
