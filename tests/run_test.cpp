@@ -2,7 +2,10 @@
 #include "tables/rows.h"
 #include "report/run_report.h"
 #include "run/runner.h"
+#include "metrics/metrics.h"
+#include "reference/reference.h"
 #include "search/search.h"
+#include "tables/table.h"
 
 #include "squad/squad_run.h"
 #include <gtest/gtest.h>
@@ -146,4 +149,62 @@ TEST(Run, WorstCasesReplayFromTheirCsv) {
     // No staging folder left behind.
     for (auto &e : std::filesystem::directory_iterator(dir))
         EXPECT_EQ(e.path().filename().string().rfind(".staging", 0), std::string::npos);
+}
+
+// worst_cases.csv evaluates the MPFR reference of each distinct case once and reuses it for every row that has
+// the case (report/run_report.cpp, WorstCaseEngines). Every row must be what fresh engines give for its own
+// case: the reference column and the three metrics, to the bit. Negative control: the same comparison against
+// the case with t one ulp higher (what a cache confusing nearby cases would hand out) must fail somewhere.
+TEST(Run, WorstCaseRowsEqualFreshEnginesCaseByCase) {
+    auto cat = load_catalogue({});
+    RunResult r = run(small(1), cat);
+    const std::vector<WorstCaseRow> rows = worst_case_rows(r);
+    ASSERT_EQ(rows.size(), 25u * 5u * 2u);
+    auto precision_of = [&](const std::string &name) {
+        for (const Impl &i : cat)
+            if (i.name == name) return i.precision;
+        ADD_FAILURE() << "unknown impl " << name;
+        return Precision::f64;
+    };
+    auto same = [](double x, double y) { return (std::isnan(x) && std::isnan(y)) || x == y; };
+    // The row as fresh engines write it for the case (q0, q1, t), the output as written.
+    auto row_matches = [&](const WorstCaseRow &w, double t_shift_ulps) {
+        const Precision p = precision_of(w.impl);
+        double q0[4], q1[4], out[4];
+        for (int i = 0; i < 4; i++) {
+            q0[i] = parse_hexfloat(w.q0[i], "test", 0, "q0");
+            q1[i] = parse_hexfloat(w.q1[i], "test", 0, "q1");
+            out[i] = parse_hexfloat(w.out[i], "test", 0, "out", true);
+        }
+        double t = parse_hexfloat(w.t, "test", 0, "t");
+        for (int k = 0; k < t_shift_ulps; k++) t = std::nextafter(t, 2.0);
+        ReferenceEngine reference(p);
+        MetricEngine metric(p);
+        SlerpReference ref;
+        reference.slerp_exact(q0, q1, t, ref, true);
+        CaseMetrics m;
+        if (p == Precision::f32) {
+            float o[4];
+            for (int i = 0; i < 4; i++) o[i] = float(out[i]);
+            m = metric.measure(o, ref, w.op == "nlerp" ? Op::nlerp : Op::slerp);
+        } else {
+            m = metric.measure(out, ref, w.op == "nlerp" ? Op::nlerp : Op::slerp);
+        }
+        const RealQuat &target = m.branch_disagree ? ref.R_other_mp : ref.R_mp;
+        double dot = 0;
+        for (int i = 0; i < 4; i++) dot += out[i] * to_double(target[i]);
+        for (int i = 0; i < 4; i++) {
+            Real v = target[i];
+            if (dot < 0) v = -v;
+            if (to_decimal(v, 40) != w.ref[i]) return false;
+        }
+        return m.nonfinite ? std::isnan(w.angle_err_rad)
+                           : same(m.angle_err_rad, w.angle_err_rad) && same(m.ulp, w.ulp) && same(m.ulp1, w.ulp1);
+    };
+    size_t shifted_differ = 0;
+    for (const WorstCaseRow &w : rows) {
+        EXPECT_TRUE(row_matches(w, 0)) << w.impl << " " << w.op << " " << w.region << " t=" << w.t;
+        if (!row_matches(w, 1)) shifted_differ++;
+    }
+    EXPECT_GT(shifted_differ, rows.size() / 2) << "the negative control (t one ulp off) went unnoticed";
 }
