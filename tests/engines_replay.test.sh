@@ -45,7 +45,7 @@ for r in rows[1:]:
         break
 else:
     sys.exit("no finite out_w with a fraction to change")
-csv.writer(open(sys.argv[2], "w", newline="")).writerows(rows)
+csv.writer(open(sys.argv[2], "w", newline=""), lineterminator="\n").writerows(rows)
 PY
 if "$qc" replay --strict "$tmp/bad.csv" >"$tmp/out2" 2>&1; then fail "replay --strict accepted a changed output"; fi
 grep -q ' 1 outputs differ from the recording' "$tmp/out2" || { cat "$tmp/out2"; fail "the changed output was not the one counted"; }
