@@ -250,3 +250,145 @@ TEST(EngineAdapters, Tf2) {
     QC_ENGINE_OR_SKIP(e, "tf2", "tf2 (libtf2-dev)");
     check_slerp(*e->table, false, true);
 }
+
+// ---- issue 30: OpenCV, VTK, MRPT ----
+namespace {
+
+// A key track of rotations about one axis a = (1, 2, 3)/sqrt(14) by 0, 60, 120 and 180 degrees: equally spaced
+// keys on one great circle, where Shoemake's control points are the keys themselves, so the squad curve of
+// segment 1 (60 -> 120 degrees) at t = 0.25 is the rotation by 75 degrees about a (all four components differ).
+// Computed here from cos and sin, independently of any library.
+template <class T> void coaxial_track(T keys[16]) {
+    const double a[3] = {1 / std::sqrt(14.0), 2 / std::sqrt(14.0), 3 / std::sqrt(14.0)};
+    for (int k = 0; k < 4; k++) {
+        const double h = k * 60.0 * 3.14159265358979323846 / 360;
+        keys[4 * k] = static_cast<T>(std::cos(h));
+        for (int c = 0; c < 3; c++) keys[4 * k + 1 + c] = static_cast<T>(std::sin(h) * a[c]);
+    }
+}
+void about_axis(double deg, double q[4]) {
+    const double h = deg * 3.14159265358979323846 / 360;
+    q[0] = std::cos(h);
+    for (int c = 0; c < 3; c++) q[1 + c] = std::sin(h) * (c + 1) / std::sqrt(14.0);
+}
+
+template <class T> bool near4(const T got[4], const double want[4]) {
+    for (int i = 0; i < 4; i++)
+        if (!(std::fabs(static_cast<double>(got[i]) - want[i]) <= tol<T>())) return false;
+    return true;
+}
+
+// curve(keys, 4, 1, 0.25) is the 75-degree rotation; negative control: the same curve one segment off
+// (segment 0 at t = 0.25) is not accepted by the same check.
+template <class T, class Curve> void check_coaxial_curve(Curve curve, const std::string &name) {
+    ASSERT_NE(curve, nullptr) << name;
+    T keys[16], out[4];
+    coaxial_track(keys);
+    double want[4];
+    about_axis(75, want);
+    curve(keys, 4, 1, T(0.25), out);
+    EXPECT_TRUE(near4(out, want)) << name << ": segment 1, t = 0.25: got " << out[0] << " " << out[1] << " " << out[2]
+                                  << " " << out[3];
+    curve(keys, 4, 0, T(0.25), out);
+    EXPECT_FALSE(near4(out, want)) << name << ": the check cannot tell segment 0 from segment 1";
+    // the keys themselves at t = 0 of segment 1 and t = 1 of segment 2
+    double k1[4], k3[4];
+    about_axis(60, k1);
+    about_axis(180, k3);
+    curve(keys, 4, 1, T(0), out);
+    EXPECT_TRUE(near4(out, k1)) << name << ": t = 0 of segment 1";
+    curve(keys, 4, 2, T(1), out);
+    EXPECT_TRUE(near4(out, k3)) << name << ": t = 1 of the last segment";
+}
+
+}  // namespace
+
+TEST(EngineAdapters, OpenCV) {
+    QC_ENGINE_OR_SKIP(d, "opencv", "OpenCV core (libopencv-core-dev)");
+    for (const char *family : {"opencv", "opencv-unit"}) {
+        const qc::BuiltinImpl *e = find_engine(family);
+        ASSERT_NE(e, nullptr) << family;
+        check_slerp(*e->table, false, true);  // every case has q0 . q1 <= 0.71, below OpenCV's nlerp switch at 0.995
+        check_nlerp(*e->table, true, true);
+        // cv::Quat<float>::slerp (and squad, which calls it) does not compile in OpenCV 4.6: no f32 slerp, squad.
+        EXPECT_EQ(e->table->slerp_f32, nullptr);
+        EXPECT_EQ(e->table->squad_f32, nullptr);
+        check_squad<double>(e->table->squad_f64, e->table->squad_setup_f64, std::string(family) + ".f64");
+    }
+}
+
+// Quat::slerp switches to nlerp above q0 . q1 = 0.995 (documented "we use Nlerp instead of Slerp"): two keys 10
+// degrees apart (dot 0.9962) get the normalised lerp, not the arc.
+TEST(EngineAdapters, OpenCVSlerpNlerpSwitch) {
+    QC_ENGINE_OR_SKIP(e, "opencv", "OpenCV core (libopencv-core-dev)");
+    double q0[4], q1[4], out[4], want_lerp[4], want_slerp[4];
+    about_axis(0, q0);
+    about_axis(20, q1);  // 20 degrees of rotation: dot cos(10 deg) = 0.9848, the arc
+    e->table->slerp_f64(q0, q1, 0.3, out);
+    about_axis(6, want_slerp);
+    expect_near4(out, want_slerp, "opencv.f64 slerp at dot 0.985");
+    about_axis(10, q1);  // dot cos(5 deg) = 0.9962 > 0.995: nlerp
+    e->table->slerp_f64(q0, q1, 0.3, out);
+    lerp(q0, q1, 0.3, want_lerp, true);
+    about_axis(3, want_slerp);
+    expect_near4(out, want_lerp, "opencv.f64 slerp at dot 0.996 is the nlerp");
+    EXPECT_FALSE(near4(out, want_slerp)) << "nlerp and slerp agree to 1e-12 here: the case cannot tell them apart";
+}
+
+TEST(EngineAdapters, OpenCVSpline) {
+    QC_ENGINE_OR_SKIP(e, "opencv-spline", "OpenCV core (libopencv-core-dev)");
+    for (const char *family : {"opencv-spline", "opencv-spline-unit"}) {
+        const qc::BuiltinImpl *s = find_engine(family);
+        ASSERT_NE(s, nullptr) << family;
+        EXPECT_EQ(s->curve.f32, nullptr);  // cv::Quat<float>::spline does not compile in OpenCV 4.6
+        check_coaxial_curve<double>(s->curve.f64, std::string(family) + ".f64");
+        check_squad<double>(s->table->squad_f64, s->table->squad_setup_f64, std::string(family) + ".f64");
+    }
+}
+
+TEST(EngineAdapters, Vtk) {
+    QC_ENGINE_OR_SKIP(e, "vtk", "VTK (libvtk9-dev)");
+    check_slerp(*e->table, true, true);
+    check_squad<float>(e->table->squad_f32, e->table->squad_setup_f32, "vtk.f32");
+    check_squad<double>(e->table->squad_f64, e->table->squad_setup_f64, "vtk.f64");
+}
+
+TEST(EngineAdapters, VtkInterpolator) {
+    QC_ENGINE_OR_SKIP(e, "vtk-spline-radians", "VTK (libvtk9-dev)");
+    check_coaxial_curve<double>(e->curve.f64, "vtk-spline-radians");
+    const qc::BuiltinImpl *lin = find_engine("vtk-linear");
+    ASSERT_NE(lin, nullptr);
+    check_coaxial_curve<double>(lin->curve.f64, "vtk-linear");  // equally spaced coaxial keys: slerp = squad
+    // Linear mode is a slerp per segment: keys B0, B1, C1 (case B then 60 degrees on), segment 0 at t = 0.25.
+    double keys[12], out[4];
+    for (int c = 0; c < 4; c++) keys[c] = kB0[c], keys[4 + c] = kB1[c], keys[8 + c] = kC1[c];
+    lin->curve.f64(keys, 3, 0, 0.25, out);
+    expect_near4(out, kSlerpB, "vtk-linear segment 0");
+    // Spline mode as a caller receives it: the same 75-degree rotation with w in degrees.
+    const qc::BuiltinImpl *raw = find_engine("vtk-spline");
+    ASSERT_NE(raw, nullptr);
+    double track[16], want[4];
+    coaxial_track(track);
+    about_axis(75, want);
+    raw->curve.f64(track, 4, 1, 0.25, out);
+    want[0] *= 180 / 3.14159265358979323846;
+    expect_near4(out, want, "vtk-spline (w in degrees)");
+}
+
+TEST(EngineAdapters, Mrpt) {
+    QC_ENGINE_OR_SKIP(e, "mrpt", "MRPT (libmrpt-dev)");
+    check_slerp(*e->table, false, true);
+    EXPECT_EQ(e->table->slerp_f32, nullptr);
+    double q0[4], q1[4], out[4], want[4];
+    // Below a half-angle sine of 0.001 MRPT lerps the components without normalising: 0.1 degrees of rotation.
+    about_axis(0, q0);
+    about_axis(0.1, q1);
+    e->table->slerp_f64(q0, q1, 0.5, out);
+    lerp(q0, q1, 0.5, want, false);
+    expect_near4(out, want, "mrpt.f64 slerp, small angle (raw lerp)");
+    EXPECT_LT(std::sqrt(out[0] * out[0] + out[1] * out[1] + out[2] * out[2] + out[3] * out[3]), 1 - 1e-8);
+    // CQuaternion's constructor refuses a key whose squared norm is off by 1e-3 or more: NaN, not an exception.
+    const double big[4] = {1.01, 0, 0, 0};
+    e->table->slerp_f64(big, q1, 0.5, out);
+    EXPECT_TRUE(std::isnan(out[0]));
+}

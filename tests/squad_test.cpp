@@ -172,3 +172,52 @@ TEST(SquadDriver, SelectionErrors) {
         EXPECT_NE(i->group, "broken");
     }
 }
+
+// A KeyCurve (registry.h) is what `squad` measures for the own columns and c1; the family's squad with the
+// reference's control points gives refcp. Two curves built in this test from the seed squad's own table:
+// `curve-seed` evaluates exactly what the squad path does (seed squad_setup per key, seed squad), so its rows
+// must equal seed-squad's; the negative control `curve-slerp` is the seed squad with the keys as control
+// points, i.e. a slerp per segment, which must fail c1 and depart from the curve while its refcp stays the seed's.
+namespace {
+const qc_impl_v1 *g_seed_table = nullptr;
+void seed_as_curve(const double *keys, size_t n, size_t k, double t, double out[4]) {
+    auto q = [&](size_t i) { return keys + 4 * i; };
+    double s0[4], s1[4];
+    g_seed_table->squad_setup_f64(q(k == 0 ? 0 : k - 1), q(k), q(k + 1), s0);
+    g_seed_table->squad_setup_f64(q(k), q(k + 1), q(k + 2 < n ? k + 2 : n - 1), s1);
+    g_seed_table->squad_f64(q(k), q(k + 1), s0, s1, t, out);
+}
+void slerp_as_curve(const double *keys, size_t, size_t k, double t, double out[4]) {
+    g_seed_table->squad_f64(keys + 4 * k, keys + 4 * k + 4, keys + 4 * k, keys + 4 * k + 4, t, out);
+}
+}  // namespace
+
+TEST(SquadDriver, KeyCurveIsMeasuredInPlaceOfSquad) {
+    std::vector<Impl> catalogue = load_catalogue({});
+    const Impl *seed = nullptr;
+    for (const Impl &i : catalogue)
+        if (i.name == "seed-squad.f64") seed = &i;
+    ASSERT_NE(seed, nullptr);
+    g_seed_table = seed->table;
+    Impl same = *seed, slerp = *seed;
+    same.name = "curve-seed.f64", same.family = "curve-seed", same.curve.f64 = seed_as_curve;
+    slerp.name = "curve-slerp.f64", slerp.family = "curve-slerp", slerp.curve.f64 = slerp_as_curve;
+    catalogue.push_back(same);
+    catalogue.push_back(slerp);
+    SquadOptions opt;
+    opt.impl_filters = {"seed-squad.f64", "curve-seed.f64", "curve-slerp.f64"};
+    opt.regions = {TrackRegion::random};
+    opt.tracks = 12;
+    opt.jobs = 2;
+    SquadResult r = run_squad(opt, catalogue);
+    const SquadRow &a = row_of(r, "seed-squad.f64", TrackRegion::random);
+    const SquadRow &b = row_of(r, "curve-seed.f64", TrackRegion::random);
+    const SquadRow &c = row_of(r, "curve-slerp.f64", TrackRegion::random);
+    EXPECT_EQ(a.max_angle_err_own_rad, b.max_angle_err_own_rad);
+    EXPECT_EQ(a.max_c1_jump_impl, b.max_c1_jump_impl);
+    EXPECT_EQ(a.c1_failures, b.c1_failures);
+    EXPECT_EQ(a.max_angle_err_refcp_rad, c.max_angle_err_refcp_rad);  // refcp: the table's squad either way
+    ASSERT_GT(c.c1_keys, 20u);
+    EXPECT_GT(c.c1_failures, c.c1_keys / 2);  // a slerp per segment kinks at the keys
+    EXPECT_GT(c.max_angle_err_own_rad, 1e-2);
+}

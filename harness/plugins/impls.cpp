@@ -102,7 +102,9 @@ std::vector<Impl> load_catalogue(const std::vector<std::string> &plugin_paths, c
     std::vector<Impl> out;
     std::set<std::string> families;
     for (const auto &b : builtin_impls()) {
+        const size_t first = out.size();
         add_family(out, b.table, b.group, b.summary, b.version, "builtin", b.known, in_process_backend(b.table));
+        for (size_t k = first; k < out.size(); k++) out[k].curve = b.curve;
         families.insert(b.table->family);
     }
     for (const auto &path : plugin_paths) {

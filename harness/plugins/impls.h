@@ -24,6 +24,10 @@ struct Impl {
     std::string origin;   // "builtin" or the plugin's path
     const qc_impl_v1 *table = nullptr;
     std::vector<KnownDeviation> known;  // always empty for plugins
+    KeyCurve curve;                     // a built-in's key-track curve (registry.h), unset for plugins
+    bool has_curve() const { return precision == Precision::f32 ? curve.f32 != nullptr : curve.f64 != nullptr; }
+    void curve_at(const float *keys, size_t n, size_t segment, float t, float out[4]) const { curve.f32(keys, n, segment, t, out); }
+    void curve_at(const double *keys, size_t n, size_t segment, double t, double out[4]) const { curve.f64(keys, n, segment, t, out); }
 
     bool supports(Op op) const;
     // The documented deviation for (op, property), or nullptr.

@@ -75,8 +75,10 @@ void measure_track(const SquadOptions &opt, TrackRegion region, uint64_t index, 
     o.ref_jump = ref.c1_jump;
 
     std::vector<Quat<T>> q(n), s_ref(n), s_own(n);
+    std::vector<T> flat(4 * n);  // the keys for a KeyCurve
     for (size_t i = 0; i < n; i++)
-        for (int c = 0; c < 4; c++) q[i][c] = T(o.keys[i][c]), s_ref[i][c] = T(to_double(ref.controls[i][c]));
+        for (int c = 0; c < 4; c++)
+            q[i][c] = T(o.keys[i][c]), s_ref[i][c] = T(to_double(ref.controls[i][c])), flat[4 * i + size_t(c)] = q[i][c];
     o.own.assign(ni * nq, 0);
     o.refcp.assign(ni * nq, 0);
     o.own_out.assign(ni * nq, {});
@@ -105,13 +107,21 @@ void measure_track(const SquadOptions &opt, TrackRegion region, uint64_t index, 
     }
     for (size_t k = 0; k < ni; k++) {
         const Impl &impl = *impls[k];
-        for (size_t i = 0; i < n; i++)
-            impl.template squad_setup<T>(q[i == 0 ? 0 : i - 1].data(), q[i].data(), q[i + 1 == n ? i : i + 1].data(), s_own[i].data());
+        // The implementation's own curve: its key-track curve where it has one (registry.h KeyCurve), else its
+        // squad with its own control points.
+        const bool curve = impl.has_curve();
+        if (!curve)
+            for (size_t i = 0; i < n; i++)
+                impl.template squad_setup<T>(q[i == 0 ? 0 : i - 1].data(), q[i].data(), q[i + 1 == n ? i : i + 1].data(), s_own[i].data());
+        auto own_at = [&](size_t sgm, T t, T out[4]) {
+            if (curve) impl.curve_at(flat.data(), n, sgm, t, out);
+            else impl.template squad<T>(q[sgm].data(), q[sgm + 1].data(), s_own[sgm].data(), s_own[sgm + 1].data(), t, out);
+        };
         for (size_t j = 0; j < nq; j++) {
             const size_t sgm = o.queries[j].segment;
             const T t = T(o.queries[j].t);
             T out[4] = {0, 0, 0, 0};
-            impl.template squad<T>(q[sgm].data(), q[sgm + 1].data(), s_own[sgm].data(), s_own[sgm + 1].data(), t, out);
+            own_at(sgm, t, out);
             o.own[k * nq + j] = angle(out, j);
             o.own_out[k * nq + j] = {double(out[0]), double(out[1]), double(out[2]), double(out[3])};
             T out2[4] = {0, 0, 0, 0};
@@ -123,7 +133,7 @@ void measure_track(const SquadOptions &opt, TrackRegion region, uint64_t index, 
             bool finite = true;
             auto eval = [&](size_t sgm, T t, RealQuat &r) {
                 T out[4] = {0, 0, 0, 0};
-                impl.template squad<T>(q[sgm].data(), q[sgm + 1].data(), s_own[sgm].data(), s_own[sgm + 1].data(), t, out);
+                own_at(sgm, t, out);
                 double d[4] = {out[0], out[1], out[2], out[3]};
                 if (!finite4(out) || (d[0] == 0 && d[1] == 0 && d[2] == 0 && d[3] == 0)) { finite = false; return; }
                 ops.set(r, d);

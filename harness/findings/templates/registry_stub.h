@@ -6,12 +6,17 @@
 
 #include "quatcheck/plugin.h"
 
+#include <cstddef>
 #include <string>
 #include <vector>
 
 namespace qc {
 struct KnownDeviation {
     std::string op, property, why;
+};
+struct KeyCurve {  // a key-track curve (quatcheck's registry.h); a reproducer replays slerp/nlerp cases only
+    void (*f32)(const float *keys, size_t n, size_t segment, float t, float out[4]) = nullptr;
+    void (*f64)(const double *keys, size_t n, size_t segment, double t, double out[4]) = nullptr;
 };
 inline std::vector<const qc_impl_v1 *> &repro_tables() {
     static std::vector<const qc_impl_v1 *> tables;
@@ -27,4 +32,6 @@ struct ReproRegistrar {
 #define QC_REGISTER_IMPL(table, group, summary) \
     static const ::qc::ReproRegistrar QC_CONCAT(qc_registrar_, __LINE__) { &(table) }
 #define QC_REGISTER_IMPL_EX(table, group, summary, version, ...) \
+    static const ::qc::ReproRegistrar QC_CONCAT(qc_registrar_, __LINE__) { &(table) }
+#define QC_REGISTER_CURVE(table, curve, group, summary, version, ...) \
     static const ::qc::ReproRegistrar QC_CONCAT(qc_registrar_, __LINE__) { &(table) }

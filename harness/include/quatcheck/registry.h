@@ -10,6 +10,7 @@
 
 #include "quatcheck/plugin.h"
 
+#include <cstddef>
 #include <string>
 #include <vector>
 
@@ -23,12 +24,24 @@ struct KnownDeviation {
     std::string why;       // one line, with a link to the documentation line where there is one
 };
 
+// A key-track curve that a library evaluates from the keys themselves rather than from per-key control points
+// (OpenCV's Quat::spline takes the four keys around a segment, VTK's vtkQuaternionInterpolator the whole
+// track): curve(keys, n, segment, t, out), with keys the n keys' 4n components (w, x, y, z each), writes the curve at parameter t in [0, 1] of segment
+// keys[segment] -> keys[segment + 1]. `quatcheck squad` measures a family that has one through it (the
+// `own` columns and the c1 check; the family's squad + squad_setup give the `refcp` column). Built-ins
+// only, always called in process; NULL in a precision the library does not offer.
+struct KeyCurve {
+    void (*f32)(const float *keys, size_t n, size_t segment, float t, float out[4]) = nullptr;
+    void (*f64)(const double *keys, size_t n, size_t segment, double t, double out[4]) = nullptr;
+};
+
 struct BuiltinImpl {
     const qc_impl_v1 *table = nullptr;
     std::string group;    // "seed", "engine", "broken", "example"
     std::string summary;  // one line: routine called, what it promises
     std::string version;  // library version for engine adapters, empty otherwise
     std::vector<KnownDeviation> known;
+    KeyCurve curve;       // only for families registered with QC_REGISTER_CURVE
 };
 
 // All built-in implementations, in registration order sorted by family name.
@@ -45,11 +58,17 @@ struct BuiltinRegistrar {
 
 #define QC_REGISTER_IMPL(table, group, summary)                                              \
     static const ::qc::BuiltinRegistrar QC_CONCAT(qc_registrar_, __LINE__) {                 \
-        ::qc::BuiltinImpl { &(table), (group), (summary), std::string(), {} }                \
+        ::qc::BuiltinImpl { &(table), (group), (summary), std::string(), {}, ::qc::KeyCurve{} } \
+    }
+
+// QC_REGISTER_CURVE(table, curve, group, summary, version, { ... }): as QC_REGISTER_IMPL_EX, with a KeyCurve.
+#define QC_REGISTER_CURVE(table, curve, group, summary, version, ...)                        \
+    static const ::qc::BuiltinRegistrar QC_CONCAT(qc_registrar_, __LINE__) {                 \
+        ::qc::BuiltinImpl { &(table), (group), (summary), (version), __VA_ARGS__, (curve) }  \
     }
 
 // QC_REGISTER_IMPL_EX(table, group, summary, version, { {"nlerp", "constant-speed", "why"} })
 #define QC_REGISTER_IMPL_EX(table, group, summary, version, ...)                             \
     static const ::qc::BuiltinRegistrar QC_CONCAT(qc_registrar_, __LINE__) {                 \
-        ::qc::BuiltinImpl { &(table), (group), (summary), (version), __VA_ARGS__ }           \
+        ::qc::BuiltinImpl { &(table), (group), (summary), (version), __VA_ARGS__, ::qc::KeyCurve{} } \
     }
