@@ -10,6 +10,7 @@
 #pragma once
 
 #include "isolate/eval.h"
+#include "quatcheck/registry.h"
 
 #include <set>
 #include <string>
@@ -39,8 +40,10 @@ struct ProcessHello {
     struct Family {
         std::string name;
         bool has[3][2] = {};  // [op: 0 slerp, 1 nlerp, 2 slerp_tau][precision: 0 f32, 1 f64]
+        std::vector<KnownDeviation> known;  // its `known` lines: deviations the library documents
     };
     int protocol = 1;
+    bool text = false;  // `wire text`: batches as hexfloat lines (text_wire.h), else binary
     std::string library, version;
     std::vector<Family> families;
 };

@@ -23,7 +23,7 @@ struct Impl {
     std::string version;  // library version (engine adapters), empty otherwise
     std::string origin;   // "builtin" or the plugin's path
     const qc_impl_v1 *table = nullptr;
-    std::vector<KnownDeviation> known;  // always empty for plugins
+    std::vector<KnownDeviation> known;  // documented deviations (process plugins: their hello's `known` lines)
 
     bool supports(Op op) const;
     // The documented deviation for (op, property), or nullptr.
