@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Godot 3.2 (impls/godot, Debian godot3-server, over the text wire): Quat.slerp and Quat.slerpni answer a known
 # case, the worst cases replay, and `list` shows the engine's version. SKIP (exit 77) without godot3-server.
-# Godot starts in about 1.5 s here, and costs about 0.2 ms per case over its text wire: the run is small.
+# Godot starts in over a second, and its text wire costs much more per case than the binary one: the run is small.
 # Usage: adapters_godot.test.sh BUILD_DIR SOURCE_DIR
 set -uo pipefail
 build="$1" src="$2" qc="$1/quatcheck"

@@ -11,19 +11,27 @@ extends SceneTree
 
 const HEX = "0123456789abcdef"
 
-# A case value as read_batch.sh hands it on: the request's hexfloat as 17 significant decimal digits, which
-# name the same double; a float it came from is recovered exactly when the value is stored as a real_t.
-# float() reads "nan", "inf" and "-inf" as 0, hence the second look at every zero.
+# A request's number: a C hexfloat (%a: "-0x1.6a09e6p-1", "0x0p+0"), or nan, inf, -inf. The digits, trailing
+# zeros dropped, make an integer of at most 25 bits for a float's value (GDScript's hex_to_int reads 32 bits),
+# scaled by a power of two: both exact in a double.
 func value(s):
-	var x = float(s)
-	if x == 0.0:
+	var p = s.find("p")
+	if p < 0:
 		if s.ends_with("nan"):
 			return NAN
-		if s == "inf":
-			return INF
-		if s == "-inf":
-			return -INF
-	return x
+		return -INF if s.begins_with("-") else INF
+	var neg = s.begins_with("-")
+	var m = s.substr(3 if neg else 2, p - (3 if neg else 2))
+	var e = int(s.substr(p + 1, 6))
+	var dot = m.find(".")
+	if dot >= 0:
+		e -= 4 * (m.length() - dot - 1)
+		m = m.substr(0, dot) + m.substr(dot + 1, 20)
+	while m.length() > 1 and m.ends_with("0"):
+		m = m.substr(0, m.length() - 1)
+		e += 4
+	var v = float(("0x" + m).hex_to_int()) * pow(2.0, e)
+	return -v if neg else v
 
 # The exact hexfloat of a value that a float holds: 1 + 23 bits, six hex digits after the point. Inside the
 # float range, multiplying by a power of two is exact, and log2 only guesses the exponent, which is corrected.
@@ -60,14 +68,41 @@ func _init():
 		+ "known godot-slerpni slerp shortest-arc Godot class reference, Quat.slerpni: 'without checking if the rotation path is not bigger than 90 degrees'\n"
 		+ "known godot-slerpni slerp sign-invariance Godot class reference, Quat.slerpni: 'without checking if the rotation path is not bigger than 90 degrees'\n"
 		+ "end")
-	var reader = OS.get_environment("QC_GODOT_READER")  # read_batch.sh, set by godot-adapter
+	var input = File.new()
+	if input.open(OS.get_environment("QC_GODOT_INPUT"), File.READ) != OK:  # set by godot-adapter
+		printerr("adapter.gd: cannot open the input file")
+		quit()
+		return
+	Directory.new().remove(OS.get_environment("QC_GODOT_INPUT"))  # open: the file lives until Godot ends
+	var pending = ""
+	var at = 0
 	while true:
-		var got = []
-		OS.execute("/bin/sh", [reader], true, got)
-		if got.size() == 0 or got[0] == "":
-			break
-		var lines = got[0].split("\n", false)
-		var head = lines[0].split(" ")
+		# The next request: its header line, then BYTES bytes of case lines, as the file grows.
+		var head = []
+		var need = -1
+		while need < 0 or pending.length() < need:
+			var size = input.get_len()
+			if size > at:
+				input.seek(at)
+				pending += input.get_buffer(size - at).get_string_from_ascii()
+				at = size
+			elif need < 0 and pending == "eof\n":
+				quit()
+				return
+			else:
+				OS.delay_usec(100)
+			if need < 0:
+				var nl = pending.find("\n")
+				if nl >= 0 and pending.begins_with("batch "):
+					head = pending.substr(0, nl).split(" ")
+					pending = pending.substr(nl + 1, pending.length())
+					need = int(head[5])
+				elif nl >= 0:
+					quit()  # "eof", or not a request
+					return
+		var body = pending.substr(0, need)
+		pending = pending.substr(need, pending.length())
+		var lines = body.split("\n", false)
 		var seq = int(head[1])
 		var family = int(head[2])
 		var n = int(head[4])
@@ -75,7 +110,7 @@ func _init():
 		var qb = []
 		var ts = []
 		for c in range(n):
-			var w = lines[1 + c].split(" ")
+			var w = lines[c].split(" ")
 			qa.append(Quat(value(w[1]), value(w[2]), value(w[3]), value(w[0])))
 			qb.append(Quat(value(w[5]), value(w[6]), value(w[7]), value(w[4])))
 			ts.append(value(w[8]))
