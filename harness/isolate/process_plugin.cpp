@@ -56,18 +56,6 @@ bool name_chars(const std::string &s, size_t max, const char *extra) {
     return true;
 }
 
-std::vector<std::string> words(const std::string &line) {
-    std::vector<std::string> w;
-    size_t i = 0;
-    while (i <= line.size()) {
-        size_t j = line.find(' ', i);
-        if (j == std::string::npos) j = line.size();
-        w.push_back(line.substr(i, j - i));
-        i = j + 1;
-    }
-    return w;
-}
-
 // ---- I/O with a deadline --------------------------------------------------------------------------------
 
 enum class Io { ok, timeout, interrupted, closed };
@@ -709,7 +697,7 @@ std::string parse_process_hello(const std::string &text, ProcessHello &out) {
     if (lines.back() != "end") return "hello does not end with an 'end' line";
     std::set<std::string> seen;
     for (size_t k = 1; k + 1 < lines.size(); k++) {
-        auto w = words(lines[k]);
+        auto w = split_words(lines[k]);
         const std::string where = fmt::format("hello line {}", k + 1);
         if (w[0] == "library") {
             if (k != 1) return where + ": 'library' must be the second line, once";

@@ -19,7 +19,16 @@ std::string shown(const std::string &s) {
     return s.size() > 40 ? r + "..." : r;
 }
 
-std::vector<std::string> split_spaces(const std::string &line) {
+// A decimal number without sign or leading zero (except "0"), at most 20 digits, into v.
+bool decimal(const std::string &s, uint64_t &v) {
+    if (s.empty() || s.size() > 20 || (s.size() > 1 && s[0] == '0')) return false;
+    auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+    return ec == std::errc() && p == s.data() + s.size();
+}
+
+}  // namespace
+
+std::vector<std::string> split_words(const std::string &line) {
     std::vector<std::string> w;
     size_t i = 0;
     while (i <= line.size()) {
@@ -30,15 +39,6 @@ std::vector<std::string> split_spaces(const std::string &line) {
     }
     return w;
 }
-
-// A decimal number without sign or leading zero (except "0"), at most 20 digits, into v.
-bool decimal(const std::string &s, uint64_t &v) {
-    if (s.empty() || s.size() > 20 || (s.size() > 1 && s[0] == '0')) return false;
-    auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-    return ec == std::errc() && p == s.data() + s.size();
-}
-
-}  // namespace
 
 std::string encode_text_request(uint32_t seq, unsigned family, const char *op, size_t width, const double *in,
                                 size_t n, size_t record, const size_t *fields, size_t per_case) {
@@ -78,7 +78,7 @@ std::string TextAnswer::feed(const char *p, size_t k) {
 std::string TextAnswer::line(const std::string &text) {
     for (char c : text)
         if (c < 0x20 || c > 0x7e) return fmt::format("answer line {} has a byte that is not printable ASCII", lines_ + 1);
-    const auto w = split_spaces(text);
+    const auto w = split_words(text);
     if (lines_ == 0) {
         uint64_t seq = 0, n = 0;
         if (w.size() != 4 || w[0] != "answer" || !decimal(w[1], seq) || !decimal(w[2], n) || !decimal(w[3], ns_))

@@ -12,8 +12,13 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace qc {
+
+// The words of a protocol line, split at each single space (two spaces make an empty word, which no rule
+// accepts). Shared by the hello (process_plugin.cpp) and the text wire.
+std::vector<std::string> split_words(const std::string &line);
 
 constexpr size_t kTextLineMaxBytes = 512;  // any line of an answer, its newline excluded
 
