@@ -11,11 +11,33 @@ use std::time::Instant;
 const MAX: usize = 4096;
 const VERSION: &str = env!("QC_EUCLID_VERSION");
 
-type R32 = Rotation3D<f32, UnknownUnit, UnknownUnit>;
-type R64 = Rotation3D<f64, UnknownUnit, UnknownUnit>;
-
 fn u32_at(b: &[u8], o: usize) -> u32 {
     u32::from_le_bytes([b[o], b[o + 1], b[o + 2], b[o + 3]])
+}
+
+// One batch in one precision: decode the cases, time the library's calls alone, encode the outputs.
+macro_rules! serve {
+    ($t:ty, $w:expr, $body:expr, $bytes:expr, $out:expr) => {{
+        let v: Vec<$t> = $body[..$bytes].chunks_exact($w).map(|c| {
+            let mut a = [0u8; $w];
+            a.copy_from_slice(c);
+            <$t>::from_le_bytes(a)
+        }).collect();
+        let t0 = Instant::now();
+        let r: Vec<Rotation3D<$t, UnknownUnit, UnknownUnit>> = v.chunks_exact(9).map(|c| {
+            let a = Rotation3D::<$t, UnknownUnit, UnknownUnit>::quaternion(c[1], c[2], c[3], c[0]);
+            let b = Rotation3D::<$t, UnknownUnit, UnknownUnit>::quaternion(c[5], c[6], c[7], c[4]);
+            a.slerp(&b, c[8])
+        }).collect();
+        let elapsed = t0.elapsed();
+        for (i, q) in r.iter().enumerate() {
+            for (k, x) in [q.r, q.i, q.j, q.k].iter().enumerate() {
+                let at = (4 * i + k) * $w;
+                $out[at..at + $w].copy_from_slice(&x.to_le_bytes());
+            }
+        }
+        elapsed
+    }};
 }
 
 fn main() {
@@ -43,42 +65,8 @@ fn main() {
             std::process::exit(2);
         }
         let out = &mut reply[24..24 + n * 4 * width];
-        let t0 = Instant::now();
-        if width == 4 {
-            let v: Vec<f32> = body[..bytes].chunks_exact(4).map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect();
-            let mut r = Vec::with_capacity(n);
-            for c in v.chunks_exact(9) {
-                let a = R32::quaternion(c[1], c[2], c[3], c[0]);
-                let b = R32::quaternion(c[5], c[6], c[7], c[4]);
-                r.push(a.slerp(&b, c[8]));
-            }
-            let elapsed = t0.elapsed();
-            for (i, q) in r.iter().enumerate() {
-                for (k, x) in [q.r, q.i, q.j, q.k].iter().enumerate() {
-                    out[16 * i + 4 * k..16 * i + 4 * k + 4].copy_from_slice(&x.to_le_bytes());
-                }
-            }
-            reply[16..24].copy_from_slice(&(elapsed.as_nanos() as u64).to_le_bytes());
-        } else {
-            let v: Vec<f64> = body[..bytes].chunks_exact(8).map(|c| {
-                let mut a = [0u8; 8];
-                a.copy_from_slice(c);
-                f64::from_le_bytes(a)
-            }).collect();
-            let mut r = Vec::with_capacity(n);
-            for c in v.chunks_exact(9) {
-                let a = R64::quaternion(c[1], c[2], c[3], c[0]);
-                let b = R64::quaternion(c[5], c[6], c[7], c[4]);
-                r.push(a.slerp(&b, c[8]));
-            }
-            let elapsed = t0.elapsed();
-            for (i, q) in r.iter().enumerate() {
-                for (k, x) in [q.r, q.i, q.j, q.k].iter().enumerate() {
-                    out[32 * i + 8 * k..32 * i + 8 * k + 8].copy_from_slice(&x.to_le_bytes());
-                }
-            }
-            reply[16..24].copy_from_slice(&(elapsed.as_nanos() as u64).to_le_bytes());
-        }
+        let elapsed = if width == 4 { serve!(f32, 4, body, bytes, out) } else { serve!(f64, 8, body, bytes, out) };
+        reply[16..24].copy_from_slice(&(elapsed.as_nanos() as u64).to_le_bytes());
         reply[0..4].copy_from_slice(&0x3152_4351u32.to_le_bytes());
         reply[4..8].copy_from_slice(&seq.to_le_bytes());
         reply[8..12].copy_from_slice(&(n as u32).to_le_bytes());
