@@ -148,22 +148,7 @@ check_mode() {  # MODE STATUS DETAIL_REGEX
     --cases 200 --jobs 1 --timeout 1 --no-leaderboard --out "$out" >"$out.log" 2>&1
   local rc=$?
   if [ "$rc" -gt 1 ] || [ ! -f "$out/summary.csv" ]; then bad "$mode: exit $rc, $(head -3 "$out.log")"; return; fi
-  python3 - "$out/summary.csv" "$mode" "$want" "$detail" <<'PY' || fail=1
-import csv, re, sys
-path, mode, want, detail = sys.argv[1:]
-rows = [r for r in csv.DictReader(open(path)) if r["impl"] == "proc-seed-c.f64"]
-if len(rows) != 2:
-    sys.exit(f"FAIL: {mode}: expected 2 rows, got {len(rows)}")
-for r in rows:
-    if r["status"] != want:
-        sys.exit(f"FAIL: {mode}: {r['region']} status {r['status']!r} ({r['status_detail']}), want {want}")
-    if not re.search(detail, r["status_detail"]):
-        sys.exit(f"FAIL: {mode}: detail {r['status_detail']!r} does not match {detail!r}")
-    m = re.search(r"t=(\S+)", r["failed_case"])
-    if not m or not float.fromhex(m.group(1)) > 0.75:
-        sys.exit(f"FAIL: {mode}: failed case {r['failed_case']!r} is not the trigger (t > 0.75)")
-print(f"{mode}: {want} ({rows[0]['status_detail']}), triggering case found in both regions")
-PY
+  python3 "$src/tests/process_mode_check.py" "$out/summary.csv" "$mode" "$want" "$detail" proc-seed-c.f64 || fail=1
 }
 check_mode crash crashed 'SIGSEGV'
 check_mode hang timeout 'no answer within 1 s'

@@ -2,6 +2,7 @@
 // process group with pipes for stdin/stdout, reading its hello, and exchanging batches under a timeout.
 #include "isolate/process_common.h"
 #include "isolate/process_plugin.h"
+#include "isolate/text_wire.h"
 #include "tables/quote.h"
 
 #include "plugins/impls.h"
@@ -16,6 +17,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <bit>
 #include <chrono>
@@ -52,18 +54,6 @@ bool name_chars(const std::string &s, size_t max, const char *extra) {
         if (!ok || c == '\0') return false;
     }
     return true;
-}
-
-std::vector<std::string> words(const std::string &line) {
-    std::vector<std::string> w;
-    size_t i = 0;
-    while (i <= line.size()) {
-        size_t j = line.find(' ', i);
-        if (j == std::string::npos) j = line.size();
-        w.push_back(line.substr(i, j - i));
-        i = j + 1;
-    }
-    return w;
 }
 
 // ---- I/O with a deadline --------------------------------------------------------------------------------
@@ -286,8 +276,8 @@ struct Answer {
 class ProcessPool {
 public:
     ProcessPool(std::string command, std::vector<std::string> argv, std::string hello, std::unique_ptr<Adapter> first,
-                const RunContext &ctx)
-        : command_(std::move(command)), argv_(std::move(argv)), hello_(std::move(hello)), ctx_(ctx) {
+                const RunContext &ctx, bool text)
+        : command_(std::move(command)), argv_(std::move(argv)), hello_(std::move(hello)), ctx_(ctx), text_(text) {
         idle_.give(std::move(first));
     }
 
@@ -314,8 +304,17 @@ public:
         const size_t width = s.width;
         const bool tau = fn == EvalFn::slerp_tau;
         const size_t per_case = tau ? kInputsPerTauCase : kInputsPerCase;
-        std::vector<char> req(kRequestHeader + n * per_case * width);
         s.seq = ++a.seq;
+        if (text_) {
+            static const size_t fields[kInputsPerTauCase] = {0, 1, 2, 3, 4, 5, 6, 7, 16, kEvalTauIndex};
+            const std::string req = encode_text_request(s.seq, family, fn == EvalFn::nlerp ? "nlerp" : tau ? "slerp_tau" : "slerp",
+                                                        width, in, n, kEvalRecord, fields, per_case);
+            s.sent_at = Clock::now();
+            if (Io r = write_all(a.to, req.data(), req.size(), deadline(), ctx_.stop, a.pidfd); r != Io::ok)
+                s.failed = io_fail(a, r, "the adapter stopped reading its input");
+            return s;
+        }
+        std::vector<char> req(kRequestHeader + n * per_case * width);
         const uint32_t op = fn == EvalFn::nlerp ? 1u : tau ? 2u : 0u;
         uint32_t head[6] = {kRequestMagic, s.seq, family, op | uint32_t(width) << 8, uint32_t(n), 0};
         std::memcpy(req.data(), head, sizeof head);
@@ -359,6 +358,28 @@ public:
             return ans;
         };
         auto violation = [&](std::string what) { return fail(kill(a, EvalStatus::out_of_bounds, "protocol violation: " + what)); };
+        uint64_t self = 0;
+        if (text_) {
+            TextAnswer answer(s.seq, n, width, out);
+            char buf[65536];
+            while (!answer.complete()) {
+                ssize_t k = ::read(a.from, buf, sizeof buf);
+                if (k > 0) {
+                    if (std::string why = answer.feed(buf, size_t(k)); !why.empty()) return violation(why);
+                    continue;
+                }
+                if (k < 0 && errno == EINTR) continue;
+                Io r = Io::closed;
+                if (k < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) r = wait_fd(a.from, POLLIN, until, ctx_.stop, a.pidfd);
+                if (r == Io::ok) continue;
+                return fail(io_fail(a, r, answer.lines() == 0 ? "the adapter ended without answering"
+                                                              : fmt::format("short answer: {} of {} lines", answer.lines(), n + 1)));
+            }
+            if (answer.extra_bytes() > 0 || unread(a) > 0)
+                return violation(fmt::format("{} more bytes after its answer", answer.extra_bytes() + size_t(unread(a))));
+            self = answer.nanoseconds();
+            return finish(s, ans, self);
+        }
         uint32_t rh[6] = {};
         if (Io r = read_exact(a.from, reinterpret_cast<char *>(rh), kReplyHeader, until, ctx_.stop, a.pidfd); r != Io::ok)
             return fail(io_fail(a, r, "the adapter ended without answering"));
@@ -375,10 +396,7 @@ public:
         if (int more = unread(a); more > 0) return violation(fmt::format("{} more bytes after its answer", more));
         // Offset 16: the nanoseconds the adapter measured around its library calls (0: not measured). They
         // lie between the request's writing and the answer's reading: more is not a measurement.
-        const uint64_t self = uint64_t(rh[4]) | uint64_t(rh[5]) << 32;
-        const auto wall = std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - s.sent_at).count();
-        if (self > uint64_t(std::max<int64_t>(0, wall)))
-            return violation(fmt::format("it reports {} ns in its library for a round trip of {} ns", self, wall));
+        self = uint64_t(rh[4]) | uint64_t(rh[5]) << 32;
         const char *rp = body.data();
         for (size_t i = 0; i < n * kOutputsPerCase; i++, rp += width) {
             if (width == 4) {
@@ -389,14 +407,28 @@ public:
                 std::memcpy(&out[i], rp, 8);
             }
         }
-        ans.outcome.done = n;
+        return finish(s, ans, self);
+    }
+
+private:
+    // The end of a well-formed answer (either wire): the library time it reports must lie within the round
+    // trip; then the adapter goes back to the pool.
+    Answer finish(Sent &s, Answer &ans, uint64_t self) {
+        Adapter &a = *s.adapter;
+        const auto wall = std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - s.sent_at).count();
+        if (self > uint64_t(std::max<int64_t>(0, wall))) {
+            ans.outcome = kill(a, EvalStatus::out_of_bounds,
+                               fmt::format("protocol violation: it reports {} ns in its library for a round trip of {} ns", self, wall));
+            s.adapter.reset();
+            return ans;
+        }
+        ans.outcome.done = s.n;
         ans.outcome.self_ns = self > 0 ? double(self) : std::nan("");
         ans.cpu_ns = a.cpu_since_last();
         idle_.give(std::move(s.adapter));
         return ans;
     }
 
-private:
     Clock::time_point deadline() const { return Clock::now() + std::chrono::milliseconds(long(1000 * ctx_.timeout_s)); }
 
     // Bytes waiting in the adapter's output (0 when none, or unknown).
@@ -438,6 +470,7 @@ private:
     std::vector<std::string> argv_;
     std::string hello_;
     RunContext ctx_;  // its timeout and stop token
+    bool text_;       // the hello chose the text wire (text_wire.h)
     IdlePool<Adapter> idle_;
 };
 
@@ -664,7 +697,7 @@ std::string parse_process_hello(const std::string &text, ProcessHello &out) {
     if (lines.back() != "end") return "hello does not end with an 'end' line";
     std::set<std::string> seen;
     for (size_t k = 1; k + 1 < lines.size(); k++) {
-        auto w = words(lines[k]);
+        auto w = split_words(lines[k]);
         const std::string where = fmt::format("hello line {}", k + 1);
         if (w[0] == "library") {
             if (k != 1) return where + ": 'library' must be the second line, once";
@@ -672,6 +705,19 @@ std::string parse_process_hello(const std::string &text, ProcessHello &out) {
             if (!name_chars(w[1], 64, "@/._-")) return where + ": library name is not [A-Za-z0-9@/._-]{1,64}";
             if (!name_chars(w[2], 64, "._+-")) return where + ": library version is not [A-Za-z0-9._+-]{1,64}";
             out.library = w[1], out.version = w[2];
+        } else if (w[0] == "wire") {
+            if (k != 2) return where + ": 'wire' must be the third line, once";
+            if (w.size() != 2 || (w[1] != "binary" && w[1] != "text")) return where + ": expected 'wire binary' or 'wire text'";
+            out.text = w[1] == "text";
+        } else if (w[0] == "known") {
+            // A deviation the library documents: `known FAMILY OP PROPERTY WHY...` (conform's verdict "known").
+            if (w.size() < 5) return where + ": expected 'known FAMILY OP PROPERTY WHY...'";
+            auto f = std::find_if(out.families.begin(), out.families.end(), [&](const auto &x) { return x.name == w[1]; });
+            if (f == out.families.end()) return fmt::format("{}: 'known' names family '{}', not declared above it", where, w[1].substr(0, 64));
+            if (w[2] != "slerp" && w[2] != "nlerp" && w[2] != "*") return where + ": the op of 'known' is not slerp, nlerp or *";
+            if (!name_chars(w[3], 64, "-")) return where + ": the property of 'known' is not [A-Za-z0-9-]{1,64}";
+            const size_t why = lines[k].find(' ', lines[k].find(' ', lines[k].find(' ', 6) + 1) + 1) + 1;
+            f->known.push_back(KnownDeviation{w[2], w[3], lines[k].substr(why)});
         } else if (w[0] == "family") {
             if (out.library.empty()) return where + ": 'family' before 'library'";
             if (w.size() < 3) return where + ": expected 'family NAME OP.PRECISION...'";
@@ -719,7 +765,7 @@ void add_process_plugin(std::vector<Impl> &out, std::set<std::string> &families,
     if (!error.empty()) throw InputError(fmt::format("{}: refused: {}", who, error));
     for (const auto &f : hello.families)
         if (families.count(f.name)) throw InputError(fmt::format("{}: refused: family '{}' already exists", who, f.name));
-    auto pool = std::make_shared<ProcessPool>(command, argv, hello_text, std::move(first), ctx);
+    auto pool = std::make_shared<ProcessPool>(command, argv, hello_text, std::move(first), ctx, hello.text);
     for (unsigned k = 0; k < hello.families.size(); k++) {
         const auto &f = hello.families[k];
         families.insert(f.name);
@@ -739,6 +785,7 @@ void add_process_plugin(std::vector<Impl> &out, std::set<std::string> &families,
             i.table = table;
             i.backend = backend;
             i.has_slerp_tau = f.has[2][pi];
+            i.known = f.known;
             out.push_back(std::move(i));
         }
     }

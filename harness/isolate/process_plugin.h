@@ -1,7 +1,8 @@
 // Process plugins (--plugin-cmd 'COMMAND ARGS...'): an implementation under test that runs as its own
 // program, in any language, and speaks the protocol of docs/plugin-protocol.md over its stdin/stdout: a
 // text hello (protocol version, library name and version, families with their ops and precisions), then
-// one binary batch per round trip (raw little-endian floats or doubles, a sequence number echoed back).
+// one binary batch per round trip (raw little-endian floats or doubles, a sequence number echoed back), or,
+// when the hello says `wire text`, one batch of hexfloat lines (text_wire.h).
 //
 // The adapter runs in its own process group with only its three standard fds; every batch has the
 // timeout of the RunContext's timeout_s (harness/run/context.h), and its stop token abandons a batch. A crash, a hang, garbage, a short answer or a wrong
@@ -10,6 +11,7 @@
 #pragma once
 
 #include "isolate/eval.h"
+#include "quatcheck/registry.h"
 
 #include <set>
 #include <string>
@@ -39,8 +41,10 @@ struct ProcessHello {
     struct Family {
         std::string name;
         bool has[3][2] = {};  // [op: 0 slerp, 1 nlerp, 2 slerp_tau][precision: 0 f32, 1 f64]
+        std::vector<KnownDeviation> known;  // its `known` lines: deviations the library documents
     };
     int protocol = 1;
+    bool text = false;  // `wire text`: batches as hexfloat lines (text_wire.h), else binary
     std::string library, version;
     std::vector<Family> families;
 };

@@ -23,7 +23,7 @@ struct Impl {
     std::string version;  // library version (engine adapters), empty otherwise
     std::string origin;   // "builtin" or the plugin's path
     const qc_impl_v1 *table = nullptr;
-    std::vector<KnownDeviation> known;  // always empty for plugins
+    std::vector<KnownDeviation> known;  // documented deviations (process plugins: their hello's `known` lines)
     KeyCurve curve;                     // a built-in's key-track curve (registry.h), unset for plugins
     bool has_curve() const { return precision == Precision::f32 ? curve.f32 != nullptr : curve.f64 != nullptr; }
     void curve_at(const float *keys, size_t n, size_t segment, float t, float out[4]) const { curve.f32(keys, n, segment, t, out); }

@@ -46,6 +46,8 @@ function serve(library, version, families) {
   const v2 = families.some((f) => Object.keys(f.ops).some((k) => k.startsWith('slerp_tau.')));
   let hello = `quatcheck-plugin ${v2 ? 2 : 1}\nlibrary ${library} ${version}\n`;
   for (const f of families) hello += `family ${f.name} ${Object.keys(f.ops).join(' ')}\n`;
+  // A deviation the library documents, in its own words: known: [[OP, PROPERTY, WHY], ...] (conform's "known").
+  for (const f of families) for (const [op, property, why] of f.known || []) hello += `known ${f.name} ${op} ${property} ${why}\n`;
   writeAll(Buffer.from(hello + 'end\n', 'ascii'));
 
   const MAX = 4096;

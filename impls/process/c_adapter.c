@@ -2,7 +2,7 @@
  * the seed routines over stdin/stdout so that tests can compare the protocol's figures with the in-process
  * built-ins, and it misbehaves on request so that tests can check containment.
  *
- *   c_adapter [MODE [v2]]
+ *   c_adapter [MODE [v2] [text]]
  *
  * Families: proc-seed-c (slerp.f32, slerp.f64: the seed 000 C slerp, as impls/seed/seed_c.cpp) and
  * proc-nlerp (nlerp.f32, nlerp.f64: as impls/seed/nlerp.cpp). MODE (default "ok") misbehaves on the first
@@ -20,7 +20,12 @@
  *   time1     answer correctly but report 1 ns per batch    timemax   report 2^64-1 ns per batch
  * With "v2" the hello says protocol 2 and proc-seed-c also offers slerp_tau.f32 and slerp_tau.f64 (op 2): the
  * same routine with its threshold as a parameter (the arithmetic of the threshold study's acos+nlerp), for
- * `quatcheck threshold --impl proc-seed-c`; the modes misbehave on its batches the same way. */
+ * `quatcheck threshold --impl proc-seed-c`; the modes misbehave on its batches the same way.
+ * With "text" the hello chooses the text wire (`wire text`: hexfloat lines, docs/plugin-protocol.md) and the
+ * modes misbehave in its terms (garbage: a first line that is not 'answer ...'; count, seq, short, trailing as
+ * above); three more modes break only the text wire, on the trigger batch:
+ *   badhex    a word that is not a hexfloat       inexact   on an f32 batch, a value no float holds
+ *   longline  a line longer than 512 bytes */
 #include <fcntl.h>
 #include <math.h>
 #include <signal.h>
@@ -102,9 +107,94 @@ static void nlerp_f64(const double q0[4], const double q1[4], double t, double o
 
 static int is(const char *m) { return strcmp(mode, m) == 0; }
 
+/* The text wire: each request line (at most 9 or 10 hexfloats of at most 30 bytes each) fits in `line`; a
+ * longer one is malformed. Returns 0 at end of input. */
+static int read_line(char *line, size_t size) {
+    if (!fgets(line, (int)size, stdin)) return 0;
+    size_t k = strlen(line);
+    if (k == 0 || line[k - 1] != '\n') {
+        fprintf(stderr, "c_adapter: request line too long or unterminated\n");
+        exit(2);
+    }
+    line[k - 1] = '\0';
+    return 1;
+}
+
+/* One batch on the text wire; returns 0 at end of input. */
+static int serve_text(int v2, unsigned char *in, unsigned char *out) {
+    char line[512], opname[32];
+    unsigned seq, family, n, bytes;
+    if (!read_line(line, sizeof line)) return 0;
+    int k = 0;
+    if (sscanf(line, "batch %u %u %31s %u %u%n", &seq, &family, opname, &n, &bytes, &k) != 5 || line[k] != '\0' || family > 1 ||
+        n == 0 || n > MAX_CASES) {
+        fprintf(stderr, "c_adapter: malformed request '%s'\n", line);
+        exit(2);
+    }
+    const int f32 = strstr(opname, ".f32") != NULL, tau = v2 && family == 0 && strncmp(opname, "slerp_tau.", 10) == 0;
+    const unsigned stride = tau ? 10 : 9;
+    for (unsigned i = 0; i < n; i++) {
+        if (!read_line(line, sizeof line)) exit(2);
+        char *p = line;
+        for (unsigned j = 0; j < stride; j++) {
+            char *end;
+            double v = strtod(p, &end);
+            if (end == p) exit(2);
+            if (f32) ((float *)in)[stride * i + j] = (float)v;
+            else ((double *)in)[stride * i + j] = v;
+            p = end;
+        }
+    }
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    int trigger = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        if (f32) {
+            const float *r = (const float *)in + stride * i;
+            trigger |= r[8] > 0.75f;
+            if (tau) slerp_tau_f32(r, r + 4, r[8], r[9], (float *)out + 4 * i);
+            else (family == 0 ? slerp_f32 : nlerp_f32)(r, r + 4, r[8], (float *)out + 4 * i);
+        } else {
+            const double *r = (const double *)in + stride * i;
+            trigger |= r[8] > 0.75;
+            if (tau) slerp_tau_f64(r, r + 4, r[8], r[9], (double *)out + 4 * i);
+            else (family == 0 ? slerp_f64 : nlerp_f64)(r, r + 4, r[8], (double *)out + 4 * i);
+        }
+    }
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    unsigned long long ns = (unsigned long long)(t1.tv_sec - t0.tv_sec) * 1000000000u + (unsigned long long)(t1.tv_nsec - t0.tv_nsec);
+    if (is("notime")) ns = 0;
+    if (is("time1")) ns = 1;
+    if (is("timemax")) ns = 18446744073709551615ull;
+    if (is("single") && n == 1) raise(SIGSEGV);
+    unsigned lines = n;
+    if (trigger) {
+        if (is("crash")) raise(SIGSEGV);
+        if (is("hang")) for (;;) pause();
+        if (is("garbage")) printf("junk %u %u %llu\n", seq, n, ns);
+        if (is("seq")) seq++;
+        if (is("count")) n--;
+        if (is("short")) lines = n / 2;
+    }
+    if (!(trigger && is("garbage"))) printf("answer %u %u %llu\n", seq, n, ns);
+    for (unsigned i = 0; i < lines; i++) {
+        double v[4];
+        for (int j = 0; j < 4; j++) v[j] = f32 ? (double)((float *)out)[4 * i + j] : ((double *)out)[4 * i + j];
+        if (trigger && i == 0 && is("badhex")) printf("0x1.8q+0 %a %a %a\n", v[1], v[2], v[3]);
+        else if (trigger && i == 0 && is("inexact") && f32) printf("0x1.000001p+0 %a %a %a\n", v[1], v[2], v[3]);
+        else if (trigger && i == 0 && is("longline")) printf("%a %a %a %a %600s\n", v[0], v[1], v[2], v[3], "");
+        else printf("%a %a %a %a\n", v[0], v[1], v[2], v[3]);
+    }
+    if (trigger && is("trailing")) printf("trailing\n");
+    fflush(stdout);
+    if (trigger && is("short")) exit(0);
+    return 1;
+}
+
 int main(int argc, char **argv) {
     if (argc > 1) mode = argv[1];
-    const int v2 = argc > 2 && strcmp(argv[2], "v2") == 0;
+    int v2 = 0, text = 0;
+    for (int i = 2; i < argc; i++) v2 |= strcmp(argv[i], "v2") == 0, text |= strcmp(argv[i], "text") == 0;
     if (is("exit")) return 3;
     if (is("nohello")) for (;;) pause();
     const char *hello = is("badhello")
@@ -113,9 +203,18 @@ int main(int argc, char **argv) {
                "family proc-seed-c slerp.f32 slerp.f64 slerp_tau.f32 slerp_tau.f64\nfamily proc-nlerp nlerp.f32 nlerp.f64\nend\n"
         : "quatcheck-plugin 1\nlibrary quatcheck-c-adapter 1.0\n"
           "family proc-seed-c slerp.f32 slerp.f64\nfamily proc-nlerp nlerp.f32 nlerp.f64\nend\n";
+    static unsigned char in[MAX_CASES * 10 * 8], out[MAX_CASES * 4 * 8];
+    if (text) {  /* the same hello with `wire text` as its third line */
+        const char *rest = strchr(strchr(hello, '\n') + 1, '\n') + 1;
+        fwrite(hello, 1, (size_t)(rest - hello), stdout);
+        printf("wire text\n%s", rest);
+        fflush(stdout);
+        while (serve_text(v2, in, out)) {
+        }
+        return 0;
+    }
     write_full(hello, strlen(hello));
 
-    static unsigned char in[MAX_CASES * 10 * 8], out[MAX_CASES * 4 * 8];
     uint32_t head[6];
     while (read_full(head, sizeof head)) {
         uint32_t magic = head[0], seq = head[1], family = head[2], op = head[3] & 0xff, width = (head[3] >> 8) & 0xff,

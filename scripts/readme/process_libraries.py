@@ -21,6 +21,13 @@ LIBRARIES = {
     "playcanvas": ("PlayCanvas", "npm `playcanvas`", "impls/js/playcanvas.js"),
     "cannon": ("cannon-es", "npm `cannon-es`", "impls/js/cannon-es.js"),
     "scipy": ("SciPy", "Debian `python3-scipy`", "impls/python/scipy_adapter.py"),
+    # issue 30
+    "ogl": ("OGL", "npm `ogl`", "impls/js/ogl.js"),
+    "wgpu": ("wgpu-matrix", "npm `wgpu-matrix`", "impls/js/wgpu-matrix.js"),
+    "thing": ("@thi.ng/matrices", "npm `@thi.ng/matrices`", "impls/js/thing-matrices.js"),
+    "quaternionjs": ("Quaternion.js", "npm `quaternion`", "impls/js/quaternion.js"),
+    "euclid": ("euclid (Rust)", "Debian `librust-euclid-dev`", "impls/rust/src/main.rs"),
+    "godot": ("Godot", "Debian `godot3-server`", "impls/godot/adapter.gd"),
 }
 
 report = sys.argv[1]

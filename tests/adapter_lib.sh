@@ -1,0 +1,31 @@
+# Shared by tests/adapters_*.test.sh (sourced; not a test itself): the checks every library adapter gets.
+#   known_case COMMAND FAMILY PREC   the library's answer on a fixed case equals the bisector computed by
+#                                    tests/adapter_case.py; and the same check fails on a scrambled expectation
+#   replay_worst COMMAND GLOB NAME   a short run of the families, then `replay --strict` re-evaluates every
+#                                    worst case to the recorded output; and fails once a recorded output is altered
+# Needs: qc, src, tmp, bad (the caller's).
+known_case() {
+  python3 "$src/tests/adapter_case.py" "$1" "$2" "$3" || bad "$2.$3: the known case"
+  python3 "$src/tests/adapter_case.py" "$1" "$2" "$3" --scramble >/dev/null 2>&1 && bad "negative control: $2.$3 passed a scrambled expectation"
+}
+replay_worst() {
+  local out="$tmp/$3"
+  "$qc" run --plugin-cmd "$1" --impl "$2" --cases "${CASES:-400}" --jobs 2 --no-leaderboard --out "$out" >"$out.log" 2>&1
+  local rc=$?
+  if [ "$rc" -gt 1 ] || [ ! -s "$out/worst_cases.csv" ]; then bad "$3: run exit $rc: $(tail -2 "$out.log")"; return; fi
+  grep -q ',ok,' "$out/summary.csv" || bad "$3: no row with status ok"
+  "$qc" replay --strict --plugin-cmd "$1" "$out/worst_cases.csv" >"$out.replay" 2>&1 || bad "$3: replay --strict: $(tail -2 "$out.replay")"
+  echo "$3: $(($(wc -l <"$out/worst_cases.csv") - 1)) worst cases replay to the recorded outputs"
+  # Negative control: one recorded output changed (out_w of the first case negated) must be noticed.
+  python3 - "$out/worst_cases.csv" "$out/altered.csv" <<'PY'
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+r = rows[0]
+r["out_w"] = r["out_w"][1:] if r["out_w"].startswith("-") else "-" + r["out_w"]
+w = csv.DictWriter(open(sys.argv[2], "w", newline=""), fieldnames=list(rows[0].keys()), lineterminator="\n")
+w.writeheader()
+w.writerows(rows)
+PY
+  "$qc" replay --strict --plugin-cmd "$1" "$out/altered.csv" >/dev/null 2>&1
+  [ $? -eq 1 ] || bad "negative control: $3: replay --strict accepted an altered output"
+}
