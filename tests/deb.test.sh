@@ -8,15 +8,11 @@
 # Negative controls: the Depends check rejects a control file that names a -dev package or lacks python3,
 # and the unpacked binary without its share/quatcheck cannot report (exit 2).
 # Usage: bash tests/deb.test.sh BUILD_DIR SOURCE_DIR
-set -euo pipefail
-build="$(cd "$1" && pwd)"
-fail() { echo "FAIL: $*" >&2; exit 1; }
+source "$(dirname "$0")/lib.sh" "$@"
 for t in cpack dpkg-deb dpkg-shlibdeps dpkg; do
-  command -v "$t" >/dev/null || { echo "SKIP: $t not found (Debian dpkg-dev and cmake provide it)"; exit 77; }
+  command -v "$t" >/dev/null || skip "$t not found (Debian dpkg-dev and cmake provide it)"
 done
 
-tmp="$(mktemp -d /tmp/qc-deb.XXXXXX)"
-trap 'rm -rf "$tmp"' EXIT
 cd "$tmp"
 cpack -G DEB --config "$build/CPackConfig.cmake" -B "$tmp/out" >"$tmp/cpack.log" 2>&1 || { cat "$tmp/cpack.log"; fail "cpack -G DEB failed"; }
 version="$("$build/quatcheck" --version | sed 's/^quatcheck //')"

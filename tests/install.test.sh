@@ -7,13 +7,8 @@
 # Negative controls: the installed binary without share/quatcheck fails `report` with its one-line error
 # (so report really uses the installed script), and a .pc without the include path fails the plugin build.
 # Usage: bash tests/install.test.sh BUILD_DIR SOURCE_DIR
-set -euo pipefail
-build="$(cd "$1" && pwd)"
-src="$(cd "$2" && pwd)"
-fail() { echo "FAIL: $*" >&2; exit 1; }
+source "$(dirname "$0")/lib.sh" "$@"
 
-tmp="$(mktemp -d /tmp/qc-install.XXXXXX)"
-trap 'rm -rf "$tmp"' EXIT
 prefix="$tmp/prefix"
 cmake --install "$build" --prefix "$prefix" >"$tmp/install.log" || { cat "$tmp/install.log"; fail "cmake --install failed"; }
 for f in bin/quatcheck include/quatcheck/plugin.h share/quatcheck/scripts/plot_report.py \
