@@ -47,7 +47,8 @@ echo "Depends: $(field Depends "$tmp/info")"
 
 dpkg-deb -c "$deb" | awk '{print $NF}' >"$tmp/contents"
 for f in ./usr/bin/quatcheck ./usr/include/quatcheck/plugin.h ./usr/share/quatcheck/scripts/plot_report.py \
-         ./usr/share/quatcheck/scripts/qc_tables.py ./usr/share/pkgconfig/quatcheck.pc ./usr/share/man/man1/quatcheck.1 \
+         ./usr/share/quatcheck/scripts/qc_tables.py ./usr/share/quatcheck/scripts/qc_report/overview.py \
+         ./usr/share/quatcheck/scripts/qc_report/static/report.css ./usr/share/pkgconfig/quatcheck.pc ./usr/share/man/man1/quatcheck.1 \
          ./usr/share/doc/quatcheck/README.md ./usr/share/doc/quatcheck/docs/install.md; do
   grep -qxF "$f" "$tmp/contents" || fail "the package lacks $f"
 done

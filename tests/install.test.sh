@@ -12,7 +12,8 @@ source "$(dirname "$0")/lib.sh" "$@"
 prefix="$tmp/prefix"
 cmake --install "$build" --prefix "$prefix" >"$tmp/install.log" || { cat "$tmp/install.log"; fail "cmake --install failed"; }
 for f in bin/quatcheck include/quatcheck/plugin.h share/quatcheck/scripts/plot_report.py \
-         share/quatcheck/scripts/qc_tables.py share/quatcheck/scripts/readme/frontier.py share/pkgconfig/quatcheck.pc \
+         share/quatcheck/scripts/qc_tables.py share/quatcheck/scripts/readme/frontier.py \
+         share/quatcheck/scripts/qc_report/cards.py share/quatcheck/scripts/qc_report/static/table.js share/pkgconfig/quatcheck.pc \
          share/man/man1/quatcheck.1 share/doc/quatcheck/README.md share/doc/quatcheck/docs/install.md \
          share/doc/quatcheck/help-all.txt; do
   [ -f "$prefix/$f" ] || fail "not installed: $f"
