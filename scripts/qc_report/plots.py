@@ -329,16 +329,22 @@ def timing_plots(page, timing, summary):
                 ax.annotate(impl, (x, y if y > 0 else float("nan")), fontsize=6, xytext=(3, 2),
                             textcoords="offset points")
             ax.plot([], [], marker=mk, color=color, linestyle="none", label=op)
-        ax.set_xscale("log")
-        ax.set_yscale("log")
-        ax.set_xlabel("mean ns per call over the regions")
-        ax.set_ylabel("max angle error over all regions (rad)")
-        ax.grid(True, alpha=0.3)
-        ax.legend(fontsize=8)
-        ax.set_title(f"accuracy versus cost ({mode})")
+        cost_axes(ax, "mean ns per call over the regions", "max angle error over all regions (rad)",
+                  f"accuracy versus cost ({mode})")
         page.figure(parts, fig, f"accuracy_vs_cost_{mode}", f"Accuracy versus cost, {mode}",
                     "Each point is one implementation and op: further left is faster, lower is more accurate, so "
                     "the points toward the lower left are the best trade-offs.")
+
+
+def cost_axes(ax, xlabel, ylabel, title):
+    """Log-log axes of error against time per call, with a grid, the legend and a title."""
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    ax.grid(True, alpha=0.3)
+    ax.legend(fontsize=8)
+    ax.set_title(title)
 
 
 def frontier_plot(page, folder):
@@ -367,13 +373,8 @@ def frontier_plot(page, folder):
         ax.step([p["ns"] for p in best], [p["err"] for p in best], where="post", color="tab:red", alpha=0.5,
                 label="Pareto-optimal")
         ax.plot([], [], marker=".", color="tab:gray", linestyle="none", label="non-finite outputs (never optimal)")
-        ax.set_xscale("log")
-        ax.set_yscale("log")
-        ax.set_xlabel("mean ns per call over the timed regions (throughput)")
-        ax.set_ylabel("max angle error, worst region (rad)")
-        ax.grid(True, alpha=0.3)
-        ax.legend(fontsize=8)
-        ax.set_title(f"accuracy-versus-cost frontier, {prec}")
+        cost_axes(ax, "mean ns per call over the timed regions (throughput)", "max angle error, worst region (rad)",
+                  f"accuracy-versus-cost frontier, {prec}")
         page.figure(parts, fig, f"frontier_{prec}", f"Accuracy-versus-cost frontier, {prec}",
                     "Each point is one implementation and op; the red points are Pareto-optimal (nothing else of "
                     "this precision is both faster and more accurate), joined by the red staircase: choose along it.")
