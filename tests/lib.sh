@@ -1,3 +1,4 @@
+# shellcheck shell=bash disable=SC2034  # sourced: the tests use the variables it sets
 # The preamble of every script test (tests/NAME.test.sh, run as `bash tests/NAME.test.sh BUILD_DIR SOURCE_DIR`).
 # A test starts with
 #     source "$(dirname "$0")/lib.sh" "$@"

@@ -1,3 +1,4 @@
+#!/usr/bin/env bash
 # quatcheck squad / curves from the command line: the seed squad through --plugin gives the built-in's
 # numbers exactly; bad options exit 2 with one line; reports land in --out.
 source "$(dirname "$0")/lib.sh" "$@"
