@@ -31,6 +31,9 @@ install(TARGETS quatcheck qc_plugin_api EXPORT quatcheckTargets
 install(FILES harness/include/quatcheck/plugin.h DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/quatcheck)
 install(FILES scripts/plot_report.py scripts/qc_tables.py scripts/bench_peers.py DESTINATION ${QC_INSTALL_DATADIR}/scripts)
 install(FILES scripts/readme/frontier.py DESTINATION ${QC_INSTALL_DATADIR}/scripts/readme)
+# The report's pages (qc_report/*.py) and the style sheet and scripts they carry inline (qc_report/static/).
+install(DIRECTORY scripts/qc_report DESTINATION ${QC_INSTALL_DATADIR}/scripts
+  FILES_MATCHING PATTERN "*.py" PATTERN "*.css" PATTERN "*.js" PATTERN "__pycache__" EXCLUDE)
 
 install(EXPORT quatcheckTargets NAMESPACE quatcheck:: DESTINATION ${QC_INSTALL_CMAKEDIR})
 configure_package_config_file(cmake/quatcheckConfig.cmake.in ${PROJECT_BINARY_DIR}/quatcheckConfig.cmake

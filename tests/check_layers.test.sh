@@ -3,31 +3,27 @@
 # (a core file including a study's header), a directory placed in no layer, and a file of the cli layer
 # included from the output layer each fail it with one line naming the file (negative controls on copies).
 # Usage: bash tests/check_layers.test.sh BUILD_DIR SOURCE_DIR
-set -euo pipefail
-src="$(cd "$2" && pwd)"
+source "$(dirname "$0")/lib.sh" "$@"
 check="$src/scripts/check_layers.py"
-work="$(mktemp -d)"
-trap 'rm -rf "$work"' EXIT
-fail() { echo "FAIL: $*"; exit 1; }
 
 /usr/bin/python3 "$check" "$src" || fail "the tree violates its own layering"
 
-copy() { rm -rf "$work/t" && mkdir -p "$work/t" && cp -r "$src/harness" "$work/t/harness"; }
+copy() { rm -rf "$tmp/t" && mkdir -p "$tmp/t" && cp -r "$src/harness" "$tmp/t/harness"; }
 expect_violation() {  # NAME PATTERN
-    if /usr/bin/python3 "$check" "$work/t" 2> "$work/err"; then fail "$1: not caught"; fi
-    [[ $(wc -l < "$work/err") -eq 1 ]] || { cat "$work/err"; fail "$1: not exactly one line"; }
-    grep -q "$2" "$work/err" || { cat "$work/err"; fail "$1: the message does not name $2"; }
+    if /usr/bin/python3 "$check" "$tmp/t" 2> "$tmp/err"; then fail "$1: not caught"; fi
+    [[ $(wc -l < "$tmp/err") -eq 1 ]] || { cat "$tmp/err"; fail "$1: not exactly one line"; }
+    grep -q "$2" "$tmp/err" || { cat "$tmp/err"; fail "$1: the message does not name $2"; }
 }
 
 copy
-printf '#include "search/search.h"\n' >> "$work/t/harness/metrics/metrics.cpp"
+printf '#include "search/search.h"\n' >> "$tmp/t/harness/metrics/metrics.cpp"
 expect_violation "core includes studies" 'harness/metrics/metrics.cpp: includes "search/search.h": layer core may not include layer studies'
 
 copy
-mkdir -p "$work/t/harness/newpart" && printf '// nothing\n' > "$work/t/harness/newpart/x.cpp"
+mkdir -p "$tmp/t/harness/newpart" && printf '// nothing\n' > "$tmp/t/harness/newpart/x.cpp"
 expect_violation "unplaced directory" 'harness/newpart/: directory in no layer'
 
 copy
-printf '#include "cli/command.h"\n' >> "$work/t/harness/report/run_report.h"
+printf '#include "cli/command.h"\n' >> "$tmp/t/harness/report/run_report.h"
 expect_violation "output includes cli" 'harness/report/run_report.h: includes "cli/command.h"'
 echo "check_layers: ok"

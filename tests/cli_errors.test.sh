@@ -2,30 +2,10 @@
 # Bad input: every malformed flag and every malformed file the tool reads gets one line on stderr,
 # "quatcheck: <what>: <why>" naming the flag or FILE:LINE, and exit status 2 -- never a crash, a traceback
 # or a silent skip. Usage: cli_errors.test.sh BUILD_DIR SOURCE_DIR
-set -uo pipefail
-build="$1"
-qc="$build/quatcheck"
+source "$(dirname "$0")/lib.sh" "$@"
+keep_going
 bad="$build/bad_plugins"
-tmp="$(mktemp -d)"
-trap 'rm -rf "$tmp"' EXIT
-failures=0
-
-# expect STATUS REGEX CMD...: the command exits STATUS and prints exactly one stderr line matching REGEX.
-expect() {
-    local want="$1" pattern="$2"
-    shift 2
-    "$@" >"$tmp/out" 2>"$tmp/err"
-    local got=$?
-    local lines
-    lines=$(wc -l <"$tmp/err")
-    if [[ $got -ne $want || $lines -ne 1 ]] || ! grep -Eq -- "$pattern" "$tmp/err"; then
-        echo "FAIL: $* -> exit $got (want $want), $lines stderr line(s), want /$pattern/:"
-        sed 's/^/    /' "$tmp/err" | head -5
-        failures=$((failures + 1))
-    else
-        echo "ok   exit $got  $(cat "$tmp/err")"
-    fi
-}
+# expect STATUS REGEX CMD... (tests/lib.sh): the command exits STATUS and prints exactly one stderr line matching REGEX.
 
 small=(--impl seed-c.f64 --op slerp --region uniform --cases 40 --jobs 1)
 
@@ -67,7 +47,7 @@ expect 2 "^quatcheck: $bad/bad_crash.so: refused: family 'bad-crash' already exi
 # ---- files: replay reads worst_cases.csv ----
 "$qc" run "${small[@]}" --out "$tmp/r" 2>/dev/null || { echo "FAIL: cannot make a report to mutate"; exit 1; }
 good="$tmp/r/worst_cases.csv"
-"$qc" replay "$good" >/dev/null 2>"$tmp/err" || { echo "FAIL: replay of a good file"; cat "$tmp/err"; failures=$((failures + 1)); }
+"$qc" replay "$good" >/dev/null 2>"$tmp/err" || fail "replay of a good file: $(cat "$tmp/err")"
 # cell FILE COLUMN ROW VALUE / drop FILE COLUMN: edit a CSV by column name (row 1 = first data row).
 cell() { python3 -c 'import csv,sys; r=list(csv.reader(open(sys.argv[1]))); r[int(sys.argv[3])][r[0].index(sys.argv[2])]=sys.argv[4]; csv.writer(sys.stdout,lineterminator="\n").writerows(r)' "$@"; }
 drop() { python3 -c 'import csv,sys; r=list(csv.reader(open(sys.argv[1]))); k=r[0].index(sys.argv[2]); csv.writer(sys.stdout,lineterminator="\n").writerows([x[:k]+x[k+1:] for x in r])' "$@"; }
@@ -108,5 +88,4 @@ if "$qc" --help 2>&1 | grep -q '^  merge'; then
     expect 2 "^quatcheck: .*$tmp/nofolder" "$qc" merge --out "$tmp/m" "$tmp/nofolder"
 fi
 
-echo "$failures failure(s)"
-[[ $failures -eq 0 ]]
+finish

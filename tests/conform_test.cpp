@@ -2,6 +2,7 @@
 // findings are listed explicitly, every printed reproduce command reproduces its verdict, shrinking reaches
 // simple cases, and the CLI's exit status and CSV follow the conventions.
 #include "conform/conform.h"
+#include "run_binary.h"
 
 #include <gtest/gtest.h>
 
@@ -13,21 +14,9 @@
 #include <sstream>
 
 using namespace qc;
+using qc::test::quatcheck;
 
 namespace {
-
-std::string qc_bin() { return std::string(QC_BINARY_DIR) + "/quatcheck"; }
-
-// Runs a shell command; returns (exit status, stdout).
-std::pair<int, std::string> shell(const std::string &cmd) {
-    std::string out;
-    FILE *p = popen(cmd.c_str(), "r");
-    if (!p) return {-1, out};
-    std::array<char, 4096> buf;
-    while (size_t n = fread(buf.data(), 1, buf.size(), p)) out.append(buf.data(), n);
-    int st = pclose(p);
-    return {WIFEXITED(st) ? WEXITSTATUS(st) : -1, out};
-}
 
 std::string tmpdir(const char *tag) {
     auto d = std::filesystem::temp_directory_path() / (std::string("qc_conform_") + tag + "_" + std::to_string(::getpid()));
@@ -108,7 +97,7 @@ TEST(Conform, EngineFindingsAreTheListedOnes) {
 
 TEST(Conform, EveryReproduceCommandReproducesItsVerdict) {
     const std::string out = tmpdir("repro");
-    auto [status, text] = shell(qc_bin() + " conform --impl seed-c --impl lerp --impl nlerp --impl broken-noflip --impl "
+    auto [status, text] = quatcheck("conform --impl seed-c --impl lerp --impl nlerp --impl broken-noflip --impl "
                                 "broken-needle-zero --impl broken-single-arc --cases 60 --jobs 2 --out " + out + " 2>/dev/null");
     EXPECT_EQ(status, 1);  // the broken ones fail
     std::ifstream in(out + "/conformance.csv");
@@ -131,7 +120,7 @@ TEST(Conform, EveryReproduceCommandReproducesItsVerdict) {
         }
         ASSERT_NE(q, std::string::npos) << line;
         std::string cmd = line.substr(q + 1);
-        auto [st, printed] = shell(qc_bin() + cmd.substr(std::string("quatcheck").size()) + " 2>&1");
+        auto [st, printed] = quatcheck(cmd.substr(std::string("quatcheck ").size()) + " 2>&1");
         EXPECT_NE(printed.find(": " + verdict + " "), std::string::npos) << cmd << "\n -> " << printed;
         EXPECT_EQ(st, verdict == "fail" ? 1 : 0) << cmd;
         checked++;
@@ -176,19 +165,19 @@ TEST(Conform, SameSeedSameCsvForAnyJobCount) {
 
 TEST(Conform, CommandLineErrorsAndPlugins) {
     const std::string out = tmpdir("cli");
-    auto [st, text] = shell(qc_bin() + " conform --property no-such --out " + out + " 2>&1");
-    EXPECT_EQ(st, 2);
-    EXPECT_EQ(text.rfind("quatcheck: --property: unknown property 'no-such'", 0), 0u) << text;
-    std::tie(st, text) = shell(qc_bin() + " conform --impl seed-c.f64 --op slerp --property unit --case '0x1p+0 0' 2>&1");
-    EXPECT_EQ(st, 2);
-    EXPECT_NE(text.find("expected 9 numbers"), std::string::npos) << text;
-    std::tie(st, text) = shell(qc_bin() + " conform --impl seed-c.f32 --op slerp --property unit --case "
-                               "'0x1p+0 0 0 0 0x1.0000000001p+0 0 0 0 0x1p-1' 2>&1");
-    EXPECT_EQ(st, 2);
-    EXPECT_NE(text.find("not representable in f32"), std::string::npos) << text;
+    auto r = quatcheck("conform --property no-such --out " + out + " 2>&1");
+    EXPECT_EQ(r.status, 2);
+    EXPECT_EQ(r.output.rfind("quatcheck: --property: unknown property 'no-such'", 0), 0u) << r.output;
+    r = quatcheck("conform --impl seed-c.f64 --op slerp --property unit --case '0x1p+0 0' 2>&1");
+    EXPECT_EQ(r.status, 2);
+    EXPECT_NE(r.output.find("expected 9 numbers"), std::string::npos) << r.output;
+    r = quatcheck("conform --impl seed-c.f32 --op slerp --property unit --case "
+                  "'0x1p+0 0 0 0 0x1.0000000001p+0 0 0 0 0x1p-1' 2>&1");
+    EXPECT_EQ(r.status, 2);
+    EXPECT_NE(r.output.find("not representable in f32"), std::string::npos) << r.output;
     // A plugin's rows repeat --plugin in their reproduce commands and never get `known`.
-    std::tie(st, text) = shell(qc_bin() + " conform --plugin " + QC_EXAMPLE_PLUGIN + " --impl 'example-*' --cases 30 --out " +
-                               out + " 2>/dev/null; cat " + out + "/conformance.csv");
+    const std::string text = quatcheck("conform --plugin " + std::string(QC_EXAMPLE_PLUGIN) + " --impl 'example-*' --cases 30 --out " +
+                                       out + " 2>/dev/null; cat " + out + "/conformance.csv").output;
     EXPECT_NE(text.find(std::string(" --plugin ") + QC_EXAMPLE_PLUGIN + " --impl example"), std::string::npos) << text;
     EXPECT_EQ(text.find(",known,"), std::string::npos);
     std::filesystem::remove_all(out);

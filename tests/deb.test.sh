@@ -8,15 +8,11 @@
 # Negative controls: the Depends check rejects a control file that names a -dev package or lacks python3,
 # and the unpacked binary without its share/quatcheck cannot report (exit 2).
 # Usage: bash tests/deb.test.sh BUILD_DIR SOURCE_DIR
-set -euo pipefail
-build="$(cd "$1" && pwd)"
-fail() { echo "FAIL: $*" >&2; exit 1; }
+source "$(dirname "$0")/lib.sh" "$@"
 for t in cpack dpkg-deb dpkg-shlibdeps dpkg; do
-  command -v "$t" >/dev/null || { echo "SKIP: $t not found (Debian dpkg-dev and cmake provide it)"; exit 77; }
+  command -v "$t" >/dev/null || skip "$t not found (Debian dpkg-dev and cmake provide it)"
 done
 
-tmp="$(mktemp -d /tmp/qc-deb.XXXXXX)"
-trap 'rm -rf "$tmp"' EXIT
 cd "$tmp"
 cpack -G DEB --config "$build/CPackConfig.cmake" -B "$tmp/out" >"$tmp/cpack.log" 2>&1 || { cat "$tmp/cpack.log"; fail "cpack -G DEB failed"; }
 version="$("$build/quatcheck" --version | sed 's/^quatcheck //')"
@@ -51,7 +47,8 @@ echo "Depends: $(field Depends "$tmp/info")"
 
 dpkg-deb -c "$deb" | awk '{print $NF}' >"$tmp/contents"
 for f in ./usr/bin/quatcheck ./usr/include/quatcheck/plugin.h ./usr/share/quatcheck/scripts/plot_report.py \
-         ./usr/share/quatcheck/scripts/qc_tables.py ./usr/share/pkgconfig/quatcheck.pc ./usr/share/man/man1/quatcheck.1 \
+         ./usr/share/quatcheck/scripts/qc_tables.py ./usr/share/quatcheck/scripts/qc_report/overview.py \
+         ./usr/share/quatcheck/scripts/qc_report/static/report.css ./usr/share/pkgconfig/quatcheck.pc ./usr/share/man/man1/quatcheck.1 \
          ./usr/share/doc/quatcheck/README.md ./usr/share/doc/quatcheck/docs/install.md; do
   grep -qxF "$f" "$tmp/contents" || fail "the package lacks $f"
 done

@@ -8,14 +8,9 @@
 # command, which is then run and must measure the same figure again. Nothing is written outside the
 # temporary folder: the copied example (its baseline included) is unchanged after both runs.
 # Usage: bash tests/downstream.test.sh BUILD_DIR SOURCE_DIR
-set -euo pipefail
-build="$(cd "$1" && pwd)"
-src="$(cd "$2" && pwd)"
-fail() { echo "FAIL: $*" >&2; exit 1; }
-command -v cc >/dev/null || { echo "SKIP: no C compiler (cc) for the example"; exit 77; }
+source "$(dirname "$0")/lib.sh" "$@"
+command -v cc >/dev/null || skip "no C compiler (cc) for the example"
 
-tmp="$(mktemp -d /tmp/qc-downstream.XXXXXX)"
-trap 'rm -rf "$tmp"' EXIT
 prefix="$tmp/prefix"
 cmake --install "$build" --prefix "$prefix" >"$tmp/install.log" || { cat "$tmp/install.log"; fail "cmake --install failed"; }
 cp -r "$src/examples/downstream" "$tmp/downstream"

@@ -11,13 +11,8 @@
 #  4. a missing compiler or runtime is a SKIP line with exit 77, never a pass;
 #  5. a malformed table is a one-line error, exit 2, and findings/ is left as it was.
 # Usage: bash tests/findings.test.sh BUILD_DIR SOURCE_DIR
-set -uo pipefail
-build="$(cd "$1" && pwd)"
-src="$(cd "$2" && pwd)"
-qc="$build/quatcheck"
-work="$(mktemp -d)"
-trap 'rm -rf "$work"' EXIT
-fail() { echo "FAIL: $*"; exit 1; }
+source "$(dirname "$0")/lib.sh" "$@"
+set +e  # exit statuses are checked one by one below
 cd "$src" || exit 1
 
 plugins=()
@@ -45,15 +40,15 @@ else
 fi
 [ $js = 1 ] && impls+=(--impl playcanvas-slerp --impl glmatrix-slerp)
 [ $py = 1 ] && impls+=(--impl scipy-slerp)
-r="$work/r"
+r="$tmp/r"
 # --timeout: node may need more than the default 5 s to load a package on a busy machine.
-"$qc" run --out "$r" --cases 400 --timeout 60 --no-leaderboard "${impls[@]}" "${plugins[@]}" >/dev/null 2>"$work/err" ||
-  fail "quatcheck run failed: $(tail -1 "$work/err")"
+"$qc" run --out "$r" --cases 400 --timeout 60 --no-leaderboard "${impls[@]}" "${plugins[@]}" >/dev/null 2>"$tmp/err" ||
+  fail "quatcheck run failed: $(tail -1 "$tmp/err")"
 s=0
 "$qc" conform --out "$r" --cases 60 --timeout 60 --property finite --property endpoints --property unit --property shortest-arc \
-  "${impls[@]}" "${plugins[@]}" >/dev/null 2>"$work/err" || s=$?
-[ $s -le 1 ] || fail "quatcheck conform failed: $(tail -1 "$work/err")"
-"$qc" findings "$r" 2>"$work/err" || fail "quatcheck findings failed: $(cat "$work/err")"
+  "${impls[@]}" "${plugins[@]}" >/dev/null 2>"$tmp/err" || s=$?
+[ $s -le 1 ] || fail "quatcheck conform failed: $(tail -1 "$tmp/err")"
+"$qc" findings "$r" 2>"$tmp/err" || fail "quatcheck findings failed: $(cat "$tmp/err")"
 f="$r/findings"
 [ -f "$f/index.json" ] || fail "no findings/index.json"
 [ ! -e "$f/qc-slerp" ] || fail "the correct routine qc-slerp has a findings folder"
@@ -73,22 +68,22 @@ fi
 export QC_NODE_MODULES="$src/impls/js/node_modules" PYTHON=/usr/bin/python3
 for d in "$f"/*/; do
   name="$(basename "$d")"
-  "$d/repro.sh" >"$work/$name.out" 2>&1
+  "$d/repro.sh" >"$tmp/$name.out" 2>&1
   s=$?
   if [ $s = 77 ]; then
-    echo "SKIP: findings/$name: $(grep SKIP "$work/$name.out" | head -1)"
+    echo "SKIP: findings/$name: $(grep SKIP "$tmp/$name.out" | head -1)"
     [ $js = 1 ] && [ -f "$d/repro.mjs" ] && fail "$name: skipped although node and the packages are present"
     continue
   fi
-  [ $s = 1 ] || fail "findings/$name/repro.sh exited $s, not 1: $(tail -5 "$work/$name.out")"
-  grep -q "BROKEN" "$work/$name.out" || fail "$name: exit 1 without a BROKEN case"
-  QC_REPRO_SUBSTITUTE=expected "$d/repro.sh" >"$work/$name.neg" 2>&1
+  [ $s = 1 ] || fail "findings/$name/repro.sh exited $s, not 1: $(tail -5 "$tmp/$name.out")"
+  grep -q "BROKEN" "$tmp/$name.out" || fail "$name: exit 1 without a BROKEN case"
+  QC_REPRO_SUBSTITUTE=expected "$d/repro.sh" >"$tmp/$name.neg" 2>&1
   s=$?
-  [ $s = 0 ] || fail "negative control: findings/$name/repro.sh with the reference's output exited $s, not 0: $(tail -5 "$work/$name.neg")"
+  [ $s = 0 ] || fail "negative control: findings/$name/repro.sh with the reference's output exited $s, not 0: $(tail -5 "$tmp/$name.neg")"
   echo "ok: findings/$name reproduces (exit 1) and passes on the reference's output (exit 0)"
 done
 # ... and each finding on its own: at least one of its cases (same property or region, same precision) breaks.
-/usr/bin/python3 - "$f" "$work" <<'PY' || fail "a finding that none of its cases reproduces"
+/usr/bin/python3 - "$f" "$tmp" <<'PY' || fail "a finding that none of its cases reproduces"
 import json, os, re, sys
 folder, work = sys.argv[1], sys.argv[2]
 checked = 0
@@ -112,12 +107,12 @@ PY
 
 # 2b: negative control, the reproducer pointed at a correct routine: a fabricated `fail` row for Eigen's slerp
 # (C++) and SciPy's (Python) on an ordinary case gives a reproducer that finds the promise kept (exit 0).
-r2="$work/r2"
+r2="$tmp/r2"
 cp -r "$r" "$r2" && rm -rf "$r2/findings"
 case9='0x1p+0 0x0p+0 0x0p+0 0x0p+0 0x1.6a09e667f3bcdp-1 0x1.6a09e667f3bcdp-1 0x0p+0 0x0p+0 0x1p-2'
 printf '%s\n' "eigen.f64,slerp,shortest-arc,fail,1,,,$case9," >>"$r2/conformance.csv"
 [ $py = 1 ] && printf '%s\n' "scipy-slerp.f64,slerp,shortest-arc,fail,1,,,$case9," >>"$r2/conformance.csv"
-"$qc" findings "$r2" 2>"$work/err" || fail "quatcheck findings on the fabricated rows failed: $(cat "$work/err")"
+"$qc" findings "$r2" 2>"$tmp/err" || fail "quatcheck findings on the fabricated rows failed: $(cat "$tmp/err")"
 correct=()
 if pkg-config --exists eigen3 2>/dev/null; then
   correct+=(eigen)
@@ -126,10 +121,10 @@ else
 fi
 [ $py = 1 ] && correct+=(scipy-slerp)
 for name in "${correct[@]}"; do
-  "$r2/findings/$name/repro.sh" >"$work/$name.correct" 2>&1; s=$?
-  [ $s = 77 ] && fail "findings/$name skipped although its runtime is present: $(head -1 "$work/$name.correct")"
-  [ $s = 0 ] || fail "negative control: $name's reproducer on a case it gets right exited $s, not 0: $(tail -4 "$work/$name.correct")"
-  grep -q ": kept" "$work/$name.correct" || fail "$name: exit 0 without a kept case"
+  "$r2/findings/$name/repro.sh" >"$tmp/$name.correct" 2>&1; s=$?
+  [ $s = 77 ] && fail "findings/$name skipped although its runtime is present: $(head -1 "$tmp/$name.correct")"
+  [ $s = 0 ] || fail "negative control: $name's reproducer on a case it gets right exited $s, not 0: $(tail -4 "$tmp/$name.correct")"
+  grep -q ": kept" "$tmp/$name.correct" || fail "$name: exit 0 without a kept case"
   echo "ok: findings/$name, pointed at a correct routine, exits 0"
 done
 
@@ -167,8 +162,8 @@ print(f"ok: {checked} reproducer inputs equal their worst_cases.csv rows bit for
 PY
 }
 roundtrip "$f" || fail "round trip"
-cp -r "$f" "$work/mutant"
-/usr/bin/python3 - "$work/mutant/recipe-rtm/repro.cpp" <<'PY' || fail "could not make the one-ulp mutant"
+cp -r "$f" "$tmp/mutant"
+/usr/bin/python3 - "$tmp/mutant/recipe-rtm/repro.cpp" <<'PY' || fail "could not make the one-ulp mutant"
 import re, sys
 p = sys.argv[1]
 s = open(p).read()
@@ -184,28 +179,28 @@ else:
     sys.exit("no region case in recipe-rtm/repro.cpp")
 open(p, "w").write("".join(lines))
 PY
-if roundtrip "$work/mutant" >/dev/null 2>&1; then fail "negative control: a one-ulp change of an input literal passed the round trip"; fi
+if roundtrip "$tmp/mutant" >/dev/null 2>&1; then fail "negative control: a one-ulp change of an input literal passed the round trip"; fi
 echo "ok: the round trip catches a one-ulp change of an input"
 
 # 4: a missing compiler or runtime is a SKIP (77), never a pass.
-rm -f "$work/mutant/recipe-rtm/repro"
-out="$(CXX=/nonexistent/c++ "$work/mutant/recipe-rtm/repro.sh" 2>&1)"; s=$?
+rm -f "$tmp/mutant/recipe-rtm/repro"
+out="$(CXX=/nonexistent/c++ "$tmp/mutant/recipe-rtm/repro.sh" 2>&1)"; s=$?
 [ $s = 77 ] && grep -q "^SKIP: no C++ compiler" <<<"$out" || fail "a missing compiler: exit $s, '$out'"
 if [ $js = 1 ]; then
-  out="$(env -u QC_NODE_MODULES PATH=/usr/bin:/bin bash -c "rm -f '$work/mutant/playcanvas-slerp/node_modules'; '$work/mutant/playcanvas-slerp/repro.sh'" 2>&1)"; s=$?
+  out="$(env -u QC_NODE_MODULES PATH=/usr/bin:/bin bash -c "rm -f '$tmp/mutant/playcanvas-slerp/node_modules'; '$tmp/mutant/playcanvas-slerp/repro.sh'" 2>&1)"; s=$?
   [ $s = 77 ] && grep -q "^SKIP: npm package playcanvas not found" <<<"$out" || fail "a missing npm package: exit $s, '$out'"
-  out="$(PATH=/nonexistent /bin/sh "$work/mutant/playcanvas-slerp/repro.sh" 2>&1)"; s=$?
+  out="$(PATH=/nonexistent /bin/sh "$tmp/mutant/playcanvas-slerp/repro.sh" 2>&1)"; s=$?
   [ $s = 77 ] && grep -q "^SKIP: node is not on PATH" <<<"$out" || fail "missing node: exit $s, '$out'"
 fi
 echo "ok: a missing compiler or runtime is a SKIP with exit 77"
 
 # 5: a malformed table: one line, exit 2, findings/ untouched.
 before="$(cd "$f" && find . -type f | sort | xargs md5sum)"
-cp "$r/conformance.csv" "$work/conformance.csv"
+cp "$r/conformance.csv" "$tmp/conformance.csv"
 sed -i '2s/,fail,/,fial,/; 2s/,pass,/,fial,/' "$r/conformance.csv"
-"$qc" findings "$r" >"$work/out" 2>"$work/err"; s=$?
+"$qc" findings "$r" >"$tmp/out" 2>"$tmp/err"; s=$?
 [ $s = 2 ] || fail "a malformed conformance.csv: exit $s, not 2"
-[ "$(wc -l <"$work/err")" = 1 ] && grep -q "^quatcheck: .*conformance.csv:2:" "$work/err" || fail "malformed table message: $(cat "$work/err")"
+[ "$(wc -l <"$tmp/err")" = 1 ] && grep -q "^quatcheck: .*conformance.csv:2:" "$tmp/err" || fail "malformed table message: $(cat "$tmp/err")"
 [ "$before" = "$(cd "$f" && find . -type f | sort | xargs md5sum)" ] || fail "a failed findings changed findings/"
 echo "ok: a malformed table is a one-line error (exit 2) and findings/ is left as it was"
 echo "PASS"

@@ -4,15 +4,9 @@
 # axes; a dominated point, a point with non-finite outputs and a negative control (group broken, left out)
 # are checked, and a missing timing.csv is one line and exit 2.
 # Usage: bash tests/frontier.test.sh BUILD_DIR SOURCE_DIR
-set -euo pipefail
-build="$(cd "$1" && pwd)"
-src="$(cd "$2" && pwd)"
-qc="$build/quatcheck"
+source "$(dirname "$0")/lib.sh" "$@"
 export QC_QUATCHECK="$qc"
-work="$(mktemp -d)"
-trap 'rm -rf "$work"' EXIT
-fail() { echo "FAIL: $*"; exit 1; }
-r="$work/r"
+r="$tmp/r"
 mkdir -p "$r"
 "$qc" tables > "$r/schema.json"
 cat > "$r/summary.csv" <<'CSV'
@@ -60,6 +54,6 @@ row only.f64 | grep -q '\*\*yes\*\*' || fail "a precision's only point is optima
 
 rm "$r/timing.csv"
 status=0
-/usr/bin/python3 "$src/scripts/readme/frontier.py" "$r" > /dev/null 2> "$work/err" || status=$?
-[[ $status == 2 && $(wc -l < "$work/err") == 1 ]] || fail "missing timing.csv: exit $status, stderr $(cat "$work/err")"
+/usr/bin/python3 "$src/scripts/readme/frontier.py" "$r" > /dev/null 2> "$tmp/err" || status=$?
+[[ $status == 2 && $(wc -l < "$tmp/err") == 1 ]] || fail "missing timing.csv: exit $status, stderr $(cat "$tmp/err")"
 echo "ok: frontier marks the Pareto set, leaves out controls, fails loudly without timing.csv"

@@ -7,13 +7,9 @@
 # rows whose status went from ok to crashed, with a reproduce command that carries --plugin-cmd. A second
 # negative control: a required argument left out (BASELINE) fails the configure with a one-line reason.
 # Usage: bash tests/gate_process.test.sh BUILD_DIR SOURCE_DIR
-set -euo pipefail
-build="$(cd "$1" && pwd)"
-fail() { echo "FAIL: $*" >&2; exit 1; }
+source "$(dirname "$0")/lib.sh" "$@"
 [ -x "$build/process/c_adapter" ] || fail "$build/process/c_adapter is not built"
 
-tmp="$(mktemp -d /tmp/qc-gate-process.XXXXXX)"
-trap 'rm -rf "$tmp"' EXIT
 prefix="$tmp/prefix"
 cmake --install "$build" --prefix "$prefix" >"$tmp/install.log" || { cat "$tmp/install.log"; fail "cmake --install failed"; }
 mkdir -p "$tmp/proj/tools"

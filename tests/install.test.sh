@@ -7,18 +7,14 @@
 # Negative controls: the installed binary without share/quatcheck fails `report` with its one-line error
 # (so report really uses the installed script), and a .pc without the include path fails the plugin build.
 # Usage: bash tests/install.test.sh BUILD_DIR SOURCE_DIR
-set -euo pipefail
-build="$(cd "$1" && pwd)"
-src="$(cd "$2" && pwd)"
-fail() { echo "FAIL: $*" >&2; exit 1; }
+source "$(dirname "$0")/lib.sh" "$@"
 
-tmp="$(mktemp -d /tmp/qc-install.XXXXXX)"
-trap 'rm -rf "$tmp"' EXIT
 prefix="$tmp/prefix"
 cmake --install "$build" --prefix "$prefix" >"$tmp/install.log" || { cat "$tmp/install.log"; fail "cmake --install failed"; }
 for f in bin/quatcheck include/quatcheck/plugin.h share/quatcheck/scripts/plot_report.py \
          share/quatcheck/scripts/qc_tables.py share/quatcheck/scripts/bench_peers.py \
-         share/quatcheck/scripts/readme/frontier.py share/pkgconfig/quatcheck.pc \
+         share/quatcheck/scripts/readme/frontier.py \
+         share/quatcheck/scripts/qc_report/cards.py share/quatcheck/scripts/qc_report/static/table.js share/pkgconfig/quatcheck.pc \
          share/man/man1/quatcheck.1 share/doc/quatcheck/README.md share/doc/quatcheck/docs/install.md \
          share/doc/quatcheck/help-all.txt; do
   [ -f "$prefix/$f" ] || fail "not installed: $f"

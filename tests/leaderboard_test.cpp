@@ -6,6 +6,8 @@
 #include "run/runner.h"
 #include "search/search.h"
 
+#include "run_binary.h"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -325,36 +327,25 @@ TEST(Leaderboard, RunWritesTheLeaderboardOfItsOwnSummary) {
         EXPECT_LE(b.rows[i - 1].worst_angle_err_rad, b.rows[i].worst_angle_err_rad);
 }
 
-namespace {
-// Runs the built quatcheck; returns the exit status and stderr.
-std::pair<int, std::string> quatcheck(const std::string &args) {
-    std::string cmd = std::string(QC_BINARY_DIR) + "/quatcheck " + args + " 2>&1 >/dev/null";
-    FILE *p = ::popen(cmd.c_str(), "r");
-    std::string out;
-    char buf[512];
-    while (std::fgets(buf, sizeof buf, p)) out += buf;
-    int status = ::pclose(p);
-    return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
-}
-}  // namespace
+using qc::test::quatcheck_err;
 
 TEST(Leaderboard, CommandRegeneratesFilesAndRejectsBadInputWithStatus2) {
     TempDir tmp;
     tmp.put("summary.csv", standard_summary());
     tmp.put("run.json", kRunJson);
-    auto [ok, ok_err] = quatcheck("leaderboard " + tmp.path.string());
+    auto [ok, ok_err] = quatcheck_err("leaderboard " + tmp.path.string());
     EXPECT_EQ(ok, 0) << ok_err;
     EXPECT_NE(tmp.get("leaderboard.csv").find("\n1,good.f64,slerp,seed,"), std::string::npos);
     std::string before = tmp.get("leaderboard.csv");
 
     tmp.put("conformance.csv", "impl,op,property,verdict\ngood.f64,slerp,finite,passed\n");
-    auto [bad, bad_err] = quatcheck("leaderboard " + tmp.path.string());
+    auto [bad, bad_err] = quatcheck_err("leaderboard " + tmp.path.string());
     EXPECT_EQ(bad, 2);
     EXPECT_EQ(bad_err, "quatcheck: " + (tmp.path / "conformance.csv").string() +
                            ":2: column verdict: 'passed' is not pass, fail, known or skip\n");
     EXPECT_EQ(tmp.get("leaderboard.csv"), before);  // the previous files are left as they were
 
-    auto [none, none_err] = quatcheck("leaderboard " + (tmp.path / "missing").string());
+    auto [none, none_err] = quatcheck_err("leaderboard " + (tmp.path / "missing").string());
     EXPECT_EQ(none, 2);
     EXPECT_NE(none_err.find("not a folder"), std::string::npos);
 }

@@ -7,26 +7,20 @@
 #  3. an adapter that cannot start or sends a bad hello is refused with one line and exit status 2;
 #  4. the JavaScript and Python adapters run (SKIP, visibly, only if node / node_modules / SciPy is absent).
 # Usage: process_plugin.test.sh BUILD_DIR SOURCE_DIR
-set -uo pipefail
-build="$1"
-src="$2"
-qc="$build/quatcheck"
+source "$(dirname "$0")/lib.sh" "$@"
+keep_going
 adapter="$build/process/c_adapter"
-tmp="$(mktemp -d)"
-trap 'rm -rf "$tmp"' EXIT
-fail=0
-bad() { echo "FAIL: $*"; fail=1; }
 
 # ---- 1. the list and exact round trips ----
-"$qc" list --plugin-cmd "$adapter" >"$tmp/list" 2>&1 || bad "list with the C adapter: $(cat "$tmp/list")"
+"$qc" list --plugin-cmd "$adapter" >"$tmp/list" 2>&1 || fail "list with the C adapter: $(cat "$tmp/list")"
 for i in proc-seed-c.f32 proc-seed-c.f64 proc-nlerp.f32 proc-nlerp.f64; do
-  grep -q "^$i" "$tmp/list" || bad "list does not show $i"
+  grep -q "^$i" "$tmp/list" || fail "list does not show $i"
 done
-grep -q "1.0" "$tmp/list" || bad "list does not show the adapter's library version"
+grep -q "1.0" "$tmp/list" || fail "list does not show the adapter's library version"
 
 "$qc" run --plugin-cmd "$adapter" --impl seed-c --impl nlerp --impl proc-seed-c --impl proc-nlerp \
-  --cases 300 --jobs 2 --no-leaderboard --out "$tmp/same" 2>"$tmp/same.err" || bad "run with the C adapter: $(cat "$tmp/same.err")"
-python3 - "$tmp/same" <<'PY' || fail=1
+  --cases 300 --jobs 2 --no-leaderboard --out "$tmp/same" 2>"$tmp/same.err" || fail "run with the C adapter: $(cat "$tmp/same.err")"
+python3 - "$tmp/same" <<'PY' || failures=$((failures + 1))
 import csv, os, sys
 from collections import defaultdict
 # The worst-case search seeds its generator with the implementation's name, so its column (and the max
@@ -67,16 +61,16 @@ PY
 # case per call (QC_SEARCH_MAX_BLOCK=1, the in-process path; run.json counts them). Negative control: another
 # seed changes worst_cases.csv, so the comparison can fail.
 proc=(--plugin-cmd "$adapter" --impl proc-seed-c --impl proc-nlerp --cases 2000 --no-leaderboard)
-"$qc" run "${proc[@]}" --jobs 2 --out "$tmp/blocks" 2>/dev/null || bad "run (search by generations)"
-"$qc" run "${proc[@]}" --jobs 1 --out "$tmp/blocks1" 2>/dev/null || bad "run (search by generations, one job)"
-QC_SEARCH_MAX_BLOCK=1 "$qc" run "${proc[@]}" --jobs 2 --out "$tmp/single" 2>/dev/null || bad "run (search one case per call)"
-"$qc" run "${proc[@]}" --jobs 2 --seed 2 --out "$tmp/seed2" 2>/dev/null || bad "run --seed 2"
+"$qc" run "${proc[@]}" --jobs 2 --out "$tmp/blocks" 2>/dev/null || fail "run (search by generations)"
+"$qc" run "${proc[@]}" --jobs 1 --out "$tmp/blocks1" 2>/dev/null || fail "run (search by generations, one job)"
+QC_SEARCH_MAX_BLOCK=1 "$qc" run "${proc[@]}" --jobs 2 --out "$tmp/single" 2>/dev/null || fail "run (search one case per call)"
+"$qc" run "${proc[@]}" --jobs 2 --seed 2 --out "$tmp/seed2" 2>/dev/null || fail "run --seed 2"
 for f in worst_cases.csv summary.csv error_curve.csv; do
-  cmp -s "$tmp/blocks/$f" "$tmp/blocks1/$f" || bad "$f differs between --jobs 2 and --jobs 1"
+  cmp -s "$tmp/blocks/$f" "$tmp/blocks1/$f" || fail "$f differs between --jobs 2 and --jobs 1"
 done
-cmp -s "$tmp/blocks/error_curve.csv" "$tmp/single/error_curve.csv" || bad "the sampling's error curve depends on the search's generations"
-cmp -s "$tmp/blocks/worst_cases.csv" "$tmp/seed2/worst_cases.csv" && bad "negative control: --seed 2 gives the same worst_cases.csv"
-python3 - "$tmp" <<'PY' || fail=1
+cmp -s "$tmp/blocks/error_curve.csv" "$tmp/single/error_curve.csv" || fail "the sampling's error curve depends on the search's generations"
+cmp -s "$tmp/blocks/worst_cases.csv" "$tmp/seed2/worst_cases.csv" && fail "negative control: --seed 2 gives the same worst_cases.csv"
+python3 - "$tmp" <<'PY' || failures=$((failures + 1))
 import json, os, sys
 def trips(d):
     j = json.load(open(os.path.join(sys.argv[1], d, "run.json")))
@@ -91,7 +85,7 @@ PY
 # What round trips cost (run.json, docs/plugin-protocol.md#sizes-and-cost): each family's counters are
 # consistent, the run's total adds up the families (each once) and its share is the stated ratio; the
 # generated docs block renders from it. No timing is asserted, only the arithmetic.
-python3 - "$tmp/blocks/run.json" <<'PY' || fail=1
+python3 - "$tmp/blocks/run.json" <<'PY' || failures=$((failures + 1))
 import json, math, sys
 j = json.load(open(sys.argv[1]))
 fams = {}
@@ -116,20 +110,20 @@ if not (math.isclose(t["thread_time_s"], j["jobs"] * j["wall_time_s"], rel_tol=1
     sys.exit(f"FAIL: process_round_trips share {t} is not the overheads over jobs x wall time")
 print(f"ok   round-trip cost counters add up: {want_trips} round trips, share {t['share']:.4f} of the thread time")
 PY
-/usr/bin/python3 "$src/scripts/readme/process_cost.py" "$tmp/blocks" >"$tmp/cost.md" 2>&1 || bad "process_cost.py: $(tail -1 "$tmp/cost.md")"
-grep -q '`proc-seed-c`' "$tmp/cost.md" || bad "process_cost.py: no row for proc-seed-c"
+/usr/bin/python3 "$src/scripts/readme/process_cost.py" "$tmp/blocks" >"$tmp/cost.md" 2>&1 || fail "process_cost.py: $(tail -1 "$tmp/cost.md")"
+grep -q '`proc-seed-c`' "$tmp/cost.md" || fail "process_cost.py: no row for proc-seed-c"
 mkdir -p "$tmp/noproc"
 python3 -c 'import json, sys; j = json.load(open(sys.argv[1])); j.pop("process_round_trips"); json.dump(j, open(sys.argv[2], "w"))' \
   "$tmp/blocks/run.json" "$tmp/noproc/run.json"
-/usr/bin/python3 "$src/scripts/readme/process_cost.py" "$tmp/noproc" >/dev/null 2>&1 && bad "process_cost.py accepted a run without process_round_trips"
+/usr/bin/python3 "$src/scripts/readme/process_cost.py" "$tmp/noproc" >/dev/null 2>&1 && fail "process_cost.py accepted a run without process_round_trips"
 
 # Timing (issue 15 item 6): bench times an adapter with the nanoseconds it reports for its own batches
 # (throughput rows only; no figure is asserted), and does not time an adapter that reports 0.
 "$qc" bench --suite impls --plugin-cmd "$adapter" --impl proc-seed-c.f64 \
-  --region uniform --min-time 0.01 --repetitions 2 --out "$tmp/bench" 2>"$tmp/bench.err" || bad "bench: $(cat "$tmp/bench.err")"
+  --region uniform --min-time 0.01 --repetitions 2 --out "$tmp/bench" 2>"$tmp/bench.err" || fail "bench: $(cat "$tmp/bench.err")"
 "$qc" bench --suite impls --plugin-cmd "$adapter notime" --impl proc-seed-c.f64 --region uniform --min-time 0.01 \
-  --repetitions 2 --out "$tmp/bench0" 2>"$tmp/bench0.err" || bad "bench (notime): $(cat "$tmp/bench0.err")"
-python3 - "$tmp" <<'PY' || fail=1
+  --repetitions 2 --out "$tmp/bench0" 2>"$tmp/bench0.err" || fail "bench (notime): $(cat "$tmp/bench0.err")"
+python3 - "$tmp" <<'PY' || failures=$((failures + 1))
 import csv, os, sys
 rows = list(csv.DictReader(open(os.path.join(sys.argv[1], "bench", "timing.csv"))))
 mine = [r for r in rows if r["impl"] == "proc-seed-c.f64"]
@@ -147,8 +141,8 @@ check_mode() {  # MODE STATUS DETAIL_REGEX
   "$qc" run --plugin-cmd "$adapter $mode" --impl 'proc-seed-c.f64' --op slerp --region uniform --region near-0 \
     --cases 200 --jobs 1 --timeout 1 --no-leaderboard --out "$out" >"$out.log" 2>&1
   local rc=$?
-  if [ "$rc" -gt 1 ] || [ ! -f "$out/summary.csv" ]; then bad "$mode: exit $rc, $(head -3 "$out.log")"; return; fi
-  python3 "$src/tests/process_mode_check.py" "$out/summary.csv" "$mode" "$want" "$detail" proc-seed-c.f64 || fail=1
+  if [ "$rc" -gt 1 ] || [ ! -f "$out/summary.csv" ]; then fail "$mode: exit $rc, $(head -3 "$out.log")"; return; fi
+  python3 "$src/tests/process_mode_check.py" "$out/summary.csv" "$mode" "$want" "$detail" proc-seed-c.f64 || failures=$((failures + 1))
 }
 check_mode crash crashed 'SIGSEGV'
 check_mode hang timeout 'no answer within 1 s'
@@ -157,15 +151,15 @@ check_mode seq out-of-bounds 'sequence number'
 check_mode count out-of-bounds 'outputs announced'
 check_mode short crashed 'short answer'
 # Negative control of the checker: the well-behaved adapter must not pass as failing.
-( check_mode ok crashed '.' ) 2>&1 | grep -q "^FAIL: ok: uniform status 'ok'" || bad "negative control: check_mode accepted a healthy adapter as crashed"
+( check_mode ok crashed '.' ) 2>&1 | grep -q "^FAIL: ok: uniform status 'ok'" || fail "negative control: check_mode accepted a healthy adapter as crashed"
 
 # ---- 3. refused at load time: one line, exit 2 ----
 expect_refused() {  # REGEX COMMAND
   local re="$1"
   "$qc" list --plugin-cmd "$2" >"$tmp/r.out" 2>"$tmp/r.err"
   local rc=$?
-  if [ "$rc" -ne 2 ]; then bad "--plugin-cmd '$2': exit $rc, want 2"; return; fi
-  if [ "$(wc -l <"$tmp/r.err")" -ne 1 ] || ! grep -Eq "$re" "$tmp/r.err"; then bad "--plugin-cmd '$2': stderr $(cat "$tmp/r.err")"; fi
+  if [ "$rc" -ne 2 ]; then fail "--plugin-cmd '$2': exit $rc, want 2"; return; fi
+  if [ "$(wc -l <"$tmp/r.err")" -ne 1 ] || ! grep -Eq "$re" "$tmp/r.err"; then fail "--plugin-cmd '$2': stderr $(cat "$tmp/r.err")"; fi
 }
 expect_refused "^quatcheck: --plugin-cmd '.*badhello': refused: hello line 3: family name is not" "$adapter badhello"
 expect_refused "refused: no complete hello within 5 s" "$adapter nohello"
@@ -175,7 +169,7 @@ expect_refused "refused: hello does not start with 'quatcheck-plugin VERSION'" "
 expect_refused "unterminated ' quote" "$adapter 'ok"
 expect_refused "^quatcheck: --plugin-cmd: empty command$" "   "
 # Quoting as in a shell, without expansion: a quoted word reaches the adapter as one argument.
-"$qc" list --plugin-cmd "'$adapter' \"ok\"" >/dev/null 2>"$tmp/q.err" || bad "a quoted command: $(cat "$tmp/q.err")"
+"$qc" list --plugin-cmd "'$adapter' \"ok\"" >/dev/null 2>"$tmp/q.err" || fail "a quoted command: $(cat "$tmp/q.err")"
 expect_refused "refused: cannot start '\\\$HOME/x': No such file" '$HOME/x'
 # The hello is parsed strictly (printf plays a one-shot adapter; \n is printf's, not the shell's).
 h='quatcheck-plugin 1\nlibrary lib 1.0\n'
@@ -194,7 +188,7 @@ expect_refused "refused: hello declares no family" "printf '${h}end\n'"
 expect_refused "refused: sent data after its hello's 'end' line" "printf '${h}family f slerp.f64\nend\nextra'"
 expect_refused "refused: its hello exceeds 16384 bytes without an 'end' line" "yes quatcheck-plugin 1"
 "$qc" list --plugin-cmd "$adapter" --plugin-cmd "$adapter" >/dev/null 2>"$tmp/dup.err"
-[ $? -eq 2 ] && grep -q "refused: family 'proc-seed-c' already exists" "$tmp/dup.err" || bad "a duplicate family: $(cat "$tmp/dup.err")"
+[ $? -eq 2 ] && grep -q "refused: family 'proc-seed-c' already exists" "$tmp/dup.err" || fail "a duplicate family: $(cat "$tmp/dup.err")"
 
 # ---- 4. the JavaScript and Python adapters ----
 run_adapters() {  # NAME 'GLOB...' COMMAND...
@@ -207,8 +201,8 @@ run_adapters() {  # NAME 'GLOB...' COMMAND...
   for g in "${gl[@]}"; do args+=(--impl "$g"); done
   "$qc" run "${args[@]}" --cases 100 --jobs 2 --no-leaderboard --out "$tmp/$name" >"$tmp/$name.log" 2>&1
   local rc=$?
-  if [ "$rc" -gt 1 ] || [ ! -f "$tmp/$name/summary.csv" ]; then bad "$name: exit $rc: $(head -3 "$tmp/$name.log")"; return; fi
-  python3 - "$tmp/$name/summary.csv" "$name" <<'PY' || fail=1
+  if [ "$rc" -gt 1 ] || [ ! -f "$tmp/$name/summary.csv" ]; then fail "$name: exit $rc: $(head -3 "$tmp/$name.log")"; return; fi
+  python3 - "$tmp/$name/summary.csv" "$name" <<'PY' || failures=$((failures + 1))
 import csv, sys
 rows = list(csv.DictReader(open(sys.argv[1])))
 if not rows:
@@ -234,14 +228,14 @@ else
   run_adapters js 'three-* glmatrix-* playcanvas-* babylon-* mathgl-* cannon-*' "node $js/three.js" \
     "node $js/gl-matrix.js" "node $js/playcanvas.js" "node $js/babylonjs.js" "node $js/mathgl.js" "node $js/cannon-es.js"
   # The generated block of docs/plugin-protocol.md lists every library with its version (from the tool).
-  "$qc" leaderboard "$tmp/js" >/dev/null 2>&1 || bad "leaderboard of the JavaScript run"
-  /usr/bin/python3 "$src/scripts/readme/process_libraries.py" "$tmp/js" >"$tmp/block.md" 2>&1 || bad "process_libraries.py: $(tail -1 "$tmp/block.md")"
+  "$qc" leaderboard "$tmp/js" >/dev/null 2>&1 || fail "leaderboard of the JavaScript run"
+  /usr/bin/python3 "$src/scripts/readme/process_libraries.py" "$tmp/js" >"$tmp/block.md" 2>&1 || fail "process_libraries.py: $(tail -1 "$tmp/block.md")"
   for lib in "three.js | npm \`three\` | [0-9]" "gl-matrix | npm \`gl-matrix\` | [0-9]" "cannon-es | npm \`cannon-es\` | [0-9]"; do
-    grep -q "^| $lib" "$tmp/block.md" || bad "process_libraries.py does not list '$lib'"
+    grep -q "^| $lib" "$tmp/block.md" || fail "process_libraries.py does not list '$lib'"
   done
   # Negative control: a report without these libraries is refused, not printed as an empty table.
   "$qc" leaderboard "$tmp/same" >/dev/null 2>&1
-  /usr/bin/python3 "$src/scripts/readme/process_libraries.py" "$tmp/same" >/dev/null 2>&1 && bad "process_libraries.py accepted a report without the libraries"
+  /usr/bin/python3 "$src/scripts/readme/process_libraries.py" "$tmp/same" >/dev/null 2>&1 && fail "process_libraries.py accepted a report without the libraries"
 fi
 if /usr/bin/python3 -c 'import scipy.spatial.transform' 2>/dev/null; then
   run_adapters scipy 'scipy-*' "/usr/bin/python3 $src/impls/python/scipy_adapter.py"
@@ -249,5 +243,4 @@ else
   echo "SKIP: SciPy adapter: /usr/bin/python3 cannot import scipy (Debian python3-scipy)"
 fi
 
-[ "$fail" -eq 0 ] && echo "process plugins: all checks passed"
-exit "$fail"
+finish

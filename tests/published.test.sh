@@ -3,14 +3,9 @@
 # measurement above what a correct published figure allows reads "contradicts", one within it reads
 # "consistent"; Eberly's component figures allow 2x, Kapoulkine's angle figures 1x; a missing row says so.
 # Usage: bash tests/published.test.sh BUILD_DIR SOURCE_DIR
-set -euo pipefail
-build="$(cd "$1" && pwd)"
-src="$(cd "$2" && pwd)"
-export QC_QUATCHECK="$build/quatcheck"
-work="$(mktemp -d)"
-trap 'rm -rf "$work"' EXIT
-fail() { echo "FAIL: $*"; exit 1; }
-r="$work/r"
+source "$(dirname "$0")/lib.sh" "$@"
+export QC_QUATCHECK="$qc"
+r="$tmp/r"
 mkdir -p "$r"
 "$QC_QUATCHECK" tables > "$r/schema.json"
 # eberly4: 9.30819e-4 published; 1.9x in ulp1 * 2^-52 is within the 2x allowance. eberly8: 2.59880e-5
@@ -42,10 +37,10 @@ row nlerp.f64 | grep -F "t_max(pi/2)" | grep -q "not in this report" || fail "no
 # a smaller error elsewhere: reproduced. Negative control r3: the same angle figure 1.2x too large and the
 # worst case at t = 0.5 on a quarter arc: contradicts, and both locations differ.
 for dir in r2 r3; do
-    mkdir -p "$work/$dir"
-    cp "$r/schema.json" "$work/$dir/"
+    mkdir -p "$tmp/$dir"
+    cp "$r/schema.json" "$tmp/$dir/"
 done
-/usr/bin/python3 - "$work" <<'PY'
+/usr/bin/python3 - "$tmp" <<'PY'
 import math, sys
 work = sys.argv[1]
 h = "impl,op,region,cases,nonfinite,branch_disagree,max_angle_err_rad,p99_angle_err_rad,max_ulp,max_ulp1,max_norm_err_ulp1,ties,max_angle_err_vs_exact_nlerp_rad,status,status_detail,failed_case"
@@ -64,8 +59,8 @@ for d, (ang, rows) in cases.items():
     with open(f"{work}/{d}/worst_cases.csv", "w") as f:
         f.write(wh + "\n" + "\n".join(rows) + "\n")
 PY
-out2="$(/usr/bin/python3 "$src/scripts/readme/published.py" "$work/r2")" || fail "published.py failed on r2"
-out3="$(/usr/bin/python3 "$src/scripts/readme/published.py" "$work/r3")" || fail "published.py failed on r3"
+out2="$(/usr/bin/python3 "$src/scripts/readme/published.py" "$tmp/r2")" || fail "published.py failed on r2"
+out3="$(/usr/bin/python3 "$src/scripts/readme/published.py" "$tmp/r3")" || fail "published.py failed on r3"
 rrow() { grep -F "$2" <<<"$1" || fail "no row '$2'"; }
 rrow "$out2" "phi_max" | grep -q "| 0.0711146 | 0.07111 rad (rotation angle / 2) | 1 | 1.001x | consistent" \
     || fail "Reynolds phi_max at half the rotation angle: $(rrow "$out2" phi_max)"

@@ -5,14 +5,9 @@
 # faster negative control (group broken) are all left out; a ratio above 1.5 reads "over"; a missing
 # timing.csv is one line and exit 2.
 # Usage: bash tests/qc_slerp_speed.test.sh BUILD_DIR SOURCE_DIR
-set -euo pipefail
-build="$(cd "$1" && pwd)"
-src="$(cd "$2" && pwd)"
-export QC_QUATCHECK="$build/quatcheck"
-work="$(mktemp -d)"
-trap 'rm -rf "$work"' EXIT
-fail() { echo "FAIL: $*"; exit 1; }
-r="$work/r"
+source "$(dirname "$0")/lib.sh" "$@"
+export QC_QUATCHECK="$qc"
+r="$tmp/r"
 mkdir -p "$r"
 "$QC_QUATCHECK" tables > "$r/schema.json"
 # Accuracy: acc.f32 within 2 ulp1 everywhere; sloppy.f32 over it near 0 only; nan.f32 with non-finite

@@ -1,6 +1,8 @@
 // tables/quote.h: shell words and markdown code spans for text read from plugins and report files (issue 28).
 #include "tables/quote.h"
 
+#include "run_binary.h"
+
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -10,15 +12,7 @@ namespace qc {
 namespace {
 
 // What sh makes of a word: run `printf '%s' WORD` and read it back.
-std::string through_sh(const std::string &quoted) {
-    std::string cmd = "printf '%s' " + quoted;
-    std::FILE *p = ::popen(cmd.c_str(), "r");
-    std::string out;
-    char buf[256];
-    for (size_t n; p && (n = std::fread(buf, 1, sizeof buf, p)) > 0;) out.append(buf, n);
-    if (p) ::pclose(p);
-    return out;
-}
+std::string through_sh(const std::string &quoted) { return test::sh("printf '%s' " + quoted).output; }
 
 TEST(Quote, ShellWordsSurviveSh) {
     for (std::string w : {"plain-name.f64", "", "two words", "it's", "'", "''", "$(touch /nonexistent/X)", "a;b|c&d",

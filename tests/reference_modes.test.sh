@@ -4,11 +4,7 @@
 # one fails), every conformance verdict must be identical, and the fast run must report no bound violation.
 # A run with a deliberately damaged fast path (QC_DAMAGE_FAST_PATH) must report violations: the negative
 # control of the validation.
-set -euo pipefail
-build="$1"
-qc="$build/quatcheck"
-tmp="$(mktemp -d)"
-trap 'rm -rf "$tmp"' EXIT
+source "$(dirname "$0")/lib.sh" "$@"
 cases="${QC_MODES_CASES:-3000}"
 
 for mode in fast mpfr; do

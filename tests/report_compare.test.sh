@@ -4,16 +4,11 @@
 # (exit 1), an identical rerun as no regression (exit 0); junit.xml must have the JUnit shape
 # (testsuites/testsuite/testcase/failure) and bad input must give exit 2 with FILE:LINE.
 # Usage: bash tests/report_compare.test.sh BUILD_DIR SOURCE_DIR
-set -euo pipefail
-build="$(cd "$1" && pwd)"
-src="$(cd "$2" && pwd)"
-qc="$build/quatcheck"
+source "$(dirname "$0")/lib.sh" "$@"
 work="$build/test-artefacts/report_compare"
 rm -rf "$work"
 mkdir -p "$work"
 cd "$work"
-
-fail() { echo "FAIL: $*" >&2; exit 1; }
 
 cc -O2 -shared -fPIC -I"$src/harness/include" "$src/tests/compare_probe_plugin.c" -o good.so -lm
 cc -O2 -shared -fPIC -DQC_PROBE_WORSEN -I"$src/harness/include" "$src/tests/compare_probe_plugin.c" -o worse.so -lm

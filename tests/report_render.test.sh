@@ -11,19 +11,15 @@
 # QC_REPORT_FULL=DIR (nightly) also draws a copy of a full report folder (e.g. reports/latest of the default
 # run) and checks its budget: overview at most 3 MB and loaded in under 2 s in headless Chromium.
 # Usage: bash tests/report_render.test.sh BUILD_DIR SOURCE_DIR
-set -euo pipefail
-build="$(cd "$1" && pwd)"
-src="$(cd "$2" && pwd)"
-qc="$build/quatcheck"
+source "$(dirname "$0")/lib.sh" "$@"
 art="$build/test-artefacts"
 work="$art/report_render"
 rm -rf "$work"
 mkdir -p "$work"
 cd "$work"
 
-fail() { echo "FAIL: $*" >&2; exit 1; }
 # Chromium is not in the core profile (scripts/setup --core): without it this test is skipped, visibly.
-command -v chromium >/dev/null || { echo "SKIP: chromium is not installed (scripts/setup installs it; not in the core profile)"; exit 77; }
+command -v chromium >/dev/null || skip "chromium is not installed (scripts/setup installs it; not in the core profile)"
 
 # Loads FILE (a file:// address, with a #fragment if any) in headless Chromium; prints the load status span,
 # leaves the DOM after the page's scripts ran in $2.dom and console lines in $2. With a third argument

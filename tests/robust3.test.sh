@@ -12,16 +12,10 @@
 #   16 SIGTERM while an adapter's hello is awaited: exit 143, "interrupted by SIGTERM";
 #   20 a shared-library plugin's forked child does not outlive a normal run (not even as a zombie).
 # Usage: robust3.test.sh BUILD_DIR SOURCE_DIR
-set -uo pipefail
-build="$1"
-qc="$build/quatcheck"
+source "$(dirname "$0")/lib.sh" "$@"
+keep_going
 adapter="$build/process/c_adapter"
 bad="$build/bad_plugins"
-tmp="$(mktemp -d)"
-trap 'rm -rf "$tmp"' EXIT
-failures=0
-fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
-pass() { echo "ok   $*"; }
 now() { date +%s.%N; }
 took() { python3 -c "print(round($(now) - $1, 2))"; }
 under() { python3 -c "import sys; sys.exit(0 if $1 < $2 else 1)"; }  # under SECONDS LIMIT
@@ -184,6 +178,4 @@ alive=$(children_left)
 [[ -z "$alive" ]] && pass "20: $(wc -l <"$QC_TEST_CHILD_PIDS") forked children, none left" || fail "20: children left:$alive"
 unset QC_TEST_CHILD_PIDS
 
-if [[ $failures -eq 0 ]]; then echo "robust3: all checks passed"; exit 0; fi
-echo "robust3: $failures check(s) failed"
-exit 1
+finish

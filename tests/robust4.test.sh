@@ -15,27 +15,11 @@
 #   18 a run interrupted before any row finished: leaderboard and report read its partial report
 #   19 report.html#find=% does not throw; --window takes hexfloats; leaderboard.csv text cells are not formulas
 # Usage: robust4.test.sh BUILD_DIR SOURCE_DIR
-set -uo pipefail
-build="$1"
-src="$2"
-qc="$build/quatcheck"
+source "$(dirname "$0")/lib.sh" "$@"
+keep_going
 huge="$build/bad_plugins/bad_huge.so"
 adapter="$build/process/c_adapter"  # the reference process adapter (impls/process/c_adapter.c)
-tmp="$(mktemp -d)"
-trap 'rm -rf "$tmp"' EXIT
-failures=0
-fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
-pass() { echo "ok   $*"; }
-# expect STATUS REGEX CMD...: the command exits STATUS with exactly one stderr line matching REGEX.
-expect() {
-    local want="$1" pattern="$2"
-    shift 2
-    "$@" >/dev/null 2>"$tmp/err"
-    local got=$?
-    if [[ $got -ne $want || $(wc -l <"$tmp/err") -ne 1 ]] || ! grep -Eq -- "$pattern" "$tmp/err"; then
-        fail "$(printf '%q ' "$@" | cut -c1-200)-> exit $got (want $want): $(head -3 "$tmp/err")"
-    else pass "exit $got  $(cut -c1-160 "$tmp/err")"; fi
-}
+# expect STATUS REGEX CMD... (tests/lib.sh): the command exits STATUS with exactly one stderr line matching REGEX.
 # expect_st STATUS CMD...: the command exits STATUS (its stderr is not judged).
 expect_st() {
     local want="$1"
@@ -332,5 +316,4 @@ expect_st 0 "$qc" sweep --over dot --t 0.25 --window 0x1.6p-1:0x1.7p-1 --points 
 grep -q '"lo": "0x1.6p-1"' "$tmp/w/sweep_state.json" && pass "19: --window 0x1.6p-1:0x1.7p-1 is the window" || fail "19: window not taken: $(grep -m1 '"lo"' "$tmp/w/sweep_state.json")"
 expect 2 "^quatcheck: --window: '0x-1p0' is not a finite number" "$qc" sweep --over dot --window 0x-1p0:1 --out "$tmp/e"
 
-echo "robust4: $failures failure(s)"
-[[ $failures -eq 0 ]]
+finish

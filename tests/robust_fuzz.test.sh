@@ -10,15 +10,12 @@
 # QC_FUZZ_RUNS, default 4000; a quarter of that for the sweep state). Nightly: QC_FUZZ_SECONDS=S runs each for S seconds with a random seed instead.
 # Skipped, with a message, when clang or libFuzzer is absent.
 # Usage: robust_fuzz.test.sh BUILD_DIR SOURCE_DIR
-set -euo pipefail
-build="$(cd "$1" && pwd)"
-src="$(cd "$2" && pwd)"
+source "$(dirname "$0")/lib.sh" "$@"
 runs="${QC_FUZZ_RUNS:-4000}"
 seconds="${QC_FUZZ_SECONDS:-}"
 cxx="$(command -v clang++ || true)"
 if [[ -z $cxx ]]; then
-    echo "SKIP: clang++ not found (apt-get install clang libclang-rt-14-dev; not in the core profile); fuzz targets not run"
-    exit 77
+    skip "clang++ not found (apt-get install clang libclang-rt-14-dev; not in the core profile); fuzz targets not run"
 fi
 out="$build/fuzz"
 mkdir -p "$out"
@@ -72,8 +69,7 @@ else
     exit 1
 fi
 
-work="$(mktemp -d)"
-trap 'rm -rf "$work"' EXIT
+work="$tmp"
 export QC_FUZZ_TMP="$work"  # the targets' scratch files go there, and with it
 # fuzz NAME CORPUS [RUNS]: new inputs go to a scratch corpus; the committed one is only read.
 fuzz() {

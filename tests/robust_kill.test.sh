@@ -4,12 +4,9 @@
 # previous complete report stays in --out until a new complete one replaces it; SIGINT/SIGTERM stop the
 # run within a second and leave a partial report marked partial beside it (OUT.partial).
 # Usage: robust_kill.test.sh BUILD_DIR SOURCE_DIR [ITERATIONS]
-set -uo pipefail
-build="$1"
-qc="$build/quatcheck"
+source "$(dirname "$0")/lib.sh" "$@"
+keep_going
 iterations="${3:-10}"
-tmp="$(mktemp -d)"
-trap 'rm -rf "$tmp"' EXIT
 out="$tmp/reports/latest"
 args=(--impl seed-c --impl nlerp --cases 400 --jobs 2 --out "$out")
 
@@ -71,7 +68,6 @@ if check >/dev/null; then echo "FAIL: the check accepted a truncated summary.csv
 cp "$tmp/summary.good" "$out/summary.csv"
 check || exit 1
 
-failures=0
 signals=(TERM INT KILL TERM INT)
 for ((k = 1; k <= iterations; k++)); do
     sig=${signals[$((RANDOM % ${#signals[@]}))]}
@@ -101,8 +97,8 @@ for ((k = 1; k <= iterations; k++)); do
 done
 # Staging folders of killed runs are removed by the next run; at most the last one may remain.
 staging=$(find "$out" -maxdepth 1 -name '.staging-*' | wc -l)
-if ((staging > 1)); then echo "FAIL: $staging stale staging folders in $out"; failures=$((failures + 1)); fi
+((staging <= 1)) || fail "$staging stale staging folders in $out"
 # No worker or run process may survive.
-if pgrep -f "$out" >/dev/null; then echo "FAIL: processes left behind"; failures=$((failures + 1)); fi
+! pgrep -f "$out" >/dev/null || fail "processes left behind"
 echo "$failures failure(s) in $iterations iterations"
 [[ $failures -eq 0 ]]

@@ -12,6 +12,8 @@
 #include "regions/regions.h"
 #include "metrics/metrics.h"
 
+#include "run_binary.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -77,8 +79,7 @@ TEST(Search, OutputIsByteIdenticalForAnyJobCountAndItsCasesReplay) {
     auto dir = std::filesystem::temp_directory_path() / ("qc_search_test_" + std::to_string(::getpid()));
     std::filesystem::create_directories(dir);
     write_file_atomic(dir / "worst_cases.csv", wa);
-    std::string cmd = std::string(QC_BINARY_DIR) + "/quatcheck replay --strict " + (dir / "worst_cases.csv").string() + " >/dev/null";
-    EXPECT_EQ(std::system(cmd.c_str()), 0);
+    EXPECT_EQ(qc::test::quatcheck("replay --strict " + (dir / "worst_cases.csv").string() + " >/dev/null").status, 0);
     std::filesystem::remove_all(dir);
 }
 

@@ -10,17 +10,13 @@
 #     (negative control of the identity check); and a new submission into a used folder is refused (exit 2).
 # The daemons it started are stopped by pid on exit and nothing is left behind. SKIP (exit 77) only when
 # munge or slurm-wlm is not installed (scripts/setup installs them from scripts/packages.txt).
-set -euo pipefail
-build="$(cd "$1" && pwd)"
-src="$(cd "${2:-$(dirname "$0")/..}" && pwd)"
-qc="$build/quatcheck"
+source "$(dirname "$0")/lib.sh" "$@"
 submit="$src/scripts/slurm-submit"
 # shellcheck source=../scripts/slurm-local
 source "$src/scripts/slurm-local"
 missing="$(slurm_local_missing)"
 if [ -n "$missing" ]; then
-  echo "SKIP: Slurm test: $missing not installed (Debian packages slurm-wlm and munge; scripts/setup installs them)"
-  exit 77
+  skip "Slurm test: $missing not installed (Debian packages slurm-wlm and munge; scripts/setup installs them)"
 fi
 
 # Default locations of munge and Slurm state: none of them may appear (everything stays in $tmp).
@@ -29,10 +25,7 @@ defaults=(/run/munge /var/lib/munge/munged.seed /var/log/munge/munged.log /var/s
 before=""
 for p in "${defaults[@]}"; do [ -e "$p" ] && before+="$p "; done
 
-tmp="$(mktemp -d)"
-cleanup() { slurm_local_down; rm -rf "$tmp"; }
-trap cleanup EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
+at_exit slurm_local_down
 
 mkdir "$tmp/cluster"
 slurm_local_up "$tmp/cluster"

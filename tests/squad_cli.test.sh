@@ -1,12 +1,9 @@
+#!/usr/bin/env bash
 # quatcheck squad / curves from the command line: the seed squad through --plugin gives the built-in's
 # numbers exactly; bad options exit 2 with one line; reports land in --out.
-set -u
-build="$1"
-qc="$build/quatcheck"
+source "$(dirname "$0")/lib.sh" "$@"
+set +e +o pipefail  # exit statuses are checked one by one below
 plugin="$build/impls/examples/seed_squad_plugin.so"
-tmp="$(mktemp -d)"
-trap 'rm -rf "$tmp"' EXIT
-fail() { echo "FAIL: $*"; exit 1; }
 [ -f "$plugin" ] || fail "$plugin not built (cmake --build $build --target qc_seed_squad_plugin)"
 
 "$qc" squad --plugin "$plugin" --impl 'plugin-seed-squad.*' --impl 'seed-squad.*' --tracks 6 --out "$tmp/a" 2>"$tmp/err"
@@ -21,12 +18,7 @@ diff <(grep '^plugin-seed-squad' "$tmp/a/squad_summary.csv" | sed 's/^plugin-see
 "$qc" curves --plugin "$plugin" --impl 'plugin-seed-squad.f64' --points 11 --out "$tmp/b" 2>/dev/null || fail "curves failed"
 [ "$(grep -c '^plugin-seed-squad.f64,squad,' "$tmp/b/velocity_curve.csv")" = 99 ] || fail "curves: expected 9 curves x 11 points"
 
-expect2() {
-    "$qc" "$@" --out "$tmp/c" 2>"$tmp/err"
-    local s=$?
-    [ $s = 2 ] || fail "'$*' exited $s, expected 2"
-    [ "$(wc -l <"$tmp/err")" = 1 ] && grep -q '^quatcheck: ' "$tmp/err" || fail "'$*': not one 'quatcheck:' line: $(cat "$tmp/err")"
-}
+expect2() { expect 2 '^quatcheck: ' "$qc" "$@" --out "$tmp/c"; }
 expect2 squad --tracks 0
 expect2 squad --region nowhere
 expect2 squad --impl seed-c.f64

@@ -8,11 +8,7 @@
 #    nowhere else in the window (negative control: the accurate needle-free stretch has no edge);
 #  - the argmax is replayable (quatcheck replay --strict), shards cover the slice without losing an edge,
 #    and malformed options exit 2 with one line.
-set -euo pipefail
-build="$1"
-qc="$build/quatcheck"
-tmp="$(mktemp -d)"
-trap 'rm -rf "$tmp"' EXIT
+source "$(dirname "$0")/lib.sh" "$@"
 
 # f32, every representable a.b in [0.69, 0.71] and in [0.999, 0.9999] (and its negative), t = 1/4.
 "$qc" sweep --over dot --t 0.25 --window 0.69:0.71 --impl broken-needle-dot.f32 --impl seed-c.f32 --jobs 2 --out "$tmp/dot32" 2>"$tmp/dot32.log"
@@ -125,14 +121,13 @@ EOF
 
 # The generated blocks and the report section read the folder (scripts/readme/branch_map.py, sweep_throughput.py,
 # plot_report.py's section for REPORT/sweep/).
-root="${2:-$(cd "$(dirname "$0")/.." && pwd)}"
 mkdir -p "$tmp/report"
 cp -r "$tmp/dot32" "$tmp/report/sweep"
-block="$(/usr/bin/python3 "$root/scripts/readme/branch_map.py" "$tmp/report")"
+block="$(/usr/bin/python3 "$src/scripts/readme/branch_map.py" "$tmp/report")"
 grep -q '`broken-needle-dot.f32` | slerp | 0.6999999 \\| 0.7 (2.0e-04); 0.7000008 \\| 0.7000009 ' <<<"$block" || { echo "FAIL: branch_map block: $block" >&2; exit 1; }
 grep -q '`seed-c.f32` | slerp | none found' <<<"$block" || { echo "FAIL: branch_map block lacks seed-c: $block" >&2; exit 1; }
-/usr/bin/python3 "$root/scripts/readme/sweep_throughput.py" "$tmp/report" | grep -q '^| f32 | 2 |' || { echo "FAIL: sweep_throughput block" >&2; exit 1; }
-QC_QUATCHECK="$qc" /usr/bin/python3 "$root/scripts/plot_report.py" "$tmp/report" 2>/dev/null
+/usr/bin/python3 "$src/scripts/readme/sweep_throughput.py" "$tmp/report" | grep -q '^| f32 | 2 |' || { echo "FAIL: sweep_throughput block" >&2; exit 1; }
+QC_QUATCHECK="$qc" /usr/bin/python3 "$src/scripts/plot_report.py" "$tmp/report" 2>/dev/null
 [ -s "$tmp/report/plots/sweep.png" ] && grep -q 'broken-needle-dot.f32' "$tmp/report/report.html" || { echo "FAIL: report section" >&2; exit 1; }
 echo "ok   generated blocks and report section"
 

@@ -11,40 +11,34 @@
 #     counted; a crash in slerp_tau, and an adapter's crash or garbage, end the study with one line naming
 #     the case, exit 2 and no report.
 # Usage: threshold_impl.test.sh BUILD_DIR SOURCE_DIR
-set -uo pipefail
-build="$1"
-src="$2"
-qc="$build/quatcheck"
+source "$(dirname "$0")/lib.sh" "$@"
+keep_going
 v1="$build/impls/examples/example_plugin.so"
 v2="$build/impls/examples/tau_plugin.so"
 bad="$build/bad_plugins/bad_tau.so"
 adapter="$build/process/c_adapter"
-tmp="$(mktemp -d)"
-trap 'rm -rf "$tmp"' EXIT
-fail=0
-bad() { echo "FAIL: $*"; fail=1; }
 small=(--points 40 --cases 300 --min-time 0 --jobs 2)
 
 # ---- 1. v1 plugins load unchanged ----
-"$qc" list --plugin "$v1" >"$tmp/list" 2>&1 || bad "list with the v1 example plugin: $(cat "$tmp/list")"
-grep -q "^example-slerp.f64" "$tmp/list" || bad "the v1 plugin's example-slerp.f64 is not listed"
-"$qc" list --plugin "$v2" >"$tmp/list2" 2>&1 || bad "list with the v2 plugin: $(cat "$tmp/list2")"
-grep -q "^tau-example.f32" "$tmp/list2" && grep -q "^tau-example.f64" "$tmp/list2" || bad "the v2 plugin's families are not listed"
+"$qc" list --plugin "$v1" >"$tmp/list" 2>&1 || fail "list with the v1 example plugin: $(cat "$tmp/list")"
+grep -q "^example-slerp.f64" "$tmp/list" || fail "the v1 plugin's example-slerp.f64 is not listed"
+"$qc" list --plugin "$v2" >"$tmp/list2" 2>&1 || fail "list with the v2 plugin: $(cat "$tmp/list2")"
+grep -q "^tau-example.f32" "$tmp/list2" && grep -q "^tau-example.f64" "$tmp/list2" || fail "the v2 plugin's families are not listed"
 "$qc" threshold --plugin "$v1" --impl example-slerp "${small[@]}" --out "$tmp/v1" 2>"$tmp/v1.err"
 rc=$?
 [ "$rc" -eq 2 ] && [ "$(wc -l <"$tmp/v1.err")" -eq 1 ] && grep -q "slerp_tau" "$tmp/v1.err" && [ ! -e "$tmp/v1" ] ||
-  bad "threshold --impl on a v1 plugin: exit $rc, $(cat "$tmp/v1.err")"
+  fail "threshold --impl on a v1 plugin: exit $rc, $(cat "$tmp/v1.err")"
 "$qc" threshold --plugin "$v2" "${small[@]}" --out "$tmp/noimpl" 2>"$tmp/noimpl.err"
-[ $? -eq 2 ] && grep -q "only with --impl" "$tmp/noimpl.err" || bad "--plugin without --impl: $(cat "$tmp/noimpl.err")"
+[ $? -eq 2 ] && grep -q "only with --impl" "$tmp/noimpl.err" || fail "--plugin without --impl: $(cat "$tmp/noimpl.err")"
 
 # ---- 2. exact rows: the v2 plugin and the protocol-2 adapter equal acos+nlerp ----
-"$qc" threshold "${small[@]}" --out "$tmp/families" 2>"$tmp/families.err" || bad "threshold (families): $(cat "$tmp/families.err")"
+"$qc" threshold "${small[@]}" --out "$tmp/families" 2>"$tmp/families.err" || fail "threshold (families): $(cat "$tmp/families.err")"
 "$qc" threshold --plugin "$v2" --impl tau-example "${small[@]}" --out "$tmp/plugin" 2>"$tmp/plugin.err" ||
-  bad "threshold --impl tau-example: $(cat "$tmp/plugin.err")"
-grep -q "tau-example.f64: recommended tau = " "$tmp/plugin.err" || bad "no recommendation printed: $(cat "$tmp/plugin.err")"
+  fail "threshold --impl tau-example: $(cat "$tmp/plugin.err")"
+grep -q "tau-example.f64: recommended tau = " "$tmp/plugin.err" || fail "no recommendation printed: $(cat "$tmp/plugin.err")"
 "$qc" threshold --plugin-cmd "$adapter ok v2" --impl proc-seed-c "${small[@]}" --out "$tmp/proc" 2>"$tmp/proc.err" ||
-  bad "threshold --impl proc-seed-c (protocol 2): $(cat "$tmp/proc.err")"
-python3 - "$tmp" <<'PY' || fail=1
+  fail "threshold --impl proc-seed-c (protocol 2): $(cat "$tmp/proc.err")"
+python3 - "$tmp" <<'PY' || failures=$((failures + 1))
 import csv, os, sys
 tmp = sys.argv[1]
 def rows(d, name):
@@ -77,8 +71,8 @@ PY
 # Timing: an adapter's routine is timed from its own clock (ns columns positive), a shared-library plugin's
 # is not (nan); no figure is asserted.
 "$qc" threshold --plugin-cmd "$adapter ok v2" --impl proc-seed-c.f64 --plugin "$v2" --impl tau-example.f64 --points 40 --cases 300 --min-time 0.001 \
-  --jobs 2 --out "$tmp/timed" 2>"$tmp/timed.err" || bad "threshold with timing: $(cat "$tmp/timed.err")"
-python3 - "$tmp" <<'PY' || fail=1
+  --jobs 2 --out "$tmp/timed" 2>"$tmp/timed.err" || fail "threshold with timing: $(cat "$tmp/timed.err")"
+python3 - "$tmp" <<'PY' || failures=$((failures + 1))
 import csv, math, os, sys
 allrows = list(csv.DictReader(open(os.path.join(sys.argv[1], "timed", "threshold.csv"))))
 rows = [r for r in allrows if r["family"] == "proc-seed-c.f64"]
@@ -96,8 +90,8 @@ if ! command -v node >/dev/null; then
   echo "SKIP: node is not installed: impls/js/three-tau.js not exercised"
 else
   "$qc" threshold --plugin-cmd "node $src/impls/js/three-tau.js" --impl three-style-tau "${small[@]}" --out "$tmp/js" \
-    2>"$tmp/js.err" || bad "threshold --impl three-style-tau: $(cat "$tmp/js.err")"
-  python3 - "$tmp" <<'PY' || fail=1
+    2>"$tmp/js.err" || fail "threshold --impl three-style-tau: $(cat "$tmp/js.err")"
+  python3 - "$tmp" <<'PY' || failures=$((failures + 1))
 import csv, os, sys
 tmp = sys.argv[1]
 s = list(csv.DictReader(open(os.path.join(tmp, "js", "threshold_summary.csv"))))
@@ -115,9 +109,9 @@ fi
 
 # ---- 4. negative controls ----
 "$qc" threshold --plugin "$bad" --impl bad-tau-ignored --impl bad-tau-damaged --impl bad-tau-nan "${small[@]}" \
-  --out "$tmp/bad" 2>"$tmp/bad.err" || bad "threshold on the bad routines: $(cat "$tmp/bad.err")"
-grep -q "bad-tau-ignored.f64: no recommendation: tau changed no output" "$tmp/bad.err" || bad "ignored tau not reported: $(cat "$tmp/bad.err")"
-python3 - "$tmp" <<'PY' || fail=1
+  --out "$tmp/bad" 2>"$tmp/bad.err" || fail "threshold on the bad routines: $(cat "$tmp/bad.err")"
+grep -q "bad-tau-ignored.f64: no recommendation: tau changed no output" "$tmp/bad.err" || fail "ignored tau not reported: $(cat "$tmp/bad.err")"
+python3 - "$tmp" <<'PY' || failures=$((failures + 1))
 import csv, os, sys
 tmp = sys.argv[1]
 s = {r["family"]: r for r in csv.DictReader(open(os.path.join(tmp, "bad", "threshold_summary.csv")))}
@@ -146,7 +140,7 @@ expect_contained() {  # OUT_NAME REGEX ARGS...
   "$qc" threshold "$@" "${small[@]}" --out "$tmp/$name" 2>"$tmp/$name.err"
   local rc=$?
   if [ "$rc" -ne 2 ] || [ "$(wc -l <"$tmp/$name.err")" -ne 1 ] || ! grep -Eq "$re" "$tmp/$name.err" || [ -e "$tmp/$name" ]; then
-    bad "$name: exit $rc (want 2, one line matching $re, no report): $(cat "$tmp/$name.err")"
+    fail "$name: exit $rc (want 2, one line matching $re, no report): $(cat "$tmp/$name.err")"
   else
     echo "ok   $name: $(cat "$tmp/$name.err")"
   fi
@@ -160,4 +154,4 @@ expect_contained proc-hang "^quatcheck: proc-seed-c.f64: slerp_tau timeout at ta
   --plugin-cmd "$adapter hang v2" --impl proc-seed-c.f64 --timeout 1
 expect_contained proc-garbage "^quatcheck: proc-seed-c.f32: slerp_tau out-of-bounds .*protocol violation" \
   --plugin-cmd "$adapter garbage v2" --impl proc-seed-c.f32
-exit $fail
+finish

@@ -3,6 +3,8 @@
 // No timing assertions: every study here runs with timing off (min_time_s = 0).
 #include "threshold/study.h"
 
+#include "run_binary.h"
+
 #include <gtest/gtest.h>
 
 #include <sys/wait.h>
@@ -214,17 +216,7 @@ TEST(Threshold, ReportIsDeterministicWhateverTheThreads) {
     EXPECT_NE(threshold_csv(a), threshold_csv(run_threshold_study(opt)));
 }
 
-namespace {
-std::pair<int, std::string> quatcheck(const std::string &args) {
-    std::string cmd = std::string(QC_BINARY_DIR) + "/quatcheck " + args + " 2>&1 >/dev/null";
-    FILE *p = ::popen(cmd.c_str(), "r");
-    std::string out;
-    char buf[512];
-    while (std::fgets(buf, sizeof buf, p)) out += buf;
-    int status = ::pclose(p);
-    return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
-}
-}  // namespace
+using qc::test::quatcheck_err;
 
 TEST(Threshold, CommandRejectsBadNumbersWithOneLineAndStatus2) {
     std::filesystem::path out = std::filesystem::temp_directory_path() / ("qc_threshold_cli_" + std::to_string(::getpid()));
@@ -232,14 +224,14 @@ TEST(Threshold, CommandRejectsBadNumbersWithOneLineAndStatus2) {
                          "--min-time nan", "--min-time 1e9", "--floor-factor 0.5", "--floor-factor inf",
                          "--precision f16", "--seed x"};
     for (const char *b : bad) {
-        auto [status, err] = quatcheck("threshold --out " + out.string() + " " + b);
+        auto [status, err] = quatcheck_err("threshold --out " + out.string() + " " + b);
         EXPECT_EQ(status, 2) << b << ": " << err;
         EXPECT_EQ(err.rfind("quatcheck: ", 0), 0u) << b << ": " << err;
         EXPECT_EQ(std::count(err.begin(), err.end(), '\n'), 1) << b << ": " << err;
         EXPECT_FALSE(std::filesystem::exists(out / "threshold.csv")) << b;
     }
     // A tiny valid run writes both CSVs (timing off to keep it short).
-    auto [status, err] = quatcheck("threshold --precision f32 --points 40 --cases 20 --min-time 0 --out " + out.string());
+    auto [status, err] = quatcheck_err("threshold --precision f32 --points 40 --cases 20 --min-time 0 --out " + out.string());
     EXPECT_EQ(status, 0) << err;
     EXPECT_TRUE(std::filesystem::exists(out / "threshold.csv"));
     EXPECT_TRUE(std::filesystem::exists(out / "threshold_summary.csv"));
