@@ -2,7 +2,7 @@
 #include "tables/rows.h"
 #include "report/run_report.h"
 #include "run/runner.h"
-#include "search/search.h"
+#include "pipeline/pipeline.h"
 
 #include "squad/squad_run.h"
 #include <gtest/gtest.h>

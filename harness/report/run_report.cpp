@@ -1,3 +1,4 @@
+#include "metrics/comparison.h"
 #include "report/run_report.h"
 #include "reference/fast_reference.h"
 #include "reference/stats_json.h"
@@ -61,8 +62,9 @@ namespace {
 // re-run in one batch; a failure of the implementation on one of them goes to `failure`.
 template <class T>
 void add_worst_cases(const RunResult &r, const RowResult &row, std::vector<WorstCaseRow> &rows, RowFailure &failure) {
-    ReferenceEngine reference(Format<T>::precision);
-    MetricEngine metric(Format<T>::precision);
+    // MPFR whatever the run's --reference: the reference column is written from the MPFR values (R_mp).
+    Comparator cmp(Format<T>::precision, ReferenceMode::mpfr);
+    auto &[reference, metric] = cmp;
     SlerpReference ref;
     std::vector<SlerpCase<T>> cases;
     std::vector<const char *> sources;
@@ -152,7 +154,7 @@ nlohmann::json run_json(const RunResult &r) {
     if (r.merged_shards > 0) j["merged_shards"] = r.merged_shards;  // wall_time_s is then the shards' sum
     j["worst_k"] = r.options.worst_k;
     json regions = json::array();
-    for (Region g : r.options.regions.empty() ? all_regions() : r.options.regions) regions.push_back(to_string(g));
+    for (Region g : r.options.run_regions()) regions.push_back(to_string(g));
     j["regions"] = regions;
     j["build"] = build_info();
     json impls = json::array();
