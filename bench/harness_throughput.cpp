@@ -6,7 +6,7 @@
 #include "metrics/metrics.h"
 #include "reference/reference.h"
 #include "run/runner.h"
-#include "search/search.h"
+#include "pipeline/pipeline.h"
 
 #include <fmt/format.h>
 #include <mpfr.h>

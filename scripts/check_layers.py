@@ -14,7 +14,7 @@ LAYERS = [
     ("interface", ["include"]),
     ("core", ["reference", "metrics", "regions", "tables"]),
     ("evaluation", ["plugins", "isolate", "run"]),
-    ("studies", ["search", "conform", "squad", "threshold", "curves", "sweep"]),
+    ("studies", ["search", "conform", "squad", "threshold", "curves", "sweep", "pipeline"]),
     ("output", ["report", "compare", "leaderboard", "findings"]),
     ("cli", ["cli"]),
 ]

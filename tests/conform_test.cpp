@@ -184,7 +184,7 @@ TEST(Conform, CommandLineErrorsAndPlugins) {
 }
 
 TEST(Conform, ToleranceIsDerivedPerPrecision) {
-    CheckContext f32(Precision::f32), f64(Precision::f64);
+    CheckContext f32(Precision::f32, ReferenceMode::fast), f64(Precision::f64, ReferenceMode::fast);
     // A(W) = 2 (16 eps + min(3 eps / sin W, sqrt(6 eps))), in rotation radians.
     EXPECT_DOUBLE_EQ(f64.accuracy_budget(M_PI / 2), 2 * (16 + 3) * 0x1p-52);
     EXPECT_DOUBLE_EQ(f32.accuracy_budget(M_PI / 2), 2 * (16 + 3) * 0x1p-23);

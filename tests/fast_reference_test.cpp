@@ -75,7 +75,7 @@ void check_case(const double q0[4], const double q1[4], double t, Precision p, R
 
 template <class T> Tally sweep_region(Region region, uint64_t n, uint64_t seed) {
     Tally tally;
-    ReferenceEngine exact(Format<T>::precision, kFastCheckBits);
+    ReferenceEngine exact(Format<T>::precision, ReferenceMode::mpfr, kFastCheckBits);
     for (uint64_t i = 0; i < n; i++) {
         Rng rng = case_rng(seed, Format<T>::precision, region, i);
         SlerpCase<T> c = sample_case<T>(region, rng);
@@ -120,7 +120,7 @@ TEST(FastReference, WithinItsBoundOnEveryRegionAndPrecision) {
 }
 
 TEST(FastReference, EdgeCases) {
-    ReferenceEngine exact(Precision::f64, kFastCheckBits);
+    ReferenceEngine exact(Precision::f64, ReferenceMode::mpfr, kFastCheckBits);
     Tally tally;
     const double e = 0x1p-52;
     const double cases[][9] = {

@@ -4,7 +4,7 @@
 #include "report/report_dir.h"
 #include "report/run_report.h"
 #include "run/runner.h"
-#include "search/search.h"
+#include "pipeline/pipeline.h"
 
 #include "run_binary.h"
 

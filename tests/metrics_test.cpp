@@ -141,7 +141,7 @@ TEST(Ulp, DoubleDoubleAgreesWithMpfr) {
 
 namespace {
 SlerpReference reference_of(const double q0[4], const double q1[4], double t) {
-    ReferenceEngine e(Precision::f64);
+    ReferenceEngine e(Precision::f64, ReferenceMode::mpfr);
     SlerpReference r;
     e.slerp_exact(q0, q1, t, r, false);
     return r;

@@ -3,7 +3,7 @@
 // of a default `quatcheck run`.
 #include "conform/conform.h"
 #include "run/runner.h"
-#include "search/search.h"
+#include "pipeline/pipeline.h"
 
 #include <gtest/gtest.h>
 

@@ -1,7 +1,7 @@
 // The plugin interface: the example plugin loads and runs; malformed plugins are refused with a reason.
 #include "plugins/impls.h"
 #include "run/runner.h"
-#include "search/search.h"
+#include "pipeline/pipeline.h"
 
 #include <gtest/gtest.h>
 

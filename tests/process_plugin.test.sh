@@ -58,12 +58,12 @@ PY
 
 # The worst-case search climbs by generations of mutants per round trip out of process
 # (harness/search/search.cpp): deterministic per seed whatever --jobs is, with far fewer round trips than one
-# case per call (QC_SEARCH_MAX_BLOCK=1, the in-process path; run.json counts them). Negative control: another
+# case per call (--search-max-block 1, the in-process path; run.json counts them). Negative control: another
 # seed changes worst_cases.csv, so the comparison can fail.
 proc=(--plugin-cmd "$adapter" --impl proc-seed-c --impl proc-nlerp --cases 2000 --no-leaderboard)
 "$qc" run "${proc[@]}" --jobs 2 --out "$tmp/blocks" 2>/dev/null || fail "run (search by generations)"
 "$qc" run "${proc[@]}" --jobs 1 --out "$tmp/blocks1" 2>/dev/null || fail "run (search by generations, one job)"
-QC_SEARCH_MAX_BLOCK=1 "$qc" run "${proc[@]}" --jobs 2 --out "$tmp/single" 2>/dev/null || fail "run (search one case per call)"
+"$qc" run "${proc[@]}" --search-max-block 1 --jobs 2 --out "$tmp/single" 2>/dev/null || fail "run (search one case per call)"
 "$qc" run "${proc[@]}" --jobs 2 --seed 2 --out "$tmp/seed2" 2>/dev/null || fail "run --seed 2"
 for f in worst_cases.csv summary.csv error_curve.csv; do
   cmp -s "$tmp/blocks/$f" "$tmp/blocks1/$f" || fail "$f differs between --jobs 2 and --jobs 1"

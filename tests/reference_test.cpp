@@ -21,7 +21,7 @@ double rotation_of(const RealQuat &q) {
 
 TEST(Reference, SlerpHalfwayOnA90DegreeTurn) {
     // q0 = identity, q1 = 90 degrees about x: slerp at 1/2 is 45 degrees about x.
-    ReferenceEngine ref(Precision::f64);
+    ReferenceEngine ref(Precision::f64, ReferenceMode::mpfr);
     SlerpReference r;
     double q0[4] = {1, 0, 0, 0}, q1[4] = {std::cos(M_PI / 4), std::sin(M_PI / 4), 0, 0};
     ref.slerp_exact(q0, q1, 0.5, r, true);
@@ -35,7 +35,7 @@ TEST(Reference, SlerpHalfwayOnA90DegreeTurn) {
 
 TEST(Reference, NlerpLagsSlerpAtAQuarter) {
     // Seed 003's worked example: at t = 1/4 nlerp has turned 21.6 degrees, slerp 22.5.
-    ReferenceEngine ref(Precision::f64);
+    ReferenceEngine ref(Precision::f64, ReferenceMode::mpfr);
     SlerpReference r;
     double q0[4] = {1, 0, 0, 0}, q1[4] = {std::cos(M_PI / 4), std::sin(M_PI / 4), 0, 0};
     ref.slerp_exact(q0, q1, 0.25, r, false);
@@ -45,8 +45,8 @@ TEST(Reference, NlerpLagsSlerpAtAQuarter) {
 
 // The worst angle between the exact nlerp and slerp over t, for a rotation of `rotation_deg`.
 double nlerp_worst_deg(double rotation_deg) {
-    ReferenceEngine ref(Precision::f64);
-    MetricEngine metric(Precision::f64);
+    ReferenceEngine ref(Precision::f64, ReferenceMode::mpfr);
+    MetricEngine metric(Precision::f64, ReferenceMode::mpfr);
     SlerpReference r;
     double half = rotation_deg * kDeg / 2;
     double q0[4] = {1, 0, 0, 0}, q1[4] = {std::cos(half), 0, std::sin(half), 0};
@@ -66,7 +66,7 @@ TEST(Reference, NlerpWorstTimingErrorOn180And90DegreeTurns) {
 }
 
 TEST(Reference, EndpointsAreExact) {
-    ReferenceEngine ref(Precision::f32);
+    ReferenceEngine ref(Precision::f32, ReferenceMode::mpfr);
     SlerpReference r;
     SlerpCase<float> c{{0.5f, 0.5f, 0.5f, 0.5f}, {0.0f, 0.6f, 0.0f, 0.8f}, 0.0f};
     ref.slerp(c, r, true);
@@ -79,7 +79,7 @@ TEST(Reference, EndpointsAreExact) {
 }
 
 TEST(Reference, ShortArcFlipAndExactTie) {
-    ReferenceEngine ref(Precision::f64);
+    ReferenceEngine ref(Precision::f64, ReferenceMode::mpfr);
     SlerpReference r;
     // q1 = -(slightly rotated q0): the reference must flip b and take the short arc.
     double q0[4] = {1, 0, 0, 0}, q1[4] = {-std::cos(0.1), -std::sin(0.1), 0, 0};
@@ -99,7 +99,7 @@ TEST(Reference, ShortArcFlipAndExactTie) {
 
 TEST(Reference, NearlyEqualEndsKeepFullPrecision) {
     // W = 1e-12: the atan2 form resolves the arc where acos(a.b) would return 0.
-    ReferenceEngine ref(Precision::f64);
+    ReferenceEngine ref(Precision::f64, ReferenceMode::mpfr);
     SlerpReference r;
     double w = 1e-12;
     double q0[4] = {1, 0, 0, 0}, q1[4] = {std::cos(w), std::sin(w), 0, 0};
@@ -111,8 +111,8 @@ TEST(Reference, NearlyEqualEndsKeepFullPrecision) {
 TEST(Reference, ValidationEscalatesUntilTwoEvaluationsAgree) {
     // Started at 20 bits, the first comparison (20 vs 40 bits) cannot agree within 2^-69: the engine
     // must double the precision until it does, count it, and end with the value a 1000-bit evaluation gives.
-    ReferenceEngine low(Precision::f64, 20);
-    ReferenceEngine exact(Precision::f64, 1000);
+    ReferenceEngine low(Precision::f64, ReferenceMode::mpfr, 20);
+    ReferenceEngine exact(Precision::f64, ReferenceMode::mpfr, 1000);
     SlerpReference r, e;
     double q0[4] = {0.5, 0.5, 0.5, 0.5}, q1[4] = {0.1, 0.7, 0.7, 0.1};
     low.slerp_exact(q0, q1, 0.3, r, true);
@@ -126,13 +126,13 @@ TEST(Reference, ValidationEscalatesUntilTwoEvaluationsAgree) {
         EXPECT_LE(std::fabs(to_double(d)), low.tolerance()) << "component " << i;
     }
     // At the default working precision the same case needs no escalation.
-    ReferenceEngine normal(Precision::f64);
+    ReferenceEngine normal(Precision::f64, ReferenceMode::mpfr);
     normal.slerp_exact(q0, q1, 0.3, r, true);
     EXPECT_EQ(normal.stats().escalations, 0u);
 }
 
 TEST(Reference, IllConditionedCasesAreAlwaysValidated) {
-    ReferenceEngine ref(Precision::f32);
+    ReferenceEngine ref(Precision::f32, ReferenceMode::mpfr);
     SlerpReference r;
     double q0[4] = {1, 0, 0, 0}, q1[4] = {std::cos(1e-5), std::sin(1e-5), 0, 0};
     ref.slerp_exact(q0, q1, 0.5, r, false);  // W < 2^-10
@@ -145,7 +145,7 @@ TEST(Reference, IllConditionedCasesAreAlwaysValidated) {
 }
 
 TEST(Reference, RejectsNonFiniteAndZeroInputs) {
-    ReferenceEngine ref(Precision::f64);
+    ReferenceEngine ref(Precision::f64, ReferenceMode::mpfr);
     SlerpReference r;
     double q0[4] = {1, 0, 0, 0}, z[4] = {0, 0, 0, 0}, n[4] = {NAN, 0, 0, 0};
     EXPECT_THROW(ref.slerp_exact(q0, z, 0.5, r, false), InputError);

@@ -53,8 +53,8 @@ PY
 r=$(rows "$tmp/s1")
 if [[ "$r" == uniform\|crashed\|*SIGSEGV*worst\ case* ]] && ok_with_nan "$tmp/s1" >/dev/null; then pass "6: re-evaluation fails: $r"
 else fail "6: the worst-case re-evaluation failed, yet: '$r'; $(ok_with_nan "$tmp/s1")"; fi
-# (b) the search one case per call (QC_SEARCH_MAX_BLOCK=1): its failure marks the row too.
-QC_SEARCH_MAX_BLOCK=1 "$qc" run --plugin-cmd "$adapter single" "${one[@]}" --region uniform --cases 200 \
+# (b) the search one case per call (--search-max-block 1): its failure marks the row too.
+"$qc" run --search-max-block 1 --plugin-cmd "$adapter single" "${one[@]}" --region uniform --cases 200 \
     --out "$tmp/s2" >/dev/null 2>"$tmp/s2.err"
 r=$(rows "$tmp/s2")
 if [[ "$r" == uniform\|crashed\|*SIGSEGV*search* ]] && ok_with_nan "$tmp/s2" >/dev/null; then pass "6: search fails: $r"

@@ -5,7 +5,7 @@
 #include "run/context.h"
 #include "report/run_report.h"
 #include "run/runner.h"
-#include "search/search.h"
+#include "pipeline/pipeline.h"
 
 #include <gtest/gtest.h>
 
@@ -139,11 +139,11 @@ TEST(Robust, IsolatedBuiltinsMeasureExactlyAsInProcess) {
     opt.impl_filters = {"seed-c", "nlerp", "lusine"};
     opt.cases = 200;
     opt.jobs = 2;
-    // Out of process the worst-case search climbs by generations (search.h); QC_SEARCH_MAX_BLOCK=1 makes it
-    // climb one case per call, the in-process path, so that every figure can be compared.
-    ::setenv("QC_SEARCH_MAX_BLOCK", "1", 1);
-    RunResult a = run(opt, in_process), b = run(opt, isolated);
-    ::unsetenv("QC_SEARCH_MAX_BLOCK");
+    // Out of process the worst-case search climbs by generations (search.h); a largest generation of 1
+    // (--search-max-block 1) makes it climb one case per call, the in-process path, so that every figure can be
+    // compared.
+    const SearchSettings one_per_call{1};
+    RunResult a = run(opt, in_process, {}, one_per_call), b = run(opt, isolated, {}, one_per_call);
     EXPECT_EQ(summary_csv(summary_rows(a)), summary_csv(summary_rows(b)));
     EXPECT_EQ(worst_cases_csv(worst_case_rows(a)), worst_cases_csv(worst_case_rows(b)));  // the worst-case writer re-evaluates through the worker
     EXPECT_EQ(error_curve_csv(a), error_curve_csv(b));

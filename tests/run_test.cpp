@@ -3,6 +3,7 @@
 #include "report/run_report.h"
 #include "run/runner.h"
 #include "metrics/metrics.h"
+#include "pipeline/pipeline.h"
 #include "reference/reference.h"
 #include "search/search.h"
 #include "tables/table.h"

@@ -3,7 +3,7 @@
 #include "tables/rows.h"
 #include "report/run_report.h"
 #include "run/runner.h"
-#include "search/search.h"
+#include "pipeline/pipeline.h"
 #include "isolate/eval.h"
 #include "plugins/impls.h"
 #include "reference/fast_reference.h"
@@ -141,8 +141,8 @@ void expect_screen_changes_nothing(const std::vector<Impl> &cat, const std::vect
             }
             auto search = [&](bool screen) {
                 return impl->precision == Precision::f32
-                           ? search_row<float>(*impl, op, region, 11, ReferenceMode::fast, sampled, 8, StopToken{}, screen)
-                           : search_row<double>(*impl, op, region, 11, ReferenceMode::fast, sampled, 8, StopToken{}, screen);
+                           ? search_row<float>(*impl, op, region, 11, ReferenceMode::fast, sampled, 8, SearchSettings{kProcessMaxCases, screen})
+                           : search_row<double>(*impl, op, region, 11, ReferenceMode::fast, sampled, 8, SearchSettings{kProcessMaxCases, screen});
             };
             SearchOutcome with = search(true), without = search(false);
             SCOPED_TRACE(std::string(name) + " " + to_string(region));

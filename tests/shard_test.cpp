@@ -5,7 +5,7 @@
 #include "run/progress.h"
 #include "quatcheck/registry.h"
 #include "run/shard.h"
-#include "search/search.h"
+#include "pipeline/pipeline.h"
 
 #include <gtest/gtest.h>
 

@@ -9,7 +9,7 @@
 // ns figures are CPU time per call (or per case), the mean over the repetitions; cv = stddev / mean.
 #include "bench/suites.h"
 #include "cli/command.h"
-#include "search/search.h"
+#include "pipeline/pipeline.h"
 #include "report/run_report.h"
 #include "run/build_info.h"
 #include "tables/schemas.h"

@@ -18,7 +18,7 @@ struct ConformArgs {
     unsigned long long seed = 1;
     int jobs = 0;
     std::string out = "reports/latest", one_case;
-    std::string reference = "fast";
+    std::string reference = to_string(kDefaultReferenceMode);
     double timeout_s = 5;
 };
 

@@ -4,7 +4,7 @@
 // The worst-case search (harness/search) needs every case's error of a row, so shards skip it and merge
 // runs it on the merged data, exactly as the unsharded run does: that part of the work is not spread.
 #include "cli/command.h"
-#include "search/search.h"
+#include "pipeline/pipeline.h"
 #include "report/run_report.h"
 #include "run/parallel.h"
 #include "run/shard.h"
@@ -22,6 +22,7 @@ struct MergeArgs {
     std::vector<std::string> dirs, plugins;
     std::string out = "reports/latest";
     int jobs = 0;
+    SearchSettings search;
 };
 
 int merge_command(const MergeArgs &a) {
@@ -50,7 +51,7 @@ int merge_command(const MergeArgs &a) {
     require_memory(fmt::format("merge: {} shards of {:.0f} bytes in all", a.dirs.size(), total), 2 * total + largest,
                    "the shards' --cases");
     const int jobs = resolve_jobs(a.jobs);
-    RunResult result = merge_shards(a.dirs, catalogue, jobs, ctx);
+    RunResult result = merge_shards(a.dirs, catalogue, jobs, ctx, a.search);
     write_run_report(result, dir);
     dir.discard("shard.bin");  // the merged report is unsharded: a shard's shard.bin must not survive in --out
     dir.commit();
@@ -65,6 +66,7 @@ void setup(CLI::App *sub, int &status) {
     sub->add_option("--out", a->out, "Report folder of the merged run")->capture_default_str();
     sub->add_option("--jobs", a->jobs, "Threads for the worst-case search (0 = all cores)")->capture_default_str();
     add_plugin_option(sub, a->plugins);
+    add_search_max_block_option(sub, a->search.max_block);
     sub->callback([a, &status] { status = merge_command(*a); });
 }
 

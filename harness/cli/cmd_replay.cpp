@@ -1,5 +1,6 @@
 // quatcheck replay FILE: re-run every row of a worst_cases.csv with the implementation it names and print
 // its errors against a fresh reference: a recorded case is a reproducer.
+#include "metrics/comparison.h"
 #include "cli/command.h"
 #include "metrics/metrics.h"
 #include "plugins/impls.h"
@@ -36,8 +37,8 @@ bool replay_row(const Impl &impl, Op op, const WorstCaseRow &r, const std::strin
     c.t = parse(r.t, "t");
     T out[4] = {0, 0, 0, 0};
     impl.call(op, c.q0.data(), c.q1.data(), c.t, out);
-    ReferenceEngine reference(Format<T>::precision, mode);
-    MetricEngine metric(Format<T>::precision, mode);
+    Comparator cmp(Format<T>::precision, mode);
+    auto &[reference, metric] = cmp;
     SlerpReference ref;
     reference.slerp(c, ref, true);
     CaseMetrics m = metric.measure(out, ref, op);

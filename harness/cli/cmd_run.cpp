@@ -1,6 +1,6 @@
 // quatcheck run: sample every region, measure every selected implementation, write the report.
 #include "cli/command.h"
-#include "search/search.h"
+#include "pipeline/pipeline.h"
 #include "isolate/eval.h"
 #include "isolate/interrupt.h"
 #include "report/run_report.h"
@@ -31,7 +31,8 @@ struct RunArgs {
     bool no_leaderboard = false;
     double timeout_s = 5;
     std::string shard;  // K/N, empty = the whole run
-    std::string reference = "fast";
+    std::string reference = to_string(kDefaultReferenceMode);
+    SearchSettings search;
 };
 
 // The folder an interrupted run writes to, beside --out (which keeps its previous complete report).
@@ -63,9 +64,9 @@ void remove_partial(const std::string &out) {
 double run_memory_estimate(const RunOptions &opt, const std::vector<ImplOp> &selected) {
     double nio[2] = {0, 0};
     for (const auto &io : selected) nio[io.impl->precision == Precision::f32 ? 0 : 1] += 1;
-    const auto [first, last] = shard_range(opt.shard, opt.cases);
+    const auto [first, last] = opt.case_range();
     const double n = double(last - first);
-    const double regions = double(opt.regions.empty() ? all_regions().size() : opt.regions.size());
+    const double regions = double(opt.run_regions().size());
     const double precisions = double(nio[0] > 0) + double(nio[1] > 0), all = nio[0] + nio[1];
     const double kept = regions * (8 * precisions + 8 * all), sampling = 48 * std::max(nio[0], nio[1]) + 32;
     const double shard = opt.shard.count > 1 ? regions * 8 * all : 0;
@@ -110,7 +111,7 @@ int run_command(const RunArgs &a) {
                    run_memory_estimate(opt, selected), "--cases or --worst-k, or select fewer with --impl, --op, --region");
     ReportDir dir(a.out, ctx.stop);  // fails early when the folder is not writable
     ProgressLine progress("quatcheck run", planned_cases(opt, selected), cases_done);
-    RunResult result = run(opt, catalogue, ctx);
+    RunResult result = run(opt, catalogue, ctx, a.search);
     progress.stop();
     if (!result.partial && !result.selected.empty()) {
         // The report of a complete run. A signal during the writing (or the search before it: the runner
@@ -169,6 +170,7 @@ void setup(CLI::App *sub, int &status) {
         ->capture_default_str();
     add_plugin_option(sub, a->plugins);
     add_reference_option(sub, a->reference);
+    add_search_max_block_option(sub, a->search.max_block);
     sub->callback([a, &status] { status = run_command(*a); });
 }
 

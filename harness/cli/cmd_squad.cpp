@@ -18,7 +18,7 @@ struct SquadArgs {
     unsigned long long seed = 1;
     int jobs = 0, worst_k = 5;
     std::string out = "reports/latest";
-    std::string reference = "fast";
+    std::string reference = to_string(kDefaultReferenceMode);
 };
 
 int squad_command(const SquadArgs &a) {

@@ -28,7 +28,7 @@ struct SweepArgs {
     int jobs = 0;
     unsigned long long seed = 1;
     std::string out = "reports/sweep";
-    std::string reference = "fast";
+    std::string reference = to_string(kDefaultReferenceMode);
     bool isolate = false, estimate_only = false;
     double timeout_s = 5;
     int ci_shards = 16;

@@ -24,7 +24,7 @@ struct ThresholdArgs {
     double min_time = 0.01, floor_factor = 2;
     double timeout_s = 5;  // per batch of a --impl routine in another process (as run --timeout)
     std::string out = "reports/latest";
-    std::string reference = "fast";
+    std::string reference = to_string(kDefaultReferenceMode);
 };
 
 int threshold_command(const ThresholdArgs &a) {

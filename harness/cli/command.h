@@ -52,6 +52,9 @@ template <class T, class Show> void refuse_repeated(const std::vector<T> &values
 }
 // --reference fast|mpfr (default fast): CLI11 rejects any other value with a one-line usage error.
 void add_reference_option(CLI::App *sub, std::string &mode);
+// --search-max-block N (run, merge): the largest generation of mutants the worst-case search sends to another
+// process in one batch, 1 to the protocol's largest batch (search/search.h SearchSettings::max_block).
+void add_search_max_block_option(CLI::App *sub, size_t &max_block);
 ReferenceMode reference_mode(const std::string &mode);
 // The context a command hands down to the catalogue, the studies and the report writer: the signal handlers'
 // stop token (harness/isolate/interrupt.h), `timeout_s` (--timeout where the command has it) and `progress`.

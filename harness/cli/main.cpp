@@ -72,6 +72,14 @@ void add_reference_option(CLI::App *sub, std::string &mode) {
         ->capture_default_str();
 }
 
+void add_search_max_block_option(CLI::App *sub, size_t &max_block) {
+    sub->add_option("--search-max-block", max_block,
+                    "Largest batch of mutants the worst-case search sends to an implementation in another process at once "
+                    "(1 = one case per call, as in process)")
+        ->check(CLI::Range(size_t(1), size_t(kProcessMaxCases)))
+        ->capture_default_str();
+}
+
 ReferenceMode reference_mode(const std::string &mode) {
     auto m = parse_reference_mode(mode);
     if (!m) throw UsageError(fmt::format("--reference: expected fast or mpfr, got '{}'", mode));

@@ -21,7 +21,7 @@ struct ConformOptions {
     int jobs = 0;                         // 0 = all cores
     std::vector<std::string> properties;  // empty = all
     int shrink_budget = 400;              // checks spent shrinking a failure
-    ReferenceMode reference = ReferenceMode::fast;
+    ReferenceMode reference = kDefaultReferenceMode;
 };
 
 struct ConformRow {
@@ -44,7 +44,7 @@ std::vector<ConformRow> conform(const std::vector<ImplOp> &selected, const Confo
 
 // One case of one property (what `quatcheck conform --case` replays): verdict pass, fail or known.
 ConformRow check_case(const Impl &impl, Op op, const Property &property, const CaseValues &c,
-                      ReferenceMode mode = ReferenceMode::fast);
+                      ReferenceMode mode);
 
 // conformance.csv: impl,op,property,verdict,cases,tolerance,worst,counterexample,reproduce.
 // plugin_args: the --plugin options to repeat in the reproduce commands, shell-quoted (tables/quote.h), each

@@ -15,6 +15,7 @@
 //             sqrt(2 * 3 eps) as W -> 0)
 #pragma once
 
+#include "metrics/comparison.h"
 #include "metrics/metrics.h"
 #include "plugins/impls.h"
 #include "reference/reference.h"
@@ -42,10 +43,11 @@ struct CaseOutcome {
 // Everything a check needs, for one precision: the reference and metric engines and scratch space.
 class CheckContext {
 public:
-    explicit CheckContext(Precision p, ReferenceMode mode = ReferenceMode::fast) : precision(p), reference(p, mode), metric(p, mode) {}
+    CheckContext(Precision p, ReferenceMode mode) : precision(p), cmp(p, mode) {}
     Precision precision;
-    ReferenceEngine reference;
-    MetricEngine metric;
+    Comparator cmp;
+    ReferenceEngine &reference = cmp.reference;
+    MetricEngine &metric = cmp.metric;
     SlerpReference ref, ref_end;
     StopToken stop;  // the command's (RunContext::stop): long loops throw Interrupted when it is requested
 

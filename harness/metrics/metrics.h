@@ -141,7 +141,7 @@ double angle_resolution(Precision p);
 
 class MetricEngine {
 public:
-    explicit MetricEngine(Precision precision, ReferenceMode mode = ReferenceMode::mpfr);
+    MetricEngine(Precision precision, ReferenceMode mode);  // (no default mode: see metrics/comparison.h)
 
     CaseMetrics measure(const float out[4], const SlerpReference &ref, Op op);
     CaseMetrics measure(const double out[4], const SlerpReference &ref, Op op);

@@ -71,7 +71,7 @@ bool sampled_for_validation(uint64_t seed, uint64_t index) {
     return (z & 63) == 0;
 }
 
-ReferenceEngine::ReferenceEngine(Precision precision, int start_bits, ReferenceMode mode)
+ReferenceEngine::ReferenceEngine(Precision precision, ReferenceMode mode, int start_bits)
     : precision_(precision), mode_(mode), start_bits_(start_bits > 0 ? start_bits : 2 * precision_bits(precision) + 32) {
     free_mpfr_caches_at_thread_exit();
     // Exact products of two doubles need 106 bits; the dot product's sign comes from mpfr_sum, which

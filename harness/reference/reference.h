@@ -32,6 +32,8 @@ namespace qc {
 enum class ReferenceMode { fast, mpfr };
 const char *to_string(ReferenceMode m);
 std::optional<ReferenceMode> parse_reference_mode(std::string_view s);
+// --reference's default, decided here once: every command's option and every options struct start from it.
+inline constexpr ReferenceMode kDefaultReferenceMode = ReferenceMode::fast;
 
 // A quaternion as four unevaluated sums hi + lo of two doubles.
 using DDQuat = std::array<dd::DD, 4>;
@@ -93,10 +95,10 @@ struct SlerpReference {
 
 class ReferenceEngine {
 public:
-    // start_bits = 0 selects the working precision 2p + 32 for the given format. A smaller value is a
-    // test hook to exercise escalation.
-    explicit ReferenceEngine(Precision precision, int start_bits = 0, ReferenceMode mode = ReferenceMode::mpfr);
-    ReferenceEngine(Precision precision, ReferenceMode mode) : ReferenceEngine(precision, 0, mode) {}
+    // The mode has no default: every caller says fast or mpfr (a driver pairs it with its metric engine through
+    // metrics/comparison.h). start_bits = 0 selects the working precision 2p + 32 for the given format. A
+    // smaller value is a test hook to exercise escalation.
+    ReferenceEngine(Precision precision, ReferenceMode mode, int start_bits = 0);
 
     // Computes the reference of c into out. validate forces the recomputation at higher precision
     // (ill-conditioned cases are always validated).

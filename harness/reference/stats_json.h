@@ -1,11 +1,32 @@
-// ReferenceStats as JSON: the one serialisation used by run.json, threshold.json and shard.bin headers.
+// ReferenceStats as JSON: the one serialisation used by run.json, threshold.json and shard.bin headers; and
+// the reference mode as it is written into the files quatcheck reads back (shard.bin, sweep_state.json).
 #pragma once
 
+#include "quatcheck/types.h"
 #include "reference/reference.h"
 
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include <string>
+
 namespace qc {
+
+// The key of the reference mode in every file read back (shard.bin's header, sweep_state.json's identity).
+inline constexpr const char *kReferenceModeKey = "reference_mode";
+
+inline void put_reference_mode(nlohmann::json &j, ReferenceMode mode) { j[kReferenceModeKey] = to_string(mode); }
+
+// The mode under kReferenceModeKey of j, checked: throws InputError "merge: WHERE: ..." when it is missing, not
+// a string or not fast/mpfr.
+inline ReferenceMode get_reference_mode(const nlohmann::json &j, const std::string &where) {
+    const auto it = j.find(kReferenceModeKey);
+    if (it == j.end() || !it->is_string())
+        throw InputError(fmt::format("merge: {}: no {} (written by an older quatcheck: rerun it)", where, kReferenceModeKey));
+    const auto mode = parse_reference_mode(it->get<std::string>());
+    if (!mode) throw InputError(fmt::format("merge: {}: unknown reference mode '{}'", where, it->get<std::string>()));
+    return *mode;
+}
 
 inline void to_json(nlohmann::json &j, const ReferenceStats &s) {
     j = {{"cases", s.cases},

@@ -1,3 +1,4 @@
+#include "metrics/comparison.h"
 #include "report/run_report.h"
 #include "reference/fast_reference.h"
 #include "reference/stats_json.h"
@@ -66,10 +67,10 @@ namespace {
 // evaluated once: rows of one region share their sampled cases (regenerated from the same indices), and a
 // reference depends on the case alone (ReferenceEngine::slerp with validation is a pure function of it), so a
 // case met again reuses it. A third of the worst cases of the default run are repeats.
+// MPFR whatever the run's --reference: the reference column is written from the MPFR values (R_mp).
 struct WorstCaseEngines {
-    explicit WorstCaseEngines(Precision p) : reference(p), metric(p) {}
-    ReferenceEngine reference;
-    MetricEngine metric;
+    explicit WorstCaseEngines(Precision p) : cmp(p, ReferenceMode::mpfr) {}
+    Comparator cmp;
     std::map<std::array<uint64_t, 9>, std::unique_ptr<SlerpReference>> refs;
 
     template <class T>
@@ -81,7 +82,7 @@ struct WorstCaseEngines {
         auto [it, fresh] = refs.try_emplace(key);
         if (fresh) {
             it->second = std::make_unique<SlerpReference>();
-            reference.slerp(c, *it->second, true);
+            cmp.reference.slerp(c, *it->second, true);
         }
         return *it->second;
     }
@@ -92,7 +93,7 @@ struct WorstCaseEngines {
 template <class T>
 void add_worst_cases(const RunResult &r, const RowResult &row, std::vector<WorstCaseRow> &rows, RowFailure &failure,
                      WorstCaseEngines &engines) {
-    MetricEngine &metric = engines.metric;
+    MetricEngine &metric = engines.cmp.metric;
     std::vector<SlerpCase<T>> cases;
     std::vector<const char *> sources;
     for (const WorstRef &w : row.worst) cases.push_back(regenerate_case<T>(r.options.seed, row.region, w.index)), sources.push_back("sampling");
@@ -182,7 +183,7 @@ nlohmann::json run_json(const RunResult &r) {
     if (r.merged_shards > 0) j["merged_shards"] = r.merged_shards;  // wall_time_s is then the shards' sum
     j["worst_k"] = r.options.worst_k;
     json regions = json::array();
-    for (Region g : r.options.regions.empty() ? all_regions() : r.options.regions) regions.push_back(to_string(g));
+    for (Region g : r.options.run_regions()) regions.push_back(to_string(g));
     j["regions"] = regions;
     j["build"] = build_info();
     json impls = json::array();

@@ -1,3 +1,4 @@
+#include "metrics/comparison.h"
 #include "run/runner.h"
 #include "run/parallel.h"
 
@@ -87,7 +88,7 @@ void run_precision(const RunOptions &opt, const RunContext &ctx, const std::vect
         if (sel[k].impl->precision == P) idx.push_back(k);
     if (idx.empty()) return;
     const size_t nio = idx.size();
-    std::vector<Region> regions = opt.regions.empty() ? all_regions() : opt.regions;
+    const std::vector<Region> regions = opt.run_regions();
     const std::vector<CurveBin> edges = curve_bins();
     // Every case's metrics for every implementation, one region at a time: one buffer for all regions (at
     // 200,000 cases and 35 implementations it is over 300 MB, which a fresh allocation per region would have
@@ -96,7 +97,7 @@ void run_precision(const RunOptions &opt, const RunContext &ctx, const std::vect
 
     for (Region region : regions) {
         if (result.partial) break;
-        const auto [first, last] = shard_range(opt.shard, opt.cases);
+        const auto [first, last] = opt.case_range();
         const uint64_t n = last - first;  // cases of this shard; case i of the range has index first + i
         if (metrics.size() < n * nio) metrics.resize(n * nio);
         RegionSlice slice;
@@ -120,8 +121,8 @@ void run_precision(const RunOptions &opt, const RunContext &ctx, const std::vect
         std::atomic<bool> stopped{false};
         std::vector<ReferenceStats> stats(static_cast<size_t>(jobs));
         auto worker = [&](int w) {
-            ReferenceEngine reference(P, opt.reference);
-            MetricEngine metric(P, opt.reference);
+            Comparator cmp(P, opt.reference);
+            auto &[reference, metric] = cmp;
             reference.set_nlerp_wanted(std::any_of(idx.begin(), idx.end(), [&](size_t k) { return sel[k].op == Op::nlerp; }));
             std::vector<SlerpReference> refs(chunk);
             std::vector<PendingBatch<T>> pending(nio);
@@ -280,8 +281,8 @@ Shard parse_shard(const std::string &text) {
 uint64_t planned_cases(const RunOptions &options, const std::vector<ImplOp> &selected) {
     bool f32 = false, f64 = false;
     for (const auto &io : selected) (io.impl->precision == Precision::f32 ? f32 : f64) = true;
-    auto [first, last] = shard_range(options.shard, options.cases);
-    uint64_t regions = options.regions.empty() ? all_regions().size() : options.regions.size();
+    auto [first, last] = options.case_range();
+    uint64_t regions = options.run_regions().size();
     return (last - first) * regions * (uint64_t(f32) + uint64_t(f64));
 }
 
@@ -289,7 +290,7 @@ void aggregate(RunResult &result) {
     const RunOptions &opt = result.options;
     const std::vector<ImplOp> &sel = result.selected;
     const std::vector<CurveBin> edges = curve_bins();
-    std::vector<Region> regions = opt.regions.empty() ? all_regions() : opt.regions;
+    const std::vector<Region> regions = opt.run_regions();
     result.rows.clear();
     result.curves.clear();
     for (Precision P : {Precision::f32, Precision::f64}) {

@@ -44,7 +44,12 @@ struct RunOptions {
     int jobs = 0;                           // 0 = all cores
     int worst_k = 5;
     Shard shard;                            // the slice of the cases to run (default: all)
-    ReferenceMode reference = ReferenceMode::fast;  // --reference: fast path (MPFR fallback) or MPFR only
+    ReferenceMode reference = kDefaultReferenceMode;  // --reference: fast path (MPFR fallback) or MPFR only
+
+    // What the stages derive from these, each decided here only: the regions run (the default: every one)
+    // and this shard's case range [first, last) of every region and precision.
+    std::vector<Region> run_regions() const { return regions.empty() ? all_regions() : regions; }
+    std::pair<uint64_t, uint64_t> case_range() const { return shard_range(shard, cases); }
 };
 
 // A selected (implementation, op) pair.
@@ -141,8 +146,8 @@ std::vector<ImplOp> select_impls(const std::vector<Impl> &catalogue, const std::
 std::vector<CurveBin> curve_bins();
 
 // The sampling half of quatcheck run: every region and precision of the selection against the reference,
-// measured and aggregated into rows and curves. The worst-case search is the next layer's (search/search.h:
-// run() is sample() and the search). ctx.progress advances as cases complete; a stop request (ctx.stop)
+// measured and aggregated into rows and curves. The worst-case search is the next layer's (search/search.h;
+// harness/pipeline: run() is sample() and the search). ctx.progress advances as cases complete; a stop request (ctx.stop)
 // ends the run after the chunks in flight, as a partial result (RunResult::partial).
 RunResult sample(const RunOptions &options, const std::vector<Impl> &catalogue, const RunContext &ctx = {});
 

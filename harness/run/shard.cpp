@@ -94,7 +94,7 @@ std::string shard_file(const RunResult &r) {
     h["seed"] = r.options.seed;
     h["cases"] = r.options.cases;
     h["worst_k"] = r.options.worst_k;
-    h["reference_mode"] = to_string(r.options.reference);  // merge runs the search with the shards' mode
+    put_reference_mode(h, r.options.reference);  // merge runs the search with the shards' mode
     json regions = json::array(), ops = json::array(), selected = json::array();
     for (Region g : r.options.regions) regions.push_back(to_string(g));
     for (Op op : r.options.ops) ops.push_back(to_string(op));
@@ -191,10 +191,7 @@ RunResult read_shards(const std::vector<std::string> &dirs, const std::vector<Im
                 result.options.seed = h.at("seed");
                 result.options.cases = h.at("cases");
                 result.options.worst_k = h.at("worst_k");
-                // Shards written before --reference existed were MPFR runs.
-                const auto mode = parse_reference_mode(h.value("reference_mode", std::string("mpfr")));
-                if (!mode) throw InputError(fmt::format("merge: {}: unknown reference mode in the shard header", path));
-                result.options.reference = *mode;
+                result.options.reference = get_reference_mode(h, path);
                 // Names from the header are checked like any input (the checksum covers the payload only).
                 auto known = [&](auto parsed, const std::string &what, const std::string &name) {
                     if (!parsed) throw InputError(fmt::format("merge: {}: unknown {} '{}' in the shard header", path, what, name));
@@ -215,7 +212,7 @@ RunResult read_shards(const std::vector<std::string> &dirs, const std::vector<Im
                 for (const char *key : {"seed", "cases", "worst_k", "regions", "ops", "impl_filters", "selected", "build"})
                     if (h.at(key) != first.at(key))
                         throw InputError(fmt::format("merge: {}: '{}' differs from {}'s: not shards of one run", path, key, dirs.front()));
-                if (h.value("reference_mode", std::string("mpfr")) != first.value("reference_mode", std::string("mpfr")))
+                if (get_reference_mode(h, path) != result.options.reference)
                     throw InputError(fmt::format("merge: {}: 'reference' differs from {}'s: not shards of one run", path, dirs.front()));
                 if (count != first.at("shard").at("count").get<int>())
                     throw InputError(fmt::format("merge: {}: shard {}/{} belongs to a run split {} ways", path, index, count,
@@ -280,7 +277,7 @@ RunResult read_shards(const std::vector<std::string> &dirs, const std::vector<Im
     for (Precision p : {Precision::f32, Precision::f64}) {
         size_t rows = 0;
         for (const auto &io : result.selected) rows += io.impl->precision == p;
-        for (Region g : result.options.regions) {
+        for (Region g : result.options.run_regions()) {
             std::vector<std::pair<uint64_t, uint64_t>> ranges;
             for (const auto &sl : result.slices) {
                 if (sl.precision != p || sl.region != g) continue;

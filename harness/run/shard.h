@@ -44,6 +44,6 @@ std::string fnv1a64_hex(const char *p, size_t n);
 // The facts that make two shards the same build: version, compiler, flags, libraries (not the CPU).
 nlohmann::json build_identity();
 
-// (quatcheck merge is read_shards, aggregate and the worst-case search: merge_shards in search/search.h.)
+// (quatcheck merge is read_shards, aggregate and the worst-case search: merge_shards in pipeline/pipeline.h.)
 
 }  // namespace qc

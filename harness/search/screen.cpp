@@ -2,8 +2,11 @@
 #include "search/screen.h"
 
 #include <algorithm>
+#include <bit>
 #include <cstdlib>
 #include <cstring>
+#include <limits>
+#include <type_traits>
 
 namespace qc {
 
@@ -75,11 +78,171 @@ double screen_angle_upper(const double r[4], const double R[4]) {
     return claimed_upper(q < 0x1p-20 ? 4 * q : 4 * std::atan2(y, x), kScreenAbs);
 }
 
+double rank_key(double e) {
+    // Rounding the bit pattern is exact and cheap (it is called once per candidate); inf, NaN and 0 unchanged.
+    if (!(e > 0) || !std::isfinite(e)) return e;
+    const uint64_t bits = std::bit_cast<uint64_t>(e);
+    return std::bit_cast<double>((bits + (uint64_t(1) << 31)) & ~((uint64_t(1) << 32) - 1));
+}
+
 double screen_dd_upper(double angle) { return claimed_upper(angle, kScreenDdAbs); }
 
 void screen_dd_interval(double angle, double &lo, double &hi) {
     hi = std::min(screen_dd_upper(angle), M_PI);  // (no rotation error exceeds pi: the metric's largest value)
     lo = std::min(hi, std::max(0.0, angle * (1 - kScreenRel) - kScreenDdAbs));
 }
+
+namespace {
+
+template <class T> void as_doubles(const SlerpCase<T> &c, double q0[4], double q1[4]) {
+    for (int i = 0; i < 4; i++) q0[i] = double(c.q0[size_t(i)]), q1[i] = double(c.q1[size_t(i)]);
+}
+
+}  // namespace
+
+template <class T> Screen<T>::Screen(ReferenceMode mode, bool enabled) : cmp_(Format<T>::precision, mode), enabled_(enabled && mode == ReferenceMode::fast) {
+    // The climb ranks by the angle error against the slerp reference R alone (for nlerp rows too).
+    cmp_.reference.set_nlerp_wanted(false);
+}
+
+template <class T> void Screen<T>::precompute(const std::vector<SlerpCase<T>> &batch, const ScreenBar &bar, std::vector<ScreenEstimates> &pre) {
+    pre.assign(batch.size(), ScreenEstimates{});
+    if (!on(bar)) return;  // (the pool's smallest kept error only grows: the screens stay on for the generation)
+    const bool is_coarse = coarse(bar);
+    for (size_t j = 0; j < batch.size(); j++) {
+        ScreenEstimates &e = pre[j];
+        double q0[4], q1[4];
+        as_doubles(batch[j], q0, q1);
+        if (is_coarse) e.screen_done = true, e.screen_ok = screen_slerp(q0, q1, double(batch[j].t), e.R);
+        if (wants_dd(is_coarse)) e.dd_done = true, e.dd_ok = estimate_slerp_dd(q0, q1, double(batch[j].t), e.R_dd, &e.abs_dot);
+    }
+}
+
+// A mutant whose error's key is certainly at most the pool's smallest kept key (the climb would not keep it)
+// and whose error is at most the finite maximum so far (the pool may hold non-finite outputs, which the maximum
+// does not count) changes nothing the search keeps or reports, so its certified reference is skipped; every
+// 64th such mutant is checked instead. (The best case is compared too: it starts as the sample's first case of
+// the largest key, whose exact error can be below the sample's maximum.) The double estimate is tried where
+// the pool's errors stand well above its margin; the double-double estimate below that (good f64 rows), and on
+// f64 rows where the double one did not decide (on f32 rows it rarely decides what the double one could not:
+// docs/worst-case-search.md). A mutant not skipped is decided on the double-double estimate's interval where it suffices;
+// its certified reference is then needed only if it is kept to the end or its interval cannot decide a
+// comparison. Every 64th such decision is certified at once, as a check.
+template <class T>
+bool Screen<T>::measure(const SlerpCase<T> &c, const T r[4], const ScreenEstimates *est, const ScreenBar &bar, Kept<T> &e) {
+    bool check_screen = false, estimated = false;
+    double screen_up = 0, estimate = NAN;  // estimate: the double-double estimate's angle, when computed
+    double rd[4];
+    for (int i = 0; i < 4; i++) rd[i] = double(r[i]);
+    if (on(bar)) {
+        auto skips = [&](double up) {  // (NaN compares false: no skip)
+            return rank_key(up) <= rank_key(bar.smallest) && up <= bar.finite_max_lo && up <= bar.best_lo;
+        };
+        double q0[4], q1[4], R[4];
+        as_doubles(c, q0, q1);
+        // The two estimates, from the generation's precomputed ones where it has them.
+        auto screen_of = [&] {
+            if (!est || !est->screen_done) return screen_slerp(q0, q1, double(c.t), R);
+            std::copy(est->R, est->R + 4, R);
+            return est->screen_ok;
+        };
+        double abs_dot = 0;
+        auto dd_of = [&] {
+            if (!est || !est->dd_done) return estimate_slerp_dd(q0, q1, double(c.t), R_dd_, &abs_dot);
+            R_dd_ = est->R_dd, abs_dot = est->abs_dot;
+            return est->dd_ok;
+        };
+        bool skip = false, by_dd = false;
+        const bool is_coarse = coarse(bar);
+        if (is_coarse && screen_of()) skip = skips(screen_up = screen_angle_upper(rd, R));
+        if (!skip && wants_dd(is_coarse) && dd_of()) {
+            estimate = cmp_.metric.rotation_angle(rd, R_dd_);
+            skip = by_dd = skips(screen_up = screen_dd_upper(estimate));
+        }
+        if (skip) {
+            if (++screened_ % 64 != 0) {
+                screened_dd_ += by_dd;
+                return false;
+            }
+            check_screen = true;
+        }
+        if (!check_screen && std::isnan(estimate) && dd_of()) estimate = cmp_.metric.rotation_angle(rd, R_dd_);
+        if (!check_screen && std::isfinite(estimate)) {
+            interval(c, q0, q1, rd, estimate, abs_dot, e);
+            estimated = true;
+        }
+    }
+    if (!estimated) {
+        cmp_.reference.slerp(c, ref_, false);
+        const CaseMetrics m = cmp_.metric.measure_angle(r, ref_);
+        if (check_screen) {
+            checks_++;
+            if (m.nonfinite || !(m.angle_err_rad <= screen_up)) violations_++;
+        }
+        e.err = e.lo = e.hi = m.nonfinite ? std::numeric_limits<double>::infinity() : m.angle_err_rad;
+    }
+    return true;
+}
+
+template <class T>
+void Screen<T>::interval(const SlerpCase<T> &c, const double q0[4], const double q1[4], const double rd[4], double estimate,
+                         double abs_dot, Kept<T> &e) {
+    e.err = estimate, e.exact = false;
+    screen_dd_interval(estimate, e.lo, e.hi);
+    // In the tie band (|a.b| <= 4 eps of the format, decided by the double-double a.b unless within 2^-70 of the
+    // edge, where the reference's rounding of a.b to double decides) the metric measures against the nearer of
+    // the two arcs: the smaller estimate's interval. At the edge the metric is one of the two: the upper end of
+    // the short arc's, the lower end of the smaller.
+    const double band = 4 * precision_eps(Format<T>::precision);
+    if (abs_dot <= band + 0x1p-70) {
+        double lo2 = 0, hi2 = e.hi, other = NAN;
+        if (estimate_slerp_dd(q0, q1, double(c.t), R_dd_, nullptr, true)) {
+            other = cmp_.metric.rotation_angle(rd, R_dd_);
+            screen_dd_interval(other, lo2, hi2);
+        }
+        if (!(other >= 0)) e.lo = 0;  // (no estimate of the other arc: only the upper end holds)
+        else if (abs_dot < band - 0x1p-70) e.err = std::min(e.err, other), e.lo = std::min(e.lo, lo2), e.hi = std::min(e.hi, hi2);
+        else e.lo = std::min(e.lo, lo2);
+    }
+    const double resolution = angle_resolution(Format<T>::precision);
+    if (e.lo < resolution) e.lo = 0;  // the metric reports angles below its resolution as 0
+    if (e.hi < resolution) e.err = e.hi = 0;
+    if (++deferred_ % 64 == 0) certify(e);
+}
+
+template <class T> void Screen<T>::certify(Kept<T> &k) {
+    if (k.exact) return;
+    cmp_.reference.slerp(k.c, ref_, false);
+    const CaseMetrics m = cmp_.metric.measure_angle(k.out.data(), ref_);
+    const double err = m.nonfinite ? std::numeric_limits<double>::infinity() : m.angle_err_rad;
+    deferred_certified_++;
+    if (!(err >= k.lo && err <= k.hi)) violations_++;
+    k.err = k.lo = k.hi = err, k.exact = true;
+}
+
+template <class T> bool Screen<T>::greater(Kept<T> &a, Kept<T> &b) {
+    if (a.lo > b.hi) return true;
+    if (a.hi <= b.lo) return false;
+    certify(a), certify(b);
+    return a.err > b.err;
+}
+
+template <class T> double Screen<T>::key_of(Kept<T> &a) {
+    // (rank_key is monotone: one key at both ends of the interval is the key of every value between)
+    if (rank_key(a.lo) != rank_key(a.hi)) certify(a);
+    return rank_key(a.err);
+}
+
+template <class T> ReferenceStats Screen<T>::stats() const {
+    ReferenceStats s = cmp_.reference.stats();
+    s.screened = screened_ - checks_, s.screen_checks = checks_;
+    s.screened_dd = screened_dd_;
+    s.deferred = deferred_, s.deferred_certified = deferred_certified_;
+    s.screen_violations = violations_;
+    return s;
+}
+
+template class Screen<float>;
+template class Screen<double>;
 
 }  // namespace qc

@@ -1,3 +1,4 @@
+#include "metrics/comparison.h"
 #include "search/search.h"
 #include "isolate/eval.h"
 #include "isolate/process_plugin.h"
@@ -26,27 +27,6 @@
 namespace qc {
 
 namespace {
-
-constexpr int kPool = 16;  // cases kept and climbed from
-
-// An error rounded to 21 significant bits (about 6 decimal digits; inf, NaN and 0 unchanged): the search's
-// ordering key. Rounding the bit pattern is exact and cheap (it is called once per candidate).
-double rank_key(double e) {
-    if (!(e > 0) || !std::isfinite(e)) return e;
-    const uint64_t bits = std::bit_cast<uint64_t>(e);
-    return std::bit_cast<double>((bits + (uint64_t(1) << 31)) & ~((uint64_t(1) << 32) - 1));
-}
-
-// A case the search keeps track of, and its angle error: exact (certified), or known to lie in [lo, hi] from
-// the double-double estimate (screen.h), with err the estimate; its output is kept to certify it later.
-template <class T> struct Kept {
-    SlerpCase<T> c;
-    double err;
-    uint64_t key;  // case_key(c)
-    double lo = err, hi = err;
-    bool exact = true;
-    Quat<T> out{};
-};
 
 template <class T> T nudge(T x, int64_t ulps) {
     T toward = ulps > 0 ? std::numeric_limits<T>::infinity() : -std::numeric_limits<T>::infinity();
@@ -186,17 +166,80 @@ uint64_t mix_name(uint64_t h, const std::string &s) {
 
 }  // namespace
 
-template <class T>
-SearchOutcome search_row(const Impl &impl, Op op, Region region, uint64_t seed, ReferenceMode mode, const std::vector<double> &sampled_err,
-                         int keep, const StopToken &stop, bool use_screen) {
-    SearchOutcome out;
-    const uint64_t n = sampled_err.size(), half = n / 2, climb = n - half;
-    out.evaluations = n;
-    // The search ranks errors by rank_key (21 bits), so that its path does not depend on the
-    // last bits of a metric (--reference fast and mpfr agree to far more digits, and follow the same path).
-    auto by_error = [](const auto &a, const auto &b) { return rank_key(a.err) > rank_key(b.err); };
+namespace {
 
-    // Half the budget: the region's sample.
+// The climb: the pool of the worst cases found so far, the mutation of its cases and the acceptance of mutants.
+// Everything about measuring a mutant (screens, estimates, certification, interval comparisons) is the
+// screen's (screen.h).
+//
+// An implementation in another process (impl.backend: plugins, adapters, --isolate) costs a round trip per call,
+// so its climb goes by generations: the mutants of the next `block` steps are drawn from the pool as it stands,
+// evaluated in one batch, and then taken in order as single steps would be (each against the pool the earlier
+// ones left). A generation that changed the pool halves the next one (down to kMinGeneration), one that did not
+// doubles it (up to max_block). In process, every step is its own generation: each mutant is drawn from the pool
+// the previous step left. The two paths differ only in which pool a mutant is drawn from; both are deterministic
+// per seed, whatever --jobs is. What generations cost and save: docs/worst-case-search.md.
+template <class T> class Climb {
+public:
+    Climb(const Impl &impl, Op op, Region region, uint64_t seed, ReferenceMode mode, const SearchSettings &settings,
+          const StopToken &stop)
+        : impl_(impl), op_(op), region_(region), stop_(stop), screen_(mode, settings.screen),
+          rng_(mix_name(mix_name(seed * 0x9E3779B97F4A7C15ull + uint64_t(region), impl.name), to_string(op))),
+          remote_(!impl.backend->in_process()),
+          max_block_(std::clamp<size_t>(settings.max_block, 1, kProcessMaxCases)),
+          min_block_(std::min(kMinGeneration, max_block_)), block_(remote_ && max_block_ > 1 ? min_block_ : 1) {}
+
+    // Half the budget: the region's sample (cases 0 .. half - 1, their errors as the runner measured them,
+    // certified). Fills the pool with its worst; false when there is nothing to climb from.
+    bool seed_pool(uint64_t seed, const std::vector<double> &sampled_err, uint64_t half, SearchOutcome &out);
+    // The other half: `steps` climbing steps. False when the implementation failed (out.failure set).
+    bool climb(uint64_t steps, SearchOutcome &out);
+    // The reported cases, certified, worst first by the exact error; the screen's counters.
+    void finish(int keep, SearchOutcome &out);
+
+private:
+    static constexpr int kPool = 16;  // cases kept and climbed from
+    static constexpr size_t kMinGeneration = 64;
+    struct Draw {
+        SlerpCase<T> c;
+        bool repeat;   // already in the pool when drawn
+        uint64_t key;  // case_key(c)
+    };
+    // The search ranks errors by rank_key (21 bits), so that its path does not depend on the last bits of a
+    // metric (--reference fast and mpfr agree to far more digits, and follow the same path).
+    static bool by_error(const Kept<T> &a, const Kept<T> &b) { return rank_key(a.err) > rank_key(b.err); }
+
+    bool in_pool(const SlerpCase<T> &c, uint64_t key) const {
+        for (const auto &k : pool_)
+            if (k.key == key && same_case(k.c, c)) return true;
+        return false;
+    }
+    ScreenBar bar() const { return {pool_.size() >= size_t(kPool), pool_.back().err, finite_max_.lo, best_.lo}; }
+    void draw(uint64_t step, uint64_t steps, uint64_t want);
+    bool evaluate_generation(SearchOutcome &out);
+    bool accept(const Draw &d, const T r[4], const ScreenEstimates *est, SearchOutcome &out);
+
+    const Impl &impl_;
+    const Op op_;
+    const Region region_;
+    const StopToken &stop_;
+    Screen<T> screen_;
+    Rng rng_;
+    const bool remote_;
+    const size_t max_block_, min_block_;
+    size_t block_;
+    std::vector<Kept<T>> pool_;
+    Kept<T> best_{}, finite_max_{};  // the exact maximum; the largest finite error so far (reported)
+    std::vector<Draw> draws_;
+    std::vector<SlerpCase<T>> batch_;       // the generation's cases not already in the pool
+    std::vector<Quat<T>> outs_;             // their outputs: outs_[0, valid_) from one batch
+    size_t valid_ = 0;
+    std::vector<ScreenEstimates> pre_;      // the screen's estimates of batch_, computed while it is out
+    PendingBatch<T> pending_;
+};
+
+template <class T>
+bool Climb<T>::seed_pool(uint64_t seed, const std::vector<double> &sampled_err, uint64_t half, SearchOutcome &out) {
     std::vector<uint64_t> order(half);
     std::iota(order.begin(), order.end(), 0);
     for (uint64_t i = 0; i < half; i++) {
@@ -208,299 +251,143 @@ SearchOutcome search_row(const Impl &impl, Op op, Region region, uint64_t seed, 
         const double ka = rank_key(sampled_err[a]), kb = rank_key(sampled_err[b]);
         return ka != kb ? ka > kb : a < b;
     });
-    std::vector<Kept<T>> pool;
     for (size_t k = 0; k < top; k++) {
-        const SlerpCase<T> c = regenerate_case<T>(seed, region, order[k]);
-        pool.push_back({c, sampled_err[order[k]], case_key(c)});  // (exact: the runner's certified errors)
+        const SlerpCase<T> c = regenerate_case<T>(seed, region_, order[k]);
+        pool_.push_back({c, sampled_err[order[k]], case_key(c)});  // (exact: the runner's certified errors)
     }
-    if (pool.empty()) return out;
-    Kept<T> best = pool.front();
-    // The largest finite error so far (reported as the search's maximum): the sample's, exact.
-    Kept<T> finite_max{pool.front().c, out.max_angle_err_rad, 0};
+    if (pool_.empty()) return false;
+    best_ = pool_.front();
+    finite_max_ = Kept<T>{pool_.front().c, out.max_angle_err_rad, 0};  // (the sample's maximum, exact)
+    return true;
+}
 
-    // The other half: climb. Candidates are ranked by the angle error against the slerp reference R alone
-    // (for nlerp rows too), so neither the exact normalised lerp N nor the other metrics are evaluated.
-    ReferenceEngine reference(Format<T>::precision, mode);
-    MetricEngine metric(Format<T>::precision, mode);
-    reference.set_nlerp_wanted(false);
-    SlerpReference ref;
-    const bool screen = use_screen && mode == ReferenceMode::fast;
-    const double resolution = angle_resolution(Format<T>::precision);
-    uint64_t screened = 0, screened_dd = 0;  // (screened: every skip and check; screened_dd: skips by the second screen)
-    DDQuat R_dd;
-    uint64_t deferred = 0, deferred_certified = 0;  // steps decided on the estimate's interval; of those, certified
-    // Certifies k's error (the certified reference and metric on its kept output), counted in
-    // deferred_certified; an error outside the interval the estimate claimed is a screen violation.
-    auto certify = [&](Kept<T> &k) {
-        if (k.exact) return;
-        reference.slerp(k.c, ref, false);
-        const CaseMetrics m = metric.measure_angle(k.out.data(), ref);
-        const double err = m.nonfinite ? std::numeric_limits<double>::infinity() : m.angle_err_rad;
-        deferred_certified++;
-        if (!(err >= k.lo && err <= k.hi)) out.reference.screen_violations++;
-        k.err = k.lo = k.hi = err, k.exact = true;
-    };
-    // a.err > b.err, decided on the intervals where they do not overlap, else on certified errors.
-    auto greater = [&](Kept<T> &a, Kept<T> &b) {
-        if (a.lo > b.hi) return true;
-        if (a.hi <= b.lo) return false;
-        certify(a), certify(b);
-        return a.err > b.err;
-    };
-    // rank_key(a.err), certified where the interval spans two keys (rank_key is monotone: one key at both ends
-    // is the key of every value between).
-    auto key_of = [&](Kept<T> &a) {
-        if (rank_key(a.lo) != rank_key(a.hi)) certify(a);
-        return rank_key(a.err);
-    };
-    auto in_pool = [&pool](const SlerpCase<T> &c, uint64_t key) {
-        for (const auto &k : pool)
-            if (k.key == key && same_case(k.c, c)) return true;
-        return false;
-    };
-    Rng rng(mix_name(mix_name(seed * 0x9E3779B97F4A7C15ull + uint64_t(region), impl.name), to_string(op)));
-    // An implementation in another process (impl.backend: plugins, adapters, --isolate) costs a round trip
-    // per call, and a round trip costs 15-500 us (more when the harness's own threads hold every core), so its
-    // climb goes by generations: the mutants of the next `block` steps are drawn from the pool as it stands,
-    // evaluated in one eval_batch, and then taken in order as single steps would be (each against the pool the
-    // earlier ones left). A generation that changed the pool halves the next one (down to kMinGeneration), one
-    // that did not doubles it (up to kMaxGeneration). In process, every step is its own generation: each mutant
-    // is drawn from the pool the previous step left. The two paths differ only in which pool a mutant is drawn
-    // from; both are deterministic per seed, whatever --jobs is. Measured on the default selection (3 seeds x
-    // 345 rows, 4000 cases per region, every row searched both ways; no generation there exceeds 1024):
-    // generations find maxima 0.6 % smaller on average (geometric mean) and cut the C adapter's round trips
-    // 7-fold (3314 -> 465). Generations beyond 1024 come only where the pool has stopped changing.
-    // QC_SEARCH_MAX_BLOCK=1 climbs one case per call out of process too (the in-process path, for comparison).
-    const bool remote = !impl.backend->in_process();
-    const char *max_block = std::getenv("QC_SEARCH_MAX_BLOCK");  // (read per row: tests set it)
-    const bool one_per_call = max_block && std::string(max_block) == "1";
-    constexpr size_t kMinGeneration = 64, kMaxGeneration = kProcessMaxCases;  // (the protocol's largest batch)
-    const bool generations = remote && !one_per_call;
-    size_t block = generations ? kMinGeneration : 1;
-    struct Draw {
-        SlerpCase<T> c;
-        bool repeat;  // already in the pool when drawn
-        uint64_t key;  // case_key(c)
-    };
-    std::vector<Draw> draws;
-    std::vector<SlerpCase<T>> batch;
-    std::vector<Quat<T>> outs;
-    // The screens' estimates of a generation's cases (pure functions of the case), computed while its batch
-    // is with the implementation's process, and used below instead of computing them there: the same values,
-    // so the same path. Which ones: those the pool as the generation starts says the steps will want.
-    struct Estimates {
-        bool screen_done = false, screen_ok = false, dd_done = false, dd_ok = false;
-        double R[4] = {0, 0, 0, 0};
-        DDQuat R_dd;
-        double abs_dot = 0;
-    };
-    std::vector<Estimates> pre;
-    PendingBatch<T> pending;
-    // When the screens apply (below), for the generation's estimates and the steps alike: only where the pool
-    // is full and its errors stand well above the double-double estimate's margin; the double screen where
-    // they stand well above its own margin ("coarse"); the double-double estimate where the pool is not
-    // coarse, and on f64 rows always.
-    auto screens_on = [&] { return screen && pool.size() >= size_t(kPool) && pool.back().err > 16 * kScreenDdAbs; };
-    auto coarse_now = [&] { return pool.back().err > 16 * kScreenAbs; };
-    auto wants_dd = [](bool coarse) { return !coarse || std::is_same_v<T, double>; };
-    auto as_doubles = [](const SlerpCase<T> &c, double q0[4], double q1[4]) {
-        for (int i = 0; i < 4; i++) q0[i] = double(c.q0[size_t(i)]), q1[i] = double(c.q1[size_t(i)]);
-    };
-    for (uint64_t step = 0; step < climb;) {
-        stop.throw_if_requested();  // SIGINT/SIGTERM: the run ends as a partial report (harness/run/runner.cpp)
-        draws.clear(), batch.clear();
-        const uint64_t want = std::min<uint64_t>(block, climb - step);
-        for (uint64_t b = 0; b < want; b++) {
-            double progress = double(step + b) / double(climb);
-            size_t p = std::min(rng.below(pool.size()), rng.below(pool.size()));  // biased toward the worst
-            size_t o = rng.below(pool.size());
-            SlerpCase<T> c = mutate(pool[p].c, pool[o].c, rng, progress);
-            for (int retry = 0; retry < 8 && !in_region(region, c); retry++) c = mutate(pool[p].c, pool[o].c, rng, progress);
-            if (!in_region(region, c)) c = pool[p].c;
-            // A case already in the pool was measured when it entered: its error, the maximum and the best
-            // case already account for it (the mutation fell back to its parent, or a nudge came back to it).
-            const uint64_t key = case_key(c);
-            bool repeat = in_pool(c, key);
-            draws.push_back({c, repeat, key});
-            if (!repeat) batch.push_back(c);
-        }
-        size_t valid = 0;  // outs[0, valid) came from the batch; a failed batch's rest goes one case at a time
-        pre.clear();
-        if (remote && !batch.empty()) {
-            outs.assign(batch.size(), Quat<T>{});
-            pre.assign(batch.size(), Estimates{});
-            pending.start(impl, op, batch.data(), batch.size(), outs.data());
-            if (screens_on()) {  // (the pool's smallest kept error only grows: the screens stay on for the generation)
-                const bool coarse = coarse_now();
-                for (size_t j = 0; j < batch.size(); j++) {
-                    Estimates &e = pre[j];
-                    double q0[4], q1[4];
-                    as_doubles(batch[j], q0, q1);
-                    if (coarse) e.screen_done = true, e.screen_ok = screen_slerp(q0, q1, double(batch[j].t), e.R);
-                    if (wants_dd(coarse))
-                        e.dd_done = true, e.dd_ok = estimate_slerp_dd(q0, q1, double(batch[j].t), e.R_dd, &e.abs_dot);
-                }
-            }
-            const EvalOutcome o = pending.finish();
-            valid = o.done;
-            if (!o.ok()) {  // the first failure ends the search, as it ends a row of the sampling
-                if (o.status == EvalStatus::interrupted) stop.throw_if_requested();
-                out.failure = o;
-                out.failed_case = case_text(batch[std::min(o.done, batch.size() - 1)]);
-                out.reference = reference.stats();
-                return out;
-            }
-        }
+// The mutants of one generation, each drawn from the pool as it stands.
+template <class T> void Climb<T>::draw(uint64_t step, uint64_t steps, uint64_t want) {
+    draws_.clear(), batch_.clear();
+    for (uint64_t b = 0; b < want; b++) {
+        double progress = double(step + b) / double(steps);
+        size_t p = std::min(rng_.below(pool_.size()), rng_.below(pool_.size()));  // biased toward the worst
+        size_t o = rng_.below(pool_.size());
+        SlerpCase<T> c = mutate(pool_[p].c, pool_[o].c, rng_, progress);
+        for (int retry = 0; retry < 8 && !in_region(region_, c); retry++) c = mutate(pool_[p].c, pool_[o].c, rng_, progress);
+        if (!in_region(region_, c)) c = pool_[p].c;
+        // A case already in the pool was measured when it entered: its error, the maximum and the best case
+        // already account for it (the mutation fell back to its parent, or a nudge came back to it).
+        const uint64_t key = case_key(c);
+        const bool repeat = in_pool(c, key);
+        draws_.push_back({c, repeat, key});
+        if (!repeat) batch_.push_back(c);
+    }
+}
+
+// The candidate evaluation: the generation's outputs, out of process in one batch (the screen's estimates
+// computed meanwhile); in process the steps call the implementation one case at a time (accept). False when
+// the implementation failed.
+template <class T> bool Climb<T>::evaluate_generation(SearchOutcome &out) {
+    valid_ = 0;
+    pre_.clear();
+    if (!remote_ || batch_.empty()) return true;
+    outs_.assign(batch_.size(), Quat<T>{});
+    pending_.start(impl_, op_, batch_.data(), batch_.size(), outs_.data());
+    screen_.precompute(batch_, bar(), pre_);
+    const EvalOutcome o = pending_.finish();
+    valid_ = o.done;
+    if (o.ok()) return true;
+    // The first failure ends the search, as it ends a row of the sampling.
+    if (o.status == EvalStatus::interrupted) stop_.throw_if_requested();
+    out.failure = o;
+    out.failed_case = case_text(batch_[std::min(o.done, batch_.size() - 1)]);
+    out.reference = screen_.reference_stats();
+    return false;
+}
+
+// One step: measure the mutant (through the screen) and keep it when it beats the pool's weakest. True when
+// the pool changed.
+template <class T> bool Climb<T>::accept(const Draw &d, const T r[4], const ScreenEstimates *est, SearchOutcome &out) {
+    Kept<T> e{d.c, NAN, d.key};
+    std::copy(r, r + 4, e.out.begin());
+    if (!screen_.measure(d.c, r, est, bar(), e)) return false;
+    if (std::isinf(e.err)) out.nonfinite++;
+    else if (screen_.greater(e, finite_max_)) finite_max_ = e;
+    if (screen_.greater(e, best_)) best_ = e;  // the exact maximum, reported even if its key ties the pool's
+    if (const double key = screen_.key_of(e); pool_.size() >= size_t(kPool) && key <= rank_key(pool_.back().err)) return false;
+    // Into the pool (kept in by_error order, e's key now certain), after every case of the same key: the order
+    // a stable sort of the appended case would give.
+    pool_.insert(std::upper_bound(pool_.begin(), pool_.end(), e, by_error), e);
+    if (pool_.size() > size_t(kPool)) pool_.pop_back();
+    return true;
+}
+
+template <class T> bool Climb<T>::climb(uint64_t steps, SearchOutcome &out) {
+    for (uint64_t step = 0; step < steps;) {
+        stop_.throw_if_requested();  // SIGINT/SIGTERM: the run ends as a partial report (harness/pipeline)
+        draw(step, steps, std::min<uint64_t>(block_, steps - step));
+        if (!evaluate_generation(out)) return false;
         bool changed = false;
         size_t bi = 0;
-        for (const Draw &d : draws) {
+        for (const Draw &d : draws_) {
             step++;
             if (d.repeat) {
                 out.pool_repeats++;
                 continue;
             }
-            const SlerpCase<T> &c = d.c;
             T r[4] = {0, 0, 0, 0};
-            if (bi < valid) std::copy(outs[bi].begin(), outs[bi].end(), r);
-            else impl.call(op, c.q0.data(), c.q1.data(), c.t, r);
-            Estimates *est = bi < pre.size() ? &pre[bi] : nullptr;
+            if (bi < valid_) std::copy(outs_[bi].begin(), outs_[bi].end(), r);
+            else impl_.call(op_, d.c.q0.data(), d.c.q1.data(), d.c.t, r);
+            const ScreenEstimates *est = bi < pre_.size() ? &pre_[bi] : nullptr;
             bi++;
-            if (changed && in_pool(c, d.key)) {  // (a generation's mutant the same as one it has just kept)
+            if (changed && in_pool(d.c, d.key)) {  // (a generation's mutant the same as one it has just kept)
                 out.pool_repeats++;
                 continue;
             }
-            // The screen (screen.h, --reference fast only): a mutant whose error's key is certainly at most
-            // the pool's smallest kept key (the test below would not keep it) and whose error is at most the
-            // finite maximum so far (the pool may hold non-finite outputs, which the maximum does not count)
-            // changes nothing the search keeps or reports, so its certified reference is skipped; every 64th
-            // such mutant is checked instead. (The best case is compared too: it starts as the sample's first
-            // case of the largest key, whose exact error can be below the sample's maximum.) The double estimate
-            // is tried where the pool's errors stand well above its margin; the double-double estimate below
-            // that (good f64 rows), and on f64 rows where the double one did not decide (on f32 rows it rarely
-            // decides what the double one could not: measured, 271 of 81,000 attempts).
-            bool check_screen = false;
-            double screen_up = 0, estimate = NAN;  // estimate: the double-double estimate's angle, when computed
-            Kept<T> e{c, NAN, d.key};
-            bool estimated = false;  // e decided on the estimate's interval (and maybe certified as a check)
-            std::copy(r, r + 4, e.out.begin());
-            double rd[4];
-            for (int i = 0; i < 4; i++) rd[i] = double(r[i]);
-            if (screens_on()) {
-                // (NaN compares false: no skip)
-                auto skips = [&](double up) {
-                    return rank_key(up) <= rank_key(pool.back().err) && up <= finite_max.lo && up <= best.lo;
-                };
-                double q0[4], q1[4], R[4];
-                as_doubles(c, q0, q1);
-                // The two estimates, from the generation's precomputed ones where it has them.
-                auto screen_of = [&] {
-                    if (!est || !est->screen_done) return screen_slerp(q0, q1, double(c.t), R);
-                    std::copy(est->R, est->R + 4, R);
-                    return est->screen_ok;
-                };
-                double abs_dot = 0;
-                auto dd_of = [&] {
-                    if (!est || !est->dd_done) return estimate_slerp_dd(q0, q1, double(c.t), R_dd, &abs_dot);
-                    R_dd = est->R_dd, abs_dot = est->abs_dot;
-                    return est->dd_ok;
-                };
-                bool skip = false, by_dd = false;
-                const bool coarse = coarse_now();
-                if (coarse && screen_of()) skip = skips(screen_up = screen_angle_upper(rd, R));
-                if (!skip && wants_dd(coarse) && dd_of()) {
-                    estimate = metric.rotation_angle(rd, R_dd);
-                    skip = by_dd = skips(screen_up = screen_dd_upper(estimate));
-                }
-                if (skip) {
-                    if (++screened % 64 != 0) {
-                        screened_dd += by_dd;
-                        continue;
-                    }
-                    check_screen = true;
-                }
-                // Not skipped: decide on the double-double estimate's interval where it suffices (below); its
-                // certified reference is then needed only if the case is kept to the end or its interval
-                // cannot decide a comparison. Every 64th such decision is certified at once, as a check.
-                if (!check_screen && std::isnan(estimate) && dd_of())
-                    estimate = metric.rotation_angle(rd, R_dd);
-                if (!check_screen && std::isfinite(estimate)) {
-                    e.err = estimate, e.exact = false, estimated = true;
-                    screen_dd_interval(estimate, e.lo, e.hi);
-                    // In the tie band (|a.b| <= 4 eps of the format, decided by the double-double a.b unless
-                    // within 2^-70 of the edge, where the reference's rounding of a.b to double decides) the
-                    // metric measures against the nearer of the two arcs: the smaller estimate's interval. At
-                    // the edge the metric is one of the two: the upper end of the short arc's, the lower end of
-                    // the smaller.
-                    const double band = 4 * precision_eps(Format<T>::precision);
-                    if (abs_dot <= band + 0x1p-70) {
-                        double lo2 = 0, hi2 = e.hi, other = NAN;
-                        if (estimate_slerp_dd(q0, q1, double(c.t), R_dd, nullptr, true)) {
-                            other = metric.rotation_angle(rd, R_dd);
-                            screen_dd_interval(other, lo2, hi2);
-                        }
-                        if (!(other >= 0)) e.lo = 0;  // (no estimate of the other arc: only the upper end holds)
-                        else if (abs_dot < band - 0x1p-70) e.err = std::min(e.err, other), e.lo = std::min(e.lo, lo2), e.hi = std::min(e.hi, hi2);
-                        else e.lo = std::min(e.lo, lo2);
-                    }
-                    if (e.lo < resolution) e.lo = 0;  // the metric reports angles below its resolution as 0
-                    if (e.hi < resolution) e.err = e.hi = 0;
-                    if (++deferred % 64 == 0) certify(e);
-                }
-            }
-            if (!estimated) {
-                reference.slerp(c, ref, false);
-                CaseMetrics m = metric.measure_angle(r, ref);
-                if (check_screen) {
-                    out.reference.screen_checks++;
-                    if (m.nonfinite || !(m.angle_err_rad <= screen_up)) out.reference.screen_violations++;
-                }
-                e.err = e.lo = e.hi = m.nonfinite ? std::numeric_limits<double>::infinity() : m.angle_err_rad;
-            }
-            if (std::isinf(e.err)) out.nonfinite++;
-            else if (greater(e, finite_max)) finite_max = e;
-            if (greater(e, best)) best = e;  // the exact maximum, reported even if its key ties the pool's
-            if (const double key = key_of(e); pool.size() >= size_t(kPool) && key <= rank_key(pool.back().err)) continue;
-            // Into the pool (kept in by_error order, e's key now certain), after every case of the same key: the
-            // order a stable sort of the appended case would give.
-            pool.insert(std::upper_bound(pool.begin(), pool.end(), e, by_error), e);
-            if (pool.size() > size_t(kPool)) pool.pop_back();
-            changed = true;
+            changed = accept(d, r, est, out) || changed;
         }
-        if (generations) block = changed ? std::max(kMinGeneration, block / 2) : std::min(kMaxGeneration, 2 * block);
+        if (remote_ && max_block_ > 1) block_ = changed ? std::max(min_block_, block_ / 2) : std::min(max_block_, 2 * block_);
     }
-    // The cases reported: certified (those decided on an estimate are certified now; the best case and the
-    // finite maximum are usually a kept case too).
-    for (auto &k : pool) certify(k);
-    for (Kept<T> *x : {&best, &finite_max})
-        for (const auto &k : pool)
+    return true;
+}
+
+template <class T> void Climb<T>::finish(int keep, SearchOutcome &out) {
+    // The cases reported: certified (those decided on an estimate are certified now; the best case and the finite
+    // maximum are usually a kept case too).
+    for (auto &k : pool_) screen_.certify(k);
+    for (Kept<T> *x : {&best_, &finite_max_})
+        for (const auto &k : pool_)
             if (!x->exact && same_case(k.c, x->c) && k.out == x->out) *x = k;
-    certify(best), certify(finite_max);
-    out.max_angle_err_rad = finite_max.err;
-    {
-        const uint64_t checks = out.reference.screen_checks, violations = out.reference.screen_violations;
-        out.reference = reference.stats();
-        out.reference.screened = screened - checks, out.reference.screen_checks = checks;
-        out.reference.screened_dd = screened_dd;
-        out.reference.deferred = deferred, out.reference.deferred_certified = deferred_certified;
-        out.reference.screen_violations = violations;
-    }
+    screen_.certify(best_), screen_.certify(finite_max_);
+    out.max_angle_err_rad = finite_max_.err;
+    out.reference = screen_.stats();
     // Reported worst first by the exact error (the ranking above only decided the path), the exact maximum
     // included.
     bool kept = false;
-    for (const auto &k : pool) kept = kept || same_case(k.c, best.c);
-    if (!kept) pool.back() = best;
-    std::stable_sort(pool.begin(), pool.end(), [](const auto &a, const auto &b) { return a.err > b.err; });
-    for (size_t k = 0; k < pool.size() && k < size_t(std::max(0, keep)); k++) {
+    for (const auto &k : pool_) kept = kept || same_case(k.c, best_.c);
+    if (!kept) pool_.back() = best_;
+    std::stable_sort(pool_.begin(), pool_.end(), [](const auto &a, const auto &b) { return a.err > b.err; });
+    for (size_t k = 0; k < pool_.size() && k < size_t(std::max(0, keep)); k++) {
         FoundCase f;
-        for (int i = 0; i < 4; i++) f.q0[i] = pool[k].c.q0[size_t(i)], f.q1[i] = pool[k].c.q1[size_t(i)];
-        f.t = pool[k].c.t;
-        f.angle_err_rad = pool[k].err;
+        for (int i = 0; i < 4; i++) f.q0[i] = pool_[k].c.q0[size_t(i)], f.q1[i] = pool_[k].c.q1[size_t(i)];
+        f.t = pool_[k].c.t;
+        f.angle_err_rad = pool_[k].err;
         out.worst.push_back(f);
     }
+}
+
+}  // namespace
+
+template <class T>
+SearchOutcome search_row(const Impl &impl, Op op, Region region, uint64_t seed, ReferenceMode mode, const std::vector<double> &sampled_err,
+                         int keep, const SearchSettings &settings, const StopToken &stop) {
+    SearchOutcome out;
+    const uint64_t n = sampled_err.size(), half = n / 2;
+    out.evaluations = n;
+    Climb<T> climb(impl, op, region, seed, mode, settings, stop);
+    if (!climb.seed_pool(seed, sampled_err, half, out)) return out;
+    if (!climb.climb(n - half, out)) return out;
+    climb.finish(keep, out);
     return out;
 }
 
-void search_worst_cases(RunResult &result, int jobs, const StopToken &stop) {
+void search_worst_cases(RunResult &result, int jobs, const SearchSettings &settings, const StopToken &stop) {
     std::vector<SearchOutcome> outcomes(result.rows.size());
     std::vector<char> searched(result.rows.size(), 0);
     std::atomic<size_t> next{0};
@@ -528,8 +415,8 @@ void search_worst_cases(RunResult &result, int jobs, const StopToken &stop) {
             }
             if (errs.size() != row.cases) continue;
             outcomes[r] = row.impl->precision == Precision::f32
-                              ? search_row<float>(*row.impl, row.op, row.region, result.options.seed, result.options.reference, errs, result.options.worst_k, stop)
-                              : search_row<double>(*row.impl, row.op, row.region, result.options.seed, result.options.reference, errs, result.options.worst_k, stop);
+                              ? search_row<float>(*row.impl, row.op, row.region, result.options.seed, result.options.reference, errs, result.options.worst_k, settings, stop)
+                              : search_row<double>(*row.impl, row.op, row.region, result.options.seed, result.options.reference, errs, result.options.worst_k, settings, stop);
             searched[r] = 1;
         }
     };
@@ -551,34 +438,9 @@ void search_worst_cases(RunResult &result, int jobs, const StopToken &stop) {
     }
 }
 
-RunResult run(const RunOptions &options, const std::vector<Impl> &catalogue, const RunContext &ctx) {
-    auto t0 = std::chrono::steady_clock::now();
-    RunResult result = sample(options, catalogue, ctx);
-    if (options.shard.whole() && !result.partial) {
-        try {
-            search_worst_cases(result, result.jobs, ctx.stop);
-        } catch (const Interrupted &) {
-            result.partial = true;  // a signal during the search: a partial report without its results
-        }
-    }
-    result.wall_time_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    return result;
-}
-
-RunResult merge_shards(const std::vector<std::string> &dirs, const std::vector<Impl> &catalogue, int jobs,
-                       const RunContext &ctx) {
-    RunResult result = read_shards(dirs, catalogue);
-    aggregate(result);
-    auto t0 = std::chrono::steady_clock::now();
-    search_worst_cases(result, std::max(1, jobs), ctx.stop);
-    result.wall_time_s += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    result.merged_shards = int(dirs.size());
-    return result;
-}
-
 template SearchOutcome search_row<float>(const Impl &, Op, Region, uint64_t, ReferenceMode, const std::vector<double> &, int,
-                                         const StopToken &, bool);
+                                         const SearchSettings &, const StopToken &);
 template SearchOutcome search_row<double>(const Impl &, Op, Region, uint64_t, ReferenceMode, const std::vector<double> &, int,
-                                          const StopToken &, bool);
+                                          const SearchSettings &, const StopToken &);
 
 }  // namespace qc

@@ -9,9 +9,12 @@
 // use large moves (resampling around the kept cases), later ones ulp-sized moves. Deterministic per seed.
 // In process every step's mutant is drawn from the pool the previous step left; out of process (plugins,
 // adapters, --isolate: a call costs a round trip) mutants are drawn by generations of 64 to 4096 from the
-// pool as it stands, one round trip each (search.cpp; QC_SEARCH_MAX_BLOCK=1 climbs one case per call).
+// pool as it stands, one round trip each (search.cpp; --search-max-block 1 climbs one case per call).
+// The search is two parts: the climb (search.cpp: pool, mutation, acceptance) and the screen (screen.h: when
+// the screens apply, the estimates, certification and the interval comparisons).
 #pragma once
 
+#include "isolate/process_plugin.h"
 #include "plugins/impls.h"
 #include "run/runner.h"
 #include "reference/reference.h"
@@ -20,6 +23,14 @@
 #include <vector>
 
 namespace qc {
+
+// How the search runs (what run and merge pass down from the CLI).
+struct SearchSettings {
+    // Out of process, the largest generation of mutants sent in one batch (--search-max-block): 1 climbs one
+    // case per call, the in-process path; at most the protocol's largest batch.
+    size_t max_block = kProcessMaxCases;
+    bool screen = true;  // false turns the screen (screen.h) off, for the test that it changes nothing
+};
 
 struct SearchOutcome {
     double max_angle_err_rad = 0;  // over finite outputs of every case the search evaluated
@@ -39,24 +50,14 @@ struct SearchOutcome {
 // non-finite output); its size n is the sampling budget. The search uses the first n/2 and climbs n - n/2
 // steps, each a new reference evaluation unless its mutant is already in the pool (pool_repeats) or, under
 // --reference fast, the screen shows that it cannot enter the pool (reference.screened).
-// A stop request (stop) throws Interrupted between steps. screen = false turns the screen (screen.h) off, for
-// the test that it changes nothing.
+// A stop request (stop) throws Interrupted between steps.
 template <class T>
 SearchOutcome search_row(const Impl &impl, Op op, Region region, uint64_t seed, ReferenceMode mode, const std::vector<double> &sampled_err,
-                         int keep, const StopToken &stop = {}, bool screen = true);
+                         int keep, const SearchSettings &settings = {}, const StopToken &stop = {});
 
 // The worst-case search on every row of an aggregated, complete run (rows[].search_worst and
 // max_angle_err_search_rad), over `jobs` threads; deterministic per seed whatever `jobs` is. Adds its
 // reference work to the result's counters.
-void search_worst_cases(RunResult &result, int jobs, const StopToken &stop = {});
-
-// quatcheck run: sample() (run/runner.h), then, for a whole (unsharded) and uninterrupted run, the search
-// (a stop request during it makes the result partial, without the search's results).
-RunResult run(const RunOptions &options, const std::vector<Impl> &catalogue, const RunContext &ctx = {});
-
-// quatcheck merge: read_shards (run/shard.h), aggregate, then the search over `jobs` threads (it needs every
-// case's error of a row, so shards skip it and it runs here, as in the unsharded run).
-RunResult merge_shards(const std::vector<std::string> &dirs, const std::vector<Impl> &catalogue, int jobs,
-                       const RunContext &ctx = {});
+void search_worst_cases(RunResult &result, int jobs, const SearchSettings &settings = {}, const StopToken &stop = {});
 
 }  // namespace qc

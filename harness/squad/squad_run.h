@@ -27,7 +27,7 @@ struct SquadOptions {
     int worst_k = 5;
     // fast: the squad metrics (rotation angles against the reference curve) in double-double, against the
     // MPFR reference rounded to double-double; mpfr: in MPFR. The squad reference itself is MPFR in both.
-    ReferenceMode reference = ReferenceMode::fast;
+    ReferenceMode reference = kDefaultReferenceMode;
 };
 
 // The c1 check (docs/squad.md): at every interior key, the world-frame angular velocity of the

@@ -1,6 +1,7 @@
 // quatcheck sweep: exhaustive (or scanned) slices along the dot product or t, and the branch map. The method
 // is described in sweep.h and docs/sweep.md. CORE-MATH and LLVM libc check one-argument functions on every
 // binary32 input; this applies the idea to one-dimensional slices of slerp's nine inputs.
+#include "metrics/comparison.h"
 #include "sweep/sweep.h"
 
 #include "isolate/eval.h"
@@ -394,9 +395,9 @@ void run_slice(const SweepOptions &opt, const RunContext &ctx, size_t slice_inde
     std::vector<EvalOutcome> fail_outcome(rows.size());
     std::vector<RowAcc> total(rows.size());
     auto worker = [&](int) {
-        ReferenceEngine reference(spec.precision, opt.reference);
+        Comparator cmp(spec.precision, opt.reference);
+        auto &[reference, metric] = cmp;
         reference.set_nlerp_wanted(want_nlerp);
-        MetricEngine metric(spec.precision, opt.reference);
         SliceRunner<T> runner(opt, spec, rows, pts);  // own buffers
         std::vector<RowAcc> acc(rows.size());
         for (uint64_t blk; (blk = next.fetch_add(1)) < blocks;) {
@@ -420,9 +421,9 @@ void run_slice(const SweepOptions &opt, const RunContext &ctx, size_t slice_inde
     result.cases += n;
 
     // Bisection of the largest candidates to adjacent floats.
-    ReferenceEngine reference(spec.precision, opt.reference);
+    Comparator cmp(spec.precision, opt.reference);
+    auto &[reference, metric] = cmp;
     reference.set_nlerp_wanted(want_nlerp);
-    MetricEngine metric(spec.precision, opt.reference);
     for (size_t r = 0; r < rows.size(); r++) {
         RowAcc &a = total[r];
         SweepRow row;
@@ -598,8 +599,8 @@ double calibrate(const SweepOptions &opt, const std::vector<ImplOp> &sel, const 
     const uint64_t count = std::min<uint64_t>(2048, full.size());
     for (uint64_t k = 0; k < count; k++) pts.values.push_back(full.at(k * full.size() / count));
     pts.end = count;
-    ReferenceEngine reference(spec.precision, opt.reference);
-    MetricEngine metric(spec.precision, opt.reference);
+    Comparator cmp(spec.precision, opt.reference);
+    auto &[reference, metric] = cmp;
     SliceRunner<T> runner(opt, spec, rows, pts);
     std::vector<RowAcc> acc(rows.size());
     std::vector<char> failed(rows.size(), 0);

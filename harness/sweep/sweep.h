@@ -72,7 +72,7 @@ struct SweepOptions {
     uint64_t points = 0;                    // 0: exhaustive in f32, kDefaultScanPoints scan in f64
     Shard shard;                            // slice K of N of every slice's points
     int jobs = 0;
-    ReferenceMode reference = ReferenceMode::fast;
+    ReferenceMode reference = kDefaultReferenceMode;
     uint64_t seed = 1;                      // the uniform key pairs of --over t
 };
 

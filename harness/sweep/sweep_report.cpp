@@ -133,7 +133,7 @@ nlohmann::json sweep_json(const SweepResult &r) {
 
 namespace {
 
-constexpr const char *kStateFormat = "quatcheck-sweep-state-1";
+constexpr const char *kStateFormat = "quatcheck-sweep-state-2";
 
 nlohmann::json hexes(const double *v, size_t n) {
     nlohmann::json a = nlohmann::json::array();
@@ -151,10 +151,12 @@ nlohmann::json selected_json(const std::vector<ImplOp> &selected) {
 // The options that must agree between the shards of one sweep (selection and build included).
 nlohmann::json identity(const SweepResult &r) {
     const SweepOptions &o = r.options;
-    return {{"over", to_string(o.over)}, {"lo", hexfloat(o.lo)}, {"hi", hexfloat(o.hi)}, {"points", o.points},
+    nlohmann::json id = {{"over", to_string(o.over)}, {"lo", hexfloat(o.lo)}, {"hi", hexfloat(o.hi)}, {"points", o.points},
             {"ts", hexes(o.ts.data(), o.ts.size())}, {"pair_dots", hexes(o.pair_dots.data(), o.pair_dots.size())},
-            {"seed", o.seed}, {"reference", to_string(o.reference)}, {"impl_filters", o.impl_filters},
-            {"shard_count", o.shard.count}, {"selected", selected_json(r.selected)}, {"build", build_identity()}};
+            {"seed", o.seed}, {"impl_filters", o.impl_filters}, {"shard_count", o.shard.count},
+            {"selected", selected_json(r.selected)}, {"build", build_identity()}};
+    put_reference_mode(id, o.reference);
+    return id;
 }
 
 std::string state_checksum(const nlohmann::json &state) {
@@ -252,7 +254,7 @@ SweepResult merge_sweep_shards(const std::vector<std::string> &dirs, const std::
                 for (const json &t : id.at("ts")) o.ts.push_back(hex_of(t, path));
                 for (const json &d : id.at("pair_dots")) o.pair_dots.push_back(hex_of(d, path));
                 o.seed = id.at("seed");
-                o.reference = *parse_reference_mode(id.at("reference").get<std::string>());
+                o.reference = get_reference_mode(id, path);
                 o.impl_filters = id.at("impl_filters").get<std::vector<std::string>>();
                 r.jobs = j.at("jobs");
                 for (const json &s : j.at("slices")) {

@@ -1,3 +1,4 @@
+#include "metrics/comparison.h"
 #include "threshold/study.h"
 #include "run/parallel.h"
 #include "isolate/eval.h"
@@ -218,8 +219,8 @@ void accuracy_pass(const ThresholdOptions &opt, const StopToken &stop, int jobs,
     std::atomic<size_t> next{0};
     std::mutex stats_mutex;
     auto worker = [&] {
-        ReferenceEngine reference(Format<T>::precision, opt.reference);
-        MetricEngine metric(Format<T>::precision, opt.reference);
+        Comparator cmp(Format<T>::precision, opt.reference);
+        auto &[reference, metric] = cmp;
         for (size_t i; (i = next.fetch_add(1)) < n;)
             measure_point<T>(opt, stop, work.routines, i, work.grid[i], reference, metric, work.points[i], work.timing_cases[i]);
         std::lock_guard<std::mutex> lock(stats_mutex);

@@ -58,7 +58,7 @@ struct ThresholdOptions {
     int jobs = 0;               // 0 = all cores
     double min_time_s = 0.01;   // Google Benchmark minimum time per benchmark; 0 = no timing (ns = nan)
     double floor_factor = 2;    // tau* tolerance, in units of the arc floor
-    ReferenceMode reference = ReferenceMode::fast;
+    ReferenceMode reference = kDefaultReferenceMode;
     // Non-empty: study these implementations' slerp_tau (each supports_slerp_tau()) instead of the families.
     std::vector<const Impl *> impls;
 };
