@@ -1,6 +1,6 @@
 // The parent side of process plugins (docs/plugin-protocol.md): spawning an adapter program in its own
 // process group with pipes for stdin/stdout, reading its hello, and exchanging batches under a timeout.
-#include "isolate/process_common.h"
+#include "isolate/child_process.h"
 #include "isolate/process_plugin.h"
 #include "tables/quote.h"
 
@@ -9,11 +9,7 @@
 #include <fcntl.h>
 #include <fmt/format.h>
 #include <poll.h>
-#include <signal.h>
-#include <spawn.h>
 #include <sys/ioctl.h>
-#include <sys/syscall.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -25,8 +21,6 @@
 #include <memory>
 #include <mutex>
 #include <sstream>
-
-extern char **environ;
 
 static_assert(std::endian::native == std::endian::little, "the process-plugin wire format is little-endian");
 
@@ -66,71 +60,12 @@ std::vector<std::string> words(const std::string &line) {
     return w;
 }
 
-// ---- I/O with a deadline --------------------------------------------------------------------------------
-
-enum class Io { ok, timeout, interrupted, closed };
-
-// Waits for `events` on fd until the deadline; polls in slices so that a stop request is noticed. pidfd (when
-// >= 0) is the adapter's: once it has ended, a process it started may still hold the pipe open, so no end of
-// file would ever come; then Io::closed, after one last look (bytes written before the end still count).
-Io wait_fd(int fd, short events, Clock::time_point deadline, const StopToken &stop, int pidfd = -1) {
-    for (;;) {
-        if (stop.requested()) return Io::interrupted;
-        auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
-        if (left <= 0) return Io::timeout;
-        pollfd p[2] = {{fd, events, 0}, {pidfd, POLLIN, 0}};
-        int r = ::poll(p, pidfd >= 0 ? 2 : 1, int(std::min<long long>(left, 100)));
-        if (r > 0 && p[0].revents) return Io::ok;  // readable, writable, or hung up: the read/write says which
-        if (r > 0 && pidfd >= 0 && p[1].revents) {
-            pollfd q{fd, events, 0};
-            return ::poll(&q, 1, 0) > 0 ? Io::ok : Io::closed;
-        }
-        if (r < 0 && errno != EINTR) return Io::closed;
-    }
-}
-
-Io write_all(int fd, const char *p, size_t n, Clock::time_point deadline, const StopToken &stop, int pidfd = -1) {
-    while (n) {
-        ssize_t k = ::write(fd, p, n);
-        if (k > 0) { p += k, n -= size_t(k); continue; }
-        if (k < 0 && errno == EINTR) continue;
-        if (k < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
-            if (Io w = wait_fd(fd, POLLOUT, deadline, stop, pidfd); w != Io::ok) return w;
-            continue;
-        }
-        return Io::closed;  // EPIPE: the adapter has gone
-    }
-    return Io::ok;
-}
-
-// Reads exactly n bytes; *got says how many arrived (for a short answer's message).
-Io read_exact(int fd, char *p, size_t n, Clock::time_point deadline, const StopToken &stop, int pidfd, size_t *got = nullptr) {
-    size_t have = 0;
-    while (have < n) {
-        ssize_t k = ::read(fd, p + have, n - have);
-        if (k > 0) { have += size_t(k); continue; }
-        if (k < 0 && errno == EINTR) continue;
-        if (k < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
-            if (Io w = wait_fd(fd, POLLIN, deadline, stop, pidfd); w != Io::ok) {
-                if (got) *got = have;
-                return w;
-            }
-            continue;
-        }
-        if (got) *got = have;
-        return Io::closed;  // EOF or error
-    }
-    if (got) *got = have;
-    return Io::ok;
-}
-
 // ---- one adapter process --------------------------------------------------------------------------------
 
 class Adapter {
 public:
-    pid_t pid = -1;
+    Child child;
     int to = -1, from = -1;  // the adapter's stdin (we write) and stdout (we read)
-    int pidfd = -1;          // the adapter's process (-1 on kernels before 5.3: end of file only)
     uint32_t seq = 0;
 
     ~Adapter() { stop(); }
@@ -147,7 +82,6 @@ public:
 
     // Starts argv[0] (searched in PATH) and reads its hello text. Returns an empty string or the reason.
     std::string start(const std::vector<std::string> &argv, const RunContext &ctx, std::string &hello) {
-        prepare_to_spawn();
         int in[2], out[2];
         if (::pipe2(in, O_CLOEXEC) != 0) return fmt::format("pipe: {}", std::strerror(errno));
         if (::pipe2(out, O_CLOEXEC) != 0) {
@@ -158,44 +92,23 @@ public:
         // 4096 x 10 doubles out, 4096 x 4 back): one write, no hand-over per 64 KiB. Best effort: a failure
         // leaves the default size, which only costs time.
         for (int fd : {in[1], out[1]}) ::fcntl(fd, F_SETPIPE_SZ, 1 << 20);
-        posix_spawn_file_actions_t fa;
-        posix_spawn_file_actions_init(&fa);
-        posix_spawn_file_actions_adddup2(&fa, in[0], 0);
-        posix_spawn_file_actions_adddup2(&fa, out[1], 1);
-        // The adapter's stderr is discarded (a chatty library must not break the tool's one-line output)
-        // unless QC_WORKER_STDERR=1, the same switch as for shared-library plugins.
-        if (const char *e = std::getenv("QC_WORKER_STDERR"); !e || std::string(e) != "1")
-            posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
-        posix_spawn_file_actions_addclosefrom_np(&fa, 3);  // pipes only: no other fd of ours leaks in
-        posix_spawnattr_t at;
-        posix_spawnattr_init(&at);
-        sigset_t none, dflt;
-        sigemptyset(&none);
-        sigemptyset(&dflt);
-        for (int s : {SIGINT, SIGTERM, SIGPIPE}) sigaddset(&dflt, s);
-        posix_spawnattr_setsigmask(&at, &none);
-        posix_spawnattr_setsigdefault(&at, &dflt);
-        posix_spawnattr_setpgroup(&at, 0);  // its own group: Ctrl-C reaches us only; a kill reaches all of it
-        posix_spawnattr_setflags(&at, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP);
-        std::vector<std::string> args = argv;
-        std::vector<char *> cargv;
-        for (auto &a : args) cargv.push_back(a.data());
-        cargv.push_back(nullptr);
-        int rc = ::posix_spawnp(&pid, cargv[0], &fa, &at, cargv.data(), environ);
-        posix_spawn_file_actions_destroy(&fa);
-        posix_spawnattr_destroy(&at);
+        SpawnSpec spec;
+        spec.argv = argv;
+        spec.search_path = true;
+        spec.fds = {{in[0], 0}, {out[1], 1}};
+        spec.keep_stderr = keep_child_stderr();  // QC_WORKER_STDERR=1, the same switch as for shared-library plugins
+        spec.close_others = true;                // pipes only: no other fd of ours leaks in
+        const int rc = spawn_child(spec, child);
         ::close(in[0]), ::close(out[1]);
         to = in[1], from = out[0];
         ::fcntl(to, F_SETFL, O_NONBLOCK);
         ::fcntl(from, F_SETFL, O_NONBLOCK);
         if (rc != 0) {
-            pid = -1;
             stop();
             return fmt::format("cannot start '{}': {}", argv[0], std::strerror(rc));
         }
-        pidfd = int(::syscall(SYS_pidfd_open, pid, 0));
         std::string error = read_hello(hello, ctx);
-        has_clock_ = error.empty() && ::clock_getcpuclockid(pid, &clock_) == 0;
+        has_clock_ = error.empty() && ::clock_getcpuclockid(child.pid, &clock_) == 0;
         cpu_since_last();
         return error;
     }
@@ -204,24 +117,12 @@ public:
     // moment to end by itself and return how it ended ("" when it had to be killed).
     std::string stop(bool dying = false) {
         std::string how;
-        if (pid > 0) {
-            int st = 0;
-            pid_t r = ::waitpid(pid, &st, WNOHANG);
-            for (int k = 0; dying && r == 0 && k < 40; k++) {
-                ::usleep(5000);
-                r = ::waitpid(pid, &st, WNOHANG);
-            }
-            ::kill(-pid, SIGKILL);  // the group: whatever the adapter started goes too
-            if (r == 0)
-                while (::waitpid(pid, &st, 0) < 0 && errno == EINTR) {
-                }
-            reap_group(pid);
-            how = r == pid ? describe_exit(st) : "";
-            pid = -1;
+        if (child.pid > 0) {
+            const ChildEnd end = end_child(child, std::chrono::milliseconds(dying ? 200 : 0));
+            if (end.by_itself) how = describe_exit(end.status);
         }
         if (to >= 0) ::close(to), to = -1;
         if (from >= 0) ::close(from), from = -1;
-        if (pidfd >= 0) ::close(pidfd), pidfd = -1;
         return how;
     }
 
@@ -251,7 +152,7 @@ private:
             if (k > 0) { hello.append(buf, size_t(k)); continue; }
             if (k < 0 && errno == EINTR) continue;
             if (k < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
-                Io w = wait_fd(from, POLLIN, deadline, ctx.stop, pidfd);
+                Io w = wait_fd(from, POLLIN, deadline, ctx.stop, child.pidfd);
                 if (w == Io::timeout) return fmt::format("no complete hello within {} s", timeout);
                 if (w == Io::interrupted) return "interrupted";
                 if (w == Io::ok) continue;
@@ -335,7 +236,7 @@ public:
             }
         }
         s.sent_at = Clock::now();
-        if (Io r = write_all(a.to, req.data(), req.size(), deadline(), ctx_.stop, a.pidfd); r != Io::ok)
+        if (Io r = write_all(a.to, req.data(), req.size(), deadline(), ctx_.stop, a.child.pidfd); r != Io::ok)
             s.failed = io_fail(a, r, "the adapter stopped reading its input");
         return s;
     }
@@ -360,7 +261,7 @@ public:
         };
         auto violation = [&](std::string what) { return fail(kill(a, EvalStatus::out_of_bounds, "protocol violation: " + what)); };
         uint32_t rh[6] = {};
-        if (Io r = read_exact(a.from, reinterpret_cast<char *>(rh), kReplyHeader, until, ctx_.stop, a.pidfd); r != Io::ok)
+        if (Io r = read_exact(a.from, reinterpret_cast<char *>(rh), kReplyHeader, until, ctx_.stop, a.child.pidfd); r != Io::ok)
             return fail(io_fail(a, r, "the adapter ended without answering"));
         if (rh[0] != kReplyMagic) return violation(fmt::format("the answer does not start with QCR1 (got 0x{:08x})", rh[0]));
         if (rh[1] != s.seq) return violation(fmt::format("answer to batch {} carries sequence number {}", s.seq, rh[1]));
@@ -368,7 +269,7 @@ public:
         if (rh[3] != 0) return violation(fmt::format("reserved field is {}, not 0", rh[3]));
         std::vector<char> body(n * kOutputsPerCase * width);
         size_t got = 0;
-        if (Io r = read_exact(a.from, body.data(), body.size(), until, ctx_.stop, a.pidfd, &got); r != Io::ok)
+        if (Io r = read_exact(a.from, body.data(), body.size(), until, ctx_.stop, a.child.pidfd, &got); r != Io::ok)
             return fail(io_fail(a, r, fmt::format("short answer: {} of {} output bytes", got, body.size())));
         // Bytes beyond the answer belong to this batch: left in the pipe, they would be read as the next
         // batch's answer and blame it.

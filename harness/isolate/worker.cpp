@@ -1,6 +1,7 @@
 // The worker side of containment: `quatcheck worker` loads one plugin (or picks one built-in family),
 // then evaluates batches from the parent until its command pipe closes. Everything it does to itself
 // (crash, hang, scribble) stays in this process; the parent sees a status.
+#include "isolate/child_process.h"
 #include "isolate/protocol.h"
 #include "plugins/impls.h"
 
@@ -25,28 +26,6 @@ namespace {
 // this worker's pid (a call that returns in another process was forked by the plugin).
 int g_cmd_fd = isolate::kCommandFd, g_reply_fd = isolate::kReplyFd, g_trap_fd = -1;
 pid_t g_self = 0;
-
-bool read_all(int fd, void *p, size_t n) {
-    auto *c = static_cast<char *>(p);
-    while (n) {
-        ssize_t k = ::read(fd, c, n);
-        if (k < 0 && errno == EINTR) continue;
-        if (k <= 0) return false;
-        c += k, n -= size_t(k);
-    }
-    return true;
-}
-
-bool write_all(int fd, const void *p, size_t n) {
-    auto *c = static_cast<const char *>(p);
-    while (n) {
-        ssize_t k = ::write(fd, c, n);
-        if (k < 0 && errno == EINTR) continue;
-        if (k <= 0) return false;
-        c += k, n -= size_t(k);
-    }
-    return true;
-}
 
 void send_hello(const std::string &text) {
     uint32_t len = uint32_t(text.size());
