@@ -5,7 +5,7 @@
 // ending a child with everything it forked.
 #pragma once
 
-#include "run/context.h"
+#include "isolate/context.h"
 
 #include <sys/types.h>
 

@@ -4,8 +4,6 @@
 #include "isolate/process_plugin.h"
 #include "tables/quote.h"
 
-#include "plugins/impls.h"
-
 #include <fcntl.h>
 #include <fmt/format.h>
 #include <poll.h>
@@ -217,7 +215,7 @@ public:
         const size_t per_case = tau ? kInputsPerTauCase : kInputsPerCase;
         std::vector<char> req(kRequestHeader + n * per_case * width);
         s.seq = ++a.seq;
-        const uint32_t op = fn == EvalFn::nlerp ? 1u : tau ? 2u : 0u;
+        const uint32_t op = fn == EvalFn::nlerp ? kProcessNlerp : tau ? kProcessSlerpTau : kProcessSlerp;
         uint32_t head[6] = {kRequestMagic, s.seq, family, op | uint32_t(width) << 8, uint32_t(n), 0};
         std::memcpy(req.data(), head, sizeof head);
         char *w = req.data() + kRequestHeader;
@@ -472,15 +470,15 @@ private:
         cpu_over_ns_{0};
 };
 
-// The parent's stand-in table for a family served by a process (the same mask as IsolatedDescriptor).
-unsigned function_mask(const ProcessHello::Family &f) {
+// A family's functions as a worker reports a shared-library plugin's (eval.h's FunctionBit).
+unsigned function_bits(const ProcessHello::Family &f) {
+    const std::pair<ProcessOp, FunctionBit> f32[] = {{kProcessSlerp, kSlerpF32}, {kProcessNlerp, kNlerpF32}, {kProcessSlerpTau, kSlerpTauF32}};
+    const std::pair<ProcessOp, FunctionBit> f64[] = {{kProcessSlerp, kSlerpF64}, {kProcessNlerp, kNlerpF64}, {kProcessSlerpTau, kSlerpTauF64}};
     unsigned m = 0;
-    if (f.has[0][0]) m |= 1u << 0;  // slerp_f32
-    if (f.has[1][0]) m |= 1u << 1;  // nlerp_f32
-    if (f.has[0][1]) m |= 1u << 4;  // slerp_f64
-    if (f.has[1][1]) m |= 1u << 5;  // nlerp_f64
-    if (f.has[2][0]) m |= kTauMaskF32;
-    if (f.has[2][1]) m |= kTauMaskF64;
+    for (const auto &[op, bit] : f32)
+        if (f.has[op][precision_index(Precision::f32)]) m |= bit;
+    for (const auto &[op, bit] : f64)
+        if (f.has[op][precision_index(Precision::f64)]) m |= bit;
     return m;
 }
 
@@ -584,18 +582,19 @@ std::string parse_process_hello(const std::string &text, ProcessHello &out) {
             f.name = w[1];
             for (size_t t = 2; t < w.size(); t++) {
                 const std::string &s = w[t];
-                int op = s.rfind("slerp.", 0) == 0 ? 0 : s.rfind("nlerp.", 0) == 0 ? 1 : s.rfind("slerp_tau.", 0) == 0 ? 2 : -1;
-                const std::string suffix = op < 0 ? "" : s.substr(op == 2 ? 10 : 6);
-                int prec = suffix == "f32" ? 0 : suffix == "f64" ? 1 : -1;
-                if (op < 0 || prec < 0 || (op == 2 && out.protocol < 2))
+                const int op = s.rfind("slerp.", 0) == 0 ? kProcessSlerp : s.rfind("nlerp.", 0) == 0 ? kProcessNlerp
+                             : s.rfind("slerp_tau.", 0) == 0 ? kProcessSlerpTau : -1;
+                const std::string suffix = op < 0 ? "" : s.substr(s.find('.') + 1);
+                const int prec = suffix == "f32" ? int(precision_index(Precision::f32)) : suffix == "f64" ? int(precision_index(Precision::f64)) : -1;
+                if (op < 0 || prec < 0 || (op == kProcessSlerpTau && out.protocol < 2))
                     return fmt::format("{}: '{}' is not one of slerp.f32, slerp.f64, nlerp.f32, nlerp.f64{}", where,
                                        s.substr(0, 40), out.protocol < 2 ? " (slerp_tau needs 'quatcheck-plugin 2')" : ", slerp_tau.f32, slerp_tau.f64");
                 if (f.has[op][prec]) return fmt::format("{}: '{}' is listed twice", where, s);
                 f.has[op][prec] = true;
             }
-            for (int prec = 0; prec < 2; prec++)
-                if (f.has[2][prec] && !f.has[0][prec])
-                    return fmt::format("{}: slerp_tau.{} without slerp.{}", where, prec ? "f64" : "f32", prec ? "f64" : "f32");
+            for (Precision p : {Precision::f32, Precision::f64})
+                if (f.has[kProcessSlerpTau][precision_index(p)] && !f.has[kProcessSlerp][precision_index(p)])
+                    return fmt::format("{}: slerp_tau.{} without slerp.{}", where, to_string(p), to_string(p));
             out.families.push_back(f);
         } else {
             return fmt::format("{}: unknown record '{}' (expected library, family or end)", where, w[0].substr(0, 40));
@@ -606,8 +605,7 @@ std::string parse_process_hello(const std::string &text, ProcessHello &out) {
     return {};
 }
 
-void add_process_plugin(std::vector<Impl> &out, std::set<std::string> &families, const std::string &command,
-                        const RunContext &ctx) {
+ProcessPlugin start_process_plugin(const std::string &command, const std::set<std::string> &taken, const RunContext &ctx) {
     const std::string who = fmt::format("--plugin-cmd '{}'", command);
     std::vector<std::string> argv = split_command(command);
     auto first = std::make_unique<Adapter>();
@@ -619,30 +617,12 @@ void add_process_plugin(std::vector<Impl> &out, std::set<std::string> &families,
     error = parse_process_hello(hello_text, hello);
     if (!error.empty()) throw InputError(fmt::format("{}: refused: {}", who, error));
     for (const auto &f : hello.families)
-        if (families.count(f.name)) throw InputError(fmt::format("{}: refused: family '{}' already exists", who, f.name));
+        if (taken.count(f.name)) throw InputError(fmt::format("{}: refused: family '{}' already exists", who, f.name));
     auto pool = std::make_shared<ProcessPool>(command, argv, hello_text, std::move(first), ctx);
-    for (unsigned k = 0; k < hello.families.size(); k++) {
-        const auto &f = hello.families[k];
-        families.insert(f.name);
-        const qc_impl_v1 *table = isolated_table(IsolatedDescriptor{f.name, function_mask(f)});
-        auto backend = std::make_shared<ProcessFamilyBackend>(pool, k);
-        for (Precision p : {Precision::f32, Precision::f64}) {
-            int pi = p == Precision::f32 ? 0 : 1;
-            if (!f.has[0][pi] && !f.has[1][pi]) continue;
-            Impl i;
-            i.family = f.name;
-            i.precision = p;
-            i.name = fmt::format("{}.{}", f.name, to_string(p));
-            i.group = "plugin";
-            i.summary = fmt::format("{} {} through {}", hello.library, hello.version, who);
-            i.version = hello.version;
-            i.origin = command;
-            i.table = table;
-            i.backend = backend;
-            i.has_slerp_tau = f.has[2][pi];
-            out.push_back(std::move(i));
-        }
-    }
+    ProcessPlugin out{hello.library, hello.version, {}};
+    for (unsigned k = 0; k < hello.families.size(); k++)
+        out.families.push_back({{hello.families[k].name, function_bits(hello.families[k])}, std::make_shared<ProcessFamilyBackend>(pool, k)});
+    return out;
 }
 
 }  // namespace qc
