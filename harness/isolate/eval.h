@@ -6,7 +6,7 @@
 //   worker processes isolated_plugin_backend() / isolated_builtin_backend() (every shared-library plugin,
 //                    and the built-ins under --isolate): `quatcheck worker` processes fed batches over shared
 //                    memory, with a timeout per batch;
-//   process plugins  add_process_plugin() (harness/isolate/process_plugin.h): --plugin-cmd adapters.
+//   process plugins  start_process_plugin() (harness/isolate/process_plugin.h): --plugin-cmd adapters.
 // Out of process, a crash, a hang or an out-of-bounds write ends that batch with a status and the index of
 // the case that triggered it, and never the caller.
 #pragma once
