@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """Checks that the harness's layers point one way (issue 17; README "Layout"): a file includes only headers of
-its own layer or of a lower one. Run by the build (CMake target check_layers, part of ALL), so a violation is a
-build error naming the file, the header and both layers.
+its own layer or of a lower one, and the folders of one layer include each other without a cycle (issue 27:
+a cycle, e.g. plugins -> isolate -> plugins, means neither folder can be read or built without the other).
+Run by the build (CMake target check_layers, part of ALL), so a violation is a build error naming the file,
+the header and both layers, or each folder of the cycle with one include that makes each step.
 
 Usage: scripts/check_layers.py [ROOT]
 """
@@ -22,10 +24,55 @@ RANK = {d: (i, name) for i, (name, dirs) in enumerate(LAYERS) for d in dirs}
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
 
 
+def folder_cycles(edges):
+    """edges: {(a, b): "a/file includes \"b/h\""} between folders of one layer. Returns one cycle (a list of
+    folders, first repeated last) per strongly connected group of more than one folder, shortest through the
+    group's first folder by name."""
+    graph = {}
+    for a, b in edges:
+        graph.setdefault(a, set()).add(b)
+        graph.setdefault(b, set())
+    reach = {a: set() for a in graph}
+    for a in graph:  # a small graph: plain search from every folder
+        todo = [a]
+        while todo:
+            for b in graph[todo.pop()]:
+                if b not in reach[a]:
+                    reach[a].add(b)
+                    todo.append(b)
+    cycles, seen = [], set()
+    for a in sorted(graph):
+        group = sorted(b for b in graph if b in reach[a] and a in reach[b])
+        if len(group) < 2 or a in seen:
+            continue
+        seen.update(group)
+        prev, todo = {a: None}, [a]  # breadth first within the group: the shortest way back to a
+        while todo:
+            nxt = []
+            for x in todo:
+                for y in sorted(graph[x]):
+                    if y == a:
+                        path = [x]
+                        while prev[path[-1]] is not None:
+                            path.append(prev[path[-1]])
+                        cycles.append((group, list(reversed(path)) + [a]))
+                        todo, nxt = [], []
+                        break
+                    if y in group and y not in prev:
+                        prev[y] = x
+                        nxt.append(y)
+                else:
+                    continue
+                break
+            todo = nxt
+    return cycles
+
+
 def main():
     root = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(__file__), ".."))
     harness = os.path.join(root, "harness")
     errors = []
+    same_layer = {}  # (folder, folder) of one layer -> the first include that makes the edge
     for d in sorted(os.listdir(harness)):
         path = os.path.join(harness, d)
         if not os.path.isdir(path) or d.startswith("."):
@@ -45,6 +92,11 @@ def main():
                     continue  # same-directory or third-party header
                 if RANK[target][0] > RANK[d][0]:
                     errors.append(f"harness/{d}/{f}: includes \"{inc}\": layer {RANK[d][1]} may not include layer {RANK[target][1]}")
+                elif RANK[target][0] == RANK[d][0] and target != d:
+                    same_layer.setdefault((d, target), f"{d}/{f} includes \"{inc}\"")
+    for group, cycle in folder_cycles(same_layer):
+        steps = "; ".join(same_layer[(a, b)] for a, b in zip(cycle, cycle[1:]))
+        errors.append(f"folder cycle in layer {RANK[cycle[0]][1]} among {', '.join(group)}: {' -> '.join(cycle)} ({steps})")
     for e in errors:
         print(f"check_layers: {e}", file=sys.stderr)
     return 1 if errors else 0

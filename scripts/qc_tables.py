@@ -77,6 +77,24 @@ def schema(folder):
     return _schemas[folder]
 
 
+_constants = []
+
+
+def constants():
+    """The constants the report draws with, from `quatcheck tables --constants` (harness/regions/regions.h
+    defines them once: the seed threshold 0.9995 and the region bounds), asked of the same binaries as a
+    missing schema."""
+    if _constants:
+        return _constants[0]
+    for qc in _quatchecks():
+        out = subprocess.run([qc, "tables", "--constants"], capture_output=True, text=True)
+        if out.returncode == 0:
+            _constants.append(json.loads(out.stdout))
+            return _constants[0]
+    raise TableError("no quatcheck binary with `tables --constants` to ask for the report's constants "
+                     "(set QC_QUATCHECK)")
+
+
 def _check_schema(value, where):
     """A schema is {file: {"columns": [{"name": text, ...}, ...], ...}}; anything else (null, a table without
     columns) is refused with one line, before a reader trips over it."""

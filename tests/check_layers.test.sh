@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The layering check (scripts/check_layers.py, run by every build): the tree passes; an upward include
-# (a core file including a study's header), a directory placed in no layer, and a file of the cli layer
-# included from the output layer each fail it with one line naming the file (negative controls on copies).
+# (a core file including a study's header), a directory placed in no layer, a file of the cli layer
+# included from the output layer, and a cycle between folders of one layer (two folders, and three) each
+# fail it with one line naming the file or the cycle (negative controls on copies).
 # Usage: bash tests/check_layers.test.sh BUILD_DIR SOURCE_DIR
 source "$(dirname "$0")/lib.sh" "$@"
 check="$src/scripts/check_layers.py"
@@ -26,4 +27,14 @@ expect_violation "unplaced directory" 'harness/newpart/: directory in no layer'
 copy
 printf '#include "cli/command.h"\n' >> "$tmp/t/harness/report/run_report.h"
 expect_violation "output includes cli" 'harness/report/run_report.h: includes "cli/command.h"'
+copy
+printf '#include "plugins/impls.h"\n' >> "$work/t/harness/isolate/eval.cpp"
+expect_violation "two folders of one layer include each other" \
+    'folder cycle in layer evaluation among isolate, plugins: isolate -> plugins -> isolate (isolate/eval.cpp includes "plugins/impls.h"; plugins/'
+
+copy
+printf '#include "sweep/sweep.h"\n' >> "$work/t/harness/squad/tracks.h"
+printf '#include "curves/velocity.h"\n' >> "$work/t/harness/sweep/sweep.cpp"
+expect_violation "three folders of one layer in a cycle" \
+    'folder cycle in layer studies among curves, squad, sweep: curves -> squad -> sweep -> curves (curves/'
 echo "check_layers: ok"

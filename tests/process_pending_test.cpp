@@ -29,10 +29,9 @@ struct AdapterImpl {
     std::vector<Impl> impls;
     const Impl *slerp64 = nullptr;
     AdapterImpl() {
-        std::set<std::string> families;
         RunContext ctx;
         ctx.timeout_s = 10;
-        add_process_plugin(impls, families, QC_BINARY_DIR "/process/c_adapter", ctx);
+        impls = load_catalogue({process_plugin_spec(QC_BINARY_DIR "/process/c_adapter")}, ctx);
         for (const auto &i : impls)
             if (i.name == "proc-seed-c.f64") slerp64 = &i;
     }

@@ -50,7 +50,6 @@ int replay_case(const ConformArgs &a, const std::vector<Impl> &catalogue) {
 
 int conform_command(const ConformArgs &a) {
     if (a.cases <= 0) throw UsageError(fmt::format("--cases: must be a positive count, got {}", a.cases));
-    if (a.jobs < 0) throw UsageError(fmt::format("--jobs: must be 0 (all cores) or positive, got {}", a.jobs));
     const RunContext ctx = command_context(a.timeout_s);
     std::vector<Impl> catalogue = load_catalogue(a.plugins, ctx);
     if (!a.one_case.empty()) return replay_case(a, catalogue);

@@ -3,7 +3,7 @@
 // timing.csv). `quatcheck run` writes both files itself; this regenerates them once the other commands
 // have added their files.
 #include "cli/command.h"
-#include "leaderboard/leaderboard.h"
+#include "report/run_report.h"
 
 #include <fmt/format.h>
 

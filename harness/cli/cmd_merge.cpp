@@ -28,7 +28,6 @@ struct MergeArgs {
 int merge_command(const MergeArgs &a) {
     const RunContext ctx = command_context();
     std::vector<Impl> catalogue = load_catalogue(a.plugins, ctx);
-    if (a.jobs < 0) throw UsageError(fmt::format("--jobs: must be 0 (all cores) or positive, got {}", a.jobs));
     ReportDir dir(a.out, ctx.stop);
     if (!a.dirs.empty() && is_sweep_folder(a.dirs.front())) {  // the shards of quatcheck sweep --shard K/N
         SweepResult r = merge_sweep_shards(a.dirs, catalogue);

@@ -78,7 +78,6 @@ namespace {
 
 int run_command(const RunArgs &a) {
     if (a.cases <= 0) throw UsageError(fmt::format("--cases: must be a positive count, got {}", a.cases));
-    if (a.jobs < 0) throw UsageError(fmt::format("--jobs: must be 0 (all cores) or positive, got {}", a.jobs));
     if (a.worst_k < 0) throw UsageError(fmt::format("--worst-k: must be >= 0, got {}", a.worst_k));
     RunOptions opt;
     opt.impl_filters = a.impls;

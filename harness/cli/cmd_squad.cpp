@@ -23,7 +23,6 @@ struct SquadArgs {
 
 int squad_command(const SquadArgs &a) {
     if (a.tracks <= 0) throw UsageError(fmt::format("--tracks: must be a positive count, got {}", a.tracks));
-    if (a.jobs < 0) throw UsageError(fmt::format("--jobs: must be 0 (all cores) or positive, got {}", a.jobs));
     if (a.worst_k < 0) throw UsageError(fmt::format("--worst-k: must be >= 0, got {}", a.worst_k));
     SquadOptions opt;
     opt.impl_filters = a.impls;

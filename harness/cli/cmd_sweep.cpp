@@ -92,7 +92,6 @@ int sweep_command(const SweepArgs &a) {
     if (a.points > 0)
         require_memory(fmt::format("--points {}: the sweep's scan", a.points), 16.0 * double(a.points) + (256 << 20), "--points");
     if (!a.shard.empty()) opt.shard = parse_shard(a.shard);
-    if (a.jobs < 0) throw UsageError(fmt::format("--jobs: must be 0 (all cores) or positive, got {}", a.jobs));
     if (a.ci_shards < 1) throw UsageError(fmt::format("--ci-shards: must be positive, got {}", a.ci_shards));
     if (!(a.timeout_s > 0 && a.timeout_s <= 3600))
         throw UsageError(fmt::format("--timeout: must be in (0, 3600] seconds, got {}", a.timeout_s));

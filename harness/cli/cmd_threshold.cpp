@@ -40,7 +40,6 @@ int threshold_command(const ThresholdArgs &a) {
     if (a.points < 40 || a.points > 100000)
         throw UsageError(fmt::format("--points: must be between 40 and 100000, got {}", a.points));
     if (a.cases <= 0) throw UsageError(fmt::format("--cases: must be a positive count, got {}", a.cases));
-    if (a.jobs < 0) throw UsageError(fmt::format("--jobs: must be 0 (all cores) or positive, got {}", a.jobs));
     if (!std::isfinite(a.min_time) || a.min_time < 0 || a.min_time > 60)
         throw UsageError(fmt::format("--min-time: must be seconds in [0, 60], got {}", a.min_time));
     if (!std::isfinite(a.floor_factor) || a.floor_factor < 1)

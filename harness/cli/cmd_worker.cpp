@@ -2,6 +2,7 @@
 // quatcheck itself with fds 3, 4 and 5 set up (harness/isolate/protocol.h); not for people.
 #include "cli/command.h"
 #include "isolate/eval.h"
+#include "quatcheck/registry.h"
 
 namespace qc::cli {
 namespace {
@@ -15,7 +16,10 @@ void setup(CLI::App *sub, int &status) {
     p->excludes(b);
     sub->callback([=, &status] {
         if (plugin->empty() == builtin->empty()) throw UsageError("worker: give exactly one of --plugin and --builtin");
-        status = worker_main(*plugin, *builtin);
+        const qc_impl_v1 *table = nullptr;
+        for (const auto &b : builtin_impls())
+            if (*builtin == b.table->family) table = b.table;
+        status = worker_main(*plugin, *builtin, table);
     });
 }
 

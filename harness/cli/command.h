@@ -3,7 +3,7 @@
 
 #include "quatcheck/types.h"
 #include "reference/reference.h"
-#include "run/context.h"
+#include "isolate/context.h"
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>

@@ -1,6 +1,7 @@
 #include "curves/velocity.h"
 
 #include "reference/quat_real.h"
+#include "regions/regions.h"
 #include "tables/schemas.h"
 #include "plugins/select.h"
 #include "run/runner.h"
@@ -14,7 +15,7 @@
 namespace qc {
 
 const std::vector<double> &curve_arcs_deg() {
-    static const std::vector<double> arcs = {1, 2 * std::acos(0.9995) * 180 / M_PI, 10, 45, 90, 135, 179};
+    static const std::vector<double> arcs = {1, 2 * std::acos(kSeedThreshold) * 180 / M_PI, 10, 45, 90, 135, 179};
     return arcs;
 }
 

@@ -19,7 +19,7 @@
 // and case-N.csv (one worst_cases.csv row each, for `quatcheck replay`). findings/index.json lists them all.
 #pragma once
 
-#include "run/context.h"
+#include "isolate/context.h"
 #include "tables/rows.h"
 
 #include <array>

@@ -1,17 +1,18 @@
-// Evaluating an implementation on a batch of cases: every Impl holds an EvalBackend, and every driver (the
-// runner, `conform`, `replay`, the worst-case writer) evaluates implementations through it (eval_batch()).
+// Evaluating an implementation on a batch of cases: every Impl (harness/plugins/impls.h) holds an EvalBackend,
+// and every driver (the runner, `conform`, `replay`, the worst-case writer) evaluates implementations through
+// it (eval_batch(), declared beside Impl).
 // Three backends exist:
 //   in process       in_process_backend(): calls the qc_impl_v1 table directly (built-ins by default);
 //   worker processes isolated_plugin_backend() / isolated_builtin_backend() (every shared-library plugin,
 //                    and the built-ins under --isolate): `quatcheck worker` processes fed batches over shared
 //                    memory, with a timeout per batch;
-//   process plugins  add_process_plugin() (harness/isolate/process_plugin.h): --plugin-cmd adapters.
+//   process plugins  start_process_plugin() (harness/isolate/process_plugin.h): --plugin-cmd adapters.
 // Out of process, a crash, a hang or an out-of-bounds write ends that batch with a status and the index of
 // the case that triggered it, and never the caller.
 #pragma once
 
 #include "quatcheck/types.h"
-#include "run/context.h"
+#include "isolate/context.h"
 
 #include <atomic>
 #include <cmath>
@@ -23,8 +24,6 @@
 #include "quatcheck/plugin.h"
 
 namespace qc {
-
-struct Impl;
 
 enum class EvalStatus {
     ok,
@@ -102,38 +101,41 @@ public:
 // The backend that calls `table` (which must outlive it) in this process, on the calling thread.
 std::shared_ptr<EvalBackend> in_process_backend(const qc_impl_v1 *table);
 
-// Evaluates a two-key op (slerp or nlerp) of `impl` on cases[0..n) into outs[0..n), through its backend.
+// A two-key op's cases (slerp, nlerp, or slerp_tau with one tau for the whole batch) as records through
+// b.eval_records(), and the answers back into outs[0..done).
 template <class T>
-EvalOutcome eval_batch(const Impl &impl, Op op, const SlerpCase<T> *cases, size_t n, Quat<T> *outs);
+EvalOutcome eval_cases_as_records(EvalBackend &b, EvalFn fn, const SlerpCase<T> *cases, size_t n, Quat<T> *outs, T tau = T(0));
+// The two halves of it: cases[0..n) as records into `in`, and the answers of out[0..done) into outs.
+template <class T> void cases_to_records(const SlerpCase<T> *cases, size_t n, EvalFn fn, T tau, std::vector<double> &in);
+template <class T> void answers_to_outputs(const std::vector<double> &out, size_t done, Quat<T> *outs);
 
-// eval_batch() in two halves (EvalBackend::start_records()): start() sends the batch to an implementation
-// that lives in another process and returns; finish() waits for it. In process, and for backends without
-// the split, start() evaluates the batch at once and finish() returns its outcome.
-template <class T> class PendingBatch {
-public:
-    void start(const Impl &impl, Op op, const SlerpCase<T> *cases, size_t n, Quat<T> *outs);
-    EvalOutcome finish();
-
-private:
-    std::vector<double> in_, out_;  // the records (the replay of a failed batch reads them) and the answer
-    std::unique_ptr<PendingEval> pending_;
-    EvalOutcome outcome_;
-    Quat<T> *outs_ = nullptr;
-};
-
-// Evaluates qc_impl_v2's slerp_tau(q0, q1, t, tau) of `impl` (impl.supports_slerp_tau()) on cases[0..n)
-// with one tau for the whole batch, into outs[0..n).
-template <class T>
-EvalOutcome eval_batch_tau(const Impl &impl, const SlerpCase<T> *cases, size_t n, T tau, Quat<T> *outs);
-
-// One descriptor of a plugin as its worker reported it: the family and which of the eight qc_impl_v1
-// function pointers are set (bit k = k-th pointer in declaration order); bits 8 and 9: qc_impl_v2's
-// slerp_tau_f32 and slerp_tau_f64 (kTauMaskF32, kTauMaskF64).
+// One descriptor of a plugin as its worker reported it: the family and which of its functions are set, one
+// FunctionBit each (the eight qc_impl_v1 pointers in declaration order, then qc_impl_v2's two slerp_tau).
 struct IsolatedDescriptor {
     std::string family;
     unsigned functions = 0;
 };
-constexpr unsigned kTauMaskF32 = 1u << 8, kTauMaskF64 = 1u << 9;
+enum FunctionBit : unsigned {
+    kSlerpF32 = 1u << 0,
+    kNlerpF32 = 1u << 1,
+    kSquadF32 = 1u << 2,
+    kSquadSetupF32 = 1u << 3,
+    kSlerpF64 = 1u << 4,
+    kNlerpF64 = 1u << 5,
+    kSquadF64 = 1u << 6,
+    kSquadSetupF64 = 1u << 7,
+    kSlerpTauF32 = 1u << 8,
+    kSlerpTauF64 = 1u << 9,
+};
+// The qc_impl_v1 functions of one precision (slerp_tau needs slerp, so it adds no precision of its own).
+constexpr unsigned kAnyF32 = kSlerpF32 | kNlerpF32 | kSquadF32 | kSquadSetupF32;
+constexpr unsigned kAnyF64 = kSlerpF64 | kNlerpF64 | kSquadF64 | kSquadSetupF64;
+// The FunctionBits of a descriptor table (t2: its qc_impl_v2, or nullptr).
+unsigned function_bits(const qc_impl_v1 &t, const qc_impl_v2 *t2 = nullptr);
+
+// Validates one plugin descriptor table (the worker checks every plugin's); returns an empty string when it
+// is acceptable, otherwise the reason it is refused.
+std::string check_descriptor(const qc_impl_v1 *table, size_t count);
 
 // Loads the plugin at `path` in a worker process (never in this one) and returns its descriptors, checked
 // by check_descriptor() in the worker. Throws InputError "PATH: reason" for a plugin that cannot be
@@ -148,35 +150,12 @@ std::shared_ptr<EvalBackend> isolated_plugin_backend(const std::string &path, un
 // A backend that evaluates the built-in family `family` in worker processes (--isolate).
 std::shared_ptr<EvalBackend> isolated_builtin_backend(const std::string &family, const RunContext &ctx);
 
-// Entry point of `quatcheck worker`: serves one plugin (path) or one built-in family over fds 3 (commands),
-// 4 (replies) and 5 (shared memory). Returns the process exit status.
-int worker_main(const std::string &plugin_path, const std::string &builtin_family);
-
-}  // namespace qc
-
-namespace qc {
-// Case-by-case callers (conform, curves, replay, squad: Impl::call, squad, squad_setup, slerp_tau, and
-// conform's batched screens through stop_calling()) stop at an implementation's first failure (a crash, a
-// timeout, an out-of-bounds write or a protocol violation; an interruption is not one): it is reported once
-// on stderr, "quatcheck: IMPL OP: STATUS (DETAIL); not called again: its later cases count as non-finite
-// outputs", and the implementation is not called again in this process. Without it, a crashing adapter
-// gave one line per case and a hanging one cost a full --timeout per case. The runner's batches are not
-// latched: there the first failure ends the row (one region and op), and the row says so.
-class CallLatch {
-public:
-    bool tripped() const { return tripped_.load(); }
-    // Records a failed outcome (not ok, not interrupted) of `impl` on `what` (an op); reports the first.
-    void trip(const Impl &impl, const char *what, const EvalOutcome &o);
-
-private:
-    std::atomic<bool> tripped_{false};
-};
-// True when `impl` must not be called (again) by a case-by-case caller: its latch has tripped, or `o` (an
-// outcome just returned for it) is a failure, which trips it.
-bool stop_calling(const Impl &impl, const char *what, const EvalOutcome &o = {});
+// Entry point of `quatcheck worker`: serves one plugin (path) or one built-in family (its table, which the
+// CLI looks up; nullptr when there is no such family) over fds 3 (commands), 4 (replies) and 5 (shared
+// memory). Returns the process exit status.
+int worker_main(const std::string &plugin_path, const std::string &builtin_family, const qc_impl_v1 *builtin_table);
 
 // The parent's stand-in table for a descriptor that lives in a worker (pointers abort if called).
 const qc_impl_v1 *isolated_table(const IsolatedDescriptor &d);
-// --isolate: evaluate every built-in in worker processes too (with ctx's timeout and stop token).
-void isolate_builtins(std::vector<Impl> &catalogue, const RunContext &ctx);
+
 }  // namespace qc

@@ -1,20 +1,14 @@
 // The parent side of process plugins (docs/plugin-protocol.md): spawning an adapter program in its own
 // process group with pipes for stdin/stdout, reading its hello, and exchanging batches under a timeout.
-#include "isolate/process_common.h"
+#include "isolate/child_process.h"
 #include "isolate/process_plugin.h"
 #include "isolate/text_wire.h"
 #include "tables/quote.h"
 
-#include "plugins/impls.h"
-
 #include <fcntl.h>
 #include <fmt/format.h>
 #include <poll.h>
-#include <signal.h>
-#include <spawn.h>
 #include <sys/ioctl.h>
-#include <sys/syscall.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -27,8 +21,6 @@
 #include <memory>
 #include <mutex>
 #include <sstream>
-
-extern char **environ;
 
 static_assert(std::endian::native == std::endian::little, "the process-plugin wire format is little-endian");
 
@@ -56,71 +48,24 @@ bool name_chars(const std::string &s, size_t max, const char *extra) {
     return true;
 }
 
-// ---- I/O with a deadline --------------------------------------------------------------------------------
-
-enum class Io { ok, timeout, interrupted, closed };
-
-// Waits for `events` on fd until the deadline; polls in slices so that a stop request is noticed. pidfd (when
-// >= 0) is the adapter's: once it has ended, a process it started may still hold the pipe open, so no end of
-// file would ever come; then Io::closed, after one last look (bytes written before the end still count).
-Io wait_fd(int fd, short events, Clock::time_point deadline, const StopToken &stop, int pidfd = -1) {
-    for (;;) {
-        if (stop.requested()) return Io::interrupted;
-        auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
-        if (left <= 0) return Io::timeout;
-        pollfd p[2] = {{fd, events, 0}, {pidfd, POLLIN, 0}};
-        int r = ::poll(p, pidfd >= 0 ? 2 : 1, int(std::min<long long>(left, 100)));
-        if (r > 0 && p[0].revents) return Io::ok;  // readable, writable, or hung up: the read/write says which
-        if (r > 0 && pidfd >= 0 && p[1].revents) {
-            pollfd q{fd, events, 0};
-            return ::poll(&q, 1, 0) > 0 ? Io::ok : Io::closed;
-        }
-        if (r < 0 && errno != EINTR) return Io::closed;
+std::vector<std::string> words(const std::string &line) {
+    std::vector<std::string> w;
+    size_t i = 0;
+    while (i <= line.size()) {
+        size_t j = line.find(' ', i);
+        if (j == std::string::npos) j = line.size();
+        w.push_back(line.substr(i, j - i));
+        i = j + 1;
     }
-}
-
-Io write_all(int fd, const char *p, size_t n, Clock::time_point deadline, const StopToken &stop, int pidfd = -1) {
-    while (n) {
-        ssize_t k = ::write(fd, p, n);
-        if (k > 0) { p += k, n -= size_t(k); continue; }
-        if (k < 0 && errno == EINTR) continue;
-        if (k < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
-            if (Io w = wait_fd(fd, POLLOUT, deadline, stop, pidfd); w != Io::ok) return w;
-            continue;
-        }
-        return Io::closed;  // EPIPE: the adapter has gone
-    }
-    return Io::ok;
-}
-
-// Reads exactly n bytes; *got says how many arrived (for a short answer's message).
-Io read_exact(int fd, char *p, size_t n, Clock::time_point deadline, const StopToken &stop, int pidfd, size_t *got = nullptr) {
-    size_t have = 0;
-    while (have < n) {
-        ssize_t k = ::read(fd, p + have, n - have);
-        if (k > 0) { have += size_t(k); continue; }
-        if (k < 0 && errno == EINTR) continue;
-        if (k < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
-            if (Io w = wait_fd(fd, POLLIN, deadline, stop, pidfd); w != Io::ok) {
-                if (got) *got = have;
-                return w;
-            }
-            continue;
-        }
-        if (got) *got = have;
-        return Io::closed;  // EOF or error
-    }
-    if (got) *got = have;
-    return Io::ok;
+    return w;
 }
 
 // ---- one adapter process --------------------------------------------------------------------------------
 
 class Adapter {
 public:
-    pid_t pid = -1;
+    Child child;
     int to = -1, from = -1;  // the adapter's stdin (we write) and stdout (we read)
-    int pidfd = -1;          // the adapter's process (-1 on kernels before 5.3: end of file only)
     uint32_t seq = 0;
 
     ~Adapter() { stop(); }
@@ -137,7 +82,6 @@ public:
 
     // Starts argv[0] (searched in PATH) and reads its hello text. Returns an empty string or the reason.
     std::string start(const std::vector<std::string> &argv, const RunContext &ctx, std::string &hello) {
-        prepare_to_spawn();
         int in[2], out[2];
         if (::pipe2(in, O_CLOEXEC) != 0) return fmt::format("pipe: {}", std::strerror(errno));
         if (::pipe2(out, O_CLOEXEC) != 0) {
@@ -148,44 +92,23 @@ public:
         // 4096 x 10 doubles out, 4096 x 4 back): one write, no hand-over per 64 KiB. Best effort: a failure
         // leaves the default size, which only costs time.
         for (int fd : {in[1], out[1]}) ::fcntl(fd, F_SETPIPE_SZ, 1 << 20);
-        posix_spawn_file_actions_t fa;
-        posix_spawn_file_actions_init(&fa);
-        posix_spawn_file_actions_adddup2(&fa, in[0], 0);
-        posix_spawn_file_actions_adddup2(&fa, out[1], 1);
-        // The adapter's stderr is discarded (a chatty library must not break the tool's one-line output)
-        // unless QC_WORKER_STDERR=1, the same switch as for shared-library plugins.
-        if (const char *e = std::getenv("QC_WORKER_STDERR"); !e || std::string(e) != "1")
-            posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
-        posix_spawn_file_actions_addclosefrom_np(&fa, 3);  // pipes only: no other fd of ours leaks in
-        posix_spawnattr_t at;
-        posix_spawnattr_init(&at);
-        sigset_t none, dflt;
-        sigemptyset(&none);
-        sigemptyset(&dflt);
-        for (int s : {SIGINT, SIGTERM, SIGPIPE}) sigaddset(&dflt, s);
-        posix_spawnattr_setsigmask(&at, &none);
-        posix_spawnattr_setsigdefault(&at, &dflt);
-        posix_spawnattr_setpgroup(&at, 0);  // its own group: Ctrl-C reaches us only; a kill reaches all of it
-        posix_spawnattr_setflags(&at, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP);
-        std::vector<std::string> args = argv;
-        std::vector<char *> cargv;
-        for (auto &a : args) cargv.push_back(a.data());
-        cargv.push_back(nullptr);
-        int rc = ::posix_spawnp(&pid, cargv[0], &fa, &at, cargv.data(), environ);
-        posix_spawn_file_actions_destroy(&fa);
-        posix_spawnattr_destroy(&at);
+        SpawnSpec spec;
+        spec.argv = argv;
+        spec.search_path = true;
+        spec.fds = {{in[0], 0}, {out[1], 1}};
+        spec.keep_stderr = keep_child_stderr();  // QC_WORKER_STDERR=1, the same switch as for shared-library plugins
+        spec.close_others = true;                // pipes only: no other fd of ours leaks in
+        const int rc = spawn_child(spec, child);
         ::close(in[0]), ::close(out[1]);
         to = in[1], from = out[0];
         ::fcntl(to, F_SETFL, O_NONBLOCK);
         ::fcntl(from, F_SETFL, O_NONBLOCK);
         if (rc != 0) {
-            pid = -1;
             stop();
             return fmt::format("cannot start '{}': {}", argv[0], std::strerror(rc));
         }
-        pidfd = int(::syscall(SYS_pidfd_open, pid, 0));
         std::string error = read_hello(hello, ctx);
-        has_clock_ = error.empty() && ::clock_getcpuclockid(pid, &clock_) == 0;
+        has_clock_ = error.empty() && ::clock_getcpuclockid(child.pid, &clock_) == 0;
         cpu_since_last();
         return error;
     }
@@ -194,24 +117,12 @@ public:
     // moment to end by itself and return how it ended ("" when it had to be killed).
     std::string stop(bool dying = false) {
         std::string how;
-        if (pid > 0) {
-            int st = 0;
-            pid_t r = ::waitpid(pid, &st, WNOHANG);
-            for (int k = 0; dying && r == 0 && k < 40; k++) {
-                ::usleep(5000);
-                r = ::waitpid(pid, &st, WNOHANG);
-            }
-            ::kill(-pid, SIGKILL);  // the group: whatever the adapter started goes too
-            if (r == 0)
-                while (::waitpid(pid, &st, 0) < 0 && errno == EINTR) {
-                }
-            reap_group(pid);
-            how = r == pid ? describe_exit(st) : "";
-            pid = -1;
+        if (child.pid > 0) {
+            const ChildEnd end = end_child(child, std::chrono::milliseconds(dying ? 200 : 0));
+            if (end.by_itself) how = describe_exit(end.status);
         }
         if (to >= 0) ::close(to), to = -1;
         if (from >= 0) ::close(from), from = -1;
-        if (pidfd >= 0) ::close(pidfd), pidfd = -1;
         return how;
     }
 
@@ -241,7 +152,7 @@ private:
             if (k > 0) { hello.append(buf, size_t(k)); continue; }
             if (k < 0 && errno == EINTR) continue;
             if (k < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
-                Io w = wait_fd(from, POLLIN, deadline, ctx.stop, pidfd);
+                Io w = wait_fd(from, POLLIN, deadline, ctx.stop, child.pidfd);
                 if (w == Io::timeout) return fmt::format("no complete hello within {} s", timeout);
                 if (w == Io::interrupted) return "interrupted";
                 if (w == Io::ok) continue;
@@ -310,12 +221,12 @@ public:
             const std::string req = encode_text_request(s.seq, family, fn == EvalFn::nlerp ? "nlerp" : tau ? "slerp_tau" : "slerp",
                                                         width, in, n, kEvalRecord, fields, per_case);
             s.sent_at = Clock::now();
-            if (Io r = write_all(a.to, req.data(), req.size(), deadline(), ctx_.stop, a.pidfd); r != Io::ok)
+            if (Io r = write_all(a.to, req.data(), req.size(), deadline(), ctx_.stop, a.child.pidfd); r != Io::ok)
                 s.failed = io_fail(a, r, "the adapter stopped reading its input");
             return s;
         }
         std::vector<char> req(kRequestHeader + n * per_case * width);
-        const uint32_t op = fn == EvalFn::nlerp ? 1u : tau ? 2u : 0u;
+        const uint32_t op = fn == EvalFn::nlerp ? kProcessNlerp : tau ? kProcessSlerpTau : kProcessSlerp;
         uint32_t head[6] = {kRequestMagic, s.seq, family, op | uint32_t(width) << 8, uint32_t(n), 0};
         std::memcpy(req.data(), head, sizeof head);
         char *w = req.data() + kRequestHeader;
@@ -334,7 +245,7 @@ public:
             }
         }
         s.sent_at = Clock::now();
-        if (Io r = write_all(a.to, req.data(), req.size(), deadline(), ctx_.stop, a.pidfd); r != Io::ok)
+        if (Io r = write_all(a.to, req.data(), req.size(), deadline(), ctx_.stop, a.child.pidfd); r != Io::ok)
             s.failed = io_fail(a, r, "the adapter stopped reading its input");
         return s;
     }
@@ -370,7 +281,7 @@ public:
                 }
                 if (k < 0 && errno == EINTR) continue;
                 Io r = Io::closed;
-                if (k < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) r = wait_fd(a.from, POLLIN, until, ctx_.stop, a.pidfd);
+                if (k < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) r = wait_fd(a.from, POLLIN, until, ctx_.stop, a.child.pidfd);
                 if (r == Io::ok) continue;
                 return fail(io_fail(a, r, answer.lines() == 0 ? "the adapter ended without answering"
                                                               : fmt::format("short answer: {} of {} lines", answer.lines(), n + 1)));
@@ -381,7 +292,7 @@ public:
             return finish(s, ans, self);
         }
         uint32_t rh[6] = {};
-        if (Io r = read_exact(a.from, reinterpret_cast<char *>(rh), kReplyHeader, until, ctx_.stop, a.pidfd); r != Io::ok)
+        if (Io r = read_exact(a.from, reinterpret_cast<char *>(rh), kReplyHeader, until, ctx_.stop, a.child.pidfd); r != Io::ok)
             return fail(io_fail(a, r, "the adapter ended without answering"));
         if (rh[0] != kReplyMagic) return violation(fmt::format("the answer does not start with QCR1 (got 0x{:08x})", rh[0]));
         if (rh[1] != s.seq) return violation(fmt::format("answer to batch {} carries sequence number {}", s.seq, rh[1]));
@@ -389,7 +300,7 @@ public:
         if (rh[3] != 0) return violation(fmt::format("reserved field is {}, not 0", rh[3]));
         std::vector<char> body(n * kOutputsPerCase * width);
         size_t got = 0;
-        if (Io r = read_exact(a.from, body.data(), body.size(), until, ctx_.stop, a.pidfd, &got); r != Io::ok)
+        if (Io r = read_exact(a.from, body.data(), body.size(), until, ctx_.stop, a.child.pidfd, &got); r != Io::ok)
             return fail(io_fail(a, r, fmt::format("short answer: {} of {} output bytes", got, body.size())));
         // Bytes beyond the answer belong to this batch: left in the pipe, they would be read as the next
         // batch's answer and blame it.
@@ -604,15 +515,15 @@ private:
         cpu_over_ns_{0};
 };
 
-// The parent's stand-in table for a family served by a process (the same mask as IsolatedDescriptor).
-unsigned function_mask(const ProcessHello::Family &f) {
+// A family's functions as a worker reports a shared-library plugin's (eval.h's FunctionBit).
+unsigned function_bits(const ProcessHello::Family &f) {
+    const std::pair<ProcessOp, FunctionBit> f32[] = {{kProcessSlerp, kSlerpF32}, {kProcessNlerp, kNlerpF32}, {kProcessSlerpTau, kSlerpTauF32}};
+    const std::pair<ProcessOp, FunctionBit> f64[] = {{kProcessSlerp, kSlerpF64}, {kProcessNlerp, kNlerpF64}, {kProcessSlerpTau, kSlerpTauF64}};
     unsigned m = 0;
-    if (f.has[0][0]) m |= 1u << 0;  // slerp_f32
-    if (f.has[1][0]) m |= 1u << 1;  // nlerp_f32
-    if (f.has[0][1]) m |= 1u << 4;  // slerp_f64
-    if (f.has[1][1]) m |= 1u << 5;  // nlerp_f64
-    if (f.has[2][0]) m |= kTauMaskF32;
-    if (f.has[2][1]) m |= kTauMaskF64;
+    for (const auto &[op, bit] : f32)
+        if (f.has[op][precision_index(Precision::f32)]) m |= bit;
+    for (const auto &[op, bit] : f64)
+        if (f.has[op][precision_index(Precision::f64)]) m |= bit;
     return m;
 }
 
@@ -729,18 +640,19 @@ std::string parse_process_hello(const std::string &text, ProcessHello &out) {
             f.name = w[1];
             for (size_t t = 2; t < w.size(); t++) {
                 const std::string &s = w[t];
-                int op = s.rfind("slerp.", 0) == 0 ? 0 : s.rfind("nlerp.", 0) == 0 ? 1 : s.rfind("slerp_tau.", 0) == 0 ? 2 : -1;
-                const std::string suffix = op < 0 ? "" : s.substr(op == 2 ? 10 : 6);
-                int prec = suffix == "f32" ? 0 : suffix == "f64" ? 1 : -1;
-                if (op < 0 || prec < 0 || (op == 2 && out.protocol < 2))
+                const int op = s.rfind("slerp.", 0) == 0 ? kProcessSlerp : s.rfind("nlerp.", 0) == 0 ? kProcessNlerp
+                             : s.rfind("slerp_tau.", 0) == 0 ? kProcessSlerpTau : -1;
+                const std::string suffix = op < 0 ? "" : s.substr(s.find('.') + 1);
+                const int prec = suffix == "f32" ? int(precision_index(Precision::f32)) : suffix == "f64" ? int(precision_index(Precision::f64)) : -1;
+                if (op < 0 || prec < 0 || (op == kProcessSlerpTau && out.protocol < 2))
                     return fmt::format("{}: '{}' is not one of slerp.f32, slerp.f64, nlerp.f32, nlerp.f64{}", where,
                                        s.substr(0, 40), out.protocol < 2 ? " (slerp_tau needs 'quatcheck-plugin 2')" : ", slerp_tau.f32, slerp_tau.f64");
                 if (f.has[op][prec]) return fmt::format("{}: '{}' is listed twice", where, s);
                 f.has[op][prec] = true;
             }
-            for (int prec = 0; prec < 2; prec++)
-                if (f.has[2][prec] && !f.has[0][prec])
-                    return fmt::format("{}: slerp_tau.{} without slerp.{}", where, prec ? "f64" : "f32", prec ? "f64" : "f32");
+            for (Precision p : {Precision::f32, Precision::f64})
+                if (f.has[kProcessSlerpTau][precision_index(p)] && !f.has[kProcessSlerp][precision_index(p)])
+                    return fmt::format("{}: slerp_tau.{} without slerp.{}", where, to_string(p), to_string(p));
             out.families.push_back(f);
         } else {
             return fmt::format("{}: unknown record '{}' (expected library, family or end)", where, w[0].substr(0, 40));
@@ -751,8 +663,7 @@ std::string parse_process_hello(const std::string &text, ProcessHello &out) {
     return {};
 }
 
-void add_process_plugin(std::vector<Impl> &out, std::set<std::string> &families, const std::string &command,
-                        const RunContext &ctx) {
+ProcessPlugin start_process_plugin(const std::string &command, const std::set<std::string> &taken, const RunContext &ctx) {
     const std::string who = fmt::format("--plugin-cmd '{}'", command);
     std::vector<std::string> argv = split_command(command);
     auto first = std::make_unique<Adapter>();
@@ -764,31 +675,14 @@ void add_process_plugin(std::vector<Impl> &out, std::set<std::string> &families,
     error = parse_process_hello(hello_text, hello);
     if (!error.empty()) throw InputError(fmt::format("{}: refused: {}", who, error));
     for (const auto &f : hello.families)
-        if (families.count(f.name)) throw InputError(fmt::format("{}: refused: family '{}' already exists", who, f.name));
+        if (taken.count(f.name)) throw InputError(fmt::format("{}: refused: family '{}' already exists", who, f.name));
     auto pool = std::make_shared<ProcessPool>(command, argv, hello_text, std::move(first), ctx, hello.text);
+    ProcessPlugin out{hello.library, hello.version, {}};
     for (unsigned k = 0; k < hello.families.size(); k++) {
         const auto &f = hello.families[k];
-        families.insert(f.name);
-        const qc_impl_v1 *table = isolated_table(IsolatedDescriptor{f.name, function_mask(f)});
-        auto backend = std::make_shared<ProcessFamilyBackend>(pool, k);
-        for (Precision p : {Precision::f32, Precision::f64}) {
-            int pi = p == Precision::f32 ? 0 : 1;
-            if (!f.has[0][pi] && !f.has[1][pi]) continue;
-            Impl i;
-            i.family = f.name;
-            i.precision = p;
-            i.name = fmt::format("{}.{}", f.name, to_string(p));
-            i.group = "plugin";
-            i.summary = fmt::format("{} {} through {}", hello.library, hello.version, who);
-            i.version = hello.version;
-            i.origin = command;
-            i.table = table;
-            i.backend = backend;
-            i.has_slerp_tau = f.has[2][pi];
-            i.known = f.known;
-            out.push_back(std::move(i));
-        }
+        out.families.push_back({{f.name, function_bits(f)}, std::make_shared<ProcessFamilyBackend>(pool, k), f.known});
     }
+    return out;
 }
 
 }  // namespace qc

@@ -5,7 +5,7 @@
 // when the hello says `wire text`, one batch of hexfloat lines (text_wire.h).
 //
 // The adapter runs in its own process group with only its three standard fds; every batch has the
-// timeout of the RunContext's timeout_s (harness/run/context.h), and its stop token abandons a batch. A crash, a hang, garbage, a short answer or a wrong
+// timeout of the RunContext's timeout_s (harness/isolate/context.h), and its stop token abandons a batch. A crash, a hang, garbage, a short answer or a wrong
 // sequence number kills the whole group and ends the batch with a status (eval.h); the cases of a failed
 // batch are then replayed one at a time so that the outcome names the triggering case.
 #pragma once
@@ -18,8 +18,6 @@
 #include <vector>
 
 namespace qc {
-
-struct Impl;
 
 // The entries of a plugin list (the vector every command's --plugin fills) that came from --plugin-cmd
 // carry this tag in front of the command, so one list keeps the user's order of both kinds.
@@ -36,11 +34,17 @@ std::string plugin_spec_label(const std::string &spec);
 // an unterminated quote or more than 4096 characters.
 std::vector<std::string> split_command(const std::string &command);
 
+// The ops of the protocol, numbered as in a request's op field (docs/plugin-protocol.md).
+enum ProcessOp : unsigned { kProcessSlerp = 0, kProcessNlerp = 1, kProcessSlerpTau = 2 };
+constexpr unsigned kProcessOps = 3;
+// A precision's index in ProcessHello::Family::has: 0 f32, 1 f64.
+constexpr unsigned precision_index(Precision p) { return p == Precision::f32 ? 0 : 1; }
+
 // One process plugin's hello (protocol version 1, or 2: version 1 plus the op slerp_tau).
 struct ProcessHello {
     struct Family {
         std::string name;
-        bool has[3][2] = {};  // [op: 0 slerp, 1 nlerp, 2 slerp_tau][precision: 0 f32, 1 f64]
+        bool has[kProcessOps][2] = {};  // [ProcessOp][precision_index()]
         std::vector<KnownDeviation> known;  // its `known` lines: deviations the library documents
     };
     int protocol = 1;
@@ -56,10 +60,19 @@ constexpr uint32_t kProcessMaxCases = 4096;  // per batch
 // on success, otherwise the reason it is refused. Exposed for tests.
 std::string parse_process_hello(const std::string &text, ProcessHello &out);
 
-// Starts the command, reads and checks its hello, and appends one Impl per family and precision to
-// `out` (group "plugin", version = the library's, evaluated through a pool of adapter processes).
-// `families` holds the names already taken. Throws InputError "--plugin-cmd 'COMMAND': reason".
-void add_process_plugin(std::vector<Impl> &out, std::set<std::string> &families, const std::string &command,
-                        const RunContext &ctx);
+// A started process plugin: its library and version, and per family its functions (as a worker reports a
+// shared-library plugin's) and the backend that evaluates it through a pool of adapter processes.
+struct ProcessPlugin {
+    std::string library, version;
+    struct Family {
+        IsolatedDescriptor descriptor;
+        std::shared_ptr<EvalBackend> backend;
+        std::vector<KnownDeviation> known;  // its hello's `known` lines
+    };
+    std::vector<Family> families;
+};
+// Starts the command, reads and checks its hello. `taken` holds the family names already in the catalogue.
+// Throws InputError "--plugin-cmd 'COMMAND': reason".
+ProcessPlugin start_process_plugin(const std::string &command, const std::set<std::string> &taken, const RunContext &ctx);
 
 }  // namespace qc

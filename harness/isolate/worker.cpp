@@ -1,8 +1,8 @@
 // The worker side of containment: `quatcheck worker` loads one plugin (or picks one built-in family),
 // then evaluates batches from the parent until its command pipe closes. Everything it does to itself
 // (crash, hang, scribble) stays in this process; the parent sees a status.
+#include "isolate/child_process.h"
 #include "isolate/protocol.h"
-#include "plugins/impls.h"
 
 #include <dlfcn.h>
 #include <fcntl.h>
@@ -13,6 +13,8 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <set>
+#include <utility>
 #include <csignal>
 #include <cstring>
 #include <thread>
@@ -25,28 +27,6 @@ namespace {
 // this worker's pid (a call that returns in another process was forked by the plugin).
 int g_cmd_fd = isolate::kCommandFd, g_reply_fd = isolate::kReplyFd, g_trap_fd = -1;
 pid_t g_self = 0;
-
-bool read_all(int fd, void *p, size_t n) {
-    auto *c = static_cast<char *>(p);
-    while (n) {
-        ssize_t k = ::read(fd, c, n);
-        if (k < 0 && errno == EINTR) continue;
-        if (k <= 0) return false;
-        c += k, n -= size_t(k);
-    }
-    return true;
-}
-
-bool write_all(int fd, const void *p, size_t n) {
-    auto *c = static_cast<const char *>(p);
-    while (n) {
-        ssize_t k = ::write(fd, c, n);
-        if (k < 0 && errno == EINTR) continue;
-        if (k <= 0) return false;
-        c += k, n -= size_t(k);
-    }
-    return true;
-}
 
 void send_hello(const std::string &text) {
     uint32_t len = uint32_t(text.size());
@@ -154,20 +134,54 @@ bool has_fn(const qc_impl_v1 &t, const qc_impl_v2 *t2, bool f32, EvalFn fn) {
     return false;
 }
 
-unsigned function_mask(const qc_impl_v1 &t, const qc_impl_v2 *t2) {
-    const void *p[8] = {(void *)t.slerp_f32, (void *)t.nlerp_f32, (void *)t.squad_f32, (void *)t.squad_setup_f32,
-                        (void *)t.slerp_f64, (void *)t.nlerp_f64, (void *)t.squad_f64, (void *)t.squad_setup_f64};
-    unsigned m = 0;
-    for (int k = 0; k < 8; k++)
-        if (p[k]) m |= 1u << k;
-    if (t2 && t2->slerp_tau_f32) m |= kTauMaskF32;
-    if (t2 && t2->slerp_tau_f64) m |= kTauMaskF64;
-    return m;
+bool printable_name(const char *s) {
+    if (!s || !*s) return false;
+    size_t n = 0;
+    for (const char *c = s; *c; ++c, ++n) {
+        if (n > 64) return false;
+        bool ok = (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') ||
+                  *c == '-' || *c == '_';
+        if (!ok) return false;
+    }
+    return true;
 }
 
 }  // namespace
 
-int worker_main(const std::string &plugin_path, const std::string &builtin_family) {
+unsigned function_bits(const qc_impl_v1 &t, const qc_impl_v2 *t2) {
+    const std::pair<bool, FunctionBit> set[] = {
+        {t.slerp_f32 != nullptr, kSlerpF32}, {t.nlerp_f32 != nullptr, kNlerpF32},
+        {t.squad_f32 != nullptr, kSquadF32}, {t.squad_setup_f32 != nullptr, kSquadSetupF32},
+        {t.slerp_f64 != nullptr, kSlerpF64}, {t.nlerp_f64 != nullptr, kNlerpF64},
+        {t.squad_f64 != nullptr, kSquadF64}, {t.squad_setup_f64 != nullptr, kSquadSetupF64},
+        {t2 && t2->slerp_tau_f32, kSlerpTauF32}, {t2 && t2->slerp_tau_f64, kSlerpTauF64}};
+    unsigned m = 0;
+    for (const auto &[present, bit] : set)
+        if (present) m |= bit;
+    return m;
+}
+
+std::string check_descriptor(const qc_impl_v1 *table, size_t count) {
+    if (!table) return "qc_plugin_v1 returned a NULL table";
+    if (count == 0) return "qc_plugin_v1 returned no descriptors (count = 0)";
+    if (count > 1024) return fmt::format("qc_plugin_v1 returned an implausible count {}", count);
+    std::set<std::string> seen;
+    for (size_t i = 0; i < count; ++i) {
+        const qc_impl_v1 &t = table[i];
+        if (!t.family || !*t.family) return fmt::format("descriptor {} has an empty family name", i);
+        if (!printable_name(t.family))
+            return fmt::format("descriptor {} has a family name that is not [A-Za-z0-9_-]{{1,64}}", i);
+        if (!seen.insert(t.family).second) return fmt::format("family '{}' is declared twice", t.family);
+        const unsigned bits = function_bits(t);
+        if (!(bits & kAnyF32) && !(bits & kAnyF64)) return fmt::format("family '{}' provides no function at all", t.family);
+        if ((t.squad_f32 != nullptr) != (t.squad_setup_f32 != nullptr) ||
+            (t.squad_f64 != nullptr) != (t.squad_setup_f64 != nullptr))
+            return fmt::format("family '{}' provides squad without squad_setup or the reverse", t.family);
+    }
+    return {};
+}
+
+int worker_main(const std::string &plugin_path, const std::string &builtin_family, const qc_impl_v1 *builtin_table) {
     // Never outlive the parent, even stuck in a plugin that hangs. (PR_SET_PDEATHSIG would fire when the
     // parent *thread* that spawned this worker ends, which the runner's threads do after every region.)
     const pid_t parent = ::getppid();
@@ -245,15 +259,14 @@ int worker_main(const std::string &plugin_path, const std::string &builtin_famil
             return 2;
         }
     } else {
-        for (const auto &b : builtin_impls())
-            if (builtin_family == b.table->family) table = b.table, count = 1;
+        table = builtin_table, count = 1;
         if (!table) {
             send_hello("error\tno built-in family '" + builtin_family + "'\n");
             return 2;
         }
     }
     std::string hello = "ok\n";
-    for (size_t i = 0; i < count; i++) hello += fmt::format("{}\t{}\n", table[i].family, function_mask(table[i], table2 ? &table2[i] : nullptr));
+    for (size_t i = 0; i < count; i++) hello += fmt::format("{}\t{}\n", table[i].family, function_bits(table[i], table2 ? &table2[i] : nullptr));
     auto trapped = [] {
         int n = 0;
         if (g_trap_fd < 0 || ::ioctl(g_trap_fd, FIONREAD, &n) != 0 || n <= 0) return 0;

@@ -1,7 +1,6 @@
 #include "leaderboard/leaderboard.h"
 
 #include "quatcheck/registry.h"
-#include "report/report_dir.h"
 #include "tables/quote.h"
 
 #include <fmt/format.h>
@@ -341,20 +340,6 @@ std::string leaderboard_md(const Leaderboard &board) {
         return f;
     }() + ".\n";
     return s;
-}
-
-void write_leaderboard(const fs::path &dir, const StopToken &stop) {
-    Leaderboard board = build_leaderboard(read_report_tables(dir));
-    ReportDir out(dir, stop);
-    out.write("leaderboard.csv", leaderboard_csv(board));
-    out.write("leaderboard.md", leaderboard_md(board));
-    out.commit();
-}
-
-void stage_leaderboard(ReportDir &dir, ReportTables known) {
-    Leaderboard board = build_leaderboard(read_report_tables(files_in(dir.dir()), dir.dir(), std::move(known)));
-    dir.write("leaderboard.csv", leaderboard_csv(board));
-    dir.write("leaderboard.md", leaderboard_md(board));
 }
 
 }  // namespace qc

@@ -20,7 +20,6 @@
 // is an InputError "FILE:LINE: reason"; nothing is skipped silently.
 #pragma once
 
-#include "run/context.h"
 #include "tables/rows.h"
 
 #include <cstdint>
@@ -77,14 +76,5 @@ std::string compact_verdicts(const LeaderboardRow &row);
 
 std::string leaderboard_csv(const Leaderboard &board);
 std::string leaderboard_md(const Leaderboard &board);
-
-// Builds the leaderboard from `dir` and writes leaderboard.csv and leaderboard.md there atomically (`stop`: the
-// command's RunContext::stop, polled before the swap).
-void write_leaderboard(const std::filesystem::path &dir, const StopToken &stop = {});
-
-class ReportDir;
-// For `quatcheck run`: builds the leaderboard from the tables the run holds in memory (`known`) plus the
-// other tables already in the folder, and stages leaderboard.csv and leaderboard.md beside them.
-void stage_leaderboard(ReportDir &dir, ReportTables known);
 
 }  // namespace qc

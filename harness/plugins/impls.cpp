@@ -4,6 +4,9 @@
 
 #include <fmt/format.h>
 
+#include <cmath>
+#include <cstdio>
+
 #include <algorithm>
 #include <filesystem>
 #include <set>
@@ -16,26 +19,11 @@ std::vector<BuiltinImpl> &registry() {
     return r;
 }
 
-bool has_f32(const qc_impl_v1 &t) { return t.slerp_f32 || t.nlerp_f32 || t.squad_f32 || t.squad_setup_f32; }
-bool has_f64(const qc_impl_v1 &t) { return t.slerp_f64 || t.nlerp_f64 || t.squad_f64 || t.squad_setup_f64; }
-
-bool printable_name(const char *s) {
-    if (!s || !*s) return false;
-    size_t n = 0;
-    for (const char *c = s; *c; ++c, ++n) {
-        if (n > 64) return false;
-        bool ok = (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') ||
-                  *c == '-' || *c == '_';
-        if (!ok) return false;
-    }
-    return true;
-}
-
 void add_family(std::vector<Impl> &out, const qc_impl_v1 *t, const std::string &group, const std::string &summary,
                 const std::string &version, const std::string &origin, const std::vector<KnownDeviation> &known,
-                const std::shared_ptr<EvalBackend> &backend) {
+                const std::shared_ptr<EvalBackend> &backend, unsigned functions) {
     for (Precision p : {Precision::f32, Precision::f64}) {
-        if (p == Precision::f32 ? !has_f32(*t) : !has_f64(*t)) continue;
+        if (!(function_bits(*t) & (p == Precision::f32 ? kAnyF32 : kAnyF64))) continue;
         Impl i;
         i.family = t->family;
         i.precision = p;
@@ -47,6 +35,7 @@ void add_family(std::vector<Impl> &out, const qc_impl_v1 *t, const std::string &
         i.table = t;
         i.known = known;
         i.backend = backend;
+        i.has_slerp_tau = functions & (p == Precision::f32 ? kSlerpTauF32 : kSlerpTauF64);
         out.push_back(std::move(i));
     }
 }
@@ -79,31 +68,13 @@ const KnownDeviation *Impl::known_deviation(Op op, const std::string &property) 
     return nullptr;
 }
 
-std::string check_descriptor(const qc_impl_v1 *table, size_t count) {
-    if (!table) return "qc_plugin_v1 returned a NULL table";
-    if (count == 0) return "qc_plugin_v1 returned no descriptors (count = 0)";
-    if (count > 1024) return fmt::format("qc_plugin_v1 returned an implausible count {}", count);
-    std::set<std::string> seen;
-    for (size_t i = 0; i < count; ++i) {
-        const qc_impl_v1 &t = table[i];
-        if (!t.family || !*t.family) return fmt::format("descriptor {} has an empty family name", i);
-        if (!printable_name(t.family))
-            return fmt::format("descriptor {} has a family name that is not [A-Za-z0-9_-]{{1,64}}", i);
-        if (!seen.insert(t.family).second) return fmt::format("family '{}' is declared twice", t.family);
-        if (!has_f32(t) && !has_f64(t)) return fmt::format("family '{}' provides no function at all", t.family);
-        if ((t.squad_f32 != nullptr) != (t.squad_setup_f32 != nullptr) ||
-            (t.squad_f64 != nullptr) != (t.squad_setup_f64 != nullptr))
-            return fmt::format("family '{}' provides squad without squad_setup or the reverse", t.family);
-    }
-    return {};
-}
-
 std::vector<Impl> load_catalogue(const std::vector<std::string> &plugin_paths, const RunContext &ctx) {
     std::vector<Impl> out;
     std::set<std::string> families;
     for (const auto &b : builtin_impls()) {
         const size_t first = out.size();
-        add_family(out, b.table, b.group, b.summary, b.version, "builtin", b.known, in_process_backend(b.table));
+        add_family(out, b.table, b.group, b.summary, b.version, "builtin", b.known, in_process_backend(b.table),
+                   function_bits(*b.table));
         for (size_t k = first; k < out.size(); k++) out[k].curve = b.curve;
         families.insert(b.table->family);
     }
@@ -121,7 +92,13 @@ std::vector<Impl> load_catalogue(const std::vector<std::string> &plugin_paths, c
                                              (unsigned char)given[k], k));
         // --plugin-cmd: a program speaking docs/plugin-protocol.md (harness/isolate/process_plugin.h).
         if (process) {
-            add_process_plugin(out, families, command, ctx);
+            const ProcessPlugin plugin = start_process_plugin(command, families, ctx);
+            const std::string summary = fmt::format("{} {} through --plugin-cmd '{}'", plugin.library, plugin.version, command);
+            for (const auto &f : plugin.families) {
+                families.insert(f.descriptor.family);
+                add_family(out, isolated_table(f.descriptor), "plugin", summary, plugin.version, command, f.known, f.backend,
+                           f.descriptor.functions);
+            }
             continue;
         }
         // The path is used exactly as given (a path without a
@@ -139,14 +116,137 @@ std::vector<Impl> load_catalogue(const std::vector<std::string> &plugin_paths, c
             const IsolatedDescriptor &d = descriptors[i];
             if (!families.insert(d.family).second)
                 throw InputError(fmt::format("{}: refused: family '{}' already exists", path, d.family));
-            size_t first = out.size();
             add_family(out, isolated_table(d), "plugin", "loaded from " + path, "", path, {},
-                       isolated_plugin_backend(path, i, d.family, ctx));
-            for (size_t k = first; k < out.size(); ++k)
-                out[k].has_slerp_tau = d.functions & (out[k].precision == Precision::f32 ? kTauMaskF32 : kTauMaskF64);
+                       isolated_plugin_backend(path, i, d.family, ctx), d.functions);
         }
     }
     return out;
+}
+
+template <class T>
+EvalOutcome eval_batch(const Impl &impl, Op op, const SlerpCase<T> *cases, size_t n, Quat<T> *outs) {
+    return impl.backend->eval_cases(op, cases, n, outs);
+}
+
+template EvalOutcome eval_batch<float>(const Impl &, Op, const SlerpCase<float> *, size_t, Quat<float> *);
+template EvalOutcome eval_batch<double>(const Impl &, Op, const SlerpCase<double> *, size_t, Quat<double> *);
+
+template <class T> void PendingBatch<T>::start(const Impl &impl, Op op, const SlerpCase<T> *cases, size_t n, Quat<T> *outs) {
+    pending_.reset();
+    outcome_ = EvalOutcome{};
+    outs_ = outs;
+    if (!impl.backend->in_process()) {
+        const EvalFn fn = op == Op::slerp ? EvalFn::slerp : EvalFn::nlerp;
+        cases_to_records(cases, n, fn, T(0), in_);
+        out_.assign(n * 4, 0.0);
+        pending_ = impl.backend->start_records(Format<T>::precision, fn, in_.data(), n, out_.data());
+        if (!pending_) outcome_ = impl.backend->eval_records(Format<T>::precision, fn, in_.data(), n, out_.data());
+        return;
+    }
+    in_.clear();
+    outcome_ = eval_batch(impl, op, cases, n, outs);
+}
+
+template <class T> EvalOutcome PendingBatch<T>::finish() {
+    if (in_.empty()) return outcome_;  // evaluated in process by start()
+    EvalOutcome o = pending_ ? pending_->finish() : outcome_;
+    pending_.reset();
+    in_.clear();
+    answers_to_outputs(out_, o.done, outs_);
+    return o;
+}
+
+template class PendingBatch<float>;
+template class PendingBatch<double>;
+
+template <class T>
+EvalOutcome eval_batch_tau(const Impl &impl, const SlerpCase<T> *cases, size_t n, T tau, Quat<T> *outs) {
+    return eval_cases_as_records(*impl.backend, EvalFn::slerp_tau, cases, n, outs, tau);
+}
+
+template EvalOutcome eval_batch_tau<float>(const Impl &, const SlerpCase<float> *, size_t, float, Quat<float> *);
+template EvalOutcome eval_batch_tau<double>(const Impl &, const SlerpCase<double> *, size_t, double, Quat<double> *);
+
+void CallLatch::trip(const Impl &impl, const char *what, const EvalOutcome &o) {
+    if (o.ok() || o.status == EvalStatus::interrupted || tripped_.exchange(true)) return;
+    std::fprintf(stderr, "quatcheck: %s %s: %s (%s); not called again: its later cases count as non-finite outputs\n",
+                 impl.name.c_str(), what, to_string(o.status), o.detail.c_str());
+}
+
+bool stop_calling(const Impl &impl, const char *what, const EvalOutcome &o) {
+    impl.latch->trip(impl, what, o);
+    return impl.latch->tripped();
+}
+
+namespace {
+template <class T> void call_one(const Impl &impl, Op op, const T q0[4], const T q1[4], T t, T out[4]) {
+    SlerpCase<T> c;
+    for (int k = 0; k < 4; k++) c.q0[size_t(k)] = q0[k], c.q1[size_t(k)] = q1[k];
+    c.t = t;
+    Quat<T> r{};
+    // One case at a time (conform, curves, replay): a failure reads as a non-finite output, and ends the calls.
+    if (stop_calling(impl, to_string(op))) r.fill(std::nan(""));
+    else if (EvalOutcome o = impl.backend->eval_cases(op, &c, 1, &r); !o.ok()) {
+        stop_calling(impl, to_string(op), o);
+        r.fill(std::nan(""));
+    }
+    for (int k = 0; k < 4; k++) out[k] = r[size_t(k)];
+}
+}  // namespace
+
+void Impl::call(Op op, const float q0[4], const float q1[4], float t, float out[4]) const {
+    call_one(*this, op, q0, q1, t, out);
+}
+void Impl::call(Op op, const double q0[4], const double q1[4], double t, double out[4]) const {
+    call_one(*this, op, q0, q1, t, out);
+}
+
+void isolate_builtins(std::vector<Impl> &catalogue, const RunContext &ctx) {
+    for (auto &i : catalogue)
+        if (i.origin == "builtin" && i.backend->in_process()) i.backend = isolated_builtin_backend(i.family, ctx);
+}
+
+
+namespace {
+// One record through the backend (squad, squad_setup, slerp_tau: c = nullptr, tau in record[8]).
+template <class T>
+void squad_record(const Impl &impl, EvalFn fn, const T *a, const T *b, const T *c, const T *d, T t, T out[4], T tau = T(0)) {
+    double in[kEvalRecord] = {}, res[4] = {};
+    for (int k = 0; k < 4; k++) {
+        in[k] = double(a[k]), in[4 + k] = double(b[k]);
+        if (c) in[8 + k] = double(c[k]);
+        if (d) in[12 + k] = double(d[k]);
+    }
+    if (fn == EvalFn::slerp_tau) in[kEvalTauIndex] = double(tau);
+    in[16] = double(t);
+    const char *what = fn == EvalFn::squad ? "squad" : fn == EvalFn::slerp_tau ? "slerp_tau" : "squad_setup";
+    if (stop_calling(impl, what)) {
+        for (double &x : res) x = std::nan("");
+    } else if (EvalOutcome o = impl.backend->eval_records(Format<T>::precision, fn, in, 1, res); !o.ok()) {
+        stop_calling(impl, what, o);
+        for (double &x : res) x = std::nan("");
+    }
+    for (int k = 0; k < 4; k++) out[k] = T(res[k]);
+}
+}  // namespace
+
+template <> void Impl::slerp_tau<float>(const float q0[4], const float q1[4], float t, float tau, float out[4]) const {
+    squad_record<float>(*this, EvalFn::slerp_tau, q0, q1, nullptr, nullptr, t, out, tau);
+}
+template <> void Impl::slerp_tau<double>(const double q0[4], const double q1[4], double t, double tau, double out[4]) const {
+    squad_record<double>(*this, EvalFn::slerp_tau, q0, q1, nullptr, nullptr, t, out, tau);
+}
+template <> void Impl::squad<float>(const float q0[4], const float q1[4], const float s0[4], const float s1[4], float t, float out[4]) const {
+    squad_record<float>(*this, EvalFn::squad, q0, q1, s0, s1, t, out);
+}
+template <> void Impl::squad<double>(const double q0[4], const double q1[4], const double s0[4], const double s1[4], double t, double out[4]) const {
+    squad_record<double>(*this, EvalFn::squad, q0, q1, s0, s1, t, out);
+}
+template <> void Impl::squad_setup<float>(const float p[4], const float c[4], const float n[4], float s[4]) const {
+    squad_record<float>(*this, EvalFn::squad_setup, p, c, n, nullptr, 0.0f, s);
+}
+template <> void Impl::squad_setup<double>(const double p[4], const double c[4], const double n[4], double s[4]) const {
+    squad_record<double>(*this, EvalFn::squad_setup, p, c, n, nullptr, 0.0, s);
 }
 
 }  // namespace qc

@@ -7,11 +7,31 @@
 #include "quatcheck/types.h"
 #include "isolate/eval.h"
 
+#include <atomic>
 #include <memory>
 #include <string>
 #include <vector>
 
 namespace qc {
+
+struct Impl;
+
+// Case-by-case callers (conform, curves, replay, squad: Impl::call, squad, squad_setup, slerp_tau, and
+// conform's batched screens through stop_calling()) stop at an implementation's first failure (a crash, a
+// timeout, an out-of-bounds write or a protocol violation; an interruption is not one): it is reported once
+// on stderr, "quatcheck: IMPL OP: STATUS (DETAIL); not called again: its later cases count as non-finite
+// outputs", and the implementation is not called again in this process. Without it, a crashing adapter
+// gave one line per case and a hanging one cost a full --timeout per case. The runner's batches are not
+// latched: there the first failure ends the row (one region and op), and the row says so.
+class CallLatch {
+public:
+    bool tripped() const { return tripped_.load(); }
+    // Records a failed outcome (not ok, not interrupted) of `impl` on `what` (an op); reports the first.
+    void trip(const Impl &impl, const char *what, const EvalOutcome &o);
+
+private:
+    std::atomic<bool> tripped_{false};
+};
 
 // One implementation in one precision, e.g. "seed-c.f32".
 struct Impl {
@@ -63,11 +83,38 @@ struct Impl {
 // Loads the plugins at the given paths (only those paths: nothing is loaded implicitly) and returns
 // the built-ins followed by the plugins' implementations. Throws InputError with a one-line reason
 // naming the file for a plugin that cannot be loaded or whose table is malformed. The out-of-process
-// backends keep ctx's timeout and stop token (harness/run/context.h); the default never stops.
+// backends keep ctx's timeout and stop token (harness/isolate/context.h); the default never stops.
 std::vector<Impl> load_catalogue(const std::vector<std::string> &plugin_paths, const RunContext &ctx = {});
 
-// Validates one plugin descriptor table; returns an empty string when it is acceptable, otherwise the
-// reason it is refused. Exposed for tests.
-std::string check_descriptor(const qc_impl_v1 *table, size_t count);
+// True when `impl` must not be called (again) by a case-by-case caller: its latch has tripped, or `o` (an
+// outcome just returned for it) is a failure, which trips it.
+bool stop_calling(const Impl &impl, const char *what, const EvalOutcome &o = {});
+
+// Evaluates a two-key op (slerp or nlerp) of `impl` on cases[0..n) into outs[0..n), through its backend.
+template <class T>
+EvalOutcome eval_batch(const Impl &impl, Op op, const SlerpCase<T> *cases, size_t n, Quat<T> *outs);
+
+// eval_batch() in two halves (EvalBackend::start_records()): start() sends the batch to an implementation
+// that lives in another process and returns; finish() waits for it. In process, and for backends without
+// the split, start() evaluates the batch at once and finish() returns its outcome.
+template <class T> class PendingBatch {
+public:
+    void start(const Impl &impl, Op op, const SlerpCase<T> *cases, size_t n, Quat<T> *outs);
+    EvalOutcome finish();
+
+private:
+    std::vector<double> in_, out_;  // the records (the replay of a failed batch reads them) and the answer
+    std::unique_ptr<PendingEval> pending_;
+    EvalOutcome outcome_;
+    Quat<T> *outs_ = nullptr;
+};
+
+// Evaluates qc_impl_v2's slerp_tau(q0, q1, t, tau) of `impl` (impl.supports_slerp_tau()) on cases[0..n)
+// with one tau for the whole batch, into outs[0..n).
+template <class T>
+EvalOutcome eval_batch_tau(const Impl &impl, const SlerpCase<T> *cases, size_t n, T tau, Quat<T> *outs);
+
+// --isolate: evaluate every built-in in worker processes too (with ctx's timeout and stop token).
+void isolate_builtins(std::vector<Impl> &catalogue, const RunContext &ctx);
 
 }  // namespace qc

@@ -148,7 +148,7 @@ template <class T> SlerpCase<T> sample_case(Region r, Rng &rng) {
         if (rng.below(20) == 0) {
             c.q1 = c.q0;  // exactly equal ends
         } else {
-            at_arc(rng, q0, rng.log_uniform(1e-12, 1e-1), q1);
+            at_arc(rng, q0, rng.log_uniform(kRegionMinOffset, kNear0MaxArc), q1);
             c.q1 = round_quat<T>(q1);
         }
         break;
@@ -156,7 +156,7 @@ template <class T> SlerpCase<T> sample_case(Region r, Rng &rng) {
         if (rng.below(20) == 0) {
             exact_orthogonal(rng, c);
         } else {
-            double d = rng.log_uniform(1e-12, 1e-1);
+            double d = rng.log_uniform(kRegionMinOffset, kNearHalfPiMaxDot);
             at_dot(rng, q0, rng.below(2) ? d : -d, q1);
             c.q1 = round_quat<T>(q1);
         }
@@ -165,7 +165,7 @@ template <class T> SlerpCase<T> sample_case(Region r, Rng &rng) {
         if (rng.below(20) == 0) {
             for (int i = 0; i < 4; i++) c.q1[i] = -c.q0[i];  // exactly antipodal
         } else {
-            double delta = rng.log_uniform(1e-12, 1e-1);  // a.b = -1 + delta
+            double delta = rng.log_uniform(kRegionMinOffset, kNearPiMaxDelta);  // a.b = -1 + delta
             double W = 2 * std::asin(std::sqrt(delta / 2)); // arc from -q0
             double m[4] = {-q0[0], -q0[1], -q0[2], -q0[3]};
             at_arc(rng, m, W, q1);
@@ -182,7 +182,7 @@ template <class T> SlerpCase<T> sample_case(Region r, Rng &rng) {
             // Below the threshold the offset reaches 1e-3; above it the dot product cannot pass 1, so the
             // offset stops just short of 1 - 0.9995 = 5e-4.
             bool above = rng.below(2);
-            double off = rng.log_uniform(1e-12, above ? 4.999e-4 : 1e-3);
+            double off = rng.log_uniform(kRegionMinOffset, above ? kThresholdMaxAbove : kThresholdMaxBelow);
             at_dot(rng, q0, kSeedThreshold + (above ? off : -off), q1);
             c.q1 = round_quat<T>(q1);
         }
@@ -192,6 +192,30 @@ template <class T> SlerpCase<T> sample_case(Region r, Rng &rng) {
     return c;
 }
 
+template <class T> bool in_region(Region region, const SlerpCase<T> &c) {
+    if (!(c.t >= T(0) && c.t <= T(1))) return false;
+    if (region == Region::uniform) return true;  // (every arc belongs to it)
+    // a.b of the normalised ends, before the short-arc flip (the arc angle W = acos |a.b|).
+    double na = 0, nb = 0, d = 0;
+    for (int i = 0; i < 4; i++) {
+        const double x = double(c.q0[size_t(i)]), y = double(c.q1[size_t(i)]);
+        na += x * x, nb += y * y, d += x * y;
+    }
+    if (!(na > 0) || !(nb > 0)) return region == Region::near_0 || region == Region::near_pi;
+    d /= std::sqrt(na) * std::sqrt(nb);
+    static const double cos_near_0 = std::cos(kNear0MaxArc);
+    switch (region) {
+    case Region::uniform: return true;
+    case Region::near_0: return std::fabs(d) >= cos_near_0;
+    case Region::near_half_pi: return std::fabs(d) <= kNearHalfPiMaxDot;
+    case Region::near_pi: return d <= -1 + kNearPiMaxDelta;
+    case Region::threshold: return d >= kSeedThreshold - kThresholdMaxBelow;
+    }
+    return true;
+}
+
+template bool in_region<float>(Region, const SlerpCase<float> &);
+template bool in_region<double>(Region, const SlerpCase<double> &);
 template SlerpCase<float> sample_case<float>(Region, Rng &);
 template SlerpCase<double> sample_case<double>(Region, Rng &);
 template float sample_t<float>(Rng &);

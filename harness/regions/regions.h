@@ -29,8 +29,22 @@ const std::vector<Region> &all_regions();
 const char *to_string(Region r);
 std::optional<Region> parse_region(std::string_view s);
 
-// The dot-product threshold of the seed routines, 0.9995.
+// The dot-product threshold of the seed routines, 0.9995: the threshold region's centre, the threshold
+// study's customary tau, and the line the report draws (`quatcheck tables --constants`).
 inline constexpr double kSeedThreshold = 0.9995;
+
+// The bounds of the regions: their samplers draw inside them, and in_region() is the test.
+inline constexpr double kRegionMinOffset = 1e-12;        // the smallest offset any region draws
+inline constexpr double kNear0MaxArc = 0.1;              // near-0: arc W <= this
+inline constexpr double kNearHalfPiMaxDot = 0.1;         // near-half-pi: |a.b| <= this
+inline constexpr double kNearPiMaxDelta = 0.1;           // near-pi: a.b <= -1 + this
+inline constexpr double kThresholdMaxBelow = 1e-3;       // threshold: a.b >= kSeedThreshold - this
+inline constexpr double kThresholdMaxAbove = 4.999e-4;   // ... and a drawn offset above it is at most this
+
+// Whether a case lies in a region: t in [0, 1], and the normalised ends' a.b (before any short-arc flip)
+// within the region's bounds above. Every case sample_case() draws passes; the worst-case search keeps its
+// mutations inside the region with it.
+template <class T> bool in_region(Region r, const SlerpCase<T> &c);
 
 // SplitMix64: small, fast, and identical on every platform (std distributions are not).
 class Rng {

@@ -265,6 +265,24 @@ std::map<std::string, ImplInfo> implementations(const RunResult &r) {
     return out;
 }
 
+namespace {
+void stage_board(ReportDir &dir, const Leaderboard &board) {
+    dir.write("leaderboard.csv", leaderboard_csv(board));
+    dir.write("leaderboard.md", leaderboard_md(board));
+}
+}  // namespace
+
+void stage_leaderboard(ReportDir &dir, ReportTables known) {
+    stage_board(dir, build_leaderboard(read_report_tables(files_in(dir.dir()), dir.dir(), std::move(known))));
+}
+
+void write_leaderboard(const std::filesystem::path &dir, const StopToken &stop) {
+    const Leaderboard board = build_leaderboard(read_report_tables(dir));  // before the lock: a bad input creates nothing
+    ReportDir out(dir, stop);
+    stage_board(out, board);
+    out.commit();
+}
+
 void write_run_report(const RunResult &r, ReportDir &dir, bool leaderboard) {
     std::vector<RowFailure> failures;  // the worst cases first: a failure there is the row's status
     const std::string worst = worst_cases_csv(worst_case_rows(r, &failures));
@@ -278,7 +296,7 @@ void write_run_report(const RunResult &r, ReportDir &dir, bool leaderboard) {
     known.summary = std::move(summary);
     known.implementations = implementations(r);
     known.partial = r.partial;
-    stage_leaderboard(dir, std::move(known));  // harness/leaderboard/
+    stage_leaderboard(dir, std::move(known));
 }
 
 }  // namespace qc

@@ -33,6 +33,13 @@ nlohmann::json run_json(const RunResult &r);
 // run.json's implementation list as the leaderboard reads it.
 std::map<std::string, ImplInfo> implementations(const RunResult &r);
 
+// The leaderboard's files (harness/leaderboard/): builds it from the tables the run holds in memory (`known`)
+// plus the other tables already in the folder, and stages leaderboard.csv and leaderboard.md beside them.
+void stage_leaderboard(ReportDir &dir, ReportTables known);
+// `quatcheck leaderboard`: builds the leaderboard from `dir` and writes its two files there atomically
+// (`stop`: the command's RunContext::stop, polled before the swap).
+void write_leaderboard(const std::filesystem::path &dir, const StopToken &stop = {});
+
 // Stages every file of the run's report in `dir`, the leaderboard included.
 void write_run_report(const RunResult &r, ReportDir &dir, bool leaderboard = true);
 

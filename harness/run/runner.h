@@ -9,7 +9,7 @@
 #include "plugins/select.h"
 #include "reference/reference.h"
 #include "regions/regions.h"
-#include "run/context.h"
+#include "isolate/context.h"
 
 #include <atomic>
 #include <cstdint>

@@ -115,29 +115,6 @@ template <class T> SlerpCase<T> mutate(const SlerpCase<T> &parent, const SlerpCa
     return c;
 }
 
-// Whether a mutant still belongs to the region it was drawn from (the bounds of harness/regions).
-template <class T> bool in_region(Region region, const SlerpCase<T> &c) {
-    if (!(c.t >= T(0) && c.t <= T(1))) return false;
-    if (region == Region::uniform) return true;  // (every arc belongs to it)
-    // a.b of the normalised ends, before the short-arc flip (the arc angle W = acos |a.b|).
-    double na = 0, nb = 0, d = 0;
-    for (int i = 0; i < 4; i++) {
-        const double x = double(c.q0[size_t(i)]), y = double(c.q1[size_t(i)]);
-        na += x * x, nb += y * y, d += x * y;
-    }
-    if (!(na > 0) || !(nb > 0)) return region == Region::near_0 || region == Region::near_pi;
-    d /= std::sqrt(na) * std::sqrt(nb);
-    static const double cos_near_0 = std::cos(0.1);
-    switch (region) {
-    case Region::uniform: return true;
-    case Region::near_0: return std::fabs(d) >= cos_near_0;  // W <= 0.1
-    case Region::near_half_pi: return std::fabs(d) <= 0.1;
-    case Region::near_pi: return d <= -1 + 0.1;
-    case Region::threshold: return d >= kSeedThreshold - 1e-3;
-    }
-    return true;
-}
-
 template <class T> bool same_case(const SlerpCase<T> &a, const SlerpCase<T> &b) {
     return a.q0 == b.q0 && a.q1 == b.q1 && a.t == b.t;
 }

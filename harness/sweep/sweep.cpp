@@ -514,7 +514,7 @@ template <class T> void add_slices(const SweepOptions &opt, std::vector<SliceSpe
         std::vector<std::pair<std::string, double>> dots;
         for (double d : opt.pair_dots) dots.push_back({fmt::format("dot:{}", d), d});
         if (opt.pair_dots.empty())
-            dots = {{"0+", 1 - 0x1p-20}, {"threshold", 0.9995}, {"dot:0.7", 0.7}, {"half-pi", 0x1p-20}, {"pi-", -(1 - 0x1p-20)}};
+            dots = {{"0+", 1 - 0x1p-20}, {"threshold", kSeedThreshold}, {"dot:0.7", 0.7}, {"half-pi", 0x1p-20}, {"pi-", -(1 - 0x1p-20)}};
         for (auto &[name, d] : dots) {
             SliceSpec s = base;
             const T dt = T(d);

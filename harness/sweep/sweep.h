@@ -34,6 +34,7 @@
 
 #include "plugins/impls.h"
 #include "reference/reference.h"
+#include "regions/regions.h"
 #include "run/runner.h"
 
 #include <atomic>
@@ -59,8 +60,8 @@ inline constexpr uint64_t kDefaultScanPoints = uint64_t(1) << 22;  // f64 (and b
 inline constexpr int kExactWindowHalf = 4096;     // f64 dot: values each side of every kDotWindowCentres entry
 // f64 dot: thresholds engines are known to test (0.9995 and its float rounding: the seeds; 1 - 1e-3, 1 - 1e-4,
 // 1 - 1e-5, 1 - 1e-6: common engine choices; 0: the short-arc flip; the ends of [-1, 1]).
-inline const std::vector<double> kDotWindowCentres = {-1.0,    0.0,     0.999,  0.9995, double(0.9995f),
-                                                      0.9999,  0.99999, 0.999999, 1.0};
+inline const std::vector<double> kDotWindowCentres = {-1.0,   0.0,     0.999,    kSeedThreshold, double(float(kSeedThreshold)),
+                                                      0.9999, 0.99999, 0.999999, 1.0};
 
 struct SweepOptions {
     SweepOver over = SweepOver::dot;

@@ -374,7 +374,7 @@ std::vector<double> threshold_grid(Precision p, int points) {
         grid.push_back(1.0 - tau);
     };
     for (int k = 0; k < points; k++) add(std::exp(std::log(hi) + (std::log(lo) - std::log(hi)) * k / (points - 1)));
-    add(1.0 - kThresholdSeedTau);
+    add(1.0 - kSeedThreshold);
     std::sort(grid.begin(), grid.end(), std::greater<double>());
     grid.erase(std::unique(grid.begin(), grid.end()), grid.end());
     return grid;
@@ -428,7 +428,7 @@ ThresholdSummaryRow recommend_threshold(const std::vector<ThresholdRow> &rows, d
         s.max_angle_err_rad = r.max_angle_err_rad;
         s.arc_floor_rad = r.arc_floor_rad;
     }
-    double seed_tau = s.precision == Precision::f32 ? double(float(kThresholdSeedTau)) : kThresholdSeedTau;
+    double seed_tau = s.precision == Precision::f32 ? double(float(kSeedThreshold)) : kSeedThreshold;
     for (const ThresholdRow &r : rows) {
         if (r.tau == seed_tau) {
             s.max_angle_err_at_0_9995_rad = r.max_angle_err_rad;

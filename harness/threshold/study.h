@@ -38,7 +38,8 @@
 
 #include "quatcheck/types.h"
 #include "reference/reference.h"
-#include "run/context.h"
+#include "regions/regions.h"
+#include "isolate/context.h"
 #include "threshold/families.h"
 
 #include <cstdint>
@@ -62,8 +63,6 @@ struct ThresholdOptions {
     // Non-empty: study these implementations' slerp_tau (each supports_slerp_tau()) instead of the families.
     std::vector<const Impl *> impls;
 };
-
-inline constexpr double kThresholdSeedTau = 0.9995;
 
 struct ThresholdRow {
     Precision precision = Precision::f32;

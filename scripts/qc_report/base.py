@@ -10,14 +10,17 @@ import qc_tables
 import matplotlib.pyplot as plt
 
 
-THRESHOLD_DOT = 0.9995
-THRESHOLD_W = math.acos(THRESHOLD_DOT)  # arc W = angle between a and b on S^3 where a.b = 0.9995
 DPI = 80
 MAX_SERIES = 6  # lines per axes in the overview's small multiples (issue 16: at most about 8)
 EPS = {"f32": 2.0 ** -23, "f64": 2.0 ** -52}  # the spacing at 1, eps = 2^(1-p)
 # The rounding floor drawn beside a curve: quatcheck compare's floor (docs/nightly.md), 2 ulp1 per component,
 # which is an angle of 4 x 2 x eps = 8 eps. Errors below it are last-bit differences.
 FLOOR_ULP1 = 2.0
+
+
+def threshold_dot():
+    """The seed routines' threshold on a.b (0.9995), defined once in harness/regions/regions.h."""
+    return qc_tables.constants()["seed_threshold"]
 
 
 def angle_floor(prec):

@@ -9,7 +9,7 @@ import matplotlib.pyplot as plt
 from matplotlib.colors import LogNorm
 from matplotlib.ticker import LogLocator, NullLocator
 
-from qc_report.base import (MAX_SERIES, ReportError, THRESHOLD_DOT, THRESHOLD_W, angle_floor, missing, number,
+from qc_report.base import (MAX_SERIES, ReportError, angle_floor, missing, threshold_dot, number,
     optional_number, precision_of, read_table, table_html)
 
 
@@ -52,10 +52,10 @@ def arc_axes(ax, ylabel):
     ax.set_xlabel("arc W between the keys (rad)", fontsize=8)
     ax.set_ylabel(ylabel, fontsize=8)
     ax.tick_params(labelsize=7)
-    ax.axvline(THRESHOLD_W, color="k", linestyle="--", linewidth=0.8)
+    ax.axvline(math.acos(threshold_dot()), color="k", linestyle="--", linewidth=0.8)
     ax.axvline(math.pi / 2, color="r", linestyle="--", linewidth=0.8)
     ax.grid(True, which="major", alpha=0.3)
-    ax.text(THRESHOLD_W, 0.98, "a·b=0.9995 ", fontsize=6, va="top", ha="right", transform=ax.get_xaxis_transform())
+    ax.text(math.acos(threshold_dot()), 0.98, f"a·b={threshold_dot():g} ", fontsize=6, va="top", ha="right", transform=ax.get_xaxis_transform())
     ax.text(math.pi / 2, 0.90, "a·b=0 ", fontsize=6, va="top", ha="right", color="r",
             transform=ax.get_xaxis_transform())
 
@@ -123,7 +123,7 @@ def error_vs_arc_overview(page, data):
                     "One panel per group of implementations (at most six lines each, same axes everywhere): each "
                     "line is an implementation's largest error among the sampled cases whose arc W falls in the bin "
                     "(log-log, lower is better); the dotted line is the rounding floor 8ε, the dashed lines the "
-                    "0.9995 fallback threshold and the quarter-turn tie a·b = 0, an X a bin with non-finite "
+                    f"{threshold_dot():g} fallback threshold and the quarter-turn tie a·b = 0, an X a bin with non-finite "
                     "outputs; errors below a thousandth of the floor are off the bottom edge. Each implementation's "
                     "own curve and its ulp1 are on its card.")
 
@@ -208,8 +208,8 @@ def threshold_study(page, thr, thr_summary):
                 ax.axvline(stars[(prec, fam)], color=color, linestyle="-.", linewidth=1)
                 ax.text(stars[(prec, fam)], 0.02, f" τ* {fam}", rotation=90, fontsize=7, color=color,
                         va="bottom", transform=ax.get_xaxis_transform())
-        ax.axvline(1 - THRESHOLD_DOT, color="k", linestyle="--", linewidth=1)
-        ax.text(1 - THRESHOLD_DOT, 0.98, " 0.9995", fontsize=7, va="top", transform=ax.get_xaxis_transform())
+        ax.axvline(1 - threshold_dot(), color="k", linestyle="--", linewidth=1)
+        ax.text(1 - threshold_dot(), 0.98, f" {threshold_dot():g}", fontsize=7, va="top", transform=ax.get_xaxis_transform())
         ax.set_xscale("log")
         ax.set_yscale("log")
         ax.set_xlabel("1 − τ (fallback threshold on a·b)")
@@ -220,7 +220,7 @@ def threshold_study(page, thr, thr_summary):
     page.figure(parts, fig, "threshold", "Threshold study",
                 "Each line is one slerp family's largest error when it switches to its linear fallback at a·b > τ "
                 "(dotted: the arc formula's own rounding floor); the dash-dotted line is the recommended τ*, the "
-                "largest 1 − τ that stays within that floor, and the dashed line is the customary 0.9995.")
+                f"largest 1 − τ that stays within that floor, and the dashed line is the customary {threshold_dot():g}.")
     if thr_summary is not None:
         parts.append(table_html(thr_summary, "threshold_summary.csv"))
     else:
