@@ -28,13 +28,13 @@ copy
 printf '#include "cli/command.h"\n' >> "$tmp/t/harness/report/run_report.h"
 expect_violation "output includes cli" 'harness/report/run_report.h: includes "cli/command.h"'
 copy
-printf '#include "plugins/impls.h"\n' >> "$work/t/harness/isolate/eval.cpp"
+printf '#include "plugins/impls.h"\n' >> "$tmp/t/harness/isolate/eval.cpp"
 expect_violation "two folders of one layer include each other" \
     'folder cycle in layer evaluation among isolate, plugins: isolate -> plugins -> isolate (isolate/eval.cpp includes "plugins/impls.h"; plugins/'
 
 copy
-printf '#include "sweep/sweep.h"\n' >> "$work/t/harness/squad/tracks.h"
-printf '#include "curves/velocity.h"\n' >> "$work/t/harness/sweep/sweep.cpp"
+printf '#include "sweep/sweep.h"\n' >> "$tmp/t/harness/squad/tracks.h"
+printf '#include "curves/velocity.h"\n' >> "$tmp/t/harness/sweep/sweep.cpp"
 expect_violation "three folders of one layer in a cycle" \
     'folder cycle in layer studies among curves, squad, sweep: curves -> squad -> sweep -> curves (curves/'
 echo "check_layers: ok"
