@@ -57,7 +57,9 @@ check_mode longline out-of-bounds 'answer line 2 is longer than 512 bytes'
   --no-leaderboard --out "$tmp/inexact64" >/dev/null 2>&1
 grep -q ',ok,' "$tmp/inexact64/summary.csv" || fail "negative control: an exact double in an f64 answer was refused"
 # Negative control of the checker: the well-behaved adapter must not pass as failing.
-( check_mode ok crashed '.' ) 2>&1 | grep -q "^FAIL: ok: uniform status 'ok'" || fail "negative control: check_mode accepted a healthy adapter as crashed"
+# (Into a file: grep -q leaving a pipe early would end the subshell's later lines with SIGPIPE, and pipefail.)
+( check_mode ok crashed '.' ) >"$tmp/control.out" 2>&1
+grep -q "^FAIL: ok: uniform status 'ok'" "$tmp/control.out" || fail "negative control: check_mode accepted a healthy adapter as crashed"
 
 # ---- 3. the wire line of the hello ----
 expect_refused() {  # REGEX COMMAND
