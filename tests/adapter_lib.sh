@@ -3,18 +3,18 @@
 #                                    tests/adapter_case.py; and the same check fails on a scrambled expectation
 #   replay_worst COMMAND GLOB NAME   a short run of the families, then `replay --strict` re-evaluates every
 #                                    worst case to the recorded output; and fails once a recorded output is altered
-# Needs: qc, src, tmp, bad (the caller's).
+# Needs: qc, src, tmp and fail of tests/lib.sh, after keep_going (the checks go on after a failure).
 known_case() {
-  python3 "$src/tests/adapter_case.py" "$1" "$2" "$3" || bad "$2.$3: the known case"
-  python3 "$src/tests/adapter_case.py" "$1" "$2" "$3" --scramble >/dev/null 2>&1 && bad "negative control: $2.$3 passed a scrambled expectation"
+  python3 "$src/tests/adapter_case.py" "$1" "$2" "$3" || fail "$2.$3: the known case"
+  python3 "$src/tests/adapter_case.py" "$1" "$2" "$3" --scramble >/dev/null 2>&1 && fail "negative control: $2.$3 passed a scrambled expectation"
 }
 replay_worst() {
   local out="$tmp/$3"
   "$qc" run --plugin-cmd "$1" --impl "$2" --cases "${CASES:-400}" --jobs 2 --no-leaderboard --out "$out" >"$out.log" 2>&1
   local rc=$?
-  if [ "$rc" -gt 1 ] || [ ! -s "$out/worst_cases.csv" ]; then bad "$3: run exit $rc: $(tail -2 "$out.log")"; return; fi
-  grep -q ',ok,' "$out/summary.csv" || bad "$3: no row with status ok"
-  "$qc" replay --strict --plugin-cmd "$1" "$out/worst_cases.csv" >"$out.replay" 2>&1 || bad "$3: replay --strict: $(tail -2 "$out.replay")"
+  if [ "$rc" -gt 1 ] || [ ! -s "$out/worst_cases.csv" ]; then fail "$3: run exit $rc: $(tail -2 "$out.log")"; return; fi
+  grep -q ',ok,' "$out/summary.csv" || fail "$3: no row with status ok"
+  "$qc" replay --strict --plugin-cmd "$1" "$out/worst_cases.csv" >"$out.replay" 2>&1 || fail "$3: replay --strict: $(tail -2 "$out.replay")"
   echo "$3: $(($(wc -l <"$out/worst_cases.csv") - 1)) worst cases replay to the recorded outputs"
   # Negative control: one recorded output changed (out_w of the first case negated) must be noticed.
   python3 - "$out/worst_cases.csv" "$out/altered.csv" <<'PY'
@@ -27,5 +27,5 @@ w.writeheader()
 w.writerows(rows)
 PY
   "$qc" replay --strict --plugin-cmd "$1" "$out/altered.csv" >/dev/null 2>&1
-  [ $? -eq 1 ] || bad "negative control: $3: replay --strict accepted an altered output"
+  [ $? -eq 1 ] || fail "negative control: $3: replay --strict accepted an altered output"
 }

@@ -3,21 +3,15 @@
 # case in f32 and f64, its worst cases replay, and `list` shows the crate's version. SKIP (exit 77) when the
 # adapter was not built (no Debian cargo or librust-euclid-dev).
 # Usage: adapters_euclid.test.sh BUILD_DIR SOURCE_DIR
-set -uo pipefail
-build="$1" src="$2" qc="$1/quatcheck"
+source "$(dirname "$0")/lib.sh" "$@"
 adapter="$build/rust/qc-euclid-adapter"
-if [ ! -x "$adapter" ]; then
-  echo "SKIP: the Rust euclid adapter is not built ($adapter; scripts/build-rust needs Debian's cargo and librust-euclid-dev)"
-  exit 77
-fi
-tmp="$(mktemp -d)"
-trap 'rm -rf "$tmp"' EXIT
-fail=0
-bad() { echo "FAIL: $*"; fail=1; }
+[ -x "$adapter" ] ||
+  skip "the Rust euclid adapter is not built ($adapter; scripts/build-rust needs Debian's cargo and librust-euclid-dev)"
+keep_going
 source "$src/tests/adapter_lib.sh"
-"$qc" list --plugin-cmd "$adapter" 2>&1 | grep -Eq '^euclid-slerp.f64 +plugin +slerp +0\.20\.' || bad "list does not show euclid-slerp.f64 with version 0.20.x"
+"$qc" list --plugin-cmd "$adapter" 2>&1 | grep -Eq '^euclid-slerp.f64 +plugin +slerp +0\.20\.' || fail "list does not show euclid-slerp.f64 with version 0.20.x"
 known_case "$adapter" euclid-slerp f32
 known_case "$adapter" euclid-slerp f64
 replay_worst "$adapter" 'euclid-*' euclid
-[ "$fail" -eq 0 ] && echo "Rust euclid adapter: all checks passed"
-exit "$fail"
+[ "$failures" -eq 0 ] && echo "Rust euclid adapter: all checks passed"
+finish

@@ -3,24 +3,18 @@
 # case, the worst cases replay, and `list` shows the engine's version. SKIP (exit 77) without godot3-server.
 # Godot starts in over a second, and its text wire costs much more per case than the binary one: the run is small.
 # Usage: adapters_godot.test.sh BUILD_DIR SOURCE_DIR
-set -uo pipefail
-build="$1" src="$2" qc="$1/quatcheck"
-if ! command -v godot3-server >/dev/null; then
-  echo "SKIP: the Godot adapter: godot3-server is not installed (Debian godot3-server, scripts/packages.txt full profile)"
-  exit 77
-fi
+source "$(dirname "$0")/lib.sh" "$@"
+command -v godot3-server >/dev/null ||
+  skip "the Godot adapter: godot3-server is not installed (Debian godot3-server, scripts/packages.txt full profile)"
 adapter="sh $src/impls/godot/godot-adapter"
-tmp="$(mktemp -d)"
-trap 'rm -rf "$tmp"' EXIT
-fail=0
-bad() { echo "FAIL: $*"; fail=1; }
+keep_going
 source "$src/tests/adapter_lib.sh"
-"$qc" list --plugin-cmd "$adapter" 2>&1 | grep -Eq '^godot-slerp.f32 +plugin +slerp +3\.' || bad "list does not show godot-slerp.f32 with a 3.x version"
+"$qc" list --plugin-cmd "$adapter" 2>&1 | grep -Eq '^godot-slerp.f32 +plugin +slerp +3\.' || fail "list does not show godot-slerp.f32 with a 3.x version"
 known_case "$adapter" godot-slerp f32
 known_case "$adapter" godot-slerpni f32
 CASES=100 replay_worst "$adapter" 'godot-*' godot
 # slerpni's documented deviation (its hello's `known` lines) becomes conform's verdict "known", not "fail".
 "$qc" conform --plugin-cmd "$adapter" --impl 'godot-slerpni' --out "$tmp/conform" >/dev/null 2>&1
-grep -q '^godot-slerpni.f32,slerp,shortest-arc,known' "$tmp/conform/conformance.csv" || bad "conform: slerpni's shortest-arc is not 'known': $(grep shortest-arc "$tmp/conform/conformance.csv")"
-[ "$fail" -eq 0 ] && echo "Godot adapter: all checks passed"
-exit "$fail"
+grep -q '^godot-slerpni.f32,slerp,shortest-arc,known' "$tmp/conform/conformance.csv" || fail "conform: slerpni's shortest-arc is not 'known': $(grep shortest-arc "$tmp/conform/conformance.csv")"
+[ "$failures" -eq 0 ] && echo "Godot adapter: all checks passed"
+finish

@@ -5,23 +5,15 @@
 # be imported is skipped with its reason (no row, no ratio), and a malformed cases file is refused in one line.
 # No timing is asserted: only that the figures exist, are positive, and that the printed ratio is theirs.
 # Usage: bash tests/bench_peers.test.sh BUILD_DIR SOURCE_DIR
-set -euo pipefail
-build="$(cd "$1" && pwd)"
-src="$(cd "$2" && pwd)"
-qc="$build/quatcheck"
-work="$(mktemp -d)"
-trap 'rm -rf "$work"' EXIT
-fail() { echo "FAIL: $*"; exit 1; }
-if ! /usr/bin/python3 -c "import numpy, mpmath" 2>/dev/null; then
-  echo "SKIP: /usr/bin/python3 lacks numpy or mpmath (python3-numpy, python3-mpmath: scripts/setup)"
-  exit 77
-fi
+source "$(dirname "$0")/lib.sh" "$@"
+/usr/bin/python3 -c "import numpy, mpmath" 2>/dev/null ||
+  skip "/usr/bin/python3 lacks numpy or mpmath (python3-numpy, python3-mpmath: scripts/setup)"
 filter='^BM_(FastReference|MpfrFloor)/slerp/f64/min_time'
 cd "$src"  # (the script is also found from the build dir's parent; this keeps ./scripts as a fallback)
 
-"$qc" bench --suite harness --filter "$filter" --min-time 0.01 --repetitions 2 --out "$work/b" \
-  >"$work/out" 2>"$work/err" || fail "bench: $(cat "$work/err")"
-/usr/bin/python3 - "$work/b/throughput.csv" "$work/out" <<'EOF' || exit 1
+"$qc" bench --suite harness --filter "$filter" --min-time 0.01 --repetitions 2 --out "$tmp/b" \
+  >"$tmp/out" 2>"$tmp/err" || fail "bench: $(cat "$tmp/err")"
+/usr/bin/python3 - "$tmp/b/throughput.csv" "$tmp/out" <<'EOF' || exit 1
 import csv, re, sys
 rows = {r["benchmark"]: r for r in csv.DictReader(open(sys.argv[1]))}
 for k in ("fast_reference", "floor", "numpy_f64_uncertified", "mpmath_40_digits"):
@@ -42,20 +34,20 @@ EOF
 
 # Negative control: numpy present on disk but failing to import (a module that raises ImportError first on the
 # path): the numpy peer is skipped with the reason, mpmath still timed, no numpy row and no numpy ratio.
-mkdir -p "$work/fake"
-echo 'raise ImportError("numpy deliberately broken by tests/bench_peers.test.sh")' >"$work/fake/numpy.py"
-PYTHONPATH="$work/fake" "$qc" bench --suite harness --filter "$filter" --min-time 0.01 --repetitions 2 \
-  --out "$work/c" >"$work/out2" 2>"$work/err2" || fail "bench without numpy: $(cat "$work/err2")"
-grep -q "SKIP numpy_f64: numpy is missing (numpy deliberately broken" "$work/err2" || fail "no SKIP line for numpy: $(cat "$work/err2")"
-grep -q "^numpy_f64_uncertified," "$work/c/throughput.csv" && fail "a numpy row although numpy was skipped"
-grep -q "^mpmath_40_digits," "$work/c/throughput.csv" || fail "mpmath was not timed when only numpy was missing"
-grep -q "certified / numpy" "$work/out2" && fail "a numpy ratio printed although numpy was skipped"
-echo "ok   numpy that cannot be imported: $(grep SKIP "$work/err2")"
+mkdir -p "$tmp/fake"
+echo 'raise ImportError("numpy deliberately broken by tests/bench_peers.test.sh")' >"$tmp/fake/numpy.py"
+PYTHONPATH="$tmp/fake" "$qc" bench --suite harness --filter "$filter" --min-time 0.01 --repetitions 2 \
+  --out "$tmp/c" >"$tmp/out2" 2>"$tmp/err2" || fail "bench without numpy: $(cat "$tmp/err2")"
+grep -q "SKIP numpy_f64: numpy is missing (numpy deliberately broken" "$tmp/err2" || fail "no SKIP line for numpy: $(cat "$tmp/err2")"
+grep -q "^numpy_f64_uncertified," "$tmp/c/throughput.csv" && fail "a numpy row although numpy was skipped"
+grep -q "^mpmath_40_digits," "$tmp/c/throughput.csv" || fail "mpmath was not timed when only numpy was missing"
+grep -q "certified / numpy" "$tmp/out2" && fail "a numpy ratio printed although numpy was skipped"
+echo "ok   numpy that cannot be imported: $(grep SKIP "$tmp/err2")"
 
 # Negative control: the script refuses a cases file that is not whole cases, in one line, exit 2.
-printf 'abc' >"$work/bad.bin"
+printf 'abc' >"$tmp/bad.bin"
 st=0
-/usr/bin/python3 scripts/bench_peers.py "$work/bad.bin" 10 0.01 2 >/dev/null 2>"$work/err3" || st=$?
-[[ $st == 2 && $(wc -l <"$work/err3") == 1 ]] || fail "malformed cases: exit $st, $(cat "$work/err3")"
-grep -q "^quatcheck: bench_peers.py: .*multiple of 72 bytes" "$work/err3" || fail "malformed cases: $(cat "$work/err3")"
-echo "ok   malformed cases file: $(cat "$work/err3")"
+/usr/bin/python3 scripts/bench_peers.py "$tmp/bad.bin" 10 0.01 2 >/dev/null 2>"$tmp/err3" || st=$?
+[[ $st == 2 && $(wc -l <"$tmp/err3") == 1 ]] || fail "malformed cases: exit $st, $(cat "$tmp/err3")"
+grep -q "^quatcheck: bench_peers.py: .*multiple of 72 bytes" "$tmp/err3" || fail "malformed cases: $(cat "$tmp/err3")"
+echo "ok   malformed cases file: $(cat "$tmp/err3")"

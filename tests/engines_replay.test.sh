@@ -5,12 +5,7 @@
 # refused (exit 1). A family whose library was not found at configure time is a SKIP line; with none built,
 # the test exits 77 (SKIP).
 # Usage: bash tests/engines_replay.test.sh BUILD_DIR SOURCE_DIR
-set -uo pipefail
-build="$(cd "$1" && pwd)"
-qc="$build/quatcheck"
-tmp="$(mktemp -d)"
-trap 'rm -rf "$tmp"' EXIT
-fail() { echo "FAIL: $*"; exit 1; }
+source "$(dirname "$0")/lib.sh" "$@"
 
 "$qc" list >"$tmp/list" 2>&1 || fail "quatcheck list failed"
 impls=()
@@ -19,7 +14,7 @@ for f in opencv:libopencv-core-dev opencv-unit:libopencv-core-dev vtk:libvtk9-de
   if grep -q "^$fam\.f" "$tmp/list"; then impls+=(--impl "$fam.*")
   else echo "SKIP: $fam is not built (${f#*:} was not found when configuring)"; fi
 done
-[ ${#impls[@]} -gt 0 ] || { echo "SKIP: none of the OpenCV, VTK, MRPT adapters is built"; exit 77; }
+[ ${#impls[@]} -gt 0 ] || skip "none of the OpenCV, VTK, MRPT adapters is built"
 
 "$qc" run "${impls[@]}" --cases 300 --jobs 2 --worst-k 3 --out "$tmp/r" >/dev/null 2>"$tmp/err" ||
   [ $? -eq 1 ] || { cat "$tmp/err"; fail "run"; }

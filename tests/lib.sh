@@ -12,6 +12,11 @@
 #   expect [-F] STATUS PATTERN CMD...
 #                CMD exits STATUS and prints exactly one stderr line, matching the extended regular expression
 #                PATTERN (with -F: containing the text PATTERN); its stdout is discarded
+#   wait_for SECONDS CMD...
+#                runs CMD every 0.05 s until it succeeds (status 0) or SECONDS have passed (status 1): a test that
+#                signals a process waits this way for the phase it means to test, not for a fixed time
+#   catches_term PID
+#                PID has a handler for SIGTERM (the SigCgt mask of /proc/PID/status)
 # A test that goes on after a failed check to report every failure calls `keep_going` first: -e is off, fail
 # counts instead of exiting, and `finish` at the end prints the count and exits 1 when any check failed.
 set -euo pipefail
@@ -43,6 +48,18 @@ finish() {
   exit 0
 }
 skip() { echo "SKIP: $*"; exit 77; }
+wait_for() {
+  local ticks=$(($1 * 20))
+  shift
+  until "$@"; do
+    ((ticks-- > 0)) || return 1
+    sleep 0.05
+  done
+}
+catches_term() {
+  local mask
+  mask=$(awk '/^SigCgt:/ { print $2 }' "/proc/$1/status" 2>/dev/null) && [ -n "$mask" ] && (((0x$mask >> 14) & 1))
+}
 pass() { echo "ok   $*"; }
 
 expect() {

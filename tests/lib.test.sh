@@ -2,7 +2,8 @@
 # The script tests' preamble (tests/lib.sh) itself, on small scripts that source it: expect passes a command
 # with the right status and one matching stderr line, and fails one with the wrong status, two lines or another
 # message (negative controls); fail stops a test at once, or after keep_going counts and finish exits 1; skip
-# exits 77; the temporary folder is removed on exit, at_exit commands run first.
+# exits 77; the temporary folder is removed on exit, at_exit commands run first; wait_for polls until its command
+# succeeds or gives up; catches_term tells a process with a SIGTERM handler from one without (and a gone one).
 # Usage: bash tests/lib.test.sh BUILD_DIR SOURCE_DIR
 source "$(dirname "$0")/lib.sh" "$@"
 # probe NAME BODY: runs BODY after sourcing lib.sh as tests/NAME.test.sh would; prints its exit status and output.
@@ -42,4 +43,13 @@ st=0
 bash "$tmp/set-e.test.sh" >"$tmp/noargs.out" 2>&1 || st=$?
 [ "$st" = 2 ] && grep -q "^usage: bash .* BUILD_DIR" "$tmp/noargs.out" || fail "no arguments: exit $st, $(cat "$tmp/noargs.out")"
 pass "no arguments: exit 2, $(cat "$tmp/noargs.out")"
+# wait_for returns as soon as its command succeeds, and 1 after its time when it never does (negative control).
+check wait-for 0 "waited" "n=0; bump() { n=\$((n + 1)); [ \$n -ge 3 ]; }; wait_for 5 bump && echo waited \$n"
+grep -q "^waited 3$" "$tmp/wait-for.out" || fail "wait_for did not stop at the first success: $(cat "$tmp/wait-for.out")"
+check wait-for-never 0 "gave up" "wait_for 1 false || echo gave up"
+# catches_term: a process that traps TERM has it in SigCgt; sleep (default action) and a gone pid have not.
+check catches-term 0 "trapping: yes, plain: no, gone: no" 'bash -c "trap \"exit 0\" TERM; while :; do sleep 0.1; done" & t=$!; sleep 30 & p=$!
+  a=0 b=0 c=0; wait_for 10 catches_term $t || a=$?; catches_term $p || b=$?
+  kill $t $p; wait $t $p || true; catches_term $p || c=$?
+  yn() { [ "$1" = 0 ] && echo yes || echo no; }; echo "trapping: $(yn $a), plain: $(yn $b), gone: $(yn $c)"'
 echo "lib: ok"

@@ -7,22 +7,16 @@
 #     request's precision cannot hold, an overlong line) end the row with a status and the triggering case;
 #  3. a malformed `wire` line is refused at load time with one line and exit status 2.
 # Usage: process_text.test.sh BUILD_DIR SOURCE_DIR
-set -uo pipefail
-build="$1"
-src="$2"
-qc="$build/quatcheck"
+source "$(dirname "$0")/lib.sh" "$@"
+keep_going
 adapter="$build/process/c_adapter"
-tmp="$(mktemp -d)"
-trap 'rm -rf "$tmp"' EXIT
-fail=0
-bad() { echo "FAIL: $*"; fail=1; }
 
 # ---- 1. exact round trips ----
-"$qc" list --plugin-cmd "$adapter ok text" >"$tmp/list" 2>&1 || bad "list with the text adapter: $(cat "$tmp/list")"
-grep -q "^proc-seed-c.f32" "$tmp/list" || bad "list does not show proc-seed-c.f32 over the text wire"
+"$qc" list --plugin-cmd "$adapter ok text" >"$tmp/list" 2>&1 || fail "list with the text adapter: $(cat "$tmp/list")"
+grep -q "^proc-seed-c.f32" "$tmp/list" || fail "list does not show proc-seed-c.f32 over the text wire"
 "$qc" run --plugin-cmd "$adapter ok text" --impl seed-c --impl nlerp --impl proc-seed-c --impl proc-nlerp \
-  --cases 300 --jobs 2 --no-leaderboard --out "$tmp/same" 2>"$tmp/same.err" || bad "run over the text wire: $(cat "$tmp/same.err")"
-python3 - "$tmp/same" <<'PY' || fail=1
+  --cases 300 --jobs 2 --no-leaderboard --out "$tmp/same" 2>"$tmp/same.err" || fail "run over the text wire: $(cat "$tmp/same.err")"
+python3 - "$tmp/same" <<'PY' || fail "exact round trips over the text wire"
 import csv, os, sys
 SEEDED = {"impl", "max_angle_err_search_rad", "max_angle_err_rad"}  # the search is seeded by the name
 rows = {(r["impl"], r["op"], r["region"]): {k: v for k, v in r.items() if k not in SEEDED}
@@ -45,8 +39,8 @@ check_mode() {  # MODE STATUS DETAIL_REGEX [PRECISION]
   "$qc" run --plugin-cmd "$adapter $mode text" --impl "$impl" --op slerp --region uniform --region near-0 \
     --cases 200 --jobs 1 --timeout 1 --no-leaderboard --out "$out" >"$out.log" 2>&1
   local rc=$?
-  if [ "$rc" -gt 1 ] || [ ! -f "$out/summary.csv" ]; then bad "$mode: exit $rc, $(head -3 "$out.log")"; return; fi
-  python3 "$src/tests/process_mode_check.py" "$out/summary.csv" "$mode" "$want" "$detail" "$impl" || fail=1
+  if [ "$rc" -gt 1 ] || [ ! -f "$out/summary.csv" ]; then fail "$mode: exit $rc, $(head -3 "$out.log")"; return; fi
+  python3 "$src/tests/process_mode_check.py" "$out/summary.csv" "$mode" "$want" "$detail" "$impl" || fail "$mode: the row's status or detail"
 }
 check_mode crash crashed 'SIGSEGV'
 check_mode hang timeout 'no answer within 1 s'
@@ -61,23 +55,25 @@ check_mode longline out-of-bounds 'answer line 2 is longer than 512 bytes'
 # inexact is a fault only in f32: the same digits are an exact double (negative control of the precision check).
 "$qc" run --plugin-cmd "$adapter inexact text" --impl proc-seed-c.f64 --op slerp --region uniform --cases 200 --jobs 1 \
   --no-leaderboard --out "$tmp/inexact64" >/dev/null 2>&1
-grep -q ',ok,' "$tmp/inexact64/summary.csv" || bad "negative control: an exact double in an f64 answer was refused"
+grep -q ',ok,' "$tmp/inexact64/summary.csv" || fail "negative control: an exact double in an f64 answer was refused"
 # Negative control of the checker: the well-behaved adapter must not pass as failing.
-( check_mode ok crashed '.' ) 2>&1 | grep -q "^FAIL: ok: uniform status 'ok'" || bad "negative control: check_mode accepted a healthy adapter as crashed"
+# (Into a file: grep -q leaving a pipe early would end the subshell's later lines with SIGPIPE, and pipefail.)
+( check_mode ok crashed '.' ) >"$tmp/control.out" 2>&1
+grep -q "^FAIL: ok: uniform status 'ok'" "$tmp/control.out" || fail "negative control: check_mode accepted a healthy adapter as crashed"
 
 # ---- 3. the wire line of the hello ----
 expect_refused() {  # REGEX COMMAND
   "$qc" list --plugin-cmd "$2" >"$tmp/r.out" 2>"$tmp/r.err"
   local rc=$?
-  if [ "$rc" -ne 2 ]; then bad "--plugin-cmd '$2': exit $rc, want 2"; return; fi
-  if [ "$(wc -l <"$tmp/r.err")" -ne 1 ] || ! grep -Eq "$1" "$tmp/r.err"; then bad "--plugin-cmd '$2': stderr $(cat "$tmp/r.err")"; fi
+  if [ "$rc" -ne 2 ]; then fail "--plugin-cmd '$2': exit $rc, want 2"; return; fi
+  if [ "$(wc -l <"$tmp/r.err")" -ne 1 ] || ! grep -Eq "$1" "$tmp/r.err"; then fail "--plugin-cmd '$2': stderr $(cat "$tmp/r.err")"; fi
 }
 h='quatcheck-plugin 1\nlibrary lib 1.0\n'
 expect_refused "refused: hello line 3: expected 'wire binary' or 'wire text'" "printf '${h}wire hex\nfamily f slerp.f64\nend\n'"
 expect_refused "refused: hello line 4: 'wire' must be the third line, once" "printf '${h}family f slerp.f64\nwire text\nend\n'"
 expect_refused "refused: hello line 5: 'known' names family 'g', not declared above it" \
   "printf '${h}wire text\nfamily f slerp.f64\nknown g slerp shortest-arc why\nend\n'"
-"$qc" list --plugin-cmd "printf '${h}wire binary\nfamily f slerp.f64\nend\n'" >/dev/null 2>"$tmp/wb.err" || bad "'wire binary' refused: $(cat "$tmp/wb.err")"
+"$qc" list --plugin-cmd "printf '${h}wire binary\nfamily f slerp.f64\nend\n'" >/dev/null 2>"$tmp/wb.err" || fail "'wire binary' refused: $(cat "$tmp/wb.err")"
 
-[ "$fail" -eq 0 ] && echo "process plugins, text wire: all checks passed"
-exit "$fail"
+[ "$failures" -eq 0 ] && echo "process plugins, text wire: all checks passed"
+finish

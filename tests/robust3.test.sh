@@ -161,7 +161,9 @@ else fail "12: a claimed 2^64-1 ns per batch: '$r' (want a protocol violation)";
 # ---- 16. SIGTERM while the hello is awaited ----
 "$qc" list --plugin-cmd "$adapter nohello" >/dev/null 2>"$tmp/h.err" &
 pid=$!
-sleep 0.5
+# The phase under test: the handlers are in and the adapter is started (quatcheck then awaits its hello).
+hello_awaited() { catches_term "$pid" && pgrep -P "$pid" >/dev/null; }
+wait_for 30 hello_awaited || fail "16: quatcheck (pid $pid) did not start the adapter within 30 s"
 kill -TERM "$pid"
 wait "$pid"
 st=$?

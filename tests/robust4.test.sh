@@ -279,7 +279,9 @@ expect 2 "^quatcheck: --out: .*latest is a symbolic link to .*deleted-run, which
 o18="$tmp/i18"
 "$qc" run --impl seed-c.f64 --op slerp --region uniform --cases 5000000 --jobs 1 --out "$o18" >/dev/null 2>&1 &
 pid=$!
-sleep 0.3
+# The phase under test: the report folder's staging folder exists, i.e. the handlers are in, the options and
+# the catalogue are done and the run is about to start or running (5,000,000 cases take far longer than this).
+wait_for 30 test -d "$tmp/.i18.staging-$pid" || fail "18: quatcheck run (pid $pid) made no staging folder within 30 s"
 kill -TERM $pid
 wait $pid
 st=$?

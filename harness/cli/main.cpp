@@ -187,6 +187,12 @@ void require_memory(const std::string &what, double bytes, const std::string &lo
 
 int main(int argc, char **argv) {
     using namespace qc;
+    // SIGINT/SIGTERM in any phase of any command: the long loops poll the flag through the RunContext's stop
+    // token (cli/context.cpp) and the command ends with 128 + sig, --out untouched (run writes OUT.partial).
+    // Installed first, before the CLI is built or parsed and before any plugin is loaded, so that a signal
+    // soon after the start is not met by the default action (exit 143 with no message and no OUT.partial).
+    // The worker keeps the default action: its parent ends it.
+    if (!(argc > 1 && std::string(argv[1]) == "worker")) install_interrupt_handlers();
     CLI::App app{"quatcheck: accuracy and conformance harness for quaternion slerp, nlerp and squad"};
     app.require_subcommand(1);
     app.set_help_all_flag("--help-all", "Help for every subcommand");
@@ -207,10 +213,6 @@ int main(int argc, char **argv) {
             return 2;
         }
     }
-    // SIGINT/SIGTERM in any phase of any command: the long loops poll the flag through the RunContext's stop
-    // token (cli/context.cpp) and the command ends with 128 + sig, --out untouched (run writes OUT.partial).
-    // The worker keeps the default action: its parent ends it.
-    if (!(argc > 1 && std::string(argv[1]) == "worker")) install_interrupt_handlers();
     try {
         app.parse(argc, argv);
     } catch (const CLI::CallForHelp &e) {
