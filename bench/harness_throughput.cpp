@@ -27,7 +27,8 @@ public:
             for (mpfr_t *v : {&a_[i], &b_[i], &v_[i], &R_[i], &N_[i], &Ro_[i], &No_[i]}) mpfr_init2(*v, bits);
         }
         mpfr_init2(exact_dot_, 64);
-        for (mpfr_t *v : {&n0_, &n1_, &tmp_, &diff_, &sum_, &W_, &sW_, &s0_, &s1_, &omt_, &tt_, &dot_}) mpfr_init2(*v, bits);
+        for (mpfr_t *v : {&n0_, &n1_, &tmp_, &diff_, &sum_, &W_, &sW_, &s0_, &s1_, &omt_, &tt_, &dot_})
+            mpfr_init2(*v, bits);
     }
     ~MpfrFloor() {
         for (int i = 0; i < 4; i++) {
@@ -169,7 +170,10 @@ template <class T> void metric_case(benchmark::State &st, Op op, ReferenceMode m
     const Impl *impl = nullptr;
     for (const auto &i : catalogue)
         if (i.family == (op == Op::slerp ? "seed-c" : "nlerp") && i.precision == Format<T>::precision) impl = &i;
-    if (!impl) { st.SkipWithError("no seed implementation for the metric benchmark"); return; }
+    if (!impl) {
+        st.SkipWithError("no seed implementation for the metric benchmark");
+        return;
+    }
     const size_t n = 512;  // references are large: a smaller batch, still every region
     std::vector<SlerpReference> refs(n);
     std::vector<Quat<T>> outs(n);
@@ -187,8 +191,7 @@ template <class T> void metric_case(benchmark::State &st, Op op, ReferenceMode m
     }
 }
 
-template <class T>
-void register_precision(const BenchOptions &o, std::vector<std::pair<std::string, BenchKey>> &keys) {
+template <class T> void register_precision(const BenchOptions &o, std::vector<std::pair<std::string, BenchKey>> &keys) {
     const char *prec = Format<T>::name;
     auto add = [&](const std::string &name, benchmark::internal::Benchmark *b, BenchKey key) {
         b->MinTime(o.min_time_s)->Repetitions(o.repetitions)->ReportAggregatesOnly(true)->Unit(benchmark::kNanosecond);
@@ -227,7 +230,8 @@ void register_precision(const BenchOptions &o, std::vector<std::pair<std::string
 // --reference mpfr. Time per case of one region and precision (a reference, every implementation of that
 // precision, its metrics).
 constexpr uint64_t kRunnerCases = 1000;  // per region and precision, per iteration
-void runner_case(benchmark::State &st, ReferenceMode mode, std::shared_ptr<std::vector<Impl>> catalogue, BenchOptions o) {
+void runner_case(benchmark::State &st, ReferenceMode mode, std::shared_ptr<std::vector<Impl>> catalogue,
+                 BenchOptions o) {
     RunOptions opt;
     opt.impl_filters = o.impl_filters;
     opt.regions = o.regions;
@@ -278,7 +282,8 @@ void register_harness_benchmarks(const BenchOptions &o, std::vector<std::pair<st
         std::string name = fmt::format("BM_Runner/{}", to_string(mode));
         auto *b = benchmark::RegisterBenchmark(name.c_str(), runner_case, mode, catalogue, o);
         b->Iterations(1)->Repetitions(o.repetitions)->ReportAggregatesOnly(true)->Unit(benchmark::kNanosecond);
-        keys.push_back({name, {std::string("runner_") + to_string(mode), "", "slerp+nlerp", "both", "all", "case", cases}});
+        keys.push_back(
+            {name, {std::string("runner_") + to_string(mode), "", "slerp+nlerp", "both", "all", "case", cases}});
     }
     register_precision<float>(o, keys);
     register_precision<double>(o, keys);

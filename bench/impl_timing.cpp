@@ -76,12 +76,14 @@ template <class T> void two_key_throughput(benchmark::State &st, TwoKeyFn<T> fn,
 // An implementation in another process that times itself (a process plugin: EvalOutcome::self_ns): each
 // iteration is one eval_batch of the 4,096 cases (one round trip) and counts the time the adapter measured
 // around its library calls (manual time), not the pipe's.
-template <class T> void two_key_self_timed(benchmark::State &st, const Impl *impl, Op op, std::shared_ptr<std::vector<SlerpCase<T>>> cases) {
+template <class T> void two_key_self_timed(benchmark::State &st, const Impl *impl, Op op,
+                                           std::shared_ptr<std::vector<SlerpCase<T>>> cases) {
     std::vector<Quat<T>> out(cases->size());
     for (auto _ : st) {
         EvalOutcome o = eval_batch(*impl, op, cases->data(), cases->size(), out.data());
         if (!o.ok() || !(o.self_ns > 0)) {
-            st.SkipWithError(o.ok() ? "the implementation stopped reporting its own time" : (std::string(to_string(o.status)) + ": " + o.detail).c_str());
+            st.SkipWithError(o.ok() ? "the implementation stopped reporting its own time"
+                                    : (std::string(to_string(o.status)) + ": " + o.detail).c_str());
             break;
         }
         st.SetIterationTime(o.self_ns * 1e-9);
@@ -121,9 +123,8 @@ template <class T> void squad_latency(benchmark::State &st, SquadFn<T> fn, std::
     st.SetItemsProcessed(int64_t(st.iterations()) * int64_t(kBatch));
 }
 
-template <class T>
-void register_impl(const Impl &impl, Op op, Region region, std::shared_ptr<Batch<T>> batch, const BenchOptions &o,
-                   std::vector<std::pair<std::string, BenchKey>> &keys) {
+template <class T> void register_impl(const Impl &impl, Op op, Region region, std::shared_ptr<Batch<T>> batch,
+                                      const BenchOptions &o, std::vector<std::pair<std::string, BenchKey>> &keys) {
     for (const char *mode : {"throughput", "latency"}) {
         std::string name = fmt::format("BM_Impl/{}/{}/{}/{}", impl.name, to_string(op), to_string(region), mode);
         bool latency = std::string(mode) == "latency";
@@ -140,8 +141,9 @@ void register_impl(const Impl &impl, Op op, Region region, std::shared_ptr<Batch
                         : benchmark::RegisterBenchmark(name.c_str(), two_key_throughput<T>, fn, batch);
         }
         b->MinTime(o.min_time_s)->Repetitions(o.repetitions)->ReportAggregatesOnly(true)->Unit(benchmark::kNanosecond);
-        keys.push_back({name, {"impl", impl.name, to_string(op), to_string(impl.precision), to_string(region), mode,
-                               double(kBatch)}});
+        keys.push_back(
+            {name,
+             {"impl", impl.name, to_string(op), to_string(impl.precision), to_string(region), mode, double(kBatch)}});
     }
 }
 
@@ -151,9 +153,9 @@ void register_impl(const Impl &impl, Op op, Region region, std::shared_ptr<Batch
 // The adapter's clock decides the figure, not how long the benchmark runs: each repetition is as many
 // batches as the probe's round trip (wall time) fits into min_time_s, so an adapter that under-reports its
 // time cannot stretch the run (Google Benchmark would add batches until their reported time reached it).
-template <class T>
-bool register_self_timed(const Impl &impl, Op op, Region region, const Batch<T> &batch, const BenchOptions &o,
-                         std::vector<std::pair<std::string, BenchKey>> &keys) {
+template <class T> bool register_self_timed(const Impl &impl, Op op, Region region, const Batch<T> &batch,
+                                            const BenchOptions &o,
+                                            std::vector<std::pair<std::string, BenchKey>> &keys) {
     auto cases = std::make_shared<std::vector<SlerpCase<T>>>(kBatch);
     for (size_t i = 0; i < kBatch; i++) (*cases)[i] = {batch.q0[i], batch.q1[i], batch.t[i]};
     std::vector<Quat<T>> out(kBatch);
@@ -161,19 +163,27 @@ bool register_self_timed(const Impl &impl, Op op, Region region, const Batch<T> 
     EvalOutcome probe = eval_batch(impl, op, cases->data(), kBatch, out.data());
     const double wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     if (!probe.ok() && probe.status != EvalStatus::interrupted)
-        throw InputError(fmt::format("bench: {} {} ({}): {} ({}); not timed", impl.name, to_string(op), to_string(region),
-                                     to_string(probe.status), probe.detail));
+        throw InputError(fmt::format("bench: {} {} ({}): {} ({}); not timed", impl.name, to_string(op),
+                                     to_string(region), to_string(probe.status), probe.detail));
     if (!probe.ok()) return false;  // interrupted: the command stops
     if (!(probe.self_ns > 0)) {
-        std::fprintf(stderr, "quatcheck bench: %s %s: not timed: its process reports no time of its own (shared-library "
-                             "plugins never do; an adapter that answers 0 ns)\n", impl.name.c_str(), to_string(op));
+        std::fprintf(stderr,
+                     "quatcheck bench: %s %s: not timed: its process reports no time of its own (shared-library "
+                     "plugins never do; an adapter that answers 0 ns)\n",
+                     impl.name.c_str(), to_string(op));
         return false;
     }
-    const auto batches = benchmark::IterationCount(std::clamp(std::ceil(o.min_time_s / std::max(wall_s, 1e-9)), 1.0, 1e6));
+    const auto batches =
+        benchmark::IterationCount(std::clamp(std::ceil(o.min_time_s / std::max(wall_s, 1e-9)), 1.0, 1e6));
     std::string name = fmt::format("BM_Impl/{}/{}/{}/throughput", impl.name, to_string(op), to_string(region));
     benchmark::RegisterBenchmark(name.c_str(), two_key_self_timed<T>, &impl, op, cases)
-        ->UseManualTime()->Iterations(batches)->Repetitions(o.repetitions)->ReportAggregatesOnly(true)->Unit(benchmark::kNanosecond);
-    BenchKey key{"impl", impl.name, to_string(op), to_string(impl.precision), to_string(region), "throughput", double(kBatch)};
+        ->UseManualTime()
+        ->Iterations(batches)
+        ->Repetitions(o.repetitions)
+        ->ReportAggregatesOnly(true)
+        ->Unit(benchmark::kNanosecond);
+    BenchKey key{"impl",       impl.name,     to_string(op), to_string(impl.precision), to_string(region),
+                 "throughput", double(kBatch)};
     key.self_timed = true;
     keys.push_back({name, key});
     return true;
@@ -212,7 +222,8 @@ void register_impl_benchmarks(const std::vector<Impl> &catalogue, const BenchOpt
     std::vector<Region> regions = o.regions.empty() ? all_regions() : o.regions;
     std::vector<std::shared_ptr<Batch<float>>> f32;
     std::vector<std::shared_ptr<Batch<double>>> f64;
-    for (Region region : regions) f32.push_back(make_batch<float>(o.seed, region)), f64.push_back(make_batch<double>(o.seed, region));
+    for (Region region : regions)
+        f32.push_back(make_batch<float>(o.seed, region)), f64.push_back(make_batch<double>(o.seed, region));
     for (const Impl *impl : impls)
         for (Op op : ops) {
             // An isolated implementation (a plugin, or --isolate) lives in a worker process: its table cannot
@@ -222,8 +233,9 @@ void register_impl_benchmarks(const std::vector<Impl> &catalogue, const BenchOpt
             if (!impl->backend->in_process()) {
                 if (op == Op::squad) continue;
                 for (size_t r = 0; r < regions.size(); r++) {
-                    bool timed = impl->precision == Precision::f32 ? register_self_timed<float>(*impl, op, regions[r], *f32[r], o, keys)
-                                                                   : register_self_timed<double>(*impl, op, regions[r], *f64[r], o, keys);
+                    bool timed = impl->precision == Precision::f32
+                                     ? register_self_timed<float>(*impl, op, regions[r], *f32[r], o, keys)
+                                     : register_self_timed<double>(*impl, op, regions[r], *f64[r], o, keys);
                     if (!timed) break;  // a worker process (or an adapter that reports 0): not timed, and said so
                 }
                 continue;

@@ -39,15 +39,16 @@ struct BenchOptions {
     std::vector<std::string> impl_filters;  // as `quatcheck run --impl`; empty = every built-in but broken-*
     std::vector<Region> regions;            // empty = every region
     uint64_t seed = 1;
-    double min_time_s = 0.05;               // per repetition
+    double min_time_s = 0.05;  // per repetition
     int repetitions = 3;
 };
 
 // One registered benchmark, as timing.csv / throughput.csv describe it.
 struct BenchKey {
-    std::string suite;   // "impl", "reference", "fast_reference", "floor", "metric", "metric_fast", "runner_fast", "runner_mpfr"
-    std::string impl;    // impl name (suite impl), empty otherwise
-    std::string op;      // slerp, nlerp, squad
+    std::string
+        suite;  // "impl", "reference", "fast_reference", "floor", "metric", "metric_fast", "runner_fast", "runner_mpfr"
+    std::string impl;  // impl name (suite impl), empty otherwise
+    std::string op;    // slerp, nlerp, squad
     std::string precision;
     std::string region;  // a region, or "all" (every region in turn)
     std::string mode;    // latency, throughput (suite impl); "case" otherwise

@@ -31,20 +31,17 @@ void check_one_line(const qc::InputError &e, const std::string &prefix) {
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-    static const std::string path = std::string(std::getenv("QC_FUZZ_TMP") ? std::getenv("QC_FUZZ_TMP") : "/tmp") + "/qc-fuzz-" +
-                                   std::to_string(::getpid()) + ".csv";  // QC_FUZZ_TMP: the test's scratch folder
+    static const std::string path = std::string(std::getenv("QC_FUZZ_TMP") ? std::getenv("QC_FUZZ_TMP") : "/tmp") +
+                                    "/qc-fuzz-" + std::to_string(::getpid()) +
+                                    ".csv";  // QC_FUZZ_TMP: the test's scratch folder
     if (size > 0 && data[0] == 'h') {
         std::string cell(reinterpret_cast<const char *>(data) + 1, size - 1);
         try {
             qc::parse_hexfloat(cell, "cell", 2, "t", true);
-        } catch (const qc::InputError &e) {
-            check_one_line(e, "cell:2: ");
-        }
+        } catch (const qc::InputError &e) { check_one_line(e, "cell:2: "); }
         try {
             qc::parse_hexfloat_f32(cell, "cell", 2, "t", false);
-        } catch (const qc::InputError &e) {
-            check_one_line(e, "cell:2: ");
-        }
+        } catch (const qc::InputError &e) { check_one_line(e, "cell:2: "); }
         return 0;
     }
     if (size > 0 && data[0] == 'R') {
@@ -73,9 +70,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
                 if (rows)
                     for (const auto &r : *rows)
                         if (std::isnan(r.max_angle_err_rad) || r.max_angle_err_rad < 0 || r.impl.empty()) std::abort();
-        } catch (const qc::InputError &e) {
-            check_one_line(e, "fuzzdir/");
-        }
+        } catch (const qc::InputError &e) { check_one_line(e, "fuzzdir/"); }
         return 0;
     }
     std::FILE *f = std::fopen(path.c_str(), "wb");
@@ -85,8 +80,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     try {
         auto rows = qc::read_worst_cases(path);
         if (rows.empty()) std::abort();  // the reader promises at least one row or an error
-    } catch (const qc::InputError &e) {
-        check_one_line(e, path + ":");
-    }
+    } catch (const qc::InputError &e) { check_one_line(e, path + ":"); }
     return 0;
 }

@@ -64,9 +64,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
             for (const auto &row : sl.rows)
                 if (row.angle_err_rad.size() > sl.end - sl.begin) std::abort();
         }
-    } catch (const qc::InputError &e) {
-        qc_fuzz::check_one_line(e);
-    } catch (const qc::UsageError &e) {
+    } catch (const qc::InputError &e) { qc_fuzz::check_one_line(e); } catch (const qc::UsageError &e) {
         qc_fuzz::check_one_line(e);
     }
     return 0;

@@ -38,9 +38,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     qc_fuzz::write_input(dir + "/sweep_state.json", file.data(), file.size());
     try {
         (void)qc::merge_sweep_shards({dir}, qc_fuzz::catalogue());
-    } catch (const qc::InputError &e) {
-        qc_fuzz::check_one_line(e);
-    } catch (const qc::UsageError &e) {
+    } catch (const qc::InputError &e) { qc_fuzz::check_one_line(e); } catch (const qc::UsageError &e) {
         qc_fuzz::check_one_line(e);
     }
     return 0;

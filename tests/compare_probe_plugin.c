@@ -15,15 +15,27 @@ typedef double real;
 
 static void slerp_f64(const double q0[4], const double q1[4], double t, double out[4]) {
     real a[4], b[4], na = 0, nb = 0;
-    for (int i = 0; i < 4; i++) { a[i] = (real)q0[i]; b[i] = (real)q1[i]; na += a[i] * a[i]; nb += b[i] * b[i]; }
+    for (int i = 0; i < 4; i++) {
+        a[i] = (real)q0[i];
+        b[i] = (real)q1[i];
+        na += a[i] * a[i];
+        nb += b[i] * b[i];
+    }
     na = sqrt(na);
     nb = sqrt(nb);
     real d = 0;
-    for (int i = 0; i < 4; i++) { a[i] /= na; b[i] /= nb; d += a[i] * b[i]; }
+    for (int i = 0; i < 4; i++) {
+        a[i] /= na;
+        b[i] /= nb;
+        d += a[i] * b[i];
+    }
     if (d < 0)
         for (int i = 0; i < 4; i++) b[i] = -b[i];
     real diff = 0, sum = 0;
-    for (int i = 0; i < 4; i++) { diff += (a[i] - b[i]) * (a[i] - b[i]); sum += (a[i] + b[i]) * (a[i] + b[i]); }
+    for (int i = 0; i < 4; i++) {
+        diff += (a[i] - b[i]) * (a[i] - b[i]);
+        sum += (a[i] + b[i]) * (a[i] + b[i]);
+    }
     real w = 2 * atan2(sqrt(diff), sqrt(sum));
     if (w == 0) {
         for (int i = 0; i < 4; i++) out[i] = a[i];

@@ -142,8 +142,9 @@ TEST(Compare, NewFailVerdictIsARegression) {
     auto cur = base;
     base.conformance = std::vector<ConformanceRow>{{2, "x.f64", "slerp", "endpoints", "pass", "", ""},
                                                    {3, "x.f64", "slerp", "unit-norm", "fail", "cx1", "r1"}};
-    cur.conformance = std::vector<ConformanceRow>{{2, "x.f64", "slerp", "endpoints", "fail", "q0=(0x1p+0 0 0 0)", "quatcheck ..."},
-                                                  {3, "x.f64", "slerp", "unit-norm", "pass", "", ""}};
+    cur.conformance =
+        std::vector<ConformanceRow>{{2, "x.f64", "slerp", "endpoints", "fail", "q0=(0x1p+0 0 0 0)", "quatcheck ..."},
+                                    {3, "x.f64", "slerp", "unit-norm", "pass", "", ""}};
     Comparison c = compare_reports(base, cur, {});
     EXPECT_TRUE(c.failed);
     EXPECT_EQ(c.count(Change::regression), 1u);
@@ -194,14 +195,18 @@ TEST(Compare, MalformedCsvIsReportedWithFileAndLine) {
     std::string header =
         "impl,op,region,cases,nonfinite,branch_disagree,max_angle_err_rad,p99_angle_err_rad,max_ulp,max_ulp1,"
         "max_norm_err_ulp1,ties,max_angle_err_vs_exact_nlerp_rad\n";
-    write("summary.csv", header + "a.f64,slerp,uniform,10,0,0,1e-16,1e-16,1,1,1,0,\na.f64,slerp,near-0,10,0,0,x,1,1,1,1,0,\n");
+    write("summary.csv",
+          header + "a.f64,slerp,uniform,10,0,0,1e-16,1e-16,1,1,1,0,\na.f64,slerp,near-0,10,0,0,x,1,1,1,1,0,\n");
     try {
         read_report_folder(dir.string());
         ADD_FAILURE() << "no error";
     } catch (const InputError &e) {
-        EXPECT_EQ(std::string(e.what()), (dir / "summary.csv").string() + ":3: column max_angle_err_rad: 'x' is not a number");
+        EXPECT_EQ(std::string(e.what()),
+                  (dir / "summary.csv").string() + ":3: column max_angle_err_rad: 'x' is not a number");
     }
-    write("summary.csv", header + "a.f64,slerp,uniform,10,0,0,1e-16,1e-16,1,1,1,0,\na.f64,slerp,uniform,10,0,0,1e-16,1e-16,1,1,1,0,\n");
+    write(
+        "summary.csv",
+        header + "a.f64,slerp,uniform,10,0,0,1e-16,1e-16,1,1,1,0,\na.f64,slerp,uniform,10,0,0,1e-16,1e-16,1,1,1,0,\n");
     EXPECT_THROW(read_report_folder(dir.string()), InputError);  // duplicate row
     write("summary.csv", "impl,op\na,b\n");
     try {
@@ -212,8 +217,9 @@ TEST(Compare, MalformedCsvIsReportedWithFileAndLine) {
     }
     write("summary.csv", header + "a.f64,slerp,uniform,10,0,0,1e-16,1e-16,1,1,1,0,\n");
     EXPECT_NO_THROW(read_report_folder(dir.string()));
-    write("conformance.csv", "impl,op,property,verdict,cases,tolerance,worst,counterexample,reproduce\n"
-                             "a.f64,slerp,endpoints,pass,10,0,0,\"x, y\",\"quatcheck replay f\"\n");
+    write("conformance.csv",
+          "impl,op,property,verdict,cases,tolerance,worst,counterexample,reproduce\n"
+          "a.f64,slerp,endpoints,pass,10,0,0,\"x, y\",\"quatcheck replay f\"\n");
     ReportData d = read_report_folder(dir.string());
     ASSERT_TRUE(d.conformance);
     ASSERT_EQ(d.conformance->size(), 1u);
@@ -236,7 +242,8 @@ TEST(Compare, TextNamesEachFailedRowWithAReproduceCommand) {
     cur.implementations["proc.f64"] = {"plugin", "1.0", "node adapter.js"};
     cur.implementations["seed-c.f64"] = {"seed", "", "builtin"};
     const std::string text = comparison_text(compare_reports(base, cur, {}));
-    EXPECT_NE(text.find("FAIL accuracy lib.f64 slerp near-0: max_angle_err_rad 1e-14 -> 1e-10"), std::string::npos) << text;
+    EXPECT_NE(text.find("FAIL accuracy lib.f64 slerp near-0: max_angle_err_rad 1e-14 -> 1e-10"), std::string::npos)
+        << text;
     EXPECT_NE(text.find("    reproduce the row: quatcheck run --plugin '/opt/my lib/lib.so' --impl lib.f64 --op slerp "
                         "--region near-0 --cases 1000 --seed 7 --no-leaderboard --out reproduce"),
               std::string::npos)
@@ -245,7 +252,8 @@ TEST(Compare, TextNamesEachFailedRowWithAReproduceCommand) {
                         "--region uniform"),
               std::string::npos)
         << text;
-    EXPECT_NE(text.find("reproduce the row: quatcheck run --impl seed-c.f64 --op slerp --region threshold"), std::string::npos)
+    EXPECT_NE(text.find("reproduce the row: quatcheck run --impl seed-c.f64 --op slerp --region threshold"),
+              std::string::npos)
         << text;
     // Negative control: the same folders the other way round improve, and nothing is printed as failed.
     const std::string better = comparison_text(compare_reports(cur, base, {}));

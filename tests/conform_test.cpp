@@ -19,7 +19,8 @@ using qc::test::quatcheck;
 namespace {
 
 std::string tmpdir(const char *tag) {
-    auto d = std::filesystem::temp_directory_path() / (std::string("qc_conform_") + tag + "_" + std::to_string(::getpid()));
+    auto d =
+        std::filesystem::temp_directory_path() / (std::string("qc_conform_") + tag + "_" + std::to_string(::getpid()));
     std::filesystem::create_directories(d);
     return d.string();
 }
@@ -33,16 +34,14 @@ TEST(Conform, SeedsPassEveryPropertyTheyDoNotDeclareKnown) {
     auto rows = conform(select_impls(cat, {"seed-*", "nlerp", "expmap", "cached", "lusine", "lerp"}, {}), opt);
     size_t known = 0;
     for (const auto &r : rows) {
-        EXPECT_NE(r.verdict, Verdict::fail) << r.impl->name << " " << to_string(r.op) << " " << r.property->name
-                                            << ": worst " << r.worst.measured << " > " << r.worst.tolerance << " on "
-                                            << format_case(r.counterexample);
+        EXPECT_NE(r.verdict, Verdict::fail)
+            << r.impl->name << " " << to_string(r.op) << " " << r.property->name << ": worst " << r.worst.measured
+            << " > " << r.worst.tolerance << " on " << format_case(r.counterexample);
         if (r.verdict == Verdict::known) {
             known++;
             EXPECT_NE(r.impl->known_deviation(r.op, r.property->name), nullptr);
         }
-        if (r.property->name == "constant-speed") {
-            EXPECT_EQ(r.verdict == Verdict::skip, r.op == Op::nlerp);
-        }
+        if (r.property->name == "constant-speed") { EXPECT_EQ(r.verdict == Verdict::skip, r.op == Op::nlerp); }
     }
     EXPECT_GT(known, 0u);  // the documented deviations are exercised, not silently passing
 }
@@ -51,47 +50,100 @@ TEST(Conform, SeedsPassEveryPropertyTheyDoNotDeclareKnown) {
 // are derived, not fitted). This test fails when an engine fails a property not listed here.
 TEST(Conform, EngineFindingsAreTheListedOnes) {
     const std::set<std::string> findings = {
-        "assimp.f32 slerp unit", "assimp.f64 slerp unit", "assimp.f64 slerp constant-speed",
+        "assimp.f32 slerp unit",
+        "assimp.f64 slerp unit",
+        "assimp.f64 slerp constant-speed",
         "assimp.f64 slerp threshold-continuity",
-        "bullet.f32 slerp endpoints", "bullet-double.f64 slerp endpoints",
-        "cglm.f32 slerp endpoints", "cglm.f32 slerp unit", "cglm.f32 slerp shortest-arc",
-        "cglm.f32 slerp sign-invariance", "cglm.f32 slerp monotone", "cglm.f32 slerp constant-speed",
+        "bullet.f32 slerp endpoints",
+        "bullet-double.f64 slerp endpoints",
+        "cglm.f32 slerp endpoints",
+        "cglm.f32 slerp unit",
+        "cglm.f32 slerp shortest-arc",
+        "cglm.f32 slerp sign-invariance",
+        "cglm.f32 slerp monotone",
+        "cglm.f32 slerp constant-speed",
         "cglm.f32 slerp threshold-continuity",
-        "glm-fastmix.f32 nlerp endpoints", "glm-fastmix.f32 nlerp shortest-arc", "glm-fastmix.f32 nlerp sign-invariance",
-        "glm-fastmix.f32 nlerp monotone", "glm-fastmix.f64 nlerp endpoints", "glm-fastmix.f64 nlerp shortest-arc",
-        "glm-fastmix.f64 nlerp sign-invariance", "glm-fastmix.f64 nlerp monotone",
-        "glm-mix.f32 slerp finite", "glm-mix.f32 slerp endpoints", "glm-mix.f32 slerp unit", "glm-mix.f32 slerp symmetry",
-        "glm-mix.f32 slerp monotone", "glm-mix.f32 slerp constant-speed", "glm-mix.f32 slerp threshold-continuity",
-        "glm-mix.f64 slerp finite", "glm-mix.f64 slerp endpoints", "glm-mix.f64 slerp unit", "glm-mix.f64 slerp symmetry",
-        "glm-mix.f64 slerp monotone", "glm-mix.f64 slerp constant-speed", "glm-mix.f64 slerp threshold-continuity",
-        "glm-shortmix.f32 slerp endpoints", "glm-shortmix.f64 slerp endpoints",
-        "irrlicht.f32 slerp endpoints", "irrlicht.f32 slerp unit", "irrlicht.f32 slerp constant-speed",
+        "glm-fastmix.f32 nlerp endpoints",
+        "glm-fastmix.f32 nlerp shortest-arc",
+        "glm-fastmix.f32 nlerp sign-invariance",
+        "glm-fastmix.f32 nlerp monotone",
+        "glm-fastmix.f64 nlerp endpoints",
+        "glm-fastmix.f64 nlerp shortest-arc",
+        "glm-fastmix.f64 nlerp sign-invariance",
+        "glm-fastmix.f64 nlerp monotone",
+        "glm-mix.f32 slerp finite",
+        "glm-mix.f32 slerp endpoints",
+        "glm-mix.f32 slerp unit",
+        "glm-mix.f32 slerp symmetry",
+        "glm-mix.f32 slerp monotone",
+        "glm-mix.f32 slerp constant-speed",
+        "glm-mix.f32 slerp threshold-continuity",
+        "glm-mix.f64 slerp finite",
+        "glm-mix.f64 slerp endpoints",
+        "glm-mix.f64 slerp unit",
+        "glm-mix.f64 slerp symmetry",
+        "glm-mix.f64 slerp monotone",
+        "glm-mix.f64 slerp constant-speed",
+        "glm-mix.f64 slerp threshold-continuity",
+        "glm-shortmix.f32 slerp endpoints",
+        "glm-shortmix.f64 slerp endpoints",
+        "irrlicht.f32 slerp endpoints",
+        "irrlicht.f32 slerp unit",
+        "irrlicht.f32 slerp constant-speed",
         "irrlicht.f32 slerp threshold-continuity",
-        "irrlicht-lerp.f32 nlerp endpoints", "irrlicht-lerp.f32 nlerp shortest-arc",
-        "irrlicht-lerp.f32 nlerp sign-invariance", "irrlicht-lerp.f32 nlerp monotone",
-        "ogre-noshortest.f32 slerp finite", "ogre-noshortest.f32 slerp endpoints", "ogre-noshortest.f32 slerp unit",
-        "ogre-noshortest.f32 slerp monotone", "ogre-noshortest.f32 slerp constant-speed",
-        "ogre-noshortest.f32 slerp threshold-continuity", "ogre-noshortest.f32 nlerp finite",
-        "ogre-noshortest.f32 nlerp endpoints", "ogre-noshortest.f32 nlerp unit", "ogre-noshortest.f32 nlerp symmetry",
+        "irrlicht-lerp.f32 nlerp endpoints",
+        "irrlicht-lerp.f32 nlerp shortest-arc",
+        "irrlicht-lerp.f32 nlerp sign-invariance",
+        "irrlicht-lerp.f32 nlerp monotone",
+        "ogre-noshortest.f32 slerp finite",
+        "ogre-noshortest.f32 slerp endpoints",
+        "ogre-noshortest.f32 slerp unit",
+        "ogre-noshortest.f32 slerp monotone",
+        "ogre-noshortest.f32 slerp constant-speed",
+        "ogre-noshortest.f32 slerp threshold-continuity",
+        "ogre-noshortest.f32 nlerp finite",
+        "ogre-noshortest.f32 nlerp endpoints",
+        "ogre-noshortest.f32 nlerp unit",
+        "ogre-noshortest.f32 nlerp symmetry",
         "ogre-noshortest.f32 nlerp monotone",
-        "osg.f64 slerp unit", "osg.f64 slerp constant-speed", "osg.f64 slerp threshold-continuity",
-        "qt.f32 slerp endpoints", "qt.f32 nlerp endpoints", "qt.f32 nlerp unit",
+        "osg.f64 slerp unit",
+        "osg.f64 slerp constant-speed",
+        "osg.f64 slerp threshold-continuity",
+        "qt.f32 slerp endpoints",
+        "qt.f32 nlerp endpoints",
+        "qt.f32 nlerp unit",
         "tf2.f64 slerp endpoints",
         // MRPT 2.5: an unnormalised lerp below sin(half-angle) = 1e-3
-        "mrpt.f64 slerp constant-speed", "mrpt.f64 slerp endpoints", "mrpt.f64 slerp threshold-continuity",
+        "mrpt.f64 slerp constant-speed",
+        "mrpt.f64 slerp endpoints",
+        "mrpt.f64 slerp threshold-continuity",
         "mrpt.f64 slerp unit",
         // OpenCV 4.6: nlerp's endpoints; f64 slerp tests its nlerp switch before its short-arc flip (inf/NaN
         // for the same rotation with opposite signs, and the failures that follow from it)
-        "opencv.f32 nlerp endpoints", "opencv.f64 nlerp endpoints", "opencv-unit.f32 nlerp endpoints",
+        "opencv.f32 nlerp endpoints",
+        "opencv.f64 nlerp endpoints",
+        "opencv-unit.f32 nlerp endpoints",
         "opencv-unit.f64 nlerp endpoints",
-        "opencv.f64 slerp endpoints", "opencv.f64 slerp finite", "opencv.f64 slerp monotone",
-        "opencv.f64 slerp shortest-arc", "opencv.f64 slerp sign-invariance", "opencv.f64 slerp symmetry",
-        "opencv.f64 slerp threshold-continuity", "opencv.f64 slerp unit",
-        "opencv-unit.f64 slerp endpoints", "opencv-unit.f64 slerp finite", "opencv-unit.f64 slerp monotone",
-        "opencv-unit.f64 slerp shortest-arc", "opencv-unit.f64 slerp sign-invariance", "opencv-unit.f64 slerp symmetry",
-        "opencv-unit.f64 slerp threshold-continuity", "opencv-unit.f64 slerp unit",
+        "opencv.f64 slerp endpoints",
+        "opencv.f64 slerp finite",
+        "opencv.f64 slerp monotone",
+        "opencv.f64 slerp shortest-arc",
+        "opencv.f64 slerp sign-invariance",
+        "opencv.f64 slerp symmetry",
+        "opencv.f64 slerp threshold-continuity",
+        "opencv.f64 slerp unit",
+        "opencv-unit.f64 slerp endpoints",
+        "opencv-unit.f64 slerp finite",
+        "opencv-unit.f64 slerp monotone",
+        "opencv-unit.f64 slerp shortest-arc",
+        "opencv-unit.f64 slerp sign-invariance",
+        "opencv-unit.f64 slerp symmetry",
+        "opencv-unit.f64 slerp threshold-continuity",
+        "opencv-unit.f64 slerp unit",
         // VTK 9.1: an unnormalised lerp fallback in f64
-        "vtk.f64 slerp constant-speed", "vtk.f64 slerp threshold-continuity", "vtk.f64 slerp unit",
+        "vtk.f64 slerp constant-speed",
+        "vtk.f64 slerp threshold-continuity",
+        "vtk.f64 slerp unit",
     };
     auto cat = load_catalogue({});
     std::vector<std::string> engines;
@@ -112,8 +164,10 @@ TEST(Conform, EngineFindingsAreTheListedOnes) {
 
 TEST(Conform, EveryReproduceCommandReproducesItsVerdict) {
     const std::string out = tmpdir("repro");
-    auto [status, text] = quatcheck("conform --impl seed-c --impl lerp --impl nlerp --impl broken-noflip --impl "
-                                "broken-needle-zero --impl broken-single-arc --cases 60 --jobs 2 --out " + out + " 2>/dev/null");
+    auto [status, text] = quatcheck(
+        "conform --impl seed-c --impl lerp --impl nlerp --impl broken-noflip --impl "
+        "broken-needle-zero --impl broken-single-arc --cases 60 --jobs 2 --out " +
+        out + " 2>/dev/null");
     EXPECT_EQ(status, 1);  // the broken ones fail
     std::ifstream in(out + "/conformance.csv");
     std::string line;
@@ -149,7 +203,8 @@ TEST(Conform, ShrinkingReachesASimpleCase) {
     ConformOptions opt;
     opt.properties = {"endpoints", "shortest-arc", "unit"};
     opt.jobs = 2;
-    for (const auto &r : conform(select_impls(cat, {"broken-swapped-weights", "broken-noflip", "broken-matrix-lerp"}, {}), opt)) {
+    for (const auto &r :
+         conform(select_impls(cat, {"broken-swapped-weights", "broken-noflip", "broken-matrix-lerp"}, {}), opt)) {
         if (r.verdict != Verdict::fail) continue;
         const CaseValues &c = r.counterexample;
         // t = 1/2 and, where the defect does not need a general q0, the identity: the generator's simplest
@@ -186,13 +241,16 @@ TEST(Conform, CommandLineErrorsAndPlugins) {
     r = quatcheck("conform --impl seed-c.f64 --op slerp --property unit --case '0x1p+0 0' 2>&1");
     EXPECT_EQ(r.status, 2);
     EXPECT_NE(r.output.find("expected 9 numbers"), std::string::npos) << r.output;
-    r = quatcheck("conform --impl seed-c.f32 --op slerp --property unit --case "
-                  "'0x1p+0 0 0 0 0x1.0000000001p+0 0 0 0 0x1p-1' 2>&1");
+    r = quatcheck(
+        "conform --impl seed-c.f32 --op slerp --property unit --case "
+        "'0x1p+0 0 0 0 0x1.0000000001p+0 0 0 0 0x1p-1' 2>&1");
     EXPECT_EQ(r.status, 2);
     EXPECT_NE(r.output.find("not representable in f32"), std::string::npos) << r.output;
     // A plugin's rows repeat --plugin in their reproduce commands and never get `known`.
-    const std::string text = quatcheck("conform --plugin " + std::string(QC_EXAMPLE_PLUGIN) + " --impl 'example-*' --cases 30 --out " +
-                                       out + " 2>/dev/null; cat " + out + "/conformance.csv").output;
+    const std::string text =
+        quatcheck("conform --plugin " + std::string(QC_EXAMPLE_PLUGIN) + " --impl 'example-*' --cases 30 --out " + out +
+                  " 2>/dev/null; cat " + out + "/conformance.csv")
+            .output;
     EXPECT_NE(text.find(std::string(" --plugin ") + QC_EXAMPLE_PLUGIN + " --impl example"), std::string::npos) << text;
     EXPECT_EQ(text.find(",known,"), std::string::npos);
     std::filesystem::remove_all(out);

@@ -21,11 +21,11 @@ const qc::BuiltinImpl *find_engine(const std::string &family) {
     return nullptr;
 }
 
-#define QC_ENGINE_OR_SKIP(var, family, package)                                                                \
-    const qc::BuiltinImpl *var = find_engine(family);                                                          \
-    if (!var) GTEST_SKIP() << "adapter '" family "' not built: " package " was not found when configuring";      \
-    EXPECT_EQ(var->group, "engine");                                                                           \
-    EXPECT_FALSE(var->version.empty()) << family " registers no library version";                            \
+#define QC_ENGINE_OR_SKIP(var, family, package)                                                             \
+    const qc::BuiltinImpl *var = find_engine(family);                                                       \
+    if (!var) GTEST_SKIP() << "adapter '" family "' not built: " package " was not found when configuring"; \
+    EXPECT_EQ(var->group, "engine");                                                                        \
+    EXPECT_FALSE(var->version.empty()) << family " registers no library version";                           \
     EXPECT_EQ(var->version.find("VERSION"), std::string::npos) << "unexpanded version macro: " << var->version
 
 const double kS45 = std::sqrt(0.5);
@@ -60,7 +60,8 @@ template <class T> double tol() { return sizeof(T) == sizeof(float) ? 2e-5 : 1e-
 template <class T> void expect_near4(const T got[4], const double want[4], const std::string &what) {
     for (int i = 0; i < 4; i++)
         EXPECT_NEAR(static_cast<double>(got[i]), want[i], tol<T>())
-            << what << ": component " << "wxyz"[i] << " (got " << got[i] << ", want " << want[i] << ")";
+            << what << ": component "
+            << "wxyz"[i] << " (got " << got[i] << ", want " << want[i] << ")";
 }
 
 enum class Expect { slerp, nlerp, lerp };

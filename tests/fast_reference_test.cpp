@@ -40,10 +40,14 @@ bool within(const DDQuat &f, const RealQuat &m, double bound, double &worst) {
 
 const char *name(FastOutcome o) {
     switch (o) {
-    case FastOutcome::certified: return "certified";
-    case FastOutcome::undecided_sign: return "undecided_sign";
-    case FastOutcome::bound_too_wide: return "bound_too_wide";
-    case FastOutcome::ill_conditioned: return "ill_conditioned";
+        case FastOutcome::certified:
+            return "certified";
+        case FastOutcome::undecided_sign:
+            return "undecided_sign";
+        case FastOutcome::bound_too_wide:
+            return "bound_too_wide";
+        case FastOutcome::ill_conditioned:
+            return "ill_conditioned";
     }
     return "?";
 }
@@ -52,7 +56,10 @@ void check_case(const double q0[4], const double q1[4], double t, Precision p, R
     SlerpReference fast, ref;
     ++tally.cases;
     FastOutcome o = fast_slerp_reference(q0, q1, t, p, fast);
-    if (o != FastOutcome::certified) { ++tally.fallbacks[name(o)]; return; }
+    if (o != FastOutcome::certified) {
+        ++tally.fallbacks[name(o)];
+        return;
+    }
     ++tally.certified;
     tally.max_bound = std::max(tally.max_bound, fast.fast_bound);
     exact.slerp_exact(q0, q1, t, ref, false);
@@ -66,9 +73,9 @@ void check_case(const double q0[4], const double q1[4], double t, Precision p, R
     }
     if (!ok) {
         if (tally.violations < 3 && fast_damage() == FastDamage::none)
-            ADD_FAILURE() << "fast bound violated: q0=(" << std::hexfloat << q0[0] << ";" << q0[1] << ";" << q0[2] << ";"
-                          << q0[3] << ") q1=(" << q1[0] << ";" << q1[1] << ";" << q1[2] << ";" << q1[3] << ") t=" << t
-                          << " bound=" << fast.fast_bound << std::defaultfloat;
+            ADD_FAILURE() << "fast bound violated: q0=(" << std::hexfloat << q0[0] << ";" << q0[1] << ";" << q0[2]
+                          << ";" << q0[3] << ") q1=(" << q1[0] << ";" << q1[1] << ";" << q1[2] << ";" << q1[3]
+                          << ") t=" << t << " bound=" << fast.fast_bound << std::defaultfloat;
         ++tally.violations;
     }
 }
@@ -103,10 +110,11 @@ TEST(FastReference, WithinItsBoundOnEveryRegionAndPrecision) {
             const char *prec = tl == &tf ? "f32" : "f64";
             std::string fb;
             for (auto &[k, v] : tl->fallbacks) fb += " " + k + "=" + std::to_string(v);
-            std::printf("FastReference %-12s %s: %llu cases, %llu certified, max bound %.3g, max error/bound %.3g, "
-                        "violations %llu, fallbacks:%s\n",
-                        to_string(r), prec, (unsigned long long)tl->cases, (unsigned long long)tl->certified,
-                        tl->max_bound, tl->worst_ratio, (unsigned long long)tl->violations, fb.c_str());
+            std::printf(
+                "FastReference %-12s %s: %llu cases, %llu certified, max bound %.3g, max error/bound %.3g, "
+                "violations %llu, fallbacks:%s\n",
+                to_string(r), prec, (unsigned long long)tl->cases, (unsigned long long)tl->certified, tl->max_bound,
+                tl->worst_ratio, (unsigned long long)tl->violations, fb.c_str());
             EXPECT_EQ(tl->violations, 0u) << to_string(r) << " " << prec;
             EXPECT_LE(tl->worst_ratio, 1.0);
             // Per region and precision too: a bound that widens in one region (a change to the series once
@@ -124,15 +132,15 @@ TEST(FastReference, EdgeCases) {
     Tally tally;
     const double e = 0x1p-52;
     const double cases[][9] = {
-        {1, 0, 0, 0, 1, 0, 0, 0, 0.5},                      // equal ends: W = 0
-        {1, 0, 0, 0, 2, 0, 0, 0, 0.25},                     // scaled copy
-        {1, 0, 0, 0, 0, 1, 0, 0, 0.5},                      // a.b = 0 exactly: a tie
-        {1, 0, 0, 0, -1, 0, 0, 0, 0.5},                     // q1 = -q0
-        {1, 0, 0, 0, -1, e, 0, 0, 0.3},                     // nearly antipodal
-        {0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5 + e, 0},   // t = 0
-        {0.5, 0.5, 0.5, 0.5, 0.5, -0.5, 0.5, 0.5, 1},      // t = 1
-        {3e-5, 1, 2, 3, 1e-5, -3, 2, 1, 0x1p-40},          // tiny t, unnormalised
-        {1, 0, 0, 0, e, 1, 0, 0, 0.75},                     // a.b = eps: inside the tie band
+        {1, 0, 0, 0, 1, 0, 0, 0, 0.5},                    // equal ends: W = 0
+        {1, 0, 0, 0, 2, 0, 0, 0, 0.25},                   // scaled copy
+        {1, 0, 0, 0, 0, 1, 0, 0, 0.5},                    // a.b = 0 exactly: a tie
+        {1, 0, 0, 0, -1, 0, 0, 0, 0.5},                   // q1 = -q0
+        {1, 0, 0, 0, -1, e, 0, 0, 0.3},                   // nearly antipodal
+        {0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5 + e, 0},  // t = 0
+        {0.5, 0.5, 0.5, 0.5, 0.5, -0.5, 0.5, 0.5, 1},     // t = 1
+        {3e-5, 1, 2, 3, 1e-5, -3, 2, 1, 0x1p-40},         // tiny t, unnormalised
+        {1, 0, 0, 0, e, 1, 0, 0, 0.75},                   // a.b = eps: inside the tie band
     };
     for (auto &c : cases) check_case(c, c + 4, c[8], Precision::f64, exact, tally);
     EXPECT_EQ(tally.violations, 0u);

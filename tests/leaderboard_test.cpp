@@ -52,7 +52,8 @@ std::string standard_summary() {
            summary_row("nanny.f32", "slerp", "uniform", 1e-9, 0.5) +
            summary_row("nanny.f32", "slerp", "near-0", 1e-9, 0.5, 3) +
            // A negative control: never on the leaderboard.
-           summary_row("control.f32", "slerp", "uniform", 1.0, 1e6) + summary_row("control.f32", "slerp", "near-0", 2.0, 1e7);
+           summary_row("control.f32", "slerp", "uniform", 1.0, 1e6) +
+           summary_row("control.f32", "slerp", "near-0", 2.0, 1e7);
 }
 
 ReportFiles memory(std::map<std::string, std::string> files) {
@@ -67,17 +68,15 @@ Leaderboard board(const ReportFiles &files, const std::filesystem::path &dir) {
 std::string error_of(const std::map<std::string, std::string> &files) {
     try {
         board(memory(files), "R");
-    } catch (const InputError &e) {
-        return e.what();
-    }
+    } catch (const InputError &e) { return e.what(); }
     return "(no error)";
 }
 
 struct TempDir {
     fs::path path;
     TempDir() {
-        path = fs::temp_directory_path() / ("qc_leaderboard_test_" + std::to_string(::getpid()) + "_" +
-                                            std::to_string(counter()++));
+        path = fs::temp_directory_path() /
+               ("qc_leaderboard_test_" + std::to_string(::getpid()) + "_" + std::to_string(counter()++));
         fs::remove_all(path);
         fs::create_directories(path);
     }
@@ -155,25 +154,27 @@ TEST(Leaderboard, MissingOptionalFilesLeaveBlanksAndSaySo) {
 }
 
 TEST(Leaderboard, CompactsVerdictsWorstFirstPerProperty) {
-    std::string conf = "impl,op,property,verdict,cases,tolerance,worst,counterexample,reproduce\n"
-                       "lib.f32,slerp,finite,pass,10,0,0,,\n"
-                       "lib.f32,slerp,shortest-arc,fail,10,0,1,\"q0=(1, 0, 0, 0)\",quatcheck replay x\n"
-                       "lib.f32,slerp,unit,fail,10,0,0,,\n"
-                       "lib.f32,slerp,unit,pass,10,0,0,,\n"  // a second row for one property: fail still wins
-                       "lib.f32,slerp,constant-speed,known,10,0,0,,\n"
-                       "lib.f32,slerp,threshold-continuity,skip,0,0,0,,\n"
-                       "good.f64,slerp,finite,pass,10,0,0,,\n"
-                       "absent.f32,slerp,finite,fail,10,0,0,,\n";  // not in the accuracy run: no row to annotate
+    std::string conf =
+        "impl,op,property,verdict,cases,tolerance,worst,counterexample,reproduce\n"
+        "lib.f32,slerp,finite,pass,10,0,0,,\n"
+        "lib.f32,slerp,shortest-arc,fail,10,0,1,\"q0=(1, 0, 0, 0)\",quatcheck replay x\n"
+        "lib.f32,slerp,unit,fail,10,0,0,,\n"
+        "lib.f32,slerp,unit,pass,10,0,0,,\n"  // a second row for one property: fail still wins
+        "lib.f32,slerp,constant-speed,known,10,0,0,,\n"
+        "lib.f32,slerp,threshold-continuity,skip,0,0,0,,\n"
+        "good.f64,slerp,finite,pass,10,0,0,,\n"
+        "absent.f32,slerp,finite,fail,10,0,0,,\n";  // not in the accuracy run: no row to annotate
     // "untested": a squad c1 property without a judged key (squad_report.cpp's c1_verdict); not judged
     std::string squad_conf = "impl,op,property,verdict\nlib.f32,nlerp,c1,known\nlib.f32,nlerp,c1-sign-flip,untested\n";
     Leaderboard b = board(memory({{"summary.csv", standard_summary()},
-                                              {"run.json", kRunJson},
-                                              {"conformance.csv", conf},
-                                              {"squad_conformance.csv", squad_conf}}),
-                                      "R");
+                                  {"run.json", kRunJson},
+                                  {"conformance.csv", conf},
+                                  {"squad_conformance.csv", squad_conf}}),
+                          "R");
     std::map<std::string, std::string> by;
     for (const auto &r : b.rows) by[r.impl + " " + r.op] = compact_verdicts(r);
-    EXPECT_EQ(by["lib.f32 slerp"], "1/4 pass; fail: shortest-arc unit; known: constant-speed; skip: threshold-continuity");
+    EXPECT_EQ(by["lib.f32 slerp"],
+              "1/4 pass; fail: shortest-arc unit; known: constant-speed; skip: threshold-continuity");
     EXPECT_EQ(by["good.f64 slerp"], "1/1 pass");
     EXPECT_EQ(by["lib.f32 nlerp"], "0/1 pass; known: c1; untested: c1-sign-flip");
     EXPECT_EQ(by["nanny.f32 slerp"], "not run");
@@ -185,14 +186,15 @@ TEST(Leaderboard, CompactsVerdictsWorstFirstPerProperty) {
 }
 
 TEST(Leaderboard, TimingPrefersTheUniformRegionElseTheSlowest) {
-    std::string timing = "impl,op,region,mode,ns_per_call,cv,repetitions\n"
-                         "lib.f32,slerp,near-0,throughput,9,0.01,5\n"
-                         "lib.f32,slerp,uniform,throughput,12.5,0.01,5\n"
-                         "lib.f32,slerp,uniform,latency,30,0.01,5\n"
-                         "good.f64,slerp,near-0,throughput,7,0.01,5\n"
-                         "good.f64,slerp,threshold,throughput,11,0.01,5\n";
-    Leaderboard b = board(
-        memory({{"summary.csv", standard_summary()}, {"run.json", kRunJson}, {"timing.csv", timing}}), "R");
+    std::string timing =
+        "impl,op,region,mode,ns_per_call,cv,repetitions\n"
+        "lib.f32,slerp,near-0,throughput,9,0.01,5\n"
+        "lib.f32,slerp,uniform,throughput,12.5,0.01,5\n"
+        "lib.f32,slerp,uniform,latency,30,0.01,5\n"
+        "good.f64,slerp,near-0,throughput,7,0.01,5\n"
+        "good.f64,slerp,threshold,throughput,11,0.01,5\n";
+    Leaderboard b =
+        board(memory({{"summary.csv", standard_summary()}, {"run.json", kRunJson}, {"timing.csv", timing}}), "R");
     for (const auto &r : b.rows) {
         if (r.impl == "lib.f32" && r.op == "slerp") {
             EXPECT_EQ(r.ns_per_call_throughput, 12.5);
@@ -216,8 +218,8 @@ TEST(Leaderboard, SquadRowsGetTheirOwnRegionsAndTable) {
         "lib.f32,squad,random,10,100,0,5e-06,1e-06,9,9,0,0,1,0\n"
         "lib.f32,squad,sign-flip,10,100,0,0.002,1e-06,9,9,0,0,1,0\n"
         "broken-squad.f32,squad,random,10,100,0,0.5,0.1,9,9,0,0,1,0\n";
-    Leaderboard b = board(
-        memory({{"summary.csv", standard_summary()}, {"run.json", kRunJson}, {"squad_summary.csv", squad}}), "R");
+    Leaderboard b =
+        board(memory({{"summary.csv", standard_summary()}, {"run.json", kRunJson}, {"squad_summary.csv", squad}}), "R");
     ASSERT_EQ(b.rows.size(), 5u);  // broken-squad (not in run.json) is known as broken by its registration
     EXPECT_EQ(b.squad_regions, (std::vector<std::string>{"random", "sign-flip"}));
     EXPECT_EQ(b.rows[3].op, "squad");  // 2e-3 ranks after lib.f32 slerp's 3e-4, before the non-finite row
@@ -240,9 +242,9 @@ TEST(Leaderboard, SearchMaximaCountAndFailedImplementationsRankLast) {
     std::string s =
         "impl,op,region,cases,nonfinite,max_angle_err_rad,max_ulp1,status,status_detail,failed_case,"
         "max_angle_err_sampling_rad,max_angle_err_search_rad\n"
-        "a.f32,slerp,uniform,100,0,1e-07,1,ok,,,1e-07,\n"              // the search did not run: blank
-        "a.f32,slerp,threshold,100,0,2e-07,1,ok,,,2e-07,5e-06\n"       // the search found more
-        "b.f32,slerp,uniform,100,0,3e-06,1,ok,,,3e-06,1e-06\n"         // the search found less
+        "a.f32,slerp,uniform,100,0,1e-07,1,ok,,,1e-07,\n"         // the search did not run: blank
+        "a.f32,slerp,threshold,100,0,2e-07,1,ok,,,2e-07,5e-06\n"  // the search found more
+        "b.f32,slerp,uniform,100,0,3e-06,1,ok,,,3e-06,1e-06\n"    // the search found less
         "c.f32,slerp,uniform,40,0,1e-09,1,crashed,killed by SIGSEGV,0x1p+0 ...,1e-09,\n"
         "d.f32,slerp,uniform,100,2,1e-08,1,ok,,,1e-08,\n";
     Leaderboard b = board(memory({{"summary.csv", s}}), "R");
@@ -264,7 +266,9 @@ TEST(Leaderboard, SearchMaximaCountAndFailedImplementationsRankLast) {
 TEST(Leaderboard, MalformedInputIsAnInputErrorNamingFileAndLine) {
     std::string bad_number = std::string(kHeader) + summary_row("a.f32", "slerp", "uniform", 1e-6, 1) +
                              "a.f32,slerp,near-0,100,0,0,zero,0,1,1,1,0,\n";
-    EXPECT_EQ(error_of({{"summary.csv", bad_number}}).rfind("R/summary.csv:3: column max_angle_err_rad: 'zero' is not a number", 0), 0u)
+    EXPECT_EQ(error_of({{"summary.csv", bad_number}})
+                  .rfind("R/summary.csv:3: column max_angle_err_rad: 'zero' is not a number", 0),
+              0u)
         << error_of({{"summary.csv", bad_number}});
     std::string missing_column = "impl,op,region,cases,nonfinite,max_angle_err_rad\na.f32,slerp,uniform,1,0,0\n";
     EXPECT_EQ(error_of({{"summary.csv", missing_column}}), "R/summary.csv:1: missing column 'max_ulp1'");
@@ -278,7 +282,8 @@ TEST(Leaderboard, MalformedInputIsAnInputErrorNamingFileAndLine) {
     EXPECT_EQ(error_of({{"summary.csv", too_many_nonfinite}}), "R/summary.csv:2: nonfinite 101 exceeds cases 100");
     EXPECT_EQ(error_of({{"summary.csv", ""}}), "R/summary.csv:1: the file is empty");
     std::string ragged = std::string(kHeader) + "a.f32,slerp,uniform,100\n";
-    EXPECT_EQ(error_of({{"summary.csv", ragged}}).rfind("R/summary.csv:2: ", 0), 0u) << error_of({{"summary.csv", ragged}});
+    EXPECT_EQ(error_of({{"summary.csv", ragged}}).rfind("R/summary.csv:2: ", 0), 0u)
+        << error_of({{"summary.csv", ragged}});
 
     std::string conf = "impl,op,property,verdict\na.f32,slerp,finite,pass\na.f32,slerp,unit,maybe\n";
     EXPECT_EQ(error_of({{"summary.csv", standard_summary()}, {"conformance.csv", conf}}),

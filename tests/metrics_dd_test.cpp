@@ -37,13 +37,13 @@ uint64_t env_u64(const char *name, uint64_t fallback) {
 // Counts of one run of the comparison, and its violations.
 struct Tally {
     uint64_t cases = 0, outputs = 0, nonfinite = 0, tie_band_outputs = 0;
-    uint64_t branch_ties = 0;    // the engines took different arcs, the two angles within the bound
-    uint64_t sign_band = 0;      // |r^.R| <= sign_band: ulp and ulp1 not compared
-    uint64_t ulp_slack = 0;      // ulp comparisons where fast_ulp_reference_slack() exceeds ulp_abs
+    uint64_t branch_ties = 0;  // the engines took different arcs, the two angles within the bound
+    uint64_t sign_band = 0;    // |r^.R| <= sign_band: ulp and ulp1 not compared
+    uint64_t ulp_slack = 0;    // ulp comparisons where fast_ulp_reference_slack() exceeds ulp_abs
     uint64_t violations = 0;
     uint64_t violations_by_precision[2] = {};  // f32, f64
-    double worst[5] = {};        // largest |fast - mpfr| / allowed: angle, ulp, ulp1, norm, nlerp angle
-    std::string worst_case[5];   // ... and where
+    double worst[5] = {};                      // largest |fast - mpfr| / allowed: angle, ulp, ulp1, norm, nlerp angle
+    std::string worst_case[5];                 // ... and where
     std::vector<std::string> examples;
 
     void add(const Tally &o) {
@@ -80,8 +80,10 @@ double exact_dot(const double r[4], const RealQuat &v) {
 template <class T> class Checker {
 public:
     Checker(MetricDamage damage)
-        : ref_engine_(Format<T>::precision, ReferenceMode::mpfr), fast_(Format<T>::precision, ReferenceMode::fast),
-          mpfr_(Format<T>::precision, ReferenceMode::mpfr), b_(fast_metric_bounds(Format<T>::precision)) {
+        : ref_engine_(Format<T>::precision, ReferenceMode::mpfr),
+          fast_(Format<T>::precision, ReferenceMode::fast),
+          mpfr_(Format<T>::precision, ReferenceMode::mpfr),
+          b_(fast_metric_bounds(Format<T>::precision)) {
         fast_.set_damage(damage);
     }
 
@@ -123,7 +125,10 @@ public:
             }
         };
         if (f.nonfinite != m.nonfinite) return fail("nonfinite differs");
-        if (m.nonfinite) { ++tally.nonfinite; return; }
+        if (m.nonfinite) {
+            ++tally.nonfinite;
+            return;
+        }
         compare(0, f.angle_err_rad, m.angle_err_rad, b_.angle_rel, b_.angle_abs);
         compare(3, f.norm_err_ulp1, m.norm_err_ulp1, b_.norm_rel, b_.norm_abs);
         if (f.branch_disagree != m.branch_disagree) {
@@ -134,8 +139,7 @@ public:
             ++tally.branch_ties;
             return;  // ulp, ulp1 and the nlerp angle are measured against different arcs
         }
-        if (op == Op::nlerp)
-            compare(4, f.angle_err_vs_nlerp_rad, m.angle_err_vs_nlerp_rad, b_.angle_rel, b_.angle_abs);
+        if (op == Op::nlerp) compare(4, f.angle_err_vs_nlerp_rad, m.angle_err_vs_nlerp_rad, b_.angle_rel, b_.angle_abs);
         const RealQuat &target_mp = m.branch_disagree ? ref.R_other_mp : ref.R_mp;
         const DDQuat &target = m.branch_disagree ? ref.R_other : ref.R;
         if (std::fabs(m.angle_err_rad - M_PI) < 1e-9 && std::fabs(exact_dot(out, target_mp)) <= b_.sign_band) {
@@ -170,9 +174,8 @@ template <class T> T step(T x, int k) {
 constexpr size_t kImplsPerCase = 8;
 
 // Cases [begin, end) step `stride` of one region: the reference, then every output compared.
-template <class T>
-void run_region(const std::vector<const Impl *> &impls, Region region, uint64_t begin, uint64_t end, uint64_t stride,
-                MetricDamage damage, Tally &tally) {
+template <class T> void run_region(const std::vector<const Impl *> &impls, Region region, uint64_t begin, uint64_t end,
+                                   uint64_t stride, MetricDamage damage, Tally &tally) {
     free_mpfr_caches_at_thread_exit();
     Checker<T> c(damage);
     using L = std::numeric_limits<T>;
@@ -243,7 +246,8 @@ void run_region(const std::vector<const Impl *> &impls, Region region, uint64_t 
 std::vector<const Impl *> builtin_impls(const std::vector<Impl> &catalogue, Precision p) {
     std::vector<const Impl *> v;
     for (const Impl &i : catalogue)
-        if (i.precision == p && i.backend->in_process() && (i.supports(Op::slerp) || i.supports(Op::nlerp))) v.push_back(&i);
+        if (i.precision == p && i.backend->in_process() && (i.supports(Op::slerp) || i.supports(Op::nlerp)))
+            v.push_back(&i);
     return v;
 }
 
@@ -267,13 +271,13 @@ Tally compare_engines(uint64_t cases, unsigned threads, MetricDamage damage) {
 }
 
 void print(const char *title, const Tally &t, double seconds) {
-    std::printf("%s: %llu cases, %llu outputs compared in %.1f s (%llu non-finite, %llu in the tie band, %llu "
-                "branch ties, %llu in the sign band, %llu with the ulp slack of a subnormal low word), "
-                "%llu violations\n",
-                title, (unsigned long long)t.cases, (unsigned long long)t.outputs, seconds,
-                (unsigned long long)t.nonfinite, (unsigned long long)t.tie_band_outputs,
-                (unsigned long long)t.branch_ties, (unsigned long long)t.sign_band,
-                (unsigned long long)t.ulp_slack, (unsigned long long)t.violations);
+    std::printf(
+        "%s: %llu cases, %llu outputs compared in %.1f s (%llu non-finite, %llu in the tie band, %llu "
+        "branch ties, %llu in the sign band, %llu with the ulp slack of a subnormal low word), "
+        "%llu violations\n",
+        title, (unsigned long long)t.cases, (unsigned long long)t.outputs, seconds, (unsigned long long)t.nonfinite,
+        (unsigned long long)t.tie_band_outputs, (unsigned long long)t.branch_ties, (unsigned long long)t.sign_band,
+        (unsigned long long)t.ulp_slack, (unsigned long long)t.violations);
     std::printf("  largest |fast - mpfr| / bound:\n");
     for (int k = 0; k < 5; k++)
         std::printf("    %-23s %.3g  %s\n", kMetricNames[k], t.worst[k], t.worst_case[k].c_str());

@@ -120,16 +120,22 @@ TEST(Ulp, DoubleDoubleAgreesWithMpfr) {
         const dd::DD xd = dd::fast_two_sum(hi, lo);
         double y = hi;
         switch (rng.below(5)) {
-        case 0: break;
-        case 1: case 2: {
-            const int k = int(rng.below(9)) - 4;
-            const double dir = k > 0 ? INFINITY : -INFINITY;
-            for (int i = 0; i < std::abs(k); i++)
-                y = f32 ? double(std::nextafter(float(y), float(dir))) : std::nextafter(y, dir);
-            break;
-        }
-        case 3: y = -y; break;
-        default: y = std::ldexp(rng.uniform() - 0.5, int(rng.below(40)) - 20); if (f32) y = double(float(y));
+            case 0:
+                break;
+            case 1:
+            case 2: {
+                const int k = int(rng.below(9)) - 4;
+                const double dir = k > 0 ? INFINITY : -INFINITY;
+                for (int i = 0; i < std::abs(k); i++)
+                    y = f32 ? double(std::nextafter(float(y), float(dir))) : std::nextafter(y, dir);
+                break;
+            }
+            case 3:
+                y = -y;
+                break;
+            default:
+                y = std::ldexp(rng.uniform() - 0.5, int(rng.below(40)) - 20);
+                if (f32) y = double(float(y));
         }
         mpfr_set_d(mp(x), xd.hi, MPFR_RNDN);
         mpfr_add_d(mp(x), mp(x), xd.lo, MPFR_RNDN);
@@ -222,8 +228,8 @@ TEST_P(Metrics, NlerpIsAlsoMeasuredAgainstTheExactNormalisedLerp) {
     double n[4];
     for (int i = 0; i < 4; i++) n[i] = to_double(r.N[i]);
     CaseMetrics c = m.measure(n, r, Op::nlerp);
-    EXPECT_GT(c.angle_err_rad, 0.01);             // timing error against slerp
-    EXPECT_LT(c.angle_err_vs_nlerp_rad, 1e-15);   // but exact as an nlerp
+    EXPECT_GT(c.angle_err_rad, 0.01);            // timing error against slerp
+    EXPECT_LT(c.angle_err_vs_nlerp_rad, 1e-15);  // but exact as an nlerp
 }
 
 TEST_P(Metrics, AngleOnlyMeasureAgreesWithTheFullOne) {
@@ -233,16 +239,17 @@ TEST_P(Metrics, AngleOnlyMeasureAgreesWithTheFullOne) {
     double q0[4] = {1, 0, 0, 0}, q1[4] = {0.6, 0.8, 0, 0}, tie1[4] = {0, 1, 0, 0};
     SlerpReference plain = reference_of(q0, q1, 0.3), tie = reference_of(q0, tie1, 0.5);
     const double s = std::sqrt(0.5);
-    struct Case { const SlerpReference *ref; double out[4]; };
-    const Case cases[] = {{&plain, {0.95, 0.31, 1e-9, 0}}, {&tie, {s, -s, 0, 0}}, {&plain, {0, 0, 0, 0}},
-                          {&plain, {NAN, 0, 0, 0}}};
+    struct Case {
+        const SlerpReference *ref;
+        double out[4];
+    };
+    const Case cases[] = {
+        {&plain, {0.95, 0.31, 1e-9, 0}}, {&tie, {s, -s, 0, 0}}, {&plain, {0, 0, 0, 0}}, {&plain, {NAN, 0, 0, 0}}};
     for (const Case &c : cases) {
         const CaseMetrics full = m.measure(c.out, *c.ref, Op::nlerp), angle = m.measure_angle(c.out, *c.ref);
         EXPECT_EQ(angle.nonfinite, full.nonfinite);
         EXPECT_EQ(angle.branch_disagree, full.branch_disagree);
-        if (!full.nonfinite) {
-            EXPECT_EQ(angle.angle_err_rad, full.angle_err_rad);
-        }
+        if (!full.nonfinite) { EXPECT_EQ(angle.angle_err_rad, full.angle_err_rad); }
     }
     EXPECT_TRUE(m.measure_angle(cases[1].out, tie).branch_disagree);  // the tie case does exercise the other arc
 }

@@ -78,7 +78,7 @@ TEST(ProcessPending, OverlappingBatchesOfOneThreadEachGetTheirAnswer) {
     EXPECT_EQ(g2, w2);
     const BackendCounters c = a.slerp64->backend->counters();
     EXPECT_EQ(c.round_trips, 4u);
-    EXPECT_EQ(c.adapters_started, 1u);  // the second adapter, for the batch sent while the first was busy
+    EXPECT_EQ(c.adapters_started, 1u);               // the second adapter, for the batch sent while the first was busy
     EXPECT_GE(c.round_trip_s, c.wait_s - 1e-9 * 4);  // waiting is part of a round trip's span (ns rounding)
     EXPECT_LE(c.wait_overhead_s, c.wait_s + 1e-9 * 4);
     EXPECT_LE(c.adapter_overhead_s, c.adapter_cpu_s + 1e-9 * 4);

@@ -21,7 +21,8 @@ TEST(Quote, ShellWordsSurviveSh) {
     }
     EXPECT_EQ(shell_quote("seed-c.f64"), "seed-c.f64");  // a plain word stays readable
     EXPECT_EQ(shell_quote("it's"), "'it'\\''s'");
-    EXPECT_EQ(shell_join({"quatcheck", "conform", "--case", "q0=(1 0 0 0)"}), "quatcheck conform --case 'q0=(1 0 0 0)'");
+    EXPECT_EQ(shell_join({"quatcheck", "conform", "--case", "q0=(1 0 0 0)"}),
+              "quatcheck conform --case 'q0=(1 0 0 0)'");
     // Negative control: the quoting the reports used before (a bare word, or '...' without escaping) breaks.
     EXPECT_NE(through_sh("'it's'"), "it's");
 }

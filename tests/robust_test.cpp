@@ -40,8 +40,8 @@ RunContext with_timeout(double s) {
 
 TEST(Robust, MisbehavingPluginsAreReportedAndTheRunCompletesForTheOthers) {
     ASSERT_TRUE(worker_set);
-    std::vector<Impl> cat =
-        load_catalogue({QC_EXAMPLE_PLUGIN, bad("crash"), bad("abort"), bad("hang"), bad("scribble")}, with_timeout(1.0));
+    std::vector<Impl> cat = load_catalogue(
+        {QC_EXAMPLE_PLUGIN, bad("crash"), bad("abort"), bad("hang"), bad("scribble")}, with_timeout(1.0));
     RunOptions opt;
     opt.impl_filters = {"bad-*", "example-slerp.f64"};
     opt.ops = {Op::slerp};
@@ -145,7 +145,8 @@ TEST(Robust, IsolatedBuiltinsMeasureExactlyAsInProcess) {
     const SearchSettings one_per_call{1};
     RunResult a = run(opt, in_process, {}, one_per_call), b = run(opt, isolated, {}, one_per_call);
     EXPECT_EQ(summary_csv(summary_rows(a)), summary_csv(summary_rows(b)));
-    EXPECT_EQ(worst_cases_csv(worst_case_rows(a)), worst_cases_csv(worst_case_rows(b)));  // the worst-case writer re-evaluates through the worker
+    EXPECT_EQ(worst_cases_csv(worst_case_rows(a)),
+              worst_cases_csv(worst_case_rows(b)));  // the worst-case writer re-evaluates through the worker
     EXPECT_EQ(error_curve_csv(a), error_curve_csv(b));
     for (const auto &row : b.rows) EXPECT_EQ(row.status, EvalStatus::ok);
     // By generations: the sampled figures are the same, the search's path is its own.
@@ -184,7 +185,7 @@ TEST(Robust, AnInterruptedRunReturnsAConsistentPartialResult) {
     stopper.join();
     EXPECT_TRUE(r.partial);
     EXPECT_LT(std::chrono::duration<double>(end - asked).count(), 1.0);  // stops within a second of the request
-    ASSERT_EQ(r.rows.size(), 1u);  // only the first region was reached
+    ASSERT_EQ(r.rows.size(), 1u);                                        // only the first region was reached
     EXPECT_GE(r.rows[0].cases, 32u);
     EXPECT_LT(r.rows[0].cases, opt.cases);
     EXPECT_EQ(r.rows[0].cases % 32, 0u);  // whole leading chunks only

@@ -112,7 +112,8 @@ TEST(Run, OneSelectionRuleForEveryCommand) {
         select_implementations(cat, {"seed-c.f64"}, squad, "squad implementation");
         ADD_FAILURE() << "a filter matching only implementations without squad was accepted";
     } catch (const UsageError &e) {
-        EXPECT_NE(std::string(e.what()).find("no squad implementation matches 'seed-c.f64'"), std::string::npos) << e.what();
+        EXPECT_NE(std::string(e.what()).find("no squad implementation matches 'seed-c.f64'"), std::string::npos)
+            << e.what();
     }
     EXPECT_TRUE(glob_match("seed-*.f?4", "seed-c.f64"));
     EXPECT_FALSE(glob_match("seed-*.f32", "seed-c.f64"));

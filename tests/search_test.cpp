@@ -74,7 +74,8 @@ TEST(Search, OutputIsByteIdenticalForAnyJobCountAndItsCasesReplay) {
     std::string wa = worst_cases_csv(worst_case_rows(a));
     EXPECT_EQ(wa, worst_cases_csv(worst_case_rows(b)));
     EXPECT_NE(wa.find(",search\n"), std::string::npos);
-    EXPECT_NE(summary_csv(summary_rows(a)).find("max_angle_err_sampling_rad,max_angle_err_search_rad"), std::string::npos);
+    EXPECT_NE(summary_csv(summary_rows(a)).find("max_angle_err_sampling_rad,max_angle_err_search_rad"),
+              std::string::npos);
     // The search's cases are written as numbers and reproduce their error.
     auto dir = std::filesystem::temp_directory_path() / ("qc_search_test_" + std::to_string(::getpid()));
     std::filesystem::create_directories(dir);
@@ -141,8 +142,10 @@ void expect_screen_changes_nothing(const std::vector<Impl> &cat, const std::vect
             }
             auto search = [&](bool screen) {
                 return impl->precision == Precision::f32
-                           ? search_row<float>(*impl, op, region, 11, ReferenceMode::fast, sampled, 8, SearchSettings{kProcessMaxCases, screen})
-                           : search_row<double>(*impl, op, region, 11, ReferenceMode::fast, sampled, 8, SearchSettings{kProcessMaxCases, screen});
+                           ? search_row<float>(*impl, op, region, 11, ReferenceMode::fast, sampled, 8,
+                                               SearchSettings{kProcessMaxCases, screen})
+                           : search_row<double>(*impl, op, region, 11, ReferenceMode::fast, sampled, 8,
+                                                SearchSettings{kProcessMaxCases, screen});
             };
             SearchOutcome with = search(true), without = search(false);
             SCOPED_TRACE(std::string(name) + " " + to_string(region));
@@ -170,13 +173,16 @@ TEST(Search, TheScreenSkipsReferencesAndChangesNothing) {
     // non-finite outputs in the pool (whose errors the finite maximum does not count); irrlicht-lerp near pi
     // has many errors of one key (at the largest rotation error, pi), where the screen must not skip a
     // mutant that would raise the best case.
-    const std::vector<std::pair<const char *, Op>> rows = {{"nlerp.f32", Op::nlerp}, {"cglm.f32", Op::nlerp},
-                                                           {"nlerp.f64", Op::nlerp}, {"recipe-rtm.f32", Op::slerp},
+    const std::vector<std::pair<const char *, Op>> rows = {{"nlerp.f32", Op::nlerp},
+                                                           {"cglm.f32", Op::nlerp},
+                                                           {"nlerp.f64", Op::nlerp},
+                                                           {"recipe-rtm.f32", Op::slerp},
                                                            {"broken-acos-unclamped.f32", Op::slerp},
                                                            {"irrlicht-lerp.f32", Op::nlerp},
                                                            // f64 rows whose errors (about 1 ulp) only the
                                                            // second, double-double screen can decide
-                                                           {"seed-c.f64", Op::slerp}, {"glm-slerp.f64", Op::slerp}};
+                                                           {"seed-c.f64", Op::slerp},
+                                                           {"glm-slerp.f64", Op::slerp}};
     std::vector<Impl> cat = load_catalogue({});
     // Three of the rows are engine adapters (cglm, irrlicht, glm): a build without them skips this test.
     for (const auto &[name, op] : rows)
@@ -196,8 +202,8 @@ TEST(Search, TheScreenChangesNothingOutOfProcessEither) {
     ::setenv("QC_WORKER_EXE", QC_BINARY_DIR "/quatcheck", 1);  // workers are `quatcheck worker` processes
     std::vector<Impl> cat = load_catalogue({});
     isolate_builtins(cat, RunContext{});
-    const std::vector<std::pair<const char *, Op>> rows = {{"nlerp.f32", Op::nlerp}, {"recipe-rtm.f32", Op::slerp},
-                                                           {"seed-c.f64", Op::slerp}};
+    const std::vector<std::pair<const char *, Op>> rows = {
+        {"nlerp.f32", Op::nlerp}, {"recipe-rtm.f32", Op::slerp}, {"seed-c.f64", Op::slerp}};
     ScreenTotals t;
     expect_screen_changes_nothing(cat, rows, {Region::near_0, Region::threshold}, t);
     EXPECT_GT(t.screened_dd, 100u);

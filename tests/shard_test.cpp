@@ -40,7 +40,9 @@ std::string write_shard(const RunResult &r, const std::string &name) {
     return dir.string();
 }
 
-std::string report(const RunResult &r) { return summary_csv(summary_rows(r)) + worst_cases_csv(worst_case_rows(r)) + error_curve_csv(r); }
+std::string report(const RunResult &r) {
+    return summary_csv(summary_rows(r)) + worst_cases_csv(worst_case_rows(r)) + error_curve_csv(r);
+}
 }  // namespace
 
 TEST(Shard, ParseAcceptsOnlyKOfN) {
@@ -77,7 +79,8 @@ TEST(Shard, ShardedAndMergedEqualsUnsharded) {
     RunResult merged = merge_shards(dirs, cat, 2);
     EXPECT_EQ(merged.rows.size(), whole.rows.size());
     EXPECT_TRUE(summary_csv(summary_rows(merged)) == summary_csv(summary_rows(whole))) << "summary_csv differs";
-    EXPECT_TRUE(worst_cases_csv(worst_case_rows(merged)) == worst_cases_csv(worst_case_rows(whole))) << "worst_cases_csv differs";
+    EXPECT_TRUE(worst_cases_csv(worst_case_rows(merged)) == worst_cases_csv(worst_case_rows(whole)))
+        << "worst_cases_csv differs";
     EXPECT_TRUE(error_curve_csv(merged) == error_curve_csv(whole)) << "error_curve_csv differs";
     EXPECT_EQ(merged.reference_f32.cases, whole.reference_f32.cases);  // sampling plus search, in total
     EXPECT_EQ(merged.reference_f64.recomputed, whole.reference_f64.recomputed);

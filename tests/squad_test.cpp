@@ -111,7 +111,7 @@ TEST(SquadDriver, PlantedWrongControlPointsFailC1AndSeedPasses) {
         ASSERT_GT(broken.c1_keys, 20u);
         EXPECT_EQ(broken.c1_failures, broken.c1_keys) << p;  // every judged key kinks
         EXPECT_GT(broken.max_c1_jump_impl, 0.5) << p;
-        EXPECT_LT(broken.max_c1_jump_ref, 1e-12) << p;  // on the very same keys the method itself is smooth
+        EXPECT_LT(broken.max_c1_jump_ref, 1e-12) << p;      // on the very same keys the method itself is smooth
         EXPECT_GT(broken.max_angle_err_own_rad, 0.1) << p;  // wrong control points: a wrong curve ...
         EXPECT_EQ(seed.c1_failures, 0u) << p;
         EXPECT_LT(seed.max_c1_jump_impl, c1_tolerance(broken.impl->precision));
@@ -121,9 +121,7 @@ TEST(SquadDriver, PlantedWrongControlPointsFailC1AndSeedPasses) {
         EXPECT_GT(broken_small.max_angle_err_own_rad, 1e-3) << p;
     }
     for (const Impl *i : r.selected) {
-        if (i->group == "broken") {
-            EXPECT_EQ(c1_verdict(r, i, "c1"), "fail") << i->name;
-        }
+        if (i->group == "broken") { EXPECT_EQ(c1_verdict(r, i, "c1"), "fail") << i->name; }
     }
     // (seed-squad.f64 may fail c1 on threshold tracks: its inner slerps' nlerp fallback kinks by ~0.2 %.)
 }

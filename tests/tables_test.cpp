@@ -29,9 +29,7 @@ const qc::Schema &small() {
 std::string error_of(const std::string &text) {
     try {
         qc::read_table(small(), "f.csv", text);
-    } catch (const InputError &e) {
-        return e.what();
-    }
+    } catch (const InputError &e) { return e.what(); }
     return "";
 }
 

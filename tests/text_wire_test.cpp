@@ -13,7 +13,8 @@ TEST(TextWire, RequestCountsTheBytesOfItsCaseLines) {
     double rec[17] = {1, 0, 0, 0, 0.6, 0, 0.8, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0.5};
     const size_t fields[9] = {0, 1, 2, 3, 4, 5, 6, 7, 16};
     const std::string s = encode_text_request(7, 1, "slerp", 8, rec, 1, 17, fields, 9);
-    const std::string body = "0x1p+0 0x0p+0 0x0p+0 0x0p+0 0x1.3333333333333p-1 0x0p+0 0x1.999999999999ap-1 0x0p+0 0x1p-1\n";
+    const std::string body =
+        "0x1p+0 0x0p+0 0x0p+0 0x0p+0 0x1.3333333333333p-1 0x0p+0 0x1.999999999999ap-1 0x0p+0 0x1p-1\n";
     EXPECT_EQ(s, "batch 7 1 slerp.f64 1 " + std::to_string(body.size()) + "\n" + body);
 }
 
@@ -38,12 +39,15 @@ TEST(TextWire, AnswerViolationsAreNamed) {
         TextAnswer a(seq, 1, width, out);
         return a.feed(text.data(), text.size());
     };
-    EXPECT_EQ(first_error(1, 8, "answer 1 1 0\n1 0 0 0\n"), "answer line:2: column w: '1' is not a hexfloat (e.g. 0x1.8p-3)");
+    EXPECT_EQ(first_error(1, 8, "answer 1 1 0\n1 0 0 0\n"),
+              "answer line:2: column w: '1' is not a hexfloat (e.g. 0x1.8p-3)");
     EXPECT_EQ(first_error(1, 8, "answer 2 1 0\n"), "answer to batch 1 carries sequence number 2");
-    EXPECT_EQ(first_error(1, 8, "answer 1 01 0\n"), "the answer does not start with 'answer SEQ N NANOSECONDS' (got 'answer 1 01 0')");
+    EXPECT_EQ(first_error(1, 8, "answer 1 01 0\n"),
+              "the answer does not start with 'answer SEQ N NANOSECONDS' (got 'answer 1 01 0')");
     EXPECT_EQ(first_error(1, 4, "answer 1 1 0\n0x1.000001p+0 0x0p+0 0x0p+0 0x0p+0\n"),
               "answer line:2: column w: '0x1.000001p+0' is not representable as a float (f32 implementation)");
-    EXPECT_EQ(first_error(1, 8, "answer 1 1 0\n0x1p+0 0x0p+0 0x0p+0\n"), "answer line 2 has 3 words, not 4 hexfloats (w x y z)");
+    EXPECT_EQ(first_error(1, 8, "answer 1 1 0\n0x1p+0 0x0p+0 0x0p+0\n"),
+              "answer line 2 has 3 words, not 4 hexfloats (w x y z)");
     EXPECT_EQ(first_error(1, 8, "answer 1 1 0\n0x1p+0 0x0p+0  0x0p+0\n"),
               "answer line:2: column y: '' is not a hexfloat (e.g. 0x1.8p-3)");
     EXPECT_EQ(first_error(1, 8, "answer 1 1 0\n" + std::string(600, '0')), "answer line 2 is longer than 512 bytes");
@@ -56,7 +60,9 @@ TEST(TextWire, AnswerViolationsAreNamed) {
 TEST(TextWire, HelloChoosesTheWireAndRecordsKnownDeviations) {
     ProcessHello h;
     ASSERT_EQ(parse_process_hello("quatcheck-plugin 1\nlibrary godot 3.2.3\nwire text\nfamily g slerp.f32\n"
-                                  "known g slerp shortest-arc the docs' own words\nend\n", h), "");
+                                  "known g slerp shortest-arc the docs' own words\nend\n",
+                                  h),
+              "");
     EXPECT_TRUE(h.text);
     ASSERT_EQ(h.families.size(), 1u);
     ASSERT_EQ(h.families[0].known.size(), 1u);

@@ -23,9 +23,7 @@ namespace {
 // dense scan refined with golden-section search, in long double.
 double analytic_nlerp_error(double W_in) {
     long double W = W_in;
-    auto err = [W](long double t) {
-        return std::fabs(std::atan2(t * std::sin(W), 1 - t + t * std::cos(W)) - t * W);
-    };
+    auto err = [W](long double t) { return std::fabs(std::atan2(t * std::sin(W), 1 - t + t * std::cos(W)) - t * W); };
     long double best_t = 0, best = 0;
     for (int k = 1; k < 2000; k++) {
         long double t = k / 2000.0L;
@@ -98,9 +96,7 @@ TEST(Threshold, GridCoversOneTenthToThePrecisionLimit) {
         EXPECT_NE(std::find(g.begin(), g.end(), seed), g.end()) << "0.9995 is a grid point";
         for (double x : g) {  // every value is 1 - tau for a tau of the format
             double tau = 1.0 - x;
-            if (p == Precision::f32) {
-                EXPECT_EQ(double(float(tau)), tau);
-            }
+            if (p == Precision::f32) { EXPECT_EQ(double(float(tau)), tau); }
         }
     }
 }
@@ -187,16 +183,14 @@ TEST(Threshold, SeedThresholdAndRecommendationAreReported) {
         double W = std::acos(s.precision == Precision::f32 ? double(float(0.9995)) : 0.9995);
         // At 0.9995 the fallback's timing error (1.0e-6 rad) dominates in both precisions.
         EXPECT_TRUE(agrees(s.max_angle_err_at_0_9995_rad, analytic_nlerp_error(W), rounding_slack(s.precision)))
-                << to_string(s.family);
+            << to_string(s.family);
         EXPECT_GT(s.max_angle_err_at_0_9995_rad, 0);
         ASSERT_TRUE(s.found) << to_string(s.precision) << " " << to_string(s.family);
         EXPECT_LE(s.max_angle_err_rad, r.options.floor_factor * s.arc_floor_rad);
     }
     // The f64 atan2 arc has no acos loss, so its tau* is much closer to 1 than 0.9995.
     for (const ThresholdSummaryRow &s : r.summary)
-        if (s.precision == Precision::f64) {
-            EXPECT_LT(s.one_minus_tau, 1e-6) << to_string(s.family);
-        }
+        if (s.precision == Precision::f64) { EXPECT_LT(s.one_minus_tau, 1e-6) << to_string(s.family); }
 }
 
 TEST(Threshold, ReportIsDeterministicWhateverTheThreads) {
@@ -219,10 +213,11 @@ TEST(Threshold, ReportIsDeterministicWhateverTheThreads) {
 using qc::test::quatcheck_err;
 
 TEST(Threshold, CommandRejectsBadNumbersWithOneLineAndStatus2) {
-    std::filesystem::path out = std::filesystem::temp_directory_path() / ("qc_threshold_cli_" + std::to_string(::getpid()));
-    const char *bad[] = {"--points 39", "--points abc", "--cases 0", "--cases -5", "--jobs -1", "--min-time -1",
-                         "--min-time nan", "--min-time 1e9", "--floor-factor 0.5", "--floor-factor inf",
-                         "--precision f16", "--seed x"};
+    std::filesystem::path out =
+        std::filesystem::temp_directory_path() / ("qc_threshold_cli_" + std::to_string(::getpid()));
+    const char *bad[] = {"--points 39",        "--points abc",       "--cases 0",       "--cases -5",
+                         "--jobs -1",          "--min-time -1",      "--min-time nan",  "--min-time 1e9",
+                         "--floor-factor 0.5", "--floor-factor inf", "--precision f16", "--seed x"};
     for (const char *b : bad) {
         auto [status, err] = quatcheck_err("threshold --out " + out.string() + " " + b);
         EXPECT_EQ(status, 2) << b << ": " << err;
@@ -231,7 +226,8 @@ TEST(Threshold, CommandRejectsBadNumbersWithOneLineAndStatus2) {
         EXPECT_FALSE(std::filesystem::exists(out / "threshold.csv")) << b;
     }
     // A tiny valid run writes both CSVs (timing off to keep it short).
-    auto [status, err] = quatcheck_err("threshold --precision f32 --points 40 --cases 20 --min-time 0 --out " + out.string());
+    auto [status, err] =
+        quatcheck_err("threshold --precision f32 --points 40 --cases 20 --min-time 0 --out " + out.string());
     EXPECT_EQ(status, 0) << err;
     EXPECT_TRUE(std::filesystem::exists(out / "threshold.csv"));
     EXPECT_TRUE(std::filesystem::exists(out / "threshold_summary.csv"));

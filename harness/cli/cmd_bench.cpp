@@ -107,7 +107,11 @@ double cpu_seconds() {
 // twice in the order 1, 2, 1, 2; the faster of each pair counts. The CSVs must be identical.
 std::string parallel_csv(const std::vector<Impl> &catalogue, uint64_t seed, uint64_t cases) {
     CsvWriter w(tables::parallel);
-    struct Best { double wall = 1e300, cpu = 0; std::string csv; uint64_t cases = 0; };
+    struct Best {
+        double wall = 1e300, cpu = 0;
+        std::string csv;
+        uint64_t cases = 0;
+    };
     std::map<int, Best> best;
     for (int round = 0; round < 2; round++)
         for (int jobs : {1, 2}) {
@@ -130,7 +134,7 @@ std::string parallel_csv(const std::vector<Impl> &catalogue, uint64_t seed, uint
 // ---- peers (docs/timing.md "Peers"): scripts/bench_peers.py times, on the f64 cases of BM_FastReference/slerp/f64
 // (every region in turn), an uncertified numpy f64 slerp and the reference's formula in mpmath at 40 digits.
 
-constexpr int kMpmathCases = 200;      // mpmath's sample: the first 200 of the cases (every region in turn)
+constexpr int kMpmathCases = 200;           // mpmath's sample: the first 200 of the cases (every region in turn)
 constexpr size_t kPeerOutputMax = 1 << 16;  // bytes of the script's stdout read at most
 
 struct Peer {
@@ -141,10 +145,12 @@ struct Peer {
 
 // Runs /usr/bin/python3 bench_peers.py on the cases; its stdout (one JSON object) is returned, its stderr passes
 // through. Empty with `why` set where the script or python3 is missing (the peers are then skipped).
-std::string run_peer_script(const std::vector<double> &cases, const BenchArgs &a, std::string &why, const StopToken &stop) {
+std::string run_peer_script(const std::vector<double> &cases, const BenchArgs &a, std::string &why,
+                            const StopToken &stop) {
     const std::string python = "/usr/bin/python3";
     const std::string script = find_script("bench_peers.py");
-    if (script.empty()) return why = "scripts/bench_peers.py not found beside the build, in share/quatcheck/scripts or ./scripts", "";
+    if (script.empty())
+        return why = "scripts/bench_peers.py not found beside the build, in share/quatcheck/scripts or ./scripts", "";
     if (::access(python.c_str(), X_OK) != 0) return why = python + " not found (install python3)", "";
     char path[] = "/tmp/quatcheck-peers-XXXXXX";
     const int fd = ::mkstemp(path);
@@ -206,12 +212,15 @@ std::vector<Peer> measure_peers(const bench::BenchOptions &o, const BenchArgs &a
     }
     const nlohmann::json j = nlohmann::json::parse(text, nullptr, false);
     if (!j.is_object()) throw InputError("bench: peers: bench_peers.py did not print a JSON object");
-    for (const auto &[key, suite] : {std::pair{"numpy_f64", "numpy_f64_uncertified"}, std::pair{"mpmath_40", "mpmath_40_digits"}}) {
+    for (const auto &[key, suite] :
+         {std::pair{"numpy_f64", "numpy_f64_uncertified"}, std::pair{"mpmath_40", "mpmath_40_digits"}}) {
         const auto it = j.find(key);
-        if (it == j.end() || !it->is_object()) throw InputError(fmt::format("bench: peers: no '{}' in bench_peers.py's output", key));
+        if (it == j.end() || !it->is_object())
+            throw InputError(fmt::format("bench: peers: no '{}' in bench_peers.py's output", key));
         if (it->contains("skip")) {
             const auto &r = (*it)["skip"];
-            std::fprintf(stderr, "quatcheck bench: SKIP %s: %s\n", key, r.is_string() ? r.get<std::string>().c_str() : "(no reason)");
+            std::fprintf(stderr, "quatcheck bench: SKIP %s: %s\n", key,
+                         r.is_string() ? r.get<std::string>().c_str() : "(no reason)");
             continue;
         }
         const auto num = [&](const char *f) {
@@ -229,17 +238,24 @@ std::vector<Peer> measure_peers(const bench::BenchOptions &o, const BenchArgs &a
 
 // The ratios of the peers' table (docs/timing.md "Peers"), printed from this run's figures on stdout.
 void print_peer_ratios(const std::map<std::string, double> &f64_all) {
-    const auto get = [&](const char *k) { auto it = f64_all.find(k); return it == f64_all.end() ? 0.0 : it->second; };
+    const auto get = [&](const char *k) {
+        auto it = f64_all.find(k);
+        return it == f64_all.end() ? 0.0 : it->second;
+    };
     const double fast = get("fast_reference"), numpy = get("numpy_f64_uncertified"), mpmath = get("mpmath_40_digits"),
                  floor = get("floor"), mpfr = get("reference");
     if (!(fast > 0)) return;
     std::printf("f64, every region in turn, CPU ns per case (one run)\n");
     std::printf("  %-44s %10.1f\n", "certified reference (--reference fast)", fast);
-    if (mpfr > 0) std::printf("  %-44s %10.1f  %7.2fx the certified reference\n", "MPFR reference (--reference mpfr)", mpfr, mpfr / fast);
+    if (mpfr > 0)
+        std::printf("  %-44s %10.1f  %7.2fx the certified reference\n", "MPFR reference (--reference mpfr)", mpfr,
+                    mpfr / fast);
     if (floor > 0) std::printf("  %-44s %10.1f  %7.2fx\n", "raw MPFR floor (no validation)", floor, floor / fast);
     if (numpy > 0)
-        std::printf("  %-44s %10.1f  certified / numpy = %.2fx\n", "numpy f64 slerp, vectorised (UNCERTIFIED)", numpy, fast / numpy);
-    if (mpmath > 0) std::printf("  %-44s %10.1f  %7.1fx\n", "mpmath slerp, 40 digits (200 cases)", mpmath, mpmath / fast);
+        std::printf("  %-44s %10.1f  certified / numpy = %.2fx\n", "numpy f64 slerp, vectorised (UNCERTIFIED)", numpy,
+                    fast / numpy);
+    if (mpmath > 0)
+        std::printf("  %-44s %10.1f  %7.1fx\n", "mpmath slerp, 40 digits (200 cases)", mpmath, mpmath / fast);
 }
 
 int bench_command(const BenchArgs &a) {
@@ -247,7 +263,8 @@ int bench_command(const BenchArgs &a) {
         throw UsageError(fmt::format("--min-time: must be in (0, 60] seconds, got {}", a.min_time_s));
     if (a.repetitions < 2 || a.repetitions > 100)
         throw UsageError(fmt::format("--repetitions: must be in [2, 100] (cv needs two), got {}", a.repetitions));
-    if (a.parallel_cases <= 0) throw UsageError(fmt::format("--parallel-cases: must be positive, got {}", a.parallel_cases));
+    if (a.parallel_cases <= 0)
+        throw UsageError(fmt::format("--parallel-cases: must be positive, got {}", a.parallel_cases));
     bool impls = a.suites.empty(), harness = a.suites.empty(), parallel = a.suites.empty();
     for (const auto &s : a.suites) {
         if (s == "impls") impls = true;
@@ -259,7 +276,9 @@ int bench_command(const BenchArgs &a) {
     o.impl_filters = a.impls;
     for (const auto &r : a.regions) {
         auto g = parse_region(r);
-        if (!g) throw UsageError(fmt::format("--region: unknown region '{}' (expected uniform, near-0, near-half-pi, near-pi or threshold)", r));
+        if (!g)
+            throw UsageError(fmt::format(
+                "--region: unknown region '{}' (expected uniform, near-0, near-half-pi, near-pi or threshold)", r));
         o.regions.push_back(*g);
     }
     refuse_repeated(o.regions, "--region", [](Region g) { return std::string(to_string(g)); });
@@ -271,8 +290,8 @@ int bench_command(const BenchArgs &a) {
         opt.cases = uint64_t(a.parallel_cases);
         const std::vector<ImplOp> selected = select_impls(catalogue, opt.impl_filters, opt.ops);
         // One run at a time: each result is dropped once its CSV is kept.
-        require_memory(fmt::format("--parallel-cases {}: the parallel suite's run of {} implementation-ops", a.parallel_cases,
-                                   selected.size()),
+        require_memory(fmt::format("--parallel-cases {}: the parallel suite's run of {} implementation-ops",
+                                   a.parallel_cases, selected.size()),
                        run_memory_estimate(opt, selected), "--parallel-cases");
     }
     ReportDir dir(a.out, ctx.stop);
@@ -300,7 +319,8 @@ int bench_command(const BenchArgs &a) {
         // Process plugins: the time the adapter measured around its own library calls (manual time).
         const double ns = (key.self_timed ? f.mean_real_ns : f.mean_cpu_ns) / key.calls_per_iteration;
         if (key.suite == "impl") {
-            timing.row({key.impl, key.op, key.region, key.mode, ns, key.self_timed ? f.cv_real : f.cv, uint64_t(f.repetitions)});
+            timing.row({key.impl, key.op, key.region, key.mode, ns, key.self_timed ? f.cv_real : f.cv,
+                        uint64_t(f.repetitions)});
         } else {
             auto counter = [&](const char *name) {
                 auto c = f.counters.find(name);
@@ -316,8 +336,8 @@ int bench_command(const BenchArgs &a) {
             if (collector.figures.count(name) && key.precision == "f64" && key.region == "all" && key.op == "slerp")
                 f64_all[key.suite] = collector.figures[name].mean_cpu_ns / key.calls_per_iteration;
         for (const Peer &p : measure_peers(o, a, ctx.stop)) {
-            throughput.row({p.suite, std::string("slerp"), std::string("f64"), std::string("all"), p.ns, p.cv, p.repetitions,
-                            Cell(), Cell()});
+            throughput.row({p.suite, std::string("slerp"), std::string("f64"), std::string("all"), p.ns, p.cv,
+                            p.repetitions, Cell(), Cell()});
             f64_all[p.suite] = p.ns;
         }
         print_peer_ratios(f64_all);
@@ -333,20 +353,24 @@ int bench_command(const BenchArgs &a) {
     info["hardware_threads"] = std::thread::hardware_concurrency();
     dir.write("bench_build.json", info.dump(2) + "\n");
     dir.commit();
-    std::fprintf(stderr, "quatcheck bench: %zu benchmarks%s, report in %s\n", measured, parallel ? " and the parallel speed-up" : "",
-                 a.out.c_str());
+    std::fprintf(stderr, "quatcheck bench: %zu benchmarks%s, report in %s\n", measured,
+                 parallel ? " and the parallel speed-up" : "", a.out.c_str());
     return 0;
 }
 
 void setup(CLI::App *sub, int &status) {
     auto a = std::make_shared<BenchArgs>();
-    sub->add_option("--impl", a->impls, "Implementation name, family or glob to time (repeatable; default: all but broken-*)");
+    sub->add_option("--impl", a->impls,
+                    "Implementation name, family or glob to time (repeatable; default: all but broken-*)");
     sub->add_option("--region", a->regions, "Regions to time (repeatable; default: all)");
     sub->add_option("--suite", a->suites, "impls, harness or parallel (repeatable; default: all three)");
     sub->add_option("--min-time", a->min_time_s, "Seconds per repetition of each benchmark")->capture_default_str();
-    sub->add_option("--repetitions", a->repetitions, "Repetitions of each benchmark (mean and cv over them)")->capture_default_str();
-    sub->add_option("--filter", a->filter, "Only benchmarks whose name matches this regular expression (Google Benchmark's filter)");
-    sub->add_option("--parallel-cases", a->parallel_cases, "Cases per region of the runs timed at 1 and 2 jobs")->capture_default_str();
+    sub->add_option("--repetitions", a->repetitions, "Repetitions of each benchmark (mean and cv over them)")
+        ->capture_default_str();
+    sub->add_option("--filter", a->filter,
+                    "Only benchmarks whose name matches this regular expression (Google Benchmark's filter)");
+    sub->add_option("--parallel-cases", a->parallel_cases, "Cases per region of the runs timed at 1 and 2 jobs")
+        ->capture_default_str();
     sub->add_option("--seed", a->seed, "Seed of the prepared cases")->capture_default_str();
     sub->add_option("--out", a->out, "Report folder")->capture_default_str();
     add_plugin_option(sub, a->plugins);
@@ -355,6 +379,7 @@ void setup(CLI::App *sub, int &status) {
 
 }  // namespace
 
-QC_COMMAND("bench", "Time every implementation per op, region and mode; measure the harness's throughput and speed-up", setup);
+QC_COMMAND("bench", "Time every implementation per op, region and mode; measure the harness's throughput and speed-up",
+           setup);
 
 }  // namespace qc::cli

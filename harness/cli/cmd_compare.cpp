@@ -19,7 +19,8 @@ struct CompareArgs {
 int compare_command(const CompareArgs &a) {
     const CompareOptions &o = a.options;
     if (!(o.ratio >= 1)) throw UsageError(fmt::format("compare: --ratio: must be >= 1, got {}", o.ratio));
-    if (!(o.floor_ulp1 >= 0)) throw UsageError(fmt::format("compare: --floor-ulp1: must be >= 0, got {}", o.floor_ulp1));
+    if (!(o.floor_ulp1 >= 0))
+        throw UsageError(fmt::format("compare: --floor-ulp1: must be >= 0, got {}", o.floor_ulp1));
     if (!(o.timing_ratio >= 1))
         throw UsageError(fmt::format("compare: --timing-ratio: must be >= 1, got {}", o.timing_ratio));
     ReportData baseline = read_report_folder(a.baseline);
@@ -60,7 +61,8 @@ void setup(CLI::App *sub, int &status) {
 
 }  // namespace
 
-QC_COMMAND("compare", "Compare two report folders: regressions and improvements, junit.xml, compare.md; exit 1 on a regression",
+QC_COMMAND("compare",
+           "Compare two report folders: regressions and improvements, junit.xml, compare.md; exit 1 on a regression",
            setup);
 
 }  // namespace qc::cli

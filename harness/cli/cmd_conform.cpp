@@ -68,7 +68,8 @@ int conform_command(const ConformArgs &a) {
     dir.commit();
     size_t counts[4] = {0, 0, 0, 0};
     for (const auto &r : rows) counts[size_t(r.verdict)]++;
-    std::fprintf(stderr, "quatcheck conform: %zu rows: %zu pass, %zu fail, %zu known, %zu skip; report in %s/conformance.csv\n",
+    std::fprintf(stderr,
+                 "quatcheck conform: %zu rows: %zu pass, %zu fail, %zu known, %zu skip; report in %s/conformance.csv\n",
                  rows.size(), counts[0], counts[1], counts[2], counts[3], a.out.c_str());
     for (const auto &r : rows)
         if (r.verdict == Verdict::fail)
@@ -83,12 +84,14 @@ void setup(CLI::App *sub, int &status) {
     sub->add_option("--op", a->ops, "slerp or nlerp (repeatable; default: both)");
     sub->add_option("--property", a->properties, "Property name (repeatable; default: all)");
     sub->add_option("--cases", a->cases, "Generated cases per implementation, op and property")->capture_default_str();
-    sub->add_option("--seed", a->seed, "Random seed; the same seed gives a byte-identical conformance.csv")->capture_default_str();
+    sub->add_option("--seed", a->seed, "Random seed; the same seed gives a byte-identical conformance.csv")
+        ->capture_default_str();
     sub->add_option("--jobs", a->jobs, "Threads (0 = all cores)")->capture_default_str();
     sub->add_option("--out", a->out, "Report folder")->capture_default_str();
-    sub->add_option("--case", a->one_case,
-                    "Replay one case (hexfloats, as in the counterexample column) of one --property on one --impl and --op; "
-                    "prints the verdict, exit 1 on fail, writes nothing");
+    sub->add_option(
+        "--case", a->one_case,
+        "Replay one case (hexfloats, as in the counterexample column) of one --property on one --impl and --op; "
+        "prints the verdict, exit 1 on fail, writes nothing");
     add_plugin_option(sub, a->plugins);
     add_timeout_option(sub, a->timeout_s);
     add_reference_option(sub, a->reference);
@@ -97,6 +100,8 @@ void setup(CLI::App *sub, int &status) {
 
 }  // namespace
 
-QC_COMMAND("conform", "Check the conformance properties (finite, endpoints, unit, shortest-arc, ...) and write conformance.csv", setup);
+QC_COMMAND("conform",
+           "Check the conformance properties (finite, endpoints, unit, shortest-arc, ...) and write conformance.csv",
+           setup);
 
 }  // namespace qc::cli

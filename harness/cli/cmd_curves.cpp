@@ -35,7 +35,8 @@ int curves_command(const CurvesArgs &a) {
     const std::vector<Op> ops = opt.ops.empty() ? std::vector<Op>{Op::slerp, Op::nlerp, Op::squad} : opt.ops;
     for (const Impl *impl : select_implementations(catalogue, opt.impl_filters))
         for (Op op : ops)
-            if (impl->supports(op)) rows_per_point += double(curve_arcs_deg().size() + (op == Op::squad ? curve_tracks().size() : 0));
+            if (impl->supports(op))
+                rows_per_point += double(curve_arcs_deg().size() + (op == Op::squad ? curve_tracks().size() : 0));
     require_memory(fmt::format("--points {}: the curves of {:.0f} rows per point", a.points, rows_per_point),
                    double(a.points) * (rows_per_point * 300 + 1024), "--points, or select fewer with --impl, --op");
     ReportDir dir(a.out, ctx.stop);  // fails early when the folder is not writable
@@ -61,6 +62,8 @@ void setup(CLI::App *sub, int &status) {
 
 }  // namespace
 
-QC_COMMAND("curves", "Angular-velocity error curves of slerp, nlerp and squad on fixed arcs and tracks (velocity_curve.csv)", setup);
+QC_COMMAND("curves",
+           "Angular-velocity error curves of slerp, nlerp and squad on fixed arcs and tracks (velocity_curve.csv)",
+           setup);
 
 }  // namespace qc::cli

@@ -15,7 +15,8 @@ namespace {
 void setup(CLI::App *sub, int &status) {
     auto dir = std::make_shared<std::string>();
     auto opt = std::make_shared<findings::Options>();
-    sub->add_option("DIR", *dir, "Report folder (e.g. reports/latest) with summary.csv, and conformance.csv when conform ran")
+    sub->add_option("DIR", *dir,
+                    "Report folder (e.g. reports/latest) with summary.csv, and conformance.csv when conform ran")
         ->required();
     sub->add_option("--factor", opt->factor,
                     "A slerp region is a finding when its max angle error exceeds F x the rounding floor 8 eps")
@@ -31,6 +32,7 @@ void setup(CLI::App *sub, int &status) {
 
 }  // namespace
 
-QC_COMMAND("findings", "Write DIR/findings/: per library family, a README and a standalone reproducer of each finding", setup);
+QC_COMMAND("findings", "Write DIR/findings/: per library family, a README and a standalone reproducer of each finding",
+           setup);
 
 }  // namespace qc::cli

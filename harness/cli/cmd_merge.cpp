@@ -33,8 +33,8 @@ int merge_command(const MergeArgs &a) {
         SweepResult r = merge_sweep_shards(a.dirs, catalogue);
         for (const auto &[name, content] : sweep_report_files(r)) dir.write(name, content);
         dir.commit();
-        std::fprintf(stderr, "quatcheck merge: %zu sweep shards, %zu rows, report in %s\n", a.dirs.size(), r.rows.size(),
-                     a.out.c_str());
+        std::fprintf(stderr, "quatcheck merge: %zu sweep shards, %zu rows, report in %s\n", a.dirs.size(),
+                     r.rows.size(), a.out.c_str());
         return 0;
     }
     // Each shard.bin is read whole and then parsed into slices of about its size (the file is freed after):
@@ -61,7 +61,9 @@ int merge_command(const MergeArgs &a) {
 
 void setup(CLI::App *sub, int &status) {
     auto a = std::make_shared<MergeArgs>();
-    sub->add_option("dirs", a->dirs, "Report folders of every shard (each holds shard.bin, or sweep_state.json for sweep --shard)")->required();
+    sub->add_option("dirs", a->dirs,
+                    "Report folders of every shard (each holds shard.bin, or sweep_state.json for sweep --shard)")
+        ->required();
     sub->add_option("--out", a->out, "Report folder of the merged run")->capture_default_str();
     sub->add_option("--jobs", a->jobs, "Threads for the worst-case search (0 = all cores)")->capture_default_str();
     add_plugin_option(sub, a->plugins);
@@ -71,6 +73,7 @@ void setup(CLI::App *sub, int &status) {
 
 }  // namespace
 
-QC_COMMAND("merge", "Merge the reports of the shards of one run (run --shard K/N) into the report of the whole run", setup);
+QC_COMMAND("merge", "Merge the reports of the shards of one run (run --shard K/N) into the report of the whole run",
+           setup);
 
 }  // namespace qc::cli

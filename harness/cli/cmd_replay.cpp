@@ -25,8 +25,10 @@ bool replay_row(const Impl &impl, Op op, const WorstCaseRow &r, const std::strin
     const bool sweep_slice = r.source == "sweep" && r.region.size() <= 64 &&
                              (r.region.rfind("t=", 0) == 0 || r.region.rfind("pair=", 0) == 0);
     if (!sweep_slice && !parse_region(r.region))
-        throw InputError(fmt::format("{}:{}: column region: unknown region '{}' (expected uniform, near-0, near-half-pi, "
-                                     "near-pi or threshold)", file, r.line, r.region.substr(0, 40)));
+        throw InputError(
+            fmt::format("{}:{}: column region: unknown region '{}' (expected uniform, near-0, near-half-pi, "
+                        "near-pi or threshold)",
+                        file, r.line, r.region.substr(0, 40)));
     SlerpCase<T> c;
     T recorded[4];
     for (int i = 0; i < 4; i++) {
@@ -44,11 +46,12 @@ bool replay_row(const Impl &impl, Op op, const WorstCaseRow &r, const std::strin
     CaseMetrics m = metric.measure(out, ref, op);
     bool same = true;
     for (int i = 0; i < 4; i++)
-        same = same && (std::memcmp(&out[i], &recorded[i], sizeof(T)) == 0 || (std::isnan(out[i]) && std::isnan(recorded[i])));
+        same = same &&
+               (std::memcmp(&out[i], &recorded[i], sizeof(T)) == 0 || (std::isnan(out[i]) && std::isnan(recorded[i])));
     std::string outs;
     for (T x : out) outs += (outs.empty() ? "" : " ") + hexfloat(x);
-    std::printf("%s:%u %s %s %s  out=(%s)  angle_err_rad=%s (recorded %s)  ulp=%s  ulp1=%s  %s\n", file.c_str(),
-                r.line, impl.name.c_str(), to_string(op), r.region.c_str(), outs.c_str(),
+    std::printf("%s:%u %s %s %s  out=(%s)  angle_err_rad=%s (recorded %s)  ulp=%s  ulp1=%s  %s\n", file.c_str(), r.line,
+                impl.name.c_str(), to_string(op), r.region.c_str(), outs.c_str(),
                 m.nonfinite ? "nan" : num(m.angle_err_rad).c_str(), num(r.angle_err_rad).c_str(),
                 m.nonfinite ? "nan" : num(m.ulp).c_str(), m.nonfinite ? "nan" : num(m.ulp1).c_str(),
                 same ? "output identical" : "OUTPUT DIFFERS from the recorded one");
@@ -75,16 +78,19 @@ void setup(CLI::App *sub, int &status) {
             // No field quatcheck writes is longer than 256 bytes: an oversized one is refused, not echoed.
             for (const std::string *f : {&r.impl, &r.op, &r.region, &r.t, &r.source})
                 if (f->size() > 256)
-                    throw InputError(fmt::format("{}:{}: a field of {} bytes (at most 256 expected)", *file, r.line, f->size()));
+                    throw InputError(
+                        fmt::format("{}:{}: a field of {} bytes (at most 256 expected)", *file, r.line, f->size()));
             const Impl *impl = nullptr;
             for (const auto &i : catalogue)
                 if (i.name == r.impl) impl = &i;
-            if (!impl) throw InputError(fmt::format("{}:{}: unknown implementation '{}' (load its plugin with --plugin?)", *file, r.line, r.impl));
+            if (!impl)
+                throw InputError(fmt::format("{}:{}: unknown implementation '{}' (load its plugin with --plugin?)",
+                                             *file, r.line, r.impl));
             auto op = parse_op(r.op);
             if (!op || *op == Op::squad || !impl->supports(*op))
                 throw InputError(fmt::format("{}:{}: '{}' does not support op '{}'", *file, r.line, r.impl, r.op));
             bool same = impl->precision == Precision::f32 ? replay_row<float>(*impl, *op, r, *file, mode)
-                                                           : replay_row<double>(*impl, *op, r, *file, mode);
+                                                          : replay_row<double>(*impl, *op, r, *file, mode);
             differ += !same;
         }
         std::printf("%zu rows replayed, %zu outputs differ from the recording\n", rows.size(), differ);

@@ -28,7 +28,9 @@ std::string find_plot_script(const std::string &given) {
     }
     std::string found = find_script("plot_report.py");
     if (found.empty())
-        throw UsageError("report: cannot find plot_report.py in <exe>/../share/quatcheck/scripts, beside the build or in ./scripts (use --script)");
+        throw UsageError(
+            "report: cannot find plot_report.py in <exe>/../share/quatcheck/scripts, beside the build or in ./scripts "
+            "(use --script)");
     return found;
 }
 
@@ -90,8 +92,8 @@ int report_command(const std::string &dir, const std::string &script_option, con
     // --python /bin/false) still gets a line saying what failed.
     if (WIFEXITED(status) && said) return 2;
     if (WIFEXITED(status)) {
-        std::fprintf(stderr, "quatcheck: report: %s %s exited with status %d; report.html not written\n", python.c_str(),
-                     script.c_str(), WEXITSTATUS(status));
+        std::fprintf(stderr, "quatcheck: report: %s %s exited with status %d; report.html not written\n",
+                     python.c_str(), script.c_str(), WEXITSTATUS(status));
         return 2;
     }
     std::fprintf(stderr, "quatcheck: report: %s was killed by signal %d\n", script.c_str(), WTERMSIG(status));
@@ -103,13 +105,18 @@ void setup(CLI::App *sub, int &status) {
     auto script = std::make_shared<std::string>();
     auto python = std::make_shared<std::string>("/usr/bin/python3");
     sub->add_option("DIR", *dir, "Report folder written by quatcheck run (and the other commands)")->required();
-    sub->add_option("--script", *script, "The plotting script (default: share/quatcheck/scripts/plot_report.py of the install, else scripts/plot_report.py of the source tree)");
+    sub->add_option("--script", *script,
+                    "The plotting script (default: share/quatcheck/scripts/plot_report.py of the install, else "
+                    "scripts/plot_report.py of the source tree)");
     sub->add_option("--python", *python, "Python with matplotlib (Debian's python3-matplotlib)")->capture_default_str();
     sub->callback([=, &status] { status = report_command(*dir, *script, *python); });
 }
 
 }  // namespace
 
-QC_COMMAND("report", "Draw report.html (overview), cards/*.html (one per implementation) and plots/*.png from the CSVs of a report folder", setup);
+QC_COMMAND("report",
+           "Draw report.html (overview), cards/*.html (one per implementation) and plots/*.png from the CSVs of a "
+           "report folder",
+           setup);
 
 }  // namespace qc::cli

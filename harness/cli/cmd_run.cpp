@@ -84,7 +84,9 @@ int run_command(const RunArgs &a) {
     opt.ops = parse_ops(a.ops);
     for (const auto &r : a.regions) {
         auto g = parse_region(r);
-        if (!g) throw UsageError(fmt::format("--region: unknown region '{}' (expected uniform, near-0, near-half-pi, near-pi or threshold)", r));
+        if (!g)
+            throw UsageError(fmt::format(
+                "--region: unknown region '{}' (expected uniform, near-0, near-half-pi, near-pi or threshold)", r));
         opt.regions.push_back(*g);
     }
     refuse_repeated(opt.regions, "--region", [](Region g) { return std::string(to_string(g)); });
@@ -106,8 +108,10 @@ int run_command(const RunArgs &a) {
     const std::vector<ImplOp> selected = select_impls(catalogue, opt.impl_filters, opt.ops);
     // (--worst-k is named where it was given another value than its default: then it may be what does not fit.)
     require_memory(fmt::format("--cases {}{}: the run of {} implementation-ops", a.cases,
-                               a.worst_k != RunArgs{}.worst_k ? fmt::format(" --worst-k {}", a.worst_k) : std::string(), selected.size()),
-                   run_memory_estimate(opt, selected), "--cases or --worst-k, or select fewer with --impl, --op, --region");
+                               a.worst_k != RunArgs{}.worst_k ? fmt::format(" --worst-k {}", a.worst_k) : std::string(),
+                               selected.size()),
+                   run_memory_estimate(opt, selected),
+                   "--cases or --worst-k, or select fewer with --impl, --op, --region");
     ReportDir dir(a.out, ctx.stop);  // fails early when the folder is not writable
     ProgressLine progress("quatcheck run", planned_cases(opt, selected), cases_done);
     RunResult result = run(opt, catalogue, ctx, a.search);
@@ -122,13 +126,11 @@ int run_command(const RunArgs &a) {
             if (!a.shard.empty()) dir.write("shard.bin", shard_file(result));
             else dir.discard("shard.bin");
             dir.commit();
-        } catch (const Interrupted &) {
-            result.partial = true;
-        }
+        } catch (const Interrupted &) { result.partial = true; }
         if (!result.partial) {
             remove_partial(a.out);  // superseded by the complete report
-            std::fprintf(stderr, "quatcheck run: %zu rows, %llu cases per region, %.1f s, report in %s\n", result.rows.size(),
-                         (unsigned long long)opt.cases, result.wall_time_s, a.out.c_str());
+            std::fprintf(stderr, "quatcheck run: %zu rows, %llu cases per region, %.1f s, report in %s\n",
+                         result.rows.size(), (unsigned long long)opt.cases, result.wall_time_s, a.out.c_str());
             return 0;
         }
     }
@@ -136,12 +138,13 @@ int run_command(const RunArgs &a) {
         acknowledge_interrupt();  // a second signal still ends the process at once
         const int sig = interrupt_signal();
         const std::string where = partial_folder(a.out);
-        remove_partial(a.out);  // never mix files of two interrupted runs
+        remove_partial(a.out);     // never mix files of two interrupted runs
         ReportDir partial(where);  // no stop token: the signal is acknowledged, the partial report is written
         write_run_report(result, partial);
         partial.discard("shard.bin");
         partial.write("PARTIAL", fmt::format("interrupted by SIG{}: this report covers only part of the run "
-                                             "(run.json: \"partial\": true)\n", sigabbrev_np(sig) ? sigabbrev_np(sig) : "?"));
+                                             "(run.json: \"partial\": true)\n",
+                                             sigabbrev_np(sig) ? sigabbrev_np(sig) : "?"));
         partial.commit();
         std::fprintf(stderr, "quatcheck run: interrupted: partial report (%zu rows) in %s; %s left as it was\n",
                      result.rows.size(), where.c_str(), a.out.c_str());
@@ -154,18 +157,22 @@ void setup(CLI::App *sub, int &status) {
     auto a = std::make_shared<RunArgs>();
     sub->add_option("--impl", a->impls, "Implementation name, family or glob (repeatable; default: all but broken-*)");
     sub->add_option("--op", a->ops, "slerp or nlerp (repeatable; default: both)");
-    sub->add_option("--region", a->regions, "uniform, near-0, near-half-pi, near-pi, threshold (repeatable; default: all)");
+    sub->add_option("--region", a->regions,
+                    "uniform, near-0, near-half-pi, near-pi, threshold (repeatable; default: all)");
     sub->add_option("--cases", a->cases, "Cases per region and precision")->capture_default_str();
     sub->add_option("--seed", a->seed, "Random seed; the same seed gives byte-identical CSVs")->capture_default_str();
     sub->add_option("--jobs", a->jobs, "Threads (0 = all cores)")->capture_default_str();
     sub->add_option("--worst-k", a->worst_k, "Worst cases kept per row")->capture_default_str();
     sub->add_option("--out", a->out, "Report folder")->capture_default_str();
-    sub->add_option("--shard", a->shard, "Run only slice K of N of the cases (1 <= K <= N) and write shard.bin for quatcheck merge")
+    sub->add_option("--shard", a->shard,
+                    "Run only slice K of N of the cases (1 <= K <= N) and write shard.bin for quatcheck merge")
         ->type_name("K/N");
     sub->add_flag("--no-leaderboard", a->no_leaderboard,
                   "Do not write leaderboard.csv/.md (scripts/run builds the leaderboard once, after every study)");
-    sub->add_flag("--isolate", a->isolate, "Evaluate built-in implementations in worker processes too (plugins always are)");
-    sub->add_option("--timeout", a->timeout_s, "Seconds an isolated implementation may take per batch of cases before it is reported as timeout")
+    sub->add_flag("--isolate", a->isolate,
+                  "Evaluate built-in implementations in worker processes too (plugins always are)");
+    sub->add_option("--timeout", a->timeout_s,
+                    "Seconds an isolated implementation may take per batch of cases before it is reported as timeout")
         ->capture_default_str();
     add_plugin_option(sub, a->plugins);
     add_reference_option(sub, a->reference);

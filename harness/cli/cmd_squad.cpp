@@ -28,7 +28,11 @@ int squad_command(const SquadArgs &a) {
     opt.impl_filters = a.impls;
     for (const auto &r : a.regions) {
         auto g = parse_track_region(r);
-        if (!g) throw UsageError(fmt::format("--region: unknown track region '{}' (expected random, near-equal, quarter-turn, threshold or sign-flip)", r));
+        if (!g)
+            throw UsageError(
+                fmt::format("--region: unknown track region '{}' (expected random, near-equal, quarter-turn, threshold "
+                            "or sign-flip)",
+                            r));
         opt.regions.push_back(*g);
     }
     refuse_repeated(opt.regions, "--region", [](TrackRegion g) { return std::string(to_string(g)); });
@@ -46,7 +50,8 @@ int squad_command(const SquadArgs &a) {
     // implementation with the allocator's overhead (measured: 2000 tracks of one region, 4 f64 routines, 80 MiB).
     if (!opt.only_track) {
         double ni[2] = {0, 0};
-        for (const Impl *i : select_squad_impls(catalogue, opt.impl_filters)) ni[i->precision == Precision::f32 ? 0 : 1] += 1;
+        for (const Impl *i : select_squad_impls(catalogue, opt.impl_filters))
+            ni[i->precision == Precision::f32 ? 0 : 1] += 1;
         const double queries = double((kTrackKeys - 1) * 8);
         require_memory(fmt::format("--tracks {}: squad on {:.0f} implementations", a.tracks, ni[0] + ni[1]),
                        double(a.tracks) * (queries * (200 * std::max(ni[0], ni[1]) + 128) + 512), "--tracks");
@@ -62,17 +67,21 @@ int squad_command(const SquadArgs &a) {
     for (const Impl *i : result.selected)
         for (const char *property : {"c1", "c1-sign-flip"})
             if (c1_verdict(result, i, property) == "fail") ++failed;
-    std::fprintf(stderr, "quatcheck squad: %zu implementations, %zu rows, %.1f s, %d c1 verdicts failed, report in %s\n",
+    std::fprintf(stderr,
+                 "quatcheck squad: %zu implementations, %zu rows, %.1f s, %d c1 verdicts failed, report in %s\n",
                  result.selected.size(), result.rows.size(), result.wall_time_s, failed, a.out.c_str());
     return failed ? 1 : 0;
 }
 
 void setup(CLI::App *sub, int &status) {
     auto a = std::make_shared<SquadArgs>();
-    sub->add_option("--impl", a->impls, "Squad implementation name, family or glob (repeatable; default: all but broken-*)");
-    sub->add_option("--region", a->regions, "random, near-equal, quarter-turn, threshold, sign-flip (repeatable; default: all)");
+    sub->add_option("--impl", a->impls,
+                    "Squad implementation name, family or glob (repeatable; default: all but broken-*)");
+    sub->add_option("--region", a->regions,
+                    "random, near-equal, quarter-turn, threshold, sign-flip (repeatable; default: all)");
     sub->add_option("--tracks", a->tracks, "Tracks per region and precision")->capture_default_str();
-    sub->add_option("--track", a->track, "Evaluate only this track index of each region (to reproduce a counterexample)");
+    sub->add_option("--track", a->track,
+                    "Evaluate only this track index of each region (to reproduce a counterexample)");
     sub->add_option("--seed", a->seed, "Random seed; the same seed gives byte-identical CSVs")->capture_default_str();
     sub->add_option("--jobs", a->jobs, "Threads (0 = all cores)")->capture_default_str();
     sub->add_option("--worst-k", a->worst_k, "Worst cases kept per row")->capture_default_str();
@@ -84,6 +93,7 @@ void setup(CLI::App *sub, int &status) {
 
 }  // namespace
 
-QC_COMMAND("squad", "Measure squad implementations on key tracks: angle error, C1 jump at the keys, c1 conformance", setup);
+QC_COMMAND("squad", "Measure squad implementations on key tracks: angle error, C1 jump at the keys, c1 conformance",
+           setup);
 
 }  // namespace qc::cli

@@ -41,9 +41,11 @@ double strict_number(std::string_view s, const char *flag) {
     const bool hex = body.size() > 2 && body[0] == '0' && (body[1] == 'x' || body[1] == 'X');
     if (hex) body.remove_prefix(2);
     else body = s;
-    auto [p, ec] = std::from_chars(body.data(), body.data() + body.size(), v, hex ? std::chars_format::hex : std::chars_format::general);
+    auto [p, ec] = std::from_chars(body.data(), body.data() + body.size(), v,
+                                   hex ? std::chars_format::hex : std::chars_format::general);
     if (hex && s[0] == '-') v = -v;
-    if (body.empty() || (hex && (body[0] == '-' || body[0] == '+')) || ec != std::errc() || p != body.data() + body.size() || !std::isfinite(v))
+    if (body.empty() || (hex && (body[0] == '-' || body[0] == '+')) || ec != std::errc() ||
+        p != body.data() + body.size() || !std::isfinite(v))
         throw UsageError(fmt::format("{}: '{}' is not a finite number", flag, std::string(s)));
     return v;
 }
@@ -90,7 +92,8 @@ int sweep_command(const SweepArgs &a) {
     opt.points = uint64_t(a.points);
     // ... and refused up front where even that does not fit (the list, its float copy and the sort).
     if (a.points > 0)
-        require_memory(fmt::format("--points {}: the sweep's scan", a.points), 16.0 * double(a.points) + (256 << 20), "--points");
+        require_memory(fmt::format("--points {}: the sweep's scan", a.points), 16.0 * double(a.points) + (256 << 20),
+                       "--points");
     if (!a.shard.empty()) opt.shard = parse_shard(a.shard);
     if (a.ci_shards < 1) throw UsageError(fmt::format("--ci-shards: must be positive, got {}", a.ci_shards));
     if (!(a.timeout_s > 0 && a.timeout_s <= 3600))
@@ -116,7 +119,8 @@ int sweep_command(const SweepArgs &a) {
         if (pp < 0) pp = seconds_per_point(opt, sel, s, ctx.stop);
         est_cpu += pp * double(s.points);
     }
-    std::fprintf(stderr, "quatcheck sweep --over %s: %zu slices, %zu impl-ops\n", to_string(opt.over), slices.size(), sel.size());
+    std::fprintf(stderr, "quatcheck sweep --over %s: %zu slices, %zu impl-ops\n", to_string(opt.over), slices.size(),
+                 sel.size());
     for (const SliceSpec &s : slices)
         std::fprintf(stderr, "  %s %s: %s, %llu points in [%s, %s]\n", to_string(s.precision), s.label.c_str(),
                      s.exhaustive ? "exhaustive" : "scan", (unsigned long long)s.points, hexfloat(s.lo).c_str(),
@@ -133,21 +137,25 @@ int sweep_command(const SweepArgs &a) {
     dir.commit();
     size_t edges = 0;
     for (const SweepRow &row : r.rows) edges += row.edges.size();
-    std::fprintf(stderr, "quatcheck sweep: %llu points, %zu rows, %zu edges (%llu bisection cases), %.1f s, report in %s\n",
-                 (unsigned long long)r.cases, r.rows.size(), edges, (unsigned long long)r.bisection_cases, r.wall_time_s,
-                 a.out.c_str());
+    std::fprintf(stderr,
+                 "quatcheck sweep: %llu points, %zu rows, %zu edges (%llu bisection cases), %.1f s, report in %s\n",
+                 (unsigned long long)r.cases, r.rows.size(), edges, (unsigned long long)r.bisection_cases,
+                 r.wall_time_s, a.out.c_str());
     for (Precision p : {Precision::f32, Precision::f64}) {
         SweepThroughput t = sweep_throughput(r, p);
         if (!t.measured) continue;
-        std::fprintf(stderr, "quatcheck sweep: throughput %s: %.3g points/s/core (%.3g implementation evaluations/s/core, %d impl-ops)\n",
+        std::fprintf(stderr,
+                     "quatcheck sweep: throughput %s: %.3g points/s/core (%.3g implementation evaluations/s/core, %d "
+                     "impl-ops)\n",
                      to_string(p), t.points_per_s_per_core, t.impl_evals_per_s_per_core, t.impl_ops);
         if (p == Precision::f32)
-            std::fprintf(stderr,
-                         "quatcheck sweep: an exhaustive f32 t slice (%llu values, %.3g CPU us per point measured on 2048 "
-                         "of them) of this selection: %s on %d cores, %s on a CI matrix of %d shards of %d cores\n",
-                         (unsigned long long)t.exhaustive_t_points, t.seconds_per_t_point * 1e6,
-                         duration(t.slice_wall_s).c_str(), r.jobs,
-                         duration(t.slice_wall_s / a.ci_shards).c_str(), a.ci_shards, r.jobs);
+            std::fprintf(
+                stderr,
+                "quatcheck sweep: an exhaustive f32 t slice (%llu values, %.3g CPU us per point measured on 2048 "
+                "of them) of this selection: %s on %d cores, %s on a CI matrix of %d shards of %d cores\n",
+                (unsigned long long)t.exhaustive_t_points, t.seconds_per_t_point * 1e6,
+                duration(t.slice_wall_s).c_str(), r.jobs, duration(t.slice_wall_s / a.ci_shards).c_str(), a.ci_shards,
+                r.jobs);
     }
     return 0;
 }
@@ -155,13 +163,16 @@ int sweep_command(const SweepArgs &a) {
 void setup(CLI::App *sub, int &status) {
     auto a = std::make_shared<SweepArgs>();
     sub->add_option("--over", a->over, "The swept dimension: dot (the ends' dot product) or t")->capture_default_str();
-    sub->add_option("--impl", a->impls, "Implementation name, family or glob (repeatable; default: all but broken-*; a glob never selects noop)");
+    sub->add_option(
+        "--impl", a->impls,
+        "Implementation name, family or glob (repeatable; default: all but broken-*; a glob never selects noop)");
     sub->add_option("--op", a->ops, "slerp or nlerp (repeatable; default: slerp)");
     sub->add_option("--t", a->ts, "--over dot: the fixed t of a slice (repeatable; default 0.25 0.5 0.75)");
     sub->add_option("--pair-dot", a->pair_dots,
                     "--over t: a key pair q0 = (1,0,0,0), q1 = (d, sqrt(1-d^2), 0, 0) (repeatable; default: the region "
                     "centres and two uniform pairs)");
-    sub->add_option("--window", a->window, "Sweep only [LO, HI] of the swept value (default: [-1, 1] for dot, [0, 1] for t)")
+    sub->add_option("--window", a->window,
+                    "Sweep only [LO, HI] of the swept value (default: [-1, 1] for dot, [0, 1] for t)")
         ->type_name("LO:HI");
     sub->add_option("--points", a->points,
                     "Points per slice when the window holds more values than this (a scan); 0 = every value in f32, a "
@@ -169,13 +180,15 @@ void setup(CLI::App *sub, int &status) {
         ->capture_default_str();
     sub->add_option("--shard", a->shard, "Sweep only part K of N of every slice's points")->type_name("K/N");
     sub->add_option("--jobs", a->jobs, "Threads (0 = all cores)")->capture_default_str();
-    sub->add_option("--seed", a->seed, "Seed of the uniform key pairs (--over t) and of the reference's validation sample")
+    sub->add_option("--seed", a->seed,
+                    "Seed of the uniform key pairs (--over t) and of the reference's validation sample")
         ->capture_default_str();
     sub->add_option("--out", a->out, "Report folder")->capture_default_str();
     sub->add_option("--ci-shards", a->ci_shards, "Shard count of the CI matrix the printed extrapolation assumes")
         ->capture_default_str();
     sub->add_flag("--estimate", a->estimate_only, "Print the plan and the time estimate, then stop");
-    sub->add_flag("--isolate", a->isolate, "Evaluate built-in implementations in worker processes too (plugins always are)");
+    sub->add_flag("--isolate", a->isolate,
+                  "Evaluate built-in implementations in worker processes too (plugins always are)");
     sub->add_option("--timeout", a->timeout_s, "Seconds an isolated implementation may take per batch of cases")
         ->capture_default_str();
     add_plugin_option(sub, a->plugins);
@@ -185,6 +198,7 @@ void setup(CLI::App *sub, int &status) {
 
 }  // namespace
 
-QC_COMMAND("sweep", "Exhaustive slices along the dot product or t: per-slice maxima, error curves and the branch map", setup);
+QC_COMMAND("sweep", "Exhaustive slices along the dot product or t: per-slice maxima, error curves and the branch map",
+           setup);
 
 }  // namespace qc::cli

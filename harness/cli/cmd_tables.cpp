@@ -25,7 +25,8 @@ nlohmann::json constants_json() {
 // Registers the subcommand: --constants prints the report's constants instead of the tables.
 void setup(CLI::App *sub, int &status) {
     auto constants = std::make_shared<bool>(false);
-    sub->add_flag("--constants", *constants, "Print the constants the report draws with (the seed threshold, the region bounds)");
+    sub->add_flag("--constants", *constants,
+                  "Print the constants the report draws with (the seed threshold, the region bounds)");
     sub->callback([constants, &status] {
         const nlohmann::json j = *constants ? constants_json() : tables::to_json();
         std::fputs((j.dump(1) + "\n").c_str(), stdout);

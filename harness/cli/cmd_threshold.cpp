@@ -57,8 +57,9 @@ int threshold_command(const ThresholdArgs &a) {
     std::vector<Impl> catalogue;
     if (!a.impls.empty()) {
         catalogue = load_catalogue(a.plugins, ctx);
-        opt.impls = select_implementations(catalogue, a.impls, [](const Impl &i) { return i.supports_slerp_tau(); },
-                                           "implementation with slerp_tau (a qc_impl_v2 plugin or a protocol-2 adapter)");
+        opt.impls = select_implementations(
+            catalogue, a.impls, [](const Impl &i) { return i.supports_slerp_tau(); },
+            "implementation with slerp_tau (a qc_impl_v2 plugin or a protocol-2 adapter)");
     } else if (!a.plugins.empty()) {
         throw UsageError("--plugin/--plugin-cmd: threshold studies a plugin's routine only with --impl NAME");
     }
@@ -79,12 +80,16 @@ int threshold_command(const ThresholdArgs &a) {
     for (const ThresholdSummaryRow &s : r.summary) {
         if (opt.impls.empty()) break;  // the families' figures are in docs/threshold.md's block
         if (!s.tau_effect)
-            std::fprintf(stderr, "  %s: no recommendation: tau changed no output (does slerp_tau use its tau?)\n", s.routine.c_str());
+            std::fprintf(stderr, "  %s: no recommendation: tau changed no output (does slerp_tau use its tau?)\n",
+                         s.routine.c_str());
         else if (!s.found)
-            std::fprintf(stderr, "  %s: no recommendation: no tau of the grid keeps the error finite and within %g x the arc floor\n",
-                         s.routine.c_str(), opt.floor_factor);
+            std::fprintf(
+                stderr,
+                "  %s: no recommendation: no tau of the grid keeps the error finite and within %g x the arc floor\n",
+                s.routine.c_str(), opt.floor_factor);
         else
-            std::fprintf(stderr, "  %s: recommended tau = %.17g (1 - tau = %.3g), max angle error %.3g rad (arc floor %.3g)\n",
+            std::fprintf(stderr,
+                         "  %s: recommended tau = %.17g (1 - tau = %.3g), max angle error %.3g rad (arc floor %.3g)\n",
                          s.routine.c_str(), s.tau, s.one_minus_tau, s.max_angle_err_rad, s.arc_floor_rad);
     }
     return 0;
@@ -93,21 +98,24 @@ int threshold_command(const ThresholdArgs &a) {
 void setup(CLI::App *sub, int &status) {
     auto a = std::make_shared<ThresholdArgs>();
     sub->add_option("--precision", a->precisions, "f32 or f64 (repeatable; default: both)");
-    sub->add_option("--points", a->points, "Log-grid points of 1 - tau per precision, before rounding to the format (>= 40)")
+    sub->add_option("--points", a->points,
+                    "Log-grid points of 1 - tau per precision, before rounding to the format (>= 40)")
         ->capture_default_str();
     sub->add_option("--cases", a->cases, "Cases per tau and precision")->capture_default_str();
     sub->add_option("--seed", a->seed, "Random seed; the same seed gives the same figures (all but the ns columns)")
         ->capture_default_str();
     sub->add_option("--jobs", a->jobs, "Threads for the accuracy pass (0 = all cores); timing runs on one thread")
         ->capture_default_str();
-    sub->add_option("--min-time", a->min_time, "Google Benchmark minimum time per branch benchmark, seconds (0 = no timing)")
+    sub->add_option("--min-time", a->min_time,
+                    "Google Benchmark minimum time per branch benchmark, seconds (0 = no timing)")
         ->capture_default_str();
     sub->add_option("--floor-factor", a->floor_factor, "tau* tolerance: max error <= this times the arc floor")
         ->capture_default_str();
     sub->add_option("--out", a->out, "Report folder")->capture_default_str();
-    sub->add_option("--impl", a->impls,
-                    "Sweep this implementation's own slerp_tau (a qc_impl_v2 plugin or protocol-2 adapter; name, family "
-                    "or glob; repeatable) instead of the built-in families");
+    sub->add_option(
+        "--impl", a->impls,
+        "Sweep this implementation's own slerp_tau (a qc_impl_v2 plugin or protocol-2 adapter; name, family "
+        "or glob; repeatable) instead of the built-in families");
     sub->add_option("--timeout", a->timeout_s,
                     "Seconds a --impl routine in another process may take per batch of cases before the study stops")
         ->capture_default_str();
@@ -118,7 +126,7 @@ void setup(CLI::App *sub, int &status) {
 
 }  // namespace
 
-QC_COMMAND("threshold", "Threshold selection study: error and cost of the linear fallback against its dot-product threshold",
-           setup);
+QC_COMMAND("threshold",
+           "Threshold selection study: error and cost of the linear fallback against its dot-product threshold", setup);
 
 }  // namespace qc::cli

@@ -48,7 +48,8 @@ template <class T, class Show> void refuse_repeated(const std::vector<T> &values
     for (size_t i = 0; i < values.size(); i++)
         for (size_t j = 0; j < i; j++)
             if (values[i] == values[j])
-                throw UsageError(fmt::format("{}: '{}' is given more than once (name each value once)", flag, show(values[i])));
+                throw UsageError(
+                    fmt::format("{}: '{}' is given more than once (name each value once)", flag, show(values[i])));
 }
 // --reference fast|mpfr (default fast): CLI11 rejects any other value with a one-line usage error.
 void add_reference_option(CLI::App *sub, std::string &mode);

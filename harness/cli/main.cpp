@@ -73,9 +73,10 @@ void add_reference_option(CLI::App *sub, std::string &mode) {
 }
 
 void add_search_max_block_option(CLI::App *sub, size_t &max_block) {
-    sub->add_option("--search-max-block", max_block,
-                    "Largest batch of mutants the worst-case search sends to an implementation in another process at once "
-                    "(1 = one case per call, as in process)")
+    sub->add_option(
+           "--search-max-block", max_block,
+           "Largest batch of mutants the worst-case search sends to an implementation in another process at once "
+           "(1 = one case per call, as in process)")
         ->check(CLI::Range(size_t(1), size_t(kProcessMaxCases)))
         ->capture_default_str();
 }
@@ -178,9 +179,10 @@ uint64_t available_memory_bytes() {
 void require_memory(const std::string &what, double bytes, const std::string &lower) {
     const uint64_t avail = available_memory_bytes();
     if (!(bytes > double(avail))) return;
-    throw UsageError(fmt::format("{} needs about {} of memory, more than the {} available; nothing was started "
-                                 "(lower {})",
-                                 what, bytes_text(bytes), bytes_text(double(avail)), lower));
+    throw UsageError(
+        fmt::format("{} needs about {} of memory, more than the {} available; nothing was started "
+                    "(lower {})",
+                    what, bytes_text(bytes), bytes_text(double(avail)), lower));
 }
 
 }  // namespace qc::cli
@@ -215,13 +217,9 @@ int main(int argc, char **argv) {
     }
     try {
         app.parse(argc, argv);
-    } catch (const CLI::CallForHelp &e) {
+    } catch (const CLI::CallForHelp &e) { return app.exit(e); } catch (const CLI::CallForAllHelp &e) {
         return app.exit(e);
-    } catch (const CLI::CallForAllHelp &e) {
-        return app.exit(e);
-    } catch (const CLI::CallForVersion &e) {
-        return app.exit(e);
-    } catch (const CLI::ParseError &e) {
+    } catch (const CLI::CallForVersion &e) { return app.exit(e); } catch (const CLI::ParseError &e) {
         std::string where = app.get_subcommands().empty() ? "usage" : app.get_subcommands().front()->get_name();
         std::fprintf(stderr, "quatcheck: %s: %s\n", where.c_str(), e.what());
         return 2;
@@ -237,11 +235,15 @@ int main(int argc, char **argv) {
         return 128 + e.sig;
     } catch (const std::bad_alloc &) {
         std::string where = app.get_subcommands().empty() ? "quatcheck" : app.get_subcommands().front()->get_name();
-        std::fprintf(stderr, "quatcheck: %s: not enough memory for this request (lower --cases, --points or --tracks)\n", where.c_str());
+        std::fprintf(stderr,
+                     "quatcheck: %s: not enough memory for this request (lower --cases, --points or --tracks)\n",
+                     where.c_str());
         return 2;
     } catch (const std::length_error &) {
         std::string where = app.get_subcommands().empty() ? "quatcheck" : app.get_subcommands().front()->get_name();
-        std::fprintf(stderr, "quatcheck: %s: the request is too large to hold in memory (lower --cases, --points or --tracks)\n", where.c_str());
+        std::fprintf(
+            stderr, "quatcheck: %s: the request is too large to hold in memory (lower --cases, --points or --tracks)\n",
+            where.c_str());
         return 2;
     } catch (const std::exception &e) {
         std::fprintf(stderr, "quatcheck: internal error: %s\n", e.what());

@@ -47,8 +47,8 @@ std::string plugin_option_of(const ReportData &d, const std::string &impl) {
 }
 
 std::string reproduce_row_command(const ReportData &d, const SummaryRow &row) {
-    std::string s = fmt::format("quatcheck {}{} --impl {}", row.op == "squad" ? "squad" : "run", plugin_option_of(d, row.impl),
-                                shell_quote(row.impl));
+    std::string s = fmt::format("quatcheck {}{} --impl {}", row.op == "squad" ? "squad" : "run",
+                                plugin_option_of(d, row.impl), shell_quote(row.impl));
     if (row.op == "squad") return s + fmt::format(" --region {}", shell_quote(row.region));
     s += fmt::format(" --op {} --region {}", shell_quote(row.op), shell_quote(row.region));
     if (d.cases_per_region) s += fmt::format(" --cases {}", *d.cases_per_region);
@@ -61,16 +61,24 @@ double eps_of_impl(const std::string &impl) {
     return ends(".f32") ? 0x1p-23 : 0x1p-52;
 }
 
-double angle_floor_rad(const std::string &impl, const CompareOptions &o) { return 4 * o.floor_ulp1 * eps_of_impl(impl); }
+double angle_floor_rad(const std::string &impl, const CompareOptions &o) {
+    return 4 * o.floor_ulp1 * eps_of_impl(impl);
+}
 
 const char *to_string(Change c) {
     switch (c) {
-    case Change::regression: return "REGRESSION";
-    case Change::improvement: return "improvement";
-    case Change::only_baseline: return "only in baseline";
-    case Change::only_current: return "only in current";
-    case Change::timing_slower: return "slower";
-    case Change::timing_faster: return "faster";
+        case Change::regression:
+            return "REGRESSION";
+        case Change::improvement:
+            return "improvement";
+        case Change::only_baseline:
+            return "only in baseline";
+        case Change::only_current:
+            return "only in current";
+        case Change::timing_slower:
+            return "slower";
+        case Change::timing_faster:
+            return "faster";
     }
     return "?";
 }
@@ -100,20 +108,23 @@ void missing_case(CompareCase &tc, const std::string &what, const CompareOptions
         return;
     }
     tc.failed = true;
-    tc.detail = "The baseline has it and the current run does not: an implementation, op, region, property or table "
-                "was not run (a library missing on this machine?). Rerun it, update the baseline, or pass --allow-missing.";
+    tc.detail =
+        "The baseline has it and the current run does not: an implementation, op, region, property or table "
+        "was not run (a library missing on this machine?). Rerun it, update the baseline, or pass --allow-missing.";
     out.failed = true;
     out.missing++;
 }
 
-std::string worst_case_text(const ReportData &d, const std::string &impl, const std::string &op, const std::string &region) {
+std::string worst_case_text(const ReportData &d, const std::string &impl, const std::string &op,
+                            const std::string &region) {
     for (const auto &w : d.worst)
         if (w.impl == impl && w.op == op && w.region == region) {
-            return fmt::format("worst case ({}/worst_cases.csv:{}): q0=({} {} {} {}) q1=({} {} {} {}) t={} out=({} {} {} {}) "
-                               "angle_err_rad={} ulp1={}; reproduce: quatcheck replay {}{}",
-                               d.dir, w.line, w.q0[0], w.q0[1], w.q0[2], w.q0[3], w.q1[0], w.q1[1], w.q1[2], w.q1[3], w.t,
-                               w.out[0], w.out[1], w.out[2], w.out[3], num(w.angle_err_rad), num(w.ulp1),
-                               shell_quote(d.dir + "/worst_cases.csv"), plugin_option_of(d, impl));
+            return fmt::format(
+                "worst case ({}/worst_cases.csv:{}): q0=({} {} {} {}) q1=({} {} {} {}) t={} out=({} {} {} {}) "
+                "angle_err_rad={} ulp1={}; reproduce: quatcheck replay {}{}",
+                d.dir, w.line, w.q0[0], w.q0[1], w.q0[2], w.q0[3], w.q1[0], w.q1[1], w.q1[2], w.q1[3], w.t, w.out[0],
+                w.out[1], w.out[2], w.out[3], num(w.angle_err_rad), num(w.ulp1),
+                shell_quote(d.dir + "/worst_cases.csv"), plugin_option_of(d, impl));
         }
     return "worst case: not recorded (no worst_cases.csv row)";
 }
@@ -130,7 +141,8 @@ void compare_accuracy(const ReportData &b, const ReportData &c, const CompareOpt
         const SummaryRow *base = find(b.summary, cur);
         if (!base) {
             out.findings.push_back({Change::only_current, "accuracy", cur.impl, cur.op, cur.region, "row", "-",
-                                    fmt::format("max_angle_err_rad {}", sci(cur.max_angle_err_rad)), "not in the baseline"});
+                                    fmt::format("max_angle_err_rad {}", sci(cur.max_angle_err_rad)),
+                                    "not in the baseline"});
             tc.detail = "new row: no baseline to compare with";
             out.cases.push_back(tc);
             continue;
@@ -157,24 +169,27 @@ void compare_accuracy(const ReportData &b, const ReportData &c, const CompareOpt
             if (std::isnan(bv) || std::isnan(cv)) return;  // not measured (squad has no ulp1)
             if (cv > o.ratio * bv && cv > floor)
                 add(Change::regression, metric, sci(bv), sci(cv),
-                    fmt::format("{}x the baseline, above the floor {:.3g} {}", bv > 0 ? sci(cv / bv) : std::string("inf"),
-                                floor, unit));
+                    fmt::format("{}x the baseline, above the floor {:.3g} {}",
+                                bv > 0 ? sci(cv / bv) : std::string("inf"), floor, unit));
             else if (bv > o.ratio * cv && bv > floor)
-                add(Change::improvement, metric, sci(bv), sci(cv), fmt::format("{}x better", cv > 0 ? sci(bv / cv) : std::string("inf")));
+                add(Change::improvement, metric, sci(bv), sci(cv),
+                    fmt::format("{}x better", cv > 0 ? sci(bv / cv) : std::string("inf")));
         };
-        figure("max_angle_err_rad", base->max_angle_err_rad, cur.max_angle_err_rad, angle_floor_rad(cur.impl, o), "rad");
+        figure("max_angle_err_rad", base->max_angle_err_rad, cur.max_angle_err_rad, angle_floor_rad(cur.impl, o),
+               "rad");
         figure("max_ulp1", ulp1(*base), ulp1(cur), o.floor_ulp1, "ulp1");
         if (!why.empty()) {
             tc.failed = true;
             std::string msg;
             for (const auto &w : why) msg += (msg.empty() ? "" : "; ") + w;
             tc.message = msg;
-            tc.detail = fmt::format("baseline: status={} cases={} nonfinite={} max_angle_err_rad={} max_ulp1={}\n"
-                                    "current:  status={} cases={} nonfinite={} max_angle_err_rad={} max_ulp1={}\n{}\n"
-                                    "reproduce the row: {}",
-                                    base->status, base->cases, base->nonfinite, num(base->max_angle_err_rad), num(ulp1(*base)),
-                                    cur.status, cur.cases, cur.nonfinite, num(cur.max_angle_err_rad), num(ulp1(cur)),
-                                    worst_case_text(c, cur.impl, cur.op, cur.region), reproduce_row_command(c, cur));
+            tc.detail = fmt::format(
+                "baseline: status={} cases={} nonfinite={} max_angle_err_rad={} max_ulp1={}\n"
+                "current:  status={} cases={} nonfinite={} max_angle_err_rad={} max_ulp1={}\n{}\n"
+                "reproduce the row: {}",
+                base->status, base->cases, base->nonfinite, num(base->max_angle_err_rad), num(ulp1(*base)), cur.status,
+                cur.cases, cur.nonfinite, num(cur.max_angle_err_rad), num(ulp1(cur)),
+                worst_case_text(c, cur.impl, cur.op, cur.region), reproduce_row_command(c, cur));
             out.failed = true;
         }
         out.cases.push_back(tc);
@@ -189,16 +204,19 @@ void compare_accuracy(const ReportData &b, const ReportData &c, const CompareOpt
             out.cases.push_back(tc);
         }
     for (auto [bn, cn] : case_counts)
-        out.notes.push_back(fmt::format("some rows have {} cases in the baseline and {} in the current run: maxima over "
-                                        "different sample sizes are not directly comparable",
-                                        bn, cn));
+        out.notes.push_back(
+            fmt::format("some rows have {} cases in the baseline and {} in the current run: maxima over "
+                        "different sample sizes are not directly comparable",
+                        bn, cn));
 }
 
 void compare_conformance(const ReportData &b, const ReportData &c, const CompareOptions &o, Comparison &out) {
     if (!b.conformance && !c.conformance) return;
-    if (!b.conformance) out.notes.push_back(fmt::format("{}: no conformance.csv; every current fail counts as new", b.dir));
+    if (!b.conformance)
+        out.notes.push_back(fmt::format("{}: no conformance.csv; every current fail counts as new", b.dir));
     if (!c.conformance) {
-        out.notes.push_back(fmt::format("{}: no conformance.csv (the baseline has one); conformance not compared", c.dir));
+        out.notes.push_back(
+            fmt::format("{}: no conformance.csv (the baseline has one); conformance not compared", c.dir));
         CompareCase tc = new_case("conformance", "conformance.csv");
         missing_case(tc, "table only in the baseline: conformance.csv missing from the current run", o, out);
         out.cases.push_back(tc);
@@ -273,7 +291,8 @@ void compare_timing(const ReportData &b, const ReportData &c, const CompareOptio
                                         sci(base->ns_per_call), sci(cur.ns_per_call), note});
                 if (o.fail_on_timing) {
                     tc.failed = true;
-                    tc.message = fmt::format("ns_per_call {} -> {} ({})", sci(base->ns_per_call), sci(cur.ns_per_call), note);
+                    tc.message =
+                        fmt::format("ns_per_call {} -> {} ({})", sci(base->ns_per_call), sci(cur.ns_per_call), note);
                     out.failed = true;
                 }
             } else if (base->ns_per_call > o.timing_ratio * cur.ns_per_call) {
@@ -313,12 +332,13 @@ Comparison compare_reports(const ReportData &baseline, const ReportData &current
 
 namespace {
 std::string verdict_line(const Comparison &c) {
-    return fmt::format("{}: {} regression(s), {} improvement(s), {} slower / {} faster timing row(s), {} row(s) only "
-                       "in the baseline{}, {} only in the current run; {} row(s) matched",
-                       c.failed ? "FAIL" : "OK", c.count(Change::regression), c.count(Change::improvement),
-                       c.count(Change::timing_slower), c.count(Change::timing_faster), c.count(Change::only_baseline),
-                       c.missing ? fmt::format(" ({} row(s) or table(s) missing: a failure)", c.missing) : std::string(),
-                       c.count(Change::only_current), c.matched_rows);
+    return fmt::format(
+        "{}: {} regression(s), {} improvement(s), {} slower / {} faster timing row(s), {} row(s) only "
+        "in the baseline{}, {} only in the current run; {} row(s) matched",
+        c.failed ? "FAIL" : "OK", c.count(Change::regression), c.count(Change::improvement),
+        c.count(Change::timing_slower), c.count(Change::timing_faster), c.count(Change::only_baseline),
+        c.missing ? fmt::format(" ({} row(s) or table(s) missing: a failure)", c.missing) : std::string(),
+        c.count(Change::only_current), c.matched_rows);
 }
 }  // namespace
 
@@ -360,7 +380,8 @@ std::string comparison_markdown(const Comparison &c) {
     std::string s = fmt::format("### quatcheck accuracy comparison: {}\n\n", c.failed ? "regression" : "no regression");
     // Names, folders and words come from the report folders' CSVs: quoted, so that a tampered file cannot add
     // markup or HTML to a PR comment.
-    s += fmt::format("Baseline {}, current {}. {}\n\n", md_code(c.baseline_dir), md_code(c.current_dir), md_text(verdict_line(c)));
+    s += fmt::format("Baseline {}, current {}. {}\n\n", md_code(c.baseline_dir), md_code(c.current_dir),
+                     md_text(verdict_line(c)));
     if (c.findings.empty()) s += "No figure changed beyond the tolerances.\n";
     else {
         s += "| change | suite | impl | op | region/property | metric | baseline | current | note |\n";
@@ -379,15 +400,25 @@ std::string xml_escape(const std::string &s) {
     std::string o;
     for (unsigned char ch : s) {
         switch (ch) {
-        case '&': o += "&amp;"; break;
-        case '<': o += "&lt;"; break;
-        case '>': o += "&gt;"; break;
-        case '"': o += "&quot;"; break;
-        case '\'': o += "&apos;"; break;
-        default:
-            // XML 1.0 forbids most control characters; keep tab, newline and carriage return.
-            if (ch < 0x20 && ch != '\t' && ch != '\n' && ch != '\r') o += '?';
-            else o += char(ch);
+            case '&':
+                o += "&amp;";
+                break;
+            case '<':
+                o += "&lt;";
+                break;
+            case '>':
+                o += "&gt;";
+                break;
+            case '"':
+                o += "&quot;";
+                break;
+            case '\'':
+                o += "&apos;";
+                break;
+            default:
+                // XML 1.0 forbids most control characters; keep tab, newline and carriage return.
+                if (ch < 0x20 && ch != '\t' && ch != '\n' && ch != '\r') o += '?';
+                else o += char(ch);
         }
     }
     return o;
@@ -400,8 +431,9 @@ std::string comparison_junit(const Comparison &c) {
     size_t tests = c.cases.size(), failures = 0, skipped = 0;
     for (const auto &tc : c.cases) failures += tc.failed, skipped += tc.skipped;
     std::string s = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
-    s += fmt::format("<testsuites name=\"quatcheck compare\" tests=\"{}\" failures=\"{}\" errors=\"0\" skipped=\"{}\">\n",
-                     tests, failures, skipped);
+    s += fmt::format(
+        "<testsuites name=\"quatcheck compare\" tests=\"{}\" failures=\"{}\" errors=\"0\" skipped=\"{}\">\n", tests,
+        failures, skipped);
     for (const auto &suite : suites) {
         size_t t = 0, f = 0, sk = 0;
         for (const auto &tc : c.cases)
@@ -410,7 +442,8 @@ std::string comparison_junit(const Comparison &c) {
                          xml_escape(suite), t, f, sk);
         for (const auto &tc : c.cases) {
             if (tc.suite != suite) continue;
-            s += fmt::format("    <testcase classname=\"quatcheck.{}\" name=\"{}\"", xml_escape(suite), xml_escape(tc.name));
+            s += fmt::format("    <testcase classname=\"quatcheck.{}\" name=\"{}\"", xml_escape(suite),
+                             xml_escape(tc.name));
             if (tc.failed)
                 s += fmt::format(">\n      <failure message=\"{}\" type=\"regression\">{}</failure>\n    </testcase>\n",
                                  xml_escape(tc.message), xml_escape(tc.detail));

@@ -60,7 +60,7 @@ const char *to_string(Change c);
 // One line of the comparison table.
 struct Finding {
     Change change;
-    std::string suite;  // "accuracy", "conformance", "timing"
+    std::string suite;          // "accuracy", "conformance", "timing"
     std::string impl, op, key;  // key: region, property, or region/mode
     std::string metric, baseline, current, note;
 };
@@ -79,7 +79,7 @@ struct Comparison {
     std::vector<CompareCase> cases;
     std::vector<std::string> notes;  // e.g. different case counts, missing optional files
     size_t matched_rows = 0;
-    size_t missing = 0;   // rows and tables of the baseline missing from the current run that fail it
+    size_t missing = 0;  // rows and tables of the baseline missing from the current run that fail it
 
     bool failed = false;  // exit status 1
     size_t count(Change c) const;

@@ -13,10 +13,14 @@ namespace qc {
 
 const char *to_string(Verdict v) {
     switch (v) {
-    case Verdict::pass: return "pass";
-    case Verdict::fail: return "fail";
-    case Verdict::known: return "known";
-    case Verdict::skip: return "skip";
+        case Verdict::pass:
+            return "pass";
+        case Verdict::fail:
+            return "fail";
+        case Verdict::known:
+            return "known";
+        case Verdict::skip:
+            return "skip";
     }
     return "?";
 }

@@ -30,8 +30,8 @@ struct ConformRow {
     const Property *property = nullptr;
     Verdict verdict = Verdict::skip;
     uint64_t cases = 0;
-    CaseOutcome worst;           // the case with the largest measured / tolerance
-    CaseValues counterexample;   // fail/known: the shrunk failing case; pass: the worst case
+    CaseOutcome worst;          // the case with the largest measured / tolerance
+    CaseValues counterexample;  // fail/known: the shrunk failing case; pass: the worst case
     std::string known_why;
 };
 
@@ -43,8 +43,7 @@ std::vector<ConformRow> conform(const std::vector<ImplOp> &selected, const Confo
                                 const RunContext &ctx = {});
 
 // One case of one property (what `quatcheck conform --case` replays): verdict pass, fail or known.
-ConformRow check_case(const Impl &impl, Op op, const Property &property, const CaseValues &c,
-                      ReferenceMode mode);
+ConformRow check_case(const Impl &impl, Op op, const Property &property, const CaseValues &c, ReferenceMode mode);
 
 // conformance.csv: impl,op,property,verdict,cases,tolerance,worst,counterexample,reproduce.
 // plugin_args: the --plugin options to repeat in the reproduce commands, shell-quoted (tables/quote.h), each

@@ -26,7 +26,8 @@ double CheckContext::accuracy_budget(double arc_w) const {
     return 2 * (16 * e + inherited);
 }
 
-bool CheckContext::call(const Impl &impl, Op op, const double q0[4], const double q1[4], double t, double out[4]) const {
+bool CheckContext::call(const Impl &impl, Op op, const double q0[4], const double q1[4], double t,
+                        double out[4]) const {
     if (precision == Precision::f32) {
         float a[4], b[4], o[4] = {0, 0, 0, 0};
         for (int i = 0; i < 4; i++) a[i] = float(q0[i]), b[i] = float(q1[i]);
@@ -104,69 +105,86 @@ CaseValues make_case(Precision p, const Params &a) {
     bool exact = false;
     CaseValues c(9);
     switch (a.place) {
-    case 0: {  // anywhere: arc phi in [0, pi/2), either sign of q1
-        double phi = M_PI / 2 * a.m * 0x1p-20;
-        along_dot(std::cos(phi), std::sin(phi));
-        if (a.sub & 1) for (double &x : q1) x = -x;
-        break;
-    }
-    case 1: {  // near-0: arc W = offset (at most 0.1)
-        double w = std::min(off, 0.1);
-        along_dot(std::cos(w), std::sin(w));
-        break;
-    }
-    case 2: {  // near-half-pi: a.b = +-offset (at most 0.1)
-        double d = std::min(off, 0.1) * ((a.sub & 1) ? -1 : 1);
-        along_dot(d, std::sqrt((1 - d) * (1 + d)));
-        break;
-    }
-    case 3: {  // near-pi: a.b = -1 + offset
-        along_dot(-1 + off, std::sqrt(off * (2 - off)));
-        break;
-    }
-    case 4: {  // threshold: a.b = 0.9995 -+ offset / 2^9 (below 2^-11 < 1 - 0.9995)
-        double o = std::ldexp(off, -9);
-        double d = kSeedThreshold + ((a.sub & 1) ? o : -o);
-        along_dot(d, std::sqrt((1 - d) * (1 + d)));
-        break;
-    }
-    default: {  // exact special cases
-        exact = true;
-        for (int i = 0; i < 4; i++) c[i] = round_to(p, q0[i]);
-        switch (a.sub % 4) {
-        case 0: for (int i = 0; i < 4; i++) c[4 + i] = c[i]; break;    // equal ends
-        case 1: for (int i = 0; i < 4; i++) c[4 + i] = -c[i]; break;   // q1 = -q0
-        case 2: {  // q1 = q0 * i: the products cancel in pairs, a.b = 0 exactly in any format
-            c[4] = -c[1], c[5] = c[0], c[6] = c[3], c[7] = -c[2];
+        case 0: {  // anywhere: arc phi in [0, pi/2), either sign of q1
+            double phi = M_PI / 2 * a.m * 0x1p-20;
+            along_dot(std::cos(phi), std::sin(phi));
+            if (a.sub & 1)
+                for (double &x : q1) x = -x;
             break;
         }
-        default: {  // q0 = e_i, q1 = d e_i + sqrt(1 - d^2) e_j: the format's a.b is exactly d, 0.9995's neighbours
-            int i = axis >= 0 ? axis : 0, j = (i + 1) % 4;
-            double d = round_to(p, kSeedThreshold);
-            int steps = a.k % 9 - 4;
-            for (int s = 0; s < std::abs(steps); s++)
-                d = p == Precision::f32 ? double(std::nextafter(float(d), steps > 0 ? 1.0f : 0.0f))
-                                        : std::nextafter(d, steps > 0 ? 1.0 : 0.0);
-            for (int k = 0; k < 4; k++) c[k] = 0, c[4 + k] = 0;
-            c[i] = 1;
-            c[4 + i] = d;
-            c[4 + j] = round_to(p, std::sqrt((1 - d) * (1 + d)));
+        case 1: {  // near-0: arc W = offset (at most 0.1)
+            double w = std::min(off, 0.1);
+            along_dot(std::cos(w), std::sin(w));
             break;
         }
+        case 2: {  // near-half-pi: a.b = +-offset (at most 0.1)
+            double d = std::min(off, 0.1) * ((a.sub & 1) ? -1 : 1);
+            along_dot(d, std::sqrt((1 - d) * (1 + d)));
+            break;
         }
-        break;
-    }
+        case 3: {  // near-pi: a.b = -1 + offset
+            along_dot(-1 + off, std::sqrt(off * (2 - off)));
+            break;
+        }
+        case 4: {  // threshold: a.b = 0.9995 -+ offset / 2^9 (below 2^-11 < 1 - 0.9995)
+            double o = std::ldexp(off, -9);
+            double d = kSeedThreshold + ((a.sub & 1) ? o : -o);
+            along_dot(d, std::sqrt((1 - d) * (1 + d)));
+            break;
+        }
+        default: {  // exact special cases
+            exact = true;
+            for (int i = 0; i < 4; i++) c[i] = round_to(p, q0[i]);
+            switch (a.sub % 4) {
+                case 0:
+                    for (int i = 0; i < 4; i++) c[4 + i] = c[i];
+                    break;  // equal ends
+                case 1:
+                    for (int i = 0; i < 4; i++) c[4 + i] = -c[i];
+                    break;  // q1 = -q0
+                case 2: {   // q1 = q0 * i: the products cancel in pairs, a.b = 0 exactly in any format
+                    c[4] = -c[1], c[5] = c[0], c[6] = c[3], c[7] = -c[2];
+                    break;
+                }
+                default: {  // q0 = e_i, q1 = d e_i + sqrt(1 - d^2) e_j: the format's a.b is exactly d, 0.9995's neighbours
+                    int i = axis >= 0 ? axis : 0, j = (i + 1) % 4;
+                    double d = round_to(p, kSeedThreshold);
+                    int steps = a.k % 9 - 4;
+                    for (int s = 0; s < std::abs(steps); s++)
+                        d = p == Precision::f32 ? double(std::nextafter(float(d), steps > 0 ? 1.0f : 0.0f))
+                                                : std::nextafter(d, steps > 0 ? 1.0 : 0.0);
+                    for (int k = 0; k < 4; k++) c[k] = 0, c[4 + k] = 0;
+                    c[i] = 1;
+                    c[4 + i] = d;
+                    c[4 + j] = round_to(p, std::sqrt((1 - d) * (1 + d)));
+                    break;
+                }
+            }
+            break;
+        }
     }
     if (!exact)
         for (int i = 0; i < 4; i++) c[i] = round_to(p, q0[i]), c[4 + i] = round_to(p, q1[i]);
     double t;
     switch (a.t_kind) {
-    case 0: t = 0.5; break;
-    case 1: t = 0; break;
-    case 2: t = 1; break;
-    case 3: t = std::ldexp(1.0, -a.t_k); break;
-    case 4: t = 1 - std::ldexp(1.0, -a.t_k); break;
-    default: t = a.t_m * 0x1p-24; break;
+        case 0:
+            t = 0.5;
+            break;
+        case 1:
+            t = 0;
+            break;
+        case 2:
+            t = 1;
+            break;
+        case 3:
+            t = std::ldexp(1.0, -a.t_k);
+            break;
+        case 4:
+            t = 1 - std::ldexp(1.0, -a.t_k);
+            break;
+        default:
+            t = a.t_m * 0x1p-24;
+            break;
     }
     c[8] = round_to(p, t);
     if (c[8] > 1) c[8] = 1;
@@ -175,15 +193,15 @@ CaseValues make_case(Precision p, const Params &a) {
 
 rc::Gen<CaseValues> structured_gen(Precision p, int place_lo, int place_hi) {
     using namespace rc;
-    return gen::map(gen::tuple(gen::inRange(place_lo, place_hi), gen::inRange(0, 8), gen::inRange(0, 4),
-                               gen::inRange(0, 3), gen::inRange(0u, 1u << 31), gen::inRange(0, 38),
-                               gen::inRange(0, 1 << 20), gen::inRange(0, 10), gen::inRange(1, 60),
-                               gen::inRange(0, 1 << 24)),
-                    [p](const std::tuple<int, int, int, int, unsigned, int, int, int, int, int> &x) {
-                        Params a{std::get<0>(x), std::get<1>(x), std::get<2>(x), std::get<3>(x), std::get<4>(x),
-                                 std::get<5>(x), std::get<6>(x), std::get<7>(x), std::get<8>(x), std::get<9>(x)};
-                        return make_case(p, a);
-                    });
+    return gen::map(
+        gen::tuple(gen::inRange(place_lo, place_hi), gen::inRange(0, 8), gen::inRange(0, 4), gen::inRange(0, 3),
+                   gen::inRange(0u, 1u << 31), gen::inRange(0, 38), gen::inRange(0, 1 << 20), gen::inRange(0, 10),
+                   gen::inRange(1, 60), gen::inRange(0, 1 << 24)),
+        [p](const std::tuple<int, int, int, int, unsigned, int, int, int, int, int> &x) {
+            Params a{std::get<0>(x), std::get<1>(x), std::get<2>(x), std::get<3>(x), std::get<4>(x),
+                     std::get<5>(x), std::get<6>(x), std::get<7>(x), std::get<8>(x), std::get<9>(x)};
+            return make_case(p, a);
+        });
 }
 
 double next_up(Precision p, double x) {
@@ -201,10 +219,18 @@ rc::Gen<CaseValues> two_key_case_pair_gen(Precision p) {
                         CaseValues c = std::get<0>(x);
                         double t = c[8], t2;
                         switch (std::get<1>(x)) {
-                        case 0: t2 = std::min(1.0, next_up(p, t)); break;  // the adjacent value
-                        case 1: t2 = round_to(p, t + (1 - t) * std::get<2>(x) * 0x1p-24); break;
-                        case 2: t2 = 1; break;
-                        default: t2 = round_to(p, t + (1 - t) / 2); break;
+                            case 0:
+                                t2 = std::min(1.0, next_up(p, t));
+                                break;  // the adjacent value
+                            case 1:
+                                t2 = round_to(p, t + (1 - t) * std::get<2>(x) * 0x1p-24);
+                                break;
+                            case 2:
+                                t2 = 1;
+                                break;
+                            default:
+                                t2 = round_to(p, t + (1 - t) / 2);
+                                break;
                         }
                         c.push_back(std::max(t, std::min(1.0, t2)));
                         return c;
@@ -231,7 +257,8 @@ CaseValues parse_case(const std::string &text, size_t arity, Precision p) {
         errno = 0;
         double v = std::strtod(tok.c_str(), &end);
         if (end != tok.c_str() + tok.size() || !std::isfinite(v))
-            throw UsageError(fmt::format("--case: '{}' is not a finite number (expected hexfloats such as 0x1.8p-3)", tok));
+            throw UsageError(
+                fmt::format("--case: '{}' is not a finite number (expected hexfloats such as 0x1.8p-3)", tok));
         if (round_to(p, v) != v)
             throw UsageError(fmt::format("--case: '{}' is not representable in {}", tok, to_string(p)));
         c.push_back(v);
@@ -415,7 +442,8 @@ struct Probe {
     }
     // The screen in batches (eval_batch: one round trip per batch for an isolated plugin). A case on which
     // the implementation crashed, hung or wrote out of bounds counts as a non-finite output.
-    template <class T> void screen(const std::vector<double> &grid, std::vector<double> &outs, std::vector<char> &finite) {
+    template <class T>
+    void screen(const std::vector<double> &grid, std::vector<double> &outs, std::vector<char> &finite) {
         const size_t n = grid.size();
         std::vector<SlerpCase<T>> cases(n);
         for (size_t i = 0; i < n; i++) {
@@ -490,10 +518,12 @@ struct Probe {
         else screen<double>(grid, outs, finite);
         std::vector<std::pair<double, size_t>> ranked;
         for (size_t i = 0; i + 1 < n; i++)
-            ranked.push_back({ratio(grid[i], &outs[4 * i], finite[i], grid[i + 1], &outs[4 * i + 4], finite[i + 1]), i});
+            ranked.push_back(
+                {ratio(grid[i], &outs[4 * i], finite[i], grid[i + 1], &outs[4 * i + 4], finite[i + 1]), i});
         size_t K = std::min<size_t>(16, ranked.size());
-        std::partial_sort(ranked.begin(), ranked.begin() + long(K), ranked.end(),
-                          [](auto &a, auto &b) { return a.first != b.first ? a.first > b.first : a.second < b.second; });
+        std::partial_sort(ranked.begin(), ranked.begin() + long(K), ranked.end(), [](auto &a, auto &b) {
+            return a.first != b.first ? a.first > b.first : a.second < b.second;
+        });
         Property::ProbeResult best;
         best.worst = {0, 1};
         bool have = false;
@@ -514,8 +544,13 @@ struct Probe {
                     else lo = m, std::copy_n(o_mid, 4, o_lo), f_lo = f_m;
                 }
             }
-            CaseValues c = {1, 0, 0, 0, lo, round_to(cx.precision, std::sqrt((1 - lo) * (1 + lo))), 0, 0,
-                            hi, round_to(cx.precision, std::sqrt((1 - hi) * (1 + hi))), 0, 0, t};
+            CaseValues c = {1,  0,
+                            0,  0,
+                            lo, round_to(cx.precision, std::sqrt((1 - lo) * (1 + lo))),
+                            0,  0,
+                            hi, round_to(cx.precision, std::sqrt((1 - hi) * (1 + hi))),
+                            0,  0,
+                            t};
             CaseOutcome o = check_continuity(cx, impl, op, c);
             if (!have || o.ratio() > best.worst.ratio()) best.worst = o, best.worst_case = c, have = true;
         }
@@ -529,18 +564,22 @@ std::vector<Property> &table() {
         auto all = [](Op op) { return op == Op::slerp || op == Op::nlerp; };
         auto gen = [](Precision p) { return two_key_case_gen(p); };
         std::vector<Property> v;
-        v.push_back({"finite", "no NaN or inf for finite unit inputs, including equal ends, q1 = -q0 and a.b = 0 exactly",
-                     all, "no NaN or inf", 9,
-                     [](Precision p) {
-                         // Half the cases are the exact special cases (equal, antipodal, orthogonal ends).
-                         return rc::gen::weightedOneOf<CaseValues>({{1, two_key_case_gen(p)}, {1, structured_gen(p, 5, 6)}});
-                     },
-                     check_finite, nullptr});
+        v.push_back(
+            {"finite", "no NaN or inf for finite unit inputs, including equal ends, q1 = -q0 and a.b = 0 exactly", all,
+             "no NaN or inf", 9,
+             [](Precision p) {
+                 // Half the cases are the exact special cases (equal, antipodal, orthogonal ends).
+                 return rc::gen::weightedOneOf<CaseValues>({{1, two_key_case_gen(p)}, {1, structured_gen(p, 5, 6)}});
+             },
+             check_finite, nullptr});
         v.push_back({"endpoints", "op(q0, q1, 0) = q0 and op(q0, q1, 1) = the end the short arc reaches (+-q1)", all,
                      "U = 16 ulp1", 9, gen, check_endpoints, nullptr});
-        v.push_back({"unit", "| |op(q0, q1, t)| - 1 | within tolerance", all, "U = 16 ulp1", 9, gen, check_unit, nullptr});
-        v.push_back({"shortest-arc", "the output's rotation lies on the shorter arc between the ends' rotations: "
-                     "angle(a, r) + angle(r, b) - angle(a, b)", all, "A(W) rad", 9, gen, check_shortest_arc, nullptr});
+        v.push_back(
+            {"unit", "| |op(q0, q1, t)| - 1 | within tolerance", all, "U = 16 ulp1", 9, gen, check_unit, nullptr});
+        v.push_back({"shortest-arc",
+                     "the output's rotation lies on the shorter arc between the ends' rotations: "
+                     "angle(a, r) + angle(r, b) - angle(a, b)",
+                     all, "A(W) rad", 9, gen, check_shortest_arc, nullptr});
         v.push_back({"sign-invariance", "op(q0, -q1, t) and op(-q0, q1, t) are the rotation op(q0, q1, t)", all,
                      "2 A(W) rad", 9, gen, check_sign_invariance, nullptr});
         v.push_back({"symmetry", "op(q1, q0, 1 - t) is the rotation op(q0, q1, t)", all,
@@ -553,7 +592,9 @@ std::vector<Property> &table() {
                      "stepping the ends' dot product by one representable value moves the output by no more than the "
                      "ideal motion plus tolerance (bisection on a.b down to adjacent values; the jump is reported)",
                      all, "A(W) + A(W') rad", 13, nullptr, check_continuity,
-                     [](CheckContext &cx, const Impl &impl, Op op) { return Probe{cx, impl, op}.run(); }});
+                     [](CheckContext &cx, const Impl &impl, Op op) {
+                         return Probe{cx, impl, op}.run();
+                     }});
         return v;
     }();
     return t;

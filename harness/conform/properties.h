@@ -34,7 +34,7 @@ using CaseValues = std::vector<double>;
 
 // The outcome of one case: the measured quantity and the tolerance it is held to, in the same unit.
 struct CaseOutcome {
-    double measured = 0;   // +inf when the implementation returned NaN or inf
+    double measured = 0;  // +inf when the implementation returned NaN or inf
     double tolerance = 0;
     bool pass() const { return measured <= tolerance; }
     double ratio() const { return tolerance > 0 ? measured / tolerance : (measured > 0 ? INFINITY : 0); }
@@ -72,10 +72,10 @@ private:
 
 struct Property {
     std::string name;
-    std::string description;                  // one line, for the README and --help
-    std::function<bool(Op)> applies;          // false: the verdict is `skip`
-    std::string tolerance;                    // the formula, e.g. "16 ulp1" or "A(W) rad"
-    size_t arity = 9;                         // numbers in a case
+    std::string description;          // one line, for the README and --help
+    std::function<bool(Op)> applies;  // false: the verdict is `skip`
+    std::string tolerance;            // the formula, e.g. "16 ulp1" or "A(W) rad"
+    size_t arity = 9;                 // numbers in a case
     // Generator of cases in the given precision (values representable in it).
     std::function<rc::Gen<CaseValues>(Precision)> gen;
     // Check of one case. Null for a property with its own driver (threshold-continuity's probe).

@@ -23,8 +23,9 @@ namespace {
 const double kDeg = M_PI / 180;
 
 std::array<double, 4> qmul(const std::array<double, 4> &a, const std::array<double, 4> &b) {
-    return {a[0] * b[0] - a[1] * b[1] - a[2] * b[2] - a[3] * b[3], a[0] * b[1] + a[1] * b[0] + a[2] * b[3] - a[3] * b[2],
-            a[0] * b[2] + a[2] * b[0] + a[3] * b[1] - a[1] * b[3], a[0] * b[3] + a[3] * b[0] + a[1] * b[2] - a[2] * b[1]};
+    return {
+        a[0] * b[0] - a[1] * b[1] - a[2] * b[2] - a[3] * b[3], a[0] * b[1] + a[1] * b[0] + a[2] * b[3] - a[3] * b[2],
+        a[0] * b[2] + a[2] * b[0] + a[3] * b[1] - a[1] * b[3], a[0] * b[3] + a[3] * b[0] + a[1] * b[2] - a[2] * b[1]};
 }
 
 // Rotation by `angle` radians about the axis (x, y, z) (normalised here).
@@ -105,7 +106,8 @@ template <class T> struct CurveMaker {
         constexpr size_t kChunk = 256;
         for (size_t at = 0; at < queries.size(); at += kChunk) {
             stop.throw_if_requested();
-            std::vector<SquadQuery> part(queries.begin() + long(at), queries.begin() + long(std::min(queries.size(), at + kChunk)));
+            std::vector<SquadQuery> part(queries.begin() + long(at),
+                                         queries.begin() + long(std::min(queries.size(), at + kChunk)));
             SquadTrackReference r;
             reference.evaluate(keys, part, r, true);
             if (at == 0) ref = std::move(r);
@@ -125,7 +127,8 @@ template <class T> struct CurveMaker {
             for (int c = 0; c < 4; c++) q[i][c] = T(keys[i][c]);
         if (op == Op::squad)
             for (size_t i = 0; i < n; i++)
-                impl.template squad_setup<T>(q[i == 0 ? 0 : i - 1].data(), q[i].data(), q[i + 1 == n ? i : i + 1].data(), s[i].data());
+                impl.template squad_setup<T>(q[i == 0 ? 0 : i - 1].data(), q[i].data(),
+                                             q[i + 1 == n ? i : i + 1].data(), s[i].data());
         std::vector<RealQuat> out(t.size());
         std::vector<bool> valid(t.size());
         for (size_t k = 0; k < t.size(); k++) {
@@ -171,7 +174,8 @@ const std::vector<NamedTrack> &curve_tracks() {
     static const std::vector<NamedTrack> tracks = [] {
         std::vector<NamedTrack> v;
         KeyTrack wave = {rot(1, 0, 0, 0)};
-        for (auto r : {rot(0, 0, 1, 50 * kDeg), rot(1, 0, 0, 30 * kDeg), rot(0, 0, 1, -60 * kDeg), rot(0, 1, 0, 20 * kDeg)})
+        for (auto r :
+             {rot(0, 0, 1, 50 * kDeg), rot(1, 0, 0, 30 * kDeg), rot(0, 0, 1, -60 * kDeg), rot(0, 1, 0, 20 * kDeg)})
             wave.push_back(qmul(wave.back(), r));
         v.push_back({"wave", wave});
         KeyTrack repeated = {rot(1, 0, 0, 0)};
@@ -183,8 +187,10 @@ const std::vector<NamedTrack> &curve_tracks() {
     return tracks;
 }
 
-std::vector<CurveRow> velocity_curves(const CurveOptions &options, const std::vector<Impl> &catalogue, const RunContext &ctx) {
-    if (options.points < 3) throw UsageError(fmt::format("--points: need at least 3 grid points, got {}", options.points));
+std::vector<CurveRow> velocity_curves(const CurveOptions &options, const std::vector<Impl> &catalogue,
+                                      const RunContext &ctx) {
+    if (options.points < 3)
+        throw UsageError(fmt::format("--points: need at least 3 grid points, got {}", options.points));
     std::vector<Op> ops = options.ops.empty() ? std::vector<Op>{Op::slerp, Op::nlerp, Op::squad} : options.ops;
     const std::vector<const Impl *> chosen = select_implementations(catalogue, options.impl_filters);
     std::vector<CurveRow> rows;

@@ -35,7 +35,7 @@ struct CurveRow {
     const Impl *impl = nullptr;
     Op op = Op::slerp;
     double arc_deg = 0;  // nominal: the arc from the list, or a track's key-to-key sum, before rounding
-    std::string track;  // empty for an arc, else the fixed track's name
+    std::string track;   // empty for an arc, else the fixed track's name
     double t = 0, phi_rad = 0, phi_ideal_rad = 0, timing_err = 0, speed_rel_err = 0;
 };
 

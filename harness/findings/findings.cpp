@@ -34,7 +34,8 @@ std::string_view embedded(std::string_view path) {
 }
 
 std::string replace_all(std::string s, const std::string &from, const std::string &to) {
-    for (size_t at = s.find(from); at != std::string::npos; at = s.find(from, at + to.size())) s.replace(at, from.size(), to);
+    for (size_t at = s.find(from); at != std::string::npos; at = s.find(from, at + to.size()))
+        s.replace(at, from.size(), to);
     return s;
 }
 
@@ -68,7 +69,8 @@ Precision precision_of(const std::string &impl) {
 // A folder name: the family with anything but [A-Za-z0-9._+-] replaced (the tables are untrusted).
 std::string folder_name(const std::string &family) {
     std::string s;
-    for (char c : family) s += (std::isalnum((unsigned char)c) || c == '-' || c == '_' || c == '+' || (c == '.' && !s.empty())) ? c : '_';
+    for (char c : family)
+        s += (std::isalnum((unsigned char)c) || c == '-' || c == '_' || c == '+' || (c == '.' && !s.empty())) ? c : '_';
     return s.empty() ? "_" : s;
 }
 
@@ -202,7 +204,7 @@ std::vector<ReproCase> property_calls(CheckContext &cx, const std::string &impl,
         cx.reference_of(k.q0.data(), k.q1.data(), k.t, cx.ref);
         for (int i = 0; i < 4; i++) r.expected[i] = dd::to_double(op == "nlerp" ? cx.ref.N[i] : cx.ref.R[i]);
         r.check = check;
-        r.tol = check == "angle" ? cx.accuracy_budget(cx.ref.arc_w)
+        r.tol = check == "angle"    ? cx.accuracy_budget(cx.ref.arc_w)
                 : check == "finite" ? 0
                                     : cx.unit_tolerance_ulp1() * cx.eps();
         out.push_back(r);
@@ -249,7 +251,9 @@ const ReproSpec *spec_for(const std::string &family) {
 }
 
 std::vector<FamilyFindings> collect(const ReportTables &t, const fs::path &dir, const Options &o) {
-    if (!t.summary) throw InputError(fmt::format("{}: no summary.csv (run `quatcheck run --out {}` first)", dir.string(), dir.string()));
+    if (!t.summary)
+        throw InputError(
+            fmt::format("{}: no summary.csv (run `quatcheck run --out {}` first)", dir.string(), dir.string()));
     std::map<std::string, FamilyFindings> fams;
     // What run.json says of an implementation; for a built-in that run did not select (conform's broken-*), the
     // group it is registered with.
@@ -257,7 +261,8 @@ std::vector<FamilyFindings> collect(const ReportTables &t, const fs::path &dir, 
         if (t.implementations)
             if (auto it = t.implementations->find(impl); it != t.implementations->end()) return it->second;
         for (const auto &b : builtin_impls())
-            if (b.table && b.table->family && family_of(impl) == b.table->family) return {b.group, b.version, "builtin"};
+            if (b.table && b.table->family && family_of(impl) == b.table->family)
+                return {b.group, b.version, "builtin"};
         return {};
     };
     auto excluded = [&](const std::string &impl) {
@@ -296,9 +301,10 @@ std::vector<FamilyFindings> collect(const ReportTables &t, const fs::path &dir, 
             f.sentence = fmt::format("On {} ({}), its {} returns NaN or inf on {} of {} sampled cases.", code(r.region),
                                      region_about(r.region), r.op, r.nonfinite, r.cases);
         else
-            f.sentence = fmt::format("On {} ({}), its {} is off the exact slerp by up to {} rad, {:.3g} times the {} rounding "
-                                     "floor 8 eps = {} rad.", code(r.region), region_about(r.region), r.op, num(worst),
-                                     worst / floor, p, num(floor));
+            f.sentence = fmt::format(
+                "On {} ({}), its {} is off the exact slerp by up to {} rad, {:.3g} times the {} rounding "
+                "floor 8 eps = {} rad.",
+                code(r.region), region_about(r.region), r.op, num(worst), worst / floor, p, num(floor));
         f.source = fmt::format("summary.csv:{}", r.line);
         if (w) {
             const Precision prec = precision_of(r.impl);
@@ -307,7 +313,8 @@ std::vector<FamilyFindings> collect(const ReportTables &t, const fs::path &dir, 
                                               : parse_hexfloat(s, worst_path, w->line, col, nonfinite);
             };
             ReproCase c;
-            c.label = fmt::format("region {}: the worst case of the run ({})", r.region, w->source.empty() ? "sampling" : w->source);
+            c.label = fmt::format("region {}: the worst case of the run ({})", r.region,
+                                  w->source.empty() ? "sampling" : w->source);
             c.op = r.op, c.bits = prec == Precision::f32 ? 32 : 64;
             for (int i = 0; i < 4; i++) {
                 c.q0[i] = parse(w->q0[i], "q0");
@@ -316,12 +323,14 @@ std::vector<FamilyFindings> collect(const ReportTables &t, const fs::path &dir, 
                 char *end = nullptr;
                 c.expected[i] = std::strtod(w->ref[i].c_str(), &end);
                 if (end != w->ref[i].c_str() + w->ref[i].size() || !std::isfinite(c.expected[i]))
-                    throw InputError(fmt::format("{}:{}: column ref: '{}' is not a finite decimal", worst_path, w->line, w->ref[i]));
+                    throw InputError(
+                        fmt::format("{}:{}: column ref: '{}' is not a finite decimal", worst_path, w->line, w->ref[i]));
             }
             c.t = parse(w->t, "t");
             c.check = "angle", c.tol = tol;
             f.cases.push_back(c);
-            for (int i = 0; i < 4; i++) f.q0[i] = w->q0[i], f.q1[i] = w->q1[i], f.out[i] = w->out[i], f.ref[i] = w->ref[i];
+            for (int i = 0; i < 4; i++)
+                f.q0[i] = w->q0[i], f.q1[i] = w->q1[i], f.out[i] = w->out[i], f.ref[i] = w->ref[i];
             f.t = w->t;
             f.row = *w;
             f.source += fmt::format(", worst case worst_cases.csv:{}", w->line);
@@ -335,9 +344,11 @@ std::vector<FamilyFindings> collect(const ReportTables &t, const fs::path &dir, 
         for (const auto &r : *t.conformance) {
             if (excluded(r.impl) || (r.verdict != "fail" && r.verdict != "known")) continue;
             if (r.verdict == "known") {
-                family(r.impl).documented.push_back(fmt::format(
-                    "{} {}: the adapter declares a documented deviation from `{}` (verdict `known`, conformance.csv:{}); "
-                    "its registration line gives the library's own words.", code(r.impl), r.op, r.property, r.line));
+                family(r.impl).documented.push_back(
+                    fmt::format("{} {}: the adapter declares a documented deviation from `{}` (verdict `known`, "
+                                "conformance.csv:{}); "
+                                "its registration line gives the library's own words.",
+                                code(r.impl), r.op, r.property, r.line));
                 continue;
             }
             const Precision prec = precision_of(r.impl);
@@ -345,8 +356,8 @@ std::vector<FamilyFindings> collect(const ReportTables &t, const fs::path &dir, 
             Finding f;
             f.impl = r.impl, f.op = r.op, f.kind = "property", f.what = r.property, f.unit = "";
             const Property *prop = find_property(r.property);
-            f.sentence = fmt::format("It breaks the promise {}{}{}.", code(r.property),
-                                     prop ? ": " : "", prop ? prop->description : "");
+            f.sentence = fmt::format("It breaks the promise {}{}{}.", code(r.property), prop ? ": " : "",
+                                     prop ? prop->description : "");
             f.source = fmt::format("conformance.csv:{}", r.line);
             if (values.size() >= 9) {
                 f.q0 = hex4(values.data()), f.q1 = hex4(values.data() + 4);
@@ -355,10 +366,12 @@ std::vector<FamilyFindings> collect(const ReportTables &t, const fs::path &dir, 
             auto &ctx = cx[prec];
             if (!ctx) ctx = std::make_unique<CheckContext>(prec, ReferenceMode::fast);
             f.cases = property_calls(*ctx, r.impl, r.op, r.property, values);
-            if (!f.cases.empty()) f.tolerance = f.cases.front().tol, f.unit = f.cases.front().check == "angle" ? "rad" : "";
+            if (!f.cases.empty())
+                f.tolerance = f.cases.front().tol, f.unit = f.cases.front().check == "angle" ? "rad" : "";
             std::string joined;
             for (double v : values) joined += (joined.empty() ? "" : " ") + hexfloat(v);
-            std::vector<std::string> cmd = {"quatcheck", "conform", "--impl", r.impl, "--op", r.op, "--property", r.property, "--case", joined};
+            std::vector<std::string> cmd = {"quatcheck", "conform",    "--impl",   r.impl,   "--op",
+                                            r.op,        "--property", r.property, "--case", joined};
             for (auto &w : load_words(info(r.impl).origin)) cmd.push_back(w);
             f.reproduce = shell_join(cmd);
             family(r.impl).findings.push_back(std::move(f));
@@ -368,15 +381,19 @@ std::vector<FamilyFindings> collect(const ReportTables &t, const fs::path &dir, 
     // against the reference curve (own control points) is above the same factor, and failed c1 verdicts. They
     // have no two-key reproducer case: the README gives the quatcheck command that regenerates the track.
     std::optional<Table> sw;
-    if (auto text = read_text_file(dir / "squad_worst_cases.csv")) sw = read_table(tables::squad_worst_cases, (dir / "squad_worst_cases.csv").string(), *text);
+    if (auto text = read_text_file(dir / "squad_worst_cases.csv"))
+        sw = read_table(tables::squad_worst_cases, (dir / "squad_worst_cases.csv").string(), *text);
     // `quatcheck squad` seeds: the reproduce column's --seed, taken only when it is digits.
-    auto squad_command = [&](const std::string &impl, const std::string &region, const std::string &track, const std::string &repro) {
+    auto squad_command = [&](const std::string &impl, const std::string &region, const std::string &track,
+                             const std::string &repro) {
         std::vector<std::string> cmd = {"quatcheck", "squad", "--impl", impl, "--region", region};
-        if (!track.empty() && track.find_first_not_of("0123456789") == std::string::npos) cmd.insert(cmd.end(), {"--track", track});
+        if (!track.empty() && track.find_first_not_of("0123456789") == std::string::npos)
+            cmd.insert(cmd.end(), {"--track", track});
         auto at = repro.find("--seed ");
         if (at != std::string::npos) {
             std::string seed = repro.substr(at + 7, repro.find(' ', at + 7) - (at + 7));
-            if (!seed.empty() && seed.find_first_not_of("0123456789") == std::string::npos) cmd.insert(cmd.end(), {"--seed", seed});
+            if (!seed.empty() && seed.find_first_not_of("0123456789") == std::string::npos)
+                cmd.insert(cmd.end(), {"--seed", seed});
         }
         for (auto &w : load_words(info(impl).origin)) cmd.push_back(w);
         return shell_join(cmd);
@@ -389,10 +406,11 @@ std::vector<FamilyFindings> collect(const ReportTables &t, const fs::path &dir, 
             Finding f;
             f.impl = r.impl, f.op = r.op, f.kind = "squad-region", f.what = r.region;
             f.worst = r.max_angle_err_rad, f.tolerance = tol, f.unit = "rad";
-            f.sentence = fmt::format("On the key tracks of {}, its squad is off the reference squad curve (with its own "
-                                     "control points) by up to {} rad, {:.3g} times the rounding floor 8 eps{}.",
-                                     code(r.region), num(r.max_angle_err_rad), r.max_angle_err_rad / floor,
-                                     r.nonfinite ? fmt::format(", and returns NaN or inf on {} of {} samples", r.nonfinite, r.cases) : "");
+            f.sentence = fmt::format(
+                "On the key tracks of {}, its squad is off the reference squad curve (with its own "
+                "control points) by up to {} rad, {:.3g} times the rounding floor 8 eps{}.",
+                code(r.region), num(r.max_angle_err_rad), r.max_angle_err_rad / floor,
+                r.nonfinite ? fmt::format(", and returns NaN or inf on {} of {} samples", r.nonfinite, r.cases) : "");
             f.source = fmt::format("squad_summary.csv:{}", r.line);
             std::string track, repro;
             double best = -1;
@@ -401,8 +419,10 @@ std::vector<FamilyFindings> collect(const ReportTables &t, const fs::path &dir, 
                     if (sw->text(i, "impl") == r.impl && sw->text(i, "region") == r.region) {
                         double e = sw->number(i, "angle_err_own_rad").value_or(0);
                         if (std::isnan(e)) e = INFINITY;
-                        if (e > best) best = e, track = sw->text(i, "track"), repro = sw->text(i, "reproduce"),
-                                       f.source = fmt::format("squad_summary.csv:{}, worst track squad_worst_cases.csv:{}", r.line, sw->line(i));
+                        if (e > best)
+                            best = e, track = sw->text(i, "track"), repro = sw->text(i, "reproduce"),
+                            f.source = fmt::format("squad_summary.csv:{}, worst track squad_worst_cases.csv:{}", r.line,
+                                                   sw->line(i));
                     }
             f.reproduce = squad_command(r.impl, r.region, track, repro);
             family(r.impl).findings.push_back(std::move(f));
@@ -412,8 +432,10 @@ std::vector<FamilyFindings> collect(const ReportTables &t, const fs::path &dir, 
             if (excluded(r.impl) || r.verdict != "fail") continue;
             Finding f;
             f.impl = r.impl, f.op = r.op, f.kind = "property", f.what = r.property;
-            f.sentence = fmt::format("Its squad breaks the promise {}: the angular velocity jumps at a key of a track{} "
-                                     "(docs/squad.md).", code(r.property), r.property == "c1-sign-flip" ? " whose keys flip sign" : "");
+            f.sentence = fmt::format(
+                "Its squad breaks the promise {}: the angular velocity jumps at a key of a track{} "
+                "(docs/squad.md).",
+                code(r.property), r.property == "c1-sign-flip" ? " whose keys flip sign" : "");
             f.source = fmt::format("squad_conformance.csv:{}", r.line);
             std::string region, track;
             for (const auto &w : words(r.counterexample)) {
@@ -432,14 +454,15 @@ std::vector<FamilyFindings> collect(const ReportTables &t, const fs::path &dir, 
         for (auto &[name, rows] : by_family) {
             auto it = fams.find(name);
             if (it == fams.end()) continue;
-            std::sort(rows.begin(), rows.end(), [&](size_t a, size_t b) { return bm.number(a, "jump_rad") > bm.number(b, "jump_rad"); });
+            std::sort(rows.begin(), rows.end(),
+                      [&](size_t a, size_t b) { return bm.number(a, "jump_rad") > bm.number(b, "jump_rad"); });
             for (size_t k = 0; k < rows.size() && k < 5; k++) {
                 size_t i = rows[k];
                 it->second.documented.push_back(fmt::format(
                     "{} {}: the output jumps by {} rad between the adjacent a.b = {} and {} at t = {} (a branch of the "
-                    "routine; sweep/branch_map.csv:{}).", code(bm.text(i, "impl")), code(bm.text(i, "op")),
-                    num(*bm.number(i, "jump_rad")), code(bm.text(i, "dot_below")), code(bm.text(i, "dot_above")),
-                    code(bm.text(i, "t")), bm.line(i)));
+                    "routine; sweep/branch_map.csv:{}).",
+                    code(bm.text(i, "impl")), code(bm.text(i, "op")), num(*bm.number(i, "jump_rad")),
+                    code(bm.text(i, "dot_below")), code(bm.text(i, "dot_above")), code(bm.text(i, "t")), bm.line(i)));
             }
         }
     }
@@ -469,8 +492,8 @@ std::string cpp_cases(const std::vector<const ReproCase *> &cases) {
         return fmt::format("{{{}, {}, {}, {}}}", hexfloat(v[0]), hexfloat(v[1]), hexfloat(v[2]), hexfloat(v[3]));
     };
     for (const ReproCase *c : cases)
-        s += fmt::format("    {{{}, \"{}\", {}, {}, {}, {}, {}, \"{}\", {}}},\n", c_string(c->label), c->op, c->bits, q(c->q0),
-                         q(c->q1), hexfloat(c->t), q(c->expected), c->check, hexfloat(c->tol));
+        s += fmt::format("    {{{}, \"{}\", {}, {}, {}, {}, {}, \"{}\", {}}},\n", c_string(c->label), c->op, c->bits,
+                         q(c->q0), q(c->q1), hexfloat(c->t), q(c->expected), c->check, hexfloat(c->tol));
     return s;
 }
 
@@ -486,22 +509,27 @@ std::string js_cases(const std::vector<const ReproCase *> &cases) {
         return fmt::format("q([{}, {}, {}, {}])", bits_hex(v[0]), bits_hex(v[1]), bits_hex(v[2]), bits_hex(v[3]));
     };
     for (const ReproCase *c : cases)
-        s += fmt::format("  {{ label: {}, op: '{}', bits: {}, q0: {}, q1: {}, t: bits({}), expected: {}, check: '{}', tol: bits({}) }},\n",
-                         json_string(c->label), c->op, c->bits, q(c->q0), q(c->q1), bits_hex(c->t), q(c->expected), c->check,
-                         bits_hex(c->tol));
+        s += fmt::format(
+            "  {{ label: {}, op: '{}', bits: {}, q0: {}, q1: {}, t: bits({}), expected: {}, check: '{}', tol: bits({}) "
+            "}},\n",
+            json_string(c->label), c->op, c->bits, q(c->q0), q(c->q1), bits_hex(c->t), q(c->expected), c->check,
+            bits_hex(c->tol));
     return s;
 }
 
 std::string py_cases(const std::vector<const ReproCase *> &cases) {
     std::string s;
     auto q = [](const std::array<double, 4> &v) {
-        return fmt::format("[h('{}'), h('{}'), h('{}'), h('{}')]", hexfloat(v[0]), hexfloat(v[1]), hexfloat(v[2]), hexfloat(v[3]));
+        return fmt::format("[h('{}'), h('{}'), h('{}'), h('{}')]", hexfloat(v[0]), hexfloat(v[1]), hexfloat(v[2]),
+                           hexfloat(v[3]));
     };
     for (const ReproCase *c : cases)
-        s += fmt::format("    {{\"label\": {}, \"op\": \"{}\", \"bits\": {}, \"q0\": {}, \"q1\": {}, \"t\": h('{}'), \"expected\": {}, "
-                         "\"check\": \"{}\", \"tol\": h('{}')}},\n",
-                         json_string(c->label), c->op, c->bits, q(c->q0), q(c->q1), hexfloat(c->t), q(c->expected), c->check,
-                         hexfloat(c->tol));
+        s += fmt::format(
+            "    {{\"label\": {}, \"op\": \"{}\", \"bits\": {}, \"q0\": {}, \"q1\": {}, \"t\": h('{}'), \"expected\": "
+            "{}, "
+            "\"check\": \"{}\", \"tol\": h('{}')}},\n",
+            json_string(c->label), c->op, c->bits, q(c->q0), q(c->q1), hexfloat(c->t), q(c->expected), c->check,
+            hexfloat(c->tol));
     return s;
 }
 
@@ -510,7 +538,10 @@ std::string requires_lines(const ReproSpec &s) {
     for (const auto &r : s.requires_) {
         auto colon = r.find(':');
         std::string kind = r.substr(0, colon), what = colon == std::string::npos ? "" : r.substr(colon + 1);
-        const char *fn = kind == "pkg" ? "need_pkg" : kind == "header" ? "need_header" : kind == "npm" ? "need_npm" : "need_py";
+        const char *fn = kind == "pkg"      ? "need_pkg"
+                         : kind == "header" ? "need_header"
+                         : kind == "npm"    ? "need_npm"
+                                            : "need_py";
         out += fmt::format("{} {}\n", fn, shell_quote(what));
     }
     return out;
@@ -527,15 +558,20 @@ std::map<std::string, std::string> reproducer(const FamilyFindings &f) {
     std::vector<const ReproCase *> cases;
     for (const auto &x : f.findings)
         for (const auto &c : x.cases) cases.push_back(&c);
-    const std::string title = fmt::format("the quatcheck findings of {}{}", f.family, f.version.empty() ? "" : " (" + f.version + ")");
+    const std::string title =
+        fmt::format("the quatcheck findings of {}{}", f.family, f.version.empty() ? "" : " (" + f.version + ")");
     if (!f.spec || cases.empty()) {
         files["repro.sh"] = fmt::format(
-            "#!/bin/sh\n# {}: quatcheck has no standalone reproducer for this family ({}); README.md gives the quatcheck command.\n"
+            "#!/bin/sh\n# {}: quatcheck has no standalone reproducer for this family ({}); README.md gives the "
+            "quatcheck command.\n"
             "echo {}\nexit 77\n",
-            title, !f.spec ? "no template: a plugin, or an implementation without a line in impls/*/repro.txt" : "no case to check",
-            shell_quote(fmt::format("SKIP: no standalone reproducer for {}: {}", f.family,
-                                    !f.spec ? "no template for its language (replay it with the quatcheck command in README.md)"
-                                            : "its findings have no case a reproducer can check")));
+            title,
+            !f.spec ? "no template: a plugin, or an implementation without a line in impls/*/repro.txt"
+                    : "no case to check",
+            shell_quote(
+                fmt::format("SKIP: no standalone reproducer for {}: {}", f.family,
+                            !f.spec ? "no template for its language (replay it with the quatcheck command in README.md)"
+                                    : "its findings have no case a reproducer can check")));
         return files;
     }
     const ReproSpec &s = *f.spec;
@@ -572,32 +608,38 @@ std::map<std::string, std::string> reproducer(const FamilyFindings &f) {
     return files;
 }
 
-std::string readme(const FamilyFindings &f, const std::map<std::string, std::string> &repro, const ReportTables &t, const Options &o) {
+std::string readme(const FamilyFindings &f, const std::map<std::string, std::string> &repro, const ReportTables &t,
+                   const Options &o) {
     std::string s;
     const std::string lib = f.version.empty() ? "(version not recorded)" : f.version;
     s += fmt::format("# {}: {} finding{}\n\n", f.family, f.findings.size(), f.findings.size() == 1 ? "" : "s");
-    s += fmt::format("Written by `quatcheck findings` from the report folder {}. quatcheck compares each routine with "
-                     "an arbitrary-precision reference (the exact slerp) and checks the promises callers rely on "
-                     "(docs/conformance.md).\n\n",
-                     code(t.dir));
+    s += fmt::format(
+        "Written by `quatcheck findings` from the report folder {}. quatcheck compares each routine with "
+        "an arbitrary-precision reference (the exact slerp) and checks the promises callers rely on "
+        "(docs/conformance.md).\n\n",
+        code(t.dir));
     // The library's name: the package or module its reproducer requires (npm:playcanvas, pkg:bullet, ...).
     std::string name;
     if (f.spec && !f.spec->requires_.empty()) {
         const std::string &r = f.spec->requires_.front();
         name = r.substr(r.find(':') + 1);
-        if (r.rfind("npm:", 0) != 0) name = name.substr(0, name.find_first_of("/."));  // irrlicht/quaternion.h, scipy.spatial
+        if (r.rfind("npm:", 0) != 0)
+            name = name.substr(0, name.find_first_of("/."));  // irrlicht/quaternion.h, scipy.spatial
     }
     s += fmt::format("- **Library**: {}{}, family {}\n", name.empty() ? "" : code(name) + " ", lib, code(f.family));
     s += fmt::format("- **Group**: {}\n", f.group.empty() ? "not recorded" : f.group);
     if (!f.origin.empty() && f.origin != "builtin") s += fmt::format("- **Loaded as**: {}\n", code(f.origin));
-    s += fmt::format("- **Reproducer**: {}\n\n", !f.spec ? "none (replay with the quatcheck commands below)"
-                                                           : fmt::format("{} (`{}`), run by `./repro.sh`", language_name(f.spec),
-                                                                         repro.count("repro.cpp") ? "repro.cpp"
-                                                                         : repro.count("repro.mjs") ? "repro.mjs" : "repro.py"));
+    s += fmt::format("- **Reproducer**: {}\n\n",
+                     !f.spec ? "none (replay with the quatcheck commands below)"
+                             : fmt::format("{} (`{}`), run by `./repro.sh`", language_name(f.spec),
+                                           repro.count("repro.cpp")   ? "repro.cpp"
+                                           : repro.count("repro.mjs") ? "repro.mjs"
+                                                                      : "repro.py"));
     if (f.spec) {
-        s += fmt::format("## The routine and what it promises\n\nFrom the notes of the file quatcheck calls it through "
-                         "(`{}`, copied to `lib/`):\n\n",
-                         f.spec->files.front());
+        s += fmt::format(
+            "## The routine and what it promises\n\nFrom the notes of the file quatcheck calls it through "
+            "(`{}`, copied to `lib/`):\n\n",
+            f.spec->files.front());
         for (const auto &line : split(leading_comment(embedded(f.spec->files.front())), '\n'))
             if (!line.empty()) s += "> " + line + "\n";
         s += "\n";
@@ -608,41 +650,49 @@ std::string readme(const FamilyFindings &f, const std::map<std::string, std::str
         k++;
         s += fmt::format("### {}. {} {} {}: {}\n\n{}\n\n", k, code(x.impl), x.op, x.kind, code(x.what), x.sentence);
         if (x.kind == "region" || x.kind == "squad-region")
-            s += fmt::format("- Error: {} rad; tolerance: {} rad ({} times the rounding floor 8 eps; `quatcheck findings "
-                             "--factor`).\n",
-                             num(x.worst), num(x.tolerance), num(o.factor));
+            s += fmt::format(
+                "- Error: {} rad; tolerance: {} rad ({} times the rounding floor 8 eps; `quatcheck findings "
+                "--factor`).\n",
+                num(x.worst), num(x.tolerance), num(o.factor));
         else if (!x.cases.empty())
-            s += fmt::format("- Tolerance of each call below: {} {} (docs/conformance.md: A(W) for angles, U = 16 eps for "
-                             "norms and endpoints).\n",
-                             num(x.tolerance), x.unit);
+            s += fmt::format(
+                "- Tolerance of each call below: {} {} (docs/conformance.md: A(W) for angles, U = 16 eps for "
+                "norms and endpoints).\n",
+                num(x.tolerance), x.unit);
         if (!x.t.empty()) {
-            s += fmt::format("- Worst case, exact inputs (w, x, y, z):\n  - q0 = ({}, {}, {}, {})\n  - q1 = ({}, {}, {}, {})\n"
-                             "  - t = {}\n",
-                             code(x.q0[0]), code(x.q0[1]), code(x.q0[2]), code(x.q0[3]), code(x.q1[0]), code(x.q1[1]),
-                             code(x.q1[2]), code(x.q1[3]), code(x.t));
+            s += fmt::format(
+                "- Worst case, exact inputs (w, x, y, z):\n  - q0 = ({}, {}, {}, {})\n  - q1 = ({}, {}, {}, {})\n"
+                "  - t = {}\n",
+                code(x.q0[0]), code(x.q0[1]), code(x.q0[2]), code(x.q0[3]), code(x.q1[0]), code(x.q1[1]), code(x.q1[2]),
+                code(x.q1[3]), code(x.t));
         }
         if (x.kind == "region" && !x.ref[0].empty()) {
             const int p = precision_of(x.impl) == Precision::f32 ? 24 : 53;
-            s += fmt::format("- Expected (the reference, each component certified to within 2^-{} = {:.3g}; docs/reference.md):\n"
-                             "  ({}, {}, {}, {})\n",
-                             p + 16, std::ldexp(1.0, -(p + 16)), code(x.ref[0]), code(x.ref[1]), code(x.ref[2]), code(x.ref[3]));
-            s += fmt::format("- The library returned: ({}, {}, {}, {}), an error of {} rad.\n", code(x.out[0]), code(x.out[1]),
-                             code(x.out[2]), code(x.out[3]), num(x.row.angle_err_rad));
+            s += fmt::format(
+                "- Expected (the reference, each component certified to within 2^-{} = {:.3g}; docs/reference.md):\n"
+                "  ({}, {}, {}, {})\n",
+                p + 16, std::ldexp(1.0, -(p + 16)), code(x.ref[0]), code(x.ref[1]), code(x.ref[2]), code(x.ref[3]));
+            s += fmt::format("- The library returned: ({}, {}, {}, {}), an error of {} rad.\n", code(x.out[0]),
+                             code(x.out[1]), code(x.out[2]), code(x.out[3]), num(x.row.angle_err_rad));
         }
         if (x.kind == "squad-region" || x.op == "squad")
             s += "- No standalone reproducer case (the reproducers check two-key calls); the command below regenerates "
                  "the track.\n";
         else if (x.kind == "property") {
-            s += "- The calls the reproducer checks, each against the reference (it prints what the library returns):\n";
+            s +=
+                "- The calls the reproducer checks, each against the reference (it prints what the library returns):\n";
             for (const auto &c : x.cases)
-                s += fmt::format("  - {}: t = {}, expected ({}, {}, {}, {}), check {} within {}\n", c.label.substr(c.label.find(": ") + 2),
-                                 code(hexfloat(c.t)), code(hexfloat(c.expected[0])), code(hexfloat(c.expected[1])),
+                s += fmt::format("  - {}: t = {}, expected ({}, {}, {}, {}), check {} within {}\n",
+                                 c.label.substr(c.label.find(": ") + 2), code(hexfloat(c.t)),
+                                 code(hexfloat(c.expected[0])), code(hexfloat(c.expected[1])),
                                  code(hexfloat(c.expected[2])), code(hexfloat(c.expected[3])), c.check, num(c.tol));
         }
         s += fmt::format("- Source: {}\n", code(x.source));
         if (!x.reproduce.empty())
             s += fmt::format("- Reproduce with quatcheck{}:\n\n  ```sh\n  {}\n  ```\n",
-                             x.case_csv.empty() ? "" : fmt::format(" (`{}` is the worst case as a one-row worst_cases.csv)", x.case_csv),
+                             x.case_csv.empty()
+                                 ? ""
+                                 : fmt::format(" (`{}` is the worst case as a one-row worst_cases.csv)", x.case_csv),
                              x.reproduce);
         s += "\n";
     }
@@ -653,16 +703,18 @@ std::string readme(const FamilyFindings &f, const std::map<std::string, std::str
     if (!f.documented.empty()) s += "\n";
     s += "## Standalone reproducer\n\n";
     if (f.spec) {
-        s += fmt::format("`./repro.sh` builds (where needed) and runs the {} reproducer from this folder. It needs no part of "
-                         "quatcheck: the inputs are exact literals, the expected outputs and tolerances are written beside "
-                         "them, and it calls the library through the same file quatcheck uses (`lib/{}`). Exit status 1: the "
-                         "library breaks its promise on at least one case; 0: it keeps it on every case; 77: SKIP, a compiler, "
-                         "runtime or the library is missing (one line says which); 2: it could not be built or run. "
-                         "`QC_REPRO_SUBSTITUTE=expected ./repro.sh` puts the reference's own output in place of the library's "
-                         "answer: the same checks then pass (exit 0), so the reproducer is not one that always fails.\n",
-                         language_name(f.spec), fs::path(f.spec->files.front()).filename().string());
+        s += fmt::format(
+            "`./repro.sh` builds (where needed) and runs the {} reproducer from this folder. It needs no part of "
+            "quatcheck: the inputs are exact literals, the expected outputs and tolerances are written beside "
+            "them, and it calls the library through the same file quatcheck uses (`lib/{}`). Exit status 1: the "
+            "library breaks its promise on at least one case; 0: it keeps it on every case; 77: SKIP, a compiler, "
+            "runtime or the library is missing (one line says which); 2: it could not be built or run. "
+            "`QC_REPRO_SUBSTITUTE=expected ./repro.sh` puts the reference's own output in place of the library's "
+            "answer: the same checks then pass (exit 0), so the reproducer is not one that always fails.\n",
+            language_name(f.spec), fs::path(f.spec->files.front()).filename().string());
         if (f.spec->language == "js")
-            s += "\nThe npm package is resolved from `./node_modules`: set `QC_NODE_MODULES` to a `node_modules` folder that "
+            s += "\nThe npm package is resolved from `./node_modules`: set `QC_NODE_MODULES` to a `node_modules` "
+                 "folder that "
                  "holds it (repro.sh links it here), e.g. quatcheck's `impls/js/node_modules`.\n";
     } else {
         s += "None: `./repro.sh` says SKIP (exit 77). Use the quatcheck commands above.\n";
@@ -672,7 +724,8 @@ std::string readme(const FamilyFindings &f, const std::map<std::string, std::str
 
 }  // namespace
 
-std::map<std::string, std::string> render(const std::vector<FamilyFindings> &families, const ReportTables &t, const Options &o) {
+std::map<std::string, std::string> render(const std::vector<FamilyFindings> &families, const ReportTables &t,
+                                          const Options &o) {
     std::map<std::string, std::string> out;
     nlohmann::json index = {{"factor", o.factor}, {"families", nlohmann::json::array()}};
     for (const auto &f : families) {
@@ -681,13 +734,26 @@ std::map<std::string, std::string> render(const std::vector<FamilyFindings> &fam
         files["README.md"] = readme(f, files, t, o);
         for (const auto &x : f.findings)
             if (!x.case_csv.empty()) files[x.case_csv] = worst_cases_csv({x.row});
-        nlohmann::json fj = {{"family", f.family}, {"folder", dir}, {"group", f.group}, {"version", f.version},
+        nlohmann::json fj = {{"family", f.family},
+                             {"folder", dir},
+                             {"group", f.group},
+                             {"version", f.version},
                              {"language", f.spec ? f.spec->language : ""},
-                             {"reproducer", f.spec ? (files.count("repro.cpp") ? "repro.cpp" : files.count("repro.mjs") ? "repro.mjs" : "repro.py") : ""},
+                             {"reproducer", f.spec ? (files.count("repro.cpp")   ? "repro.cpp"
+                                                      : files.count("repro.mjs") ? "repro.mjs"
+                                                                                 : "repro.py")
+                                                   : ""},
                              {"findings", nlohmann::json::array()}};
         for (const auto &x : f.findings)
-            fj["findings"].push_back({{"impl", x.impl}, {"op", x.op}, {"kind", x.kind}, {"what", x.what}, {"sentence", x.sentence},
-                                      {"worst", x.worst}, {"tolerance", x.tolerance}, {"unit", x.unit}, {"reproduce", x.reproduce},
+            fj["findings"].push_back({{"impl", x.impl},
+                                      {"op", x.op},
+                                      {"kind", x.kind},
+                                      {"what", x.what},
+                                      {"sentence", x.sentence},
+                                      {"worst", x.worst},
+                                      {"tolerance", x.tolerance},
+                                      {"unit", x.unit},
+                                      {"reproduce", x.reproduce},
                                       {"cases", x.cases.size()}});
         index["families"].push_back(fj);
         for (auto &[name, content] : files) out[dir + "/" + name] = content;

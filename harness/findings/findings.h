@@ -46,11 +46,11 @@ struct ReproCase {
 
 struct Finding {
     std::string impl, op;
-    std::string kind;   // "property", "region" or "squad-region"
-    std::string what;   // the property or region name
+    std::string kind;      // "property", "region" or "squad-region"
+    std::string what;      // the property or region name
     std::string sentence;  // what goes wrong, one sentence
     double worst = 0, tolerance = 0;
-    std::string unit;   // of worst and tolerance
+    std::string unit;  // of worst and tolerance
     // The worst case: inputs as hexfloats, the reference (decimal), what the library returned (hexfloats;
     // empty for a property, whose outputs the table does not hold).
     std::array<std::string, 4> q0, q1, out, ref;
@@ -64,10 +64,10 @@ struct Finding {
 
 // A reproducer template of a family: one line of an impls/*/repro.txt.
 struct ReproSpec {
-    std::string glob, language;         // language: cpp, js, python
-    std::vector<std::string> files;     // paths of the embedded files (the first is compiled / imported)
+    std::string glob, language;          // language: cpp, js, python
+    std::vector<std::string> files;      // paths of the embedded files (the first is compiled / imported)
     std::vector<std::string> requires_;  // pkg:, header:, npm:, py:
-    std::string flags;                  // cpp: compiler words for repro.sh
+    std::string flags;                   // cpp: compiler words for repro.sh
 };
 
 struct FamilyFindings {

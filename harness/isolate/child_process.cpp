@@ -89,7 +89,8 @@ ChildEnd end_child(Child &child, std::chrono::milliseconds grace) {
     if (child.pid > 0) {
         const pid_t pid = child.pid;
         pid_t r = ::waitpid(pid, &end.status, WNOHANG);
-        for (auto waited = std::chrono::milliseconds(0); r == 0 && waited < grace; waited += std::chrono::milliseconds(5)) {
+        for (auto waited = std::chrono::milliseconds(0); r == 0 && waited < grace;
+             waited += std::chrono::milliseconds(5)) {
             ::usleep(5000);
             r = ::waitpid(pid, &end.status, WNOHANG);
         }
@@ -99,8 +100,7 @@ ChildEnd end_child(Child &child, std::chrono::milliseconds grace) {
         ::kill(-pid, SIGKILL);
         ::kill(pid, SIGKILL);
         if (r == 0)
-            while (::waitpid(pid, &end.status, 0) < 0 && errno == EINTR) {
-            }
+            while (::waitpid(pid, &end.status, 0) < 0 && errno == EINTR) {}
         reap_group(pid);
         child.pid = -1;
     }
@@ -123,7 +123,7 @@ void reap_group(pid_t pgid) {
         const pid_t r = ::waitpid(-pgid, &st, WNOHANG);
         if (r > 0 || (r < 0 && errno == EINTR)) continue;
         if (r < 0 || std::chrono::steady_clock::now() >= until) return;  // ECHILD: none of the group is ours
-        ::usleep(1000);  // a member killed but not yet dead
+        ::usleep(1000);                                                  // a member killed but not yet dead
     }
 }
 
@@ -152,7 +152,8 @@ bool write_all(int fd, const void *p, size_t n) {
 Io wait_fd(int fd, short events, Deadline deadline, const StopToken &stop, int pidfd) {
     for (;;) {
         if (stop.requested()) return Io::interrupted;
-        auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now()).count();
+        auto left =
+            std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now()).count();
         if (left <= 0) return Io::timeout;
         pollfd p[2] = {{fd, events, 0}, {pidfd, POLLIN, 0}};
         int r = ::poll(p, pidfd >= 0 ? 2 : 1, int(std::min<long long>(left, 100)));

@@ -10,7 +10,8 @@
 
 namespace qc {
 
-template <class T> void cases_to_records(const SlerpCase<T> *cases, size_t n, EvalFn fn, T tau, std::vector<double> &in) {
+template <class T>
+void cases_to_records(const SlerpCase<T> *cases, size_t n, EvalFn fn, T tau, std::vector<double> &in) {
     in.assign(n * kEvalRecord, 0.0);
     for (size_t i = 0; i < n; i++) {
         double *r = &in[i * kEvalRecord];
@@ -24,11 +25,12 @@ template <class T> void answers_to_outputs(const std::vector<double> &out, size_
         for (int k = 0; k < 4; k++) outs[i][size_t(k)] = T(out[i * 4 + size_t(k)]);
 }
 
-template <class T>
-EvalOutcome eval_cases_as_records(EvalBackend &b, EvalFn fn, const SlerpCase<T> *cases, size_t n, Quat<T> *outs, T tau) {
+template <class T> EvalOutcome eval_cases_as_records(EvalBackend &b, EvalFn fn, const SlerpCase<T> *cases, size_t n,
+                                                     Quat<T> *outs, T tau) {
     std::vector<double> in, out(n * 4, 0.0);
     cases_to_records(cases, n, fn, tau, in);
-    EvalOutcome o = b.eval_records(Format<T>::precision, fn, in.data(), n, out.data());  // o.self_ns: the backend's own measurement, if any
+    EvalOutcome o = b.eval_records(Format<T>::precision, fn, in.data(), n,
+                                   out.data());  // o.self_ns: the backend's own measurement, if any
     answers_to_outputs(out, o.done, outs);
     return o;
 }
@@ -37,8 +39,10 @@ template void cases_to_records<float>(const SlerpCase<float> *, size_t, EvalFn, 
 template void cases_to_records<double>(const SlerpCase<double> *, size_t, EvalFn, double, std::vector<double> &);
 template void answers_to_outputs<float>(const std::vector<double> &, size_t, Quat<float> *);
 template void answers_to_outputs<double>(const std::vector<double> &, size_t, Quat<double> *);
-template EvalOutcome eval_cases_as_records<float>(EvalBackend &, EvalFn, const SlerpCase<float> *, size_t, Quat<float> *, float);
-template EvalOutcome eval_cases_as_records<double>(EvalBackend &, EvalFn, const SlerpCase<double> *, size_t, Quat<double> *, double);
+template EvalOutcome eval_cases_as_records<float>(EvalBackend &, EvalFn, const SlerpCase<float> *, size_t,
+                                                  Quat<float> *, float);
+template EvalOutcome eval_cases_as_records<double>(EvalBackend &, EvalFn, const SlerpCase<double> *, size_t,
+                                                   Quat<double> *, double);
 
 EvalOutcome EvalBackend::eval_cases(Op op, const SlerpCase<float> *cases, size_t n, Quat<float> *outs) {
     return eval_cases_as_records(*this, op == Op::slerp ? EvalFn::slerp : EvalFn::nlerp, cases, n, outs);
@@ -67,8 +71,8 @@ public:
     }
 
 private:
-    template <class T>
-    static EvalOutcome loop(void (*fn)(const T *, const T *, T, T *), const SlerpCase<T> *cases, size_t n, Quat<T> *outs) {
+    template <class T> static EvalOutcome loop(void (*fn)(const T *, const T *, T, T *), const SlerpCase<T> *cases,
+                                               size_t n, Quat<T> *outs) {
         for (size_t i = 0; i < n; i++) fn(cases[i].q0.data(), cases[i].q1.data(), cases[i].t, outs[i].data());
         EvalOutcome o;
         o.done = n;
@@ -83,19 +87,37 @@ private:
             const T t = T(r[16]);
             if constexpr (f32) {
                 switch (fn) {
-                case EvalFn::slerp: t_->slerp_f32(a, b, t, res); break;
-                case EvalFn::nlerp: t_->nlerp_f32(a, b, t, res); break;
-                case EvalFn::squad: t_->squad_f32(a, b, c, d, t, res); break;
-                case EvalFn::squad_setup: t_->squad_setup_f32(a, b, c, res); break;
-                case EvalFn::slerp_tau: return no_slerp_tau(i);
+                    case EvalFn::slerp:
+                        t_->slerp_f32(a, b, t, res);
+                        break;
+                    case EvalFn::nlerp:
+                        t_->nlerp_f32(a, b, t, res);
+                        break;
+                    case EvalFn::squad:
+                        t_->squad_f32(a, b, c, d, t, res);
+                        break;
+                    case EvalFn::squad_setup:
+                        t_->squad_setup_f32(a, b, c, res);
+                        break;
+                    case EvalFn::slerp_tau:
+                        return no_slerp_tau(i);
                 }
             } else {
                 switch (fn) {
-                case EvalFn::slerp: t_->slerp_f64(a, b, t, res); break;
-                case EvalFn::nlerp: t_->nlerp_f64(a, b, t, res); break;
-                case EvalFn::squad: t_->squad_f64(a, b, c, d, t, res); break;
-                case EvalFn::squad_setup: t_->squad_setup_f64(a, b, c, res); break;
-                case EvalFn::slerp_tau: return no_slerp_tau(i);
+                    case EvalFn::slerp:
+                        t_->slerp_f64(a, b, t, res);
+                        break;
+                    case EvalFn::nlerp:
+                        t_->nlerp_f64(a, b, t, res);
+                        break;
+                    case EvalFn::squad:
+                        t_->squad_f64(a, b, c, d, t, res);
+                        break;
+                    case EvalFn::squad_setup:
+                        t_->squad_setup_f64(a, b, c, res);
+                        break;
+                    case EvalFn::slerp_tau:
+                        return no_slerp_tau(i);
                 }
             }
             for (int k = 0; k < 4; k++) out[i * 4 + size_t(k)] = double(res[k]);
@@ -118,14 +140,17 @@ private:
 };
 }  // namespace
 
-std::shared_ptr<EvalBackend> in_process_backend(const qc_impl_v1 *table) { return std::make_shared<InProcessBackend>(table); }
+std::shared_ptr<EvalBackend> in_process_backend(const qc_impl_v1 *table) {
+    return std::make_shared<InProcessBackend>(table);
+}
 
 // A table for an implementation that lives in a worker: the parent never calls its pointers (Impl routes
 // every call through the backend); they exist so that supports() reads the same as for a loaded table.
 namespace {
 [[noreturn]] void not_in_process() {
-    std::fprintf(stderr, "quatcheck: internal error: an isolated implementation was called in process; "
-                         "use eval_batch() or EvalBackend::eval_records()\n");
+    std::fprintf(stderr,
+                 "quatcheck: internal error: an isolated implementation was called in process; "
+                 "use eval_batch() or EvalBackend::eval_records()\n");
     std::abort();
 }
 void s32(const float *, const float *, float, float *) { not_in_process(); }

@@ -103,10 +103,11 @@ std::shared_ptr<EvalBackend> in_process_backend(const qc_impl_v1 *table);
 
 // A two-key op's cases (slerp, nlerp, or slerp_tau with one tau for the whole batch) as records through
 // b.eval_records(), and the answers back into outs[0..done).
-template <class T>
-EvalOutcome eval_cases_as_records(EvalBackend &b, EvalFn fn, const SlerpCase<T> *cases, size_t n, Quat<T> *outs, T tau = T(0));
+template <class T> EvalOutcome eval_cases_as_records(EvalBackend &b, EvalFn fn, const SlerpCase<T> *cases, size_t n,
+                                                     Quat<T> *outs, T tau = T(0));
 // The two halves of it: cases[0..n) as records into `in`, and the answers of out[0..done) into outs.
-template <class T> void cases_to_records(const SlerpCase<T> *cases, size_t n, EvalFn fn, T tau, std::vector<double> &in);
+template <class T>
+void cases_to_records(const SlerpCase<T> *cases, size_t n, EvalFn fn, T tau, std::vector<double> &in);
 template <class T> void answers_to_outputs(const std::vector<double> &out, size_t done, Quat<T> *outs);
 
 // One descriptor of a plugin as its worker reported it: the family and which of its functions are set, one

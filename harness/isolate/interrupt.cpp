@@ -9,7 +9,7 @@
 namespace qc {
 
 namespace {
-std::atomic<int> g_signal{0};      // the first signal received
+std::atomic<int> g_signal{0};        // the first signal received
 std::atomic<bool> g_pending{false};  // stop requested and not yet acknowledged
 
 void on_signal(int sig) {

@@ -19,11 +19,16 @@ namespace qc {
 
 const char *to_string(EvalStatus s) {
     switch (s) {
-    case EvalStatus::ok: return "ok";
-    case EvalStatus::crashed: return "crashed";
-    case EvalStatus::timeout: return "timeout";
-    case EvalStatus::out_of_bounds: return "out-of-bounds";
-    case EvalStatus::interrupted: return "interrupted";
+        case EvalStatus::ok:
+            return "ok";
+        case EvalStatus::crashed:
+            return "crashed";
+        case EvalStatus::timeout:
+            return "timeout";
+        case EvalStatus::out_of_bounds:
+            return "out-of-bounds";
+        case EvalStatus::interrupted:
+            return "interrupted";
     }
     return "?";
 }
@@ -76,7 +81,8 @@ public:
         const int rc = spawn_child(spec, child);
         ::close(cmd[0]), ::close(rep[1]), ::close(mem);
         seq = std::random_device{}();
-        if (rc != 0 || !shm) return fmt::format("cannot start worker {}: {}", spec.argv[0], std::strerror(rc ? rc : errno));
+        if (rc != 0 || !shm)
+            return fmt::format("cannot start worker {}: {}", spec.argv[0], std::strerror(rc ? rc : errno));
         // The hello: the plugin is loaded and described inside the worker.
         const double load_s = std::max(1.0, ctx.timeout_s);
         auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(long(1000 * load_s));
@@ -188,7 +194,8 @@ private:
         }
         std::memcpy(w->shm->in, in, n * kEvalRecord * sizeof(double));
         w->shm->progress.store(0);
-        isolate::Command cmd{isolate::kMagic, ++w->seq, descriptor_, p == Precision::f32 ? 0u : 1u, unsigned(fn), uint32_t(n)};
+        isolate::Command cmd{isolate::kMagic, ++w->seq,   descriptor_, p == Precision::f32 ? 0u : 1u,
+                             unsigned(fn),    uint32_t(n)};
         bool sent = ::write(w->cmd_fd, &cmd, sizeof cmd) == ssize_t(sizeof cmd);
         const double timeout = ctx_.timeout_s;
         auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(long(1000 * timeout));
@@ -220,7 +227,8 @@ private:
             o.status = EvalStatus::crashed;
             o.detail = reply.magic == isolate::kMagic
                            ? "protocol violation: an answer to another batch (did the plugin fork?)"
-                           : "protocol violation: bytes on the reply pipe that are not an answer (did the plugin write to a descriptor it does not own?)";
+                           : "protocol violation: bytes on the reply pipe that are not an answer (did the plugin write "
+                             "to a descriptor it does not own?)";
             return o;  // w is killed by its destructor
         }
         if (!got) {
@@ -235,8 +243,8 @@ private:
             o.done = std::min<size_t>(reply.done, n - 1);
             copy_out(o.done);
             o.status = EvalStatus::out_of_bounds;
-            o.detail = fmt::format("wrote {} bytes to file descriptors {}-{} (the worker's, not the plugin's)", reply.bytes,
-                                   isolate::kTrapFdFirst, isolate::kTrapFdLast);
+            o.detail = fmt::format("wrote {} bytes to file descriptors {}-{} (the worker's, not the plugin's)",
+                                   reply.bytes, isolate::kTrapFdFirst, isolate::kTrapFdLast);
             return o;
         }
         if (reply.status != isolate::kReplyOk) {

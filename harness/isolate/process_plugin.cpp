@@ -28,7 +28,7 @@ namespace qc {
 
 namespace {
 
-constexpr char kTag[] = "\x1eprocess:";  // a record separator: no path a user types starts with it
+constexpr char kTag[] = "\x1eprocess:";         // a record separator: no path a user types starts with it
 constexpr uint32_t kRequestMagic = 0x31424351;  // bytes "QCB1"
 constexpr uint32_t kReplyMagic = 0x31524351;    // bytes "QCR1"
 constexpr size_t kRequestHeader = 24, kReplyHeader = 24;
@@ -149,7 +149,10 @@ private:
                 return fmt::format("its hello exceeds {} bytes without an 'end' line", kProcessHelloMaxBytes);
             size_t want = std::min(sizeof buf, kProcessHelloMaxBytes - hello.size());
             ssize_t k = ::read(from, buf, want);
-            if (k > 0) { hello.append(buf, size_t(k)); continue; }
+            if (k > 0) {
+                hello.append(buf, size_t(k));
+                continue;
+            }
             if (k < 0 && errno == EINTR) continue;
             if (k < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
                 Io w = wait_fd(from, POLLIN, deadline, ctx.stop, child.pidfd);
@@ -172,8 +175,8 @@ struct Sent {
     std::unique_ptr<Adapter> adapter;
     uint32_t seq = 0;
     size_t n = 0, width = 8;
-    EvalOutcome failed;   // status != ok: it never reached the adapter
-    double start_ns = 0;  // spent starting a new adapter for it (its start-up, not the round trip's cost)
+    EvalOutcome failed;         // status != ok: it never reached the adapter
+    double start_ns = 0;        // spent starting a new adapter for it (its start-up, not the round trip's cost)
     Clock::time_point sent_at;  // just before the request was written: the library's time lies within
 };
 
@@ -218,7 +221,10 @@ public:
         s.seq = ++a.seq;
         if (text_) {
             static const size_t fields[kInputsPerTauCase] = {0, 1, 2, 3, 4, 5, 6, 7, 16, kEvalTauIndex};
-            const std::string req = encode_text_request(s.seq, family, fn == EvalFn::nlerp ? "nlerp" : tau ? "slerp_tau" : "slerp",
+            const std::string req = encode_text_request(s.seq, family,
+                                                        fn == EvalFn::nlerp ? "nlerp"
+                                                        : tau               ? "slerp_tau"
+                                                                            : "slerp",
                                                         width, in, n, kEvalRecord, fields, per_case);
             s.sent_at = Clock::now();
             if (Io r = write_all(a.to, req.data(), req.size(), deadline(), ctx_.stop, a.child.pidfd); r != Io::ok)
@@ -232,7 +238,8 @@ public:
         char *w = req.data() + kRequestHeader;
         for (size_t i = 0; i < n; i++) {
             const double *r = in + i * kEvalRecord;
-            const double v[kInputsPerTauCase] = {r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7], r[16], r[kEvalTauIndex]};
+            const double v[kInputsPerTauCase] = {r[0], r[1], r[2], r[3],  r[4],
+                                                 r[5], r[6], r[7], r[16], r[kEvalTauIndex]};
             for (size_t k = 0; k < per_case; k++) {
                 const double x = v[k];
                 if (width == 4) {
@@ -268,7 +275,9 @@ public:
             s.adapter.reset();
             return ans;
         };
-        auto violation = [&](std::string what) { return fail(kill(a, EvalStatus::out_of_bounds, "protocol violation: " + what)); };
+        auto violation = [&](std::string what) {
+            return fail(kill(a, EvalStatus::out_of_bounds, "protocol violation: " + what));
+        };
         uint64_t self = 0;
         if (text_) {
             TextAnswer answer(s.seq, n, width, out);
@@ -281,21 +290,28 @@ public:
                 }
                 if (k < 0 && errno == EINTR) continue;
                 Io r = Io::closed;
-                if (k < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) r = wait_fd(a.from, POLLIN, until, ctx_.stop, a.child.pidfd);
+                if (k < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+                    r = wait_fd(a.from, POLLIN, until, ctx_.stop, a.child.pidfd);
                 if (r == Io::ok) continue;
-                return fail(io_fail(a, r, answer.lines() == 0 ? "the adapter ended without answering"
-                                                              : fmt::format("short answer: {} of {} lines", answer.lines(), n + 1)));
+                return fail(io_fail(a, r,
+                                    answer.lines() == 0
+                                        ? "the adapter ended without answering"
+                                        : fmt::format("short answer: {} of {} lines", answer.lines(), n + 1)));
             }
             if (answer.extra_bytes() > 0 || unread(a) > 0)
-                return violation(fmt::format("{} more bytes after its answer", answer.extra_bytes() + size_t(unread(a))));
+                return violation(
+                    fmt::format("{} more bytes after its answer", answer.extra_bytes() + size_t(unread(a))));
             self = answer.nanoseconds();
             return finish(s, ans, self);
         }
         uint32_t rh[6] = {};
-        if (Io r = read_exact(a.from, reinterpret_cast<char *>(rh), kReplyHeader, until, ctx_.stop, a.child.pidfd); r != Io::ok)
+        if (Io r = read_exact(a.from, reinterpret_cast<char *>(rh), kReplyHeader, until, ctx_.stop, a.child.pidfd);
+            r != Io::ok)
             return fail(io_fail(a, r, "the adapter ended without answering"));
-        if (rh[0] != kReplyMagic) return violation(fmt::format("the answer does not start with QCR1 (got 0x{:08x})", rh[0]));
-        if (rh[1] != s.seq) return violation(fmt::format("answer to batch {} carries sequence number {}", s.seq, rh[1]));
+        if (rh[0] != kReplyMagic)
+            return violation(fmt::format("the answer does not start with QCR1 (got 0x{:08x})", rh[0]));
+        if (rh[1] != s.seq)
+            return violation(fmt::format("answer to batch {} carries sequence number {}", s.seq, rh[1]));
         if (rh[2] != n) return violation(fmt::format("{} outputs announced for a batch of {} cases", rh[2], n));
         if (rh[3] != 0) return violation(fmt::format("reserved field is {}, not 0", rh[3]));
         std::vector<char> body(n * kOutputsPerCase * width);
@@ -328,8 +344,10 @@ private:
         Adapter &a = *s.adapter;
         const auto wall = std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - s.sent_at).count();
         if (self > uint64_t(std::max<int64_t>(0, wall))) {
-            ans.outcome = kill(a, EvalStatus::out_of_bounds,
-                               fmt::format("protocol violation: it reports {} ns in its library for a round trip of {} ns", self, wall));
+            ans.outcome =
+                kill(a, EvalStatus::out_of_bounds,
+                     fmt::format("protocol violation: it reports {} ns in its library for a round trip of {} ns", self,
+                                 wall));
             s.adapter.reset();
             return ans;
         }
@@ -389,7 +407,8 @@ private:
 // (fresh adapters) so that the outcome names the case that triggers the failure.
 class ProcessFamilyBackend : public EvalBackend {
 public:
-    ProcessFamilyBackend(std::shared_ptr<ProcessPool> pool, unsigned family) : pool_(std::move(pool)), family_(family) {}
+    ProcessFamilyBackend(std::shared_ptr<ProcessPool> pool, unsigned family)
+        : pool_(std::move(pool)), family_(family) {}
 
     EvalOutcome eval_records(Precision p, EvalFn fn, const double *in, size_t n, double *out) override {
         EvalOutcome total;
@@ -416,7 +435,8 @@ public:
         return total;
     }
 
-    std::unique_ptr<PendingEval> start_records(Precision p, EvalFn fn, const double *in, size_t n, double *out) override {
+    std::unique_ptr<PendingEval> start_records(Precision p, EvalFn fn, const double *in, size_t n,
+                                               double *out) override {
         if (!supported(fn) || n == 0 || n > kProcessMaxCases) return nullptr;
         auto t0 = Clock::now();
         Sent s = pool_->send(family_, p, fn, in, n);
@@ -511,14 +531,16 @@ private:
 
     std::shared_ptr<ProcessPool> pool_;
     unsigned family_;
-    std::atomic<uint64_t> starts_{0}, start_ns_{0}, round_trips_{0}, round_trip_ns_{0}, wait_ns_{0}, self_ns_{0}, cpu_ns_{0}, wait_over_ns_{0},
-        cpu_over_ns_{0};
+    std::atomic<uint64_t> starts_{0}, start_ns_{0}, round_trips_{0}, round_trip_ns_{0}, wait_ns_{0}, self_ns_{0},
+        cpu_ns_{0}, wait_over_ns_{0}, cpu_over_ns_{0};
 };
 
 // A family's functions as a worker reports a shared-library plugin's (eval.h's FunctionBit).
 unsigned function_bits(const ProcessHello::Family &f) {
-    const std::pair<ProcessOp, FunctionBit> f32[] = {{kProcessSlerp, kSlerpF32}, {kProcessNlerp, kNlerpF32}, {kProcessSlerpTau, kSlerpTauF32}};
-    const std::pair<ProcessOp, FunctionBit> f64[] = {{kProcessSlerp, kSlerpF64}, {kProcessNlerp, kNlerpF64}, {kProcessSlerpTau, kSlerpTauF64}};
+    const std::pair<ProcessOp, FunctionBit> f32[] = {
+        {kProcessSlerp, kSlerpF32}, {kProcessNlerp, kNlerpF32}, {kProcessSlerpTau, kSlerpTauF32}};
+    const std::pair<ProcessOp, FunctionBit> f64[] = {
+        {kProcessSlerp, kSlerpF64}, {kProcessNlerp, kNlerpF64}, {kProcessSlerpTau, kSlerpTauF64}};
     unsigned m = 0;
     for (const auto &[op, bit] : f32)
         if (f.has[op][precision_index(Precision::f32)]) m |= bit;
@@ -559,19 +581,22 @@ std::vector<std::string> split_command(const std::string &command) {
         in_word = true;
         if (c == '\'') {
             size_t j = command.find('\'', i + 1);
-            if (j == std::string::npos) throw InputError(fmt::format("--plugin-cmd '{}': unterminated ' quote", command));
+            if (j == std::string::npos)
+                throw InputError(fmt::format("--plugin-cmd '{}': unterminated ' quote", command));
             cur += command.substr(i + 1, j - i - 1);
             i = j;
         } else if (c == '"') {
             size_t j = i + 1;
             for (; j < command.size() && command[j] != '"'; j++) {
-                if (command[j] == '\\' && j + 1 < command.size() && (command[j + 1] == '"' || command[j + 1] == '\\')) j++;
+                if (command[j] == '\\' && j + 1 < command.size() && (command[j + 1] == '"' || command[j + 1] == '\\'))
+                    j++;
                 cur += command[j];
             }
             if (j >= command.size()) throw InputError(fmt::format("--plugin-cmd '{}': unterminated \" quote", command));
             i = j;
         } else if (c == '\\') {
-            if (i + 1 >= command.size()) throw InputError(fmt::format("--plugin-cmd '{}': trailing backslash", command));
+            if (i + 1 >= command.size())
+                throw InputError(fmt::format("--plugin-cmd '{}': trailing backslash", command));
             cur += command[++i];
         } else {
             cur += c;
@@ -618,14 +643,18 @@ std::string parse_process_hello(const std::string &text, ProcessHello &out) {
             out.library = w[1], out.version = w[2];
         } else if (w[0] == "wire") {
             if (k != 2) return where + ": 'wire' must be the third line, once";
-            if (w.size() != 2 || (w[1] != "binary" && w[1] != "text")) return where + ": expected 'wire binary' or 'wire text'";
+            if (w.size() != 2 || (w[1] != "binary" && w[1] != "text"))
+                return where + ": expected 'wire binary' or 'wire text'";
             out.text = w[1] == "text";
         } else if (w[0] == "known") {
             // A deviation the library documents: `known FAMILY OP PROPERTY WHY...` (conform's verdict "known").
             if (w.size() < 5) return where + ": expected 'known FAMILY OP PROPERTY WHY...'";
-            auto f = std::find_if(out.families.begin(), out.families.end(), [&](const auto &x) { return x.name == w[1]; });
-            if (f == out.families.end()) return fmt::format("{}: 'known' names family '{}', not declared above it", where, w[1].substr(0, 64));
-            if (w[2] != "slerp" && w[2] != "nlerp" && w[2] != "*") return where + ": the op of 'known' is not slerp, nlerp or *";
+            auto f =
+                std::find_if(out.families.begin(), out.families.end(), [&](const auto &x) { return x.name == w[1]; });
+            if (f == out.families.end())
+                return fmt::format("{}: 'known' names family '{}', not declared above it", where, w[1].substr(0, 64));
+            if (w[2] != "slerp" && w[2] != "nlerp" && w[2] != "*")
+                return where + ": the op of 'known' is not slerp, nlerp or *";
             if (!name_chars(w[3], 64, "-")) return where + ": the property of 'known' is not [A-Za-z0-9-]{1,64}";
             const size_t why = lines[k].find(' ', lines[k].find(' ', lines[k].find(' ', 6) + 1) + 1) + 1;
             f->known.push_back(KnownDeviation{w[2], w[3], lines[k].substr(why)});
@@ -640,13 +669,19 @@ std::string parse_process_hello(const std::string &text, ProcessHello &out) {
             f.name = w[1];
             for (size_t t = 2; t < w.size(); t++) {
                 const std::string &s = w[t];
-                const int op = s.rfind("slerp.", 0) == 0 ? kProcessSlerp : s.rfind("nlerp.", 0) == 0 ? kProcessNlerp
-                             : s.rfind("slerp_tau.", 0) == 0 ? kProcessSlerpTau : -1;
+                const int op = s.rfind("slerp.", 0) == 0       ? kProcessSlerp
+                               : s.rfind("nlerp.", 0) == 0     ? kProcessNlerp
+                               : s.rfind("slerp_tau.", 0) == 0 ? kProcessSlerpTau
+                                                               : -1;
                 const std::string suffix = op < 0 ? "" : s.substr(s.find('.') + 1);
-                const int prec = suffix == "f32" ? int(precision_index(Precision::f32)) : suffix == "f64" ? int(precision_index(Precision::f64)) : -1;
+                const int prec = suffix == "f32"   ? int(precision_index(Precision::f32))
+                                 : suffix == "f64" ? int(precision_index(Precision::f64))
+                                                   : -1;
                 if (op < 0 || prec < 0 || (op == kProcessSlerpTau && out.protocol < 2))
                     return fmt::format("{}: '{}' is not one of slerp.f32, slerp.f64, nlerp.f32, nlerp.f64{}", where,
-                                       s.substr(0, 40), out.protocol < 2 ? " (slerp_tau needs 'quatcheck-plugin 2')" : ", slerp_tau.f32, slerp_tau.f64");
+                                       s.substr(0, 40),
+                                       out.protocol < 2 ? " (slerp_tau needs 'quatcheck-plugin 2')"
+                                                        : ", slerp_tau.f32, slerp_tau.f64");
                 if (f.has[op][prec]) return fmt::format("{}: '{}' is listed twice", where, s);
                 f.has[op][prec] = true;
             }
@@ -663,7 +698,8 @@ std::string parse_process_hello(const std::string &text, ProcessHello &out) {
     return {};
 }
 
-ProcessPlugin start_process_plugin(const std::string &command, const std::set<std::string> &taken, const RunContext &ctx) {
+ProcessPlugin start_process_plugin(const std::string &command, const std::set<std::string> &taken,
+                                   const RunContext &ctx) {
     const std::string who = fmt::format("--plugin-cmd '{}'", command);
     std::vector<std::string> argv = split_command(command);
     auto first = std::make_unique<Adapter>();

@@ -44,7 +44,7 @@ constexpr unsigned precision_index(Precision p) { return p == Precision::f32 ? 0
 struct ProcessHello {
     struct Family {
         std::string name;
-        bool has[kProcessOps][2] = {};  // [ProcessOp][precision_index()]
+        bool has[kProcessOps][2] = {};      // [ProcessOp][precision_index()]
         std::vector<KnownDeviation> known;  // its `known` lines: deviations the library documents
     };
     int protocol = 1;
@@ -73,6 +73,7 @@ struct ProcessPlugin {
 };
 // Starts the command, reads and checks its hello. `taken` holds the family names already in the catalogue.
 // Throws InputError "--plugin-cmd 'COMMAND': reason".
-ProcessPlugin start_process_plugin(const std::string &command, const std::set<std::string> &taken, const RunContext &ctx);
+ProcessPlugin start_process_plugin(const std::string &command, const std::set<std::string> &taken,
+                                   const RunContext &ctx);
 
 }  // namespace qc

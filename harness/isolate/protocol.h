@@ -39,7 +39,7 @@ struct Command {
 enum ReplyStatus : uint32_t { kReplyOk = 0, kReplyOutOfBounds = 1, kReplyFdWrite = 2 };
 struct Reply {
     uint32_t magic, seq, status, done;  // status: a ReplyStatus, about record `done`
-    uint32_t bytes;                      // kReplyFdWrite: bytes the plugin wrote to fds 3-9
+    uint32_t bytes;                     // kReplyFdWrite: bytes the plugin wrote to fds 3-9
 };
 
 }  // namespace qc::isolate

@@ -15,7 +15,8 @@ namespace {
 // A line's text as it may appear in a one-line message: printable ASCII, at most 40 characters.
 std::string shown(const std::string &s) {
     std::string r;
-    for (char c : s.substr(0, 40)) r += (c >= 0x20 && c < 0x7f) ? std::string(1, c) : fmt::format("\\x{:02x}", (unsigned char)c);
+    for (char c : s.substr(0, 40))
+        r += (c >= 0x20 && c < 0x7f) ? std::string(1, c) : fmt::format("\\x{:02x}", (unsigned char)c);
     return s.size() > 40 ? r + "..." : r;
 }
 
@@ -40,8 +41,8 @@ std::vector<std::string> split_words(const std::string &line) {
     return w;
 }
 
-std::string encode_text_request(uint32_t seq, unsigned family, const char *op, size_t width, const double *in,
-                                size_t n, size_t record, const size_t *fields, size_t per_case) {
+std::string encode_text_request(uint32_t seq, unsigned family, const char *op, size_t width, const double *in, size_t n,
+                                size_t record, const size_t *fields, size_t per_case) {
     std::string s;
     s.reserve(n * per_case * 24);
     for (size_t i = 0; i < n; i++) {
@@ -77,7 +78,8 @@ std::string TextAnswer::feed(const char *p, size_t k) {
 
 std::string TextAnswer::line(const std::string &text) {
     for (char c : text)
-        if (c < 0x20 || c > 0x7e) return fmt::format("answer line {} has a byte that is not printable ASCII", lines_ + 1);
+        if (c < 0x20 || c > 0x7e)
+            return fmt::format("answer line {} has a byte that is not printable ASCII", lines_ + 1);
     const auto w = split_words(text);
     if (lines_ == 0) {
         uint64_t seq = 0, n = 0;
@@ -88,7 +90,8 @@ std::string TextAnswer::line(const std::string &text) {
         return {};
     }
     const size_t c = lines_ - 1;
-    if (w.size() != 4) return fmt::format("answer line {} has {} words, not 4 hexfloats (w x y z)", lines_ + 1, w.size());
+    if (w.size() != 4)
+        return fmt::format("answer line {} has {} words, not 4 hexfloats (w x y z)", lines_ + 1, w.size());
     static const char *const column[4] = {"w", "x", "y", "z"};
     for (size_t k = 0; k < 4; k++) {
         try {  // strict: the syntax of %a, exact in the request's precision (a nan, inf or -inf is an output too)

@@ -24,8 +24,8 @@ constexpr size_t kTextLineMaxBytes = 512;  // any line of an answer, its newline
 
 // The request text of one batch: `per_case` values of each of the n cases, read from `in` at a stride of
 // `record` doubles (values are exact in the precision: `width` 4 or 8 bytes).
-std::string encode_text_request(uint32_t seq, unsigned family, const char *op, size_t width, const double *in,
-                                size_t n, size_t record, const size_t *fields, size_t per_case);
+std::string encode_text_request(uint32_t seq, unsigned family, const char *op, size_t width, const double *in, size_t n,
+                                size_t record, const size_t *fields, size_t per_case);
 
 // An answer read so far, checked line by line as it arrives (feed() with whatever the pipe gave).
 class TextAnswer {

@@ -94,7 +94,8 @@ template <class T> GuardedArgs<T> &guarded_args() {
 
 // Evaluates one record; returns false when the function wrote where it must not.
 // t2: the same descriptor's qc_impl_v2 when the plugin exports qc_plugin_v2 (for slerp_tau), else nullptr.
-template <class T> bool eval_guarded(const qc_impl_v1 &t, const qc_impl_v2 *t2, EvalFn fn, const double *rec, double *res) {
+template <class T>
+bool eval_guarded(const qc_impl_v1 &t, const qc_impl_v2 *t2, EvalFn fn, const double *rec, double *res) {
     GuardedArgs<T> &g = guarded_args<T>();
     g.load(rec);
     const T tt = T(rec[16]);
@@ -102,19 +103,39 @@ template <class T> bool eval_guarded(const qc_impl_v1 &t, const qc_impl_v2 *t2, 
     constexpr bool f32 = sizeof(T) == 4;
     if constexpr (f32) {
         switch (fn) {
-        case EvalFn::slerp: t.slerp_f32(q0, q1, tt, out); break;
-        case EvalFn::nlerp: t.nlerp_f32(q0, q1, tt, out); break;
-        case EvalFn::squad: t.squad_f32(q0, q1, s0, s1, tt, out); break;
-        case EvalFn::squad_setup: t.squad_setup_f32(q0, q1, s0, out); break;
-        case EvalFn::slerp_tau: t2->slerp_tau_f32(q0, q1, tt, T(rec[kEvalTauIndex]), out); break;
+            case EvalFn::slerp:
+                t.slerp_f32(q0, q1, tt, out);
+                break;
+            case EvalFn::nlerp:
+                t.nlerp_f32(q0, q1, tt, out);
+                break;
+            case EvalFn::squad:
+                t.squad_f32(q0, q1, s0, s1, tt, out);
+                break;
+            case EvalFn::squad_setup:
+                t.squad_setup_f32(q0, q1, s0, out);
+                break;
+            case EvalFn::slerp_tau:
+                t2->slerp_tau_f32(q0, q1, tt, T(rec[kEvalTauIndex]), out);
+                break;
         }
     } else {
         switch (fn) {
-        case EvalFn::slerp: t.slerp_f64(q0, q1, tt, out); break;
-        case EvalFn::nlerp: t.nlerp_f64(q0, q1, tt, out); break;
-        case EvalFn::squad: t.squad_f64(q0, q1, s0, s1, tt, out); break;
-        case EvalFn::squad_setup: t.squad_setup_f64(q0, q1, s0, out); break;
-        case EvalFn::slerp_tau: t2->slerp_tau_f64(q0, q1, tt, T(rec[kEvalTauIndex]), out); break;
+            case EvalFn::slerp:
+                t.slerp_f64(q0, q1, tt, out);
+                break;
+            case EvalFn::nlerp:
+                t.nlerp_f64(q0, q1, tt, out);
+                break;
+            case EvalFn::squad:
+                t.squad_f64(q0, q1, s0, s1, tt, out);
+                break;
+            case EvalFn::squad_setup:
+                t.squad_setup_f64(q0, q1, s0, out);
+                break;
+            case EvalFn::slerp_tau:
+                t2->slerp_tau_f64(q0, q1, tt, T(rec[kEvalTauIndex]), out);
+                break;
         }
     }
     // A copy of this worker forked inside the call: it must neither answer nor write a result.
@@ -125,11 +146,16 @@ template <class T> bool eval_guarded(const qc_impl_v1 &t, const qc_impl_v2 *t2, 
 
 bool has_fn(const qc_impl_v1 &t, const qc_impl_v2 *t2, bool f32, EvalFn fn) {
     switch (fn) {
-    case EvalFn::slerp_tau: return t2 && (f32 ? t2->slerp_tau_f32 != nullptr : t2->slerp_tau_f64 != nullptr);
-    case EvalFn::slerp: return f32 ? t.slerp_f32 != nullptr : t.slerp_f64 != nullptr;
-    case EvalFn::nlerp: return f32 ? t.nlerp_f32 != nullptr : t.nlerp_f64 != nullptr;
-    case EvalFn::squad: return f32 ? t.squad_f32 != nullptr : t.squad_f64 != nullptr;
-    case EvalFn::squad_setup: return f32 ? t.squad_setup_f32 != nullptr : t.squad_setup_f64 != nullptr;
+        case EvalFn::slerp_tau:
+            return t2 && (f32 ? t2->slerp_tau_f32 != nullptr : t2->slerp_tau_f64 != nullptr);
+        case EvalFn::slerp:
+            return f32 ? t.slerp_f32 != nullptr : t.slerp_f64 != nullptr;
+        case EvalFn::nlerp:
+            return f32 ? t.nlerp_f32 != nullptr : t.nlerp_f64 != nullptr;
+        case EvalFn::squad:
+            return f32 ? t.squad_f32 != nullptr : t.squad_f64 != nullptr;
+        case EvalFn::squad_setup:
+            return f32 ? t.squad_setup_f32 != nullptr : t.squad_setup_f64 != nullptr;
     }
     return false;
 }
@@ -139,8 +165,8 @@ bool printable_name(const char *s) {
     size_t n = 0;
     for (const char *c = s; *c; ++c, ++n) {
         if (n > 64) return false;
-        bool ok = (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') ||
-                  *c == '-' || *c == '_';
+        bool ok =
+            (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') || *c == '-' || *c == '_';
         if (!ok) return false;
     }
     return true;
@@ -150,10 +176,10 @@ bool printable_name(const char *s) {
 
 unsigned function_bits(const qc_impl_v1 &t, const qc_impl_v2 *t2) {
     const std::pair<bool, FunctionBit> set[] = {
-        {t.slerp_f32 != nullptr, kSlerpF32}, {t.nlerp_f32 != nullptr, kNlerpF32},
-        {t.squad_f32 != nullptr, kSquadF32}, {t.squad_setup_f32 != nullptr, kSquadSetupF32},
-        {t.slerp_f64 != nullptr, kSlerpF64}, {t.nlerp_f64 != nullptr, kNlerpF64},
-        {t.squad_f64 != nullptr, kSquadF64}, {t.squad_setup_f64 != nullptr, kSquadSetupF64},
+        {t.slerp_f32 != nullptr, kSlerpF32},     {t.nlerp_f32 != nullptr, kNlerpF32},
+        {t.squad_f32 != nullptr, kSquadF32},     {t.squad_setup_f32 != nullptr, kSquadSetupF32},
+        {t.slerp_f64 != nullptr, kSlerpF64},     {t.nlerp_f64 != nullptr, kNlerpF64},
+        {t.squad_f64 != nullptr, kSquadF64},     {t.squad_setup_f64 != nullptr, kSquadSetupF64},
         {t2 && t2->slerp_tau_f32, kSlerpTauF32}, {t2 && t2->slerp_tau_f64, kSlerpTauF64}};
     unsigned m = 0;
     for (const auto &[present, bit] : set)
@@ -173,7 +199,8 @@ std::string check_descriptor(const qc_impl_v1 *table, size_t count) {
             return fmt::format("descriptor {} has a family name that is not [A-Za-z0-9_-]{{1,64}}", i);
         if (!seen.insert(t.family).second) return fmt::format("family '{}' is declared twice", t.family);
         const unsigned bits = function_bits(t);
-        if (!(bits & kAnyF32) && !(bits & kAnyF64)) return fmt::format("family '{}' provides no function at all", t.family);
+        if (!(bits & kAnyF32) && !(bits & kAnyF64))
+            return fmt::format("family '{}' provides no function at all", t.family);
         if ((t.squad_f32 != nullptr) != (t.squad_setup_f32 != nullptr) ||
             (t.squad_f64 != nullptr) != (t.squad_setup_f64 != nullptr))
             return fmt::format("family '{}' provides squad without squad_setup or the reverse", t.family);
@@ -252,8 +279,10 @@ int worker_main(const std::string &plugin_path, const std::string &builtin_famil
         }
         std::string why = check_descriptor(table, count);
         for (size_t i = 0; why.empty() && table2 && i < count; i++)
-            if ((table2[i].slerp_tau_f32 && !table2[i].base.slerp_f32) || (table2[i].slerp_tau_f64 && !table2[i].base.slerp_f64))
-                why = fmt::format("family '{}' provides slerp_tau without slerp in the same precision", table[i].family);
+            if ((table2[i].slerp_tau_f32 && !table2[i].base.slerp_f32) ||
+                (table2[i].slerp_tau_f64 && !table2[i].base.slerp_f64))
+                why =
+                    fmt::format("family '{}' provides slerp_tau without slerp in the same precision", table[i].family);
         if (!why.empty()) {
             send_hello("error\trefused: " + why + "\n");
             return 2;
@@ -266,7 +295,8 @@ int worker_main(const std::string &plugin_path, const std::string &builtin_famil
         }
     }
     std::string hello = "ok\n";
-    for (size_t i = 0; i < count; i++) hello += fmt::format("{}\t{}\n", table[i].family, function_bits(table[i], table2 ? &table2[i] : nullptr));
+    for (size_t i = 0; i < count; i++)
+        hello += fmt::format("{}\t{}\n", table[i].family, function_bits(table[i], table2 ? &table2[i] : nullptr));
     auto trapped = [] {
         int n = 0;
         if (g_trap_fd < 0 || ::ioctl(g_trap_fd, FIONREAD, &n) != 0 || n <= 0) return 0;

@@ -77,7 +77,8 @@ void add_conformance(const std::vector<ConformanceRow> &conformance, std::map<Ke
         if (it == rows.end()) continue;  // an implementation the accuracy run did not cover: no row to annotate
         LeaderboardRow &row = it->second;
         row.conformance_run = true;
-        auto v = std::find_if(row.verdicts.begin(), row.verdicts.end(), [&](const Verdict &x) { return x.property == c.property; });
+        auto v = std::find_if(row.verdicts.begin(), row.verdicts.end(),
+                              [&](const Verdict &x) { return x.property == c.property; });
         if (v == row.verdicts.end()) row.verdicts.push_back({c.property, c.verdict});
         else if (verdict_rank(c.verdict) > verdict_rank(v->verdict)) v->verdict = c.verdict;
     }
@@ -123,7 +124,8 @@ Leaderboard build_leaderboard(const ReportTables &t) {
     std::map<Key, LeaderboardRow> rows;
     std::vector<Key> order;
     if (!t.summary && !t.squad_summary)
-        throw InputError(fmt::format("{}: no summary.csv or squad_summary.csv (write them with `quatcheck run`)", t.dir));
+        throw InputError(
+            fmt::format("{}: no summary.csv or squad_summary.csv (write them with `quatcheck run`)", t.dir));
     if (t.summary) {
         add_summary(*t.summary, rows, order, board.regions, &board.have_search);
         board.inputs.push_back("summary.csv");
@@ -138,7 +140,8 @@ Leaderboard build_leaderboard(const ReportTables &t) {
         board.have_run_json = true;
         board.inputs.push_back("run.json");
     }
-    for (const auto &[name, table] : {std::pair{"conformance.csv", &t.conformance}, {"squad_conformance.csv", &t.squad_conformance}})
+    for (const auto &[name, table] :
+         {std::pair{"conformance.csv", &t.conformance}, {"squad_conformance.csv", &t.squad_conformance}})
         if (*table) {
             add_conformance(**table, rows);
             board.have_conformance = true;
@@ -168,8 +171,7 @@ Leaderboard build_leaderboard(const ReportTables &t) {
                 r.worst_region = f.region;
                 r.worst_angle_err_rad = f.max_angle_err_rad;
             }
-            if (f.status != "ok")
-                r.status = (r.status == "ok" ? "" : r.status + "; ") + f.status + " in " + f.region;
+            if (f.status != "ok") r.status = (r.status == "ok" ? "" : r.status + "; ") + f.status + " in " + f.region;
             if (f.max_ulp1) r.worst_ulp1 = std::max(r.worst_ulp1.value_or(0), *f.max_ulp1);
         }
         board.rows.push_back(std::move(r));
@@ -206,7 +208,8 @@ std::string compact_verdicts(const LeaderboardRow &row) {
 
 namespace {
 size_t count_verdict(const LeaderboardRow &r, const char *verdict) {
-    return size_t(std::count_if(r.verdicts.begin(), r.verdicts.end(), [&](const Verdict &v) { return v.verdict == verdict; }));
+    return size_t(
+        std::count_if(r.verdicts.begin(), r.verdicts.end(), [&](const Verdict &v) { return v.verdict == verdict; }));
 }
 // leaderboard.csv is the table meant for spreadsheets, and its text cells come from plugins (names, library
 // versions) and report files: one that starts with = + - @ (or a tab or carriage return) would be read as a
@@ -239,8 +242,16 @@ std::string leaderboard_csv(const Leaderboard &board) {
         // Library versions are free text from the adapters; keep the CSV one field per column.
         std::string version = r.library_version;
         std::replace(version.begin(), version.end(), ',', ';');
-        c = {++rank, spreadsheet_text(r.impl), spreadsheet_text(r.op), spreadsheet_text(r.group), spreadsheet_text(version),
-             r.cases, r.nonfinite, spreadsheet_text(r.status), spreadsheet_text(r.worst_region), r.worst_angle_err_rad};
+        c = {++rank,
+             spreadsheet_text(r.impl),
+             spreadsheet_text(r.op),
+             spreadsheet_text(r.group),
+             spreadsheet_text(version),
+             r.cases,
+             r.nonfinite,
+             spreadsheet_text(r.status),
+             spreadsheet_text(r.worst_region),
+             r.worst_angle_err_rad};
         opt(r.worst_ulp1);
         for (const auto &g : regions) {
             const RegionFigures *f = region_of(r, g);
@@ -277,8 +288,9 @@ void md_table(const Leaderboard &board, const std::vector<std::string> &regions,
         ++rank;
         if ((r.op == "squad") != squad) continue;
         // Names and words come from the report's CSVs: quoted, so a tampered file cannot add markup or HTML.
-        s += fmt::format("| {} | {} | {} | {} | {} | {} |", rank, md_code(r.impl), md_text(r.op), md_text(r.worst_region),
-                         sci(r.worst_angle_err_rad), r.nonfinite ? fmt::format("**{}**", r.nonfinite) : "0");
+        s += fmt::format("| {} | {} | {} | {} | {} | {} |", rank, md_code(r.impl), md_text(r.op),
+                         md_text(r.worst_region), sci(r.worst_angle_err_rad),
+                         r.nonfinite ? fmt::format("**{}**", r.nonfinite) : "0");
         if (any_status) s += r.status == "ok" ? std::string(" ok |") : fmt::format(" **{}** |", md_text(r.status));
         for (const auto &g : regions) {
             const RegionFigures *f = region_of(r, g);
@@ -312,8 +324,7 @@ std::string leaderboard_md(const Leaderboard &board) {
         "parentheses). Rows sort by their worst region's error, most accurate first; rows with non-finite "
         "outputs, then rows whose implementation crashed or hung, sort last. Negative controls (`broken` "
         "group) are left out.\n\n",
-        cases.empty() ? "no cases" : cases,
-        board.have_search ? " (and the worst-case search, where it ran)" : "");
+        cases.empty() ? "no cases" : cases, board.have_search ? " (and the worst-case search, where it ran)" : "");
     bool any_two_key = std::any_of(board.rows.begin(), board.rows.end(), [](auto &r) { return r.op != "squad"; });
     bool any_squad = std::any_of(board.rows.begin(), board.rows.end(), [](auto &r) { return r.op == "squad"; });
     if (board.partial)

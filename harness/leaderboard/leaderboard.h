@@ -52,19 +52,19 @@ struct LeaderboardRow {
     std::string status = "ok";           // or each failing region's status, "crashed in near-pi; ..."
     std::string worst_region;            // the region with the largest max angle error
     double worst_angle_err_rad = 0;
-    std::optional<double> worst_ulp1;    // the largest max_ulp1 over the regions
-    bool conformance_run = false;        // some conformance file had rows for this impl x op
-    std::vector<Verdict> verdicts;       // one per property, in the order of the input file
+    std::optional<double> worst_ulp1;  // the largest max_ulp1 over the regions
+    bool conformance_run = false;      // some conformance file had rows for this impl x op
+    std::vector<Verdict> verdicts;     // one per property, in the order of the input file
     std::optional<double> ns_per_call_throughput, ns_per_call_latency;
 };
 
 struct Leaderboard {
-    std::vector<LeaderboardRow> rows;    // sorted, see above
-    std::vector<std::string> regions;    // every region of the two-key rows, in file order
+    std::vector<LeaderboardRow> rows;  // sorted, see above
+    std::vector<std::string> regions;  // every region of the two-key rows, in file order
     std::vector<std::string> squad_regions;
     bool have_conformance = false, have_timing = false, have_run_json = false, have_search = false;
-    bool partial = false;                // an interrupted run's partial report (ReportTables::partial)
-    std::vector<std::string> inputs;     // the files that were read, for the markdown's footer
+    bool partial = false;             // an interrupted run's partial report (ReportTables::partial)
+    std::vector<std::string> inputs;  // the files that were read, for the markdown's footer
 };
 
 // Builds the leaderboard from a report folder's tables. Throws InputError when neither summary is there.

@@ -9,15 +9,18 @@ namespace {
 // N(z): the number of representable magnitudes between 0 and |z|, extended linearly inside each binade,
 // signed like z. The ulp distance between x and y is |N(x) - N(y)|.
 void ulp_index(Real &out, const Real &z, int p, int emin, Real &tmp) {
-    if (mpfr_zero_p(mp(z))) { mpfr_set_ui(mp(out), 0, MPFR_RNDN); return; }
+    if (mpfr_zero_p(mp(z))) {
+        mpfr_set_ui(mp(out), 0, MPFR_RNDN);
+        return;
+    }
     mpfr_abs(mp(tmp), mp(z), MPFR_RNDN);
     long e = mpfr_get_exp(mp(tmp)) - 1;  // 2^e <= |z| < 2^(e+1)
     if (e < emin) {
         mpfr_mul_2si(mp(out), mp(tmp), p - 1 - emin, MPFR_RNDN);  // |z| / 2^(emin-p+1)
     } else {
         // (e - emin + 1) 2^(p-1) + (|z| - 2^e) / 2^(e-p+1)
-        mpfr_mul_2si(mp(out), mp(tmp), p - 1 - e, MPFR_RNDN);     // |z| / 2^(e-p+1), in [2^(p-1), 2^p)
-        mpfr_sub_ui(mp(out), mp(out), 1ul << (p - 1), MPFR_RNDN);   // minus the binade's start
+        mpfr_mul_2si(mp(out), mp(tmp), p - 1 - e, MPFR_RNDN);      // |z| / 2^(e-p+1), in [2^(p-1), 2^p)
+        mpfr_sub_ui(mp(out), mp(out), 1ul << (p - 1), MPFR_RNDN);  // minus the binade's start
         mpfr_set_si(mp(tmp), e - emin + 1, MPFR_RNDN);
         mpfr_mul_2si(mp(tmp), mp(tmp), p - 1, MPFR_RNDN);
         mpfr_add(mp(out), mp(out), mp(tmp), MPFR_RNDN);
@@ -123,7 +126,8 @@ void floor_angles(CaseMetrics &m, Precision p) {
 double angle_resolution(Precision p) { return std::ldexp(1.0, -(precision_bits(p) + 38)); }
 
 CaseMetrics MetricEngine::measure(const double out[4], const SlerpReference &ref, Op op) {
-    CaseMetrics m = mode_ == ReferenceMode::fast ? measure_fast(out, ref, op, false) : measure_mpfr(out, ref, op, false);
+    CaseMetrics m =
+        mode_ == ReferenceMode::fast ? measure_fast(out, ref, op, false) : measure_mpfr(out, ref, op, false);
     floor_angles(m, precision_);
     return m;
 }
@@ -134,7 +138,8 @@ CaseMetrics MetricEngine::measure_angle(const float out[4], const SlerpReference
 }
 
 CaseMetrics MetricEngine::measure_angle(const double out[4], const SlerpReference &ref) {
-    CaseMetrics m = mode_ == ReferenceMode::fast ? measure_fast(out, ref, Op::slerp, true) : measure_mpfr(out, ref, Op::slerp, true);
+    CaseMetrics m = mode_ == ReferenceMode::fast ? measure_fast(out, ref, Op::slerp, true)
+                                                 : measure_mpfr(out, ref, Op::slerp, true);
     floor_angles(m, precision_);
     return m;
 }
@@ -144,7 +149,10 @@ CaseMetrics MetricEngine::measure_angle(const double out[4], const SlerpReferenc
 CaseMetrics MetricEngine::measure_mpfr(const double out[4], const SlerpReference &ref, Op op, bool angle_only) {
     CaseMetrics m;
     for (int i = 0; i < 4; i++)
-        if (!std::isfinite(out[i])) { m.nonfinite = true; return m; }
+        if (!std::isfinite(out[i])) {
+            m.nonfinite = true;
+            return m;
+        }
     const int p = precision_bits(precision_);
     const int emin = precision_ == Precision::f32 ? Format<float>::emin : Format<double>::emin;
     const double eps = precision_eps(precision_);
@@ -195,9 +203,7 @@ CaseMetrics MetricEngine::measure_mpfr(const double out[4], const SlerpReference
         }
     }
     if (angle_only) return m;
-    if (op == Op::nlerp) {
-        m.angle_err_vs_nlerp_rad = angle_to(*target_nlerp);
-    }
+    if (op == Op::nlerp) { m.angle_err_vs_nlerp_rad = angle_to(*target_nlerp); }
 
     // Component errors against s R.
     double max_ulp = 0, max_abs = 0;

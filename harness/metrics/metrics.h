@@ -105,10 +105,10 @@ struct FastMetricBounds {
     double norm_rel, norm_abs;    // norm_err_ulp1, in units of eps
     double sign_band;             // |r^.R| at or below which s may differ between the engines
 };
-inline constexpr FastMetricBounds kFastMetricBoundsF32{0x1p-49, 0x1p-96, 0x1p-51, 0x1p-78, 0x1p-51, 0x1p-81,
-                                                       0x1p-51, 0x1p-78, 0x1p-98};
-inline constexpr FastMetricBounds kFastMetricBoundsF64{0x1p-49, 0x1p-96, 0x1p-51, 0x1p-49, 0x1p-51, 0x1p-52,
-                                                       0x1p-51, 0x1p-49, 0x1p-98};
+inline constexpr FastMetricBounds kFastMetricBoundsF32{0x1p-49, 0x1p-96, 0x1p-51, 0x1p-78, 0x1p-51,
+                                                       0x1p-81, 0x1p-51, 0x1p-78, 0x1p-98};
+inline constexpr FastMetricBounds kFastMetricBoundsF64{0x1p-49, 0x1p-96, 0x1p-51, 0x1p-49, 0x1p-51,
+                                                       0x1p-52, 0x1p-51, 0x1p-49, 0x1p-98};
 inline const FastMetricBounds &fast_metric_bounds(Precision p) {
     return p == Precision::f32 ? kFastMetricBoundsF32 : kFastMetricBoundsF64;
 }

@@ -175,10 +175,14 @@ QC_INLINE double ulp_distance_dd(DD x, double y, int p, int emin) {
 
 // Every metric of docs/metrics.md in double-double against the given double-double reference.
 QC_FMA_CLONES CaseMetrics measure_dd(const double out[4], const DDQuat &R, const DDQuat &N, const DDQuat &R_other,
-                       const DDQuat &N_other, bool in_tie_band, Op op, Precision precision, bool angle_only) {
+                                     const DDQuat &N_other, bool in_tie_band, Op op, Precision precision,
+                                     bool angle_only) {
     CaseMetrics m;
     for (int i = 0; i < 4; i++)
-        if (!std::isfinite(out[i])) { m.nonfinite = true; return m; }
+        if (!std::isfinite(out[i])) {
+            m.nonfinite = true;
+            return m;
+        }
     const int p = precision_bits(precision);
     const int emin = precision == Precision::f32 ? Format<float>::emin : Format<double>::emin;
     const double eps = precision_eps(precision);
@@ -254,7 +258,7 @@ double fast_ulp_reference_slack(const DDQuat &target, int p, int emin) {
     for (const DD &c : target) {
         const double a = std::fabs(c.hi);
         if (!(a < 0x1p-969)) continue;  // the low word is normal: rounding <= 2^-105 |R_i|, in the constants
-        const int e = a == 0 ? emin : std::max(std::ilogb(a), emin);  // hi = 0: |R_i| <= 2^-1075
+        const int e = a == 0 ? emin : std::max(std::ilogb(a), emin);    // hi = 0: |R_i| <= 2^-1075
         slack = std::max(slack, std::ldexp(1.0, -1075 - (e - p + 1)));  // 2^-1075 / ulp(R_i)
     }
     return slack;
@@ -262,8 +266,8 @@ double fast_ulp_reference_slack(const DDQuat &target, int p, int emin) {
 
 CaseMetrics MetricEngine::measure_fast(const double out[4], const SlerpReference &ref, Op op, bool angle_only) {
     if (damage_ == MetricDamage::drop_reference_low_word)
-        return measure_dd(out, high_words(ref.R), high_words(ref.N), high_words(ref.R_other),
-                          high_words(ref.N_other), ref.in_tie_band, op, precision_, angle_only);
+        return measure_dd(out, high_words(ref.R), high_words(ref.N), high_words(ref.R_other), high_words(ref.N_other),
+                          ref.in_tie_band, op, precision_, angle_only);
     return measure_dd(out, ref.R, ref.N, ref.R_other, ref.N_other, ref.in_tie_band, op, precision_, angle_only);
 }
 

@@ -5,7 +5,7 @@
 #pragma once
 
 #include "plugins/impls.h"
-#include "run/context.h"
+#include "isolate/context.h"
 #include "run/runner.h"
 #include "search/search.h"
 

@@ -54,10 +54,12 @@ const std::vector<BuiltinImpl> &builtin_impls() {
 bool Impl::supports(Op op) const {
     bool f32 = precision == Precision::f32;
     switch (op) {
-    case Op::slerp: return f32 ? table->slerp_f32 != nullptr : table->slerp_f64 != nullptr;
-    case Op::nlerp: return f32 ? table->nlerp_f32 != nullptr : table->nlerp_f64 != nullptr;
-    case Op::squad:
-        return f32 ? (table->squad_f32 && table->squad_setup_f32) : (table->squad_f64 && table->squad_setup_f64);
+        case Op::slerp:
+            return f32 ? table->slerp_f32 != nullptr : table->slerp_f64 != nullptr;
+        case Op::nlerp:
+            return f32 ? table->nlerp_f32 != nullptr : table->nlerp_f64 != nullptr;
+        case Op::squad:
+            return f32 ? (table->squad_f32 && table->squad_setup_f32) : (table->squad_f64 && table->squad_setup_f64);
     }
     return false;
 }
@@ -86,18 +88,19 @@ std::vector<Impl> load_catalogue(const std::vector<std::string> &plugin_paths, c
         const std::string &given = process ? command : path;
         for (size_t k = 0; k < given.size(); ++k)
             if ((unsigned char)given[k] < 0x20 || given[k] == 0x7f)
-                throw UsageError(fmt::format("{}: the {} holds a control character (byte 0x{:02x} at offset {}); give it on one line "
-                                             "without control characters",
-                                             process ? "--plugin-cmd" : "--plugin", process ? "command" : "path",
-                                             (unsigned char)given[k], k));
+                throw UsageError(fmt::format(
+                    "{}: the {} holds a control character (byte 0x{:02x} at offset {}); give it on one line "
+                    "without control characters",
+                    process ? "--plugin-cmd" : "--plugin", process ? "command" : "path", (unsigned char)given[k], k));
         // --plugin-cmd: a program speaking docs/plugin-protocol.md (harness/isolate/process_plugin.h).
         if (process) {
             const ProcessPlugin plugin = start_process_plugin(command, families, ctx);
-            const std::string summary = fmt::format("{} {} through --plugin-cmd '{}'", plugin.library, plugin.version, command);
+            const std::string summary =
+                fmt::format("{} {} through --plugin-cmd '{}'", plugin.library, plugin.version, command);
             for (const auto &f : plugin.families) {
                 families.insert(f.descriptor.family);
-                add_family(out, isolated_table(f.descriptor), "plugin", summary, plugin.version, command, f.known, f.backend,
-                           f.descriptor.functions);
+                add_family(out, isolated_table(f.descriptor), "plugin", summary, plugin.version, command, f.known,
+                           f.backend, f.descriptor.functions);
             }
             continue;
         }
@@ -105,7 +108,9 @@ std::vector<Impl> load_catalogue(const std::vector<std::string> &plugin_paths, c
         // slash would make dlopen search the library path, so it is refused).
         if (path.empty()) throw UsageError("--plugin: empty path (name a shared library, e.g. ./libmyslerp.so)");
         if (path.find('/') == std::string::npos)
-            throw InputError(fmt::format("{}: plugin path must contain a '/' (e.g. ./{}); plugins are loaded only from paths you name", path, path));
+            throw InputError(fmt::format(
+                "{}: plugin path must contain a '/' (e.g. ./{}); plugins are loaded only from paths you name", path,
+                path));
         // A folder, a FIFO or a device is refused before anything reads it (a FIFO held the loader 5 s).
         if (std::error_code ec; std::filesystem::exists(path, ec) && !std::filesystem::is_regular_file(path, ec))
             throw InputError(fmt::format("{}: cannot load plugin: not a regular file", path));
@@ -123,15 +128,15 @@ std::vector<Impl> load_catalogue(const std::vector<std::string> &plugin_paths, c
     return out;
 }
 
-template <class T>
-EvalOutcome eval_batch(const Impl &impl, Op op, const SlerpCase<T> *cases, size_t n, Quat<T> *outs) {
+template <class T> EvalOutcome eval_batch(const Impl &impl, Op op, const SlerpCase<T> *cases, size_t n, Quat<T> *outs) {
     return impl.backend->eval_cases(op, cases, n, outs);
 }
 
 template EvalOutcome eval_batch<float>(const Impl &, Op, const SlerpCase<float> *, size_t, Quat<float> *);
 template EvalOutcome eval_batch<double>(const Impl &, Op, const SlerpCase<double> *, size_t, Quat<double> *);
 
-template <class T> void PendingBatch<T>::start(const Impl &impl, Op op, const SlerpCase<T> *cases, size_t n, Quat<T> *outs) {
+template <class T>
+void PendingBatch<T>::start(const Impl &impl, Op op, const SlerpCase<T> *cases, size_t n, Quat<T> *outs) {
     pending_.reset();
     outcome_ = EvalOutcome{};
     outs_ = outs;
@@ -206,11 +211,10 @@ void isolate_builtins(std::vector<Impl> &catalogue, const RunContext &ctx) {
         if (i.origin == "builtin" && i.backend->in_process()) i.backend = isolated_builtin_backend(i.family, ctx);
 }
 
-
 namespace {
 // One record through the backend (squad, squad_setup, slerp_tau: c = nullptr, tau in record[8]).
-template <class T>
-void squad_record(const Impl &impl, EvalFn fn, const T *a, const T *b, const T *c, const T *d, T t, T out[4], T tau = T(0)) {
+template <class T> void squad_record(const Impl &impl, EvalFn fn, const T *a, const T *b, const T *c, const T *d, T t,
+                                     T out[4], T tau = T(0)) {
     double in[kEvalRecord] = {}, res[4] = {};
     for (int k = 0; k < 4; k++) {
         in[k] = double(a[k]), in[4 + k] = double(b[k]);
@@ -233,13 +237,16 @@ void squad_record(const Impl &impl, EvalFn fn, const T *a, const T *b, const T *
 template <> void Impl::slerp_tau<float>(const float q0[4], const float q1[4], float t, float tau, float out[4]) const {
     squad_record<float>(*this, EvalFn::slerp_tau, q0, q1, nullptr, nullptr, t, out, tau);
 }
-template <> void Impl::slerp_tau<double>(const double q0[4], const double q1[4], double t, double tau, double out[4]) const {
+template <>
+void Impl::slerp_tau<double>(const double q0[4], const double q1[4], double t, double tau, double out[4]) const {
     squad_record<double>(*this, EvalFn::slerp_tau, q0, q1, nullptr, nullptr, t, out, tau);
 }
-template <> void Impl::squad<float>(const float q0[4], const float q1[4], const float s0[4], const float s1[4], float t, float out[4]) const {
+template <> void Impl::squad<float>(const float q0[4], const float q1[4], const float s0[4], const float s1[4], float t,
+                                    float out[4]) const {
     squad_record<float>(*this, EvalFn::squad, q0, q1, s0, s1, t, out);
 }
-template <> void Impl::squad<double>(const double q0[4], const double q1[4], const double s0[4], const double s1[4], double t, double out[4]) const {
+template <> void Impl::squad<double>(const double q0[4], const double q1[4], const double s0[4], const double s1[4],
+                                     double t, double out[4]) const {
     squad_record<double>(*this, EvalFn::squad, q0, q1, s0, s1, t, out);
 }
 template <> void Impl::squad_setup<float>(const float p[4], const float c[4], const float n[4], float s[4]) const {

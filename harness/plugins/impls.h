@@ -35,10 +35,10 @@ private:
 
 // One implementation in one precision, e.g. "seed-c.f32".
 struct Impl {
-    std::string name;     // FAMILY.f32 or FAMILY.f64
+    std::string name;  // FAMILY.f32 or FAMILY.f64
     std::string family;
     Precision precision = Precision::f64;
-    std::string group;    // seed, engine, broken, example, plugin
+    std::string group;  // seed, engine, broken, example, plugin
     std::string summary;
     std::string version;  // library version (engine adapters), empty otherwise
     std::string origin;   // "builtin" or the plugin's path
@@ -46,8 +46,12 @@ struct Impl {
     std::vector<KnownDeviation> known;  // documented deviations (process plugins: their hello's `known` lines)
     KeyCurve curve;                     // a built-in's key-track curve (registry.h), unset for plugins
     bool has_curve() const { return precision == Precision::f32 ? curve.f32 != nullptr : curve.f64 != nullptr; }
-    void curve_at(const float *keys, size_t n, size_t segment, float t, float out[4]) const { curve.f32(keys, n, segment, t, out); }
-    void curve_at(const double *keys, size_t n, size_t segment, double t, double out[4]) const { curve.f64(keys, n, segment, t, out); }
+    void curve_at(const float *keys, size_t n, size_t segment, float t, float out[4]) const {
+        curve.f32(keys, n, segment, t, out);
+    }
+    void curve_at(const double *keys, size_t n, size_t segment, double t, double out[4]) const {
+        curve.f64(keys, n, segment, t, out);
+    }
 
     bool supports(Op op) const;
     // The documented deviation for (op, property), or nullptr.
@@ -60,9 +64,13 @@ struct Impl {
     std::shared_ptr<CallLatch> latch = std::make_shared<CallLatch>();
 
     void slerp(const float q0[4], const float q1[4], float t, float out[4]) const { call(Op::slerp, q0, q1, t, out); }
-    void slerp(const double q0[4], const double q1[4], double t, double out[4]) const { call(Op::slerp, q0, q1, t, out); }
+    void slerp(const double q0[4], const double q1[4], double t, double out[4]) const {
+        call(Op::slerp, q0, q1, t, out);
+    }
     void nlerp(const float q0[4], const float q1[4], float t, float out[4]) const { call(Op::nlerp, q0, q1, t, out); }
-    void nlerp(const double q0[4], const double q1[4], double t, double out[4]) const { call(Op::nlerp, q0, q1, t, out); }
+    void nlerp(const double q0[4], const double q1[4], double t, double out[4]) const {
+        call(Op::nlerp, q0, q1, t, out);
+    }
 
     // Calls the two-key op (slerp or nlerp) on one case in this implementation's precision, through the
     // backend; a case the backend could not evaluate (crash, timeout) reads as a non-finite output. For many
@@ -91,8 +99,7 @@ std::vector<Impl> load_catalogue(const std::vector<std::string> &plugin_paths, c
 bool stop_calling(const Impl &impl, const char *what, const EvalOutcome &o = {});
 
 // Evaluates a two-key op (slerp or nlerp) of `impl` on cases[0..n) into outs[0..n), through its backend.
-template <class T>
-EvalOutcome eval_batch(const Impl &impl, Op op, const SlerpCase<T> *cases, size_t n, Quat<T> *outs);
+template <class T> EvalOutcome eval_batch(const Impl &impl, Op op, const SlerpCase<T> *cases, size_t n, Quat<T> *outs);
 
 // eval_batch() in two halves (EvalBackend::start_records()): start() sends the batch to an implementation
 // that lives in another process and returns; finish() waits for it. In process, and for backends without

@@ -9,9 +9,18 @@ namespace qc {
 bool glob_match(const std::string &pattern, const std::string &text) {
     size_t p = 0, t = 0, star = std::string::npos, mark = 0;
     while (t < text.size()) {
-        if (p < pattern.size() && (pattern[p] == '?' || pattern[p] == text[t])) { ++p, ++t; continue; }
-        if (p < pattern.size() && pattern[p] == '*') { star = p++, mark = t; continue; }
-        if (star != std::string::npos) { p = star + 1, t = ++mark; continue; }
+        if (p < pattern.size() && (pattern[p] == '?' || pattern[p] == text[t])) {
+            ++p, ++t;
+            continue;
+        }
+        if (p < pattern.size() && pattern[p] == '*') {
+            star = p++, mark = t;
+            continue;
+        }
+        if (star != std::string::npos) {
+            p = star + 1, t = ++mark;
+            continue;
+        }
         return false;
     }
     while (p < pattern.size() && pattern[p] == '*') ++p;
@@ -23,8 +32,10 @@ bool filter_matches(const std::string &filter, const Impl &impl) {
     return impl.group != "bench" && glob_match(filter, impl.name);
 }
 
-std::vector<const Impl *> select_implementations(const std::vector<Impl> &catalogue, const std::vector<std::string> &filters,
-                                                 const std::function<bool(const Impl &)> &usable, std::string_view what) {
+std::vector<const Impl *> select_implementations(const std::vector<Impl> &catalogue,
+                                                 const std::vector<std::string> &filters,
+                                                 const std::function<bool(const Impl &)> &usable,
+                                                 std::string_view what) {
     std::vector<const Impl *> out;
     for (const auto &i : catalogue) {
         if (usable && !usable(i)) continue;

@@ -27,7 +27,8 @@ bool filter_matches(const std::string &filter, const Impl &impl);
 // usable: what the command can evaluate at all (e.g. squad support); empty = every implementation.
 // Throws UsageError for the first filter that matches no usable implementation; `what` names them in the
 // message ("implementation", "squad implementation").
-std::vector<const Impl *> select_implementations(const std::vector<Impl> &catalogue, const std::vector<std::string> &filters,
+std::vector<const Impl *> select_implementations(const std::vector<Impl> &catalogue,
+                                                 const std::vector<std::string> &filters,
                                                  const std::function<bool(const Impl &)> &usable = {},
                                                  std::string_view what = "implementation");
 

@@ -44,9 +44,9 @@ namespace {
 
 std::atomic<int> g_damage{-1};  // -1: not read from the environment yet
 
-constexpr int kSteps = 256;             // table spacing 1/256: reduced arguments |r|, |u| <= 2^-9
-constexpr int kSinTable = 413;          // sin(k/256), cos(k/256), k = 0..412 (k/256 <= 1.61)
-constexpr int kAtanTable = 260;         // atan(k/256), k = 0..259 (z <= 1.01)
+constexpr int kSteps = 256;      // table spacing 1/256: reduced arguments |r|, |u| <= 2^-9
+constexpr int kSinTable = 413;   // sin(k/256), cos(k/256), k = 0..412 (k/256 <= 1.61)
+constexpr int kAtanTable = 260;  // atan(k/256), k = 0..259 (z <= 1.01)
 struct Tables {
     DB sin_k[kSinTable], cos_k[kSinTable];
     DB atan_k[kAtanTable];
@@ -55,9 +55,9 @@ struct Tables {
     DB sin_c3, sin_c5;  // -1/3!, 1/5!
     DB cos_c4;          // 1/4!
     DB atan_c3;         // -1/3
-    double sin_t[2];  // -1/7!, 1/9! rounded to double;            remainder |r|^11/11! < 2^-124
-    double cos_t[2];  // -1/6!, 1/8!;                                remainder |r|^10/10! < 2^-111
-    double atan_t[4]; // 1/5, -1/7, 1/9, -1/11;                      remainder |u|^13/13 < 2^-120
+    double sin_t[2];    // -1/7!, 1/9! rounded to double;            remainder |r|^11/11! < 2^-124
+    double cos_t[2];    // -1/6!, 1/8!;                                remainder |r|^10/10! < 2^-111
+    double atan_t[4];   // 1/5, -1/7, 1/9, -1/11;                      remainder |u|^13/13 < 2^-120
 };
 
 // A real computed by MPFR at 256 bits, rounded to double-double: error <= 2^-105 |hi| (+ MPFR's 2^-250).
@@ -399,7 +399,7 @@ bool estimate_slerp_dd(const double q0[4], const double q1[4], double t, DDQuat 
     if ((dot.hi < 0) != other_arc) sign1 = -1, dot = dd::neg(dot);
     if (abs_dot) *abs_dot = std::fabs(dot.hi + dot.lo);
     DD s0{1 - t, 0}, s1{t, 0};  // the ends exactly, and the limit at W = 0 (1 - t is exact for t in [1/2, 1];
-    if (t < 0.5) s0 = dd::two_sum(1.0, -t);  // below, its double-double)
+    if (t < 0.5) s0 = dd::two_sum(1.0, -t);         // below, its double-double)
     const DD nm = add_abs(DD{1, 0}, dd::neg(dot));  // |a - b|^2 / 2
     if (nm.hi > 0 && t > 0 && t < 1) {
         const DD W = dd::mul(atan_dd(dd::sqrt(dd::div(nm, add_abs(DD{1, 0}, dot)))), 2.0);
@@ -419,8 +419,8 @@ bool estimate_slerp_dd(const double q0[4], const double q1[4], double t, DDQuat 
 
 double fast_tolerance(Precision p) { return std::ldexp(1.0, -(precision_bits(p) + 40)); }
 
-FastOutcome fast_slerp_reference(const double q0_in[4], const double q1_in[4], double t, Precision p, SlerpReference &out,
-                                 bool want_nlerp) {
+FastOutcome fast_slerp_reference(const double q0_in[4], const double q1_in[4], double t, Precision p,
+                                 SlerpReference &out, bool want_nlerp) {
     // Components below 2^-400 (zeros nudged by a few ulps, subnormals) are set to zero and accounted for:
     // with |q| >= 2^-200 they move a = q/|q| by at most 2 sum|e_i|/|q| <= 2^-199, and (R, N) is Lipschitz
     // in (a, b) with a constant below 4 on a.b >= 0 (|s0|, |s1| <= sqrt 2, |s'| <= 0.66, |dW| <= sqrt 2 |d(a-b)|,

@@ -67,8 +67,12 @@ void product(RealQuat &out, const RealQuat &a, const RealQuat &b, bool ca, bool 
 }  // namespace
 
 void RealQuatOps::mul(RealQuat &out, const RealQuat &a, const RealQuat &b) { product(out, a, b, false, false, tmp_); }
-void RealQuatOps::conj_mul(RealQuat &out, const RealQuat &a, const RealQuat &b) { product(out, a, b, true, false, tmp_); }
-void RealQuatOps::mul_conj(RealQuat &out, const RealQuat &a, const RealQuat &b) { product(out, a, b, false, true, tmp_); }
+void RealQuatOps::conj_mul(RealQuat &out, const RealQuat &a, const RealQuat &b) {
+    product(out, a, b, true, false, tmp_);
+}
+void RealQuatOps::mul_conj(RealQuat &out, const RealQuat &a, const RealQuat &b) {
+    product(out, a, b, false, true, tmp_);
+}
 
 void RealQuatOps::log_unit(RealQuat &out, const RealQuat &u) {
     mpfr_sqr(mp(vn_), mp(u[1]), MPFR_RNDN);

@@ -9,8 +9,7 @@
 
 namespace qc {
 
-using Real = boost::multiprecision::number<boost::multiprecision::mpfr_float_backend<0>,
-                                           boost::multiprecision::et_off>;
+using Real = boost::multiprecision::number<boost::multiprecision::mpfr_float_backend<0>, boost::multiprecision::et_off>;
 using RealQuat = std::array<Real, 4>;
 
 inline mpfr_ptr mp(Real &r) { return r.backend().data(); }

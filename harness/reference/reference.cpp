@@ -72,7 +72,9 @@ bool sampled_for_validation(uint64_t seed, uint64_t index) {
 }
 
 ReferenceEngine::ReferenceEngine(Precision precision, ReferenceMode mode, int start_bits)
-    : precision_(precision), mode_(mode), start_bits_(start_bits > 0 ? start_bits : 2 * precision_bits(precision) + 32) {
+    : precision_(precision),
+      mode_(mode),
+      start_bits_(start_bits > 0 ? start_bits : 2 * precision_bits(precision) + 32) {
     free_mpfr_caches_at_thread_exit();
     // Exact products of two doubles need 106 bits; the dot product's sign comes from mpfr_sum, which
     // rounds correctly and therefore gets the sign (and exact zero) right.
@@ -129,7 +131,8 @@ void ReferenceEngine::evaluate(const double q0[4], const double q1[4], double t,
     for (int i = 0; i < 4; i++) mpfr_set_d(mp(a_[i]), q0[i], MPFR_RNDN), mpfr_set_d(mp(b_[i]), q1[i], MPFR_RNDN);
     norm4(n0_, tmp_, a_);
     norm4(n1_, tmp_, b_);
-    if (mpfr_zero_p(mp(n0_)) || mpfr_zero_p(mp(n1_))) throw InputError("reference: a quaternion of zero norm has no direction");
+    if (mpfr_zero_p(mp(n0_)) || mpfr_zero_p(mp(n1_)))
+        throw InputError("reference: a quaternion of zero norm has no direction");
     for (int i = 0; i < 4; i++) {
         mpfr_div(mp(a_[i]), mp(a_[i]), mp(n0_), MPFR_RNDN);
         mpfr_div(mp(b_[i]), mp(b_[i]), mp(n1_), MPFR_RNDN);
@@ -250,11 +253,13 @@ void ReferenceEngine::slerp_mpfr(const double q0[4], const double q1[4], double 
     for (int i = 0; i < 4; i++) {
         out.R[i] = round_to_dd(out.R_mp[i]);
         out.N[i] = round_to_dd(out.N_mp[i]);
-        if (out.in_tie_band) out.R_other[i] = round_to_dd(out.R_other_mp[i]), out.N_other[i] = round_to_dd(out.N_other_mp[i]);
+        if (out.in_tie_band)
+            out.R_other[i] = round_to_dd(out.R_other_mp[i]), out.N_other[i] = round_to_dd(out.N_other_mp[i]);
     }
 }
 
-void ReferenceEngine::slerp_exact(const double q0[4], const double q1[4], double t, SlerpReference &out, bool validate) {
+void ReferenceEngine::slerp_exact(const double q0[4], const double q1[4], double t, SlerpReference &out,
+                                  bool validate) {
     ++stats_.cases;
     for (int i = 0; i < 4; i++)
         if (!std::isfinite(q0[i]) || !std::isfinite(q1[i]))
@@ -264,14 +269,20 @@ void ReferenceEngine::slerp_exact(const double q0[4], const double q1[4], double
 
     const FastOutcome o = fast_slerp_reference(q0, q1, t, precision_, out, want_nlerp_);
     switch (o) {
-    case FastOutcome::certified:
-        ++stats_.fast_certified;
-        out.mpfr_evaluated = false;
-        if (validate) check_fast(q0, q1, t, out);
-        return;
-    case FastOutcome::undecided_sign: ++stats_.fallback_undecided_sign; break;
-    case FastOutcome::bound_too_wide: ++stats_.fallback_bound_too_wide; break;
-    case FastOutcome::ill_conditioned: ++stats_.fallback_ill_conditioned; break;
+        case FastOutcome::certified:
+            ++stats_.fast_certified;
+            out.mpfr_evaluated = false;
+            if (validate) check_fast(q0, q1, t, out);
+            return;
+        case FastOutcome::undecided_sign:
+            ++stats_.fallback_undecided_sign;
+            break;
+        case FastOutcome::bound_too_wide:
+            ++stats_.fallback_bound_too_wide;
+            break;
+        case FastOutcome::ill_conditioned:
+            ++stats_.fallback_ill_conditioned;
+            break;
     }
     slerp_mpfr(q0, q1, t, out, validate);
 }
@@ -284,8 +295,7 @@ void ReferenceEngine::check_fast(const double q0[4], const double q1[4], double 
     evaluate(q0, q1, t, kFastCheckBits, mpfr_check_);
     const double slack = std::ldexp(1.0, -(kFastCheckBits - 8));
     bool violated = mpfr_check_.in_tie_band != fast.in_tie_band || mpfr_check_.tie != fast.tie ||
-                    mpfr_check_.dot != fast.dot ||
-                    !(std::fabs(mpfr_check_.arc_w - fast.arc_w) <= 2 * kFastArcBound);
+                    mpfr_check_.dot != fast.dot || !(std::fabs(mpfr_check_.arc_w - fast.arc_w) <= 2 * kFastArcBound);
     double worst = 0;
     auto cmp = [&](const DDQuat &f, const RealQuat &m) {
         for (int i = 0; i < 4; i++) {

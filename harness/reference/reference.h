@@ -57,7 +57,7 @@ struct ReferenceStats {
     // reference, those of them also evaluated with the certified reference to check the screen, and checks
     // whose certified error exceeded the screen's upper bound (a bug: any nonzero count fails the tests).
     uint64_t screened = 0;
-    uint64_t screened_dd = 0;  // of them, decided by the double-double estimate (the second screen)
+    uint64_t screened_dd = 0;         // of them, decided by the double-double estimate (the second screen)
     uint64_t deferred = 0;            // steps not screened out whose error was decided on the double-double
                                       // estimate's interval, certified only where needed:
     uint64_t deferred_certified = 0;  // certified evaluations of such steps (1 in 64 at once as a check, the
@@ -67,9 +67,7 @@ struct ReferenceStats {
     uint64_t screen_violations = 0;
 
     void add(const ReferenceStats &o);
-    uint64_t fallbacks() const {
-        return fallback_undecided_sign + fallback_bound_too_wide + fallback_ill_conditioned;
-    }
+    uint64_t fallbacks() const { return fallback_undecided_sign + fallback_bound_too_wide + fallback_ill_conditioned; }
 };
 
 struct SlerpReference {
@@ -83,9 +81,9 @@ struct SlerpReference {
     // The same in arbitrary precision: set only when mpfr_evaluated (ReferenceMode::mpfr always).
     RealQuat R_mp, N_mp, R_other_mp, N_other_mp;
     bool mpfr_evaluated = false;
-    double fast_bound = 0;  // fast path: the certified bound on every component (0 when MPFR decided)
-    double arc_w = 0;  // W, the angle between a and b on the 3-sphere, in [0, pi/2] (rotation angle 2W)
-    double dot = 0;    // a.b before the flip, rounded to double
+    double fast_bound = 0;     // fast path: the certified bound on every component (0 when MPFR decided)
+    double arc_w = 0;          // W, the angle between a and b on the 3-sphere, in [0, pi/2] (rotation angle 2W)
+    double dot = 0;            // a.b before the flip, rounded to double
     bool tie = false;          // q0.q1 == 0 exactly
     bool in_tie_band = false;  // |a.b| <= 4 eps: a dot product in the implementation's format may round
                                // to either sign, so either arc is a legitimate choice

@@ -140,13 +140,15 @@ bool SquadReferenceEngine::agree(const SquadTrackReference &x, const SquadTrackR
 
 void SquadReferenceEngine::evaluate(const KeyTrack &keys, const std::vector<SquadQuery> &queries,
                                     SquadTrackReference &out, bool validate) {
-    if (keys.size() < 2) throw InputError(fmt::format("squad reference: a track needs at least 2 keys, got {}", keys.size()));
+    if (keys.size() < 2)
+        throw InputError(fmt::format("squad reference: a track needs at least 2 keys, got {}", keys.size()));
     for (const auto &k : keys)
         for (double x : k)
             if (!std::isfinite(x)) throw InputError("squad reference: a key component is not finite");
     for (const auto &q : queries)
         if (q.segment + 1 >= keys.size() || !(q.t >= 0 && q.t <= 1))
-            throw InputError(fmt::format("squad reference: query (segment {}, t {}) is outside the track", q.segment, q.t));
+            throw InputError(
+                fmt::format("squad reference: query (segment {}, t {}) is outside the track", q.segment, q.t));
     stats_.cases += queries.size();
     compute(keys, queries, start_bits_, out);
     if (validate || out.ill_conditioned) {

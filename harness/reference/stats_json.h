@@ -22,7 +22,8 @@ inline void put_reference_mode(nlohmann::json &j, ReferenceMode mode) { j[kRefer
 inline ReferenceMode get_reference_mode(const nlohmann::json &j, const std::string &where) {
     const auto it = j.find(kReferenceModeKey);
     if (it == j.end() || !it->is_string())
-        throw InputError(fmt::format("merge: {}: no {} (written by an older quatcheck: rerun it)", where, kReferenceModeKey));
+        throw InputError(
+            fmt::format("merge: {}: no {} (written by an older quatcheck: rerun it)", where, kReferenceModeKey));
     const auto mode = parse_reference_mode(it->get<std::string>());
     if (!mode) throw InputError(fmt::format("merge: {}: unknown reference mode '{}'", where, it->get<std::string>()));
     return *mode;

@@ -13,11 +13,16 @@ const std::vector<Region> &all_regions() {
 
 const char *to_string(Region r) {
     switch (r) {
-    case Region::uniform: return "uniform";
-    case Region::near_0: return "near-0";
-    case Region::near_half_pi: return "near-half-pi";
-    case Region::near_pi: return "near-pi";
-    case Region::threshold: return "threshold";
+        case Region::uniform:
+            return "uniform";
+        case Region::near_0:
+            return "near-0";
+        case Region::near_half_pi:
+            return "near-half-pi";
+        case Region::near_pi:
+            return "near-pi";
+        case Region::threshold:
+            return "threshold";
     }
     return "?";
 }
@@ -89,11 +94,18 @@ void at_dot(Rng &rng, const double q0[4], double d, double q1[4]) {
 template <class T> void exact_orthogonal(Rng &rng, SlerpCase<T> &c) {
     const Quat<T> &q = c.q0;
     switch (rng.below(3)) {
-    case 0: c.q1 = {-q[1], q[0], q[3], -q[2]}; break;  // q * i
-    case 1: c.q1 = {-q[2], -q[3], q[0], q[1]}; break;  // q * j
-    default: c.q1 = {-q[3], q[2], -q[1], q[0]}; break; // q * k
+        case 0:
+            c.q1 = {-q[1], q[0], q[3], -q[2]};
+            break;  // q * i
+        case 1:
+            c.q1 = {-q[2], -q[3], q[0], q[1]};
+            break;  // q * j
+        default:
+            c.q1 = {-q[3], q[2], -q[1], q[0]};
+            break;  // q * k
     }
-    if (rng.below(2)) for (T &x : c.q1) x = -x;
+    if (rng.below(2))
+        for (T &x : c.q1) x = -x;
 }
 
 // Ends along two basis axes, so that the dot product computed in the format is exactly d:
@@ -118,10 +130,20 @@ template <class T> T sample_t(Rng &rng) {
         return t > one ? one : t;
     }
     switch (k) {
-    case 70: case 71: case 72: return T(0);
-    case 73: case 74: case 75: return T(0.5);
-    case 76: case 77: case 78: return one;
-    default: break;
+        case 70:
+        case 71:
+        case 72:
+            return T(0);
+        case 73:
+        case 74:
+        case 75:
+            return T(0.5);
+        case 76:
+        case 77:
+        case 78:
+            return one;
+        default:
+            break;
     }
     if (k < 85) {  // a few ulps away from 0 or from 1
         int steps = 1 + int(rng.below(4));
@@ -140,53 +162,53 @@ template <class T> SlerpCase<T> sample_case(Region r, Rng &rng) {
     random_unit(rng, q0);
     c.q0 = round_quat<T>(q0);
     switch (r) {
-    case Region::uniform:
-        random_unit(rng, q1);
-        c.q1 = round_quat<T>(q1);
-        break;
-    case Region::near_0:
-        if (rng.below(20) == 0) {
-            c.q1 = c.q0;  // exactly equal ends
-        } else {
-            at_arc(rng, q0, rng.log_uniform(kRegionMinOffset, kNear0MaxArc), q1);
+        case Region::uniform:
+            random_unit(rng, q1);
             c.q1 = round_quat<T>(q1);
-        }
-        break;
-    case Region::near_half_pi:
-        if (rng.below(20) == 0) {
-            exact_orthogonal(rng, c);
-        } else {
-            double d = rng.log_uniform(kRegionMinOffset, kNearHalfPiMaxDot);
-            at_dot(rng, q0, rng.below(2) ? d : -d, q1);
-            c.q1 = round_quat<T>(q1);
-        }
-        break;
-    case Region::near_pi:
-        if (rng.below(20) == 0) {
-            for (int i = 0; i < 4; i++) c.q1[i] = -c.q0[i];  // exactly antipodal
-        } else {
-            double delta = rng.log_uniform(kRegionMinOffset, kNearPiMaxDelta);  // a.b = -1 + delta
-            double W = 2 * std::asin(std::sqrt(delta / 2)); // arc from -q0
-            double m[4] = {-q0[0], -q0[1], -q0[2], -q0[3]};
-            at_arc(rng, m, W, q1);
-            c.q1 = round_quat<T>(q1);
-        }
-        break;
-    case Region::threshold:
-        if (rng.below(5) == 0) {
-            T d = T(kSeedThreshold);
-            int steps = int(rng.below(9)) - 4;  // -4 .. 4 representable steps from 0.9995
-            for (int s = 0; s < std::abs(steps); s++) d = std::nextafter(d, steps > 0 ? T(1) : T(0));
-            exact_dot(rng, c, d);
-        } else {
-            // Below the threshold the offset reaches 1e-3; above it the dot product cannot pass 1, so the
-            // offset stops just short of 1 - 0.9995 = 5e-4.
-            bool above = rng.below(2);
-            double off = rng.log_uniform(kRegionMinOffset, above ? kThresholdMaxAbove : kThresholdMaxBelow);
-            at_dot(rng, q0, kSeedThreshold + (above ? off : -off), q1);
-            c.q1 = round_quat<T>(q1);
-        }
-        break;
+            break;
+        case Region::near_0:
+            if (rng.below(20) == 0) {
+                c.q1 = c.q0;  // exactly equal ends
+            } else {
+                at_arc(rng, q0, rng.log_uniform(kRegionMinOffset, kNear0MaxArc), q1);
+                c.q1 = round_quat<T>(q1);
+            }
+            break;
+        case Region::near_half_pi:
+            if (rng.below(20) == 0) {
+                exact_orthogonal(rng, c);
+            } else {
+                double d = rng.log_uniform(kRegionMinOffset, kNearHalfPiMaxDot);
+                at_dot(rng, q0, rng.below(2) ? d : -d, q1);
+                c.q1 = round_quat<T>(q1);
+            }
+            break;
+        case Region::near_pi:
+            if (rng.below(20) == 0) {
+                for (int i = 0; i < 4; i++) c.q1[i] = -c.q0[i];  // exactly antipodal
+            } else {
+                double delta = rng.log_uniform(kRegionMinOffset, kNearPiMaxDelta);  // a.b = -1 + delta
+                double W = 2 * std::asin(std::sqrt(delta / 2));                     // arc from -q0
+                double m[4] = {-q0[0], -q0[1], -q0[2], -q0[3]};
+                at_arc(rng, m, W, q1);
+                c.q1 = round_quat<T>(q1);
+            }
+            break;
+        case Region::threshold:
+            if (rng.below(5) == 0) {
+                T d = T(kSeedThreshold);
+                int steps = int(rng.below(9)) - 4;  // -4 .. 4 representable steps from 0.9995
+                for (int s = 0; s < std::abs(steps); s++) d = std::nextafter(d, steps > 0 ? T(1) : T(0));
+                exact_dot(rng, c, d);
+            } else {
+                // Below the threshold the offset reaches 1e-3; above it the dot product cannot pass 1, so the
+                // offset stops just short of 1 - 0.9995 = 5e-4.
+                bool above = rng.below(2);
+                double off = rng.log_uniform(kRegionMinOffset, above ? kThresholdMaxAbove : kThresholdMaxBelow);
+                at_dot(rng, q0, kSeedThreshold + (above ? off : -off), q1);
+                c.q1 = round_quat<T>(q1);
+            }
+            break;
     }
     c.t = sample_t<T>(rng);
     return c;
@@ -205,11 +227,16 @@ template <class T> bool in_region(Region region, const SlerpCase<T> &c) {
     d /= std::sqrt(na) * std::sqrt(nb);
     static const double cos_near_0 = std::cos(kNear0MaxArc);
     switch (region) {
-    case Region::uniform: return true;
-    case Region::near_0: return std::fabs(d) >= cos_near_0;
-    case Region::near_half_pi: return std::fabs(d) <= kNearHalfPiMaxDot;
-    case Region::near_pi: return d <= -1 + kNearPiMaxDelta;
-    case Region::threshold: return d >= kSeedThreshold - kThresholdMaxBelow;
+        case Region::uniform:
+            return true;
+        case Region::near_0:
+            return std::fabs(d) >= cos_near_0;
+        case Region::near_half_pi:
+            return std::fabs(d) <= kNearHalfPiMaxDot;
+        case Region::near_pi:
+            return d <= -1 + kNearPiMaxDelta;
+        case Region::threshold:
+            return d >= kSeedThreshold - kThresholdMaxBelow;
     }
     return true;
 }

@@ -34,12 +34,12 @@ std::optional<Region> parse_region(std::string_view s);
 inline constexpr double kSeedThreshold = 0.9995;
 
 // The bounds of the regions: their samplers draw inside them, and in_region() is the test.
-inline constexpr double kRegionMinOffset = 1e-12;        // the smallest offset any region draws
-inline constexpr double kNear0MaxArc = 0.1;              // near-0: arc W <= this
-inline constexpr double kNearHalfPiMaxDot = 0.1;         // near-half-pi: |a.b| <= this
-inline constexpr double kNearPiMaxDelta = 0.1;           // near-pi: a.b <= -1 + this
-inline constexpr double kThresholdMaxBelow = 1e-3;       // threshold: a.b >= kSeedThreshold - this
-inline constexpr double kThresholdMaxAbove = 4.999e-4;   // ... and a drawn offset above it is at most this
+inline constexpr double kRegionMinOffset = 1e-12;       // the smallest offset any region draws
+inline constexpr double kNear0MaxArc = 0.1;             // near-0: arc W <= this
+inline constexpr double kNearHalfPiMaxDot = 0.1;        // near-half-pi: |a.b| <= this
+inline constexpr double kNearPiMaxDelta = 0.1;          // near-pi: a.b <= -1 + this
+inline constexpr double kThresholdMaxBelow = 1e-3;      // threshold: a.b >= kSeedThreshold - this
+inline constexpr double kThresholdMaxAbove = 4.999e-4;  // ... and a drawn offset above it is at most this
 
 // Whether a case lies in a region: t in [0, 1], and the normalised ends' a.b (before any short-arc flip)
 // within the region's bounds above. Every case sample_case() draws passes; the worst-case search keeps its
@@ -57,11 +57,11 @@ public:
         z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
         return z ^ (z >> 31);
     }
-    double uniform() { return double(next() >> 11) * 0x1p-53; }                // [0, 1), 53 random bits
+    double uniform() { return double(next() >> 11) * 0x1p-53; }                  // [0, 1), 53 random bits
     double uniform(double lo, double hi) { return lo + (hi - lo) * uniform(); }  // [lo, hi)
-    double log_uniform(double lo, double hi);      // lo, hi > 0
-    double normal();                               // standard normal (Box-Muller)
-    uint64_t below(uint64_t n) { return next() % n; }  // [0, n)
+    double log_uniform(double lo, double hi);                                    // lo, hi > 0
+    double normal();                                                             // standard normal (Box-Muller)
+    uint64_t below(uint64_t n) { return next() % n; }                            // [0, n)
 
 private:
     uint64_t state_;

@@ -61,16 +61,18 @@ void keep_owner(const struct stat &as, const fs::path &from, const fs::path &to)
     struct stat now {};
     if (::stat(to.c_str(), &now) == 0 && now.st_uid == as.st_uid && now.st_gid == as.st_gid) return;
     if (::chown(to.c_str(), as.st_uid, as.st_gid) != 0)
-        throw UsageError(fmt::format("{}: owned by uid {} gid {}, which the new report folder cannot be given ({}); "
-                                     "quatcheck replaces a report folder as a whole: write it as its owner or choose another --out",
-                                     from.string(), as.st_uid, as.st_gid, std::strerror(errno)));
+        throw UsageError(
+            fmt::format("{}: owned by uid {} gid {}, which the new report folder cannot be given ({}); "
+                        "quatcheck replaces a report folder as a whole: write it as its owner or choose another --out",
+                        from.string(), as.st_uid, as.st_gid, std::strerror(errno)));
 }
 
 // Gives folder TO the permission bits and times of AS, after its content is in place.
 void keep_mode_and_times(const struct stat &as, const fs::path &from, const fs::path &to) {
     const struct timespec times[2] = {as.st_atim, as.st_mtim};
     if (::chmod(to.c_str(), as.st_mode & 07777) != 0 || ::utimensat(AT_FDCWD, to.c_str(), times, 0) != 0)
-        throw UsageError(fmt::format("{}: cannot keep its permissions in the new report: {}", from.string(), std::strerror(errno)));
+        throw UsageError(
+            fmt::format("{}: cannot keep its permissions in the new report: {}", from.string(), std::strerror(errno)));
 }
 
 // Puts FROM's content at TO (a new name in the staging folder): hard links for every file (no data copied,
@@ -91,9 +93,10 @@ void carry_over(const fs::path &from, const fs::path &to) {
         }
     } else if (::link(from.c_str(), to.c_str()) != 0) {
         if (!S_ISREG(st.st_mode))  // a file system without hard links: only a regular file can be copied
-            throw UsageError(fmt::format("{}: cannot carry over into the new report (not a regular file, and no hard "
-                                         "link: {}); move it out of the report folder",
-                                         from.string(), std::strerror(errno)));
+            throw UsageError(
+                fmt::format("{}: cannot carry over into the new report (not a regular file, and no hard "
+                            "link: {}); move it out of the report folder",
+                            from.string(), std::strerror(errno)));
         fs::copy_file(from, to, ec);
     }
     if (ec) throw UsageError(fmt::format("{}: cannot carry over into the new report: {}", from.string(), ec.message()));
@@ -144,7 +147,8 @@ void write_files_atomic(const fs::path &dir, const std::vector<std::pair<std::st
         fs::rename(tmps[k], dir / files[k].first, ec);
         if (ec) {
             drop();
-            throw UsageError(fmt::format("{}: cannot move into place: {}", (dir / files[k].first).string(), ec.message()));
+            throw UsageError(
+                fmt::format("{}: cannot move into place: {}", (dir / files[k].first).string(), ec.message()));
         }
     }
     fsync_dir(dir);
@@ -160,9 +164,10 @@ ReportDir::ReportDir(const fs::path &dir, StopToken stop) : stop_(stop) {
         fs::path target = fs::canonical(dir_, ec);
         if (ec) {
             std::error_code ec2;
-            throw UsageError(fmt::format("--out: {} is a symbolic link to {}, which does not exist; create that folder "
-                                         "or remove the link",
-                                         dir.string(), fs::read_symlink(dir_, ec2).string()));
+            throw UsageError(
+                fmt::format("--out: {} is a symbolic link to {}, which does not exist; create that folder "
+                            "or remove the link",
+                            dir.string(), fs::read_symlink(dir_, ec2).string()));
         }
         dir_ = target;
     }
@@ -192,7 +197,8 @@ ReportDir::ReportDir(const fs::path &dir, StopToken stop) : stop_(stop) {
         if (fd < 0) {
             int err = errno;
             release();
-            throw UsageError(fmt::format("--out: report folder {} is not writable: {}", dir_.string(), std::strerror(err)));
+            throw UsageError(
+                fmt::format("--out: report folder {} is not writable: {}", dir_.string(), std::strerror(err)));
         }
         if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
             char buf[32] = {};
@@ -200,11 +206,13 @@ ReportDir::ReportDir(const fs::path &dir, StopToken stop) : stop_(stop) {
             long pid = n > 0 ? std::strtol(buf, nullptr, 10) : 0;
             ::close(fd);
             release();
-            throw UsageError(fmt::format("--out: report folder {} is being written by another quatcheck{}; "
-                                         "try again when it has finished",
-                                         dir_.string(), pid > 0 ? fmt::format(" (pid {})", pid) : ""));
+            throw UsageError(
+                fmt::format("--out: report folder {} is being written by another quatcheck{}; "
+                            "try again when it has finished",
+                            dir_.string(), pid > 0 ? fmt::format(" (pid {})", pid) : ""));
         }
-        struct stat held {}, named {};
+        struct stat held {
+        }, named{};
         if (::fstat(fd, &held) == 0 && ::stat(lock_path_.c_str(), &named) == 0 && held.st_ino == named.st_ino &&
             held.st_dev == named.st_dev) {
             lock_fd_ = fd;
@@ -270,8 +278,8 @@ void ReportDir::write(const std::string &name, const std::string &content) {
     const fs::path staged = staging_ / name;
     std::remove(staged.c_str());
     if (!write_new_file(staged, content))
-        throw UsageError(fmt::format("{}: cannot write: {}; {} left as it was", (dir_ / name).string(), std::strerror(errno),
-                                     dir_.string()));
+        throw UsageError(fmt::format("{}: cannot write: {}; {} left as it was", (dir_ / name).string(),
+                                     std::strerror(errno), dir_.string()));
     if (std::find(files_.begin(), files_.end(), name) == files_.end()) files_.push_back(name);
 }
 
@@ -287,7 +295,8 @@ void ReportDir::commit() {
     if (committed_) throw UsageError("internal: ReportDir committed twice");
     // schema.json: the columns of every table (as `quatcheck tables` prints them), beside the CSVs and
     // swapped in with them, for the Python readers (scripts/qc_tables.py).
-    bool csv = std::any_of(files_.begin(), files_.end(), [](const std::string &f) { return fs::path(f).extension() == ".csv"; });
+    bool csv = std::any_of(files_.begin(), files_.end(),
+                           [](const std::string &f) { return fs::path(f).extension() == ".csv"; });
     if (csv && std::find(files_.begin(), files_.end(), "schema.json") == files_.end())
         write("schema.json", tables::to_json().dump(1) + "\n");
 
@@ -306,17 +315,20 @@ void ReportDir::commit() {
     // The folder keeps its permission bits (a 0700 report stays 0700); its times are the swap's.
     struct stat st {};
     if (exists && ::stat(dir_.c_str(), &st) == 0 && ::chmod(staging_.c_str(), st.st_mode & 07777) != 0)
-        throw UsageError(fmt::format("{}: cannot keep its permissions in the new report: {}", dir_.string(), std::strerror(errno)));
+        throw UsageError(
+            fmt::format("{}: cannot keep its permissions in the new report: {}", dir_.string(), std::strerror(errno)));
     fsync_dir(staging_);
     stop_.throw_if_requested();  // the last moment an interrupt leaves --out as it was
 
     if (exists) {
         if (::renameat2(AT_FDCWD, staging_.c_str(), AT_FDCWD, dir_.c_str(), RENAME_EXCHANGE) != 0) {
             if (errno != EINVAL && errno != ENOSYS && errno != ENOTSUP)
-                throw UsageError(fmt::format("{}: cannot swap in the new report: {}", dir_.string(), std::strerror(errno)));
+                throw UsageError(
+                    fmt::format("{}: cannot swap in the new report: {}", dir_.string(), std::strerror(errno)));
             // A file system without RENAME_EXCHANGE: two renames. In between, DIR is briefly absent (never
             // a mix of two reports).
-            fs::path old = dir_.parent_path() / fmt::format("{}{}", sibling(dir_.filename().string(), ".old-"), ::getpid());
+            fs::path old =
+                dir_.parent_path() / fmt::format("{}{}", sibling(dir_.filename().string(), ".old-"), ::getpid());
             fs::rename(dir_, old, ec);
             if (ec) throw UsageError(fmt::format("{}: cannot swap in the new report: {}", dir_.string(), ec.message()));
             fs::rename(staging_, dir_, ec);
@@ -330,9 +342,12 @@ void ReportDir::commit() {
     } else {
         if (::renameat2(AT_FDCWD, staging_.c_str(), AT_FDCWD, dir_.c_str(), RENAME_NOREPLACE) != 0) {
             if (errno != EINVAL && errno != ENOSYS && errno != ENOTSUP)
-                throw UsageError(fmt::format("{}: cannot move the new report into place: {}", dir_.string(), std::strerror(errno)));
+                throw UsageError(
+                    fmt::format("{}: cannot move the new report into place: {}", dir_.string(), std::strerror(errno)));
             fs::rename(staging_, dir_, ec);
-            if (ec) throw UsageError(fmt::format("{}: cannot move the new report into place: {}", dir_.string(), ec.message()));
+            if (ec)
+                throw UsageError(
+                    fmt::format("{}: cannot move the new report into place: {}", dir_.string(), ec.message()));
         }
     }
     committed_ = true;

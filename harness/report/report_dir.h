@@ -62,6 +62,7 @@ void write_file_atomic(const std::filesystem::path &path, const std::string &con
 // first written under temporary names (fsynced); only when every one is complete are they renamed into
 // place, and a failure before that removes them all. (The renames themselves cannot fail for lack of
 // space.)
-void write_files_atomic(const std::filesystem::path &dir, const std::vector<std::pair<std::string, std::string>> &files);
+void write_files_atomic(const std::filesystem::path &dir,
+                        const std::vector<std::pair<std::string, std::string>> &files);
 
 }  // namespace qc

@@ -49,8 +49,10 @@ std::vector<SummaryRow> summary_rows(const RunResult &r, const std::vector<RowFa
         s.status = to_string(row.status);
         s.status_detail = field(row.status_detail);
         s.failed_case = field(row.failed_case);
-        if (!std::isnan(row.max_angle_err_search_rad)) s.max_angle_err_search_rad = as_written(row.max_angle_err_search_rad);
-        if (failures && k < failures->size() && row.status == EvalStatus::ok && (*failures)[k].status != EvalStatus::ok) {
+        if (!std::isnan(row.max_angle_err_search_rad))
+            s.max_angle_err_search_rad = as_written(row.max_angle_err_search_rad);
+        if (failures && k < failures->size() && row.status == EvalStatus::ok &&
+            (*failures)[k].status != EvalStatus::ok) {
             const RowFailure &f = (*failures)[k];
             s.status = to_string(f.status);
             s.status_detail = field(f.detail);
@@ -73,8 +75,7 @@ struct WorstCaseEngines {
     Comparator cmp;
     std::map<std::array<uint64_t, 9>, std::unique_ptr<SlerpReference>> refs;
 
-    template <class T>
-    const SlerpReference &slerp(const SlerpCase<T> &c) {
+    template <class T> const SlerpReference &slerp(const SlerpCase<T> &c) {
         std::array<uint64_t, 9> key;
         for (size_t i = 0; i < 4; i++)
             key[i] = std::bit_cast<uint64_t>(double(c.q0[i])), key[4 + i] = std::bit_cast<uint64_t>(double(c.q1[i]));
@@ -90,13 +91,13 @@ struct WorstCaseEngines {
 
 // Appends the worst cases of one row (sampled, regenerated from their index, then the search's) to `rows`,
 // re-run in one batch; a failure of the implementation on one of them goes to `failure`.
-template <class T>
-void add_worst_cases(const RunResult &r, const RowResult &row, std::vector<WorstCaseRow> &rows, RowFailure &failure,
-                     WorstCaseEngines &engines) {
+template <class T> void add_worst_cases(const RunResult &r, const RowResult &row, std::vector<WorstCaseRow> &rows,
+                                        RowFailure &failure, WorstCaseEngines &engines) {
     MetricEngine &metric = engines.cmp.metric;
     std::vector<SlerpCase<T>> cases;
     std::vector<const char *> sources;
-    for (const WorstRef &w : row.worst) cases.push_back(regenerate_case<T>(r.options.seed, row.region, w.index)), sources.push_back("sampling");
+    for (const WorstRef &w : row.worst)
+        cases.push_back(regenerate_case<T>(r.options.seed, row.region, w.index)), sources.push_back("sampling");
     for (const FoundCase &f : row.search_worst) {
         SlerpCase<T> c;
         for (int i = 0; i < 4; i++) c.q0[size_t(i)] = T(f.q0[i]), c.q1[size_t(i)] = T(f.q1[i]);
@@ -277,7 +278,8 @@ void stage_leaderboard(ReportDir &dir, ReportTables known) {
 }
 
 void write_leaderboard(const std::filesystem::path &dir, const StopToken &stop) {
-    const Leaderboard board = build_leaderboard(read_report_tables(dir));  // before the lock: a bad input creates nothing
+    const Leaderboard board =
+        build_leaderboard(read_report_tables(dir));  // before the lock: a bad input creates nothing
     ReportDir out(dir, stop);
     stage_board(out, board);
     out.commit();

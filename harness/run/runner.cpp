@@ -79,9 +79,8 @@ std::pair<size_t, size_t> bins_of(double arc_w, const std::vector<CurveBin> &edg
     return {log_bin, threshold_bin};
 }
 
-template <class T>
-void run_precision(const RunOptions &opt, const RunContext &ctx, const std::vector<ImplOp> &sel, int jobs,
-                   RunResult &result, ReferenceStats &ref_stats) {
+template <class T> void run_precision(const RunOptions &opt, const RunContext &ctx, const std::vector<ImplOp> &sel,
+                                      int jobs, RunResult &result, ReferenceStats &ref_stats) {
     const Precision P = Format<T>::precision;
     std::vector<size_t> idx;  // indices into sel of this precision
     for (size_t k = 0; k < sel.size(); k++)
@@ -112,7 +111,8 @@ void run_precision(const RunOptions &opt, const RunContext &ctx, const std::vect
         // and at most 4096 (the protocol's largest batch), so that large runs make few round trips and small
         // ones still give every thread work. The figures do not depend on it (every case is measured on its
         // own); only an interrupted run's kept prefix does.
-        const bool remote = std::any_of(idx.begin(), idx.end(), [&](size_t k) { return !sel[k].impl->backend->in_process(); });
+        const bool remote =
+            std::any_of(idx.begin(), idx.end(), [&](size_t k) { return !sel[k].impl->backend->in_process(); });
         const uint64_t chunk = remote ? std::clamp<uint64_t>(n / (4 * uint64_t(jobs)), 512, 4096) : 32;
         std::mutex fail_mutex;
         std::vector<uint64_t> fail_at(nio, n);
@@ -123,7 +123,8 @@ void run_precision(const RunOptions &opt, const RunContext &ctx, const std::vect
         auto worker = [&](int w) {
             Comparator cmp(P, opt.reference);
             auto &[reference, metric] = cmp;
-            reference.set_nlerp_wanted(std::any_of(idx.begin(), idx.end(), [&](size_t k) { return sel[k].op == Op::nlerp; }));
+            reference.set_nlerp_wanted(
+                std::any_of(idx.begin(), idx.end(), [&](size_t k) { return sel[k].op == Op::nlerp; }));
             std::vector<SlerpReference> refs(chunk);
             std::vector<PendingBatch<T>> pending(nio);
             std::vector<char> started(nio);
@@ -138,7 +139,8 @@ void run_precision(const RunOptions &opt, const RunContext &ctx, const std::vect
                 uint64_t begin = next.fetch_add(chunk);
                 if (begin >= n) break;
                 uint64_t end = std::min(n, begin + chunk);
-                for (uint64_t i = begin; i < end; i++) cases[i - begin] = regenerate_case<T>(opt.seed, region, first + i);
+                for (uint64_t i = begin; i < end; i++)
+                    cases[i - begin] = regenerate_case<T>(opt.seed, region, first + i);
                 // One batch per implementation: a loop in process, or one round trip to its process. The
                 // batches to other processes go first and are collected last, so that those processes work
                 // while this thread runs the in-process implementations and the references.
@@ -149,7 +151,9 @@ void run_precision(const RunOptions &opt, const RunContext &ctx, const std::vect
                             std::lock_guard<std::mutex> lock(fail_mutex);
                             started[k] = begin <= fail_at[k];
                         }
-                        if (started[k]) pending[k].start(*sel[idx[k]].impl, sel[idx[k]].op, cases.data(), size_t(end - begin), &outs[k * chunk]);
+                        if (started[k])
+                            pending[k].start(*sel[idx[k]].impl, sel[idx[k]].op, cases.data(), size_t(end - begin),
+                                             &outs[k * chunk]);
                     }
                 for (uint64_t i = begin; i < end; i++) {
                     SlerpReference &ref = refs[i - begin];
@@ -352,7 +356,8 @@ void aggregate(RunResult &result) {
                     row.max_ulp = std::max(row.max_ulp, rs.max_ulp);
                     row.max_ulp1 = std::max(row.max_ulp1, rs.max_ulp1);
                     row.max_norm_err_ulp1 = std::max(row.max_norm_err_ulp1, rs.max_norm_err_ulp1);
-                    row.max_angle_err_vs_nlerp_rad = std::max(row.max_angle_err_vs_nlerp_rad, rs.max_angle_err_vs_nlerp_rad);
+                    row.max_angle_err_vs_nlerp_rad =
+                        std::max(row.max_angle_err_vs_nlerp_rad, rs.max_angle_err_vs_nlerp_rad);
                     for (size_t b = 0; b < edges.size(); b++)
                         curves[k][b].max_ulp1 = std::max(curves[k][b].max_ulp1, rs.bin_max_ulp1[b]);
                     row.cases += rs.angle_err_rad.size();
@@ -364,11 +369,17 @@ void aggregate(RunResult &result) {
                             if (b >= edges.size()) continue;
                             CurveBin &cb = curves[k][b];
                             cb.cases++;
-                            if (nonfinite) { cb.nonfinite++; continue; }
+                            if (nonfinite) {
+                                cb.nonfinite++;
+                                continue;
+                            }
                             cb.max_angle_err_rad = std::max(cb.max_angle_err_rad, angle);
                         }
                         rank({s->begin + i, angle});
-                        if (nonfinite) { row.nonfinite++; continue; }
+                        if (nonfinite) {
+                            row.nonfinite++;
+                            continue;
+                        }
                         row.max_angle_err_rad = std::max(row.max_angle_err_rad, angle);
                         angles.push_back(angle);
                     }
@@ -389,7 +400,8 @@ void aggregate(RunResult &result) {
             // Each bin's median over the row's finite angles, every region's, in one buffer grouped by bin (the
             // bins' finite counts are known): the cases the loop above counted, up to a failure in each region.
             std::vector<size_t> start(edges.size() + 1, 0);
-            for (size_t b = 0; b < edges.size(); b++) start[b + 1] = start[b] + (curves[k][b].cases - curves[k][b].nonfinite);
+            for (size_t b = 0; b < edges.size(); b++)
+                start[b + 1] = start[b] + (curves[k][b].cases - curves[k][b].nonfinite);
             std::vector<size_t> fill(start.begin(), start.end() - 1);
             scratch.resize(start.back());
             for (size_t r = 0; r < region_parts.size(); r++)
@@ -405,7 +417,8 @@ void aggregate(RunResult &result) {
                     if (rs.status != EvalStatus::ok) break;  // (as above: the first failure ends the row)
                 }
             for (size_t b = 0; b < edges.size(); b++)
-                curves[k][b].p50_angle_err_rad = percentile_of(scratch.data() + start[b], scratch.data() + start[b + 1], 0.5);
+                curves[k][b].p50_angle_err_rad =
+                    percentile_of(scratch.data() + start[b], scratch.data() + start[b + 1], 0.5);
             result.curves.push_back({sel[idx[k]].impl, sel[idx[k]].op, std::move(curves[k])});
         }
     }
@@ -415,12 +428,10 @@ void aggregate(RunResult &result) {
             if (sel[k].impl == i && sel[k].op == op) return k;
         return sel.size();
     };
-    std::stable_sort(result.rows.begin(), result.rows.end(), [&](const RowResult &a, const RowResult &b) {
-        return pos(a.impl, a.op) < pos(b.impl, b.op);
-    });
-    std::stable_sort(result.curves.begin(), result.curves.end(), [&](const CurveResult &a, const CurveResult &b) {
-        return pos(a.impl, a.op) < pos(b.impl, b.op);
-    });
+    std::stable_sort(result.rows.begin(), result.rows.end(),
+                     [&](const RowResult &a, const RowResult &b) { return pos(a.impl, a.op) < pos(b.impl, b.op); });
+    std::stable_sort(result.curves.begin(), result.curves.end(),
+                     [&](const CurveResult &a, const CurveResult &b) { return pos(a.impl, a.op) < pos(b.impl, b.op); });
 }
 
 RunResult sample(const RunOptions &options, const std::vector<Impl> &catalogue, const RunContext &ctx) {

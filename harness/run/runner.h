@@ -41,9 +41,9 @@ struct RunOptions {
     std::vector<Region> regions;            // empty = every region
     uint64_t cases = 4000;                  // cases per region and precision
     uint64_t seed = 1;
-    int jobs = 0;                           // 0 = all cores
+    int jobs = 0;  // 0 = all cores
     int worst_k = 5;
-    Shard shard;                            // the slice of the cases to run (default: all)
+    Shard shard;                                      // the slice of the cases to run (default: all)
     ReferenceMode reference = kDefaultReferenceMode;  // --reference: fast path (MPFR fallback) or MPFR only
 
     // What the stages derive from these, each decided here only: the regions run (the default: every one)
@@ -106,7 +106,7 @@ struct RowSlice {
     std::vector<double> angle_err_rad;  // per case of the range; +inf = non-finite output
     uint64_t branch_disagree = 0;
     double max_ulp = 0, max_ulp1 = 0, max_norm_err_ulp1 = 0, max_angle_err_vs_nlerp_rad = 0;
-    std::vector<double> bin_max_ulp1;   // per curve bin (curve_bins()), finite outputs
+    std::vector<double> bin_max_ulp1;  // per curve bin (curve_bins()), finite outputs
     // Containment (harness/isolate/eval.h): when the implementation crashed, hung or wrote out of bounds
     // on case `failed_index`, angle_err_rad covers only the cases of the range before it.
     EvalStatus status = EvalStatus::ok;
@@ -119,8 +119,8 @@ struct RegionSlice {
     Region region = Region::uniform;
     uint64_t begin = 0, end = 0;  // case indices
     uint64_t ties = 0;
-    std::vector<double> arc_w;    // the reference's W per case
-    std::vector<RowSlice> rows;   // one per selected impl-op of this precision, in selection order
+    std::vector<double> arc_w;   // the reference's W per case
+    std::vector<RowSlice> rows;  // one per selected impl-op of this precision, in selection order
 };
 
 struct RunResult {

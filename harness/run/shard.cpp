@@ -25,7 +25,8 @@ std::string fnv1a64_hex(const char *p, size_t n) {
 
 nlohmann::json build_identity() {
     nlohmann::json b = build_info(), out;
-    for (const char *k : {"quatcheck_version", "compiler", "cxx_flags", "build_type", "mpfr_version", "gmp_version", "boost_version"})
+    for (const char *k :
+         {"quatcheck_version", "compiler", "cxx_flags", "build_type", "mpfr_version", "gmp_version", "boost_version"})
         if (b.contains(k)) out[k] = b[k];
     return out;
 }
@@ -59,7 +60,8 @@ struct Cursor {
     size_t pos = 0;
     void need(size_t n) {
         if (data.size() - pos < n)
-            throw InputError(fmt::format("merge: {}: truncated at byte {} (the shard did not finish writing?)", path, pos));
+            throw InputError(
+                fmt::format("merge: {}: truncated at byte {} (the shard did not finish writing?)", path, pos));
     }
     template <class V> V get() {
         need(sizeof(V));
@@ -78,7 +80,9 @@ struct Cursor {
     std::vector<double> doubles(uint64_t n) {
         if (n > (data.size() - pos) / sizeof(double)) need(data.size() + 1);
         std::vector<double> v(n);
-        if (n) std::memcpy(v.data(), data.data() + pos, n * sizeof(double));  // (memcpy from or to null is UB, even of 0 bytes)
+        if (n)
+            std::memcpy(v.data(), data.data() + pos,
+                        n * sizeof(double));  // (memcpy from or to null is UB, even of 0 bytes)
         pos += n * sizeof(double);
         return v;
     }
@@ -123,7 +127,8 @@ std::string shard_file(const RunResult &r) {
         put_doubles(s, sl.arc_w);
         for (const RowSlice &row : sl.rows) {
             put<uint64_t>(s, row.branch_disagree);
-            for (double x : {row.max_ulp, row.max_ulp1, row.max_norm_err_ulp1, row.max_angle_err_vs_nlerp_rad}) put(s, x);
+            for (double x : {row.max_ulp, row.max_ulp1, row.max_norm_err_ulp1, row.max_angle_err_vs_nlerp_rad})
+                put(s, x);
             put_doubles(s, row.bin_max_ulp1);
             put<uint64_t>(s, row.angle_err_rad.size());
             put_doubles(s, row.angle_err_rad);
@@ -159,15 +164,18 @@ RunResult read_shards(const std::vector<std::string> &dirs, const std::vector<Im
             throw InputError(fmt::format("merge: {}: cannot read (was the shard run with --shard K/N?)", path));
         if (!std::filesystem::is_regular_file(st)) throw InputError(fmt::format("merge: {}: not a regular file", path));
         const uintmax_t size = std::filesystem::file_size(path, ec);
-        if (ec || size > (uintmax_t(1) << 40)) throw InputError(fmt::format("merge: {}: unreadable or larger than 1 TiB", path));
+        if (ec || size > (uintmax_t(1) << 40))
+            throw InputError(fmt::format("merge: {}: unreadable or larger than 1 TiB", path));
         std::ifstream in(path, std::ios::binary);
         if (!in) throw InputError(fmt::format("merge: {}: cannot read (was the shard run with --shard K/N?)", path));
         std::string data(size_t(size), '\0');
         in.read(data.data(), std::streamsize(size));
-        if (size_t(in.gcount()) != size) throw InputError(fmt::format("merge: {}: changed size while being read", path));
+        if (size_t(in.gcount()) != size)
+            throw InputError(fmt::format("merge: {}: changed size while being read", path));
         Cursor c{data, path};
         c.need(8);
-        if (data.compare(0, 8, kMagic, 8) != 0) throw InputError(fmt::format("merge: {}: not a quatcheck shard file", path));
+        if (data.compare(0, 8, kMagic, 8) != 0)
+            throw InputError(fmt::format("merge: {}: not a quatcheck shard file", path));
         c.pos = 8;
         uint64_t len = c.get<uint64_t>();
         c.need(len);
@@ -178,14 +186,17 @@ RunResult read_shards(const std::vector<std::string> &dirs, const std::vector<Im
             throw InputError(fmt::format("merge: {}: unreadable header or unknown shard format version", path));
         // The payload's checksum, before any of it is trusted.
         if (!h.contains("payload_fnv1a64") || !h["payload_fnv1a64"].is_string())
-            throw InputError(fmt::format("merge: {}: no payload checksum (written by an older quatcheck: rerun the shard)", path));
+            throw InputError(
+                fmt::format("merge: {}: no payload checksum (written by an older quatcheck: rerun the shard)", path));
         if (data.size() < c.pos + 8 ||
             payload_checksum(data.data() + c.pos, data.size() - c.pos - 8) != h["payload_fnv1a64"].get<std::string>())
-            throw InputError(fmt::format("merge: {}: payload checksum mismatch (the file was changed or damaged after it was written)", path));
+            throw InputError(fmt::format(
+                "merge: {}: payload checksum mismatch (the file was changed or damaged after it was written)", path));
         try {
             int index = h.at("shard").at("index"), count = h.at("shard").at("count");
             if (count < 1 || index < 1 || index > count)
-                throw InputError(fmt::format("merge: {}: shard {}/{} is not a slice K/N with 1 <= K <= N", path, index, count));
+                throw InputError(
+                    fmt::format("merge: {}: shard {}/{} is not a slice K/N with 1 <= K <= N", path, index, count));
             if (seen.empty()) {
                 first = h;
                 result.options.seed = h.at("seed");
@@ -194,29 +205,39 @@ RunResult read_shards(const std::vector<std::string> &dirs, const std::vector<Im
                 result.options.reference = get_reference_mode(h, path);
                 // Names from the header are checked like any input (the checksum covers the payload only).
                 auto known = [&](auto parsed, const std::string &what, const std::string &name) {
-                    if (!parsed) throw InputError(fmt::format("merge: {}: unknown {} '{}' in the shard header", path, what, name));
+                    if (!parsed)
+                        throw InputError(
+                            fmt::format("merge: {}: unknown {} '{}' in the shard header", path, what, name));
                     return *parsed;
                 };
                 for (const auto &g : h.at("regions"))
-                    result.options.regions.push_back(known(parse_region(g.get<std::string>()), "region", g.get<std::string>()));
-                for (const auto &op : h.at("ops")) result.options.ops.push_back(known(parse_op(op.get<std::string>()), "op", op.get<std::string>()));
+                    result.options.regions.push_back(
+                        known(parse_region(g.get<std::string>()), "region", g.get<std::string>()));
+                for (const auto &op : h.at("ops"))
+                    result.options.ops.push_back(known(parse_op(op.get<std::string>()), "op", op.get<std::string>()));
                 result.options.impl_filters = h.at("impl_filters").get<std::vector<std::string>>();
                 for (const auto &e : h.at("selected")) {
                     std::string name = e.at("impl");
-                    auto it = std::find_if(catalogue.begin(), catalogue.end(), [&](const Impl &i) { return i.name == name; });
+                    auto it =
+                        std::find_if(catalogue.begin(), catalogue.end(), [&](const Impl &i) { return i.name == name; });
                     if (it == catalogue.end())
-                        throw InputError(fmt::format("merge: {}: implementation '{}' is not loaded (pass the run's --plugin)", path, name));
-                    result.selected.push_back({&*it, known(parse_op(e.at("op").get<std::string>()), "op", e.at("op").get<std::string>())});
+                        throw InputError(fmt::format(
+                            "merge: {}: implementation '{}' is not loaded (pass the run's --plugin)", path, name));
+                    result.selected.push_back(
+                        {&*it, known(parse_op(e.at("op").get<std::string>()), "op", e.at("op").get<std::string>())});
                 }
             } else {
-                for (const char *key : {"seed", "cases", "worst_k", "regions", "ops", "impl_filters", "selected", "build"})
+                for (const char *key :
+                     {"seed", "cases", "worst_k", "regions", "ops", "impl_filters", "selected", "build"})
                     if (h.at(key) != first.at(key))
-                        throw InputError(fmt::format("merge: {}: '{}' differs from {}'s: not shards of one run", path, key, dirs.front()));
+                        throw InputError(fmt::format("merge: {}: '{}' differs from {}'s: not shards of one run", path,
+                                                     key, dirs.front()));
                 if (get_reference_mode(h, path) != result.options.reference)
-                    throw InputError(fmt::format("merge: {}: 'reference' differs from {}'s: not shards of one run", path, dirs.front()));
+                    throw InputError(fmt::format("merge: {}: 'reference' differs from {}'s: not shards of one run",
+                                                 path, dirs.front()));
                 if (count != first.at("shard").at("count").get<int>())
-                    throw InputError(fmt::format("merge: {}: shard {}/{} belongs to a run split {} ways", path, index, count,
-                                                 first.at("shard").at("count").get<int>()));
+                    throw InputError(fmt::format("merge: {}: shard {}/{} belongs to a run split {} ways", path, index,
+                                                 count, first.at("shard").at("count").get<int>()));
             }
             if (std::find(seen.begin(), seen.end(), index) != seen.end())
                 throw InputError(fmt::format("merge: {}: shard {}/{} given twice", path, index, count));
@@ -249,7 +270,8 @@ RunResult read_shards(const std::vector<std::string> &dirs, const std::vector<Im
                     if (evaluated > n) throw InputError(fmt::format("merge: {}: corrupt row", path));
                     row.angle_err_rad = c.doubles(evaluated);
                     const uint8_t status = c.get<uint8_t>();
-                    if (status > uint8_t(EvalStatus::interrupted)) throw InputError(fmt::format("merge: {}: corrupt row status", path));
+                    if (status > uint8_t(EvalStatus::interrupted))
+                        throw InputError(fmt::format("merge: {}: corrupt row status", path));
                     row.status = EvalStatus(status);
                     row.failed_index = c.get<uint64_t>();
                     row.status_detail = c.string();
@@ -290,15 +312,20 @@ RunResult read_shards(const std::vector<std::string> &dirs, const std::vector<Im
             std::sort(ranges.begin(), ranges.end());
             uint64_t at = 0;
             for (const auto &[b, e] : ranges) {
-                if (b != at) throw InputError(fmt::format("merge: cases {}..{} of {} {} are {} (not a partition of one run)", std::min(at, b), std::max(at, b), to_string(g), p == Precision::f32 ? "f32" : "f64", b > at ? "missing" : "covered twice"));
+                if (b != at)
+                    throw InputError(fmt::format("merge: cases {}..{} of {} {} are {} (not a partition of one run)",
+                                                 std::min(at, b), std::max(at, b), to_string(g),
+                                                 p == Precision::f32 ? "f32" : "f64",
+                                                 b > at ? "missing" : "covered twice"));
                 at = e;
             }
             if (at != result.options.cases)
-                throw InputError(fmt::format("merge: cases {}..{} of {} {} are missing (not a partition of one run)", at, result.options.cases, to_string(g), p == Precision::f32 ? "f32" : "f64"));
+                throw InputError(fmt::format("merge: cases {}..{} of {} {} are missing (not a partition of one run)",
+                                             at, result.options.cases, to_string(g),
+                                             p == Precision::f32 ? "f32" : "f64"));
         }
     }
     return result;
 }
-
 
 }  // namespace qc

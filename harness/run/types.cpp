@@ -6,9 +6,12 @@ const char *to_string(Precision p) { return p == Precision::f32 ? "f32" : "f64";
 
 const char *to_string(Op op) {
     switch (op) {
-    case Op::slerp: return "slerp";
-    case Op::nlerp: return "nlerp";
-    case Op::squad: return "squad";
+        case Op::slerp:
+            return "slerp";
+        case Op::nlerp:
+            return "nlerp";
+        case Op::squad:
+            return "squad";
     }
     return "?";
 }

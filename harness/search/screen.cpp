@@ -100,12 +100,14 @@ template <class T> void as_doubles(const SlerpCase<T> &c, double q0[4], double q
 
 }  // namespace
 
-template <class T> Screen<T>::Screen(ReferenceMode mode, bool enabled) : cmp_(Format<T>::precision, mode), enabled_(enabled && mode == ReferenceMode::fast) {
+template <class T> Screen<T>::Screen(ReferenceMode mode, bool enabled)
+    : cmp_(Format<T>::precision, mode), enabled_(enabled && mode == ReferenceMode::fast) {
     // The climb ranks by the angle error against the slerp reference R alone (for nlerp rows too).
     cmp_.reference.set_nlerp_wanted(false);
 }
 
-template <class T> void Screen<T>::precompute(const std::vector<SlerpCase<T>> &batch, const ScreenBar &bar, std::vector<ScreenEstimates> &pre) {
+template <class T> void Screen<T>::precompute(const std::vector<SlerpCase<T>> &batch, const ScreenBar &bar,
+                                              std::vector<ScreenEstimates> &pre) {
     pre.assign(batch.size(), ScreenEstimates{});
     if (!on(bar)) return;  // (the pool's smallest kept error only grows: the screens stay on for the generation)
     const bool is_coarse = coarse(bar);
@@ -114,7 +116,8 @@ template <class T> void Screen<T>::precompute(const std::vector<SlerpCase<T>> &b
         double q0[4], q1[4];
         as_doubles(batch[j], q0, q1);
         if (is_coarse) e.screen_done = true, e.screen_ok = screen_slerp(q0, q1, double(batch[j].t), e.R);
-        if (wants_dd(is_coarse)) e.dd_done = true, e.dd_ok = estimate_slerp_dd(q0, q1, double(batch[j].t), e.R_dd, &e.abs_dot);
+        if (wants_dd(is_coarse))
+            e.dd_done = true, e.dd_ok = estimate_slerp_dd(q0, q1, double(batch[j].t), e.R_dd, &e.abs_dot);
     }
 }
 
@@ -128,8 +131,8 @@ template <class T> void Screen<T>::precompute(const std::vector<SlerpCase<T>> &b
 // docs/worst-case-search.md). A mutant not skipped is decided on the double-double estimate's interval where it suffices;
 // its certified reference is then needed only if it is kept to the end or its interval cannot decide a
 // comparison. Every 64th such decision is certified at once, as a check.
-template <class T>
-bool Screen<T>::measure(const SlerpCase<T> &c, const T r[4], const ScreenEstimates *est, const ScreenBar &bar, Kept<T> &e) {
+template <class T> bool Screen<T>::measure(const SlerpCase<T> &c, const T r[4], const ScreenEstimates *est,
+                                           const ScreenBar &bar, Kept<T> &e) {
     bool check_screen = false, estimated = false;
     double screen_up = 0, estimate = NAN;  // estimate: the double-double estimate's angle, when computed
     double rd[4];
@@ -184,9 +187,8 @@ bool Screen<T>::measure(const SlerpCase<T> &c, const T r[4], const ScreenEstimat
     return true;
 }
 
-template <class T>
-void Screen<T>::interval(const SlerpCase<T> &c, const double q0[4], const double q1[4], const double rd[4], double estimate,
-                         double abs_dot, Kept<T> &e) {
+template <class T> void Screen<T>::interval(const SlerpCase<T> &c, const double q0[4], const double q1[4],
+                                            const double rd[4], double estimate, double abs_dot, Kept<T> &e) {
     e.err = estimate, e.exact = false;
     screen_dd_interval(estimate, e.lo, e.hi);
     // In the tie band (|a.b| <= 4 eps of the format, decided by the double-double a.b unless within 2^-70 of the
@@ -201,7 +203,8 @@ void Screen<T>::interval(const SlerpCase<T> &c, const double q0[4], const double
             screen_dd_interval(other, lo2, hi2);
         }
         if (!(other >= 0)) e.lo = 0;  // (no estimate of the other arc: only the upper end holds)
-        else if (abs_dot < band - 0x1p-70) e.err = std::min(e.err, other), e.lo = std::min(e.lo, lo2), e.hi = std::min(e.hi, hi2);
+        else if (abs_dot < band - 0x1p-70)
+            e.err = std::min(e.err, other), e.lo = std::min(e.lo, lo2), e.hi = std::min(e.hi, hi2);
         else e.lo = std::min(e.lo, lo2);
     }
     const double resolution = angle_resolution(Format<T>::precision);

@@ -141,7 +141,7 @@ private:
     bool enabled_;
     SlerpReference ref_;
     DDQuat R_dd_;
-    uint64_t screened_ = 0, screened_dd_ = 0;  // every skip and check; skips by the second screen
+    uint64_t screened_ = 0, screened_dd_ = 0;         // every skip and check; skips by the second screen
     uint64_t deferred_ = 0, deferred_certified_ = 0;  // steps decided on the estimate's interval; of those, certified
     uint64_t checks_ = 0, violations_ = 0;
 };

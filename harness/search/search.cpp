@@ -35,7 +35,9 @@ template <class T> T nudge(T x, int64_t ulps) {
     return std::isfinite(y) ? y : x;
 }
 
-template <class T> T &component(SlerpCase<T> &c, int j) { return j < 4 ? c.q0[size_t(j)] : j < 8 ? c.q1[size_t(j - 4)] : c.t; }
+template <class T> T &component(SlerpCase<T> &c, int j) {
+    return j < 4 ? c.q0[size_t(j)] : j < 8 ? c.q1[size_t(j - 4)] : c.t;
+}
 
 // The arc of a case in double: the short-arc end b (sign s), W, and the unit direction v of the arc at a.
 template <class T> bool arc_of(const SlerpCase<T> &c, double a[4], double v[4], double &W, double &s) {
@@ -59,49 +61,51 @@ template <class T> bool arc_of(const SlerpCase<T> &c, double a[4], double v[4], 
     return true;
 }
 
-template <class T> SlerpCase<T> mutate(const SlerpCase<T> &parent, const SlerpCase<T> &other, Rng &rng, double progress) {
+template <class T>
+SlerpCase<T> mutate(const SlerpCase<T> &parent, const SlerpCase<T> &other, Rng &rng, double progress) {
     SlerpCase<T> c = parent;
     // Early steps move far (resampling around the kept cases), late steps by a few ulps.
-    const double u = 2 + 24 * progress + rng.uniform(0, 20);   // relative move 2^-u
+    const double u = 2 + 24 * progress + rng.uniform(0, 20);  // relative move 2^-u
     const int max_ulp_bits = std::max(0, int(24 * (1 - progress)));
     switch (rng.below(6)) {
-    case 0:
-    case 1: {  // ulp perturbations of one or two components (q0, q1 or t)
-        int count = 1 + int(rng.below(2));
-        for (int k = 0; k < count; k++) {
-            int j = int(rng.below(9));
-            int64_t ulps = 1 + int64_t(rng.below(uint64_t(1) << rng.below(uint64_t(max_ulp_bits) + 1)));
-            component(c, j) = nudge(component(c, j), rng.below(2) ? ulps : -ulps);
+        case 0:
+        case 1: {  // ulp perturbations of one or two components (q0, q1 or t)
+            int count = 1 + int(rng.below(2));
+            for (int k = 0; k < count; k++) {
+                int j = int(rng.below(9));
+                int64_t ulps = 1 + int64_t(rng.below(uint64_t(1) << rng.below(uint64_t(max_ulp_bits) + 1)));
+                component(c, j) = nudge(component(c, j), rng.below(2) ? ulps : -ulps);
+            }
+            // t is a parameter in [0, 1], not a free float: an implementation is never judged outside it.
+            c.t = std::clamp(c.t, T(0), T(1));
+            break;
         }
-        // t is a parameter in [0, 1], not a free float: an implementation is never judged outside it.
-        c.t = std::clamp(c.t, T(0), T(1));
-        break;
-    }
-    case 2: {  // a small rotation of q1
-        double a[4], v[4], W, s;
-        if (!arc_of(c, a, v, W, s)) break;
-        double sigma = std::max(W, 1e-300) * std::ldexp(1.0, -int(u)), q[4], n = 0;
-        for (int i = 0; i < 4; i++) q[i] = double(c.q1[size_t(i)]) + sigma * rng.normal(), n += q[i] * q[i];
-        n = std::sqrt(n);
-        for (int i = 0; i < 4; i++) c.q1[size_t(i)] = T(q[i] / n);
-        break;
-    }
-    case 3: {  // the arc angle: scaled by 1 +- 2^-u, or bisected with another kept case's arc
-        double a[4], v[4], W, s, ao[4], vo[4], Wo, so;
-        if (!arc_of(c, a, v, W, s)) break;
-        double target = rng.below(2) && arc_of(other, ao, vo, Wo, so) ? (W + Wo) / 2
-                                                                       : W * (1 + (rng.below(2) ? 1 : -1) * std::ldexp(1.0, -int(u)));
-        target = std::clamp(target, 0.0, M_PI / 2);
-        for (int i = 0; i < 4; i++) c.q1[size_t(i)] = T(s * (std::cos(target) * a[i] + std::sin(target) * v[i]));
-        break;
-    }
-    default: {  // t: bisected with another kept case's t, or moved by 2^-u of its distance to the nearer end
-        double t = c.t;
-        if (rng.below(2)) t = (t + double(other.t)) / 2;
-        else t += (rng.below(2) ? 1 : -1) * std::ldexp(std::max(std::min(t, 1 - t), 0x1p-60), -int(u) / 2);
-        c.t = T(std::clamp(t, 0.0, 1.0));
-        break;
-    }
+        case 2: {  // a small rotation of q1
+            double a[4], v[4], W, s;
+            if (!arc_of(c, a, v, W, s)) break;
+            double sigma = std::max(W, 1e-300) * std::ldexp(1.0, -int(u)), q[4], n = 0;
+            for (int i = 0; i < 4; i++) q[i] = double(c.q1[size_t(i)]) + sigma * rng.normal(), n += q[i] * q[i];
+            n = std::sqrt(n);
+            for (int i = 0; i < 4; i++) c.q1[size_t(i)] = T(q[i] / n);
+            break;
+        }
+        case 3: {  // the arc angle: scaled by 1 +- 2^-u, or bisected with another kept case's arc
+            double a[4], v[4], W, s, ao[4], vo[4], Wo, so;
+            if (!arc_of(c, a, v, W, s)) break;
+            double target = rng.below(2) && arc_of(other, ao, vo, Wo, so)
+                                ? (W + Wo) / 2
+                                : W * (1 + (rng.below(2) ? 1 : -1) * std::ldexp(1.0, -int(u)));
+            target = std::clamp(target, 0.0, M_PI / 2);
+            for (int i = 0; i < 4; i++) c.q1[size_t(i)] = T(s * (std::cos(target) * a[i] + std::sin(target) * v[i]));
+            break;
+        }
+        default: {  // t: bisected with another kept case's t, or moved by 2^-u of its distance to the nearer end
+            double t = c.t;
+            if (rng.below(2)) t = (t + double(other.t)) / 2;
+            else t += (rng.below(2) ? 1 : -1) * std::ldexp(std::max(std::min(t, 1 - t), 0x1p-60), -int(u) / 2);
+            c.t = T(std::clamp(t, 0.0, 1.0));
+            break;
+        }
     }
     // Keep the ends as near the unit sphere as the region's own cases (unit doubles rounded to the format):
     // a mutant far off the sphere would measure how an implementation treats non-unit input instead.
@@ -160,11 +164,16 @@ template <class T> class Climb {
 public:
     Climb(const Impl &impl, Op op, Region region, uint64_t seed, ReferenceMode mode, const SearchSettings &settings,
           const StopToken &stop)
-        : impl_(impl), op_(op), region_(region), stop_(stop), screen_(mode, settings.screen),
+        : impl_(impl),
+          op_(op),
+          region_(region),
+          stop_(stop),
+          screen_(mode, settings.screen),
           rng_(mix_name(mix_name(seed * 0x9E3779B97F4A7C15ull + uint64_t(region), impl.name), to_string(op))),
           remote_(!impl.backend->in_process()),
           max_block_(std::clamp<size_t>(settings.max_block, 1, kProcessMaxCases)),
-          min_block_(std::min(kMinGeneration, max_block_)), block_(remote_ && max_block_ > 1 ? min_block_ : 1) {}
+          min_block_(std::min(kMinGeneration, max_block_)),
+          block_(remote_ && max_block_ > 1 ? min_block_ : 1) {}
 
     // Half the budget: the region's sample (cases 0 .. half - 1, their errors as the runner measured them,
     // certified). Fills the pool with its worst; false when there is nothing to climb from.
@@ -208,10 +217,10 @@ private:
     std::vector<Kept<T>> pool_;
     Kept<T> best_{}, finite_max_{};  // the exact maximum; the largest finite error so far (reported)
     std::vector<Draw> draws_;
-    std::vector<SlerpCase<T>> batch_;       // the generation's cases not already in the pool
-    std::vector<Quat<T>> outs_;             // their outputs: outs_[0, valid_) from one batch
+    std::vector<SlerpCase<T>> batch_;  // the generation's cases not already in the pool
+    std::vector<Quat<T>> outs_;        // their outputs: outs_[0, valid_) from one batch
     size_t valid_ = 0;
-    std::vector<ScreenEstimates> pre_;      // the screen's estimates of batch_, computed while it is out
+    std::vector<ScreenEstimates> pre_;  // the screen's estimates of batch_, computed while it is out
     PendingBatch<T> pending_;
 };
 
@@ -246,7 +255,8 @@ template <class T> void Climb<T>::draw(uint64_t step, uint64_t steps, uint64_t w
         size_t p = std::min(rng_.below(pool_.size()), rng_.below(pool_.size()));  // biased toward the worst
         size_t o = rng_.below(pool_.size());
         SlerpCase<T> c = mutate(pool_[p].c, pool_[o].c, rng_, progress);
-        for (int retry = 0; retry < 8 && !in_region(region_, c); retry++) c = mutate(pool_[p].c, pool_[o].c, rng_, progress);
+        for (int retry = 0; retry < 8 && !in_region(region_, c); retry++)
+            c = mutate(pool_[p].c, pool_[o].c, rng_, progress);
         if (!in_region(region_, c)) c = pool_[p].c;
         // A case already in the pool was measured when it entered: its error, the maximum and the best case
         // already account for it (the mutation fell back to its parent, or a nudge came back to it).
@@ -287,7 +297,8 @@ template <class T> bool Climb<T>::accept(const Draw &d, const T r[4], const Scre
     if (std::isinf(e.err)) out.nonfinite++;
     else if (screen_.greater(e, finite_max_)) finite_max_ = e;
     if (screen_.greater(e, best_)) best_ = e;  // the exact maximum, reported even if its key ties the pool's
-    if (const double key = screen_.key_of(e); pool_.size() >= size_t(kPool) && key <= rank_key(pool_.back().err)) return false;
+    if (const double key = screen_.key_of(e); pool_.size() >= size_t(kPool) && key <= rank_key(pool_.back().err))
+        return false;
     // Into the pool (kept in by_error order, e's key now certain), after every case of the same key: the order
     // a stable sort of the appended case would give.
     pool_.insert(std::upper_bound(pool_.begin(), pool_.end(), e, by_error), e);
@@ -319,7 +330,8 @@ template <class T> bool Climb<T>::climb(uint64_t steps, SearchOutcome &out) {
             }
             changed = accept(d, r, est, out) || changed;
         }
-        if (remote_ && max_block_ > 1) block_ = changed ? std::max(min_block_, block_ / 2) : std::min(max_block_, 2 * block_);
+        if (remote_ && max_block_ > 1)
+            block_ = changed ? std::max(min_block_, block_ / 2) : std::min(max_block_, 2 * block_);
     }
     return true;
 }
@@ -351,9 +363,9 @@ template <class T> void Climb<T>::finish(int keep, SearchOutcome &out) {
 
 }  // namespace
 
-template <class T>
-SearchOutcome search_row(const Impl &impl, Op op, Region region, uint64_t seed, ReferenceMode mode, const std::vector<double> &sampled_err,
-                         int keep, const SearchSettings &settings, const StopToken &stop) {
+template <class T> SearchOutcome search_row(const Impl &impl, Op op, Region region, uint64_t seed, ReferenceMode mode,
+                                            const std::vector<double> &sampled_err, int keep,
+                                            const SearchSettings &settings, const StopToken &stop) {
     SearchOutcome out;
     const uint64_t n = sampled_err.size(), half = n / 2;
     out.evaluations = n;
@@ -391,9 +403,12 @@ void search_worst_cases(RunResult &result, int jobs, const SearchSettings &setti
                 errs.insert(errs.end(), e.begin(), e.end());
             }
             if (errs.size() != row.cases) continue;
-            outcomes[r] = row.impl->precision == Precision::f32
-                              ? search_row<float>(*row.impl, row.op, row.region, result.options.seed, result.options.reference, errs, result.options.worst_k, settings, stop)
-                              : search_row<double>(*row.impl, row.op, row.region, result.options.seed, result.options.reference, errs, result.options.worst_k, settings, stop);
+            outcomes[r] =
+                row.impl->precision == Precision::f32
+                    ? search_row<float>(*row.impl, row.op, row.region, result.options.seed, result.options.reference,
+                                        errs, result.options.worst_k, settings, stop)
+                    : search_row<double>(*row.impl, row.op, row.region, result.options.seed, result.options.reference,
+                                         errs, result.options.worst_k, settings, stop);
             searched[r] = 1;
         }
     };
@@ -406,18 +421,20 @@ void search_worst_cases(RunResult &result, int jobs, const SearchSettings &setti
             row.failed_index = row.cases;
             row.status_detail = fmt::format("{} in the worst-case search", f.detail);
             row.failed_case = outcomes[r].failed_case;
-            (row.impl->precision == Precision::f32 ? result.reference_f32 : result.reference_f64).add(outcomes[r].reference);
+            (row.impl->precision == Precision::f32 ? result.reference_f32 : result.reference_f64)
+                .add(outcomes[r].reference);
             continue;
         }
         row.max_angle_err_search_rad = outcomes[r].max_angle_err_rad;
         row.search_worst = std::move(outcomes[r].worst);
-        (row.impl->precision == Precision::f32 ? result.reference_f32 : result.reference_f64).add(outcomes[r].reference);
+        (row.impl->precision == Precision::f32 ? result.reference_f32 : result.reference_f64)
+            .add(outcomes[r].reference);
     }
 }
 
-template SearchOutcome search_row<float>(const Impl &, Op, Region, uint64_t, ReferenceMode, const std::vector<double> &, int,
-                                         const SearchSettings &, const StopToken &);
-template SearchOutcome search_row<double>(const Impl &, Op, Region, uint64_t, ReferenceMode, const std::vector<double> &, int,
-                                          const SearchSettings &, const StopToken &);
+template SearchOutcome search_row<float>(const Impl &, Op, Region, uint64_t, ReferenceMode, const std::vector<double> &,
+                                         int, const SearchSettings &, const StopToken &);
+template SearchOutcome search_row<double>(const Impl &, Op, Region, uint64_t, ReferenceMode,
+                                          const std::vector<double> &, int, const SearchSettings &, const StopToken &);
 
 }  // namespace qc

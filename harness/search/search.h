@@ -35,7 +35,8 @@ struct SearchSettings {
 struct SearchOutcome {
     double max_angle_err_rad = 0;  // over finite outputs of every case the search evaluated
     uint64_t nonfinite = 0;
-    uint64_t evaluations = 0;      // cases charged to the search (= the sampling's count): n/2 sampled, n - n/2 climbing steps
+    uint64_t evaluations =
+        0;  // cases charged to the search (= the sampling's count): n/2 sampled, n - n/2 climbing steps
     uint64_t pool_repeats = 0;     // climbing steps whose mutant was already in the pool (measured before, not again)
     std::vector<FoundCase> worst;  // the worst `keep` cases, worst first
     ReferenceStats reference;      // reference work done by the climbing half
@@ -51,9 +52,9 @@ struct SearchOutcome {
 // steps, each a new reference evaluation unless its mutant is already in the pool (pool_repeats) or, under
 // --reference fast, the screen shows that it cannot enter the pool (reference.screened).
 // A stop request (stop) throws Interrupted between steps.
-template <class T>
-SearchOutcome search_row(const Impl &impl, Op op, Region region, uint64_t seed, ReferenceMode mode, const std::vector<double> &sampled_err,
-                         int keep, const SearchSettings &settings = {}, const StopToken &stop = {});
+template <class T> SearchOutcome search_row(const Impl &impl, Op op, Region region, uint64_t seed, ReferenceMode mode,
+                                            const std::vector<double> &sampled_err, int keep,
+                                            const SearchSettings &settings = {}, const StopToken &stop = {});
 
 // The worst-case search on every row of an aggregated, complete run (rows[].search_worst and
 // max_angle_err_search_rad), over `jobs` threads; deterministic per seed whatever `jobs` is. Adds its

@@ -21,15 +21,20 @@ std::string keys_text(const KeyTrack &keys) {
     std::string s;
     for (size_t i = 0; i < keys.size(); i++) {
         if (i) s += ';';
-        s += fmt::format("{} {} {} {}", hexfloat(keys[i][0]), hexfloat(keys[i][1]), hexfloat(keys[i][2]), hexfloat(keys[i][3]));
+        s += fmt::format("{} {} {} {}", hexfloat(keys[i][0]), hexfloat(keys[i][1]), hexfloat(keys[i][2]),
+                         hexfloat(keys[i][3]));
     }
     return s;
 }
 
 std::string reproduce(const SquadResult &r, const Impl *impl, TrackRegion region, uint64_t track) {
-    std::vector<std::string> argv = {"quatcheck", "squad", "--impl", impl->name, "--region", to_string(region), "--track",
-                                     std::to_string(track), "--seed", std::to_string(r.options.seed)};
-    if (impl->origin != "builtin") argv.insert(argv.end(), {"--plugin", impl->origin});  // squad comes from shared libraries only
+    std::vector<std::string> argv = {"quatcheck", "squad",
+                                     "--impl",    impl->name,
+                                     "--region",  to_string(region),
+                                     "--track",   std::to_string(track),
+                                     "--seed",    std::to_string(r.options.seed)};
+    if (impl->origin != "builtin")
+        argv.insert(argv.end(), {"--plugin", impl->origin});  // squad comes from shared libraries only
     return shell_join(argv);
 }
 }  // namespace
@@ -38,9 +43,9 @@ std::string squad_worst_cases_csv(const SquadResult &r) {
     CsvWriter out(tables::squad_worst_cases);
     for (const auto &row : r.rows)
         for (const auto &w : row.worst)
-            out.row({row.impl->name, std::string("squad"), std::string(to_string(row.region)), w.track, uint64_t(w.segment),
-                     w.t, w.angle_err_rad, w.angle_err_refcp_rad, w.out[0], w.out[1], w.out[2], w.out[3], keys_text(w.keys),
-                     reproduce(r, row.impl, row.region, w.track)});
+            out.row({row.impl->name, std::string("squad"), std::string(to_string(row.region)), w.track,
+                     uint64_t(w.segment), w.t, w.angle_err_rad, w.angle_err_refcp_rad, w.out[0], w.out[1], w.out[2],
+                     w.out[3], keys_text(w.keys), reproduce(r, row.impl, row.region, w.track)});
     return out.text();
 }
 

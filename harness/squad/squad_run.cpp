@@ -26,8 +26,10 @@ double c1_noise_bound(Precision p, double speed) {
     return speed > 0 ? 8 * precision_eps(p) / (c1_step(p) * speed) : std::numeric_limits<double>::infinity();
 }
 
-std::vector<const Impl *> select_squad_impls(const std::vector<Impl> &catalogue, const std::vector<std::string> &filters) {
-    return select_implementations(catalogue, filters, [](const Impl &i) { return i.supports(Op::squad); }, "squad implementation");
+std::vector<const Impl *> select_squad_impls(const std::vector<Impl> &catalogue,
+                                             const std::vector<std::string> &filters) {
+    return select_implementations(
+        catalogue, filters, [](const Impl &i) { return i.supports(Op::squad); }, "squad implementation");
 }
 
 namespace {
@@ -38,21 +40,21 @@ const double kInf = std::numeric_limits<double>::infinity();
 constexpr int kFixedT = 5, kRandomT = 3;
 
 struct TrackOutcome {
-    KeyTrack keys;                     // as stored, in the format (exact in double)
+    KeyTrack keys;  // as stored, in the format (exact in double)
     std::vector<SquadQuery> queries;
-    std::vector<double> own, refcp;    // [impl][query]: angle error, +inf for a non-finite output
+    std::vector<double> own, refcp;              // [impl][query]: angle error, +inf for a non-finite output
     std::vector<std::array<double, 4>> own_out;  // [impl][query]
-    std::vector<double> jump, speed;   // [impl][key]
-    std::vector<double> ref_jump;      // [key]
+    std::vector<double> jump, speed;             // [impl][key]
+    std::vector<double> ref_jump;                // [key]
 };
 
 template <class T> bool finite4(const T q[4]) {
     return std::isfinite(q[0]) && std::isfinite(q[1]) && std::isfinite(q[2]) && std::isfinite(q[3]);
 }
 
-template <class T>
-void measure_track(const SquadOptions &opt, TrackRegion region, uint64_t index, const std::vector<const Impl *> &impls,
-                   SquadReferenceEngine &reference, MetricEngine &metric, RealQuatOps &ops, TrackOutcome &o) {
+template <class T> void measure_track(const SquadOptions &opt, TrackRegion region, uint64_t index,
+                                      const std::vector<const Impl *> &impls, SquadReferenceEngine &reference,
+                                      MetricEngine &metric, RealQuatOps &ops, TrackOutcome &o) {
     const Precision P = Format<T>::precision;
     Rng rng = track_rng(opt.seed, P, region, index);
     o.keys = round_track<T>(sample_track(region, rng, Format<T>::eps));
@@ -78,7 +80,8 @@ void measure_track(const SquadOptions &opt, TrackRegion region, uint64_t index, 
     std::vector<T> flat(4 * n);  // the keys for a KeyCurve
     for (size_t i = 0; i < n; i++)
         for (int c = 0; c < 4; c++)
-            q[i][c] = T(o.keys[i][c]), s_ref[i][c] = T(to_double(ref.controls[i][c])), flat[4 * i + size_t(c)] = q[i][c];
+            q[i][c] = T(o.keys[i][c]), s_ref[i][c] = T(to_double(ref.controls[i][c])),
+            flat[4 * i + size_t(c)] = q[i][c];
     o.own.assign(ni * nq, 0);
     o.refcp.assign(ni * nq, 0);
     o.own_out.assign(ni * nq, {});
@@ -112,10 +115,13 @@ void measure_track(const SquadOptions &opt, TrackRegion region, uint64_t index, 
         const bool curve = impl.has_curve();
         if (!curve)
             for (size_t i = 0; i < n; i++)
-                impl.template squad_setup<T>(q[i == 0 ? 0 : i - 1].data(), q[i].data(), q[i + 1 == n ? i : i + 1].data(), s_own[i].data());
+                impl.template squad_setup<T>(q[i == 0 ? 0 : i - 1].data(), q[i].data(),
+                                             q[i + 1 == n ? i : i + 1].data(), s_own[i].data());
         auto own_at = [&](size_t sgm, T t, T out[4]) {
             if (curve) impl.curve_at(flat.data(), n, sgm, t, out);
-            else impl.template squad<T>(q[sgm].data(), q[sgm + 1].data(), s_own[sgm].data(), s_own[sgm + 1].data(), t, out);
+            else
+                impl.template squad<T>(q[sgm].data(), q[sgm + 1].data(), s_own[sgm].data(), s_own[sgm + 1].data(), t,
+                                       out);
         };
         for (size_t j = 0; j < nq; j++) {
             const size_t sgm = o.queries[j].segment;
@@ -135,7 +141,10 @@ void measure_track(const SquadOptions &opt, TrackRegion region, uint64_t index, 
                 T out[4] = {0, 0, 0, 0};
                 own_at(sgm, t, out);
                 double d[4] = {out[0], out[1], out[2], out[3]};
-                if (!finite4(out) || (d[0] == 0 && d[1] == 0 && d[2] == 0 && d[3] == 0)) { finite = false; return; }
+                if (!finite4(out) || (d[0] == 0 && d[1] == 0 && d[2] == 0 && d[3] == 0)) {
+                    finite = false;
+                    return;
+                }
                 ops.set(r, d);
                 ops.normalize(r);
             };
@@ -154,9 +163,9 @@ void measure_track(const SquadOptions &opt, TrackRegion region, uint64_t index, 
     }
 }
 
-template <class T>
-void run_precision(const SquadOptions &opt, const StopToken &stop, const std::vector<const Impl *> &all, int jobs,
-                   SquadResult &result, ReferenceStats &ref_stats) {
+template <class T> void run_precision(const SquadOptions &opt, const StopToken &stop,
+                                      const std::vector<const Impl *> &all, int jobs, SquadResult &result,
+                                      ReferenceStats &ref_stats) {
     const Precision P = Format<T>::precision;
     std::vector<const Impl *> impls;
     for (const Impl *i : all)
@@ -203,9 +212,12 @@ void run_precision(const SquadOptions &opt, const StopToken &stop, const std::ve
                     double a = o.own[k * nq + m], b = o.refcp[k * nq + m];
                     row.cases++;
                     if (std::isinf(a) || std::isinf(b)) row.nonfinite++;
-                    if (!std::isinf(a)) own.push_back(a), row.max_angle_err_own_rad = std::max(row.max_angle_err_own_rad, a);
-                    if (!std::isinf(b)) refcp.push_back(b), row.max_angle_err_refcp_rad = std::max(row.max_angle_err_refcp_rad, b);
-                    ranked.push_back({indices[j], o.queries[m].segment, o.queries[m].t, a, b, {}, o.own_out[k * nq + m]});
+                    if (!std::isinf(a))
+                        own.push_back(a), row.max_angle_err_own_rad = std::max(row.max_angle_err_own_rad, a);
+                    if (!std::isinf(b))
+                        refcp.push_back(b), row.max_angle_err_refcp_rad = std::max(row.max_angle_err_refcp_rad, b);
+                    ranked.push_back(
+                        {indices[j], o.queries[m].segment, o.queries[m].t, a, b, {}, o.own_out[k * nq + m]});
                 }
                 for (size_t i = 1; i + 1 < n; i++) {
                     const double jump = o.jump[k * n + i], speed = o.speed[k * n + i];
@@ -222,12 +234,13 @@ void run_precision(const SquadOptions &opt, const StopToken &stop, const std::ve
             row.p99_angle_err_own_rad = percentile(own, 0.99);
             row.p99_angle_err_refcp_rad = percentile(refcp, 0.99);
             const size_t K = std::min(ranked.size(), size_t(std::max(0, opt.worst_k)));
-            std::partial_sort(ranked.begin(), ranked.begin() + long(K), ranked.end(), [](const SquadWorst &a, const SquadWorst &b) {
-                if (a.angle_err_rad != b.angle_err_rad) return a.angle_err_rad > b.angle_err_rad;
-                if (a.track != b.track) return a.track < b.track;
-                if (a.segment != b.segment) return a.segment < b.segment;
-                return a.t < b.t;
-            });
+            std::partial_sort(ranked.begin(), ranked.begin() + long(K), ranked.end(),
+                              [](const SquadWorst &a, const SquadWorst &b) {
+                                  if (a.angle_err_rad != b.angle_err_rad) return a.angle_err_rad > b.angle_err_rad;
+                                  if (a.track != b.track) return a.track < b.track;
+                                  if (a.segment != b.segment) return a.segment < b.segment;
+                                  return a.t < b.t;
+                              });
             ranked.resize(K);
             for (auto &w : ranked)
                 for (uint64_t j = 0; j < nt; j++)
@@ -249,8 +262,11 @@ SquadResult run_squad(const SquadOptions &options, const std::vector<Impl> &cata
     result.jobs = jobs;
     run_precision<float>(options, ctx.stop, result.selected, jobs, result, result.reference_f32);
     run_precision<double>(options, ctx.stop, result.selected, jobs, result, result.reference_f64);
-    auto pos = [&](const Impl *i) { return std::find(result.selected.begin(), result.selected.end(), i) - result.selected.begin(); };
-    std::stable_sort(result.rows.begin(), result.rows.end(), [&](const SquadRow &a, const SquadRow &b) { return pos(a.impl) < pos(b.impl); });
+    auto pos = [&](const Impl *i) {
+        return std::find(result.selected.begin(), result.selected.end(), i) - result.selected.begin();
+    };
+    std::stable_sort(result.rows.begin(), result.rows.end(),
+                     [&](const SquadRow &a, const SquadRow &b) { return pos(a.impl) < pos(b.impl); });
     result.wall_time_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     return result;
 }

@@ -23,7 +23,7 @@ struct SquadOptions {
     uint64_t tracks = 200;                  // tracks per region and precision
     std::optional<uint64_t> only_track;     // evaluate only this track index of each region (reproduce)
     uint64_t seed = 1;
-    int jobs = 0;                           // 0 = all cores
+    int jobs = 0;  // 0 = all cores
     int worst_k = 5;
     // fast: the squad metrics (rotation angles against the reference curve) in double-double, against the
     // MPFR reference rounded to double-double; mpfr: in MPFR. The squad reference itself is MPFR in both.
@@ -35,7 +35,7 @@ struct SquadOptions {
 // differences with step h; jump = |(w- - w+) - (r- - r+)| / mean(|w-|, |w+|), where r-, r+ are the same
 // differences of the reference curve (C1 by construction), which removes the differences' truncation error.
 // The difference step and the c1 tolerance, per precision:
-double c1_step(Precision p);       // 2^-7 (f32), 2^-17 (f64)
+double c1_step(Precision p);  // 2^-7 (f32), 2^-17 (f64)
 // f32: 2^-5. The same seed code run in f64 is smooth to 1e-6 where f32 differences show up to 0.017 (rounding
 // noise, and truncation on curves that are not the reference). f64: 2^-10, which the seed routine's nlerp
 // fallback in the inner slerps (keys near the 0.9995 threshold) exceeds. The planted broken-squad jumps by ~2.
@@ -55,7 +55,7 @@ struct SquadWorst {
     double t = 0;
     double angle_err_rad = 0;  // own control points; +inf for a non-finite output
     double angle_err_refcp_rad = 0;
-    KeyTrack keys;             // as stored, in the implementation's format (exact in double)
+    KeyTrack keys;  // as stored, in the implementation's format (exact in double)
     std::array<double, 4> out{};
 };
 
@@ -66,9 +66,9 @@ struct SquadRow {
     double max_angle_err_own_rad = 0, p99_angle_err_own_rad = 0;
     double max_angle_err_refcp_rad = 0, p99_angle_err_refcp_rad = 0;
     double max_c1_jump_impl = 0, max_c1_jump_ref = 0;  // over the judged interior keys
-    uint64_t c1_keys = 0;       // interior keys judged by the c1 property
-    uint64_t c1_failures = 0;   // judged keys whose jump exceeds the tolerance
-    double worst_judged_c1 = 0; // largest judged jump
+    uint64_t c1_keys = 0;                              // interior keys judged by the c1 property
+    uint64_t c1_failures = 0;                          // judged keys whose jump exceeds the tolerance
+    double worst_judged_c1 = 0;                        // largest judged jump
     uint64_t worst_c1_track = 0;
     size_t worst_c1_key = 0;
     std::vector<SquadWorst> worst;  // worst K by own-control-point error
@@ -85,7 +85,8 @@ struct SquadResult {
 
 // The selection rule (plugins/select.h) over the implementations that have squad. Throws UsageError when a
 // filter matches no squad implementation.
-std::vector<const Impl *> select_squad_impls(const std::vector<Impl> &catalogue, const std::vector<std::string> &filters);
+std::vector<const Impl *> select_squad_impls(const std::vector<Impl> &catalogue,
+                                             const std::vector<std::string> &filters);
 
 // A stop request (ctx.stop) throws Interrupted between tracks.
 SquadResult run_squad(const SquadOptions &options, const std::vector<Impl> &catalogue, const RunContext &ctx = {});

@@ -12,11 +12,16 @@ const std::vector<TrackRegion> &all_track_regions() {
 
 const char *to_string(TrackRegion r) {
     switch (r) {
-    case TrackRegion::random: return "random";
-    case TrackRegion::near_equal: return "near-equal";
-    case TrackRegion::quarter_turn: return "quarter-turn";
-    case TrackRegion::threshold: return "threshold";
-    case TrackRegion::sign_flip: return "sign-flip";
+        case TrackRegion::random:
+            return "random";
+        case TrackRegion::near_equal:
+            return "near-equal";
+        case TrackRegion::quarter_turn:
+            return "quarter-turn";
+        case TrackRegion::threshold:
+            return "threshold";
+        case TrackRegion::sign_flip:
+            return "sign-flip";
     }
     return "?";
 }
@@ -69,25 +74,29 @@ KeyTrack sample_track(TrackRegion r, Rng &rng, double eps, size_t keys) {
     for (size_t i = 0; i + 1 < keys; i++) {
         double *q = k[i].data(), *next = k[i + 1].data();
         switch (r) {
-        case TrackRegion::random: turn(rng, q, rng.log_uniform(1 * deg, 150 * deg), next); break;
-        case TrackRegion::near_equal:
-            if (i == forced || rng.below(2) == 0) {
-                double angle = rng.below(8) == 0 ? 0.0 : rng.log_uniform(1e-9, 1e-3);
-                turn(rng, q, angle, next);
-            } else {
+            case TrackRegion::random:
                 turn(rng, q, rng.log_uniform(1 * deg, 150 * deg), next);
+                break;
+            case TrackRegion::near_equal:
+                if (i == forced || rng.below(2) == 0) {
+                    double angle = rng.below(8) == 0 ? 0.0 : rng.log_uniform(1e-9, 1e-3);
+                    turn(rng, q, angle, next);
+                } else {
+                    turn(rng, q, rng.log_uniform(1 * deg, 150 * deg), next);
+                }
+                break;
+            case TrackRegion::quarter_turn: {
+                at_dot(rng, q, rng.log_uniform(64 * eps, 1e-1), next);  // one hemisphere, sign resolved by the format
+                break;
             }
-            break;
-        case TrackRegion::quarter_turn: {
-            at_dot(rng, q, rng.log_uniform(64 * eps, 1e-1), next);  // one hemisphere, sign resolved by the format
-            break;
-        }
-        case TrackRegion::threshold: {
-            double off = rng.log_uniform(1e-12, 1e-4);
-            at_dot(rng, q, rng.below(2) ? kSeedThreshold + off : kSeedThreshold - off, next);
-            break;
-        }
-        case TrackRegion::sign_flip: turn(rng, q, rng.log_uniform(5 * deg, 90 * deg), next); break;
+            case TrackRegion::threshold: {
+                double off = rng.log_uniform(1e-12, 1e-4);
+                at_dot(rng, q, rng.below(2) ? kSeedThreshold + off : kSeedThreshold - off, next);
+                break;
+            }
+            case TrackRegion::sign_flip:
+                turn(rng, q, rng.log_uniform(5 * deg, 90 * deg), next);
+                break;
         }
     }
     if (r == TrackRegion::sign_flip && keys > 1) {

@@ -60,8 +60,8 @@ template <class T> std::pair<T, T> format_window(SweepOver over, double lo, doub
 // The points of one slice (of this shard): consecutive values of the format (exhaustive) or a sorted list.
 template <class T> struct Points {
     bool exhaustive = false;
-    uint64_t first_ord = 0;  // exhaustive: ord of point 0
-    std::vector<T> values;   // scan
+    uint64_t first_ord = 0;       // exhaustive: ord of point 0
+    std::vector<T> values;        // scan
     uint64_t begin = 0, end = 0;  // this shard's points [begin, end) of the whole slice
     uint64_t overlap = 0;         // 1 when point 0 is the previous shard's last (pairs only, not statistics)
     uint64_t size() const { return end - begin; }
@@ -90,7 +90,8 @@ template <class T> Points<T> make_points(const SweepOptions &opt, const SliceSpe
             double dmax = (H - L) / 2;
             if (!(dmax > dmin)) continue;
             for (uint64_t k = 0; k < quarter; k++) {
-                double d = std::exp(std::log(dmin) + (std::log(dmax) - std::log(dmin)) * double(k) / double(quarter - 1));
+                double d =
+                    std::exp(std::log(dmin) + (std::log(dmax) - std::log(dmin)) * double(k) / double(quarter - 1));
                 v.push_back(side == 0 ? L + d : H - d);
             }
         }
@@ -170,11 +171,13 @@ struct RowAcc {
 
     void add(const RowAcc &o) {
         cases += o.cases, nonfinite += o.nonfinite;
-        if (o.max_angle > max_angle || (o.max_angle == max_angle && o.argmax < argmax)) max_angle = o.max_angle, argmax = o.argmax;
+        if (o.max_angle > max_angle || (o.max_angle == max_angle && o.argmax < argmax))
+            max_angle = o.max_angle, argmax = o.argmax;
         max_ulp1 = std::max(max_ulp1, o.max_ulp1);
         for (int b = 0; b < kHistBins; b++) hist[size_t(b)] += o.hist[size_t(b)];
         for (int b = 0; b < kCurveBins; b++)
-            curve_max[size_t(b)] = std::max(curve_max[size_t(b)], o.curve_max[size_t(b)]), curve_cases[size_t(b)] += o.curve_cases[size_t(b)];
+            curve_max[size_t(b)] = std::max(curve_max[size_t(b)], o.curve_max[size_t(b)]),
+            curve_cases[size_t(b)] += o.curve_cases[size_t(b)];
         candidates.insert(candidates.end(), o.candidates.begin(), o.candidates.end());
     }
 };
@@ -233,7 +236,8 @@ struct RowRef {
 
 template <class T> class SliceRunner {
 public:
-    SliceRunner(const SweepOptions &opt, const SliceSpec &spec, const std::vector<RowRef> &rows, const Points<T> &points)
+    SliceRunner(const SweepOptions &opt, const SliceSpec &spec, const std::vector<RowRef> &rows,
+                const Points<T> &points)
         : opt_(opt), spec_(spec), rows_(rows), points_(points) {}
 
     const Points<T> &points() const { return points_; }
@@ -242,7 +246,8 @@ public:
     // for k in [b, e) are this block's; the context only feeds the persistence test).
     void block(uint64_t b, uint64_t e, ReferenceEngine &reference, MetricEngine &metric, std::vector<RowAcc> &acc,
                std::vector<char> &failed, std::mutex &fail_mutex, std::vector<EvalOutcome> &fail_outcome) {
-        const uint64_t b0 = b - std::min<uint64_t>(b, kPersist), e1 = std::min(points_.size(), e + kPersist), n = e1 - b0;
+        const uint64_t b0 = b - std::min<uint64_t>(b, kPersist), e1 = std::min(points_.size(), e + kPersist),
+                       n = e1 - b0;
         const size_t nr = rows_.size();
         cases_.resize(size_t(n));
         outs_.resize(size_t(n) * nr);
@@ -256,7 +261,8 @@ public:
             size_t done = 0;
             while (done < n) {
                 size_t m = std::min<size_t>(1024, size_t(n) - done);
-                EvalOutcome o = eval_batch(*rows_[r].impl, rows_[r].op, cases_.data() + done, m, &outs_[r * size_t(n) + done]);
+                EvalOutcome o =
+                    eval_batch(*rows_[r].impl, rows_[r].op, cases_.data() + done, m, &outs_[r * size_t(n) + done]);
                 done += o.done;
                 if (!o.ok()) {
                     std::lock_guard<std::mutex> lock(fail_mutex);
@@ -333,7 +339,8 @@ public:
         std::vector<SlerpCase<T>> cs;
         std::vector<T> xs;
         T x = lo;
-        for (uint64_t m = 0; m < kPersist && x >= T(spec_.lo); m++, x = std::nextafter(x, T(-2))) xs.insert(xs.begin(), x);
+        for (uint64_t m = 0; m < kPersist && x >= T(spec_.lo); m++, x = std::nextafter(x, T(-2)))
+            xs.insert(xs.begin(), x);
         const size_t nb = xs.size();
         x = hi;
         for (uint64_t m = 0; m < kPersist && x <= T(spec_.hi); m++, x = std::nextafter(x, T(2))) xs.push_back(x);
@@ -377,9 +384,9 @@ private:
     std::vector<double> delta_, err_;
 };
 
-template <class T>
-void run_slice(const SweepOptions &opt, const RunContext &ctx, size_t slice_index, const SliceSpec &spec,
-               const std::vector<ImplOp> &sel, int jobs, SweepResult &result, ReferenceStats &ref_stats) {
+template <class T> void run_slice(const SweepOptions &opt, const RunContext &ctx, size_t slice_index,
+                                  const SliceSpec &spec, const std::vector<ImplOp> &sel, int jobs, SweepResult &result,
+                                  ReferenceStats &ref_stats) {
     std::vector<RowRef> rows;
     for (const ImplOp &io : sel)
         if (io.impl->precision == spec.precision) rows.push_back({io.impl, io.op});
@@ -453,7 +460,8 @@ void run_slice(const SweepOptions &opt, const RunContext &ctx, size_t slice_inde
                 row.have_argmax = true;
                 row.argmax_value = double(x);
                 for (int i = 0; i < 4; i++) {
-                    row.worst_q0[i] = double(c.q0[i]), row.worst_q1[i] = double(c.q1[i]), row.worst_out[i] = double(out[i]);
+                    row.worst_q0[i] = double(c.q0[i]), row.worst_q1[i] = double(c.q1[i]),
+                    row.worst_out[i] = double(out[i]);
                     row.worst_ref[i] = to_double((rows[r].op == Op::nlerp ? ref.N : ref.R)[i]);
                 }
                 row.worst_t = double(c.t);
@@ -476,7 +484,10 @@ void run_slice(const SweepOptions &opt, const RunContext &ctx, size_t slice_inde
             while (ord(hi) - ord(lo) > 1) {
                 T mid = from_ord<T>(ord(lo) + (ord(hi) - ord(lo)) / 2);
                 double dm[4], em;
-                if (!shared.point(mid, r, reference, metric, dm, em)) { ok = false; break; }
+                if (!shared.point(mid, r, reference, metric, dm, em)) {
+                    ok = false;
+                    break;
+                }
                 result.bisection_cases++;
                 if (jump_between(dlo, dm) >= jump_between(dm, dhi)) hi = mid, std::memcpy(dhi, dm, sizeof dm), ehi = em;
                 else lo = mid, std::memcpy(dlo, dm, sizeof dm), elo = em;
@@ -502,7 +513,8 @@ template <class T> void add_slices(const SweepOptions &opt, std::vector<SliceSpe
     SliceSpec base;
     base.precision = P;
     base.lo = double(lo), base.hi = double(hi);
-    base.exhaustive = std::is_same_v<T, float> ? (opt.points == 0 || count <= opt.points) : (opt.points != 0 && count <= opt.points);
+    base.exhaustive =
+        std::is_same_v<T, float> ? (opt.points == 0 || count <= opt.points) : (opt.points != 0 && count <= opt.points);
     if (opt.over == SweepOver::dot) {
         for (double t : opt.ts) {
             SliceSpec s = base;
@@ -514,7 +526,11 @@ template <class T> void add_slices(const SweepOptions &opt, std::vector<SliceSpe
         std::vector<std::pair<std::string, double>> dots;
         for (double d : opt.pair_dots) dots.push_back({fmt::format("dot:{}", d), d});
         if (opt.pair_dots.empty())
-            dots = {{"0+", 1 - 0x1p-20}, {"threshold", kSeedThreshold}, {"dot:0.7", 0.7}, {"half-pi", 0x1p-20}, {"pi-", -(1 - 0x1p-20)}};
+            dots = {{"0+", 1 - 0x1p-20},
+                    {"threshold", kSeedThreshold},
+                    {"dot:0.7", 0.7},
+                    {"half-pi", 0x1p-20},
+                    {"pi-", -(1 - 0x1p-20)}};
         for (auto &[name, d] : dots) {
             SliceSpec s = base;
             const T dt = T(d);
@@ -571,7 +587,8 @@ uint64_t representable_count(Precision p, double lo, double hi) {
     return ord(hi) - ord(lo) + 1;
 }
 
-std::vector<SliceSpec> plan_slices(const SweepOptions &opt, const std::vector<ImplOp> &selected, const StopToken &stop) {
+std::vector<SliceSpec> plan_slices(const SweepOptions &opt, const std::vector<ImplOp> &selected,
+                                   const StopToken &stop) {
     std::vector<SliceSpec> out;
     bool f32 = false, f64 = false;
     for (const ImplOp &io : selected) (io.impl->precision == Precision::f32 ? f32 : f64) = true;
@@ -585,8 +602,8 @@ std::vector<SliceSpec> plan_slices(const SweepOptions &opt, const std::vector<Im
 }
 
 namespace {
-template <class T>
-double calibrate(const SweepOptions &opt, const std::vector<ImplOp> &sel, const SliceSpec &spec, const StopToken &stop) {
+template <class T> double calibrate(const SweepOptions &opt, const std::vector<ImplOp> &sel, const SliceSpec &spec,
+                                    const StopToken &stop) {
     std::vector<RowRef> rows;
     for (const ImplOp &io : sel)
         if (io.impl->precision == spec.precision) rows.push_back({io.impl, io.op});
@@ -607,15 +624,18 @@ double calibrate(const SweepOptions &opt, const std::vector<ImplOp> &sel, const 
     std::vector<EvalOutcome> outcome(rows.size());
     std::mutex m;
     const uint64_t n = pts.size();
-    runner.block(0, std::min<uint64_t>(n, 64), reference, metric, acc, failed, m, outcome);  // warm-up (first allocations)
+    runner.block(0, std::min<uint64_t>(n, 64), reference, metric, acc, failed, m,
+                 outcome);  // warm-up (first allocations)
     const double c0 = cpu_seconds();
     runner.block(0, n, reference, metric, acc, failed, m, outcome);
     return (cpu_seconds() - c0) / double(n);
 }
 }  // namespace
 
-double seconds_per_point(const SweepOptions &opt, const std::vector<ImplOp> &sel, const SliceSpec &spec, const StopToken &stop) {
-    return spec.precision == Precision::f32 ? calibrate<float>(opt, sel, spec, stop) : calibrate<double>(opt, sel, spec, stop);
+double seconds_per_point(const SweepOptions &opt, const std::vector<ImplOp> &sel, const SliceSpec &spec,
+                         const StopToken &stop) {
+    return spec.precision == Precision::f32 ? calibrate<float>(opt, sel, spec, stop)
+                                            : calibrate<double>(opt, sel, spec, stop);
 }
 
 uint64_t planned_sweep_cases(const std::vector<SliceSpec> &slices) {
@@ -639,7 +659,8 @@ SweepResult run_sweep(const SweepOptions &opt, const std::vector<Impl> &catalogu
     r.jobs = resolve_jobs(opt.jobs);
     for (size_t s = 0; s < r.slices.size(); s++) {
         ctx.stop.throw_if_requested();
-        if (r.slices[s].precision == Precision::f32) run_slice<float>(opt, ctx, s, r.slices[s], r.selected, r.jobs, r, r.reference_f32);
+        if (r.slices[s].precision == Precision::f32)
+            run_slice<float>(opt, ctx, s, r.slices[s], r.selected, r.jobs, r, r.reference_f32);
         else run_slice<double>(opt, ctx, s, r.slices[s], r.selected, r.jobs, r, r.reference_f64);
     }
     // The cost of an exhaustive f32 t slice of this selection (pair a.b = 0.7), for the printed extrapolation.

@@ -45,51 +45,50 @@
 
 namespace qc {
 
-
 enum class SweepOver { dot, t };
 const char *to_string(SweepOver o);
 
-inline constexpr uint64_t kBlock = 4096;          // points per work block (and per noise median)
-inline constexpr double kEdgeFactor = 4;          // a jump this many times the block median is an edge
-inline constexpr double kEdgeFloorEps = 4;        // ... and at least this many eps of the format
+inline constexpr uint64_t kBlock = 4096;    // points per work block (and per noise median)
+inline constexpr double kEdgeFactor = 4;    // a jump this many times the block median is an edge
+inline constexpr double kEdgeFloorEps = 4;  // ... and at least this many eps of the format
 inline constexpr size_t kMaxEdgesPerRow = 64;
 inline constexpr size_t kMaxBisectedPerRow = 256;  // candidates bisected per row, largest jumps first
-inline constexpr uint64_t kPersist = 8;         // points each side of the persistence test
+inline constexpr uint64_t kPersist = 8;            // points each side of the persistence test
 inline constexpr int kCurveBins = 256;
 inline constexpr uint64_t kDefaultScanPoints = uint64_t(1) << 22;  // f64 (and bounded f32) scans
-inline constexpr int kExactWindowHalf = 4096;     // f64 dot: values each side of every kDotWindowCentres entry
+inline constexpr int kExactWindowHalf = 4096;  // f64 dot: values each side of every kDotWindowCentres entry
 // f64 dot: thresholds engines are known to test (0.9995 and its float rounding: the seeds; 1 - 1e-3, 1 - 1e-4,
 // 1 - 1e-5, 1 - 1e-6: common engine choices; 0: the short-arc flip; the ends of [-1, 1]).
-inline const std::vector<double> kDotWindowCentres = {-1.0,   0.0,     0.999,    kSeedThreshold, double(float(kSeedThreshold)),
-                                                      0.9999, 0.99999, 0.999999, 1.0};
+inline const std::vector<double> kDotWindowCentres = {
+    -1.0, 0.0, 0.999, kSeedThreshold, double(float(kSeedThreshold)), 0.9999, 0.99999, 0.999999, 1.0};
 
 struct SweepOptions {
     SweepOver over = SweepOver::dot;
-    std::vector<std::string> impl_filters;  // as `run` (default: all but broken and bench)
-    std::vector<Op> ops;                    // default: slerp
+    std::vector<std::string> impl_filters;       // as `run` (default: all but broken and bench)
+    std::vector<Op> ops;                         // default: slerp
     std::vector<double> ts = {0.25, 0.5, 0.75};  // --over dot: the fixed t of each slice (rounded to the format)
-    std::vector<double> pair_dots;         // --over t: extra pairs (q0 = e0, q1 = (d, s, 0, 0)); see default_pairs
-    double lo = -2, hi = 2;                 // window in the swept value, clipped to [-1, 1] (dot) or [0, 1] (t)
-    uint64_t points = 0;                    // 0: exhaustive in f32, kDefaultScanPoints scan in f64
-    Shard shard;                            // slice K of N of every slice's points
+    std::vector<double> pair_dots;  // --over t: extra pairs (q0 = e0, q1 = (d, s, 0, 0)); see default_pairs
+    double lo = -2, hi = 2;         // window in the swept value, clipped to [-1, 1] (dot) or [0, 1] (t)
+    uint64_t points = 0;            // 0: exhaustive in f32, kDefaultScanPoints scan in f64
+    Shard shard;                    // slice K of N of every slice's points
     int jobs = 0;
     ReferenceMode reference = kDefaultReferenceMode;
-    uint64_t seed = 1;                      // the uniform key pairs of --over t
+    uint64_t seed = 1;  // the uniform key pairs of --over t
 };
 
 // One swept dimension at fixed other inputs, in one precision.
 struct SliceSpec {
     Precision precision = Precision::f64;
-    std::string label;   // "t=0x1p-2" or "pair=dot:0.7"
-    double fixed_t = 0;  // --over dot
+    std::string label;                                  // "t=0x1p-2" or "pair=dot:0.7"
+    double fixed_t = 0;                                 // --over dot
     double q0[4] = {1, 0, 0, 0}, q1[4] = {0, 1, 0, 0};  // --over t: the pair (exact in the format)
     bool exhaustive = false;
-    uint64_t points = 0;  // points of this shard
+    uint64_t points = 0;    // points of this shard
     double lo = 0, hi = 0;  // window (in the format)
 };
 
 struct Edge {
-    double below = 0, above = 0;     // adjacent floats of the swept value
+    double below = 0, above = 0;  // adjacent floats of the swept value
     double jump_rad = 0, err_below_rad = 0, err_above_rad = 0;
 };
 
@@ -101,10 +100,11 @@ struct SweepRow {
     double max_angle_err_rad = 0, p99_angle_err_rad = 0, max_ulp1 = 0;
     double argmax_value = 0;  // the swept value of the worst case
     bool have_argmax = false;
-    double worst_q0[4] = {}, worst_q1[4] = {}, worst_t = 0, worst_out[4] = {}, worst_ref[4] = {}, worst_ulp = 0, worst_ulp1 = 0;
-    std::vector<double> curve_max;     // kCurveBins
+    double worst_q0[4] = {}, worst_q1[4] = {}, worst_t = 0, worst_out[4] = {}, worst_ref[4] = {}, worst_ulp = 0,
+           worst_ulp1 = 0;
+    std::vector<double> curve_max;  // kCurveBins
     std::vector<uint64_t> curve_cases;
-    std::vector<Edge> edges;           // ascending in the swept value
+    std::vector<Edge> edges;                     // ascending in the swept value
     std::vector<std::pair<int, uint64_t>> hist;  // angle-error histogram: (bin, count), bins ascending, counts > 0
     EvalStatus status = EvalStatus::ok;
     std::string status_detail;
@@ -117,7 +117,7 @@ struct SweepResult {
     std::vector<SweepRow> rows;
     ReferenceStats reference_f32, reference_f64;
     int jobs = 1;
-    uint64_t cases = 0;          // reference evaluations of the sweep proper (bisection not counted)
+    uint64_t cases = 0;  // reference evaluations of the sweep proper (bisection not counted)
     uint64_t bisection_cases = 0;
     double wall_time_s = 0;
     // Measured throughput, per precision (0 f32, 1 f64): points (reference evaluations), implementation
@@ -143,7 +143,8 @@ SweepThroughput sweep_throughput(const SweepResult &r, Precision p);
 
 // The slices a sweep will evaluate (for the estimate printed before it starts). `stop` throws Interrupted
 // while the scan points are planned (here, in seconds_per_point and in run_sweep).
-std::vector<SliceSpec> plan_slices(const SweepOptions &options, const std::vector<ImplOp> &selected, const StopToken &stop = {});
+std::vector<SliceSpec> plan_slices(const SweepOptions &options, const std::vector<ImplOp> &selected,
+                                   const StopToken &stop = {});
 uint64_t planned_sweep_cases(const std::vector<SliceSpec> &slices);
 // CPU seconds per point of a slice for the given selection, measured on 2048 points spread evenly over it:
 // the basis of the estimate printed before a sweep starts.

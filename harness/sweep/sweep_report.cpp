@@ -32,7 +32,7 @@ std::string summary_csv(const SweepResult &r) {
                row.nonfinite, row.max_angle_err_rad, row.p99_angle_err_rad, row.max_ulp1,
                row.have_argmax ? Cell(row.argmax_value) : Cell(), uint64_t(row.edges.size()), row.candidates,
                row.status == EvalStatus::ok ? std::string("ok")
-                                             : fmt::format("{}: {}", to_string(row.status), row.status_detail)});
+                                            : fmt::format("{}: {}", to_string(row.status), row.status_detail)});
     }
     return w.text();
 }
@@ -101,26 +101,40 @@ nlohmann::json sweep_json(const SweepResult &r) {
     j["shard"] = {{"index", r.options.shard.index}, {"count", r.options.shard.count}};
     j["jobs"] = r.jobs;
     j["seed"] = r.options.seed;
-    j["edge_rule"] = {{"block", kBlock}, {"factor", kEdgeFactor}, {"floor_eps", kEdgeFloorEps},
+    j["edge_rule"] = {{"block", kBlock},
+                      {"factor", kEdgeFactor},
+                      {"floor_eps", kEdgeFloorEps},
                       {"max_edges_per_row", kMaxEdgesPerRow}};
     json slices = json::array();
     for (const SliceSpec &s : r.slices)
-        slices.push_back({{"label", s.label}, {"precision", to_string(s.precision)}, {"points", s.points},
-                          {"exhaustive", s.exhaustive}, {"lo", s.lo}, {"hi", s.hi}});
+        slices.push_back({{"label", s.label},
+                          {"precision", to_string(s.precision)},
+                          {"points", s.points},
+                          {"exhaustive", s.exhaustive},
+                          {"lo", s.lo},
+                          {"hi", s.hi}});
     j["slices"] = slices;
     j["cases"] = r.cases;
     j["bisection_cases"] = r.bisection_cases;
-    j["reference"] = {{"mode", to_string(r.options.reference)}, {"f32", r.reference_f32}, {"f64", r.reference_f64},
-                      {"fast_bound_violations", r.reference_f32.fast_bound_violations + r.reference_f64.fast_bound_violations}};
+    j["reference"] = {
+        {"mode", to_string(r.options.reference)},
+        {"f32", r.reference_f32},
+        {"f64", r.reference_f64},
+        {"fast_bound_violations", r.reference_f32.fast_bound_violations + r.reference_f64.fast_bound_violations}};
     json tp = json::object();
     for (Precision p : {Precision::f32, Precision::f64}) {
         SweepThroughput t = sweep_throughput(r, p);
         if (!t.measured) continue;
         const int pi = p == Precision::f32 ? 0 : 1;
-        tp[to_string(p)] = {{"points", r.points[pi]}, {"impl_evals", r.impl_evals[pi]}, {"cpu_s", r.cpu_s[pi]},
-                            {"wall_s", r.sweep_wall_s[pi]}, {"points_per_s_per_core", t.points_per_s_per_core},
-                            {"impl_evals_per_s_per_core", t.impl_evals_per_s_per_core}, {"impl_ops", t.impl_ops},
-                            {"exhaustive_t_points", t.exhaustive_t_points}, {"exhaustive_t_cpu_s_per_point", t.seconds_per_t_point},
+        tp[to_string(p)] = {{"points", r.points[pi]},
+                            {"impl_evals", r.impl_evals[pi]},
+                            {"cpu_s", r.cpu_s[pi]},
+                            {"wall_s", r.sweep_wall_s[pi]},
+                            {"points_per_s_per_core", t.points_per_s_per_core},
+                            {"impl_evals_per_s_per_core", t.impl_evals_per_s_per_core},
+                            {"impl_ops", t.impl_ops},
+                            {"exhaustive_t_points", t.exhaustive_t_points},
+                            {"exhaustive_t_cpu_s_per_point", t.seconds_per_t_point},
                             {"exhaustive_t_slice_wall_s", t.slice_wall_s}};
     }
     j["throughput"] = tp;
@@ -151,10 +165,17 @@ nlohmann::json selected_json(const std::vector<ImplOp> &selected) {
 // The options that must agree between the shards of one sweep (selection and build included).
 nlohmann::json identity(const SweepResult &r) {
     const SweepOptions &o = r.options;
-    nlohmann::json id = {{"over", to_string(o.over)}, {"lo", hexfloat(o.lo)}, {"hi", hexfloat(o.hi)}, {"points", o.points},
-            {"ts", hexes(o.ts.data(), o.ts.size())}, {"pair_dots", hexes(o.pair_dots.data(), o.pair_dots.size())},
-            {"seed", o.seed}, {"impl_filters", o.impl_filters}, {"shard_count", o.shard.count},
-            {"selected", selected_json(r.selected)}, {"build", build_identity()}};
+    nlohmann::json id = {{"over", to_string(o.over)},
+                         {"lo", hexfloat(o.lo)},
+                         {"hi", hexfloat(o.hi)},
+                         {"points", o.points},
+                         {"ts", hexes(o.ts.data(), o.ts.size())},
+                         {"pair_dots", hexes(o.pair_dots.data(), o.pair_dots.size())},
+                         {"seed", o.seed},
+                         {"impl_filters", o.impl_filters},
+                         {"shard_count", o.shard.count},
+                         {"selected", selected_json(r.selected)},
+                         {"build", build_identity()}};
     put_reference_mode(id, o.reference);
     return id;
 }
@@ -175,13 +196,21 @@ std::string state_json(const SweepResult &r) {
     j["bisection_cases"] = r.bisection_cases;
     j["reference_f32"] = r.reference_f32;
     j["reference_f64"] = r.reference_f64;
-    j["throughput"] = {{"points", {r.points[0], r.points[1]}}, {"impl_evals", {r.impl_evals[0], r.impl_evals[1]}},
-                       {"cpu_s", hexes(r.cpu_s, 2)}, {"wall_s", hexes(r.sweep_wall_s, 2)}};
+    j["throughput"] = {{"points", {r.points[0], r.points[1]}},
+                       {"impl_evals", {r.impl_evals[0], r.impl_evals[1]}},
+                       {"cpu_s", hexes(r.cpu_s, 2)},
+                       {"wall_s", hexes(r.sweep_wall_s, 2)}};
     json slices = json::array();
     for (const SliceSpec &s : r.slices)
-        slices.push_back({{"label", s.label}, {"precision", to_string(s.precision)}, {"fixed_t", hexfloat(s.fixed_t)},
-                          {"q0", hexes(s.q0, 4)}, {"q1", hexes(s.q1, 4)}, {"exhaustive", s.exhaustive}, {"points", s.points},
-                          {"lo", hexfloat(s.lo)}, {"hi", hexfloat(s.hi)}});
+        slices.push_back({{"label", s.label},
+                          {"precision", to_string(s.precision)},
+                          {"fixed_t", hexfloat(s.fixed_t)},
+                          {"q0", hexes(s.q0, 4)},
+                          {"q1", hexes(s.q1, 4)},
+                          {"exhaustive", s.exhaustive},
+                          {"points", s.points},
+                          {"lo", hexfloat(s.lo)},
+                          {"hi", hexfloat(s.hi)}});
     j["slices"] = slices;
     json rows = json::array();
     for (const SweepRow &row : r.rows) {
@@ -192,14 +221,24 @@ std::string state_json(const SweepResult &r) {
         }
         json w = nullptr;
         if (row.have_argmax)
-            w = {{"value", hexfloat(row.argmax_value)}, {"q0", hexes(row.worst_q0, 4)}, {"q1", hexes(row.worst_q1, 4)},
-                 {"t", hexfloat(row.worst_t)}, {"out", hexes(row.worst_out, 4)}, {"ref", hexes(row.worst_ref, 4)},
-                 {"ulp", hexfloat(row.worst_ulp)}, {"ulp1", hexfloat(row.worst_ulp1)}};
-        rows.push_back({{"impl", row.impl->name}, {"op", to_string(row.op)}, {"slice", row.slice}, {"cases", row.cases},
-                        {"nonfinite", row.nonfinite}, {"candidates", row.candidates},
-                        {"max_angle_err_rad", hexfloat(row.max_angle_err_rad)}, {"max_ulp1", hexfloat(row.max_ulp1)},
-                        {"hist", row.hist}, {"curve_max", hexes(row.curve_max.data(), row.curve_max.size())},
-                        {"curve_cases", row.curve_cases}, {"argmax", w}, {"edges", e}, {"status", int(row.status)},
+            w = {{"value", hexfloat(row.argmax_value)}, {"q0", hexes(row.worst_q0, 4)},
+                 {"q1", hexes(row.worst_q1, 4)},        {"t", hexfloat(row.worst_t)},
+                 {"out", hexes(row.worst_out, 4)},      {"ref", hexes(row.worst_ref, 4)},
+                 {"ulp", hexfloat(row.worst_ulp)},      {"ulp1", hexfloat(row.worst_ulp1)}};
+        rows.push_back({{"impl", row.impl->name},
+                        {"op", to_string(row.op)},
+                        {"slice", row.slice},
+                        {"cases", row.cases},
+                        {"nonfinite", row.nonfinite},
+                        {"candidates", row.candidates},
+                        {"max_angle_err_rad", hexfloat(row.max_angle_err_rad)},
+                        {"max_ulp1", hexfloat(row.max_ulp1)},
+                        {"hist", row.hist},
+                        {"curve_max", hexes(row.curve_max.data(), row.curve_max.size())},
+                        {"curve_cases", row.curve_cases},
+                        {"argmax", w},
+                        {"edges", e},
+                        {"status", int(row.status)},
                         {"status_detail", row.status_detail}});
     }
     j["rows"] = rows;
@@ -220,7 +259,9 @@ void hexes_into(const nlohmann::json &a, double *out, size_t n, const std::strin
 
 }  // namespace
 
-bool is_sweep_folder(const std::string &dir) { return std::filesystem::exists(std::filesystem::path(dir) / "sweep_state.json"); }
+bool is_sweep_folder(const std::string &dir) {
+    return std::filesystem::exists(std::filesystem::path(dir) / "sweep_state.json");
+}
 
 SweepResult merge_sweep_shards(const std::vector<std::string> &dirs, const std::vector<Impl> &catalogue) {
     using nlohmann::json;
@@ -231,17 +272,20 @@ SweepResult merge_sweep_shards(const std::vector<std::string> &dirs, const std::
     for (const std::string &dir : dirs) {
         const std::string path = (std::filesystem::path(dir) / "sweep_state.json").string();
         std::optional<std::string> text = read_text_file(path);
-        if (!text) throw InputError(fmt::format("merge: {}: missing (not the report of quatcheck sweep --shard K/N?)", path));
+        if (!text)
+            throw InputError(fmt::format("merge: {}: missing (not the report of quatcheck sweep --shard K/N?)", path));
         try {
             json j = json::parse(*text);
             if (!j.is_object() || j.value("format", json()) != kStateFormat)
                 throw InputError(fmt::format("merge: {}: not a sweep state of this version", path));
             if (!j.contains("checksum_fnv1a64") || !j["checksum_fnv1a64"].is_string())
-                throw InputError(fmt::format("merge: {}: no checksum (written by an older quatcheck: rerun the shard)", path));
+                throw InputError(
+                    fmt::format("merge: {}: no checksum (written by an older quatcheck: rerun the shard)", path));
             const std::string sum = j["checksum_fnv1a64"];
             j.erase("checksum_fnv1a64");
             if (state_checksum(j) != sum)
-                throw InputError(fmt::format("merge: {}: checksum mismatch (the file was changed or damaged after it was written)", path));
+                throw InputError(fmt::format(
+                    "merge: {}: checksum mismatch (the file was changed or damaged after it was written)", path));
             const json &id = j.at("identity");
             const int index = j.at("shard_index"), count = id.at("shard_count");
             if (seen.empty()) {
@@ -275,7 +319,8 @@ SweepResult merge_sweep_shards(const std::vector<std::string> &dirs, const std::
                         what = "'" + k + "'";
                         break;
                     }
-                throw InputError(fmt::format("merge: {}: a shard of another sweep ({} differs from {}'s)", path, what, dirs.front()));
+                throw InputError(fmt::format("merge: {}: a shard of another sweep ({} differs from {}'s)", path, what,
+                                             dirs.front()));
             }
             if (seen.empty()) {
                 // The selection, resolved in the catalogue: the rows every shard must hold.
@@ -284,20 +329,25 @@ SweepResult merge_sweep_shards(const std::vector<std::string> &dirs, const std::
                     const Impl *impl = nullptr;
                     for (const Impl &i : catalogue)
                         if (i.name == name) impl = &i;
-                    if (!impl) throw InputError(fmt::format("merge: {}: unknown implementation '{}' (load its plugin with --plugin?)", path, name));
+                    if (!impl)
+                        throw InputError(fmt::format(
+                            "merge: {}: unknown implementation '{}' (load its plugin with --plugin?)", path, name));
                     auto o = parse_op(op);
                     if (!o) throw InputError(fmt::format("merge: {}: unknown op '{}'", path, op));
                     r.selected.push_back({impl, *o});
                 }
             }
-            if (index < 1 || index > count) throw InputError(fmt::format("merge: {}: shard {} of {}", path, index, count));
+            if (index < 1 || index > count)
+                throw InputError(fmt::format("merge: {}: shard {} of {}", path, index, count));
             if (!seen.emplace(index, path).second)
-                throw InputError(fmt::format("merge: {}: shard {}/{} again (also {})", path, index, count, seen[index]));
+                throw InputError(
+                    fmt::format("merge: {}: shard {}/{} again (also {})", path, index, count, seen[index]));
             const json &slices = j.at("slices");
             if (slices.size() != r.slices.size()) throw InputError(fmt::format("merge: {}: different slices", path));
             std::vector<uint64_t> shard_points;  // each slice's points in this shard that its rows count
             for (size_t s = 0; s < slices.size(); s++) {
-                if (slices[s].at("label") != r.slices[s].label) throw InputError(fmt::format("merge: {}: different slices", path));
+                if (slices[s].at("label") != r.slices[s].label)
+                    throw InputError(fmt::format("merge: {}: different slices", path));
                 const uint64_t n = slices[s].at("points");
                 const uint64_t own = index > 1 && n > 0 ? n - 1 : n;  // a later shard's first point is the overlap
                 shard_points.push_back(own);
@@ -308,28 +358,33 @@ SweepResult merge_sweep_shards(const std::vector<std::string> &dirs, const std::
             std::set<std::tuple<size_t, std::string, std::string>> expected, held;
             for (size_t s = 0; s < r.slices.size(); s++)
                 for (const ImplOp &io : r.selected)
-                    if (io.impl->precision == r.slices[s].precision) expected.insert({s, io.impl->name, to_string(io.op)});
+                    if (io.impl->precision == r.slices[s].precision)
+                        expected.insert({s, io.impl->name, to_string(io.op)});
             for (const json &x : j.at("rows")) {
                 const size_t slice = x.at("slice");
                 auto key = std::make_tuple(slice, x.at("impl").get<std::string>(), x.at("op").get<std::string>());
                 if (!expected.count(key))
-                    throw InputError(fmt::format("merge: {}: a row of {} {} in slice {} that the sweep's selection does not have",
-                                                 path, std::get<1>(key), std::get<2>(key), slice));
+                    throw InputError(
+                        fmt::format("merge: {}: a row of {} {} in slice {} that the sweep's selection does not have",
+                                    path, std::get<1>(key), std::get<2>(key), slice));
                 if (!held.insert(key).second)
-                    throw InputError(fmt::format("merge: {}: the row of {} {} in slice {} twice", path, std::get<1>(key), std::get<2>(key), slice));
+                    throw InputError(fmt::format("merge: {}: the row of {} {} in slice {} twice", path,
+                                                 std::get<1>(key), std::get<2>(key), slice));
                 const int status = x.at("status");
                 if (status < 0 || status > int(EvalStatus::interrupted))
-                    throw InputError(fmt::format("merge: {}: row of {} {}: status {} is not a status", path, std::get<1>(key),
-                                                 std::get<2>(key), status));
+                    throw InputError(fmt::format("merge: {}: row of {} {}: status {} is not a status", path,
+                                                 std::get<1>(key), std::get<2>(key), status));
                 const uint64_t cases = x.at("cases");
                 if (status == 0 ? cases != shard_points[slice] : cases > shard_points[slice])
-                    throw InputError(fmt::format("merge: {}: the row of {} {} in slice {} covers {} of the shard's {} points",
-                                                 path, std::get<1>(key), std::get<2>(key), slice, cases, shard_points[slice]));
+                    throw InputError(
+                        fmt::format("merge: {}: the row of {} {} in slice {} covers {} of the shard's {} points", path,
+                                    std::get<1>(key), std::get<2>(key), slice, cases, shard_points[slice]));
             }
             for (const auto &key : expected)
                 if (!held.count(key))
-                    throw InputError(fmt::format("merge: {}: no row of {} {} in slice {} (the sweep's selection has it)", path,
-                                                 std::get<1>(key), std::get<2>(key), std::get<0>(key)));
+                    throw InputError(
+                        fmt::format("merge: {}: no row of {} {} in slice {} (the sweep's selection has it)", path,
+                                    std::get<1>(key), std::get<2>(key), std::get<0>(key)));
             r.cases += j.at("cases").get<uint64_t>();
             r.bisection_cases += j.at("bisection_cases").get<uint64_t>();
             r.reference_f32.add(j.at("reference_f32").get<ReferenceStats>());
@@ -344,13 +399,16 @@ SweepResult merge_sweep_shards(const std::vector<std::string> &dirs, const std::
             for (const json &x : j.at("rows")) {
                 const std::string impl = x.at("impl"), op = x.at("op");
                 const size_t slice = x.at("slice");
-                if (slice >= r.slices.size()) throw InputError(fmt::format("merge: {}: row of slice {} out of range", path, slice));
+                if (slice >= r.slices.size())
+                    throw InputError(fmt::format("merge: {}: row of slice {} out of range", path, slice));
                 auto [it, fresh] = row_of.emplace(std::make_tuple(slice, impl, op), r.rows.size());
                 if (fresh) {
                     SweepRow row;
                     for (const Impl &i : catalogue)
                         if (i.name == impl) row.impl = &i;
-                    if (!row.impl) throw InputError(fmt::format("merge: {}: unknown implementation '{}' (load its plugin with --plugin?)", path, impl));
+                    if (!row.impl)
+                        throw InputError(fmt::format(
+                            "merge: {}: unknown implementation '{}' (load its plugin with --plugin?)", path, impl));
                     auto o = parse_op(op);
                     if (!o) throw InputError(fmt::format("merge: {}: unknown op '{}'", path, op));
                     row.op = *o;
@@ -378,9 +436,9 @@ SweepResult merge_sweep_shards(const std::vector<std::string> &dirs, const std::
                 const double mx = hex_of(x.at("max_angle_err_rad"), path);
                 const json &w = x.at("argmax");
                 // The larger maximum wins; between equal ones, the smaller swept value (as the unsharded sweep).
-                const bool better = mx > row.max_angle_err_rad ||
-                                    (mx == row.max_angle_err_rad && !w.is_null() && row.have_argmax &&
-                                     hex_of(w.at("value"), path) < row.argmax_value);
+                const bool better =
+                    mx > row.max_angle_err_rad || (mx == row.max_angle_err_rad && !w.is_null() && row.have_argmax &&
+                                                   hex_of(w.at("value"), path) < row.argmax_value);
                 if (better) {
                     row.max_angle_err_rad = mx;
                     row.have_argmax = !w.is_null();
@@ -418,13 +476,16 @@ SweepResult merge_sweep_shards(const std::vector<std::string> &dirs, const std::
         std::sort(row.edges.begin(), row.edges.end(), [](const Edge &a, const Edge &b) {
             return a.below != b.below ? a.below < b.below : a.jump_rad > b.jump_rad;
         });
-        row.edges.erase(std::unique(row.edges.begin(), row.edges.end(),
-                                    [](const Edge &a, const Edge &b) { return a.below == b.below && a.above == b.above; }),
-                        row.edges.end());
+        row.edges.erase(
+            std::unique(row.edges.begin(), row.edges.end(),
+                        [](const Edge &a, const Edge &b) { return a.below == b.below && a.above == b.above; }),
+            row.edges.end());
         if (row.edges.size() > kMaxEdgesPerRow) {
-            std::sort(row.edges.begin(), row.edges.end(), [](const Edge &a, const Edge &b) { return a.jump_rad > b.jump_rad; });
+            std::sort(row.edges.begin(), row.edges.end(),
+                      [](const Edge &a, const Edge &b) { return a.jump_rad > b.jump_rad; });
             row.edges.resize(kMaxEdgesPerRow);
-            std::sort(row.edges.begin(), row.edges.end(), [](const Edge &a, const Edge &b) { return a.below < b.below; });
+            std::sort(row.edges.begin(), row.edges.end(),
+                      [](const Edge &a, const Edge &b) { return a.below < b.below; });
         }
     }
     return r;

@@ -26,17 +26,21 @@ void read_run_json(const std::string &path, const std::string &text, ReportTable
         size_t upto = std::min<size_t>(e.byte, text.size());
         unsigned line = 1 + unsigned(std::count(text.begin(), text.begin() + long(upto), '\n'));
         std::string why = e.what();
-        throw InputError(fmt::format("{}:{}: {}", path, line, why.substr(why.find(']') == std::string::npos ? 0 : why.find(']') + 2)));
-    } catch (const nlohmann::json::exception &e) {  // e.g. a number beyond double's range: out_of_range, not parse_error
+        throw InputError(fmt::format("{}:{}: {}", path, line,
+                                     why.substr(why.find(']') == std::string::npos ? 0 : why.find(']') + 2)));
+    } catch (
+        const nlohmann::json::exception &e) {  // e.g. a number beyond double's range: out_of_range, not parse_error
         std::string why = e.what();
-        throw InputError(fmt::format("{}:1: {}", path, why.substr(why.find(']') == std::string::npos ? 0 : why.find(']') + 2)));
+        throw InputError(
+            fmt::format("{}:1: {}", path, why.substr(why.find(']') == std::string::npos ? 0 : why.find(']') + 2)));
     }
     auto fail = [&](const char *why) { throw InputError(fmt::format("{}:1: {}", path, why)); };
     std::map<std::string, ImplInfo> out;
     if (!j.is_object() || !j.contains("implementations") || !j["implementations"].is_array())
         fail("no 'implementations' array");
     for (const auto &e : j["implementations"]) {
-        if (!e.is_object() || !e.contains("impl") || !e["impl"].is_string() || !e.contains("group") || !e["group"].is_string())
+        if (!e.is_object() || !e.contains("impl") || !e["impl"].is_string() || !e.contains("group") ||
+            !e["group"].is_string())
             fail("an 'implementations' entry lacks a string 'impl' or 'group'");
         ImplInfo info{e["group"].get<std::string>(), "", ""};
         if (e.contains("library_version") && e["library_version"].is_string())
@@ -57,9 +61,9 @@ std::string summary_csv(const std::vector<SummaryRow> &rows) {
     CsvWriter w(tables::summary);
     auto opt = [](const std::optional<double> &x) { return x ? Cell(*x) : Cell(); };
     for (const auto &r : rows)
-        w.row({r.impl, r.op, r.region, r.cases, r.nonfinite, r.branch_disagree, r.max_angle_err_rad, r.p99_angle_err_rad,
-               r.max_ulp, opt(r.max_ulp1), r.max_norm_err_ulp1, r.ties, opt(r.max_angle_err_vs_exact_nlerp_rad), r.status,
-               r.status_detail, r.failed_case,
+        w.row({r.impl, r.op, r.region, r.cases, r.nonfinite, r.branch_disagree, r.max_angle_err_rad,
+               r.p99_angle_err_rad, r.max_ulp, opt(r.max_ulp1), r.max_norm_err_ulp1, r.ties,
+               opt(r.max_angle_err_vs_exact_nlerp_rad), r.status, r.status_detail, r.failed_case,
                r.max_angle_err_rad,  // max_angle_err_sampling_rad: plain sampling, the same figure
                opt(r.max_angle_err_search_rad)});
     return w.text();

@@ -80,7 +80,7 @@ struct ReportTables {
     std::string dir;
     std::optional<std::vector<SummaryRow>> summary, squad_summary;
     std::optional<std::map<std::string, ImplInfo>> implementations;  // run.json's list
-    std::optional<uint64_t> seed, cases_per_region;                   // run.json's, when it has them
+    std::optional<uint64_t> seed, cases_per_region;                  // run.json's, when it has them
     std::optional<std::vector<ConformanceRow>> conformance, squad_conformance;
     std::optional<std::vector<TimingRow>> timing;
     std::vector<WorstCaseRow> worst_cases;  // empty when worst_cases.csv is absent or has no rows

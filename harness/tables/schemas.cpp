@@ -35,10 +35,10 @@ void quat(std::vector<Column> &cols, const std::string &prefix, T type) {
 Schema conformance_schema(const char *file, const char *about, const std::vector<std::string> &verdicts) {
     return {file,
             about,
-            {col("impl", T::key), col("op", T::key), col("property", T::key),
-             choice("verdict", verdicts), optional(col("cases", T::count)),
-             optional(col("tolerance", T::text)), optional(empty(col("worst", T::real, "per property"))),
-             optional(col("counterexample", T::text)), optional(col("reproduce", T::text))},
+            {col("impl", T::key), col("op", T::key), col("property", T::key), choice("verdict", verdicts),
+             optional(col("cases", T::count)), optional(col("tolerance", T::text)),
+             optional(empty(col("worst", T::real, "per property"))), optional(col("counterexample", T::text)),
+             optional(col("reproduce", T::text))},
             {},
             false};
 }
@@ -87,7 +87,8 @@ const Schema error_curve{
     {},
     false};
 
-const Schema conformance = conformance_schema("conformance.csv", "per implementation x op x property: the verdict", conform_verdicts);
+const Schema conformance =
+    conformance_schema("conformance.csv", "per implementation x op x property: the verdict", conform_verdicts);
 
 const Schema squad_summary{
     "squad_summary.csv",
@@ -112,16 +113,16 @@ const Schema squad_worst_cases{
     false};
 
 const Schema squad_conformance =
-    conformance_schema("squad_conformance.csv", "per squad implementation x c1 property: the verdict",
-                       squad_verdicts);
+    conformance_schema("squad_conformance.csv", "per squad implementation x c1 property: the verdict", squad_verdicts);
 
-const Schema timing{"timing.csv",
-                    "per implementation x op x region x mode: CPU time per call",
-                    {col("impl", T::key), col("op", T::key), col("region", T::key),
-                     choice("mode", {"latency", "throughput"}), formatted(col("ns_per_call", T::nonneg, "ns"), "{:.4g}"),
-                     optional(formatted(col("cv", T::real), "{:.4f}")), optional(col("repetitions", T::count))},
-                    {},
-                    false};
+const Schema timing{
+    "timing.csv",
+    "per implementation x op x region x mode: CPU time per call",
+    {col("impl", T::key), col("op", T::key), col("region", T::key), choice("mode", {"latency", "throughput"}),
+     formatted(col("ns_per_call", T::nonneg, "ns"), "{:.4g}"), optional(formatted(col("cv", T::real), "{:.4f}")),
+     optional(col("repetitions", T::count))},
+    {},
+    false};
 
 const Schema throughput{
     "throughput.csv",
@@ -133,24 +134,25 @@ const Schema throughput{
     {},
     false};
 
-const Schema parallel{"parallel.csv",
-                      "per job count: the default run's wall and CPU time",
-                      {col("jobs", T::count), col("cases_per_region", T::count), col("cases", T::count),
-                       formatted(col("wall_s", T::nonneg, "s"), "{:.3f}"), formatted(col("cpu_s", T::nonneg, "s"), "{:.3f}"),
-                       formatted(col("speedup", T::nonneg), "{:.3f}"), choice("identical", {"yes", "no"})},
-                      {"jobs"},
-                      false};
-
-const Schema threshold{
-    "threshold.csv",
-    "per precision x nlerp-fallback family (or --impl implementation) x threshold tau",
-    {col("precision", T::key), col("family", T::key), col("one_minus_tau", T::hexfloat),
-     col("max_angle_err_rad", T::real, "rad"), col("p99_angle_err_rad", T::real, "rad"), col("max_ulp1", T::real, "ulp1"),
-     col("max_norm_err_ulp1", T::real, "ulp1"), col("jump_rad", T::real, "rad"), col("ns_arc", T::real, "ns"),
-     col("ns_fallback", T::real, "ns"), col("tau", T::decimal), col("arc_floor_rad", T::real, "rad"),
-     col("ideal_step_rad", T::real, "rad"), col("cases", T::count), col("nonfinite", T::count)},
-    {},
+const Schema parallel{
+    "parallel.csv",
+    "per job count: the default run's wall and CPU time",
+    {col("jobs", T::count), col("cases_per_region", T::count), col("cases", T::count),
+     formatted(col("wall_s", T::nonneg, "s"), "{:.3f}"), formatted(col("cpu_s", T::nonneg, "s"), "{:.3f}"),
+     formatted(col("speedup", T::nonneg), "{:.3f}"), choice("identical", {"yes", "no"})},
+    {"jobs"},
     false};
+
+const Schema threshold{"threshold.csv",
+                       "per precision x nlerp-fallback family (or --impl implementation) x threshold tau",
+                       {col("precision", T::key), col("family", T::key), col("one_minus_tau", T::hexfloat),
+                        col("max_angle_err_rad", T::real, "rad"), col("p99_angle_err_rad", T::real, "rad"),
+                        col("max_ulp1", T::real, "ulp1"), col("max_norm_err_ulp1", T::real, "ulp1"),
+                        col("jump_rad", T::real, "rad"), col("ns_arc", T::real, "ns"),
+                        col("ns_fallback", T::real, "ns"), col("tau", T::decimal), col("arc_floor_rad", T::real, "rad"),
+                        col("ideal_step_rad", T::real, "rad"), col("cases", T::count), col("nonfinite", T::count)},
+                       {},
+                       false};
 
 const Schema threshold_summary{
     "threshold_summary.csv",
@@ -162,40 +164,39 @@ const Schema threshold_summary{
     {"precision", "family"},
     false};
 
-const Schema velocity_curve{
-    "velocity_curve.csv",
-    "per implementation x op x arc (or squad track) x t: angular-velocity error",
-    {col("impl", T::key), col("op", T::key), col("arc_deg", T::real, "deg"), col("t", T::real),
-     col("phi_rad", T::real, "rad"), col("phi_ideal_rad", T::real, "rad"), col("timing_err", T::real),
-     col("speed_rel_err", T::real), col("track", T::text)},
-    {},
-    false};
+const Schema velocity_curve{"velocity_curve.csv",
+                            "per implementation x op x arc (or squad track) x t: angular-velocity error",
+                            {col("impl", T::key), col("op", T::key), col("arc_deg", T::real, "deg"), col("t", T::real),
+                             col("phi_rad", T::real, "rad"), col("phi_ideal_rad", T::real, "rad"),
+                             col("timing_err", T::real), col("speed_rel_err", T::real), col("track", T::text)},
+                            {},
+                            false};
 
 const Schema sweep_summary{
     "sweep_summary.csv",
     "per slice (one swept dimension, the others pinned) x implementation x op: exhaustive or scanned maxima",
-    {choice("over", {"dot", "t"}), col("slice", T::key), col("precision", T::key), col("impl", T::key), col("op", T::key),
-     col("window_lo", T::hexfloat), col("window_hi", T::hexfloat), choice("points", {"exhaustive", "scan"}),
-     col("cases", T::count), col("nonfinite", T::count), col("max_angle_err_rad", T::nonneg, "rad"),
-     col("p99_angle_err_rad", T::nonneg, "rad"), col("max_ulp1", T::nonneg, "ulp1"), empty(col("argmax", T::hexfloat)),
-     col("edges", T::count), col("candidates", T::count), col("status", T::text)},
+    {choice("over", {"dot", "t"}), col("slice", T::key), col("precision", T::key), col("impl", T::key),
+     col("op", T::key), col("window_lo", T::hexfloat), col("window_hi", T::hexfloat),
+     choice("points", {"exhaustive", "scan"}), col("cases", T::count), col("nonfinite", T::count),
+     col("max_angle_err_rad", T::nonneg, "rad"), col("p99_angle_err_rad", T::nonneg, "rad"),
+     col("max_ulp1", T::nonneg, "ulp1"), empty(col("argmax", T::hexfloat)), col("edges", T::count),
+     col("candidates", T::count), col("status", T::text)},
     {"slice", "impl", "op"},
     true};
 
-const Schema sweep_curve{
-    "sweep_curve.csv",
-    "per slice x implementation x op x bin of the swept value: max angle error",
-    {col("slice", T::key), col("impl", T::key), col("op", T::key), col("x_lo", T::real), col("x_hi", T::real),
-     col("cases", T::count), col("max_angle_err_rad", T::nonneg, "rad")},
-    {},
-    false};
+const Schema sweep_curve{"sweep_curve.csv",
+                         "per slice x implementation x op x bin of the swept value: max angle error",
+                         {col("slice", T::key), col("impl", T::key), col("op", T::key), col("x_lo", T::real),
+                          col("x_hi", T::real), col("cases", T::count), col("max_angle_err_rad", T::nonneg, "rad")},
+                         {},
+                         false};
 
 const Schema branch_map{
     "branch_map.csv",
     "per edge: the adjacent floats of the dot product between which an implementation's output jumps",
-    {col("impl", T::key), col("op", T::key), col("precision", T::key), col("t", T::hexfloat), col("dot_below", T::hexfloat),
-     col("dot_above", T::hexfloat), col("jump_rad", T::nonneg, "rad"), col("err_below_rad", T::nonneg, "rad"),
-     col("err_above_rad", T::nonneg, "rad")},
+    {col("impl", T::key), col("op", T::key), col("precision", T::key), col("t", T::hexfloat),
+     col("dot_below", T::hexfloat), col("dot_above", T::hexfloat), col("jump_rad", T::nonneg, "rad"),
+     col("err_below_rad", T::nonneg, "rad"), col("err_above_rad", T::nonneg, "rad")},
     {"impl", "op", "t", "dot_below"},
     false};
 
@@ -224,15 +225,16 @@ Schema leaderboard(const std::vector<std::string> &regions) {
         c.push_back(empty(col((g + "_max_angle_err_rad").c_str(), T::nonneg, "rad")));
         c.push_back(empty(col((g + "_max_ulp1").c_str(), T::nonneg, "ulp1")));
     }
-    for (Column x : {col("conformance", T::text), empty(col("conformance_fail", T::count)),
-                     empty(col("ns_per_call_throughput", T::nonneg, "ns")), empty(col("ns_per_call_latency", T::nonneg, "ns"))})
+    for (Column x :
+         {col("conformance", T::text), empty(col("conformance_fail", T::count)),
+          empty(col("ns_per_call_throughput", T::nonneg, "ns")), empty(col("ns_per_call_latency", T::nonneg, "ns"))})
         c.push_back(x);
     return {"leaderboard.csv", "per implementation x op, most accurate first", c, {"impl", "op"}, false};
 }
 
 std::vector<const Schema *> all() {
-    return {&summary,           &worst_cases, &error_curve, &conformance, &squad_summary,     &squad_worst_cases,
-            &squad_conformance, &timing,      &throughput,  &parallel,    &threshold,         &threshold_summary,
+    return {&summary,           &worst_cases,   &error_curve, &conformance, &squad_summary, &squad_worst_cases,
+            &squad_conformance, &timing,        &throughput,  &parallel,    &threshold,     &threshold_summary,
             &velocity_curve,    &sweep_summary, &sweep_curve, &branch_map,  &t_branch_map};
 }
 
@@ -245,8 +247,11 @@ nlohmann::json to_json() {
     for (const Schema &s : schemas) {
         nlohmann::json cols = nlohmann::json::array();
         for (const Column &c : s.columns) {
-            nlohmann::json e = {{"name", c.name}, {"type", type_names[int(c.type)]}, {"unit", c.unit},
-                                {"required", c.required}, {"may_be_empty", c.may_be_empty}};
+            nlohmann::json e = {{"name", c.name},
+                                {"type", type_names[int(c.type)]},
+                                {"unit", c.unit},
+                                {"required", c.required},
+                                {"may_be_empty", c.may_be_empty}};
             if (!c.choices.empty()) e["choices"] = c.choices;
             cols.push_back(e);
         }

@@ -49,7 +49,8 @@ namespace {
 // 64 characters.
 std::string shown(std::string_view s) {
     std::string out;
-    for (unsigned char c : s.substr(0, 64)) out += (c < 0x20 || c >= 0x7f) ? fmt::format("\\x{:02x}", c) : std::string(1, char(c));
+    for (unsigned char c : s.substr(0, 64))
+        out += (c < 0x20 || c >= 0x7f) ? fmt::format("\\x{:02x}", c) : std::string(1, char(c));
     if (s.size() > 64) out += "...";
     return out;
 }
@@ -106,7 +107,8 @@ std::vector<std::string> split_line(char *s, const std::string &path, unsigned l
         std::string_view raw(begin, size_t(end - begin));
         if (!raw.empty() && raw[0] == '"') {
             size_t i = 1;  // the closing quote: the first one not doubled
-            while (i < raw.size() && !(raw[i] == '"' && (i + 1 >= raw.size() || raw[i + 1] != '"'))) i += raw[i] == '"' ? 2 : 1;
+            while (i < raw.size() && !(raw[i] == '"' && (i + 1 >= raw.size() || raw[i + 1] != '"')))
+                i += raw[i] == '"' ? 2 : 1;
             if (i >= raw.size()) fail_at(path, line, "unterminated quoted field");
             if (i + 1 != raw.size()) fail_at(path, line, "text after a closing quote");
         } else if (raw.find('"') != std::string_view::npos) {
@@ -147,29 +149,33 @@ void check_cell(const Column &c, const std::string &v, const std::string &path, 
         bad("empty");
     }
     switch (c.type) {
-    case ColumnType::key:
-    case ColumnType::text:
-    case ColumnType::decimal: return;
-    case ColumnType::choice:
-        if (std::find(c.choices.begin(), c.choices.end(), v) == c.choices.end())
-            bad(fmt::format("'{}' is not {}", shown(v), alternatives(c.choices)));
-        return;
-    case ColumnType::count: {
-        errno = 0;
-        char *end = nullptr;
-        std::strtoull(v.c_str(), &end, 10);
-        if (!std::isdigit((unsigned char)v[0]) || end != v.c_str() + v.size() || errno == ERANGE)
-            bad(fmt::format("'{}' is not a count", shown(v)));
-        return;
-    }
-    case ColumnType::real:
-    case ColumnType::nonneg: {
-        auto x = parse_number(v);
-        if (!x || (c.type == ColumnType::nonneg && std::isnan(*x))) bad(fmt::format("'{}' is not a number", shown(v)));
-        if (c.type == ColumnType::nonneg && *x < 0) bad(fmt::format("'{}' is negative", shown(v)));
-        return;
-    }
-    case ColumnType::hexfloat: parse_hexfloat(v, path, line, c.name.c_str(), true); return;
+        case ColumnType::key:
+        case ColumnType::text:
+        case ColumnType::decimal:
+            return;
+        case ColumnType::choice:
+            if (std::find(c.choices.begin(), c.choices.end(), v) == c.choices.end())
+                bad(fmt::format("'{}' is not {}", shown(v), alternatives(c.choices)));
+            return;
+        case ColumnType::count: {
+            errno = 0;
+            char *end = nullptr;
+            std::strtoull(v.c_str(), &end, 10);
+            if (!std::isdigit((unsigned char)v[0]) || end != v.c_str() + v.size() || errno == ERANGE)
+                bad(fmt::format("'{}' is not a count", shown(v)));
+            return;
+        }
+        case ColumnType::real:
+        case ColumnType::nonneg: {
+            auto x = parse_number(v);
+            if (!x || (c.type == ColumnType::nonneg && std::isnan(*x)))
+                bad(fmt::format("'{}' is not a number", shown(v)));
+            if (c.type == ColumnType::nonneg && *x < 0) bad(fmt::format("'{}' is negative", shown(v)));
+            return;
+        }
+        case ColumnType::hexfloat:
+            parse_hexfloat(v, path, line, c.name.c_str(), true);
+            return;
     }
 }
 
@@ -200,20 +206,25 @@ CsvWriter::CsvWriter(const Schema &schema) : schema_(schema) {
 
 void CsvWriter::row(const std::vector<Cell> &cells) {
     if (cells.size() != schema_.columns.size())
-        throw std::logic_error(fmt::format("{}: {} cells for {} columns", schema_.file, cells.size(), schema_.columns.size()));
+        throw std::logic_error(
+            fmt::format("{}: {} cells for {} columns", schema_.file, cells.size(), schema_.columns.size()));
     for (size_t i = 0; i < cells.size(); i++) {
         const Column &c = schema_.columns[i];
-        auto wrong = [&] { return std::logic_error(fmt::format("{}: column {}: cell of the wrong type", schema_.file, c.name)); };
+        auto wrong = [&] {
+            return std::logic_error(fmt::format("{}: column {}: cell of the wrong type", schema_.file, c.name));
+        };
         std::string v;
         if (std::holds_alternative<std::monostate>(cells[i])) {
             if (!c.may_be_empty && c.type != ColumnType::text) throw wrong();
         } else if (auto *s = std::get_if<std::string>(&cells[i])) {
             // numbers are handed over as doubles; text as written, and hexfloats already formatted (worst cases)
-            if (c.type == ColumnType::count || c.type == ColumnType::real || c.type == ColumnType::nonneg) throw wrong();
+            if (c.type == ColumnType::count || c.type == ColumnType::real || c.type == ColumnType::nonneg)
+                throw wrong();
             v = *s;
             // a choice the schema does not list would write a file the reader refuses
             if (c.type == ColumnType::choice && std::find(c.choices.begin(), c.choices.end(), v) == c.choices.end())
-                throw std::logic_error(fmt::format("{}: column {}: '{}' is not one of the schema's choices", schema_.file, c.name, v));
+                throw std::logic_error(
+                    fmt::format("{}: column {}: '{}' is not one of the schema's choices", schema_.file, c.name, v));
             if (v.find_first_of(",\"\n") != std::string::npos) {
                 std::string q = "\"";
                 for (char ch : v) q += ch == '"' ? std::string("\"\"") : std::string(1, ch);
@@ -328,7 +339,8 @@ std::optional<std::string> read_text_file(const std::filesystem::path &path) {
     if (!std::filesystem::is_regular_file(st)) throw InputError(fmt::format("{}: not a regular file", path.string()));
     const uintmax_t size = std::filesystem::file_size(path, ec);
     if (ec) throw InputError(fmt::format("{}: cannot open: {}", path.string(), ec.message()));
-    if (size > kMaxTextFile) throw InputError(fmt::format("{}: {} bytes, more than the 4 GiB a table may have", path.string(), size));
+    if (size > kMaxTextFile)
+        throw InputError(fmt::format("{}: {} bytes, more than the 4 GiB a table may have", path.string(), size));
     std::ifstream in(path, std::ios::binary);
     if (!in) throw InputError(fmt::format("{}: cannot open: {}", path.string(), std::strerror(errno)));
     std::string data(size_t(size), '\0');
@@ -351,12 +363,15 @@ double parse_hexfloat(std::string_view text, const std::string &file, unsigned l
         if (s == "inf") return INFINITY;
         if (s == "-inf") return -INFINITY;
     }
-    if (!is_hexfloat_syntax(s)) fail_at(file, line, fmt::format("column {}: '{}' is not a hexfloat (e.g. 0x1.8p-3)", column, shown(s)));
+    if (!is_hexfloat_syntax(s))
+        fail_at(file, line, fmt::format("column {}: '{}' is not a hexfloat (e.g. 0x1.8p-3)", column, shown(s)));
     errno = 0;
     char *end = nullptr;
     double v = std::strtod(s.c_str(), &end);
-    if (end != s.c_str() + s.size()) fail_at(file, line, fmt::format("column {}: '{}' is not a hexfloat", column, shown(s)));
-    if (errno == ERANGE && std::isinf(v)) fail_at(file, line, fmt::format("column {}: '{}' overflows a double", column, shown(s)));
+    if (end != s.c_str() + s.size())
+        fail_at(file, line, fmt::format("column {}: '{}' is not a hexfloat", column, shown(s)));
+    if (errno == ERANGE && std::isinf(v))
+        fail_at(file, line, fmt::format("column {}: '{}' overflows a double", column, shown(s)));
     // A hexfloat with more digits than a double holds, or below its range (underflow to a subnormal with
     // lost bits, or to zero), would be rounded silently: refuse it. The text is read again as a long double
     // (64-bit significand, wider exponent: exact for up to 16 significant hex digits, more are refused).
@@ -367,10 +382,13 @@ double parse_hexfloat(std::string_view text, const std::string &file, unsigned l
     digits.erase(0, std::min(digits.find_first_not_of('0'), digits.size()));
     while (!digits.empty() && digits.back() == '0') digits.pop_back();
     if (digits.size() > 16)
-        fail_at(file, line, fmt::format("column {}: '{}' is not exact: more digits than a double holds", column, shown(s)));
+        fail_at(file, line,
+                fmt::format("column {}: '{}' is not exact: more digits than a double holds", column, shown(s)));
     if (std::strtold(s.c_str(), nullptr) != static_cast<long double>(v))
-        fail_at(file, line, fmt::format("column {}: '{}' is not exact: a double cannot hold it (too many digits or below its range)",
-                                        column, shown(s)));
+        fail_at(
+            file, line,
+            fmt::format("column {}: '{}' is not exact: a double cannot hold it (too many digits or below its range)",
+                        column, shown(s)));
     return v;
 }
 
@@ -380,8 +398,9 @@ float parse_hexfloat_f32(std::string_view text, const std::string &file, unsigne
     if (std::isnan(v)) return std::nanf("");
     float f = float(v);
     if (double(f) != v)
-        fail_at(file, line, fmt::format("column {}: '{}' is not representable as a float (f32 implementation)", column,
-                                        shown(text)));
+        fail_at(
+            file, line,
+            fmt::format("column {}: '{}' is not representable as a float (f32 implementation)", column, shown(text)));
     return f;
 }
 

@@ -37,19 +37,19 @@ enum class ColumnType {
 struct Column {
     std::string name;
     ColumnType type = ColumnType::text;
-    std::string unit;                   // "rad", "ulp", "ns", "s", ... or "" (a count or a name)
-    bool required = true;               // the reader fails when the header lacks it
-    bool may_be_empty = false;          // an empty cell is "not measured" / "not applicable"
-    std::vector<std::string> choices;   // ColumnType::choice
-    std::string format;                 // fmt spec of a number ("{:.4g}"); "" = 9 significant digits
+    std::string unit;                  // "rad", "ulp", "ns", "s", ... or "" (a count or a name)
+    bool required = true;              // the reader fails when the header lacks it
+    bool may_be_empty = false;         // an empty cell is "not measured" / "not applicable"
+    std::vector<std::string> choices;  // ColumnType::choice
+    std::string format;                // fmt spec of a number ("{:.4g}"); "" = 9 significant digits
 };
 
 struct Schema {
-    std::string file;                   // "summary.csv"
-    std::string about;                  // one line: what a row is
+    std::string file;   // "summary.csv"
+    std::string about;  // one line: what a row is
     std::vector<Column> columns;
-    std::vector<std::string> key;       // columns no two rows may share (empty: rows may repeat)
-    bool rows_required = false;         // a file with a header only is an error
+    std::vector<std::string> key;  // columns no two rows may share (empty: rows may repeat)
+    bool rows_required = false;    // a file with a header only is an error
     const Column *find(std::string_view name) const;
 };
 

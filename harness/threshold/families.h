@@ -28,9 +28,12 @@ inline const std::vector<ThresholdFamily> &all_threshold_families() {
 
 inline const char *to_string(ThresholdFamily f) {
     switch (f) {
-    case ThresholdFamily::acos_nlerp: return "acos+nlerp";
-    case ThresholdFamily::acos_lerp: return "acos+lerp";
-    case ThresholdFamily::atan2_nlerp: return "atan2+nlerp";
+        case ThresholdFamily::acos_nlerp:
+            return "acos+nlerp";
+        case ThresholdFamily::acos_lerp:
+            return "acos+lerp";
+        case ThresholdFamily::atan2_nlerp:
+            return "atan2+nlerp";
     }
     return "?";
 }
@@ -67,7 +70,10 @@ template <class T> void slerp_acos_nlerp(const T q0[4], const T q1[4], T t, T ta
     using namespace threshold_detail;
     T d = dot4(q0, q1);
     T s = T(1);
-    if (d < T(0)) { d = -d; s = T(-1); }
+    if (d < T(0)) {
+        d = -d;
+        s = T(-1);
+    }
     if (d > tau) return linear(q0, q1, s, t, true, out);
     arc(q0, q1, s, t, std::acos(d), out);
 }
@@ -77,7 +83,10 @@ template <class T> void slerp_acos_lerp(const T q0[4], const T q1[4], T t, T tau
     using namespace threshold_detail;
     T d = dot4(q0, q1);
     T s = T(1);
-    if (d < T(0)) { d = -d; s = T(-1); }
+    if (d < T(0)) {
+        d = -d;
+        s = T(-1);
+    }
     if (d > tau) return linear(q0, q1, s, t, false, out);
     arc(q0, q1, s, t, std::acos(d), out);
 }
@@ -87,7 +96,10 @@ template <class T> void slerp_atan2_nlerp(const T q0[4], const T q1[4], T t, T t
     using namespace threshold_detail;
     T d = dot4(q0, q1);
     T s = T(1);
-    if (d < T(0)) { d = -d; s = T(-1); }
+    if (d < T(0)) {
+        d = -d;
+        s = T(-1);
+    }
     if (d > tau) return linear(q0, q1, s, t, true, out);
     T diff = 0, sum = 0;
     for (int i = 0; i < 4; i++) {
@@ -102,9 +114,12 @@ template <class T> using ThresholdSlerp = void (*)(const T *, const T *, T, T, T
 
 template <class T> ThresholdSlerp<T> threshold_routine(ThresholdFamily f) {
     switch (f) {
-    case ThresholdFamily::acos_nlerp: return slerp_acos_nlerp<T>;
-    case ThresholdFamily::acos_lerp: return slerp_acos_lerp<T>;
-    case ThresholdFamily::atan2_nlerp: return slerp_atan2_nlerp<T>;
+        case ThresholdFamily::acos_nlerp:
+            return slerp_acos_nlerp<T>;
+        case ThresholdFamily::acos_lerp:
+            return slerp_acos_lerp<T>;
+        case ThresholdFamily::atan2_nlerp:
+            return slerp_atan2_nlerp<T>;
     }
     return nullptr;
 }

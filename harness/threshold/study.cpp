@@ -78,21 +78,22 @@ std::string quat_hex(const float *q) { return fmt::format("({:a}, {:a}, {:a}, {:
 std::string quat_hex(const double *q) { return fmt::format("({:a}, {:a}, {:a}, {:a})", q[0], q[1], q[2], q[3]); }
 
 // The routine at threshold tau on every case (one batch: one round trip for a routine in another process).
-template <class T>
-void eval_routine(const Routine &r, const std::vector<SlerpCase<T>> &cases, T tau, std::vector<Quat<T>> &out,
-                  const StopToken &stop) {
+template <class T> void eval_routine(const Routine &r, const std::vector<SlerpCase<T>> &cases, T tau,
+                                     std::vector<Quat<T>> &out, const StopToken &stop) {
     out.assign(cases.size(), Quat<T>{});
     if (!r.impl) {
         auto routine = threshold_routine<T>(r.family);
-        for (size_t k = 0; k < cases.size(); k++) routine(cases[k].q0.data(), cases[k].q1.data(), cases[k].t, tau, out[k].data());
+        for (size_t k = 0; k < cases.size(); k++)
+            routine(cases[k].q0.data(), cases[k].q1.data(), cases[k].t, tau, out[k].data());
         return;
     }
     EvalOutcome o = eval_batch_tau(*r.impl, cases.data(), cases.size(), tau, out.data());
     if (o.ok()) return;
     if (o.status == EvalStatus::interrupted) stop.throw_if_requested();
     const SlerpCase<T> &c = cases[std::min(o.done, cases.size() - 1)];
-    throw InputError(fmt::format("{}: slerp_tau {} at tau = {:a}, q0 = {}, q1 = {}, t = {:a}: {}", r.name, to_string(o.status),
-                                 tau, quat_hex(c.q0.data()), quat_hex(c.q1.data()), c.t, o.detail));
+    throw InputError(fmt::format("{}: slerp_tau {} at tau = {:a}, q0 = {}, q1 = {}, t = {:a}: {}", r.name,
+                                 to_string(o.status), tau, quat_hex(c.q0.data()), quat_hex(c.q1.data()), c.t,
+                                 o.detail));
 }
 
 // Per grid point (precision, tau) and routine: what the accuracy pass found.
@@ -117,10 +118,10 @@ template <class T> struct PrecisionWork {
     std::vector<std::vector<SlerpCase<T>>> timing_cases;  // per point: the first kTimingBatch cases
 };
 
-template <class T>
-void measure_point(const ThresholdOptions &opt, const StopToken &stop, const std::vector<Routine> &routines,
-                   uint64_t point_index, double one_minus_tau, ReferenceEngine &reference, MetricEngine &metric,
-                   PointResult &res, std::vector<SlerpCase<T>> &timing_cases) {
+template <class T> void measure_point(const ThresholdOptions &opt, const StopToken &stop,
+                                      const std::vector<Routine> &routines, uint64_t point_index, double one_minus_tau,
+                                      ReferenceEngine &reference, MetricEngine &metric, PointResult &res,
+                                      std::vector<SlerpCase<T>> &timing_cases) {
     const T tau = tau_in_format<T>(one_minus_tau);
     const size_t nr = routines.size();
     res.one_minus_tau = 1.0 - double(tau);
@@ -160,7 +161,8 @@ void measure_point(const ThresholdOptions &opt, const StopToken &stop, const std
                 s.max_norm = std::max(s.max_norm, m.norm_err_ulp1);
                 angles[f].push_back(m.angle_err_rad);
             }
-            CaseMetrics a = std::memcmp(out, arc_out, sizeof(Quat<T>)) == 0 ? m : metric.measure(arc_out, ref, Op::slerp);
+            CaseMetrics a =
+                std::memcmp(out, arc_out, sizeof(Quat<T>)) == 0 ? m : metric.measure(arc_out, ref, Op::slerp);
             if (!a.nonfinite) s.arc_floor = std::max(s.arc_floor, a.angle_err_rad);
         }
     }
@@ -210,8 +212,8 @@ void measure_point(const ThresholdOptions &opt, const StopToken &stop, const std
     }
 }
 
-template <class T>
-void accuracy_pass(const ThresholdOptions &opt, const StopToken &stop, int jobs, PrecisionWork<T> &work, ReferenceStats &stats) {
+template <class T> void accuracy_pass(const ThresholdOptions &opt, const StopToken &stop, int jobs,
+                                      PrecisionWork<T> &work, ReferenceStats &stats) {
     work.grid = threshold_grid(Format<T>::precision, opt.points);
     size_t n = work.grid.size();
     work.points.assign(n, PointResult{});
@@ -222,11 +224,13 @@ void accuracy_pass(const ThresholdOptions &opt, const StopToken &stop, int jobs,
         Comparator cmp(Format<T>::precision, opt.reference);
         auto &[reference, metric] = cmp;
         for (size_t i; (i = next.fetch_add(1)) < n;)
-            measure_point<T>(opt, stop, work.routines, i, work.grid[i], reference, metric, work.points[i], work.timing_cases[i]);
+            measure_point<T>(opt, stop, work.routines, i, work.grid[i], reference, metric, work.points[i],
+                             work.timing_cases[i]);
         std::lock_guard<std::mutex> lock(stats_mutex);
         stats.add(reference.stats());
     };
-    run_workers(std::min<int>(jobs, int(n)), [&](int) { worker(); }, [&] { next.store(n); });
+    run_workers(
+        std::min<int>(jobs, int(n)), [&](int) { worker(); }, [&] { next.store(n); });
 }
 
 // Collects Google Benchmark's results by the registered name (benchmark_name() would append /min_time:...).
@@ -275,20 +279,28 @@ void register_timings(const ThresholdOptions &opt, PrecisionWork<T> &work, std::
             if (r.impl) {
                 for (int branch = 0; branch < 2; branch++) {
                     const T forced = branch == 0 ? T(2) : T(-1);
-                    std::string name = fmt::format("{}/{}/{}/{}", Format<T>::name, r.name, i, branch == 0 ? "arc" : "fallback");
+                    std::string name =
+                        fmt::format("{}/{}/{}/{}", Format<T>::name, r.name, i, branch == 0 ? "arc" : "fallback");
                     names.push_back(name);
                     const Impl *impl = r.impl;
-                    benchmark::RegisterBenchmark(name.c_str(), [batch, impl, forced](benchmark::State &state) {
-                        std::vector<Quat<T>> out(batch->size());
-                        for (auto _ : state) {
-                            EvalOutcome o = eval_batch_tau(*impl, batch->data(), batch->size(), forced, out.data());
-                            if (!o.ok() || !(o.self_ns > 0)) {
-                                state.SkipWithError(o.ok() ? "the routine stopped reporting its own time" : o.detail.c_str());
-                                break;
+                    benchmark::RegisterBenchmark(
+                        name.c_str(),
+                        [batch, impl, forced](benchmark::State &state) {
+                            std::vector<Quat<T>> out(batch->size());
+                            for (auto _ : state) {
+                                EvalOutcome o = eval_batch_tau(*impl, batch->data(), batch->size(), forced, out.data());
+                                if (!o.ok() || !(o.self_ns > 0)) {
+                                    state.SkipWithError(o.ok() ? "the routine stopped reporting its own time"
+                                                               : o.detail.c_str());
+                                    break;
+                                }
+                                state.SetIterationTime(o.self_ns * 1e-9);
                             }
-                            state.SetIterationTime(o.self_ns * 1e-9);
-                        }
-                    })->UseManualTime()->MinTime(opt.min_time_s)->Repetitions(kTimingRepetitions)->Unit(benchmark::kNanosecond);
+                        })
+                        ->UseManualTime()
+                        ->MinTime(opt.min_time_s)
+                        ->Repetitions(kTimingRepetitions)
+                        ->Unit(benchmark::kNanosecond);
                 }
                 continue;
             }
@@ -296,25 +308,29 @@ void register_timings(const ThresholdOptions &opt, PrecisionWork<T> &work, std::
             for (int branch = 0; branch < 2; branch++) {
                 // tau = 2: d > tau never holds, the arc runs; tau = -1: the fallback always runs.
                 const T forced = branch == 0 ? T(2) : T(-1);
-                std::string name = fmt::format("{}/{}/{}/{}", Format<T>::name, r.name, i, branch == 0 ? "arc" : "fallback");
+                std::string name =
+                    fmt::format("{}/{}/{}/{}", Format<T>::name, r.name, i, branch == 0 ? "arc" : "fallback");
                 names.push_back(name);
-                benchmark::RegisterBenchmark(name.c_str(), [batch, routine, forced](benchmark::State &state) {
-                    T out[4];
-                    for (auto _ : state) {
-                        for (const SlerpCase<T> &c : *batch) {
-                            routine(c.q0.data(), c.q1.data(), c.t, forced, out);
-                            benchmark::DoNotOptimize(out);
-                        }
-                        benchmark::ClobberMemory();
-                    }
-                })->MinTime(opt.min_time_s)->Repetitions(kTimingRepetitions)->Unit(benchmark::kNanosecond);
+                benchmark::RegisterBenchmark(name.c_str(),
+                                             [batch, routine, forced](benchmark::State &state) {
+                                                 T out[4];
+                                                 for (auto _ : state) {
+                                                     for (const SlerpCase<T> &c : *batch) {
+                                                         routine(c.q0.data(), c.q1.data(), c.t, forced, out);
+                                                         benchmark::DoNotOptimize(out);
+                                                     }
+                                                     benchmark::ClobberMemory();
+                                                 }
+                                             })
+                    ->MinTime(opt.min_time_s)
+                    ->Repetitions(kTimingRepetitions)
+                    ->Unit(benchmark::kNanosecond);
             }
         }
     }
 }
 
-template <class T>
-void collect_timings(const CollectingReporter &rep, PrecisionWork<T> &work) {
+template <class T> void collect_timings(const CollectingReporter &rep, PrecisionWork<T> &work) {
     for (size_t i = 0; i < work.points.size(); i++) {
         double batch = double(work.timing_cases[i].size());
         for (size_t f = 0; f < work.routines.size(); f++) {
@@ -401,7 +417,8 @@ template <class T> SlerpCase<T> sample_threshold_case(uint64_t seed, T tau, uint
         double cw = std::cos(W), sw = std::sin(W);
         for (int i = 0; i < 4; i++) q1[i] = cw * q0[i] + sw * v[i];
         for (int i = 0; i < 4; i++) c.q0[i] = T(q0[i]), c.q1[i] = T(q1[i]);
-        if (rng.below(2)) for (T &e : c.q1) e = -e;  // both signs of the dot product
+        if (rng.below(2))
+            for (T &e : c.q1) e = -e;  // both signs of the dot product
     }
     c.t = sample_t<T>(rng);
     return c;
@@ -459,7 +476,8 @@ ThresholdResult run_threshold_study(const ThresholdOptions &opt, const RunContex
     want64 = want64 && !w64.routines.empty();
     for (const Impl *i : opt.impls)
         if (!i->supports_slerp_tau())
-            throw UsageError(fmt::format("--impl {}: has no slerp_tau (a qc_impl_v2 plugin or a protocol-2 adapter offers one)", i->name));
+            throw UsageError(fmt::format(
+                "--impl {}: has no slerp_tau (a qc_impl_v2 plugin or a protocol-2 adapter offers one)", i->name));
     if (want32) accuracy_pass<float>(opt, ctx.stop, r.jobs, w32, r.reference_f32);
     if (want64) accuracy_pass<double>(opt, ctx.stop, r.jobs, w64, r.reference_f64);
 
@@ -484,8 +502,11 @@ ThresholdResult run_threshold_study(const ThresholdOptions &opt, const RunContex
     if (want64) append_rows(w64, r);
     for (size_t b = 0; b < r.rows.size();) {
         size_t e = b;
-        while (e < r.rows.size() && r.rows[e].precision == r.rows[b].precision && r.rows[e].routine == r.rows[b].routine) e++;
-        r.summary.push_back(recommend_threshold({r.rows.begin() + long(b), r.rows.begin() + long(e)}, opt.floor_factor));
+        while (e < r.rows.size() && r.rows[e].precision == r.rows[b].precision &&
+               r.rows[e].routine == r.rows[b].routine)
+            e++;
+        r.summary.push_back(
+            recommend_threshold({r.rows.begin() + long(b), r.rows.begin() + long(e)}, opt.floor_factor));
         b = e;
     }
     r.wall_time_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -495,10 +516,9 @@ ThresholdResult run_threshold_study(const ThresholdOptions &opt, const RunContex
 std::string threshold_csv(const ThresholdResult &r) {
     CsvWriter w(tables::threshold);
     for (const ThresholdRow &row : r.rows)
-        w.row({std::string(to_string(row.precision)), row.routine, row.one_minus_tau,
-               row.max_angle_err_rad, row.p99_angle_err_rad, row.max_ulp1, row.max_norm_err_ulp1, row.jump_rad, row.ns_arc,
-               row.ns_fallback, tau_decimal(row.precision, row.tau), row.arc_floor_rad, row.ideal_step_rad, row.cases,
-               row.nonfinite});
+        w.row({std::string(to_string(row.precision)), row.routine, row.one_minus_tau, row.max_angle_err_rad,
+               row.p99_angle_err_rad, row.max_ulp1, row.max_norm_err_ulp1, row.jump_rad, row.ns_arc, row.ns_fallback,
+               tau_decimal(row.precision, row.tau), row.arc_floor_rad, row.ideal_step_rad, row.cases, row.nonfinite});
     return w.text();
 }
 
@@ -525,15 +545,19 @@ std::string threshold_json(const ThresholdResult &r) {
     j["timing_batch"] = kTimingBatch;
     j["timing_repetitions"] = kTimingRepetitions;
     j["jobs"] = r.jobs;
-    j["reference"] = {{"mode", to_string(r.options.reference)}, {"f32", r.reference_f32}, {"f64", r.reference_f64},
-                      {"fast_bound_violations", r.reference_f32.fast_bound_violations + r.reference_f64.fast_bound_violations}};
+    j["reference"] = {
+        {"mode", to_string(r.options.reference)},
+        {"f32", r.reference_f32},
+        {"f64", r.reference_f64},
+        {"fast_bound_violations", r.reference_f32.fast_bound_violations + r.reference_f64.fast_bound_violations}};
     j["wall_time_s"] = r.wall_time_s;
     j["timing_wall_time_s"] = r.timing_wall_time_s;
     j["build"] = build_info();
     if (!r.options.impls.empty()) {  // --impl: the user routines swept (their ns columns are nan)
         json impls = json::array();
         for (const Impl *i : r.options.impls)
-            impls.push_back({{"impl", i->name}, {"origin", i->origin}, {"library_version", i->version}, {"summary", i->summary}});
+            impls.push_back(
+                {{"impl", i->name}, {"origin", i->origin}, {"library_version", i->version}, {"summary", i->summary}});
         j["impls"] = impls;
     }
     return j.dump(2) + "\n";

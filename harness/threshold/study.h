@@ -53,12 +53,12 @@ struct Impl;
 
 struct ThresholdOptions {
     std::vector<Precision> precisions = {Precision::f32, Precision::f64};
-    int points = 64;            // log-grid points per precision before rounding and deduplication (>= 40)
-    uint64_t cases = 4000;      // cases per tau and precision
+    int points = 64;        // log-grid points per precision before rounding and deduplication (>= 40)
+    uint64_t cases = 4000;  // cases per tau and precision
     uint64_t seed = 1;
-    int jobs = 0;               // 0 = all cores
-    double min_time_s = 0.01;   // Google Benchmark minimum time per benchmark; 0 = no timing (ns = nan)
-    double floor_factor = 2;    // tau* tolerance, in units of the arc floor
+    int jobs = 0;              // 0 = all cores
+    double min_time_s = 0.01;  // Google Benchmark minimum time per benchmark; 0 = no timing (ns = nan)
+    double floor_factor = 2;   // tau* tolerance, in units of the arc floor
     ReferenceMode reference = kDefaultReferenceMode;
     // Non-empty: study these implementations' slerp_tau (each supports_slerp_tau()) instead of the families.
     std::vector<const Impl *> impls;

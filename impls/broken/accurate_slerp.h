@@ -11,7 +11,8 @@ template <class T> T dot4(const T a[4], const T b[4]) { return a[0] * b[0] + a[1
 
 template <class T> void accurate_slerp(const T q0[4], const T q1_in[4], T t, T out[4]) {
     T q1[4] = {q1_in[0], q1_in[1], q1_in[2], q1_in[3]};
-    if (dot4(q0, q1) < T(0)) for (T &c : q1) c = -c;
+    if (dot4(q0, q1) < T(0))
+        for (T &c : q1) c = -c;
     T dm = 0, dp = 0;
     for (int i = 0; i < 4; i++) dm += (q0[i] - q1[i]) * (q0[i] - q1[i]), dp += (q0[i] + q1[i]) * (q0[i] + q1[i]);
     T w = T(2) * std::atan2(std::sqrt(dm), std::sqrt(dp));

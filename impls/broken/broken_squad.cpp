@@ -17,11 +17,10 @@ void setup_f64(const double prev[4], const double cur[4], const double next[4], 
 }
 
 const qc_impl_v1 table = {
-    "broken-squad",
-    nullptr, nullptr, qc_seed_squad_f32, setup_f32,
-    nullptr, nullptr, qc_seed_squad_f64, setup_f64,
+    "broken-squad", nullptr, nullptr, qc_seed_squad_f32, setup_f32, nullptr, nullptr, qc_seed_squad_f64, setup_f64,
 };
 }  // namespace
 
-QC_REGISTER_IMPL(table, "broken",
-                 "planted: seed squad with the control-point tangent's sign reversed (+1/4 for -1/4); breaks C1 at every key");
+QC_REGISTER_IMPL(
+    table, "broken",
+    "planted: seed squad with the control-point tangent's sign reversed (+1/4 for -1/4); breaks C1 at every key");

@@ -11,7 +11,7 @@ template <class T> void to_euler(const T q[4], T e[3]) {
     T w = q[0], x = q[1], y = q[2], z = q[3];
     e[0] = std::atan2(T(2) * (w * z + x * y), T(1) - T(2) * (y * y + z * z));  // yaw (z)
     T s = T(2) * (w * y - z * x);
-    e[1] = std::asin(s > T(1) ? T(1) : s < T(-1) ? T(-1) : s);               // pitch (y)
+    e[1] = std::asin(s > T(1) ? T(1) : s < T(-1) ? T(-1) : s);                 // pitch (y)
     e[2] = std::atan2(T(2) * (w * x + y * z), T(1) - T(2) * (x * x + y * y));  // roll (x)
 }
 
@@ -33,7 +33,7 @@ template <class T> void slerp(const T q0[4], const T q1[4], T t, T out[4]) {
 }
 
 const qc_impl_v1 table = {"broken-euler-lerp", slerp<float>, nullptr, nullptr, nullptr,
-                          slerp<double>, nullptr, nullptr, nullptr};
+                          slerp<double>,       nullptr,      nullptr, nullptr};
 
 }  // namespace
 

@@ -14,7 +14,6 @@
 
 namespace {
 
-
 void tilted(const double q0[4], const double q1[4], double t, double out[4], double lo, double hi) {
     qc_broken::accurate_slerp(q0, q1, t, out);
     double d = qc_broken::dot4(q0, q1);
@@ -25,19 +24,27 @@ void tilted(const double q0[4], const double q1[4], double t, double out[4], dou
     for (int i = 0; i < 4; i++) out[i] = r[i];
 }
 
-void needle_threshold(const double a[4], const double b[4], double t, double o[4]) { tilted(a, b, t, o, 0.9995 - 1.2e-5, 0.9995 - 0.8e-5); }
+void needle_threshold(const double a[4], const double b[4], double t, double o[4]) {
+    tilted(a, b, t, o, 0.9995 - 1.2e-5, 0.9995 - 0.8e-5);
+}
 void needle_zero(const double a[4], const double b[4], double t, double o[4]) { tilted(a, b, t, o, 4e-6, 8e-6); }
-void needle_antipode(const double a[4], const double b[4], double t, double o[4]) { tilted(a, b, t, o, -1 + 5e-6, -1 + 9e-6); }
+void needle_antipode(const double a[4], const double b[4], double t, double o[4]) {
+    tilted(a, b, t, o, -1 + 5e-6, -1 + 9e-6);
+}
 void needle_one(const double a[4], const double b[4], double t, double o[4]) { tilted(a, b, t, o, 1 - 9e-6, 1 - 5e-6); }
 
-const qc_impl_v1 threshold = {"broken-needle-threshold", nullptr, nullptr, nullptr, nullptr, needle_threshold, nullptr, nullptr, nullptr};
-const qc_impl_v1 zero = {"broken-needle-zero", nullptr, nullptr, nullptr, nullptr, needle_zero, nullptr, nullptr, nullptr};
-const qc_impl_v1 antipode = {"broken-needle-antipode", nullptr, nullptr, nullptr, nullptr, needle_antipode, nullptr, nullptr, nullptr};
+const qc_impl_v1 threshold = {"broken-needle-threshold", nullptr, nullptr, nullptr, nullptr,
+                              needle_threshold,          nullptr, nullptr, nullptr};
+const qc_impl_v1 zero = {"broken-needle-zero", nullptr, nullptr, nullptr, nullptr,
+                         needle_zero,          nullptr, nullptr, nullptr};
+const qc_impl_v1 antipode = {"broken-needle-antipode", nullptr, nullptr, nullptr, nullptr,
+                             needle_antipode,          nullptr, nullptr, nullptr};
 const qc_impl_v1 one = {"broken-needle-one", nullptr, nullptr, nullptr, nullptr, needle_one, nullptr, nullptr, nullptr};
 
 }  // namespace
 
-QC_REGISTER_IMPL(threshold, "broken", "needle: accurate slerp, tilted 2e-6 rad for a.b in [0.9995-1.2e-5, 0.9995-0.8e-5]");
+QC_REGISTER_IMPL(threshold, "broken",
+                 "needle: accurate slerp, tilted 2e-6 rad for a.b in [0.9995-1.2e-5, 0.9995-0.8e-5]");
 QC_REGISTER_IMPL(zero, "broken", "needle: accurate slerp, tilted 2e-6 rad for a.b in [4e-6, 8e-6]");
 QC_REGISTER_IMPL(antipode, "broken", "needle: accurate slerp, tilted 2e-6 rad for a.b in [-1+5e-6, -1+9e-6]");
 QC_REGISTER_IMPL(one, "broken", "needle: accurate slerp, tilted 2e-6 rad for a.b in [1-9e-6, 1-5e-6]");

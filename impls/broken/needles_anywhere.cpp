@@ -32,11 +32,13 @@ template <class T> void needle_t(const T q0[4], const T q1[4], T t, T out[4]) {
 }
 
 const qc_impl_v1 dot_table = {"broken-needle-dot", needle_dot<float>, nullptr, nullptr, nullptr,
-                              needle_dot<double>, nullptr, nullptr, nullptr};
+                              needle_dot<double>,  nullptr,           nullptr, nullptr};
 const qc_impl_v1 t_table = {"broken-needle-t", needle_t<float>, nullptr, nullptr, nullptr,
-                            needle_t<double>, nullptr, nullptr, nullptr};
+                            needle_t<double>,  nullptr,         nullptr, nullptr};
 
 }  // namespace
 
-QC_REGISTER_IMPL(dot_table, "broken", "needle: accurate slerp, tilted (2e-4 rad f32, 2e-6 rad f64) for a.b in [0.7, 0.7+8e-7]");
-QC_REGISTER_IMPL(t_table, "broken", "needle: accurate slerp, tilted (2e-4 rad f32, 2e-6 rad f64) for t in [0.3, 0.3+8e-7]");
+QC_REGISTER_IMPL(dot_table, "broken",
+                 "needle: accurate slerp, tilted (2e-4 rad f32, 2e-6 rad f64) for a.b in [0.7, 0.7+8e-7]");
+QC_REGISTER_IMPL(t_table, "broken",
+                 "needle: accurate slerp, tilted (2e-4 rad f32, 2e-6 rad f64) for t in [0.3, 0.3+8e-7]");

@@ -16,7 +16,7 @@ template <class T> void slerp(const T q0[4], const T q1[4], T t, T out[4]) {
 }
 
 const qc_impl_v1 table = {"broken-nlerp-as-slerp", slerp<float>, nullptr, nullptr, nullptr,
-                          slerp<double>, nullptr, nullptr, nullptr};
+                          slerp<double>,           nullptr,      nullptr, nullptr};
 
 }  // namespace
 

@@ -11,7 +11,10 @@ namespace {
 void slerp(const double q0[4], const double q1_in[4], double t, double out[4]) {
     double q1[4] = {q1_in[0], q1_in[1], q1_in[2], q1_in[3]};
     double d = q0[0] * q1[0] + q0[1] * q1[1] + q0[2] * q1[2] + q0[3] * q1[3];
-    if (d < 0) { d = -d; for (double &c : q1) c = -c; }
+    if (d < 0) {
+        d = -d;
+        for (double &c : q1) c = -c;
+    }
     if (d > 0.9995) {
         for (int i = 0; i < 4; i++) out[i] = q0[i] + t * (q1[i] - q0[i]);
         double n = std::sqrt(out[0] * out[0] + out[1] * out[1] + out[2] * out[2] + out[3] * out[3]);
@@ -24,9 +27,9 @@ void slerp(const double q0[4], const double q1_in[4], double t, double out[4]) {
     for (int i = 0; i < 4; i++) out[i] = a * q0[i] + b * q1[i];
 }
 
-const qc_impl_v1 table = {"broken-single-arc", nullptr, nullptr, nullptr, nullptr,
-                          slerp, nullptr, nullptr, nullptr};
+const qc_impl_v1 table = {"broken-single-arc", nullptr, nullptr, nullptr, nullptr, slerp, nullptr, nullptr, nullptr};
 
 }  // namespace
 
-QC_REGISTER_IMPL(table, "broken", "negative control: double slerp with its arc in single precision (caught by constant-speed)");
+QC_REGISTER_IMPL(table, "broken",
+                 "negative control: double slerp with its arc in single precision (caught by constant-speed)");

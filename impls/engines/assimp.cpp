@@ -32,9 +32,7 @@ template <class T> void slerp(const T q0[4], const T q1[4], T t, T out[4]) {
 }
 
 const qc_impl_v1 table = {
-    "assimp",
-    slerp<float>, nullptr, nullptr, nullptr,
-    slerp<double>, nullptr, nullptr, nullptr,
+    "assimp", slerp<float>, nullptr, nullptr, nullptr, slerp<double>, nullptr, nullptr, nullptr,
 };
 
 }  // namespace

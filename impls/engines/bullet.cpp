@@ -74,15 +74,11 @@ void slerp(const Scalar q0[4], const Scalar q1[4], Scalar t, Scalar out[4]) {
 
 #ifdef BT_USE_DOUBLE_PRECISION
 const qc_impl_v1 table = {
-    QC_BULLET_FAMILY,
-    nullptr, nullptr, nullptr, nullptr,
-    slerp, nullptr, nullptr, nullptr,
+    QC_BULLET_FAMILY, nullptr, nullptr, nullptr, nullptr, slerp, nullptr, nullptr, nullptr,
 };
 #else
 const qc_impl_v1 table = {
-    QC_BULLET_FAMILY,
-    slerp, nullptr, nullptr, nullptr,
-    nullptr, nullptr, nullptr, nullptr,
+    QC_BULLET_FAMILY, slerp, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr,
 };
 #endif
 

@@ -47,9 +47,7 @@ void nlerp(const float q0[4], const float q1[4], float t, float out[4]) {
 }
 
 const qc_impl_v1 table = {
-    "cglm",
-    slerp, nlerp, nullptr, nullptr,
-    nullptr, nullptr, nullptr, nullptr,
+    "cglm", slerp, nlerp, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr,
 };
 
 }  // namespace

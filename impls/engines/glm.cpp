@@ -59,29 +59,20 @@ template <class T> void squad_setup(const T prev[4], const T cur[4], const T nex
 }
 
 const qc_impl_v1 slerp_table = {
-    "glm-slerp",
-    slerp<float>, nullptr, nullptr, nullptr,
-    slerp<double>, nullptr, nullptr, nullptr,
+    "glm-slerp", slerp<float>, nullptr, nullptr, nullptr, slerp<double>, nullptr, nullptr, nullptr,
 };
 const qc_impl_v1 mix_table = {
-    "glm-mix",
-    mix<float>, nullptr, nullptr, nullptr,
-    mix<double>, nullptr, nullptr, nullptr,
+    "glm-mix", mix<float>, nullptr, nullptr, nullptr, mix<double>, nullptr, nullptr, nullptr,
 };
 const qc_impl_v1 shortmix_table = {
-    "glm-shortmix",
-    shortmix<float>, nullptr, nullptr, nullptr,
-    shortmix<double>, nullptr, nullptr, nullptr,
+    "glm-shortmix", shortmix<float>, nullptr, nullptr, nullptr, shortmix<double>, nullptr, nullptr, nullptr,
 };
 const qc_impl_v1 fastmix_table = {
-    "glm-fastmix",
-    nullptr, fastmix<float>, nullptr, nullptr,
-    nullptr, fastmix<double>, nullptr, nullptr,
+    "glm-fastmix", nullptr, fastmix<float>, nullptr, nullptr, nullptr, fastmix<double>, nullptr, nullptr,
 };
 const qc_impl_v1 squad_table = {
-    "glm-squad",
-    nullptr, nullptr, squad<float>, squad_setup<float>,
-    nullptr, nullptr, squad<double>, squad_setup<double>,
+    "glm-squad", nullptr, nullptr,       squad<float>,        squad_setup<float>,
+    nullptr,     nullptr, squad<double>, squad_setup<double>,
 };
 
 const char *const kMixDoc =

@@ -46,14 +46,10 @@ void lerp(const float q0[4], const float q1[4], float t, float out[4]) {
 }
 
 const qc_impl_v1 slerp_table = {
-    "irrlicht",
-    slerp, nullptr, nullptr, nullptr,
-    nullptr, nullptr, nullptr, nullptr,
+    "irrlicht", slerp, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr,
 };
 const qc_impl_v1 lerp_table = {
-    "irrlicht-lerp",
-    nullptr, lerp, nullptr, nullptr,
-    nullptr, nullptr, nullptr, nullptr,
+    "irrlicht-lerp", nullptr, lerp, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr,
 };
 
 const char *const kLerpDoc =

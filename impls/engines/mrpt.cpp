@@ -38,14 +38,13 @@ void slerp(const double q0[4], const double q1[4], double t, double out[4]) {
 }
 
 const qc_impl_v1 table = {
-    "mrpt",
-    nullptr, nullptr, nullptr, nullptr,
-    slerp, nullptr, nullptr, nullptr,
+    "mrpt", nullptr, nullptr, nullptr, nullptr, slerp, nullptr, nullptr, nullptr,
 };
 
 }  // namespace
 
-QC_REGISTER_IMPL_EX(table, "engine",
-                    "mrpt::math::slerp(q0, q1, t, q) on CQuaternionDouble (keys built by CQuaternion(r, x, y, z), which "
-                    "makes r >= 0 and refuses a norm off by 1e-3): documented SLERP, t in [0, 1]",
-                    kVersion, {});
+QC_REGISTER_IMPL_EX(
+    table, "engine",
+    "mrpt::math::slerp(q0, q1, t, q) on CQuaternionDouble (keys built by CQuaternion(r, x, y, z), which "
+    "makes r >= 0 and refuses a norm off by 1e-3): documented SLERP, t in [0, 1]",
+    kVersion, {});

@@ -56,33 +56,32 @@ void squad_setup(const float prev[4], const float cur[4], const float next[4], f
 }
 
 const qc_impl_v1 shortest_table = {
-    "ogre-shortest",
-    slerp<true>, nlerp<true>, squad<true>, squad_setup,
-    nullptr, nullptr, nullptr, nullptr,
+    "ogre-shortest", slerp<true>, nlerp<true>, squad<true>, squad_setup, nullptr, nullptr, nullptr, nullptr,
 };
 const qc_impl_v1 noshortest_table = {
-    "ogre-noshortest",
-    slerp<false>, nlerp<false>, squad<false>, squad_setup,
-    nullptr, nullptr, nullptr, nullptr,
+    "ogre-noshortest", slerp<false>, nlerp<false>, squad<false>, squad_setup, nullptr, nullptr, nullptr, nullptr,
 };
 
 const char *const kApi = "https://ogrecave.github.io/ogre/api/1.12/class_ogre_1_1_quaternion.html";
 const std::string kSlerpDoc =
-    std::string("OgreQuaternion.h, Slerp: 'it's NOT commutative, which means Slerp ( 0.75f, A, B ) != Slerp ( 0.25f, "
-                "B, A )' ") + kApi;
+    std::string(
+        "OgreQuaternion.h, Slerp: 'it's NOT commutative, which means Slerp ( 0.75f, A, B ) != Slerp ( 0.25f, "
+        "B, A )' ") +
+    kApi;
 const std::string kNlerpDoc =
     std::string("OgreQuaternion.h, nlerp: 'it's performing the interpolation at non-constant velocity' ") + kApi;
 const std::string kNoShortDoc =
-    std::string("OgreQuaternion.h, Slerp/nlerp: 'torque-minimal (unless shortestPath=false)'; shortestPath "
-                "defaults to false ") + kApi;
+    std::string(
+        "OgreQuaternion.h, Slerp/nlerp: 'torque-minimal (unless shortestPath=false)'; shortestPath "
+        "defaults to false ") +
+    kApi;
 
 }  // namespace
 
 QC_REGISTER_IMPL_EX(shortest_table, "engine",
                     "Ogre::Quaternion::Slerp / nlerp / Squad(..., shortestPath=true) + Intermediate: documented "
                     "constant-velocity, torque-minimal slerp (not commutative); nlerp at non-constant velocity",
-                    kVersion,
-                    {{"slerp", "symmetry", kSlerpDoc}, {"nlerp", "constant-speed", kNlerpDoc}});
+                    kVersion, {{"slerp", "symmetry", kSlerpDoc}, {"nlerp", "constant-speed", kNlerpDoc}});
 QC_REGISTER_IMPL_EX(noshortest_table, "engine",
                     "Ogre::Quaternion::Slerp / nlerp / Squad(..., shortestPath=false, the header default) + "
                     "Intermediate: documented not torque-minimal with shortestPath=false",

@@ -62,38 +62,59 @@ constexpr cv::QuatAssumeType kNotUnit = cv::QUAT_ASSUME_NOT_UNIT, kUnit = cv::QU
 
 const qc_impl_v1 default_table = {
     "opencv",
-    nullptr, nlerp<float, kNotUnit>, nullptr, nullptr,
-    slerp<double, kNotUnit>, nlerp<double, kNotUnit>, squad<double, kNotUnit, true>, inter_point<double, kNotUnit>,
+    nullptr,
+    nlerp<float, kNotUnit>,
+    nullptr,
+    nullptr,
+    slerp<double, kNotUnit>,
+    nlerp<double, kNotUnit>,
+    squad<double, kNotUnit, true>,
+    inter_point<double, kNotUnit>,
 };
 const qc_impl_v1 unit_table = {
     "opencv-unit",
-    nullptr, nlerp<float, kUnit>, nullptr, nullptr,
-    slerp<double, kUnit>, nlerp<double, kUnit>, squad<double, kUnit, true>, inter_point<double, kUnit>,
+    nullptr,
+    nlerp<float, kUnit>,
+    nullptr,
+    nullptr,
+    slerp<double, kUnit>,
+    nlerp<double, kUnit>,
+    squad<double, kUnit, true>,
+    inter_point<double, kUnit>,
 };
 // Quat::spline normalises the keys (unless assumeUnit), flips each key into the previous one's hemisphere,
 // takes interPoint(..., QUAT_ASSUME_UNIT) and calls squad(..., assumeUnit, QUAT_ASSUME_NOT_UNIT): the
 // enumerator 0 in the bool directChange, so no short-path flip in its slerps.
 const qc_impl_v1 spline_table = {
     "opencv-spline",
-    nullptr, nullptr, nullptr, nullptr,
-    nullptr, nullptr, squad<double, kNotUnit, false>, inter_point<double, kUnit>,
+    nullptr,
+    nullptr,
+    nullptr,
+    nullptr,
+    nullptr,
+    nullptr,
+    squad<double, kNotUnit, false>,
+    inter_point<double, kUnit>,
 };
 const qc_impl_v1 spline_unit_table = {
-    "opencv-spline-unit",
-    nullptr, nullptr, nullptr, nullptr,
-    nullptr, nullptr, squad<double, kUnit, false>, inter_point<double, kUnit>,
+    "opencv-spline-unit",       nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, squad<double, kUnit, false>,
+    inter_point<double, kUnit>,
 };
 const qc::KeyCurve spline_curve{nullptr, spline<double, kNotUnit>};
 const qc::KeyCurve spline_unit_curve{nullptr, spline<double, kUnit>};
 
 const char *const kApi = " https://docs.opencv.org/4.6.0/df/d57/classcv_1_1Quat.html";
 const std::string kNlerpDoc =
-    std::string("quaternion.hpp, nlerp: 'The interpolation will always choose the shortest path but the constant "
-                "speed is not guaranteed.'") + kApi;
+    std::string(
+        "quaternion.hpp, nlerp: 'The interpolation will always choose the shortest path but the constant "
+        "speed is not guaranteed.'") +
+    kApi;
 const std::string kSlerpDoc =
-    std::string("quaternion.hpp, slerp: 'If the interpolation angle is small, the error between Nlerp and Slerp is "
-                "not so large. To improve efficiency and avoid zero division error, we use Nlerp instead of Slerp.' "
-                "(the code switches at q0.q1 > 0.995, about 11.5 degrees of rotation)") + kApi;
+    std::string(
+        "quaternion.hpp, slerp: 'If the interpolation angle is small, the error between Nlerp and Slerp is "
+        "not so large. To improve efficiency and avoid zero division error, we use Nlerp instead of Slerp.' "
+        "(the code switches at q0.q1 > 0.995, about 11.5 degrees of rotation)") +
+    kApi;
 
 }  // namespace
 

@@ -32,9 +32,7 @@ void slerp(const double q0[4], const double q1[4], double t, double out[4]) {
 }
 
 const qc_impl_v1 table = {
-    "osg",
-    nullptr, nullptr, nullptr, nullptr,
-    slerp, nullptr, nullptr, nullptr,
+    "osg", nullptr, nullptr, nullptr, nullptr, slerp, nullptr, nullptr, nullptr,
 };
 
 }  // namespace

@@ -23,13 +23,15 @@ void put(const QQuaternion &q, float out[4]) {
     out[3] = q.z();
 }
 
-void slerp(const float q0[4], const float q1[4], float t, float out[4]) { put(QQuaternion::slerp(in(q0), in(q1), t), out); }
-void nlerp(const float q0[4], const float q1[4], float t, float out[4]) { put(QQuaternion::nlerp(in(q0), in(q1), t), out); }
+void slerp(const float q0[4], const float q1[4], float t, float out[4]) {
+    put(QQuaternion::slerp(in(q0), in(q1), t), out);
+}
+void nlerp(const float q0[4], const float q1[4], float t, float out[4]) {
+    put(QQuaternion::nlerp(in(q0), in(q1), t), out);
+}
 
 const qc_impl_v1 table = {
-    "qt",
-    slerp, nlerp, nullptr, nullptr,
-    nullptr, nullptr, nullptr, nullptr,
+    "qt", slerp, nlerp, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr,
 };
 
 }  // namespace

@@ -52,7 +52,8 @@ void key_as_control(const double *, const double cur[4], const double *, double 
 }
 
 // One interpolator per thread, refilled per call (the keys differ from call to call).
-template <int Type, bool Radians> void interpolate(const double *keys, size_t n, size_t segment, double t, double out[4]) {
+template <int Type, bool Radians>
+void interpolate(const double *keys, size_t n, size_t segment, double t, double out[4]) {
     thread_local vtkNew<vtkQuaternionInterpolator> ip;
     ip->Initialize();
     ip->SetInterpolationType(Type);
@@ -66,27 +67,21 @@ template <int Type, bool Radians> void interpolate(const double *keys, size_t n,
 }
 
 const qc_impl_v1 vtk_table = {
-    "vtk",
-    slerp<float>, nullptr, squad<float>, inner_point<float>,
-    slerp<double>, nullptr, squad<double>, inner_point<double>,
+    "vtk",         slerp<float>, nullptr,       squad<float>,        inner_point<float>,
+    slerp<double>, nullptr,      squad<double>, inner_point<double>,
 };
 const qc_impl_v1 spline_table = {
-    "vtk-spline",
-    nullptr, nullptr, nullptr, nullptr,
-    nullptr, nullptr, squad<double>, inner_point<double>,
+    "vtk-spline", nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, squad<double>, inner_point<double>,
 };
 const qc_impl_v1 spline_radians_table = {
-    "vtk-spline-radians",
-    nullptr, nullptr, nullptr, nullptr,
-    nullptr, nullptr, squad<double>, inner_point<double>,
+    "vtk-spline-radians", nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, squad<double>, inner_point<double>,
 };
 const qc_impl_v1 linear_table = {
-    "vtk-linear",
-    nullptr, nullptr, nullptr, nullptr,
-    nullptr, nullptr, linear_squad, key_as_control,
+    "vtk-linear", nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, linear_squad, key_as_control,
 };
 const qc::KeyCurve spline_curve{nullptr, interpolate<vtkQuaternionInterpolator::INTERPOLATION_TYPE_SPLINE, false>};
-const qc::KeyCurve spline_radians_curve{nullptr, interpolate<vtkQuaternionInterpolator::INTERPOLATION_TYPE_SPLINE, true>};
+const qc::KeyCurve spline_radians_curve{nullptr,
+                                        interpolate<vtkQuaternionInterpolator::INTERPOLATION_TYPE_SPLINE, true>};
 const qc::KeyCurve linear_curve{nullptr, interpolate<vtkQuaternionInterpolator::INTERPOLATION_TYPE_LINEAR, false>};
 
 const char *const kLinearDoc =
@@ -96,11 +91,12 @@ const char *const kLinearDoc =
 
 }  // namespace
 
-QC_REGISTER_IMPL_EX(vtk_table, "engine",
-                    "vtkQuaternion<T>::Slerp(t, q1), and squad as vtkQuaternionInterpolator composes it from Slerp with "
-                    "InnerPoint control points: documented spherical linear interpolation; lerp (unnormalised) when "
-                    "1 - |cos| < 1e-6",
-                    kVersion, {});
+QC_REGISTER_IMPL_EX(
+    vtk_table, "engine",
+    "vtkQuaternion<T>::Slerp(t, q1), and squad as vtkQuaternionInterpolator composes it from Slerp with "
+    "InnerPoint control points: documented spherical linear interpolation; lerp (unnormalised) when "
+    "1 - |cos| < 1e-6",
+    kVersion, {});
 QC_REGISTER_CURVE(spline_table, spline_curve, "engine",
                   "vtkQuaternionInterpolator, Spline mode (the default), keys at t = 0..n-1: documented 'spline "
                   "interpolation (using SQUAD)'; returns w in degrees (NormalizeWithAngleInDegrees) inside the track",

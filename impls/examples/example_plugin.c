@@ -15,7 +15,10 @@ static void slerp_f64(const double q0[4], const double q1[4], double t, double o
     d = fabs(d);
     if (d > 0.9995) {
         double n = 0;
-        for (int i = 0; i < 4; i++) { out[i] = (1 - t) * q0[i] + t * s * q1[i]; n += out[i] * out[i]; }
+        for (int i = 0; i < 4; i++) {
+            out[i] = (1 - t) * q0[i] + t * s * q1[i];
+            n += out[i] * out[i];
+        }
         n = sqrt(n);
         for (int i = 0; i < 4; i++) out[i] /= n;
         return;
@@ -31,7 +34,10 @@ static void slerp_f32(const float q0[4], const float q1[4], float t, float out[4
     d = fabsf(d);
     if (d > 0.9995f) {
         float n = 0;
-        for (int i = 0; i < 4; i++) { out[i] = (1 - t) * q0[i] + t * s * q1[i]; n += out[i] * out[i]; }
+        for (int i = 0; i < 4; i++) {
+            out[i] = (1 - t) * q0[i] + t * s * q1[i];
+            n += out[i] * out[i];
+        }
         n = sqrtf(n);
         for (int i = 0; i < 4; i++) out[i] /= n;
         return;
@@ -44,7 +50,10 @@ static void slerp_f32(const float q0[4], const float q1[4], float t, float out[4
 static void nlerp_f32(const float q0[4], const float q1[4], float t, float out[4]) {
     float d = q0[0] * q1[0] + q0[1] * q1[1] + q0[2] * q1[2] + q0[3] * q1[3];
     float s = d < 0 ? -1.0f : 1.0f, n = 0;
-    for (int i = 0; i < 4; i++) { out[i] = (1 - t) * q0[i] + t * s * q1[i]; n += out[i] * out[i]; }
+    for (int i = 0; i < 4; i++) {
+        out[i] = (1 - t) * q0[i] + t * s * q1[i];
+        n += out[i] * out[i];
+    }
     n = sqrtf(n);
     for (int i = 0; i < 4; i++) out[i] /= n;
 }

@@ -8,8 +8,8 @@
 #include "../seed/seed_squad.h"
 
 static const qc_impl_v1 impls[] = {
-    {"plugin-seed-squad", NULL, NULL, qc_seed_squad_f32, qc_seed_squad_setup_f32,
-     NULL, NULL, qc_seed_squad_f64, qc_seed_squad_setup_f64},
+    {"plugin-seed-squad", NULL, NULL, qc_seed_squad_f32, qc_seed_squad_setup_f32, NULL, NULL, qc_seed_squad_f64,
+     qc_seed_squad_setup_f64},
 };
 
 const qc_impl_v1 *qc_plugin_v1(size_t *count) {

@@ -15,8 +15,11 @@
 
 static void slerp_tau_f64(const double q0[4], const double q1[4], double t, double tau, double out[4]) {
     double d = q0[0] * q1[0] + q0[1] * q1[1] + q0[2] * q1[2] + q0[3] * q1[3], s = 1.0;
-    if (d < 0.0) { d = -d; s = -1.0; }
-    if (d > tau) {  /* fallback: normalised lerp toward s q1 */
+    if (d < 0.0) {
+        d = -d;
+        s = -1.0;
+    }
+    if (d > tau) { /* fallback: normalised lerp toward s q1 */
         for (int i = 0; i < 4; i++) out[i] = q0[i] + t * (s * q1[i] - q0[i]);
         double n = sqrt(out[0] * out[0] + out[1] * out[1] + out[2] * out[2] + out[3] * out[3]);
         for (int i = 0; i < 4; i++) out[i] /= n;
@@ -28,7 +31,10 @@ static void slerp_tau_f64(const double q0[4], const double q1[4], double t, doub
 
 static void slerp_tau_f32(const float q0[4], const float q1[4], float t, float tau, float out[4]) {
     float d = q0[0] * q1[0] + q0[1] * q1[1] + q0[2] * q1[2] + q0[3] * q1[3], s = 1.0f;
-    if (d < 0.0f) { d = -d; s = -1.0f; }
+    if (d < 0.0f) {
+        d = -d;
+        s = -1.0f;
+    }
     if (d > tau) {
         for (int i = 0; i < 4; i++) out[i] = q0[i] + t * (s * q1[i] - q0[i]);
         float n = sqrtf(out[0] * out[0] + out[1] * out[1] + out[2] * out[2] + out[3] * out[3]);
@@ -40,8 +46,12 @@ static void slerp_tau_f32(const float q0[4], const float q1[4], float t, float t
 }
 
 /* The routine as shipped: the same code at its fixed threshold. */
-static void slerp_f64(const double q0[4], const double q1[4], double t, double out[4]) { slerp_tau_f64(q0, q1, t, 0.9995, out); }
-static void slerp_f32(const float q0[4], const float q1[4], float t, float out[4]) { slerp_tau_f32(q0, q1, t, 0.9995f, out); }
+static void slerp_f64(const double q0[4], const double q1[4], double t, double out[4]) {
+    slerp_tau_f64(q0, q1, t, 0.9995, out);
+}
+static void slerp_f32(const float q0[4], const float q1[4], float t, float out[4]) {
+    slerp_tau_f32(q0, q1, t, 0.9995f, out);
+}
 
 static const qc_impl_v2 impls[] = {
     {{"tau-example", slerp_f32, NULL, NULL, NULL, slerp_f64, NULL, NULL, NULL}, slerp_tau_f32, slerp_tau_f64},

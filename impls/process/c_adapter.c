@@ -63,7 +63,10 @@ static void write_full(const void *p, size_t n) {
  * shipped with tau = 0.9995 (0.9995f in float as printed, 0.9995 in double). */
 static void slerp_tau_f32(const float q0[4], const float q1[4], float u, float tau, float out[4]) {
     float d = q0[0] * q1[0] + q0[1] * q1[1] + q0[2] * q1[2] + q0[3] * q1[3], s = 1.0f;
-    if (d < 0.0f) { d = -d; s = -1.0f; }
+    if (d < 0.0f) {
+        d = -d;
+        s = -1.0f;
+    }
     if (d > tau) {
         for (int i = 0; i < 4; i++) out[i] = q0[i] + u * (s * q1[i] - q0[i]);
         float n = sqrtf(out[0] * out[0] + out[1] * out[1] + out[2] * out[2] + out[3] * out[3]);
@@ -76,7 +79,10 @@ static void slerp_tau_f32(const float q0[4], const float q1[4], float u, float t
 
 static void slerp_tau_f64(const double q0[4], const double q1[4], double u, double tau, double out[4]) {
     double d = q0[0] * q1[0] + q0[1] * q1[1] + q0[2] * q1[2] + q0[3] * q1[3], s = 1.0;
-    if (d < 0.0) { d = -d; s = -1.0; }
+    if (d < 0.0) {
+        d = -d;
+        s = -1.0;
+    }
     if (d > tau) {
         for (int i = 0; i < 4; i++) out[i] = q0[i] + u * (s * q1[i] - q0[i]);
         double n = sqrt(out[0] * out[0] + out[1] * out[1] + out[2] * out[2] + out[3] * out[3]);
@@ -87,8 +93,12 @@ static void slerp_tau_f64(const double q0[4], const double q1[4], double u, doub
     for (int i = 0; i < 4; i++) out[i] = a * q0[i] + b * (s * q1[i]);
 }
 
-static void slerp_f32(const float q0[4], const float q1[4], float u, float out[4]) { slerp_tau_f32(q0, q1, u, 0.9995f, out); }
-static void slerp_f64(const double q0[4], const double q1[4], double u, double out[4]) { slerp_tau_f64(q0, q1, u, 0.9995, out); }
+static void slerp_f32(const float q0[4], const float q1[4], float u, float out[4]) {
+    slerp_tau_f32(q0, q1, u, 0.9995f, out);
+}
+static void slerp_f64(const double q0[4], const double q1[4], double u, double out[4]) {
+    slerp_tau_f64(q0, q1, u, 0.9995, out);
+}
 
 /* nlerp with the sign flip: ((1 - t) q0 + t s q1) / |...|. */
 static void nlerp_f32(const float q0[4], const float q1[4], float t, float out[4]) {
@@ -126,8 +136,8 @@ static int serve_text(int v2, unsigned char *in, unsigned char *out) {
     unsigned seq, family, n, bytes;
     if (!read_line(line, sizeof line)) return 0;
     int k = 0;
-    if (sscanf(line, "batch %u %u %31s %u %u%n", &seq, &family, opname, &n, &bytes, &k) != 5 || line[k] != '\0' || family > 1 ||
-        n == 0 || n > MAX_CASES) {
+    if (sscanf(line, "batch %u %u %31s %u %u%n", &seq, &family, opname, &n, &bytes, &k) != 5 || line[k] != '\0' ||
+        family > 1 || n == 0 || n > MAX_CASES) {
         fprintf(stderr, "c_adapter: malformed request '%s'\n", line);
         exit(2);
     }
@@ -162,7 +172,8 @@ static int serve_text(int v2, unsigned char *in, unsigned char *out) {
         }
     }
     clock_gettime(CLOCK_MONOTONIC, &t1);
-    unsigned long long ns = (unsigned long long)(t1.tv_sec - t0.tv_sec) * 1000000000u + (unsigned long long)(t1.tv_nsec - t0.tv_nsec);
+    unsigned long long ns =
+        (unsigned long long)(t1.tv_sec - t0.tv_sec) * 1000000000u + (unsigned long long)(t1.tv_nsec - t0.tv_nsec);
     if (is("notime")) ns = 0;
     if (is("time1")) ns = 1;
     if (is("timemax")) ns = 18446744073709551615ull;
@@ -170,7 +181,8 @@ static int serve_text(int v2, unsigned char *in, unsigned char *out) {
     unsigned lines = n;
     if (trigger) {
         if (is("crash")) raise(SIGSEGV);
-        if (is("hang")) for (;;) pause();
+        if (is("hang"))
+            for (;;) pause();
         if (is("garbage")) printf("junk %u %u %llu\n", seq, n, ns);
         if (is("seq")) seq++;
         if (is("count")) n--;
@@ -196,21 +208,22 @@ int main(int argc, char **argv) {
     int v2 = 0, text = 0;
     for (int i = 2; i < argc; i++) v2 |= strcmp(argv[i], "v2") == 0, text |= strcmp(argv[i], "text") == 0;
     if (is("exit")) return 3;
-    if (is("nohello")) for (;;) pause();
+    if (is("nohello"))
+        for (;;) pause();
     const char *hello = is("badhello")
-        ? "quatcheck-plugin 1\nlibrary quatcheck-c-adapter 1.0\nfamily proc.seed slerp.f32\nend\n"
-        : v2 ? "quatcheck-plugin 2\nlibrary quatcheck-c-adapter 1.0\n"
-               "family proc-seed-c slerp.f32 slerp.f64 slerp_tau.f32 slerp_tau.f64\nfamily proc-nlerp nlerp.f32 nlerp.f64\nend\n"
-        : "quatcheck-plugin 1\nlibrary quatcheck-c-adapter 1.0\n"
-          "family proc-seed-c slerp.f32 slerp.f64\nfamily proc-nlerp nlerp.f32 nlerp.f64\nend\n";
+                            ? "quatcheck-plugin 1\nlibrary quatcheck-c-adapter 1.0\nfamily proc.seed slerp.f32\nend\n"
+                        : v2 ? "quatcheck-plugin 2\nlibrary quatcheck-c-adapter 1.0\n"
+                               "family proc-seed-c slerp.f32 slerp.f64 slerp_tau.f32 slerp_tau.f64\nfamily proc-nlerp "
+                               "nlerp.f32 nlerp.f64\nend\n"
+                             : "quatcheck-plugin 1\nlibrary quatcheck-c-adapter 1.0\n"
+                               "family proc-seed-c slerp.f32 slerp.f64\nfamily proc-nlerp nlerp.f32 nlerp.f64\nend\n";
     static unsigned char in[MAX_CASES * 10 * 8], out[MAX_CASES * 4 * 8];
-    if (text) {  /* the same hello with `wire text` as its third line */
+    if (text) { /* the same hello with `wire text` as its third line */
         const char *rest = strchr(strchr(hello, '\n') + 1, '\n') + 1;
         fwrite(hello, 1, (size_t)(rest - hello), stdout);
         printf("wire text\n%s", rest);
         fflush(stdout);
-        while (serve_text(v2, in, out)) {
-        }
+        while (serve_text(v2, in, out)) {}
         return 0;
     }
     write_full(hello, strlen(hello));
@@ -219,7 +232,7 @@ int main(int argc, char **argv) {
     while (read_full(head, sizeof head)) {
         uint32_t magic = head[0], seq = head[1], family = head[2], op = head[3] & 0xff, width = (head[3] >> 8) & 0xff,
                  n = head[4];
-        const int tau = v2 && op == 2 && family == 0;  /* slerp_tau: 10 values per case, tau last */
+        const int tau = v2 && op == 2 && family == 0; /* slerp_tau: 10 values per case, tau last */
         const uint32_t stride = tau ? 10 : 9;
         if (magic != 0x31424351u || family > 1 || (op != family && !tau) || (width != 4 && width != 8) || n == 0 ||
             n > MAX_CASES || head[5] != 0 || (head[3] >> 16) != 0) {
@@ -247,7 +260,7 @@ int main(int argc, char **argv) {
         }
         clock_gettime(CLOCK_MONOTONIC, &t1);
         uint64_t ns = (uint64_t)(t1.tv_sec - t0.tv_sec) * 1000000000u + (uint64_t)(t1.tv_nsec - t0.tv_nsec);
-        if (is("notime")) ns = 0;  /* "not measured": quatcheck bench must not time this adapter */
+        if (is("notime")) ns = 0; /* "not measured": quatcheck bench must not time this adapter */
         if (is("time1")) ns = 1;
         if (is("timemax")) ns = UINT64_MAX;
         if (is("single") && n == 1) raise(SIGSEGV);
@@ -255,11 +268,12 @@ int main(int argc, char **argv) {
         size_t body = (size_t)n * 4 * width;
         if (trigger) {
             if (is("crash")) raise(SIGSEGV);
-            if (is("hang")) for (;;) pause();
+            if (is("hang"))
+                for (;;) pause();
             if (is("garbage")) reply[0] = 0x6b6e756a;
             if (is("seq")) reply[1] = seq + 1;
             if (is("count")) reply[2] = n - 1;
-            if (is("trailing")) {  /* the answer and 8 more bytes in one write: all there when it is read */
+            if (is("trailing")) { /* the answer and 8 more bytes in one write: all there when it is read */
                 static unsigned char msg[sizeof reply + sizeof out + 8];
                 memcpy(msg, reply, sizeof reply);
                 memcpy(msg + sizeof reply, out, body);
@@ -291,5 +305,5 @@ int main(int argc, char **argv) {
         write_full(reply, sizeof reply);
         write_full(out, body);
     }
-    return 0;  /* EOF on stdin: quatcheck is done */
+    return 0; /* EOF on stdin: quatcheck is done */
 }

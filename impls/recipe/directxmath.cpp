@@ -120,16 +120,18 @@ void dx_squad(const float q0[4], const float q1[4], const float s0[4], const flo
     dx_slerp(q03, q12, tp, out);
 }
 
-const qc_impl_v1 squad_table = {"recipe-dxmath-squad", nullptr, nullptr, dx_squad, dx_squad_setup,
-                                nullptr, nullptr, nullptr, nullptr};
+const qc_impl_v1 squad_table = {
+    "recipe-dxmath-squad", nullptr, nullptr, dx_squad, dx_squad_setup, nullptr, nullptr, nullptr, nullptr};
 
 const qc_impl_v1 table = {"recipe-dxmath", dx_slerp, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr};
 
 }  // namespace
 
 QC_REGISTER_IMPL_EX(table, "recipe",
-                    "DirectXMath XMQuaternionSlerp as published (no-intrinsics path): atan2 form, unnormalised linear weights above 1-1e-5; float",
+                    "DirectXMath XMQuaternionSlerp as published (no-intrinsics path): atan2 form, unnormalised linear "
+                    "weights above 1-1e-5; float",
                     "DirectXMath 3.21 (DIRECTX_MATH_VERSION 321)", {});
 QC_REGISTER_IMPL_EX(squad_table, "recipe",
-                    "DirectXMath XMQuaternionSquadSetup/XMQuaternionSquad as published: neighbours and the segment's end key flipped into one hemisphere, world-frame control points, short-arc slerps; float",
+                    "DirectXMath XMQuaternionSquadSetup/XMQuaternionSquad as published: neighbours and the segment's "
+                    "end key flipped into one hemisphere, world-frame control points, short-arc slerps; float",
                     "DirectXMath 3.21 (DIRECTX_MATH_VERSION 321)", {});

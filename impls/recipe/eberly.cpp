@@ -36,8 +36,8 @@ template <class T, int N> void ratio(T t, T y, T &f0, T &f1) {
     f1 = term1;
     for (int k = 1; k <= N; k++) {
         T scale = k == N ? T(kOnePlusMu[N - 1]) : T(1);
-        T a = scale / (T(k) * T(2 * k + 1));     // multiplies t^2
-        T b = scale * T(k) / T(2 * k + 1);       // constant part
+        T a = scale / (T(k) * T(2 * k + 1));  // multiplies t^2
+        T b = scale * T(k) / T(2 * k + 1);    // constant part
         term0 *= (b - a * sq0) * y;
         term1 *= (b - a * sq1) * y;
         f0 += term0;
@@ -81,10 +81,9 @@ template <class T, int N> void estimate_half(const T q0[4], const T q1[4], T t, 
     }
 }
 
-#define QC_EBERLY_TABLE(name, fn, n)                                  \
-    const qc_impl_v1 name = {                                         \
-        "recipe-" #name, fn<float, n>, nullptr, nullptr, nullptr,     \
-        fn<double, n>, nullptr, nullptr, nullptr,                     \
+#define QC_EBERLY_TABLE(name, fn, n)                                                                        \
+    const qc_impl_v1 name = {                                                                               \
+        "recipe-" #name, fn<float, n>, nullptr, nullptr, nullptr, fn<double, n>, nullptr, nullptr, nullptr, \
     };
 
 QC_EBERLY_TABLE(eberly4, estimate, 4)
@@ -94,13 +93,26 @@ QC_EBERLY_TABLE(eberly4h, estimate_half, 4)
 QC_EBERLY_TABLE(eberly8h, estimate_half, 8)
 QC_EBERLY_TABLE(eberly16h, estimate_half, 16)
 
-#define QC_EBERLY_SOURCE "Eberly, A Fast and Accurate Algorithm for Computing SLERP (JGT 15(3), 2011; revised error table 2018)"
+#define QC_EBERLY_SOURCE \
+    "Eberly, A Fast and Accurate Algorithm for Computing SLERP (JGT 15(3), 2011; revised error table 2018)"
 
 }  // namespace
 
-QC_REGISTER_IMPL(eberly4, "recipe", "Eberly's polynomial slerp, n=4 with error balancing, no trig: " QC_EBERLY_SOURCE "; published max error 9.30819e-4");
-QC_REGISTER_IMPL(eberly8, "recipe", "Eberly's polynomial slerp, n=8 with error balancing, no trig: " QC_EBERLY_SOURCE "; published max error 2.59880e-5");
-QC_REGISTER_IMPL(eberly16, "recipe", "Eberly's polynomial slerp, n=16 with error balancing, no trig: " QC_EBERLY_SOURCE "; published max error 4.03665e-8");
-QC_REGISTER_IMPL(eberly4h, "recipe", "Eberly's polynomial slerp, n=4, half-angle reduction (EstimateRPH, qh per call): " QC_EBERLY_SOURCE "; published max error 4.29242e-5");
-QC_REGISTER_IMPL(eberly8h, "recipe", "Eberly's polynomial slerp, n=8, half-angle reduction (EstimateRPH, qh per call): " QC_EBERLY_SOURCE "; published max error 1.53828e-7");
-QC_REGISTER_IMPL(eberly16h, "recipe", "Eberly's polynomial slerp, n=16, half-angle reduction (EstimateRPH, qh per call): " QC_EBERLY_SOURCE "; published max error 1.11022e-16");
+QC_REGISTER_IMPL(eberly4, "recipe",
+                 "Eberly's polynomial slerp, n=4 with error balancing, no trig: " QC_EBERLY_SOURCE
+                 "; published max error 9.30819e-4");
+QC_REGISTER_IMPL(eberly8, "recipe",
+                 "Eberly's polynomial slerp, n=8 with error balancing, no trig: " QC_EBERLY_SOURCE
+                 "; published max error 2.59880e-5");
+QC_REGISTER_IMPL(eberly16, "recipe",
+                 "Eberly's polynomial slerp, n=16 with error balancing, no trig: " QC_EBERLY_SOURCE
+                 "; published max error 4.03665e-8");
+QC_REGISTER_IMPL(eberly4h, "recipe",
+                 "Eberly's polynomial slerp, n=4, half-angle reduction (EstimateRPH, qh per call): " QC_EBERLY_SOURCE
+                 "; published max error 4.29242e-5");
+QC_REGISTER_IMPL(eberly8h, "recipe",
+                 "Eberly's polynomial slerp, n=8, half-angle reduction (EstimateRPH, qh per call): " QC_EBERLY_SOURCE
+                 "; published max error 1.53828e-7");
+QC_REGISTER_IMPL(eberly16h, "recipe",
+                 "Eberly's polynomial slerp, n=16, half-angle reduction (EstimateRPH, qh per call): " QC_EBERLY_SOURCE
+                 "; published max error 1.11022e-16");

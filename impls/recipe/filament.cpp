@@ -49,10 +49,19 @@ template <class T> void filament_slerp(const T p[4], const T q[4], T t, T out[4]
     normalize(v, out);
 }
 
-const qc_impl_v1 table = {"recipe-filament", filament_slerp<float>, nullptr, nullptr, nullptr, filament_slerp<double>, nullptr, nullptr, nullptr};
+const qc_impl_v1 table = {"recipe-filament",
+                          filament_slerp<float>,
+                          nullptr,
+                          nullptr,
+                          nullptr,
+                          filament_slerp<double>,
+                          nullptr,
+                          nullptr,
+                          nullptr};
 
 }  // namespace
 
 QC_REGISTER_IMPL_EX(table, "recipe",
-                    "Filament math slerp as published (TQuatHelpers.h): short arc via the sign of s1, normalised lerp WITHOUT sign flip when 1-|d| < 10 eps",
+                    "Filament math slerp as published (TQuatHelpers.h): short arc via the sign of s1, normalised lerp "
+                    "WITHOUT sign flip when 1-|d| < 10 eps",
                     "Filament libs/math (0fbc665)", {});

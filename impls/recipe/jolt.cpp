@@ -44,7 +44,9 @@ float jolt_asin(float in) {
     float z = greater ? 0.5f * (1.0f - a) : a * a;
     float x = greater ? std::sqrt(z) : a;
     z = ((((4.2163199048e-2f * z + 2.4181311049e-2f) * z + 4.5470025998e-2f) * z + 7.4953002686e-2f) * z +
-         1.6666752422e-1f) * z * x + x;
+         1.6666752422e-1f) *
+            z * x +
+        x;
     if (greater) z = 0.5f * kPi - (z + z);
     return negative ? -z : z;
 }
@@ -80,5 +82,6 @@ const qc_impl_v1 table = {"recipe-jolt", jolt_slerp, nullptr, nullptr, nullptr, 
 }  // namespace
 
 QC_REGISTER_IMPL_EX(table, "recipe",
-                    "Jolt Physics Quat::SLERP as published (Quat.inl): short arc, lerp below 1-cos 1e-4, normalised; Jolt's Cephes-derived Sin and ACos polynomials; float",
+                    "Jolt Physics Quat::SLERP as published (Quat.inl): short arc, lerp below 1-cos 1e-4, normalised; "
+                    "Jolt's Cephes-derived Sin and ACos polynomials; float",
                     "Jolt Physics 5.5.0", {});

@@ -44,12 +44,16 @@ void onlerp(const float q0[4], const float q1[4], float t, float out[4]) {
     nlerp_weighted(q0, q1, ca, ot, out);
 }
 
-const qc_impl_v1 fnlerp_table = {"recipe-fnlerp", fnlerp, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr};
-const qc_impl_v1 onlerp_table = {"recipe-onlerp", onlerp, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr};
+const qc_impl_v1 fnlerp_table = {"recipe-fnlerp", fnlerp,  nullptr, nullptr, nullptr,
+                                 nullptr,         nullptr, nullptr, nullptr};
+const qc_impl_v1 onlerp_table = {"recipe-onlerp", onlerp,  nullptr, nullptr, nullptr,
+                                 nullptr,         nullptr, nullptr, nullptr};
 
 }  // namespace
 
 QC_REGISTER_IMPL(fnlerp_table, "recipe",
-                 "Kapoulkine's fnlerp (nlerp with a cubic t correction, K(d) quadratic): zeux.io 'Approximating slerp' (2015), float");
-QC_REGISTER_IMPL(onlerp_table, "recipe",
-                 "Kapoulkine's onlerp (nlerp with K(d,t) = A(d)(t-1/2)^2 + B(d)): zeux.io 'Approximating slerp' (2015), float");
+                 "Kapoulkine's fnlerp (nlerp with a cubic t correction, K(d) quadratic): zeux.io 'Approximating slerp' "
+                 "(2015), float");
+QC_REGISTER_IMPL(
+    onlerp_table, "recipe",
+    "Kapoulkine's onlerp (nlerp with K(d,t) = A(d)(t-1/2)^2 + B(d)): zeux.io 'Approximating slerp' (2015), float");

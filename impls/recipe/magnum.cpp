@@ -41,15 +41,27 @@ template <class T> void slerp_shortest(const T A[4], const T B[4], T t, T out[4]
     for (int i = 0; i < 4; i++) out[i] = (s0 * a2[i] + s1 * B[i]) / sa;
 }
 
-const qc_impl_v1 slerp_table = {"recipe-magnum-slerp", slerp<float>, nullptr, nullptr, nullptr, slerp<double>, nullptr, nullptr, nullptr};
-const qc_impl_v1 sp_table = {"recipe-magnum-slerpsp", slerp_shortest<float>, nullptr, nullptr, nullptr, slerp_shortest<double>, nullptr, nullptr, nullptr};
+const qc_impl_v1 slerp_table = {"recipe-magnum-slerp", slerp<float>, nullptr, nullptr, nullptr,
+                                slerp<double>,         nullptr,      nullptr, nullptr};
+const qc_impl_v1 sp_table = {"recipe-magnum-slerpsp",
+                             slerp_shortest<float>,
+                             nullptr,
+                             nullptr,
+                             nullptr,
+                             slerp_shortest<double>,
+                             nullptr,
+                             nullptr,
+                             nullptr};
 
 }  // namespace
 
-QC_REGISTER_IMPL_EX(slerp_table, "recipe",
-                    "Magnum Math::slerp as published (Quaternion.h): documented NOT shortest path, unnormalised lerp above |d| 1-eps/2",
-                    "Magnum 2020.06+ (5a74246)",
-                    {{"slerp", "shortest-arc", "Magnum docs: 'this function does not check for shortest path interpolation, see slerpShortestPath()'"}});
+QC_REGISTER_IMPL_EX(
+    slerp_table, "recipe",
+    "Magnum Math::slerp as published (Quaternion.h): documented NOT shortest path, unnormalised lerp above |d| 1-eps/2",
+    "Magnum 2020.06+ (5a74246)",
+    {{"slerp", "shortest-arc",
+      "Magnum docs: 'this function does not check for shortest path interpolation, see slerpShortestPath()'"}});
 QC_REGISTER_IMPL_EX(sp_table, "recipe",
-                    "Magnum Math::slerpShortestPath as published (Quaternion.h): negates A for d < 0, unnormalised lerp above |d| 1-eps",
+                    "Magnum Math::slerpShortestPath as published (Quaternion.h): negates A for d < 0, unnormalised "
+                    "lerp above |d| 1-eps",
                     "Magnum 2020.06+ (5a74246)", {});

@@ -66,10 +66,12 @@ template <class T> void rtm_slerp(const T start[4], const T end_in[4], T alpha, 
     for (int i = 0; i < 4; i++) out[i] = start[i] * c0 + end[i] * c1;
 }
 
-const qc_impl_v1 table = {"recipe-rtm", rtm_slerp<float>, nullptr, nullptr, nullptr, rtm_slerp<double>, nullptr, nullptr, nullptr};
+const qc_impl_v1 table = {"recipe-rtm",      rtm_slerp<float>, nullptr, nullptr, nullptr,
+                          rtm_slerp<double>, nullptr,          nullptr, nullptr};
 
 }  // namespace
 
 QC_REGISTER_IMPL_EX(table, "recipe",
-                    "Realtime Math quat_slerp as published (quatf.h/quatd.h): short arc, no small-angle fallback (NaN at equal ends), not normalised; f32 with RTM's acos/sin polynomials",
+                    "Realtime Math quat_slerp as published (quatf.h/quatd.h): short arc, no small-angle fallback (NaN "
+                    "at equal ends), not normalised; f32 with RTM's acos/sin polynomials",
                     "RTM 2.3.99 (develop, 9fc8471)", {});

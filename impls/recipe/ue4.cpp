@@ -48,14 +48,17 @@ void slerp(const float q1[4], const float q2[4], float s, float out[4]) {
     }
 }
 
-const qc_impl_v1 nn_table = {"recipe-ue4-slerp-nn", slerp_not_normalized, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr};
+const qc_impl_v1 nn_table = {
+    "recipe-ue4-slerp-nn", slerp_not_normalized, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr};
 const qc_impl_v1 table = {"recipe-ue4-slerp", slerp, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr};
 
 }  // namespace
 
 QC_REGISTER_IMPL_EX(nn_table, "recipe",
-                    "UE4 FQuat::Slerp_NotNormalized as published (UnrealMath.cpp): short arc, unnormalised lerp weights above cos 0.9999; float",
+                    "UE4 FQuat::Slerp_NotNormalized as published (UnrealMath.cpp): short arc, unnormalised lerp "
+                    "weights above cos 0.9999; float",
                     "Unreal Engine 4.19", {});
-QC_REGISTER_IMPL_EX(table, "recipe",
-                    "UE4 FQuat::Slerp as published (Quat.h): Slerp_NotNormalized then GetNormalized (identity below |q|^2 1e-8); float",
-                    "Unreal Engine 4.19", {});
+QC_REGISTER_IMPL_EX(
+    table, "recipe",
+    "UE4 FQuat::Slerp as published (Quat.h): Slerp_NotNormalized then GetNormalized (identity below |q|^2 1e-8); float",
+    "Unreal Engine 4.19", {});

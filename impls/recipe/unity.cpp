@@ -45,10 +45,12 @@ void unity_slerp(const float q1[4], const float q2in[4], float t, float out[4]) 
     }
 }
 
-const qc_impl_v1 table = {"recipe-unity", unity_slerp, unity_nlerp, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr};
+const qc_impl_v1 table = {"recipe-unity", unity_slerp, unity_nlerp, nullptr, nullptr,
+                          nullptr,        nullptr,     nullptr,     nullptr};
 
 }  // namespace
 
 QC_REGISTER_IMPL_EX(table, "recipe",
-                    "Unity.Mathematics math.slerp/math.nlerp as published (quaternion.cs): short arc, 0.9995 nlerp fallback, rsqrt(1-d^2) for 1/sin, slerp branch not normalised; float",
+                    "Unity.Mathematics math.slerp/math.nlerp as published (quaternion.cs): short arc, 0.9995 nlerp "
+                    "fallback, rsqrt(1-d^2) for 1/sin, slerp branch not normalised; float",
                     "com.unity.mathematics 1.3.2", {});

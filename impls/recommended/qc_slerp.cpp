@@ -11,4 +11,6 @@ const qc_impl_v1 table = {"qc-slerp", qc_slerp_f32, nullptr, nullptr, nullptr, q
 }  // namespace
 
 QC_REGISTER_IMPL(table, "recommended",
-                 "quatcheck's own slerp (impls/recommended/qc_slerp.h, MIT): no threshold, inputs normalised in the weights; a series in 1 - cos A on small arcs; f64 one acos + one sincos; f32 computed in double without libm calls (Abramowitz-Stegun acos + a Newton step, Taylor sin/cos)");
+                 "quatcheck's own slerp (impls/recommended/qc_slerp.h, MIT): no threshold, inputs normalised in the "
+                 "weights; a series in 1 - cos A on small arcs; f64 one acos + one sincos; f32 computed in double "
+                 "without libm calls (Abramowitz-Stegun acos + a Newton step, Taylor sin/cos)");

@@ -158,7 +158,8 @@ static inline double qc_slerp_rnorm_d_(double n) {
 }
 static inline qc_slerp_wide_ qc_slerp_rnorm_w_(qc_slerp_wide_ n) {
     qc_slerp_wide_ e = n - 1;
-    if (e > -(qc_slerp_wide_)0x1p-24 && e < (qc_slerp_wide_)0x1p-24) return 1 + e * ((qc_slerp_wide_)-0.5 + (qc_slerp_wide_)0.375 * e);
+    if (e > -(qc_slerp_wide_)0x1p-24 && e < (qc_slerp_wide_)0x1p-24)
+        return 1 + e * ((qc_slerp_wide_)-0.5 + (qc_slerp_wide_)0.375 * e);
     return 1 / (qc_slerp_wide_)sqrtl(n);
 }
 
@@ -213,16 +214,15 @@ static inline void qc_slerp_trig_weights_(double c, double y, double t, double *
  * 2^-44 on [0, pi/2]), evaluated side by side as lanes: they depend only on A0, so the two Horner chains
  * overlap. */
 static inline void qc_slerp_f32_trig_(double c, double y, double t, double w[2]) {
-    static const double k[9][4] = {
-        {1.0, 1.0, 1.0, 1.0},
-        {-1.0 / 2.0, -1.0 / 6.0, -1.0 / 2.0, 0.0},
-        {1.0 / 24.0, 1.0 / 120.0, 1.0 / 24.0, 0.0},
-        {-1.0 / 720.0, -1.0 / 5040.0, -1.0 / 720.0, 0.0},
-        {1.0 / 40320.0, 1.0 / 362880.0, 1.0 / 40320.0, 0.0},
-        {-1.0 / 3628800.0, -1.0 / 39916800.0, -1.0 / 3628800.0, 0.0},
-        {1.0 / 479001600.0, 1.0 / 6227020800.0, 1.0 / 479001600.0, 0.0},
-        {-1.0 / 87178291200.0, -1.0 / 1307674368000.0, -1.0 / 87178291200.0, 0.0},
-        {1.0 / 20922789888000.0, 1.0 / 355687428096000.0, 1.0 / 20922789888000.0, 0.0}};
+    static const double k[9][4] = {{1.0, 1.0, 1.0, 1.0},
+                                   {-1.0 / 2.0, -1.0 / 6.0, -1.0 / 2.0, 0.0},
+                                   {1.0 / 24.0, 1.0 / 120.0, 1.0 / 24.0, 0.0},
+                                   {-1.0 / 720.0, -1.0 / 5040.0, -1.0 / 720.0, 0.0},
+                                   {1.0 / 40320.0, 1.0 / 362880.0, 1.0 / 40320.0, 0.0},
+                                   {-1.0 / 3628800.0, -1.0 / 39916800.0, -1.0 / 3628800.0, 0.0},
+                                   {1.0 / 479001600.0, 1.0 / 6227020800.0, 1.0 / 479001600.0, 0.0},
+                                   {-1.0 / 87178291200.0, -1.0 / 1307674368000.0, -1.0 / 87178291200.0, 0.0},
+                                   {1.0 / 20922789888000.0, 1.0 / 355687428096000.0, 1.0 / 20922789888000.0, 0.0}};
     /* acos c = sqrt(1 - c) (a0 + a1 c + ... + a7 c^7) + E, |E| <= 2e-8 on [0, 1]: Abramowitz and Stegun,
      * Handbook of Mathematical Functions (1964), formula 4.4.46 (after Hastings). */
     static const double as[8] = {1.5707963050, -0.2145988016, 0.0889789874, -0.0501743046,

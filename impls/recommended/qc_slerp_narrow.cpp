@@ -8,9 +8,11 @@
 
 namespace {
 
-const qc_impl_v1 table = {"qc-slerp-narrow", nullptr, nullptr, nullptr, nullptr, qc_slerp_f64, nullptr, nullptr, nullptr};
+const qc_impl_v1 table = {"qc-slerp-narrow", nullptr, nullptr, nullptr, nullptr,
+                          qc_slerp_f64,      nullptr, nullptr, nullptr};
 
 }  // namespace
 
 QC_REGISTER_IMPL(table, "recommended",
-                 "qc_slerp.h's f64 built with QC_SLERP_NO_WIDE (the fallback where long double is double): all in double, no claim of max ulp1 <= 2");
+                 "qc_slerp.h's f64 built with QC_SLERP_NO_WIDE (the fallback where long double is double): all in "
+                 "double, no claim of max ulp1 <= 2");

@@ -43,16 +43,15 @@ template <class T> void cached_slerp(const T q0[4], const T q1[4], T t, T out[4]
 }
 
 const qc_impl_v1 table = {
-    "cached",
-    cached_slerp<float>, nullptr, nullptr, nullptr,
-    cached_slerp<double>, nullptr, nullptr, nullptr,
+    "cached", cached_slerp<float>, nullptr, nullptr, nullptr, cached_slerp<double>, nullptr, nullptr, nullptr,
 };
 
 }  // namespace
 
 // The nlerp fallback above 0.9995 is documented by the seed: conformance reports it as known.
 static const char *const kFallback =
-    "seed 000's routine, which 'falls back to normalized lerp when the angle is small' (dot above 0.9995); nlerp's timing differs from slerp's by up to ~1e-6 rad there and jumps back at the threshold";
-QC_REGISTER_IMPL_EX(table, "seed",
-                 "slerp with per-segment cached sign, acos and 1/sin (seed 000's caching advice); nlerp above 0.9995", "",
-                    {{"slerp", "constant-speed", kFallback}, {"slerp", "threshold-continuity", kFallback}});
+    "seed 000's routine, which 'falls back to normalized lerp when the angle is small' (dot above 0.9995); nlerp's "
+    "timing differs from slerp's by up to ~1e-6 rad there and jumps back at the threshold";
+QC_REGISTER_IMPL_EX(
+    table, "seed", "slerp with per-segment cached sign, acos and 1/sin (seed 000's caching advice); nlerp above 0.9995",
+    "", {{"slerp", "constant-speed", kFallback}, {"slerp", "threshold-continuity", kFallback}});

@@ -17,7 +17,8 @@ template <class T> void mul(const T a[4], const T b[4], T out[4]) {
 template <class T> void expmap(const T q0[4], const T q1_in[4], T t, T out[4]) {
     T q1[4] = {q1_in[0], q1_in[1], q1_in[2], q1_in[3]};
     T d = q0[0] * q1[0] + q0[1] * q1[1] + q0[2] * q1[2] + q0[3] * q1[3];
-    if (d < T(0)) for (T &c : q1) c = -c;
+    if (d < T(0))
+        for (T &c : q1) c = -c;
     T inv0[4] = {q0[0], -q0[1], -q0[2], -q0[3]};  // conjugate = inverse for a unit quaternion
     T rel[4];
     mul(inv0, q1, rel);
@@ -36,9 +37,7 @@ template <class T> void expmap(const T q0[4], const T q1_in[4], T t, T out[4]) {
 }
 
 const qc_impl_v1 table = {
-    "expmap",
-    expmap<float>, nullptr, nullptr, nullptr,
-    expmap<double>, nullptr, nullptr, nullptr,
+    "expmap", expmap<float>, nullptr, nullptr, nullptr, expmap<double>, nullptr, nullptr, nullptr,
 };
 
 }  // namespace

@@ -11,9 +11,7 @@ template <class T> void lerp(const T q0[4], const T q1[4], T t, T out[4]) {
 }
 
 const qc_impl_v1 table = {
-    "lerp",
-    lerp<float>, nullptr, nullptr, nullptr,
-    lerp<double>, nullptr, nullptr, nullptr,
+    "lerp", lerp<float>, nullptr, nullptr, nullptr, lerp<double>, nullptr, nullptr, nullptr,
 };
 
 const char *why = "naive component lerp as described by seeds 000/003: leaves the sphere, no sign flip, chord timing";
@@ -22,6 +20,11 @@ const char *why = "naive component lerp as described by seeds 000/003: leaves th
 
 QC_REGISTER_IMPL_EX(table, "seed",
                     "component lerp q0 + t(q1 - q0): no flip, no normalisation; promises only the endpoints", "",
-                    {{"*", "unit", why}, {"*", "shortest-arc", why}, {"*", "sign-invariance", why},
-                     {"*", "constant-speed", why}, {"*", "monotone", why}, {"*", "symmetry", why},
-                     {"*", "endpoints", "no sign flip (seeds 000/003): at t = 1 it returns q1 even where the short arc ends at -q1"}});
+                    {{"*", "unit", why},
+                     {"*", "shortest-arc", why},
+                     {"*", "sign-invariance", why},
+                     {"*", "constant-speed", why},
+                     {"*", "monotone", why},
+                     {"*", "symmetry", why},
+                     {"*", "endpoints",
+                      "no sign flip (seeds 000/003): at t = 1 it returns q1 even where the short arc ends at -q1"}});

@@ -25,12 +25,11 @@ void lusine_slerp(const float before[4], const float after[4], float alpha, floa
 }
 
 const qc_impl_v1 table = {
-    "lusine",
-    lusine_slerp, nullptr, nullptr, nullptr,
-    nullptr, nullptr, nullptr, nullptr,
+    "lusine", lusine_slerp, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr,
 };
 
 }  // namespace
 
 QC_REGISTER_IMPL(table, "seed",
-                 "seed 004's lusine.render.slerp kernel (float32): short arc, nlerp above |dot| 0.9995; its notebook checks it within 2e-5 of numpy");
+                 "seed 004's lusine.render.slerp kernel (float32): short arc, nlerp above |dot| 0.9995; its notebook "
+                 "checks it within 2e-5 of numpy");

@@ -16,9 +16,7 @@ template <class T> void nlerp(const T q0[4], const T q1[4], T t, T out[4]) {
 }
 
 const qc_impl_v1 table = {
-    "nlerp",
-    nullptr, nlerp<float>, nullptr, nullptr,
-    nullptr, nlerp<double>, nullptr, nullptr,
+    "nlerp", nullptr, nlerp<float>, nullptr, nullptr, nullptr, nlerp<double>, nullptr, nullptr,
 };
 
 }  // namespace
@@ -26,4 +24,5 @@ const qc_impl_v1 table = {
 QC_REGISTER_IMPL_EX(table, "seed",
                     "normalised lerp with the sign flip: short arc, unit output; documented not constant-speed", "",
                     {{"nlerp", "constant-speed",
-                      "seed 003: nlerp 'moves along that arc at non-constant angular velocity: slow near the ends, fast in the middle'"}});
+                      "seed 003: nlerp 'moves along that arc at non-constant angular velocity: slow near the ends, "
+                      "fast in the middle'"}});

@@ -10,11 +10,10 @@ template <class T> void noop(const T q0[4], const T *, T, T out[4]) {
 }
 
 const qc_impl_v1 table = {
-    "noop",
-    noop<float>, noop<float>, nullptr, nullptr,
-    noop<double>, noop<double>, nullptr, nullptr,
+    "noop", noop<float>, noop<float>, nullptr, nullptr, noop<double>, noop<double>, nullptr, nullptr,
 };
 
 }  // namespace
 
-QC_REGISTER_IMPL(table, "bench", "returns q0: measures the call overhead of the plugin interface (timing only, not an interpolation)");
+QC_REGISTER_IMPL(table, "bench",
+                 "returns q0: measures the call overhead of the plugin interface (timing only, not an interpolation)");

@@ -42,17 +42,16 @@ typedef struct qc_impl_v1 {
     /* nlerp(q0, q1, t): normalised linear interpolation. */
     void (*nlerp_f32)(const float q0[4], const float q1[4], float t, float out[4]);
     /* squad(q_i, q_i+1, s_i, s_i+1, t): spherical quadrangle interpolation of one segment. */
-    void (*squad_f32)(const float q0[4], const float q1[4], const float s0[4], const float s1[4],
-                      float t, float out[4]);
+    void (*squad_f32)(const float q0[4], const float q1[4], const float s0[4], const float s1[4], float t,
+                      float out[4]);
     /* squad_setup(q_i-1, q_i, q_i+1): the control point s_i of key q_i. */
     void (*squad_setup_f32)(const float prev[4], const float cur[4], const float next[4], float s[4]);
 
     void (*slerp_f64)(const double q0[4], const double q1[4], double t, double out[4]);
     void (*nlerp_f64)(const double q0[4], const double q1[4], double t, double out[4]);
-    void (*squad_f64)(const double q0[4], const double q1[4], const double s0[4],
-                      const double s1[4], double t, double out[4]);
-    void (*squad_setup_f64)(const double prev[4], const double cur[4], const double next[4],
-                            double s[4]);
+    void (*squad_f64)(const double q0[4], const double q1[4], const double s0[4], const double s1[4], double t,
+                      double out[4]);
+    void (*squad_setup_f64)(const double prev[4], const double cur[4], const double next[4], double s[4]);
 } qc_impl_v1;
 
 /* The entry point a plugin exports. */
@@ -61,7 +60,7 @@ typedef const qc_impl_v1 *(*qc_plugin_v1_fn)(size_t *count);
 #define QC_PLUGIN_ABI_VERSION_2 2
 
 typedef struct qc_impl_v2 {
-    qc_impl_v1 base;  /* family and the v1 routines, with the same rules */
+    qc_impl_v1 base; /* family and the v1 routines, with the same rules */
 
     /* slerp_tau(q0, q1, t, tau, out): the family's slerp with its fallback threshold as a parameter,
      * for `quatcheck threshold --impl FAMILY` (docs/threshold.md). tau is a threshold on the ends' dot

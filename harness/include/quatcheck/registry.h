@@ -41,7 +41,7 @@ struct BuiltinImpl {
     std::string summary;  // one line: routine called, what it promises
     std::string version;  // library version for engine adapters, empty otherwise
     std::vector<KnownDeviation> known;
-    KeyCurve curve;       // only for families registered with QC_REGISTER_CURVE
+    KeyCurve curve;  // only for families registered with QC_REGISTER_CURVE
 };
 
 // All built-in implementations, in registration order sorted by family name.
@@ -56,19 +56,23 @@ struct BuiltinRegistrar {
 #define QC_CONCAT_INNER(a, b) a##b
 #define QC_CONCAT(a, b) QC_CONCAT_INNER(a, b)
 
-#define QC_REGISTER_IMPL(table, group, summary)                                              \
-    static const ::qc::BuiltinRegistrar QC_CONCAT(qc_registrar_, __LINE__) {                 \
-        ::qc::BuiltinImpl { &(table), (group), (summary), std::string(), {}, ::qc::KeyCurve{} } \
+#define QC_REGISTER_IMPL(table, group, summary)                                \
+    static const ::qc::BuiltinRegistrar QC_CONCAT(qc_registrar_, __LINE__) {   \
+        ::qc::BuiltinImpl {                                                    \
+            &(table), (group), (summary), std::string(), {}, ::qc::KeyCurve {} \
+        }                                                                      \
     }
 
 // QC_REGISTER_CURVE(table, curve, group, summary, version, { ... }): as QC_REGISTER_IMPL_EX, with a KeyCurve.
-#define QC_REGISTER_CURVE(table, curve, group, summary, version, ...)                        \
-    static const ::qc::BuiltinRegistrar QC_CONCAT(qc_registrar_, __LINE__) {                 \
-        ::qc::BuiltinImpl { &(table), (group), (summary), (version), __VA_ARGS__, (curve) }  \
+#define QC_REGISTER_CURVE(table, curve, group, summary, version, ...)                       \
+    static const ::qc::BuiltinRegistrar QC_CONCAT(qc_registrar_, __LINE__) {                \
+        ::qc::BuiltinImpl { &(table), (group), (summary), (version), __VA_ARGS__, (curve) } \
     }
 
 // QC_REGISTER_IMPL_EX(table, group, summary, version, { {"nlerp", "constant-speed", "why"} })
-#define QC_REGISTER_IMPL_EX(table, group, summary, version, ...)                             \
-    static const ::qc::BuiltinRegistrar QC_CONCAT(qc_registrar_, __LINE__) {                 \
-        ::qc::BuiltinImpl { &(table), (group), (summary), (version), __VA_ARGS__, ::qc::KeyCurve{} } \
+#define QC_REGISTER_IMPL_EX(table, group, summary, version, ...)                    \
+    static const ::qc::BuiltinRegistrar QC_CONCAT(qc_registrar_, __LINE__) {        \
+        ::qc::BuiltinImpl {                                                         \
+            &(table), (group), (summary), (version), __VA_ARGS__, ::qc::KeyCurve {} \
+        }                                                                           \
     }

@@ -9,7 +9,10 @@ static inline void plain_slerp_f64(const double q0[4], const double q1[4], doubl
     double s = d < 0 ? -1.0 : 1.0, n = 0;
     d = fabs(d);
     if (d > 0.9995) {
-        for (int i = 0; i < 4; i++) { out[i] = (1 - t) * q0[i] + t * s * q1[i]; n += out[i] * out[i]; }
+        for (int i = 0; i < 4; i++) {
+            out[i] = (1 - t) * q0[i] + t * s * q1[i];
+            n += out[i] * out[i];
+        }
         for (int i = 0; i < 4; i++) out[i] /= sqrt(n);
         return;
     }

@@ -10,4 +10,7 @@ static void slerp_f64(const double q0[4], const double q1[4], double t, double o
 }
 
 static const qc_impl_v1 impls[] = {{"bad-hang", NULL, NULL, NULL, NULL, slerp_f64, NULL, NULL, NULL}};
-const qc_impl_v1 *qc_plugin_v1(size_t *count) { *count = 1; return impls; }
+const qc_impl_v1 *qc_plugin_v1(size_t *count) {
+    *count = 1;
+    return impls;
+}

@@ -26,4 +26,7 @@ static const qc_impl_v1 impls[] = {
     {"bad-oob-64-199", NULL, NULL, NULL, NULL, oob_64_199, NULL, NULL, NULL},
     {"bad-oob-input", NULL, NULL, NULL, NULL, oob_input, NULL, NULL, NULL},
 };
-const qc_impl_v1 *qc_plugin_v1(size_t *count) { *count = 3; return impls; }
+const qc_impl_v1 *qc_plugin_v1(size_t *count) {
+    *count = 3;
+    return impls;
+}

@@ -48,4 +48,7 @@ static const qc_impl_v2 impls[] = {
     {{"bad-tau-crash", NULL, NULL, NULL, NULL, plain_slerp_f64, NULL, NULL, NULL}, NULL, crash},
     {{"bad-tau-nan", NULL, NULL, NULL, NULL, plain_slerp_f64, NULL, NULL, NULL}, NULL, nan_out},
 };
-const qc_impl_v2 *qc_plugin_v2(size_t *count) { *count = sizeof impls / sizeof impls[0]; return impls; }
+const qc_impl_v2 *qc_plugin_v2(size_t *count) {
+    *count = sizeof impls / sizeof impls[0];
+    return impls;
+}
