@@ -48,18 +48,6 @@ bool name_chars(const std::string &s, size_t max, const char *extra) {
     return true;
 }
 
-std::vector<std::string> words(const std::string &line) {
-    std::vector<std::string> w;
-    size_t i = 0;
-    while (i <= line.size()) {
-        size_t j = line.find(' ', i);
-        if (j == std::string::npos) j = line.size();
-        w.push_back(line.substr(i, j - i));
-        i = j + 1;
-    }
-    return w;
-}
-
 // ---- one adapter process --------------------------------------------------------------------------------
 
 class Adapter {
@@ -669,9 +657,9 @@ std::string parse_process_hello(const std::string &text, ProcessHello &out) {
             f.name = w[1];
             for (size_t t = 2; t < w.size(); t++) {
                 const std::string &s = w[t];
-                const int op = s.rfind("slerp.", 0) == 0       ? kProcessSlerp
-                               : s.rfind("nlerp.", 0) == 0     ? kProcessNlerp
-                               : s.rfind("slerp_tau.", 0) == 0 ? kProcessSlerpTau
+                const int op = s.rfind("slerp.", 0) == 0       ? int(kProcessSlerp)
+                               : s.rfind("nlerp.", 0) == 0     ? int(kProcessNlerp)
+                               : s.rfind("slerp_tau.", 0) == 0 ? int(kProcessSlerpTau)
                                                                : -1;
                 const std::string suffix = op < 0 ? "" : s.substr(s.find('.') + 1);
                 const int prec = suffix == "f32"   ? int(precision_index(Precision::f32))
