@@ -44,6 +44,11 @@ FAMILY_WHY = {
     "vtk-spline-radians": "the Spline mode's curve with w converted back: the squad of vtk (short-arc Slerp, "
                           "InnerPoint) on the normalised keys",
     "vtk-linear": "Linear mode: one Slerp per segment, not C1 at the keys by design (recorded as known)",
+    "godot-cubic": "Quat.cubic_slerp(b, pre_a, post_b, t) is Shoemake's squad form with pre_a and post_b where the "
+                   "control points go (outer slerp short-arc, inner slerpni not), but Godot's reference and its "
+                   "animation tracks pass the neighbouring keys there, so the curve is not Shoemake's",
+    "wgpu-sqlerp": "quat.sqlerp(a, b, c, d, t) is squad with control points the caller supplies (wgpu-matrix "
+                   "computes none: measured with the reference's); all three slerps take the short arc",
 }
 
 
