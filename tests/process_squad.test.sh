@@ -40,9 +40,9 @@ done
 
 # ---- 2. containment ----
 check_mode() {  # MODE STATUS [text]
-  local mode="$1" want="$2" wire="${3:-}" out="$tmp/m-$1$3"
+  local mode="$1" want="$2" wire="${3:-}" out="$tmp/m-$1${3:-}"
   "$qc" squad --plugin-cmd "$adapter $mode squad $wire" --impl 'proc-seed-squad.f64' --region random \
-    --tracks 4 --jobs 1 --timeout 1 --out "$out" >"$out.log" 2>&1
+    --tracks 4 --jobs 1 --out "$out" >"$out.log" 2>&1
   local rc=$?
   [ $rc -le 1 ] || { fail "$mode${wire:+ ($wire)}: squad exited $rc: $(tail -3 "$out.log")"; return; }
   grep -Eq "^quatcheck: proc-seed-squad.f64 squad: $want \(.*\); not called again" "$out.log" ||
