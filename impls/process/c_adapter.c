@@ -133,49 +133,26 @@ static int serves(unsigned family, unsigned op, int v2, int squad) {
     return squad && family == 2 && (op == 3 || op == 4);
 }
 
-/* Case i of a batch: evaluates it into out; returns whether it is the trigger (t > 0.75). */
+/* One case of op in one precision (r: its values, o: its output); returns whether it is the trigger (t > 0.75). */
+#define QC_EVAL_CASE(T, SFX)                                                 \
+    static int eval_case_##SFX(unsigned op, const T *r, T *o) {              \
+        if (op == 4) {                                                       \
+            qc_seed_squad_setup_##SFX(r, r + 4, r + 8, o);                   \
+            return 0;                                                        \
+        }                                                                    \
+        if (op == 3) qc_seed_squad_##SFX(r, r + 4, r + 8, r + 12, r[16], o); \
+        else if (op == 2) slerp_tau_##SFX(r, r + 4, r[8], r[9], o);          \
+        else (op == 0 ? slerp_##SFX : nlerp_##SFX)(r, r + 4, r[8], o);       \
+        return r[op == 3 ? 16 : 8] > (T)0.75;                                \
+    }
+QC_EVAL_CASE(float, f32)
+QC_EVAL_CASE(double, f64)
+
+/* Case i of a batch: evaluates it into out; returns whether it is the trigger. */
 static int eval_case(unsigned op, unsigned width, const unsigned char *in, unsigned char *out, uint32_t i) {
     const unsigned stride = stride_of(op);
-    if (width == 4) {
-        const float *r = (const float *)in + stride * i;
-        float *o = (float *)out + 4 * i;
-        switch (op) {
-            case 0:
-                slerp_f32(r, r + 4, r[8], o);
-                return r[8] > 0.75f;
-            case 1:
-                nlerp_f32(r, r + 4, r[8], o);
-                return r[8] > 0.75f;
-            case 2:
-                slerp_tau_f32(r, r + 4, r[8], r[9], o);
-                return r[8] > 0.75f;
-            case 3:
-                qc_seed_squad_f32(r, r + 4, r + 8, r + 12, r[16], o);
-                return r[16] > 0.75f;
-            default:
-                qc_seed_squad_setup_f32(r, r + 4, r + 8, o);
-                return 0;
-        }
-    }
-    const double *r = (const double *)in + stride * i;
-    double *o = (double *)out + 4 * i;
-    switch (op) {
-        case 0:
-            slerp_f64(r, r + 4, r[8], o);
-            return r[8] > 0.75;
-        case 1:
-            nlerp_f64(r, r + 4, r[8], o);
-            return r[8] > 0.75;
-        case 2:
-            slerp_tau_f64(r, r + 4, r[8], r[9], o);
-            return r[8] > 0.75;
-        case 3:
-            qc_seed_squad_f64(r, r + 4, r + 8, r + 12, r[16], o);
-            return r[16] > 0.75;
-        default:
-            qc_seed_squad_setup_f64(r, r + 4, r + 8, o);
-            return 0;
-    }
+    if (width == 4) return eval_case_f32(op, (const float *)in + stride * i, (float *)out + 4 * i);
+    return eval_case_f64(op, (const double *)in + stride * i, (double *)out + 4 * i);
 }
 
 /* The text wire: each request line (at most 9 or 10 hexfloats of at most 30 bytes each) fits in `line`; a
