@@ -4,9 +4,9 @@
 #   replay_worst COMMAND GLOB NAME   a short run of the families, then `replay --strict` re-evaluates every
 #                                    worst case to the recorded output; and fails once a recorded output is altered
 # Needs: qc, src, tmp and fail of tests/lib.sh, after keep_going (the checks go on after a failure).
-known_case() {
-  python3 "$src/tests/adapter_case.py" "$1" "$2" "$3" || fail "$2.$3: the known case"
-  python3 "$src/tests/adapter_case.py" "$1" "$2" "$3" --scramble >/dev/null 2>&1 && fail "negative control: $2.$3 passed a scrambled expectation"
+known_case() {  # COMMAND FAMILY PRECISION [--squad]
+  python3 "$src/tests/adapter_case.py" "$1" "$2" "$3" ${4:-} || fail "$2.$3: the known case${4:+ ($4)}"
+  python3 "$src/tests/adapter_case.py" "$1" "$2" "$3" ${4:-} --scramble >/dev/null 2>&1 && fail "negative control: $2.$3 passed a scrambled expectation"
 }
 replay_worst() {
   local out="$tmp/$3"

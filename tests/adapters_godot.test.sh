@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Godot 3.2 (impls/godot, Debian godot3-server, over the text wire): Quat.slerp and Quat.slerpni answer a known
+# Godot 3.2 (impls/godot, Debian godot3-server, over the text wire): Quat.slerp, Quat.slerpni and Quat.cubic_slerp answer a known
 # case, the worst cases replay, and `list` shows the engine's version. SKIP (exit 77) without godot3-server.
 # Godot starts in over a second, and its text wire costs much more per case than the binary one: the run is small.
 # Usage: adapters_godot.test.sh BUILD_DIR SOURCE_DIR
@@ -12,6 +12,7 @@ source "$src/tests/adapter_lib.sh"
 "$qc" list --plugin-cmd "$adapter" 2>&1 | grep -Eq '^godot-slerp.f32 +plugin +slerp +3\.' || fail "list does not show godot-slerp.f32 with a 3.x version"
 known_case "$adapter" godot-slerp f32
 known_case "$adapter" godot-slerpni f32
+known_case "$adapter" godot-cubic f32 --squad  # Quat.cubic_slerp over the protocol's squad op
 CASES=100 replay_worst "$adapter" 'godot-*' godot
 # slerpni's documented deviation (its hello's `known` lines) becomes conform's verdict "known", not "fail".
 "$qc" conform --plugin-cmd "$adapter" --impl 'godot-slerpni' --out "$tmp/conform" >/dev/null 2>&1

@@ -14,6 +14,7 @@ for spec in ogl:ogl-slerp:f64 wgpu-matrix:wgpu-slerp:f32 wgpu-matrix:wgpu-slerp:
   IFS=: read -r file family prec <<<"$spec"
   known_case "node $js/$file.js" "$family" "$prec"
 done
+for prec in f32 f64; do known_case "node $js/wgpu-matrix.js" wgpu-sqlerp "$prec" --squad; done  # quat.sqlerp
 for spec in ogl:ogl:ogl wgpu-matrix:wgpu:wgpu-matrix thing-matrices:thing:@thi.ng/matrices quaternion:quaternionjs:quaternion; do
   IFS=: read -r file prefix package <<<"$spec"
   version=$(node -p "require('$js/node_modules/$package/package.json').version")

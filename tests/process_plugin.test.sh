@@ -173,13 +173,23 @@ expect_refused "^quatcheck: --plugin-cmd: empty command$" "   "
 expect_refused "refused: cannot start '\\\$HOME/x': No such file" '$HOME/x'
 # The hello is parsed strictly (printf plays a one-shot adapter; \n is printf's, not the shell's).
 h='quatcheck-plugin 1\nlibrary lib 1.0\n'
-expect_refused "refused: protocol 'quatcheck-plugin 3' is not supported" "printf 'quatcheck-plugin 3\nend\n'"
+expect_refused "refused: protocol 'quatcheck-plugin 4' is not supported" "printf 'quatcheck-plugin 4\nend\n'"
 # Protocol 2's op slerp_tau: only in a version-2 hello, and only beside slerp in the same precision.
-expect_refused "refused: hello line 3: 'slerp_tau.f64' is not one of .* \(slerp_tau needs 'quatcheck-plugin 2'\)" \
+expect_refused "refused: hello line 3: 'slerp_tau.f64' needs 'quatcheck-plugin 2'" \
   "printf '${h}family f slerp.f64 slerp_tau.f64\nend\n'"
 expect_refused "refused: hello line 3: slerp_tau.f32 without slerp.f32" \
   "printf 'quatcheck-plugin 2\nlibrary lib 1.0\nfamily f slerp.f64 slerp_tau.f32\nend\n'"
-expect_refused "refused: hello line 3: 'slerp.f16' is not one of" "printf '${h}family f slerp.f16\nend\n'"
+expect_refused "refused: hello line 3: 'slerp.f16' is not OP.f32 or OP.f64" "printf '${h}family f slerp.f16\nend\n'"
+# Protocol 3's squad ops: only in a version-3 hello; squad needs squad_setup or a squad-controls line.
+h3='quatcheck-plugin 3\nlibrary lib 1.0\n'
+expect_refused "refused: hello line 3: 'squad.f64' needs 'quatcheck-plugin 3'" "printf '${h}family f squad.f64\nend\n'"
+expect_refused "refused: family 'f': squad.f64 needs squad_setup.f64 or a 'squad-controls f neighbours\|caller' line" \
+  "printf '${h3}family f squad.f64\nend\n'"
+expect_refused "refused: hello line 3: squad_setup.f32 without squad.f32" "printf '${h3}family f squad_setup.f32\nend\n'"
+expect_refused "refused: hello line 4: 'squad-controls' is for a family with squad and without squad_setup" \
+  "printf '${h3}family f squad.f64 squad_setup.f64\nsquad-controls f caller\nend\n'"
+expect_refused "refused: hello line 4: expected 'squad-controls FAMILY neighbours'" \
+  "printf '${h3}family f squad.f64\nsquad-controls f sideways\nend\n'"
 expect_refused "refused: hello line 2: 'family' before 'library'" "printf 'quatcheck-plugin 1\nfamily f slerp.f64\nend\n'"
 expect_refused "refused: hello line 4: family 'f' is declared twice" "printf '${h}family f slerp.f64\nfamily f nlerp.f64\nend\n'"
 expect_refused "refused: hello line 2: library version is not" "printf 'quatcheck-plugin 1\nlibrary lib 1.0;x\nfamily f slerp.f64\nend\n'"

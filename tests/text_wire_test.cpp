@@ -72,7 +72,7 @@ TEST(TextWire, HelloChoosesTheWireAndRecordsKnownDeviations) {
     ASSERT_EQ(parse_process_hello("quatcheck-plugin 1\nlibrary l 1\nfamily g slerp.f32\nend\n", h), "");
     EXPECT_FALSE(h.text);  // binary unless the hello says otherwise
     EXPECT_EQ(parse_process_hello("quatcheck-plugin 1\nlibrary l 1\nfamily g slerp.f32\nknown g lerp unit x\nend\n", h),
-              "hello line 4: the op of 'known' is not slerp, nlerp or *");
+              "hello line 4: the op of 'known' is not slerp, nlerp, squad or *");
 }
 
 }  // namespace

@@ -48,6 +48,7 @@ KeyTrack arc_keys(double arc_deg) { return {kArcStart, qmul(kArcStart, rot(1, 2,
 struct Ideal {
     double theta = 0;
     std::vector<double> phi, speed;
+    std::vector<std::array<double, 4>> controls;  // squad: the reference's control points, rounded to double
 };
 
 // Angle from `start` of every sample, and the speed by differences of neighbouring samples.
@@ -114,6 +115,8 @@ template <class T> struct CurveMaker {
             else ref.points.insert(ref.points.end(), r.points.begin(), r.points.end());
         }
         angles_and_speeds(ops, ref.points, std::vector<bool>(t.size(), true), ref.keys[0], t, stop, id.phi, id.speed);
+        for (const auto &c : ref.controls)
+            id.controls.push_back({to_double(c[0]), to_double(c[1]), to_double(c[2]), to_double(c[3])});
         return id;
     }
 
@@ -125,10 +128,15 @@ template <class T> struct CurveMaker {
         std::vector<Quat<T>> q(n), s(n);
         for (size_t i = 0; i < n; i++)
             for (int c = 0; c < 4; c++) q[i][c] = T(keys[i][c]);
-        if (op == Op::squad)
+        // Its control points as in `quatcheck squad` (SquadControls): its squad_setup, the reference's for a
+        // library that computes none; a family taking the neighbouring keys gets them per segment below.
+        if (op == Op::squad && impl.squad_controls == SquadControls::setup)
             for (size_t i = 0; i < n; i++)
                 impl.template squad_setup<T>(q[i == 0 ? 0 : i - 1].data(), q[i].data(),
                                              q[i + 1 == n ? i : i + 1].data(), s[i].data());
+        if (op == Op::squad && impl.squad_controls == SquadControls::caller)
+            for (size_t i = 0; i < n; i++)
+                for (int c = 0; c < 4; c++) s[i][c] = T(id.controls[i][size_t(c)]);
         std::vector<RealQuat> out(t.size());
         std::vector<bool> valid(t.size());
         for (size_t k = 0; k < t.size(); k++) {
@@ -136,7 +144,10 @@ template <class T> struct CurveMaker {
             T o[4] = {0, 0, 0, 0};
             if (op == Op::squad) {
                 auto [sg, u] = locate(t[k], n - 1);
-                impl.template squad<T>(q[sg].data(), q[sg + 1].data(), s[sg].data(), s[sg + 1].data(), T(u), o);
+                if (impl.squad_controls == SquadControls::neighbours)
+                    impl.template squad<T>(q[sg].data(), q[sg + 1].data(), q[sg == 0 ? 0 : sg - 1].data(),
+                                           q[std::min(sg + 2, n - 1)].data(), T(u), o);
+                else impl.template squad<T>(q[sg].data(), q[sg + 1].data(), s[sg].data(), s[sg + 1].data(), T(u), o);
             } else {
                 impl.call(op, q[0].data(), q[1].data(), T(t[k]), o);
             }

@@ -250,26 +250,29 @@ const ReproSpec *spec_for(const std::string &family) {
     return nullptr;
 }
 
-std::vector<FamilyFindings> collect(const ReportTables &t, const fs::path &dir, const Options &o) {
-    if (!t.summary)
-        throw InputError(
-            fmt::format("{}: no summary.csv (run `quatcheck run --out {}` first)", dir.string(), dir.string()));
-    std::map<std::string, FamilyFindings> fams;
+namespace {
+
+// collect()'s state and its steps, one per table it reads: the families found so far, and what run.json says
+// of an implementation.
+class Collector {
+public:
+    Collector(const ReportTables &t, const fs::path &dir, const Options &o) : t(t), dir(dir), o(o) {}
+
     // What run.json says of an implementation; for a built-in that run did not select (conform's broken-*), the
     // group it is registered with.
-    auto info = [&](const std::string &impl) -> ImplInfo {
+    ImplInfo info(const std::string &impl) const {
         if (t.implementations)
             if (auto it = t.implementations->find(impl); it != t.implementations->end()) return it->second;
         for (const auto &b : builtin_impls())
             if (b.table && b.table->family && family_of(impl) == b.table->family)
                 return {b.group, b.version, "builtin"};
         return {};
-    };
-    auto excluded = [&](const std::string &impl) {
+    }
+    bool excluded(const std::string &impl) const {
         auto g = info(impl).group;
         return g == "broken" || g == "bench";
-    };
-    auto family = [&](const std::string &impl) -> FamilyFindings & {
+    }
+    FamilyFindings &family(const std::string &impl) {
         auto &f = fams[family_of(impl)];
         if (f.family.empty()) {
             auto i = info(impl);
@@ -277,115 +280,115 @@ std::vector<FamilyFindings> collect(const ReportTables &t, const fs::path &dir, 
             f.spec = spec_for(f.family);
         }
         return f;
-    };
-    const std::string conf_path = (dir / "conformance.csv").string();
-    const std::string worst_path = (dir / "worst_cases.csv").string();
-
-    // Regions.
-    CompareOptions floor_opts;
-    for (const auto &r : *t.summary) {
-        if (r.op != "slerp" || r.status != "ok" || excluded(r.impl)) continue;
-        const double floor = angle_floor_rad(r.impl, floor_opts), tol = o.factor * floor;
-        const double worst = std::max(r.max_angle_err_rad, r.max_angle_err_search_rad.value_or(0));
-        if (!(worst > tol) && r.nonfinite == 0) continue;
-        // Its worst recorded case: the largest angle error (a non-finite output first).
-        const WorstCaseRow *w = nullptr;
-        auto key = [](const WorstCaseRow &x) { return std::isnan(x.angle_err_rad) ? INFINITY : x.angle_err_rad; };
-        for (const auto &x : t.worst_cases)
-            if (x.impl == r.impl && x.op == r.op && x.region == r.region && (!w || key(x) > key(*w))) w = &x;
-        Finding f;
-        f.impl = r.impl, f.op = r.op, f.kind = "region", f.what = r.region;
-        f.worst = worst, f.tolerance = tol, f.unit = "rad";
-        const char *p = precision_of(r.impl) == Precision::f32 ? "f32" : "f64";
-        if (r.nonfinite)
-            f.sentence = fmt::format("On {} ({}), its {} returns NaN or inf on {} of {} sampled cases.", code(r.region),
-                                     region_about(r.region), r.op, r.nonfinite, r.cases);
-        else
-            f.sentence = fmt::format(
-                "On {} ({}), its {} is off the exact slerp by up to {} rad, {:.3g} times the {} rounding "
-                "floor 8 eps = {} rad.",
-                code(r.region), region_about(r.region), r.op, num(worst), worst / floor, p, num(floor));
-        f.source = fmt::format("summary.csv:{}", r.line);
-        if (w) {
-            const Precision prec = precision_of(r.impl);
-            auto parse = [&](const std::string &s, const char *col, bool nonfinite = false) {
-                return prec == Precision::f32 ? double(parse_hexfloat_f32(s, worst_path, w->line, col, nonfinite))
-                                              : parse_hexfloat(s, worst_path, w->line, col, nonfinite);
-            };
-            ReproCase c;
-            c.label = fmt::format("region {}: the worst case of the run ({})", r.region,
-                                  w->source.empty() ? "sampling" : w->source);
-            c.op = r.op, c.bits = prec == Precision::f32 ? 32 : 64;
-            for (int i = 0; i < 4; i++) {
-                c.q0[i] = parse(w->q0[i], "q0");
-                c.q1[i] = parse(w->q1[i], "q1");
-                parse(w->out[i], "out", true);
-                char *end = nullptr;
-                c.expected[i] = std::strtod(w->ref[i].c_str(), &end);
-                if (end != w->ref[i].c_str() + w->ref[i].size() || !std::isfinite(c.expected[i]))
-                    throw InputError(
-                        fmt::format("{}:{}: column ref: '{}' is not a finite decimal", worst_path, w->line, w->ref[i]));
-            }
-            c.t = parse(w->t, "t");
-            c.check = "angle", c.tol = tol;
-            f.cases.push_back(c);
-            for (int i = 0; i < 4; i++)
-                f.q0[i] = w->q0[i], f.q1[i] = w->q1[i], f.out[i] = w->out[i], f.ref[i] = w->ref[i];
-            f.t = w->t;
-            f.row = *w;
-            f.source += fmt::format(", worst case worst_cases.csv:{}", w->line);
-        }
-        family(r.impl).findings.push_back(std::move(f));
     }
 
-    // Properties.
-    std::map<Precision, std::unique_ptr<CheckContext>> cx;
-    if (t.conformance)
-        for (const auto &r : *t.conformance) {
-            if (excluded(r.impl) || (r.verdict != "fail" && r.verdict != "known")) continue;
-            if (r.verdict == "known") {
-                family(r.impl).documented.push_back(
-                    fmt::format("{} {}: the adapter declares a documented deviation from `{}` (verdict `known`, "
-                                "conformance.csv:{}); "
-                                "its registration line gives the library's own words.",
-                                code(r.impl), r.op, r.property, r.line));
-                continue;
-            }
-            const Precision prec = precision_of(r.impl);
-            const auto values = parse_values(r.counterexample, prec, conf_path, r.line);
+    // Regions of summary.csv above the factor times the rounding floor, with their worst recorded case.
+    void regions() {
+        const std::string worst_path = (dir / "worst_cases.csv").string();
+        for (const auto &r : *t.summary) {
+            if (r.op != "slerp" || r.status != "ok" || excluded(r.impl)) continue;
+            const double floor = angle_floor_rad(r.impl, floor_opts), tol = o.factor * floor;
+            const double worst = std::max(r.max_angle_err_rad, r.max_angle_err_search_rad.value_or(0));
+            if (!(worst > tol) && r.nonfinite == 0) continue;
+            // Its worst recorded case: the largest angle error (a non-finite output first).
+            const WorstCaseRow *w = nullptr;
+            auto key = [](const WorstCaseRow &x) { return std::isnan(x.angle_err_rad) ? INFINITY : x.angle_err_rad; };
+            for (const auto &x : t.worst_cases)
+                if (x.impl == r.impl && x.op == r.op && x.region == r.region && (!w || key(x) > key(*w))) w = &x;
             Finding f;
-            f.impl = r.impl, f.op = r.op, f.kind = "property", f.what = r.property, f.unit = "";
-            const Property *prop = find_property(r.property);
-            f.sentence = fmt::format("It breaks the promise {}{}{}.", code(r.property), prop ? ": " : "",
-                                     prop ? prop->description : "");
-            f.source = fmt::format("conformance.csv:{}", r.line);
-            if (values.size() >= 9) {
-                f.q0 = hex4(values.data()), f.q1 = hex4(values.data() + 4);
-                f.t = hexfloat(values.back());
+            f.impl = r.impl, f.op = r.op, f.kind = "region", f.what = r.region;
+            f.worst = worst, f.tolerance = tol, f.unit = "rad";
+            const char *p = precision_of(r.impl) == Precision::f32 ? "f32" : "f64";
+            if (r.nonfinite)
+                f.sentence = fmt::format("On {} ({}), its {} returns NaN or inf on {} of {} sampled cases.",
+                                         code(r.region), region_about(r.region), r.op, r.nonfinite, r.cases);
+            else
+                f.sentence = fmt::format(
+                    "On {} ({}), its {} is off the exact slerp by up to {} rad, {:.3g} times the {} rounding "
+                    "floor 8 eps = {} rad.",
+                    code(r.region), region_about(r.region), r.op, num(worst), worst / floor, p, num(floor));
+            f.source = fmt::format("summary.csv:{}", r.line);
+            if (w) {
+                const Precision prec = precision_of(r.impl);
+                auto parse = [&](const std::string &s, const char *col, bool nonfinite = false) {
+                    return prec == Precision::f32 ? double(parse_hexfloat_f32(s, worst_path, w->line, col, nonfinite))
+                                                  : parse_hexfloat(s, worst_path, w->line, col, nonfinite);
+                };
+                ReproCase c;
+                c.label = fmt::format("region {}: the worst case of the run ({})", r.region,
+                                      w->source.empty() ? "sampling" : w->source);
+                c.op = r.op, c.bits = prec == Precision::f32 ? 32 : 64;
+                for (int i = 0; i < 4; i++) {
+                    c.q0[i] = parse(w->q0[i], "q0");
+                    c.q1[i] = parse(w->q1[i], "q1");
+                    parse(w->out[i], "out", true);
+                    char *end = nullptr;
+                    c.expected[i] = std::strtod(w->ref[i].c_str(), &end);
+                    if (end != w->ref[i].c_str() + w->ref[i].size() || !std::isfinite(c.expected[i]))
+                        throw InputError(fmt::format("{}:{}: column ref: '{}' is not a finite decimal", worst_path,
+                                                     w->line, w->ref[i]));
+                }
+                c.t = parse(w->t, "t");
+                c.check = "angle", c.tol = tol;
+                f.cases.push_back(c);
+                for (int i = 0; i < 4; i++)
+                    f.q0[i] = w->q0[i], f.q1[i] = w->q1[i], f.out[i] = w->out[i], f.ref[i] = w->ref[i];
+                f.t = w->t;
+                f.row = *w;
+                f.source += fmt::format(", worst case worst_cases.csv:{}", w->line);
             }
-            auto &ctx = cx[prec];
-            if (!ctx) ctx = std::make_unique<CheckContext>(prec, ReferenceMode::fast);
-            f.cases = property_calls(*ctx, r.impl, r.op, r.property, values);
-            if (!f.cases.empty())
-                f.tolerance = f.cases.front().tol, f.unit = f.cases.front().check == "angle" ? "rad" : "";
-            std::string joined;
-            for (double v : values) joined += (joined.empty() ? "" : " ") + hexfloat(v);
-            std::vector<std::string> cmd = {"quatcheck", "conform",    "--impl",   r.impl,   "--op",
-                                            r.op,        "--property", r.property, "--case", joined};
-            for (auto &w : load_words(info(r.impl).origin)) cmd.push_back(w);
-            f.reproduce = shell_join(cmd);
             family(r.impl).findings.push_back(std::move(f));
         }
+    }
+
+    // Failed and documented (known) properties of conformance.csv.
+    void properties() {
+        const std::string conf_path = (dir / "conformance.csv").string();
+        if (t.conformance)
+            for (const auto &r : *t.conformance) {
+                if (excluded(r.impl) || (r.verdict != "fail" && r.verdict != "known")) continue;
+                if (r.verdict == "known") {
+                    family(r.impl).documented.push_back(
+                        fmt::format("{} {}: the adapter declares a documented deviation from `{}` (verdict `known`, "
+                                    "conformance.csv:{}); "
+                                    "its registration line gives the library's own words.",
+                                    code(r.impl), r.op, r.property, r.line));
+                    continue;
+                }
+                const Precision prec = precision_of(r.impl);
+                const auto values = parse_values(r.counterexample, prec, conf_path, r.line);
+                Finding f;
+                f.impl = r.impl, f.op = r.op, f.kind = "property", f.what = r.property, f.unit = "";
+                const Property *prop = find_property(r.property);
+                f.sentence = fmt::format("It breaks the promise {}{}{}.", code(r.property), prop ? ": " : "",
+                                         prop ? prop->description : "");
+                f.source = fmt::format("conformance.csv:{}", r.line);
+                if (values.size() >= 9) {
+                    f.q0 = hex4(values.data()), f.q1 = hex4(values.data() + 4);
+                    f.t = hexfloat(values.back());
+                }
+                auto &ctx = cx[prec];
+                if (!ctx) ctx = std::make_unique<CheckContext>(prec, ReferenceMode::fast);
+                f.cases = property_calls(*ctx, r.impl, r.op, r.property, values);
+                if (!f.cases.empty())
+                    f.tolerance = f.cases.front().tol, f.unit = f.cases.front().check == "angle" ? "rad" : "";
+                std::string joined;
+                for (double v : values) joined += (joined.empty() ? "" : " ") + hexfloat(v);
+                std::vector<std::string> cmd = {"quatcheck", "conform",    "--impl",   r.impl,   "--op",
+                                                r.op,        "--property", r.property, "--case", joined};
+                for (auto &w : load_words(info(r.impl).origin)) cmd.push_back(w);
+                f.reproduce = shell_join(cmd);
+                family(r.impl).findings.push_back(std::move(f));
+            }
+    }
 
     // Squad (squad_summary.csv, squad_conformance.csv, squad_worst_cases.csv): a track region whose max error
     // against the reference curve (own control points) is above the same factor, and failed c1 verdicts. They
     // have no two-key reproducer case: the README gives the quatcheck command that regenerates the track.
-    std::optional<Table> sw;
-    if (auto text = read_text_file(dir / "squad_worst_cases.csv"))
-        sw = read_table(tables::squad_worst_cases, (dir / "squad_worst_cases.csv").string(), *text);
-    // `quatcheck squad` seeds: the reproduce column's --seed, taken only when it is digits.
-    auto squad_command = [&](const std::string &impl, const std::string &region, const std::string &track,
-                             const std::string &repro) {
+    // The `quatcheck squad` command of a track; its seed is the reproduce column's --seed, taken only when it is
+    // digits.
+    std::string squad_command(const std::string &impl, const std::string &region, const std::string &track,
+                              const std::string &repro) const {
         std::vector<std::string> cmd = {"quatcheck", "squad", "--impl", impl, "--region", region};
         if (!track.empty() && track.find_first_not_of("0123456789") == std::string::npos)
             cmd.insert(cmd.end(), {"--track", track});
@@ -397,91 +400,130 @@ std::vector<FamilyFindings> collect(const ReportTables &t, const fs::path &dir, 
         }
         for (auto &w : load_words(info(impl).origin)) cmd.push_back(w);
         return shell_join(cmd);
-    };
-    if (t.squad_summary)
-        for (const auto &r : *t.squad_summary) {
-            if (excluded(r.impl)) continue;
-            const double floor = angle_floor_rad(r.impl, floor_opts), tol = o.factor * floor;
-            if (!(r.max_angle_err_rad > tol) && r.nonfinite == 0) continue;
-            Finding f;
-            f.impl = r.impl, f.op = r.op, f.kind = "squad-region", f.what = r.region;
-            f.worst = r.max_angle_err_rad, f.tolerance = tol, f.unit = "rad";
-            f.sentence = fmt::format(
-                "On the key tracks of {}, its squad is off the reference squad curve (with its own "
-                "control points) by up to {} rad, {:.3g} times the rounding floor 8 eps{}.",
-                code(r.region), num(r.max_angle_err_rad), r.max_angle_err_rad / floor,
-                r.nonfinite ? fmt::format(", and returns NaN or inf on {} of {} samples", r.nonfinite, r.cases) : "");
-            f.source = fmt::format("squad_summary.csv:{}", r.line);
-            std::string track, repro;
-            double best = -1;
-            if (sw)
-                for (size_t i = 0; i < sw->size(); i++)
-                    if (sw->text(i, "impl") == r.impl && sw->text(i, "region") == r.region) {
-                        double e = sw->number(i, "angle_err_own_rad").value_or(0);
-                        if (std::isnan(e)) e = INFINITY;
-                        if (e > best)
-                            best = e, track = sw->text(i, "track"), repro = sw->text(i, "reproduce"),
-                            f.source = fmt::format("squad_summary.csv:{}, worst track squad_worst_cases.csv:{}", r.line,
-                                                   sw->line(i));
-                    }
-            f.reproduce = squad_command(r.impl, r.region, track, repro);
-            family(r.impl).findings.push_back(std::move(f));
-        }
-    if (t.squad_conformance)
-        for (const auto &r : *t.squad_conformance) {
-            if (excluded(r.impl) || r.verdict != "fail") continue;
-            Finding f;
-            f.impl = r.impl, f.op = r.op, f.kind = "property", f.what = r.property;
-            f.sentence = fmt::format(
-                "Its squad breaks the promise {}: the angular velocity jumps at a key of a track{} "
-                "(docs/squad.md).",
-                code(r.property), r.property == "c1-sign-flip" ? " whose keys flip sign" : "");
-            f.source = fmt::format("squad_conformance.csv:{}", r.line);
-            std::string region, track;
-            for (const auto &w : words(r.counterexample)) {
-                if (w.rfind("region=", 0) == 0) region = w.substr(7);
-                if (w.rfind("track=", 0) == 0) track = w.substr(6);
+    }
+    void squad_regions() {
+        std::optional<Table> sw;
+        if (auto text = read_text_file(dir / "squad_worst_cases.csv"))
+            sw = read_table(tables::squad_worst_cases, (dir / "squad_worst_cases.csv").string(), *text);
+        if (t.squad_summary)
+            for (const auto &r : *t.squad_summary) {
+                if (excluded(r.impl)) continue;
+                const double floor = angle_floor_rad(r.impl, floor_opts), tol = o.factor * floor;
+                if (!(r.max_angle_err_rad > tol) && r.nonfinite == 0) continue;
+                Finding f;
+                f.impl = r.impl, f.op = r.op, f.kind = "squad-region", f.what = r.region;
+                f.worst = r.max_angle_err_rad, f.tolerance = tol, f.unit = "rad";
+                f.sentence = fmt::format(
+                    "On the key tracks of {}, its squad is off the reference squad curve (with its own "
+                    "control points) by up to {} rad, {:.3g} times the rounding floor 8 eps{}.",
+                    code(r.region), num(r.max_angle_err_rad), r.max_angle_err_rad / floor,
+                    r.nonfinite ? fmt::format(", and returns NaN or inf on {} of {} samples", r.nonfinite, r.cases)
+                                : "");
+                f.source = fmt::format("squad_summary.csv:{}", r.line);
+                std::string track, repro;
+                double best = -1;
+                if (sw)
+                    for (size_t i = 0; i < sw->size(); i++)
+                        if (sw->text(i, "impl") == r.impl && sw->text(i, "region") == r.region) {
+                            double e = sw->number(i, "angle_err_own_rad").value_or(0);
+                            if (std::isnan(e)) e = INFINITY;
+                            if (e > best)
+                                best = e, track = sw->text(i, "track"), repro = sw->text(i, "reproduce"),
+                                f.source = fmt::format("squad_summary.csv:{}, worst track squad_worst_cases.csv:{}",
+                                                       r.line, sw->line(i));
+                        }
+                f.reproduce = squad_command(r.impl, r.region, track, repro);
+                family(r.impl).findings.push_back(std::move(f));
             }
-            if (!region.empty()) f.reproduce = squad_command(r.impl, region, track, r.reproduce);
-            family(r.impl).findings.push_back(std::move(f));
-        }
+    }
+
+    void squad_properties() {
+        if (t.squad_conformance)
+            for (const auto &r : *t.squad_conformance) {
+                if (excluded(r.impl) || r.verdict != "fail") continue;
+                Finding f;
+                f.impl = r.impl, f.op = r.op, f.kind = "property", f.what = r.property;
+                f.sentence = fmt::format(
+                    "Its squad breaks the promise {}: the angular velocity jumps at a key of a track{} "
+                    "(docs/squad.md).",
+                    code(r.property), r.property == "c1-sign-flip" ? " whose keys flip sign" : "");
+                f.source = fmt::format("squad_conformance.csv:{}", r.line);
+                std::string region, track;
+                for (const auto &w : words(r.counterexample)) {
+                    if (w.rfind("region=", 0) == 0) region = w.substr(7);
+                    if (w.rfind("track=", 0) == 0) track = w.substr(6);
+                }
+                if (!region.empty()) f.reproduce = squad_command(r.impl, region, track, r.reproduce);
+                family(r.impl).findings.push_back(std::move(f));
+            }
+    }
 
     // The branch map (sweep/branch_map.csv, when the run swept): where the output jumps, the largest first.
-    if (auto text = read_text_file(dir / "sweep" / "branch_map.csv")) {
-        Table bm = read_table(tables::branch_map, (dir / "sweep" / "branch_map.csv").string(), *text);
-        std::map<std::string, std::vector<size_t>> by_family;
-        for (size_t i = 0; i < bm.size(); i++) by_family[family_of(bm.text(i, "impl"))].push_back(i);
-        for (auto &[name, rows] : by_family) {
-            auto it = fams.find(name);
-            if (it == fams.end()) continue;
-            std::sort(rows.begin(), rows.end(),
-                      [&](size_t a, size_t b) { return bm.number(a, "jump_rad") > bm.number(b, "jump_rad"); });
-            for (size_t k = 0; k < rows.size() && k < 5; k++) {
-                size_t i = rows[k];
-                it->second.documented.push_back(fmt::format(
-                    "{} {}: the output jumps by {} rad between the adjacent a.b = {} and {} at t = {} (a branch of the "
-                    "routine; sweep/branch_map.csv:{}).",
-                    code(bm.text(i, "impl")), code(bm.text(i, "op")), num(*bm.number(i, "jump_rad")),
-                    code(bm.text(i, "dot_below")), code(bm.text(i, "dot_above")), code(bm.text(i, "t")), bm.line(i)));
+    void branch_map() {
+        if (auto text = read_text_file(dir / "sweep" / "branch_map.csv")) {
+            Table bm = read_table(tables::branch_map, (dir / "sweep" / "branch_map.csv").string(), *text);
+            std::map<std::string, std::vector<size_t>> by_family;
+            for (size_t i = 0; i < bm.size(); i++) by_family[family_of(bm.text(i, "impl"))].push_back(i);
+            for (auto &[name, rows] : by_family) {
+                auto it = fams.find(name);
+                if (it == fams.end()) continue;
+                std::sort(rows.begin(), rows.end(),
+                          [&](size_t a, size_t b) { return bm.number(a, "jump_rad") > bm.number(b, "jump_rad"); });
+                for (size_t k = 0; k < rows.size() && k < 5; k++) {
+                    size_t i = rows[k];
+                    it->second.documented.push_back(
+                        fmt::format("{} {}: the output jumps by {} rad between the adjacent a.b = {} and {} at t = {} "
+                                    "(a branch of the "
+                                    "routine; sweep/branch_map.csv:{}).",
+                                    code(bm.text(i, "impl")), code(bm.text(i, "op")), num(*bm.number(i, "jump_rad")),
+                                    code(bm.text(i, "dot_below")), code(bm.text(i, "dot_above")), code(bm.text(i, "t")),
+                                    bm.line(i)));
+                }
             }
         }
     }
 
-    std::vector<FamilyFindings> out;
-    for (auto &[name, f] : fams)
-        if (!f.findings.empty()) out.push_back(std::move(f));
-    // Region findings get their case file names and replay commands, numbered per family.
-    for (auto &f : out) {
-        int n = 0;
-        for (auto &x : f.findings)
-            if (x.kind == "region" && !x.cases.empty()) {
-                x.case_csv = fmt::format("case-{}.csv", ++n);
-                std::vector<std::string> cmd = {"quatcheck", "replay", x.case_csv};
-                for (auto &w : load_words(f.origin)) cmd.push_back(w);
-                x.reproduce = shell_join(cmd);
-            }
+    // The families with findings, their region findings' case files and replay commands numbered per family.
+    std::vector<FamilyFindings> finish() {
+        std::vector<FamilyFindings> out;
+        for (auto &[name, f] : fams)
+            if (!f.findings.empty()) out.push_back(std::move(f));
+        // Region findings get their case file names and replay commands, numbered per family.
+        for (auto &f : out) {
+            int n = 0;
+            for (auto &x : f.findings)
+                if (x.kind == "region" && !x.cases.empty()) {
+                    x.case_csv = fmt::format("case-{}.csv", ++n);
+                    std::vector<std::string> cmd = {"quatcheck", "replay", x.case_csv};
+                    for (auto &w : load_words(f.origin)) cmd.push_back(w);
+                    x.reproduce = shell_join(cmd);
+                }
+        }
+        return out;
     }
-    return out;
+
+private:
+    const ReportTables &t;
+    const fs::path &dir;
+    const Options &o;
+    CompareOptions floor_opts;
+    std::map<std::string, FamilyFindings> fams;
+    std::map<Precision, std::unique_ptr<CheckContext>> cx;  // conformance checks per precision
+};
+
+}  // namespace
+
+std::vector<FamilyFindings> collect(const ReportTables &t, const fs::path &dir, const Options &o) {
+    if (!t.summary)
+        throw InputError(
+            fmt::format("{}: no summary.csv (run `quatcheck run --out {}` first)", dir.string(), dir.string()));
+    Collector c(t, dir, o);
+    c.regions();
+    c.properties();
+    c.squad_regions();
+    c.squad_properties();
+    c.branch_map();
+    return c.finish();
 }
 
 namespace {

@@ -51,6 +51,14 @@ enum class EvalFn : unsigned { slerp, nlerp, squad, squad_setup, slerp_tau };
 constexpr int kEvalTauIndex = 8;
 constexpr int kEvalRecord = 17;
 
+// Where a squad implementation's own curve takes the two inner points of its squad(q0, q1, a, b, t) from
+// (`quatcheck squad`, docs/squad.md): `setup` its own squad_setup (the plugin ABI; built-ins), `neighbours`
+// the neighbouring keys a = q_{i-1}, b = q_{i+2} (Godot's cubic_slerp(b, pre_a, post_b, t) as Godot's own
+// animation tracks call it), `caller` nowhere: the library leaves control points to its caller
+// (wgpu-matrix's sqlerp), so its own curve is measured with the reference's control points. Process plugins
+// declare neighbours and caller in their hello (docs/plugin-protocol.md, version 3).
+enum class SquadControls { setup, neighbours, caller };
+
 // What a backend's calls have cost so far (run.json's "process" entry), summed over its round trips to
 // the implementation's process: their wall time (request sent to answer read, which the caller may have
 // spent on other work, start_records()), the part of it the calling thread spent inside the backend

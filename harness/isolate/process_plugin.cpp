@@ -32,8 +32,36 @@ constexpr char kTag[] = "\x1eprocess:";         // a record separator: no path a
 constexpr uint32_t kRequestMagic = 0x31424351;  // bytes "QCB1"
 constexpr uint32_t kReplyMagic = 0x31524351;    // bytes "QCR1"
 constexpr size_t kRequestHeader = 24, kReplyHeader = 24;
-constexpr int kInputsPerCase = 9, kOutputsPerCase = 4;
-constexpr int kInputsPerTauCase = 10;  // op 2 (slerp_tau, protocol 2): q0, q1, t, tau
+constexpr int kOutputsPerCase = 4;
+
+// Each op on the wire: its number and name, the protocol that brought it, and the values a case sends, as
+// indices into an EvalFn record (eval.h: q0 0-3, q1 4-7, s0 8-11, s1 12-15, t 16; tau at 8; squad_setup's
+// prev, cur, next at 0-11), in wire order.
+struct WireOp {
+    EvalFn fn;
+    ProcessOp op;
+    const char *name;
+    int protocol;
+    size_t per_case;
+    size_t fields[kEvalRecord];
+};
+constexpr WireOp kWireOps[] = {
+    {EvalFn::slerp, kProcessSlerp, "slerp", 1, 9, {0, 1, 2, 3, 4, 5, 6, 7, 16}},
+    {EvalFn::nlerp, kProcessNlerp, "nlerp", 1, 9, {0, 1, 2, 3, 4, 5, 6, 7, 16}},
+    {EvalFn::slerp_tau, kProcessSlerpTau, "slerp_tau", 2, 10, {0, 1, 2, 3, 4, 5, 6, 7, 16, kEvalTauIndex}},
+    {EvalFn::squad, kProcessSquad, "squad", 3, 17, {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16}},
+    {EvalFn::squad_setup, kProcessSquadSetup, "squad_setup", 3, 12, {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11}},
+};
+const WireOp *wire_op(EvalFn fn) {
+    for (const auto &w : kWireOps)
+        if (w.fn == fn) return &w;
+    return nullptr;
+}
+const WireOp *wire_op(const std::string &name) {
+    for (const auto &w : kWireOps)
+        if (name == w.name) return &w;
+    return nullptr;
+}
 
 using Clock = std::chrono::steady_clock;
 
@@ -204,32 +232,24 @@ public:
         s.n = n;
         s.width = p == Precision::f32 ? 4 : 8;
         const size_t width = s.width;
-        const bool tau = fn == EvalFn::slerp_tau;
-        const size_t per_case = tau ? kInputsPerTauCase : kInputsPerCase;
+        const WireOp &op = *wire_op(fn);  // the backend sends only the ops of kWireOps
         s.seq = ++a.seq;
         if (text_) {
-            static const size_t fields[kInputsPerTauCase] = {0, 1, 2, 3, 4, 5, 6, 7, 16, kEvalTauIndex};
-            const std::string req = encode_text_request(s.seq, family,
-                                                        fn == EvalFn::nlerp ? "nlerp"
-                                                        : tau               ? "slerp_tau"
-                                                                            : "slerp",
-                                                        width, in, n, kEvalRecord, fields, per_case);
+            const std::string req =
+                encode_text_request(s.seq, family, op.name, width, in, n, kEvalRecord, op.fields, op.per_case);
             s.sent_at = Clock::now();
             if (Io r = write_all(a.to, req.data(), req.size(), deadline(), ctx_.stop, a.child.pidfd); r != Io::ok)
                 s.failed = io_fail(a, r, "the adapter stopped reading its input");
             return s;
         }
-        std::vector<char> req(kRequestHeader + n * per_case * width);
-        const uint32_t op = fn == EvalFn::nlerp ? kProcessNlerp : tau ? kProcessSlerpTau : kProcessSlerp;
-        uint32_t head[6] = {kRequestMagic, s.seq, family, op | uint32_t(width) << 8, uint32_t(n), 0};
+        std::vector<char> req(kRequestHeader + n * op.per_case * width);
+        uint32_t head[6] = {kRequestMagic, s.seq, family, uint32_t(op.op) | uint32_t(width) << 8, uint32_t(n), 0};
         std::memcpy(req.data(), head, sizeof head);
         char *w = req.data() + kRequestHeader;
         for (size_t i = 0; i < n; i++) {
             const double *r = in + i * kEvalRecord;
-            const double v[kInputsPerTauCase] = {r[0], r[1], r[2], r[3],  r[4],
-                                                 r[5], r[6], r[7], r[16], r[kEvalTauIndex]};
-            for (size_t k = 0; k < per_case; k++) {
-                const double x = v[k];
+            for (size_t k = 0; k < op.per_case; k++) {
+                const double x = r[op.fields[k]];
                 if (width == 4) {
                     float f = float(x);
                     std::memcpy(w, &f, 4);
@@ -471,11 +491,11 @@ private:
         double send_ns_;
     };
 
-    static bool supported(EvalFn fn) { return fn == EvalFn::slerp || fn == EvalFn::nlerp || fn == EvalFn::slerp_tau; }
+    static bool supported(EvalFn fn) { return wire_op(fn) != nullptr; }
     static EvalOutcome unsupported() {
         EvalOutcome o;
         o.status = EvalStatus::crashed;
-        o.detail = "process plugins (protocols 1 and 2) have no squad";
+        o.detail = "the process protocol has no such op";
         return o;
     }
     static double ns_since(Clock::time_point t) {
@@ -525,10 +545,16 @@ private:
 
 // A family's functions as a worker reports a shared-library plugin's (eval.h's FunctionBit).
 unsigned function_bits(const ProcessHello::Family &f) {
-    const std::pair<ProcessOp, FunctionBit> f32[] = {
-        {kProcessSlerp, kSlerpF32}, {kProcessNlerp, kNlerpF32}, {kProcessSlerpTau, kSlerpTauF32}};
-    const std::pair<ProcessOp, FunctionBit> f64[] = {
-        {kProcessSlerp, kSlerpF64}, {kProcessNlerp, kNlerpF64}, {kProcessSlerpTau, kSlerpTauF64}};
+    const std::pair<ProcessOp, FunctionBit> f32[] = {{kProcessSlerp, kSlerpF32},
+                                                     {kProcessNlerp, kNlerpF32},
+                                                     {kProcessSlerpTau, kSlerpTauF32},
+                                                     {kProcessSquad, kSquadF32},
+                                                     {kProcessSquadSetup, kSquadSetupF32}};
+    const std::pair<ProcessOp, FunctionBit> f64[] = {{kProcessSlerp, kSlerpF64},
+                                                     {kProcessNlerp, kNlerpF64},
+                                                     {kProcessSlerpTau, kSlerpTauF64},
+                                                     {kProcessSquad, kSquadF64},
+                                                     {kProcessSquadSetup, kSquadSetupF64}};
     unsigned m = 0;
     for (const auto &[op, bit] : f32)
         if (f.has[op][precision_index(Precision::f32)]) m |= bit;
@@ -614,10 +640,10 @@ std::string parse_process_hello(const std::string &text, ProcessHello &out) {
     }
     if (lines.empty() || lines[0].rfind("quatcheck-plugin ", 0) != 0)
         return "hello does not start with 'quatcheck-plugin VERSION' (is this a quatcheck adapter?)";
-    if (lines[0] != "quatcheck-plugin 1" && lines[0] != "quatcheck-plugin 2")
-        return fmt::format("protocol '{}' is not supported (this quatcheck speaks 'quatcheck-plugin 1' and '2')",
+    if (lines[0] != "quatcheck-plugin 1" && lines[0] != "quatcheck-plugin 2" && lines[0] != "quatcheck-plugin 3")
+        return fmt::format("protocol '{}' is not supported (this quatcheck speaks 'quatcheck-plugin 1', '2' and '3')",
                            lines[0].substr(0, 40));
-    out.protocol = lines[0] == "quatcheck-plugin 2" ? 2 : 1;
+    out.protocol = lines[0][17] - '0';
     if (lines.back() != "end") return "hello does not end with an 'end' line";
     std::set<std::string> seen;
     for (size_t k = 1; k + 1 < lines.size(); k++) {
@@ -641,11 +667,26 @@ std::string parse_process_hello(const std::string &text, ProcessHello &out) {
                 std::find_if(out.families.begin(), out.families.end(), [&](const auto &x) { return x.name == w[1]; });
             if (f == out.families.end())
                 return fmt::format("{}: 'known' names family '{}', not declared above it", where, w[1].substr(0, 64));
-            if (w[2] != "slerp" && w[2] != "nlerp" && w[2] != "*")
-                return where + ": the op of 'known' is not slerp, nlerp or *";
+            if (w[2] != "slerp" && w[2] != "nlerp" && w[2] != "squad" && w[2] != "*")
+                return where + ": the op of 'known' is not slerp, nlerp, squad or *";
             if (!name_chars(w[3], 64, "-")) return where + ": the property of 'known' is not [A-Za-z0-9-]{1,64}";
             const size_t why = lines[k].find(' ', lines[k].find(' ', lines[k].find(' ', 6) + 1) + 1) + 1;
             f->known.push_back(KnownDeviation{w[2], w[3], lines[k].substr(why)});
+        } else if (w[0] == "squad-controls") {
+            // `squad-controls FAMILY neighbours|caller`: where a squad without squad_setup gets its a and b.
+            if (w.size() != 3 || (w[2] != "neighbours" && w[2] != "caller"))
+                return where + ": expected 'squad-controls FAMILY neighbours' or 'squad-controls FAMILY caller'";
+            auto f =
+                std::find_if(out.families.begin(), out.families.end(), [&](const auto &x) { return x.name == w[1]; });
+            if (f == out.families.end())
+                return fmt::format("{}: 'squad-controls' names family '{}', not declared above it", where,
+                                   w[1].substr(0, 64));
+            const bool squad = f->has[kProcessSquad][0] || f->has[kProcessSquad][1];
+            const bool setup = f->has[kProcessSquadSetup][0] || f->has[kProcessSquadSetup][1];
+            if (!squad || setup || f->squad_controls != SquadControls::setup)
+                return fmt::format("{}: 'squad-controls' is for a family with squad and without squad_setup, once",
+                                   where);
+            f->squad_controls = w[2] == "neighbours" ? SquadControls::neighbours : SquadControls::caller;
         } else if (w[0] == "family") {
             if (out.library.empty()) return where + ": 'family' before 'library'";
             if (w.size() < 3) return where + ": expected 'family NAME OP.PRECISION...'";
@@ -657,32 +698,44 @@ std::string parse_process_hello(const std::string &text, ProcessHello &out) {
             f.name = w[1];
             for (size_t t = 2; t < w.size(); t++) {
                 const std::string &s = w[t];
-                const int op = s.rfind("slerp.", 0) == 0       ? int(kProcessSlerp)
-                               : s.rfind("nlerp.", 0) == 0     ? int(kProcessNlerp)
-                               : s.rfind("slerp_tau.", 0) == 0 ? int(kProcessSlerpTau)
-                                                               : -1;
-                const std::string suffix = op < 0 ? "" : s.substr(s.find('.') + 1);
+                const size_t dot = s.rfind('.');
+                const WireOp *op = dot == std::string::npos ? nullptr : wire_op(s.substr(0, dot));
+                const std::string suffix = dot == std::string::npos ? "" : s.substr(dot + 1);
                 const int prec = suffix == "f32"   ? int(precision_index(Precision::f32))
                                  : suffix == "f64" ? int(precision_index(Precision::f64))
                                                    : -1;
-                if (op < 0 || prec < 0 || (op == kProcessSlerpTau && out.protocol < 2))
-                    return fmt::format("{}: '{}' is not one of slerp.f32, slerp.f64, nlerp.f32, nlerp.f64{}", where,
-                                       s.substr(0, 40),
-                                       out.protocol < 2 ? " (slerp_tau needs 'quatcheck-plugin 2')"
-                                                        : ", slerp_tau.f32, slerp_tau.f64");
-                if (f.has[op][prec]) return fmt::format("{}: '{}' is listed twice", where, s);
-                f.has[op][prec] = true;
+                if (!op || prec < 0)
+                    return fmt::format(
+                        "{}: '{}' is not OP.f32 or OP.f64 with OP one of slerp, nlerp, slerp_tau, "
+                        "squad, squad_setup",
+                        where, s.substr(0, 40));
+                if (op->protocol > out.protocol)
+                    return fmt::format("{}: '{}' needs 'quatcheck-plugin {}'", where, s.substr(0, 40), op->protocol);
+                if (f.has[op->op][prec]) return fmt::format("{}: '{}' is listed twice", where, s);
+                f.has[op->op][prec] = true;
             }
-            for (Precision p : {Precision::f32, Precision::f64})
-                if (f.has[kProcessSlerpTau][precision_index(p)] && !f.has[kProcessSlerp][precision_index(p)])
+            for (Precision p : {Precision::f32, Precision::f64}) {
+                const unsigned i = precision_index(p);
+                if (f.has[kProcessSlerpTau][i] && !f.has[kProcessSlerp][i])
                     return fmt::format("{}: slerp_tau.{} without slerp.{}", where, to_string(p), to_string(p));
+                if (f.has[kProcessSquadSetup][i] && !f.has[kProcessSquad][i])
+                    return fmt::format("{}: squad_setup.{} without squad.{}", where, to_string(p), to_string(p));
+            }
             out.families.push_back(f);
         } else {
-            return fmt::format("{}: unknown record '{}' (expected library, family or end)", where, w[0].substr(0, 40));
+            return fmt::format("{}: unknown record '{}' (expected library, wire, family, known, squad-controls or end)",
+                               where, w[0].substr(0, 40));
         }
     }
     if (out.library.empty()) return "hello has no 'library NAME VERSION' line";
     if (out.families.empty()) return "hello declares no family";
+    for (const auto &f : out.families)
+        for (Precision p : {Precision::f32, Precision::f64})
+            if (f.has[kProcessSquad][precision_index(p)] && !f.has[kProcessSquadSetup][precision_index(p)] &&
+                f.squad_controls == SquadControls::setup)
+                return fmt::format(
+                    "family '{}': squad.{} needs squad_setup.{} or a 'squad-controls {} neighbours|caller' line",
+                    f.name, to_string(p), to_string(p), f.name);
     return {};
 }
 
@@ -704,7 +757,8 @@ ProcessPlugin start_process_plugin(const std::string &command, const std::set<st
     ProcessPlugin out{hello.library, hello.version, {}};
     for (unsigned k = 0; k < hello.families.size(); k++) {
         const auto &f = hello.families[k];
-        out.families.push_back({{f.name, function_bits(f)}, std::make_shared<ProcessFamilyBackend>(pool, k), f.known});
+        out.families.push_back(
+            {{f.name, function_bits(f)}, std::make_shared<ProcessFamilyBackend>(pool, k), f.known, f.squad_controls});
     }
     return out;
 }

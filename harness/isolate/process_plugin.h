@@ -35,17 +35,25 @@ std::string plugin_spec_label(const std::string &spec);
 std::vector<std::string> split_command(const std::string &command);
 
 // The ops of the protocol, numbered as in a request's op field (docs/plugin-protocol.md).
-enum ProcessOp : unsigned { kProcessSlerp = 0, kProcessNlerp = 1, kProcessSlerpTau = 2 };
-constexpr unsigned kProcessOps = 3;
+enum ProcessOp : unsigned {
+    kProcessSlerp = 0,
+    kProcessNlerp = 1,
+    kProcessSlerpTau = 2,    // protocol 2
+    kProcessSquad = 3,       // protocol 3: q0, q1, a, b, t as plugin.h's squad takes them
+    kProcessSquadSetup = 4,  // protocol 3: prev, cur, next -> the control point of cur
+};
+constexpr unsigned kProcessOps = 5;
 // A precision's index in ProcessHello::Family::has: 0 f32, 1 f64.
 constexpr unsigned precision_index(Precision p) { return p == Precision::f32 ? 0 : 1; }
 
-// One process plugin's hello (protocol version 1, or 2: version 1 plus the op slerp_tau).
+// One process plugin's hello (protocol version 1; 2: version 1 plus the op slerp_tau; 3: version 2 plus the
+// ops squad and squad_setup and the record `squad-controls`).
 struct ProcessHello {
     struct Family {
         std::string name;
-        bool has[kProcessOps][2] = {};      // [ProcessOp][precision_index()]
-        std::vector<KnownDeviation> known;  // its `known` lines: deviations the library documents
+        bool has[kProcessOps][2] = {};                        // [ProcessOp][precision_index()]
+        std::vector<KnownDeviation> known;                    // its `known` lines: deviations the library documents
+        SquadControls squad_controls = SquadControls::setup;  // its `squad-controls` line, if any
     };
     int protocol = 1;
     bool text = false;  // `wire text`: batches as hexfloat lines (text_wire.h), else binary
@@ -68,6 +76,7 @@ struct ProcessPlugin {
         IsolatedDescriptor descriptor;
         std::shared_ptr<EvalBackend> backend;
         std::vector<KnownDeviation> known;  // its hello's `known` lines
+        SquadControls squad_controls = SquadControls::setup;
     };
     std::vector<Family> families;
 };

@@ -59,7 +59,10 @@ bool Impl::supports(Op op) const {
         case Op::nlerp:
             return f32 ? table->nlerp_f32 != nullptr : table->nlerp_f64 != nullptr;
         case Op::squad:
-            return f32 ? (table->squad_f32 && table->squad_setup_f32) : (table->squad_f64 && table->squad_setup_f64);
+            // Without a squad_setup, only a family whose squad needs none (SquadControls) is a squad.
+            return (f32 ? table->squad_f32 != nullptr : table->squad_f64 != nullptr) &&
+                   (squad_controls != SquadControls::setup ||
+                    (f32 ? table->squad_setup_f32 != nullptr : table->squad_setup_f64 != nullptr));
     }
     return false;
 }
@@ -99,8 +102,10 @@ std::vector<Impl> load_catalogue(const std::vector<std::string> &plugin_paths, c
                 fmt::format("{} {} through --plugin-cmd '{}'", plugin.library, plugin.version, command);
             for (const auto &f : plugin.families) {
                 families.insert(f.descriptor.family);
+                const size_t first = out.size();
                 add_family(out, isolated_table(f.descriptor), "plugin", summary, plugin.version, command, f.known,
                            f.backend, f.descriptor.functions);
+                for (size_t k = first; k < out.size(); k++) out[k].squad_controls = f.squad_controls;
             }
             continue;
         }
@@ -211,6 +216,17 @@ void isolate_builtins(std::vector<Impl> &catalogue, const RunContext &ctx) {
         if (i.origin == "builtin" && i.backend->in_process()) i.backend = isolated_builtin_backend(i.family, ctx);
 }
 
+void eval_records_latched(const Impl &impl, EvalFn fn, const double *in, size_t n, double *out) {
+    const char *what = fn == EvalFn::squad ? "squad" : fn == EvalFn::slerp_tau ? "slerp_tau" : "squad_setup";
+    size_t done = 0;
+    if (!stop_calling(impl, what)) {
+        EvalOutcome o = impl.backend->eval_records(impl.precision, fn, in, n, out);
+        done = o.ok() ? n : o.done;
+        if (!o.ok()) stop_calling(impl, what, o);
+    }
+    for (size_t i = 4 * done; i < 4 * n; i++) out[i] = std::nan("");
+}
+
 namespace {
 // One record through the backend (squad, squad_setup, slerp_tau: c = nullptr, tau in record[8]).
 template <class T> void squad_record(const Impl &impl, EvalFn fn, const T *a, const T *b, const T *c, const T *d, T t,
@@ -223,13 +239,7 @@ template <class T> void squad_record(const Impl &impl, EvalFn fn, const T *a, co
     }
     if (fn == EvalFn::slerp_tau) in[kEvalTauIndex] = double(tau);
     in[16] = double(t);
-    const char *what = fn == EvalFn::squad ? "squad" : fn == EvalFn::slerp_tau ? "slerp_tau" : "squad_setup";
-    if (stop_calling(impl, what)) {
-        for (double &x : res) x = std::nan("");
-    } else if (EvalOutcome o = impl.backend->eval_records(Format<T>::precision, fn, in, 1, res); !o.ok()) {
-        stop_calling(impl, what, o);
-        for (double &x : res) x = std::nan("");
-    }
+    eval_records_latched(impl, fn, in, 1, res);
     for (int k = 0; k < 4; k++) out[k] = T(res[k]);
 }
 }  // namespace

@@ -45,6 +45,7 @@ struct Impl {
     const qc_impl_v1 *table = nullptr;
     std::vector<KnownDeviation> known;  // documented deviations (process plugins: their hello's `known` lines)
     KeyCurve curve;                     // a built-in's key-track curve (registry.h), unset for plugins
+    SquadControls squad_controls = SquadControls::setup;  // isolate/eval.h; process plugins may say otherwise
     bool has_curve() const { return precision == Precision::f32 ? curve.f32 != nullptr : curve.f64 != nullptr; }
     void curve_at(const float *keys, size_t n, size_t segment, float t, float out[4]) const {
         curve.f32(keys, n, segment, t, out);
@@ -115,6 +116,12 @@ private:
     EvalOutcome outcome_;
     Quat<T> *outs_ = nullptr;
 };
+
+// Evaluates squad, squad_setup or slerp_tau of `impl` on records in[0..n) (kEvalRecord doubles each, eval.h) into
+// out[0..n) (4 each) in its precision, through its backend, as a case-by-case caller (CallLatch): once it has
+// failed, the failing case and every later one (all of them once tripped) read as non-finite outputs. One
+// call, so one round trip for an implementation in another process (`quatcheck squad` batches a track).
+void eval_records_latched(const Impl &impl, EvalFn fn, const double *in, size_t n, double *out);
 
 // Evaluates qc_impl_v2's slerp_tau(q0, q1, t, tau) of `impl` (impl.supports_slerp_tau()) on cases[0..n)
 // with one tau for the whole batch, into outs[0..n).

@@ -108,50 +108,85 @@ template <class T> void measure_track(const SquadOptions &opt, TrackRegion regio
         ops.angular_velocity(ref_fd[2 * i], ref.points[b], ref.points[b + 1], ref.points[b + 2], h, -1);
         ops.angular_velocity(ref_fd[2 * i + 1], ref.points[b + 3], ref.points[b + 4], ref.points[b + 5], h, +1);
     }
+    // The points of the implementation's own curve: the nq queries, then six per interior key for the c1
+    // check (t = 1, 1-h, 1-2h on the segment before it and 0, h, 2h on the one after).
+    std::vector<std::pair<size_t, T>> points;
+    for (const auto &qy : o.queries) points.push_back({qy.segment, T(qy.t)});
+    for (size_t i = 1; i + 1 < n; i++) {
+        for (int m = 0; m < 3; m++) points.push_back({i - 1, T(1) - T(m) * T(h)});
+        for (int m = 0; m < 3; m++) points.push_back({i, T(m) * T(h)});
+    }
+    const size_t np = points.size();
+    std::vector<double> rec, res;
+    auto add = [&](const T *a, const T *b, const T *c, const T *d, T t) {
+        for (const T *x : {a, b, c, d})
+            for (int m = 0; m < 4; m++) rec.push_back(x ? double(x[m]) : 0.0);
+        rec.push_back(double(t));
+    };
     for (size_t k = 0; k < ni; k++) {
         const Impl &impl = *impls[k];
         // The implementation's own curve: its key-track curve where it has one (registry.h KeyCurve), else its
-        // squad with its own control points.
+        // squad with its own control points (squad_setup), with the neighbouring keys (SquadControls::neighbours)
+        // or, for a library that computes none (SquadControls::caller), with the reference's.
         const bool curve = impl.has_curve();
-        if (!curve)
+        if (!curve && impl.squad_controls == SquadControls::setup) {
+            rec.clear();
             for (size_t i = 0; i < n; i++)
-                impl.template squad_setup<T>(q[i == 0 ? 0 : i - 1].data(), q[i].data(),
-                                             q[i + 1 == n ? i : i + 1].data(), s_own[i].data());
-        auto own_at = [&](size_t sgm, T t, T out[4]) {
-            if (curve) impl.curve_at(flat.data(), n, sgm, t, out);
-            else
-                impl.template squad<T>(q[sgm].data(), q[sgm + 1].data(), s_own[sgm].data(), s_own[sgm + 1].data(), t,
-                                       out);
-        };
-        for (size_t j = 0; j < nq; j++) {
-            const size_t sgm = o.queries[j].segment;
-            const T t = T(o.queries[j].t);
-            T out[4] = {0, 0, 0, 0};
-            own_at(sgm, t, out);
-            o.own[k * nq + j] = angle(out, j);
-            o.own_out[k * nq + j] = {double(out[0]), double(out[1]), double(out[2]), double(out[3])};
-            T out2[4] = {0, 0, 0, 0};
-            impl.template squad<T>(q[sgm].data(), q[sgm + 1].data(), s_ref[sgm].data(), s_ref[sgm + 1].data(), t, out2);
-            o.refcp[k * nq + j] = angle(out2, j);
+                add(q[i == 0 ? 0 : i - 1].data(), q[i].data(), q[i + 1 == n ? i : i + 1].data(), nullptr, T(0));
+            res.assign(4 * n, 0);
+            eval_records_latched(impl, EvalFn::squad_setup, rec.data(), n, res.data());
+            for (size_t i = 0; i < n; i++)
+                for (int c = 0; c < 4; c++) s_own[i][c] = T(res[4 * i + size_t(c)]);
         }
-        // The implementation's angular-velocity jump at every interior key, own control points.
+        if (impl.squad_controls == SquadControls::caller) s_own = s_ref;
+        // Every squad call of the track in one batch (one round trip for a process plugin): the own curve at
+        // the points (unless it is a KeyCurve, called in process), then squad with the reference's control
+        // points at the queries.
+        std::vector<std::array<T, 4>> own(np);
+        rec.clear();
+        for (size_t j = 0; j < np; j++) {
+            const auto [sgm, t] = points[j];
+            if (curve) impl.curve_at(flat.data(), n, sgm, t, own[j].data());
+            else if (impl.squad_controls == SquadControls::neighbours)
+                add(q[sgm].data(), q[sgm + 1].data(), q[sgm == 0 ? 0 : sgm - 1].data(),
+                    q[std::min(sgm + 2, n - 1)].data(), t);
+            else add(q[sgm].data(), q[sgm + 1].data(), s_own[sgm].data(), s_own[sgm + 1].data(), t);
+        }
+        const size_t first_refcp = rec.size() / kEvalRecord;
+        for (size_t j = 0; j < nq; j++) {
+            const auto [sgm, t] = points[j];
+            add(q[sgm].data(), q[sgm + 1].data(), s_ref[sgm].data(), s_ref[sgm + 1].data(), t);
+        }
+        const size_t nr = rec.size() / kEvalRecord;
+        res.assign(4 * nr, 0);
+        eval_records_latched(impl, EvalFn::squad, rec.data(), nr, res.data());
+        auto result = [&](size_t r) {
+            std::array<T, 4> x;
+            for (int c = 0; c < 4; c++) x[size_t(c)] = T(res[4 * r + size_t(c)]);
+            return x;
+        };
+        if (!curve)
+            for (size_t j = 0; j < np; j++) own[j] = result(j);
+        for (size_t j = 0; j < nq; j++) {
+            o.own[k * nq + j] = angle(own[j].data(), j);
+            o.own_out[k * nq + j] = {double(own[j][0]), double(own[j][1]), double(own[j][2]), double(own[j][3])};
+            o.refcp[k * nq + j] = angle(result(first_refcp + j).data(), j);
+        }
+        // The implementation's angular-velocity jump at every interior key, own curve.
         for (size_t i = 1; i + 1 < n; i++) {
             bool finite = true;
-            auto eval = [&](size_t sgm, T t, RealQuat &r) {
-                T out[4] = {0, 0, 0, 0};
-                own_at(sgm, t, out);
-                double d[4] = {out[0], out[1], out[2], out[3]};
-                if (!finite4(out) || (d[0] == 0 && d[1] == 0 && d[2] == 0 && d[3] == 0)) {
+            for (int m = 0; m < 6 && finite; m++) {
+                const auto &x = own[nq + 6 * (i - 1) + size_t(m)];
+                double d[4] = {x[0], x[1], x[2], x[3]};
+                if (!finite4(x.data()) || (d[0] == 0 && d[1] == 0 && d[2] == 0 && d[3] == 0)) {
                     finite = false;
-                    return;
+                    break;
                 }
-                ops.set(r, d);
-                ops.normalize(r);
-            };
-            for (int m = 0; m < 3 && finite; m++) eval(i - 1, T(1) - T(m) * T(h), p[m]);
-            if (finite) ops.angular_velocity(left, p[0], p[1], p[2], h, -1);
-            for (int m = 0; m < 3 && finite; m++) eval(i, T(m) * T(h), p[m]);
-            if (finite) ops.angular_velocity(right, p[0], p[1], p[2], h, +1);
+                ops.set(p[m % 3], d);
+                ops.normalize(p[m % 3]);
+                if (m == 2) ops.angular_velocity(left, p[0], p[1], p[2], h, -1);
+                if (m == 5) ops.angular_velocity(right, p[0], p[1], p[2], h, +1);
+            }
             if (!finite) {
                 o.jump[k * n + i] = kInf;
                 o.speed[k * n + i] = kInf;  // judged: a non-finite output is never continuous

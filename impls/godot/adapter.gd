@@ -4,7 +4,12 @@
 #   godot-slerp.f32    a.slerp(b, t): shortest arc, lerp (not normalised) when 1 - |a.b| <= CMP_EPSILON (1e-5)
 #   godot-slerpni.f32  a.slerpni(b, t): "without checking if the rotation path is not bigger than 90 degrees"
 #                      (Godot's class reference), so no shortest arc, by design
-# Godot's cubic_slerp (its squad-like cubic) needs four keys per call: the protocol has no squad op yet.
+#   godot-cubic.f32    a.cubic_slerp(b, pre_a, post_b, t) over the protocol's squad op (version 3): the class
+#                      reference describes pre_a and post_b as the quaternions before a and after b, and
+#                      Godot's own animation tracks pass the neighbouring keys, so the hello says
+#                      `squad-controls godot-cubic neighbours`. Godot 3.2's code is Shoemake's squad form with
+#                      pre_a and post_b in the control points' place: slerpni(slerp(a, b, t), slerpni(pre_a,
+#                      post_b, t), 2t(1-t)), so the squad op with the reference's control points is its control.
 # GDScript floats are doubles: each input is exact in f32 and rounds to nothing on its way into a Quat; each
 # output component is a real_t widened to double and printed exactly with its 24 bits.
 extends SceneTree
@@ -63,8 +68,9 @@ const LN2 = 0.6931471805599453
 func _init():
 	var v = Engine.get_version_info()
 	var version = "%d.%d.%d" % [v.major, v.minor, v.patch]
-	print("quatcheck-plugin 1\nlibrary godot " + version + "\nwire text\n"
-		+ "family godot-slerp slerp.f32\nfamily godot-slerpni slerp.f32\n"
+	print("quatcheck-plugin 3\nlibrary godot " + version + "\nwire text\n"
+		+ "family godot-slerp slerp.f32\nfamily godot-slerpni slerp.f32\nfamily godot-cubic squad.f32\n"
+		+ "squad-controls godot-cubic neighbours\n"
 		+ "known godot-slerpni slerp shortest-arc Godot class reference, Quat.slerpni: 'without checking if the rotation path is not bigger than 90 degrees'\n"
 		+ "known godot-slerpni slerp sign-invariance Godot class reference, Quat.slerpni: 'without checking if the rotation path is not bigger than 90 degrees'\n"
 		+ "end")
@@ -108,15 +114,25 @@ func _init():
 		var n = int(head[4])
 		var qa = []
 		var qb = []
+		var qc = []
+		var qd = []
 		var ts = []
 		for c in range(n):
 			var w = lines[c].split(" ")
 			qa.append(Quat(value(w[1]), value(w[2]), value(w[3]), value(w[0])))
 			qb.append(Quat(value(w[5]), value(w[6]), value(w[7]), value(w[4])))
-			ts.append(value(w[8]))
+			if family == 2:  # squad: q0, q1, pre_a, post_b, t
+				qc.append(Quat(value(w[9]), value(w[10]), value(w[11]), value(w[8])))
+				qd.append(Quat(value(w[13]), value(w[14]), value(w[15]), value(w[12])))
+				ts.append(value(w[16]))
+			else:
+				ts.append(value(w[8]))
 		var out = []
 		var t0 = OS.get_ticks_usec()
-		if family == 0:
+		if family == 2:
+			for c in range(n):
+				out.append(qa[c].cubic_slerp(qb[c], qc[c], qd[c], ts[c]))
+		elif family == 0:
 			for c in range(n):
 				out.append(qa[c].slerp(qb[c], ts[c]))
 		else:

@@ -4,6 +4,11 @@
 // fn(q0, q1, t, out) over quatcheck's (w, x, y, z) order, which calls the library as its users do.
 // Protocol 2 adds slerp_tau.f32 / slerp_tau.f64: fn(q0, q1, t, tau, out), the routine with its fallback
 // threshold as a parameter (a family that offers one makes the hello say 'quatcheck-plugin 2').
+// Protocol 3 adds squad.f32 / squad.f64: fn(q0, q1, a, b, t, out), the library's squad of one segment with its
+// two inner points as plugin.h's squad takes them, and squad_setup.f32 / squad_setup.f64: fn(prev, cur, next,
+// out), its control point of cur. A family with squad and no squad_setup says in `squadControls` what its
+// a and b are: 'neighbours' (the keys before q0 and after q1) or 'caller' (control points it leaves to its
+// caller to compute).
 'use strict';
 const fs = require('fs');
 const path = require('path');
@@ -43,34 +48,37 @@ function writeAll(buf) {
 }
 
 function serve(library, version, families) {
-  const v2 = families.some((f) => Object.keys(f.ops).some((k) => k.startsWith('slerp_tau.')));
-  let hello = `quatcheck-plugin ${v2 ? 2 : 1}\nlibrary ${library} ${version}\n`;
+  const has = (prefix) => families.some((f) => Object.keys(f.ops).some((k) => k.startsWith(prefix)));
+  const protocol = has('squad') ? 3 : has('slerp_tau.') ? 2 : 1;
+  let hello = `quatcheck-plugin ${protocol}\nlibrary ${library} ${version}\n`;
   for (const f of families) hello += `family ${f.name} ${Object.keys(f.ops).join(' ')}\n`;
+  for (const f of families) if (f.squadControls) hello += `squad-controls ${f.name} ${f.squadControls}\n`;
   // A deviation the library documents, in its own words: known: [[OP, PROPERTY, WHY], ...] (conform's "known").
   for (const f of families) for (const [op, property, why] of f.known || []) hello += `known ${f.name} ${op} ${property} ${why}\n`;
   writeAll(Buffer.from(hello + 'end\n', 'ascii'));
 
   const MAX = 4096;
   const head = Buffer.alloc(24);
-  const input = Buffer.alloc(MAX * 10 * 8);
+  const input = Buffer.alloc(MAX * 17 * 8);
   const output = Buffer.alloc(24 + MAX * 4 * 8);
   // Per case: q0, q1, out (arrays of 4 JS numbers, as user code holds them), t and tau.
   const quad = () => Array.from({ length: MAX }, () => [0, 0, 0, 0]);
-  const A = quad(), B = quad(), O = quad(), T = new Float64Array(MAX), TAU = new Float64Array(MAX);
+  const A = quad(), B = quad(), C = quad(), D = quad(), O = quad(), T = new Float64Array(MAX), TAU = new Float64Array(MAX);
   // The wire's values read and written through typed-array views (host order: little-endian, checked),
   // which is much cheaper per value than Buffer's readDoubleLE/writeDoubleLE.
   if (new Uint8Array(new Uint16Array([1]).buffer)[0] !== 1 || input.byteOffset % 8 || output.byteOffset % 8)
     throw new Error('protocol.js needs a little-endian host and aligned buffers');
-  const in32 = new Float32Array(input.buffer, input.byteOffset, MAX * 10);
-  const in64 = new Float64Array(input.buffer, input.byteOffset, MAX * 10);
+  const in32 = new Float32Array(input.buffer, input.byteOffset, MAX * 17);
+  const in64 = new Float64Array(input.buffer, input.byteOffset, MAX * 17);
   const out32 = new Float32Array(output.buffer, output.byteOffset + 24, MAX * 4);
   const out64 = new Float64Array(output.buffer, output.byteOffset + 24, MAX * 4);
   while (readExactly(head, 24)) {
     const magic = head.readUInt32LE(0), seq = head.readUInt32LE(4), family = head.readUInt32LE(8);
     const op = head.readUInt8(12), width = head.readUInt8(13), n = head.readUInt32LE(16);
     const fam = families[family];
-    const key = `${['slerp', 'nlerp', 'slerp_tau'][op]}.${width === 4 ? 'f32' : 'f64'}`;
-    const stride = op === 2 ? 10 : 9;  // slerp_tau: q0, q1, t, tau
+    const key = `${['slerp', 'nlerp', 'slerp_tau', 'squad', 'squad_setup'][op]}.${width === 4 ? 'f32' : 'f64'}`;
+    // values per case: slerp, nlerp q0 q1 t; slerp_tau q0 q1 t tau; squad q0 q1 a b t; squad_setup prev cur next
+    const stride = [9, 9, 10, 17, 12][op];
     if (magic !== 0x31424351 || !fam || !(key in fam.ops) || n < 1 || n > MAX || head.readUInt16LE(14) !== 0 ||
         head.readUInt32LE(20) !== 0)
       throw new Error('malformed request');
@@ -81,14 +89,18 @@ function serve(library, version, families) {
     // call would add the clock's own cost to every call), then encode: the reply's nanoseconds are the
     // library's cost, which quatcheck bench reports in timing.csv, not the pipe's.
     for (let c = 0; c < n; c++) {
-      const a = A[c], b = B[c];
+      const a = A[c], b = B[c], cc = C[c], d = D[c];
       const r = stride * c;
       for (let k = 0; k < 4; k++) a[k] = vin[r + k], b[k] = vin[r + 4 + k];
-      T[c] = vin[r + 8];
+      if (op >= 3) for (let k = 0; k < 4; k++) cc[k] = vin[r + 8 + k];
+      if (op === 3) for (let k = 0; k < 4; k++) d[k] = vin[r + 12 + k];
+      T[c] = vin[r + (op === 3 ? 16 : 8)];
       if (op === 2) TAU[c] = vin[r + 9];
     }
     const t0 = process.hrtime.bigint();
     if (op === 2) for (let c = 0; c < n; c++) fn(A[c], B[c], T[c], TAU[c], O[c]);
+    else if (op === 3) for (let c = 0; c < n; c++) fn(A[c], B[c], C[c], D[c], T[c], O[c]);
+    else if (op === 4) for (let c = 0; c < n; c++) fn(A[c], B[c], C[c], O[c]);
     else for (let c = 0; c < n; c++) fn(A[c], B[c], T[c], O[c]);
     const elapsed = process.hrtime.bigint() - t0;
     for (let c = 0; c < n; c++) for (let k = 0; k < 4; k++) vout[4 * c + k] = O[c][k];

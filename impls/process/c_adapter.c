@@ -25,7 +25,10 @@
  * modes misbehave in its terms (garbage: a first line that is not 'answer ...'; count, seq, short, trailing as
  * above); three more modes break only the text wire, on the trigger batch:
  *   badhex    a word that is not a hexfloat       inexact   on an f32 batch, a value no float holds
- *   longline  a line longer than 512 bytes */
+ *   longline  a line longer than 512 bytes
+ * With "squad" the hello says protocol 3 and adds a third family, proc-seed-squad (squad.f32, squad.f64,
+ * squad_setup.f32, squad_setup.f64: the seed squad of impls/seed/seed_squad.h, the code of the built-in
+ * seed-squad), over either wire; the modes misbehave on its squad batches the same way (t > 0.75 triggers). */
 #include <fcntl.h>
 #include <math.h>
 #include <signal.h>
@@ -36,7 +39,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../seed/seed_squad.h"
+
 #define MAX_CASES 4096u
+#define MAX_VALUES 17u /* per case: squad's q0, q1, s0, s1, t */
 
 static const char *mode = "ok";
 
@@ -117,6 +123,38 @@ static void nlerp_f64(const double q0[4], const double q1[4], double t, double o
 
 static int is(const char *m) { return strcmp(mode, m) == 0; }
 
+/* The values per case of an op (0 slerp, 1 nlerp, 2 slerp_tau, 3 squad, 4 squad_setup). */
+static unsigned stride_of(unsigned op) { return op == 2 ? 10 : op == 3 ? 17 : op == 4 ? 12 : 9; }
+
+/* Is op valid for family (0 proc-seed-c, 1 proc-nlerp, 2 proc-seed-squad) given the hello's options? */
+static int serves(unsigned family, unsigned op, int v2, int squad) {
+    if (family == 0) return op == 0 || (v2 && op == 2);
+    if (family == 1) return op == 1;
+    return squad && family == 2 && (op == 3 || op == 4);
+}
+
+/* One case of op in one precision (r: its values, o: its output); returns whether it is the trigger (t > 0.75). */
+#define QC_EVAL_CASE(T, SFX)                                                 \
+    static int eval_case_##SFX(unsigned op, const T *r, T *o) {              \
+        if (op == 4) {                                                       \
+            qc_seed_squad_setup_##SFX(r, r + 4, r + 8, o);                   \
+            return 0;                                                        \
+        }                                                                    \
+        if (op == 3) qc_seed_squad_##SFX(r, r + 4, r + 8, r + 12, r[16], o); \
+        else if (op == 2) slerp_tau_##SFX(r, r + 4, r[8], r[9], o);          \
+        else (op == 0 ? slerp_##SFX : nlerp_##SFX)(r, r + 4, r[8], o);       \
+        return r[op == 3 ? 16 : 8] > (T)0.75;                                \
+    }
+QC_EVAL_CASE(float, f32)
+QC_EVAL_CASE(double, f64)
+
+/* Case i of a batch: evaluates it into out; returns whether it is the trigger. */
+static int eval_case(unsigned op, unsigned width, const unsigned char *in, unsigned char *out, uint32_t i) {
+    const unsigned stride = stride_of(op);
+    if (width == 4) return eval_case_f32(op, (const float *)in + stride * i, (float *)out + 4 * i);
+    return eval_case_f64(op, (const double *)in + stride * i, (double *)out + 4 * i);
+}
+
 /* The text wire: each request line (at most 9 or 10 hexfloats of at most 30 bytes each) fits in `line`; a
  * longer one is malformed. Returns 0 at end of input. */
 static int read_line(char *line, size_t size) {
@@ -131,18 +169,25 @@ static int read_line(char *line, size_t size) {
 }
 
 /* One batch on the text wire; returns 0 at end of input. */
-static int serve_text(int v2, unsigned char *in, unsigned char *out) {
+static int serve_text(int v2, int squad, unsigned char *in, unsigned char *out) {
+    static const char *const names[] = {"slerp", "nlerp", "slerp_tau", "squad", "squad_setup"};
     char line[512], opname[32];
-    unsigned seq, family, n, bytes;
+    unsigned seq, family, n, bytes, op = 5;
     if (!read_line(line, sizeof line)) return 0;
     int k = 0;
-    if (sscanf(line, "batch %u %u %31s %u %u%n", &seq, &family, opname, &n, &bytes, &k) != 5 || line[k] != '\0' ||
-        family > 1 || n == 0 || n > MAX_CASES) {
+    if (sscanf(line, "batch %u %u %31s %u %u%n", &seq, &family, opname, &n, &bytes, &k) == 5 && line[k] == '\0') {
+        char *dot = strrchr(opname, '.');
+        if (dot) *dot = '\0';
+        for (unsigned j = 0; j < 5; j++)
+            if (strcmp(opname, names[j]) == 0) op = j;
+        if (dot) *dot = '.';
+    }
+    if (op > 4 || !serves(family, op, v2, squad) || n == 0 || n > MAX_CASES) {
         fprintf(stderr, "c_adapter: malformed request '%s'\n", line);
         exit(2);
     }
-    const int f32 = strstr(opname, ".f32") != NULL, tau = v2 && family == 0 && strncmp(opname, "slerp_tau.", 10) == 0;
-    const unsigned stride = tau ? 10 : 9;
+    const int f32 = strstr(opname, ".f32") != NULL;
+    const unsigned stride = stride_of(op);
     for (unsigned i = 0; i < n; i++) {
         if (!read_line(line, sizeof line)) exit(2);
         char *p = line;
@@ -158,19 +203,7 @@ static int serve_text(int v2, unsigned char *in, unsigned char *out) {
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     int trigger = 0;
-    for (uint32_t i = 0; i < n; i++) {
-        if (f32) {
-            const float *r = (const float *)in + stride * i;
-            trigger |= r[8] > 0.75f;
-            if (tau) slerp_tau_f32(r, r + 4, r[8], r[9], (float *)out + 4 * i);
-            else (family == 0 ? slerp_f32 : nlerp_f32)(r, r + 4, r[8], (float *)out + 4 * i);
-        } else {
-            const double *r = (const double *)in + stride * i;
-            trigger |= r[8] > 0.75;
-            if (tau) slerp_tau_f64(r, r + 4, r[8], r[9], (double *)out + 4 * i);
-            else (family == 0 ? slerp_f64 : nlerp_f64)(r, r + 4, r[8], (double *)out + 4 * i);
-        }
-    }
+    for (uint32_t i = 0; i < n; i++) trigger |= eval_case(op, f32 ? 4 : 8, in, out, i);
     clock_gettime(CLOCK_MONOTONIC, &t1);
     unsigned long long ns =
         (unsigned long long)(t1.tv_sec - t0.tv_sec) * 1000000000u + (unsigned long long)(t1.tv_nsec - t0.tv_nsec);
@@ -205,25 +238,29 @@ static int serve_text(int v2, unsigned char *in, unsigned char *out) {
 
 int main(int argc, char **argv) {
     if (argc > 1) mode = argv[1];
-    int v2 = 0, text = 0;
-    for (int i = 2; i < argc; i++) v2 |= strcmp(argv[i], "v2") == 0, text |= strcmp(argv[i], "text") == 0;
+    int v2 = 0, text = 0, squad = 0;
+    for (int i = 2; i < argc; i++)
+        v2 |= strcmp(argv[i], "v2") == 0, text |= strcmp(argv[i], "text") == 0, squad |= strcmp(argv[i], "squad") == 0;
     if (is("exit")) return 3;
     if (is("nohello"))
         for (;;) pause();
     const char *hello = is("badhello")
                             ? "quatcheck-plugin 1\nlibrary quatcheck-c-adapter 1.0\nfamily proc.seed slerp.f32\nend\n"
-                        : v2 ? "quatcheck-plugin 2\nlibrary quatcheck-c-adapter 1.0\n"
-                               "family proc-seed-c slerp.f32 slerp.f64 slerp_tau.f32 slerp_tau.f64\nfamily proc-nlerp "
-                               "nlerp.f32 nlerp.f64\nend\n"
-                             : "quatcheck-plugin 1\nlibrary quatcheck-c-adapter 1.0\n"
-                               "family proc-seed-c slerp.f32 slerp.f64\nfamily proc-nlerp nlerp.f32 nlerp.f64\nend\n";
-    static unsigned char in[MAX_CASES * 10 * 8], out[MAX_CASES * 4 * 8];
+                        : squad ? "quatcheck-plugin 3\nlibrary quatcheck-c-adapter 1.0\n"
+                                  "family proc-seed-c slerp.f32 slerp.f64\nfamily proc-nlerp nlerp.f32 nlerp.f64\n"
+                                  "family proc-seed-squad squad.f32 squad.f64 squad_setup.f32 squad_setup.f64\nend\n"
+                        : v2    ? "quatcheck-plugin 2\nlibrary quatcheck-c-adapter 1.0\n"
+                                  "family proc-seed-c slerp.f32 slerp.f64 slerp_tau.f32 slerp_tau.f64\nfamily proc-nlerp "
+                                  "nlerp.f32 nlerp.f64\nend\n"
+                                : "quatcheck-plugin 1\nlibrary quatcheck-c-adapter 1.0\n"
+                                  "family proc-seed-c slerp.f32 slerp.f64\nfamily proc-nlerp nlerp.f32 nlerp.f64\nend\n";
+    static unsigned char in[MAX_CASES * MAX_VALUES * 8], out[MAX_CASES * 4 * 8];
     if (text) { /* the same hello with `wire text` as its third line */
         const char *rest = strchr(strchr(hello, '\n') + 1, '\n') + 1;
         fwrite(hello, 1, (size_t)(rest - hello), stdout);
         printf("wire text\n%s", rest);
         fflush(stdout);
-        while (serve_text(v2, in, out)) {}
+        while (serve_text(v2, squad, in, out)) {}
         return 0;
     }
     write_full(hello, strlen(hello));
@@ -232,32 +269,16 @@ int main(int argc, char **argv) {
     while (read_full(head, sizeof head)) {
         uint32_t magic = head[0], seq = head[1], family = head[2], op = head[3] & 0xff, width = (head[3] >> 8) & 0xff,
                  n = head[4];
-        const int tau = v2 && op == 2 && family == 0; /* slerp_tau: 10 values per case, tau last */
-        const uint32_t stride = tau ? 10 : 9;
-        if (magic != 0x31424351u || family > 1 || (op != family && !tau) || (width != 4 && width != 8) || n == 0 ||
+        if (magic != 0x31424351u || !serves(family, op, v2, squad) || (width != 4 && width != 8) || n == 0 ||
             n > MAX_CASES || head[5] != 0 || (head[3] >> 16) != 0) {
             fprintf(stderr, "c_adapter: malformed request\n");
             return 2;
         }
-        if (!read_full(in, (size_t)n * stride * width)) return 2;
+        if (!read_full(in, (size_t)n * stride_of(op) * width)) return 2;
         struct timespec t0, t1;
         clock_gettime(CLOCK_MONOTONIC, &t0);
         int trigger = 0;
-        for (uint32_t i = 0; i < n; i++) {
-            if (width == 4) {
-                const float *r = (const float *)in + stride * i;
-                float *o = (float *)out + 4 * i;
-                trigger |= r[8] > 0.75f;
-                if (tau) slerp_tau_f32(r, r + 4, r[8], r[9], o);
-                else (family == 0 ? slerp_f32 : nlerp_f32)(r, r + 4, r[8], o);
-            } else {
-                const double *r = (const double *)in + stride * i;
-                double *o = (double *)out + 4 * i;
-                trigger |= r[8] > 0.75;
-                if (tau) slerp_tau_f64(r, r + 4, r[8], r[9], o);
-                else (family == 0 ? slerp_f64 : nlerp_f64)(r, r + 4, r[8], o);
-            }
-        }
+        for (uint32_t i = 0; i < n; i++) trigger |= eval_case(op, width, in, out, i);
         clock_gettime(CLOCK_MONOTONIC, &t1);
         uint64_t ns = (uint64_t)(t1.tv_sec - t0.tv_sec) * 1000000000u + (uint64_t)(t1.tv_nsec - t0.tv_nsec);
         if (is("notime")) ns = 0; /* "not measured": quatcheck bench must not time this adapter */
