@@ -34,13 +34,12 @@
 namespace qc::cli {
 namespace {
 
-struct BenchArgs {
-    std::vector<std::string> impls, regions, suites, plugins;
+struct BenchArgs : SharedArgs {
+    std::vector<std::string> impls, regions, suites;
     double min_time_s = 0.05;
     int repetitions = 3;
-    unsigned long long seed = 1;
     long long parallel_cases = 20000;
-    std::string filter, out = "reports/latest";
+    std::string filter;
 };
 
 // Forwards every report to the JSON reporter (kept in memory) and, on a terminal, to the console; keeps
@@ -358,9 +357,7 @@ void setup(CLI::App *sub, int &status) {
     sub->add_option("--filter", a->filter,
                     "Only benchmarks whose name matches this regular expression (Google Benchmark's filter)");
     add_count_option(sub, "--parallel-cases", a->parallel_cases, "Cases per region of the runs timed at 1 and 2 jobs");
-    add_seed_option(sub, a->seed, "Seed of the prepared cases");
-    add_out_option(sub, a->out);
-    add_plugin_option(sub, a->plugins);
+    add_shared_options(sub, *a, {.seed = "Seed of the prepared cases", .out = kOutHelp});
     sub->callback([a, &status] { status = bench_command(*a); });
 }
 

@@ -13,14 +13,10 @@
 namespace qc::cli {
 namespace {
 
-struct ConformArgs {
-    std::vector<std::string> impls, ops, properties, plugins;
+struct ConformArgs : SharedArgs {
+    std::vector<std::string> impls, ops, properties;
     long long cases = 300;
-    unsigned long long seed = 1;
-    int jobs = 0;
-    std::string out = "reports/latest", one_case;
-    std::string reference = to_string(kDefaultReferenceMode);
-    double timeout_s = 5;
+    std::string one_case;
 };
 
 std::string plugin_args(const std::vector<std::string> &plugins) {
@@ -84,17 +80,14 @@ void setup(CLI::App *sub, int &status) {
     add_op_option(sub, a->ops, "slerp or nlerp (repeatable; default: both)");
     sub->add_option("--property", a->properties, "Property name (repeatable; default: all)");
     add_count_option(sub, "--cases", a->cases, "Generated cases per implementation, op and property");
-    add_seed_option(sub, a->seed, "Random seed; the same seed gives a byte-identical conformance.csv");
-    add_jobs_option(sub, a->jobs);
-    add_out_option(sub, a->out);
     sub->add_option(
            "--case", a->one_case,
            "Replay one case (hexfloats, as in the counterexample column) of one --property on one --impl and --op; "
            "prints the verdict, exit 1 on fail, writes nothing")
         ->check(number_list());
-    add_plugin_option(sub, a->plugins);
-    add_timeout_option(sub, a->timeout_s);
-    add_reference_option(sub, a->reference);
+    add_shared_options(sub, *a,
+                       {"Random seed; the same seed gives a byte-identical conformance.csv", kJobsHelp, kOutHelp,
+                        kTimeoutHelp, true, true});
     sub->callback([a, &status] { status = conform_command(*a); });
 }
 

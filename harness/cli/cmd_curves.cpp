@@ -14,11 +14,9 @@
 namespace qc::cli {
 namespace {
 
-struct CurvesArgs {
-    std::vector<std::string> impls, ops, plugins;
+struct CurvesArgs : SharedArgs {
+    std::vector<std::string> impls, ops;
     int points = 1001;
-    std::string out = "reports/latest";
-    double timeout_s = 5;
 };
 
 int curves_command(const CurvesArgs &a) {
@@ -57,9 +55,7 @@ void setup(CLI::App *sub, int &status) {
     sub->add_option("--points", a->points, "Points of the t grid on [0, 1]")
         ->check(whole_in(3, INT_MAX, "at least 3 grid points"))
         ->capture_default_str();
-    add_out_option(sub, a->out);
-    add_plugin_option(sub, a->plugins);
-    add_timeout_option(sub, a->timeout_s);
+    add_shared_options(sub, *a, {.out = kOutHelp, .timeout = kTimeoutHelp});
     sub->callback([a, &status] { status = curves_command(*a); });
 }
 

@@ -22,17 +22,13 @@ namespace {
 // against --worst-k 0 (2,596 and 2,531 bytes per worst case).
 constexpr double kWorstCaseBytes = 2600;
 
-struct RunArgs {
-    std::vector<std::string> impls, ops, regions, plugins;
+struct RunArgs : SharedArgs {
+    std::vector<std::string> impls, ops, regions;
     long long cases = 4000;
-    unsigned long long seed = 1;
-    int jobs = 0, worst_k = 5;
-    std::string out = "reports/latest";
+    int worst_k = 5;
     bool isolate = false;
     bool no_leaderboard = false;
-    double timeout_s = 5;
     std::string shard;  // K/N, empty = the whole run
-    std::string reference = to_string(kDefaultReferenceMode);
     SearchSettings search;
 };
 
@@ -149,10 +145,7 @@ void setup(CLI::App *sub, int &status) {
     add_op_option(sub, a->ops, "slerp or nlerp (repeatable; default: both)");
     add_region_option(sub, a->regions);
     add_count_option(sub, "--cases", a->cases, "Cases per region and precision");
-    add_seed_option(sub, a->seed);
-    add_jobs_option(sub, a->jobs);
     add_worst_k_option(sub, a->worst_k);
-    add_out_option(sub, a->out);
     sub->add_option("--shard", a->shard,
                     "Run only slice K of N of the cases (1 <= K <= N) and write shard.bin for quatcheck merge")
         ->type_name("K/N")
@@ -161,11 +154,11 @@ void setup(CLI::App *sub, int &status) {
                   "Do not write leaderboard.csv/.md (scripts/run builds the leaderboard once, after every study)");
     sub->add_flag("--isolate", a->isolate,
                   "Evaluate built-in implementations in worker processes too (plugins always are)");
-    add_timeout_option(
-        sub, a->timeout_s,
-        "Seconds an isolated implementation may take per batch of cases before it is reported as timeout");
-    add_plugin_option(sub, a->plugins);
-    add_reference_option(sub, a->reference);
+    add_shared_options(
+        sub, *a,
+        {kSeedHelp, kJobsHelp, kOutHelp,
+         "Seconds an isolated implementation may take per batch of cases before it is reported as timeout", true,
+         true});
     add_search_max_block_option(sub, a->search.max_block);
     sub->callback([a, &status] { status = run_command(*a); });
 }

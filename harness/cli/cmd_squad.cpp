@@ -15,13 +15,10 @@
 namespace qc::cli {
 namespace {
 
-struct SquadArgs {
-    std::vector<std::string> impls, regions, plugins;
+struct SquadArgs : SharedArgs {
+    std::vector<std::string> impls, regions;
     long long tracks = 200, track = -1;
-    unsigned long long seed = 1;
-    int jobs = 0, worst_k = 5;
-    std::string out = "reports/latest";
-    std::string reference = to_string(kDefaultReferenceMode);
+    int worst_k = 5;
 };
 
 int squad_command(const SquadArgs &a) {
@@ -78,12 +75,8 @@ void setup(CLI::App *sub, int &status) {
     sub->add_option("--track", a->track,
                     "Evaluate only this track index of each region (to reproduce a counterexample)")
         ->check(whole_in(0, LLONG_MAX, "a track index from 0"));
-    add_seed_option(sub, a->seed);
-    add_jobs_option(sub, a->jobs);
     add_worst_k_option(sub, a->worst_k);
-    add_out_option(sub, a->out);
-    add_plugin_option(sub, a->plugins);
-    add_reference_option(sub, a->reference);
+    add_shared_options(sub, *a, {.seed = kSeedHelp, .jobs = kJobsHelp, .out = kOutHelp, .reference = true});
     sub->callback([a, &status] { status = squad_command(*a); });
 }
 

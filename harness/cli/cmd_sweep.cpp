@@ -19,19 +19,15 @@
 namespace qc::cli {
 namespace {
 
-struct SweepArgs {
+struct SweepArgs : SharedArgs {
+    SweepArgs() { out = "reports/sweep"; }
     std::string over = "dot";
-    std::vector<std::string> impls, ops, plugins;
+    std::vector<std::string> impls, ops;
     std::vector<double> ts, pair_dots;
     std::string window;
     long long points = 0;
     std::string shard;
-    int jobs = 0;
-    unsigned long long seed = 1;
-    std::string out = "reports/sweep";
-    std::string reference = to_string(kDefaultReferenceMode);
     bool isolate = false, estimate_only = false;
-    double timeout_s = 5;
     int ci_shards = 16;
 };
 
@@ -161,18 +157,15 @@ void setup(CLI::App *sub, int &status) {
     sub->add_option("--shard", a->shard, "Sweep only part K of N of every slice's points")
         ->type_name("K/N")
         ->check(shard_spec());
-    add_jobs_option(sub, a->jobs);
-    add_seed_option(sub, a->seed, "Seed of the uniform key pairs (--over t) and of the reference's validation sample");
-    add_out_option(sub, a->out);
     sub->add_option("--ci-shards", a->ci_shards, "Shard count of the CI matrix the printed extrapolation assumes")
         ->check(whole_in(1, INT_MAX, "a positive count"))
         ->capture_default_str();
+    add_shared_options(sub, *a,
+                       {"Seed of the uniform key pairs (--over t) and of the reference's validation sample", kJobsHelp,
+                        kOutHelp, "Seconds an isolated implementation may take per batch of cases", true, true});
     sub->add_flag("--estimate", a->estimate_only, "Print the plan and the time estimate, then stop");
     sub->add_flag("--isolate", a->isolate,
                   "Evaluate built-in implementations in worker processes too (plugins always are)");
-    add_timeout_option(sub, a->timeout_s, "Seconds an isolated implementation may take per batch of cases");
-    add_plugin_option(sub, a->plugins);
-    add_reference_option(sub, a->reference);
     sub->callback([a, &status] { status = sweep_command(*a); });
 }
 

@@ -16,16 +16,11 @@
 namespace qc::cli {
 namespace {
 
-struct ThresholdArgs {
+struct ThresholdArgs : SharedArgs {  // timeout_s: per batch of a --impl routine in another process
     std::vector<std::string> precisions;
-    std::vector<std::string> impls, plugins;  // --impl: sweep these implementations' slerp_tau instead
+    std::vector<std::string> impls;  // --impl: sweep these implementations' slerp_tau instead
     long long points = 64, cases = 4000;
-    unsigned long long seed = 1;
-    int jobs = 0;
     double min_time = 0.01, floor_factor = 2;
-    double timeout_s = 5;  // per batch of a --impl routine in another process (as run --timeout)
-    std::string out = "reports/latest";
-    std::string reference = to_string(kDefaultReferenceMode);
 };
 
 int threshold_command(const ThresholdArgs &a) {
@@ -91,8 +86,6 @@ void setup(CLI::App *sub, int &status) {
         ->check(whole_in(40, 100000, "40 to 100000 points"))
         ->capture_default_str();
     add_count_option(sub, "--cases", a->cases, "Cases per tau and precision");
-    add_seed_option(sub, a->seed, "Random seed; the same seed gives the same figures (all but the ns columns)");
-    add_jobs_option(sub, a->jobs, "Threads for the accuracy pass (0 = all cores); timing runs on one thread");
     sub->add_option("--min-time", a->min_time,
                     "Google Benchmark minimum time per branch benchmark, seconds (0 = no timing)")
         ->check(number_where([](double s) { return s >= 0 && s <= 60; }, "seconds in [0, 60]"))
@@ -100,16 +93,15 @@ void setup(CLI::App *sub, int &status) {
     sub->add_option("--floor-factor", a->floor_factor, "tau* tolerance: max error <= this times the arc floor")
         ->check(at_least(1))
         ->capture_default_str();
-    add_out_option(sub, a->out);
     sub->add_option(
         "--impl", a->impls,
         "Sweep this implementation's own slerp_tau (a qc_impl_v2 plugin or protocol-2 adapter; name, family "
         "or glob; repeatable) instead of the built-in families");
-    add_timeout_option(
-        sub, a->timeout_s,
-        "Seconds a --impl routine in another process may take per batch of cases before the study stops");
-    add_plugin_option(sub, a->plugins);
-    add_reference_option(sub, a->reference);
+    add_shared_options(
+        sub, *a,
+        {"Random seed; the same seed gives the same figures (all but the ns columns)",
+         "Threads for the accuracy pass (0 = all cores); timing runs on one thread", kOutHelp,
+         "Seconds a --impl routine in another process may take per batch of cases before the study stops", true, true});
     sub->callback([a, &status] { status = threshold_command(*a); });
 }
 

@@ -40,17 +40,31 @@ std::vector<CommandEntry> &commands();
 // is refused while the command line is parsed, "quatcheck: COMMAND: --flag: expected ..., got 'TEXT'", exit 2.
 constexpr long long kMaxJobs = 1024;
 void add_plugin_option(CLI::App *sub, std::vector<std::string> &plugins);
+// The options most commands share. A command's arguments derive from SharedArgs, and add_shared_options adds
+// the ones SharedHelp names (a help text, or true), each with its check: --seed 0 to 2^64-1 in decimal digits,
+// --jobs 0 (all cores) to kMaxJobs, --timeout as add_timeout_option, --reference fast|mpfr.
+struct SharedArgs {
+    std::vector<std::string> plugins;  // --plugin and --plugin-cmd
+    unsigned long long seed = 1;
+    int jobs = 0;
+    std::string out = "reports/latest";
+    double timeout_s = 5;
+    std::string reference = to_string(kDefaultReferenceMode);
+};
+inline constexpr const char *kSeedHelp = "Random seed; the same seed gives byte-identical CSVs";
+inline constexpr const char *kJobsHelp = "Threads (0 = all cores)";
+inline constexpr const char *kOutHelp = "Report folder";
+inline constexpr const char *kTimeoutHelp =
+    "Seconds an implementation in another process (a plugin, an adapter) may take per call before it is reported as "
+    "timeout and not called again";
+struct SharedHelp {
+    const char *seed = nullptr, *jobs = nullptr, *out = nullptr, *timeout = nullptr;  // nullptr: no such option
+    bool plugins = true, reference = false;
+};
+void add_shared_options(CLI::App *sub, SharedArgs &a, const SharedHelp &help);
 // --timeout SECONDS: what an out-of-process implementation may take per batch (or per case, for the commands
 // that call case by case) before it is reported as timeout; refused outside (0, 3600].
-void add_timeout_option(CLI::App *sub, double &timeout_s,
-                        const char *help =
-                            "Seconds an implementation in another process (a plugin, an adapter) may "
-                            "take per call before it is reported as timeout and not called again");
-// --seed: 0 to 2^64-1 in decimal digits. --jobs: 0 (all cores) to kMaxJobs.
-void add_seed_option(CLI::App *sub, unsigned long long &seed,
-                     const char *help = "Random seed; the same seed gives byte-identical CSVs");
-void add_jobs_option(CLI::App *sub, int &jobs, const char *help = "Threads (0 = all cores)");
-void add_out_option(CLI::App *sub, std::string &out, const char *help = "Report folder");
+void add_timeout_option(CLI::App *sub, double &timeout_s, const char *help = kTimeoutHelp);
 // A count flag (--cases, --tracks, --parallel-cases): a whole number from 1.
 void add_count_option(CLI::App *sub, const char *flag, long long &count, const char *help);
 // --worst-k: a whole number from 0 (the command checks it against its count).

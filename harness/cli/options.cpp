@@ -51,6 +51,8 @@ void add_search_max_block_option(CLI::App *sub, size_t &max_block) {
         ->capture_default_str();
 }
 
+namespace {
+
 // --seed is 0..2^64-1 in decimal digits, checked on its text (CLI11 would wrap -1 to 2^64-1).
 void add_seed_option(CLI::App *sub, unsigned long long &seed, const char *help) {
     sub->add_option("--seed", seed, help)->check(seed_number())->capture_default_str();
@@ -65,6 +67,17 @@ void add_jobs_option(CLI::App *sub, int &jobs, const char *help) {
 
 void add_out_option(CLI::App *sub, std::string &out, const char *help) {
     sub->add_option("--out", out, help)->capture_default_str();
+}
+
+}  // namespace
+
+void add_shared_options(CLI::App *sub, SharedArgs &a, const SharedHelp &help) {
+    if (help.seed) add_seed_option(sub, a.seed, help.seed);
+    if (help.jobs) add_jobs_option(sub, a.jobs, help.jobs);
+    if (help.out) add_out_option(sub, a.out, help.out);
+    if (help.timeout) add_timeout_option(sub, a.timeout_s, help.timeout);
+    if (help.plugins) add_plugin_option(sub, a.plugins);
+    if (help.reference) add_reference_option(sub, a.reference);
 }
 
 void add_count_option(CLI::App *sub, const char *flag, long long &count, const char *help) {
