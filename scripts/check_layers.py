@@ -2,8 +2,11 @@
 """Checks that the harness's layers point one way (issue 17; README "Layout"): a file includes only headers of
 its own layer or of a lower one, and the folders of one layer include each other without a cycle (issue 27:
 a cycle, e.g. plugins -> isolate -> plugins, means neither folder can be read or built without the other).
+It also refuses getenv below the cli layer (issue 27; harness/isolate/context.h): the environment is read by the
+CLI and passed down as values (RunContext, options), so that what a study does is decided by its arguments.
 Run by the build (CMake target check_layers, part of ALL), so a violation is a build error naming the file,
-the header and both layers, or each folder of the cycle with one include that makes each step.
+the header and both layers, each folder of the cycle with one include that makes each step, or the file and
+line of a getenv.
 
 Usage: scripts/check_layers.py [ROOT]
 """
@@ -22,6 +25,8 @@ LAYERS = [
 ]
 RANK = {d: (i, name) for i, (name, dirs) in enumerate(LAYERS) for d in dirs}
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
+# A call of getenv (std::getenv, ::getenv, secure_getenv) outside a // comment.
+GETENV = re.compile(r'^(?:(?!//).)*\b(?:secure_)?getenv\s*\(', re.M)
 
 
 def folder_cycles(edges):
@@ -85,6 +90,11 @@ def main():
                 continue
             with open(os.path.join(path, f), encoding="utf-8") as fh:
                 text = fh.read()
+            if d != "cli":
+                for m in GETENV.finditer(text):
+                    line = text.count("\n", 0, m.start()) + 1
+                    errors.append(f"harness/{d}/{f}:{line}: getenv below the cli layer (read the environment in "
+                                  "harness/cli and pass the value down: RunContext or the options)")
             for inc in INCLUDE.findall(text):
                 top = inc.split("/")[0]
                 target = "include" if top == "quatcheck" else top

@@ -2,7 +2,8 @@
 # The layering check (scripts/check_layers.py, run by every build): the tree passes; an upward include
 # (a core file including a study's header), a directory placed in no layer, a file of the cli layer
 # included from the output layer, and a cycle between folders of one layer (two folders, and three) each
-# fail it with one line naming the file or the cycle (negative controls on copies).
+# fail it with one line naming the file or the cycle, and so does a getenv below harness/cli (a comment
+# naming getenv does not; harness/cli may call it) (negative controls on copies).
 # Usage: bash tests/check_layers.test.sh BUILD_DIR SOURCE_DIR
 source "$(dirname "$0")/lib.sh" "$@"
 check="$src/scripts/check_layers.py"
@@ -37,4 +38,13 @@ printf '#include "sweep/sweep.h"\n' >> "$tmp/t/harness/squad/tracks.h"
 printf '#include "curves/velocity.h"\n' >> "$tmp/t/harness/sweep/sweep.cpp"
 expect_violation "three folders of one layer in a cycle" \
     'folder cycle in layer studies among curves, squad, sweep: curves -> squad -> sweep -> curves (curves/'
+copy
+printf '// std::getenv("X") is not called here\nconst char *x = std::getenv("QC_X");\n' >> "$tmp/t/harness/isolate/isolated.cpp"
+line=$(grep -n 'std::getenv("QC_X")' "$tmp/t/harness/isolate/isolated.cpp" | cut -d: -f1)
+expect_violation "getenv below the cli" "harness/isolate/isolated.cpp:$line: getenv below the cli layer"
+
+copy
+printf '// getenv( in a comment\n' >> "$tmp/t/harness/run/runner.cpp"
+printf 'const char *y = ::getenv("QC_Y");\n' >> "$tmp/t/harness/cli/context.cpp"
+/usr/bin/python3 "$check" "$tmp/t" 2>"$tmp/err" || { cat "$tmp/err"; fail "a getenv in a comment, or in harness/cli, was refused"; }
 echo "check_layers: ok"

@@ -14,25 +14,79 @@ expect 2 '^quatcheck: run: .*--bogus' "$qc" run --bogus
 # CLI11 reports an unknown subcommand as a missing one; still one line and exit 2.
 expect 2 '^quatcheck: usage: ' "$qc" frobnicate
 expect 2 '^quatcheck: run: .*--cases' "$qc" run --cases abc
-expect 2 '^quatcheck: --cases: must be a positive count, got 0' "$qc" run --cases 0
-expect 2 '^quatcheck: --cases: ' "$qc" run --cases -5
+expect 2 "^quatcheck: run: --cases: expected a positive count, got '0'" "$qc" run --cases 0
+expect 2 "^quatcheck: run: --cases: expected a positive count, got '-5'" "$qc" run --cases -5
 expect 2 '^quatcheck: run: .*--seed' "$qc" run --seed 1.5
 expect 2 '^quatcheck: run: --jobs: expected 0 \(all cores\) to 1024' "$qc" run --impl seed-c.f64 --cases 10 --jobs -1
-expect 2 '^quatcheck: --worst-k: ' "$qc" run "${small[@]}" --worst-k -1
+expect 2 "^quatcheck: run: --worst-k: expected a count >= 0, got '-1'" "$qc" run "${small[@]}" --worst-k -1
 expect 2 "^quatcheck: --impl: no implementation matches 'nosuch'" "$qc" run --impl nosuch --cases 10
-expect 2 "^quatcheck: --op: unknown op 'twirl'" "$qc" run --op twirl
-expect 2 "^quatcheck: --region: unknown region 'nowhere'" "$qc" run --region nowhere
-expect 2 '^quatcheck: --timeout: ' "$qc" run "${small[@]}" --timeout 0
+expect 2 "^quatcheck: run: --op: unknown op 'twirl'" "$qc" run --op twirl
+expect 2 "^quatcheck: run: --region: unknown region 'nowhere'" "$qc" run --region nowhere
+expect 2 "^quatcheck: run: --timeout: expected seconds in \\(0, 3600\\], got '0'" "$qc" run "${small[@]}" --timeout 0
 expect 2 '^quatcheck: --out: ' "$qc" run "${small[@]}" --out /proc/quatcheck-cannot-write-here
 touch "$tmp/a-file"
 expect 2 '^quatcheck: --out: ' "$qc" run "${small[@]}" --out "$tmp/a-file/sub"
-if "$qc" run --help 2>&1 | grep -q -- '--shard'; then
-    expect 2 "^quatcheck: --shard: .*'3/2'" "$qc" run "${small[@]}" --shard 3/2
-    expect 2 "^quatcheck: --shard: .*'0/2'" "$qc" run "${small[@]}" --shard 0/2
-    expect 2 "^quatcheck: --shard: .*'x'" "$qc" run "${small[@]}" --shard x
-else
-    echo "note: run has no --shard yet (issue 7); not tested"
-fi
+expect 2 "^quatcheck: run: --shard: expected K/N .*'3/2'" "$qc" run "${small[@]}" --shard 3/2
+expect 2 "^quatcheck: run: --shard: .*'0/2'" "$qc" run "${small[@]}" --shard 0/2
+expect 2 "^quatcheck: run: --shard: .*'x'" "$qc" run "${small[@]}" --shard x
+
+# ---- the shared validators (harness/cli/validators.h): each refuses a bad value of every command that uses it
+# at parse time, with one line "quatcheck: COMMAND: --flag: ..." and exit 2, before --out is made ----
+o=(--out "$tmp/never")
+# whole_in / whole_where: digits only, within the range (1e3, 2.5, 0x10 and beyond long long refused)
+for v in 1e3 2.5 0x10 99999999999999999999; do
+    expect 2 "^quatcheck: run: --cases: expected a positive count, got '$v'" "$qc" run "${o[@]}" --cases "$v"
+done
+expect 2 "^quatcheck: squad: --tracks: expected a positive count, got '0'" "$qc" squad "${o[@]}" --tracks 0
+expect 2 "^quatcheck: squad: --track: expected a track index from 0, got '-1'" "$qc" squad "${o[@]}" --track -1
+expect 2 "^quatcheck: squad: --worst-k: expected a count >= 0, got '-2'" "$qc" squad "${o[@]}" --worst-k -2
+expect 2 "^quatcheck: threshold: --points: expected 40 to 100000 points, got '39'" "$qc" threshold "${o[@]}" --points 39
+expect 2 "^quatcheck: curves: --points: expected at least 3 grid points, got '2'" "$qc" curves "${o[@]}" --points 2
+expect 2 "^quatcheck: bench: --repetitions: expected 2 to 100 repetitions" "$qc" bench "${o[@]}" --repetitions 1
+expect 2 "^quatcheck: bench: --parallel-cases: expected a positive count, got '0'" "$qc" bench "${o[@]}" --parallel-cases 0
+expect 2 "^quatcheck: sweep: --points: expected 0 \\(exhaustive in f32\\) or a count in \\[16, 2\\^27\\], got '15'" "$qc" sweep "${o[@]}" --points 15
+expect 2 "^quatcheck: sweep: --points: .*got '134217729'" "$qc" sweep "${o[@]}" --points 134217729
+expect 2 "^quatcheck: sweep: --ci-shards: expected a positive count, got '0'" "$qc" sweep "${o[@]}" --ci-shards 0
+expect 2 "^quatcheck: merge: --search-max-block: expected a batch of 1 to 4096 mutants, got '0'" "$qc" merge "${o[@]}" --search-max-block 0 "$tmp"
+for c in run conform squad threshold sweep merge; do
+    expect 2 "^quatcheck: $c: --jobs: expected 0 \\(all cores\\) to 1024 threads, got '1025'" "$qc" $c "${o[@]}" --jobs 1025
+done
+# seed_number
+expect 2 "^quatcheck: conform: --seed: expected a whole number from 0 to 18446744073709551615, got '0x1'" "$qc" conform "${o[@]}" --seed 0x1
+# number_where / at_least: finite decimals or hexfloats within the range (nan, inf, 1x and ranges refused)
+for v in 0 -1 nan inf 3601 1x; do
+    expect 2 "^quatcheck: replay: --timeout: expected seconds in \\(0, 3600\\], got '$v'" "$qc" replay "$tmp/none.csv" --timeout "$v"
+done
+expect 2 "^quatcheck: sweep: --timeout: expected seconds in" "$qc" sweep "${o[@]}" --timeout -0x1p0
+expect 2 "^quatcheck: threshold: --min-time: expected seconds in \\[0, 60\\], got '61'" "$qc" threshold "${o[@]}" --min-time 61
+expect 2 "^quatcheck: bench: --min-time: expected seconds in \\(0, 60\\], got '0'" "$qc" bench "${o[@]}" --min-time 0
+expect 2 "^quatcheck: threshold: --floor-factor: expected a finite number >= 1, got '0.5'" "$qc" threshold "${o[@]}" --floor-factor 0.5
+expect 2 "^quatcheck: compare: --ratio: expected a finite number >= 1, got '0.9'" "$qc" compare "$tmp" "$tmp" --ratio 0.9
+expect 2 "^quatcheck: compare: --floor-ulp1: expected a finite number >= 0, got '-1'" "$qc" compare "$tmp" "$tmp" --floor-ulp1 -1
+expect 2 "^quatcheck: compare: --timing-ratio: expected a finite number >= 1, got 'nan'" "$qc" compare "$tmp" "$tmp" --timing-ratio nan
+expect 2 "^quatcheck: sweep: --t: expected a t in \\[0, 1\\], got '0x1.8p\\+0'" "$qc" sweep "${o[@]}" --t 0x1.8p+0
+expect 2 "^quatcheck: sweep: --pair-dot: expected a dot product in \\[-1, 1\\], got '-2'" "$qc" sweep "${o[@]}" --over t --pair-dot -2
+expect 2 "^quatcheck: findings: --factor: expected a factor from 1 to 1e12, got '0'" "$qc" findings "$tmp" --factor 0
+# shard_spec (also sweep's), window_spec, number_list
+expect 2 "^quatcheck: sweep: --shard: expected K/N with 1 <= K <= N \\(e.g. 2/4\\), got '2/1'" "$qc" sweep "${o[@]}" --shard 2/1
+expect 2 "^quatcheck: sweep: --window: expected LO:HI, two finite numbers with LO <= HI, got '1:0'" "$qc" sweep "${o[@]}" --window 1:0
+expect 2 "^quatcheck: sweep: --window: .*got '0.5'" "$qc" sweep "${o[@]}" --window 0.5
+expect 2 "^quatcheck: conform: --case: '0x1p-1x' is not a finite number \\(expected hexfloats" "$qc" conform "${o[@]}" --case '0x1p+0, 0x1p-1x'
+# known_name: the names each parser knows
+expect 2 "^quatcheck: bench: --region: unknown region 'near-1'" "$qc" bench "${o[@]}" --region near-1
+expect 2 "^quatcheck: curves: --op: unknown op 'lerp' \\(expected slerp, nlerp or squad\\)" "$qc" curves "${o[@]}" --op lerp
+expect 2 "^quatcheck: squad: --region: unknown track region 'uniform' \\(expected random, " "$qc" squad "${o[@]}" --region uniform
+expect 2 "^quatcheck: threshold: --precision: unknown precision 'f16' \\(expected f32 or f64\\)" "$qc" threshold "${o[@]}" --precision f16
+expect 2 "^quatcheck: bench: --suite: unknown suite 'all' \\(expected impls, harness or parallel\\)" "$qc" bench "${o[@]}" --suite all
+expect 2 "^quatcheck: sweep: --over: unknown dimension 'angle' \\(expected dot or t\\)" "$qc" sweep "${o[@]}" --over angle
+# A value is quoted on one line, at most 64 bytes of it.
+expect 2 "^quatcheck: run: --region: unknown region 'a\\?b'" "$qc" run "${o[@]}" --region $'a\nb'
+[[ -e "$tmp/never" ]] && fail "a refused option created its --out"
+# Positive control: every bound is accepted (the run then fails on --impl, after the options).
+expect 2 "^quatcheck: --impl: no implementation matches 'nosuch'" "$qc" run "${o[@]}" --impl nosuch --cases 1 --jobs 1024 \
+    --worst-k 0 --seed 18446744073709551615 --timeout 3600 --shard 1/1 --region near-0 --op nlerp
+expect 2 "^quatcheck: --impl: no implementation matches 'nosuch'" "$qc" sweep "${o[@]}" --impl nosuch --points 0 \
+    --t 0x1p-1 --t 1 --window=-0x1p0:-0.5 --shard 4/4 --ci-shards 1 --timeout 0x1p-10
 
 # ---- plugins: only named paths, refused with the file and the reason ----
 expect 2 "^quatcheck: example_plugin.so: plugin path must contain a '/'" "$qc" list --plugin example_plugin.so

@@ -316,6 +316,6 @@ fromAddress(); console.log(JSON.stringify(state.find));" "$hash" >"$tmp/js.out" 
 else echo "SKIP: 19 (report.html#find=%): node or report.html missing"; fi
 expect_st 0 "$qc" sweep --over dot --t 0.25 --window 0x1.6p-1:0x1.7p-1 --points 64 --impl seed-c.f32 --jobs 1 --out "$tmp/w"
 grep -q '"lo": "0x1.6p-1"' "$tmp/w/sweep_state.json" && pass "19: --window 0x1.6p-1:0x1.7p-1 is the window" || fail "19: window not taken: $(grep -m1 '"lo"' "$tmp/w/sweep_state.json")"
-expect 2 "^quatcheck: --window: '0x-1p0' is not a finite number" "$qc" sweep --over dot --window 0x-1p0:1 --out "$tmp/e"
+expect 2 "^quatcheck: sweep: --window: expected LO:HI, two finite numbers with LO <= HI, got '0x-1p0:1'" "$qc" sweep --over dot --window 0x-1p0:1 --out "$tmp/e"
 
 finish

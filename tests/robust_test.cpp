@@ -6,6 +6,7 @@
 #include "report/run_report.h"
 #include "run/runner.h"
 #include "pipeline/pipeline.h"
+#include "run_binary.h"
 
 #include <gtest/gtest.h>
 
@@ -18,10 +19,6 @@
 using namespace qc;
 
 namespace {
-// Workers are `quatcheck worker` processes: point at the tool (this binary is the test runner). Every test
-// of this binary that loads a plugin relies on it.
-const bool worker_set = [] { return ::setenv("QC_WORKER_EXE", QC_BINARY_DIR "/quatcheck", 1) == 0; }();
-
 std::string bad(const char *name) { return std::string(QC_BINARY_DIR "/bad_plugins/bad_") + name + ".so"; }
 
 const RowResult *find_row(const RunResult &r, const std::string &impl, Region region) {
@@ -30,16 +27,12 @@ const RowResult *find_row(const RunResult &r, const std::string &impl, Region re
     return nullptr;
 }
 
-// A context whose out-of-process implementations time out after `s` seconds per batch.
-RunContext with_timeout(double s) {
-    RunContext ctx;
-    ctx.timeout_s = s;
-    return ctx;
-}
+// A context whose out-of-process implementations time out after `s` seconds per batch; its workers are
+// `quatcheck worker` processes (this binary is the test runner).
+RunContext with_timeout(double s) { return test::worker_context(s); }
 }  // namespace
 
 TEST(Robust, MisbehavingPluginsAreReportedAndTheRunCompletesForTheOthers) {
-    ASSERT_TRUE(worker_set);
     std::vector<Impl> cat = load_catalogue(
         {QC_EXAMPLE_PLUGIN, bad("crash"), bad("abort"), bad("hang"), bad("scribble")}, with_timeout(1.0));
     RunOptions opt;
@@ -120,7 +113,7 @@ TEST(Robust, MalformedPluginsAreRefusedWithTheFileAndTheReason) {
                    Want{"bad_family", "not [A-Za-z0-9_-]{1,64}"}, Want{"dup_family", "declared twice"},
                    Want{"load_crash", "crashed while loading"}}) {
         try {
-            load_catalogue({bad(w.plugin)});
+            load_catalogue({bad(w.plugin)}, test::worker_context());
             ADD_FAILURE() << w.plugin << " accepted";
         } catch (const InputError &e) {
             std::string m = e.what();
@@ -134,7 +127,7 @@ TEST(Robust, MalformedPluginsAreRefusedWithTheFileAndTheReason) {
 TEST(Robust, IsolatedBuiltinsMeasureExactlyAsInProcess) {
     std::vector<Impl> in_process = load_catalogue({});
     std::vector<Impl> isolated = load_catalogue({});
-    isolate_builtins(isolated, RunContext{});
+    isolate_builtins(isolated, test::worker_context());
     RunOptions opt;
     opt.impl_filters = {"seed-c", "nlerp", "lusine"};
     opt.cases = 200;

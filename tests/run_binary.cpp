@@ -19,6 +19,13 @@ Ran sh(const std::string &cmd) {
 
 std::string quatcheck_bin() { return std::string(QC_BINARY_DIR) + "/quatcheck"; }
 
+RunContext worker_context(double timeout_s) {
+    RunContext ctx;
+    ctx.worker_exe = quatcheck_bin();
+    ctx.timeout_s = timeout_s;
+    return ctx;
+}
+
 Ran quatcheck(const std::string &args) { return sh(quatcheck_bin() + " " + args); }
 
 Ran quatcheck_err(const std::string &args) { return sh(quatcheck_bin() + " " + args + " 2>&1 >/dev/null"); }

@@ -2,6 +2,8 @@
 // exit status and what it printed. One place for popen/pclose and the wait-status decoding.
 #pragma once
 
+#include "isolate/context.h"
+
 #include <string>
 
 namespace qc::test {
@@ -16,6 +18,11 @@ Ran sh(const std::string &cmd);
 
 // This build's quatcheck binary (QC_BINARY_DIR/quatcheck).
 std::string quatcheck_bin();
+
+// A context whose worker processes are this build's quatcheck (the test runner is not the tool) and whose
+// out-of-process implementations time out after timeout_s per batch. Every test that loads a shared-library
+// plugin or isolates a built-in passes one.
+RunContext worker_context(double timeout_s = 5);
 
 // Runs `quatcheck ARGS` (ARGS as sh words); output is its stdout.
 Ran quatcheck(const std::string &args);

@@ -199,9 +199,8 @@ TEST(Search, TheScreenSkipsReferencesAndChangesNothing) {
 // Out of process the climb goes by generations, and the screens' estimates of a generation's cases are
 // computed while its batch is away (search.cpp): the same again, on built-ins in worker processes.
 TEST(Search, TheScreenChangesNothingOutOfProcessEither) {
-    ::setenv("QC_WORKER_EXE", QC_BINARY_DIR "/quatcheck", 1);  // workers are `quatcheck worker` processes
     std::vector<Impl> cat = load_catalogue({});
-    isolate_builtins(cat, RunContext{});
+    isolate_builtins(cat, test::worker_context());  // workers are `quatcheck worker` processes
     const std::vector<std::pair<const char *, Op>> rows = {
         {"nlerp.f32", Op::nlerp}, {"recipe-rtm.f32", Op::slerp}, {"seed-c.f64", Op::slerp}};
     ScreenTotals t;

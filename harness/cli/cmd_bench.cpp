@@ -9,6 +9,7 @@
 // ns figures are CPU time per call (or per case), the mean over the repetitions; cv = stddev / mean.
 #include "bench/suites.h"
 #include "cli/command.h"
+#include "cli/validators.h"
 #include "pipeline/pipeline.h"
 #include "report/run_report.h"
 #include "run/build_info.h"
@@ -33,13 +34,12 @@
 namespace qc::cli {
 namespace {
 
-struct BenchArgs {
-    std::vector<std::string> impls, regions, suites, plugins;
+struct BenchArgs : SharedArgs {
+    std::vector<std::string> impls, regions, suites;
     double min_time_s = 0.05;
     int repetitions = 3;
-    unsigned long long seed = 1;
     long long parallel_cases = 20000;
-    std::string filter, out = "reports/latest";
+    std::string filter;
 };
 
 // Forwards every report to the JSON reporter (kept in memory) and, on a terminal, to the console; keeps
@@ -259,29 +259,11 @@ void print_peer_ratios(const std::map<std::string, double> &f64_all) {
 }
 
 int bench_command(const BenchArgs &a) {
-    if (!(a.min_time_s > 0 && a.min_time_s <= 60))
-        throw UsageError(fmt::format("--min-time: must be in (0, 60] seconds, got {}", a.min_time_s));
-    if (a.repetitions < 2 || a.repetitions > 100)
-        throw UsageError(fmt::format("--repetitions: must be in [2, 100] (cv needs two), got {}", a.repetitions));
-    if (a.parallel_cases <= 0)
-        throw UsageError(fmt::format("--parallel-cases: must be positive, got {}", a.parallel_cases));
     bool impls = a.suites.empty(), harness = a.suites.empty(), parallel = a.suites.empty();
-    for (const auto &s : a.suites) {
-        if (s == "impls") impls = true;
-        else if (s == "harness") harness = true;
-        else if (s == "parallel") parallel = true;
-        else throw UsageError(fmt::format("--suite: unknown suite '{}' (expected impls, harness or parallel)", s));
-    }
+    for (const auto &s : a.suites) (s == "impls" ? impls : s == "harness" ? harness : parallel) = true;
     bench::BenchOptions o;
     o.impl_filters = a.impls;
-    for (const auto &r : a.regions) {
-        auto g = parse_region(r);
-        if (!g)
-            throw UsageError(fmt::format(
-                "--region: unknown region '{}' (expected uniform, near-0, near-half-pi, near-pi or threshold)", r));
-        o.regions.push_back(*g);
-    }
-    refuse_repeated(o.regions, "--region", [](Region g) { return std::string(to_string(g)); });
+    o.regions = parse_regions(a.regions);
     o.seed = a.seed, o.min_time_s = a.min_time_s, o.repetitions = a.repetitions;
     const RunContext ctx = command_context();
     std::vector<Impl> catalogue = load_catalogue(a.plugins, ctx);
@@ -362,18 +344,20 @@ void setup(CLI::App *sub, int &status) {
     auto a = std::make_shared<BenchArgs>();
     sub->add_option("--impl", a->impls,
                     "Implementation name, family or glob to time (repeatable; default: all but broken-*)");
-    sub->add_option("--region", a->regions, "Regions to time (repeatable; default: all)");
-    sub->add_option("--suite", a->suites, "impls, harness or parallel (repeatable; default: all three)");
-    sub->add_option("--min-time", a->min_time_s, "Seconds per repetition of each benchmark")->capture_default_str();
+    add_region_option(sub, a->regions, "Regions to time (repeatable; default: all)");
+    sub->add_option("--suite", a->suites, "impls, harness or parallel (repeatable; default: all three)")
+        ->check(known_name([](const std::string &v) { return v == "impls" || v == "harness" || v == "parallel"; },
+                           "suite", "impls, harness or parallel"));
+    sub->add_option("--min-time", a->min_time_s, "Seconds per repetition of each benchmark")
+        ->check(number_where([](double s) { return s > 0 && s <= 60; }, "seconds in (0, 60]"))
+        ->capture_default_str();
     sub->add_option("--repetitions", a->repetitions, "Repetitions of each benchmark (mean and cv over them)")
+        ->check(whole_in(2, 100, "2 to 100 repetitions (cv needs two)"))
         ->capture_default_str();
     sub->add_option("--filter", a->filter,
                     "Only benchmarks whose name matches this regular expression (Google Benchmark's filter)");
-    sub->add_option("--parallel-cases", a->parallel_cases, "Cases per region of the runs timed at 1 and 2 jobs")
-        ->capture_default_str();
-    sub->add_option("--seed", a->seed, "Seed of the prepared cases")->capture_default_str();
-    sub->add_option("--out", a->out, "Report folder")->capture_default_str();
-    add_plugin_option(sub, a->plugins);
+    add_count_option(sub, "--parallel-cases", a->parallel_cases, "Cases per region of the runs timed at 1 and 2 jobs");
+    add_shared_options(sub, *a, {.seed = "Seed of the prepared cases", .out = kOutHelp});
     sub->callback([a, &status] { status = bench_command(*a); });
 }
 

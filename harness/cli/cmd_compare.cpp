@@ -1,6 +1,7 @@
 // quatcheck compare BASELINE CURRENT: match the rows of two report folders, print regressions and
 // improvements, write junit.xml and compare.md; exit 1 on an accuracy regression. Rules: compare/compare.h.
 #include "cli/command.h"
+#include "cli/validators.h"
 #include "compare/compare.h"
 #include "report/report_dir.h"
 
@@ -18,11 +19,6 @@ struct CompareArgs {
 
 int compare_command(const CompareArgs &a) {
     const CompareOptions &o = a.options;
-    if (!(o.ratio >= 1)) throw UsageError(fmt::format("compare: --ratio: must be >= 1, got {}", o.ratio));
-    if (!(o.floor_ulp1 >= 0))
-        throw UsageError(fmt::format("compare: --floor-ulp1: must be >= 0, got {}", o.floor_ulp1));
-    if (!(o.timing_ratio >= 1))
-        throw UsageError(fmt::format("compare: --timing-ratio: must be >= 1, got {}", o.timing_ratio));
     ReportData baseline = read_report_folder(a.baseline);
     ReportData current = read_report_folder(a.current);
     Comparison c = compare_reports(baseline, current, o);
@@ -45,11 +41,14 @@ void setup(CLI::App *sub, int &status) {
     sub->add_option("CURRENT", a->current, "Current report folder (e.g. reports/latest)")->required();
     sub->add_option("--ratio", a->options.ratio,
                     "An accuracy figure regresses when it exceeds RATIO x the baseline's and the rounding floor")
+        ->check(at_least(1))
         ->capture_default_str();
     sub->add_option("--floor-ulp1", a->options.floor_ulp1,
                     "Rounding floor in ulp1 (the angle floor is 4 x this x eps: 8 eps by default)")
+        ->check(at_least(0))
         ->capture_default_str();
     sub->add_option("--timing-ratio", a->options.timing_ratio, "Timing rows are slower beyond this ratio")
+        ->check(at_least(1))
         ->capture_default_str();
     sub->add_flag("--fail-on-timing", a->options.fail_on_timing, "Exit 1 on a slower or missing timing row too");
     sub->add_flag("--allow-missing", a->options.allow_missing,

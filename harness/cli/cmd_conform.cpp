@@ -2,6 +2,7 @@
 // conformance.csv, exit 1 when any verdict is fail. With --case, replay one case of one property (the
 // `reproduce` column) and print its verdict instead.
 #include "cli/command.h"
+#include "cli/validators.h"
 #include "conform/conform.h"
 #include "isolate/process_plugin.h"
 #include "report/report_dir.h"
@@ -12,14 +13,10 @@
 namespace qc::cli {
 namespace {
 
-struct ConformArgs {
-    std::vector<std::string> impls, ops, properties, plugins;
+struct ConformArgs : SharedArgs {
+    std::vector<std::string> impls, ops, properties;
     long long cases = 300;
-    unsigned long long seed = 1;
-    int jobs = 0;
-    std::string out = "reports/latest", one_case;
-    std::string reference = to_string(kDefaultReferenceMode);
-    double timeout_s = 5;
+    std::string one_case;
 };
 
 std::string plugin_args(const std::vector<std::string> &plugins) {
@@ -49,7 +46,6 @@ int replay_case(const ConformArgs &a, const std::vector<Impl> &catalogue) {
 }
 
 int conform_command(const ConformArgs &a) {
-    if (a.cases <= 0) throw UsageError(fmt::format("--cases: must be a positive count, got {}", a.cases));
     const RunContext ctx = command_context(a.timeout_s);
     std::vector<Impl> catalogue = load_catalogue(a.plugins, ctx);
     if (!a.one_case.empty()) return replay_case(a, catalogue);
@@ -81,20 +77,17 @@ int conform_command(const ConformArgs &a) {
 void setup(CLI::App *sub, int &status) {
     auto a = std::make_shared<ConformArgs>();
     sub->add_option("--impl", a->impls, "Implementation name, family or glob (repeatable; default: all but broken-*)");
-    sub->add_option("--op", a->ops, "slerp or nlerp (repeatable; default: both)");
+    add_op_option(sub, a->ops, "slerp or nlerp (repeatable; default: both)");
     sub->add_option("--property", a->properties, "Property name (repeatable; default: all)");
-    sub->add_option("--cases", a->cases, "Generated cases per implementation, op and property")->capture_default_str();
-    sub->add_option("--seed", a->seed, "Random seed; the same seed gives a byte-identical conformance.csv")
-        ->capture_default_str();
-    sub->add_option("--jobs", a->jobs, "Threads (0 = all cores)")->capture_default_str();
-    sub->add_option("--out", a->out, "Report folder")->capture_default_str();
+    add_count_option(sub, "--cases", a->cases, "Generated cases per implementation, op and property");
     sub->add_option(
-        "--case", a->one_case,
-        "Replay one case (hexfloats, as in the counterexample column) of one --property on one --impl and --op; "
-        "prints the verdict, exit 1 on fail, writes nothing");
-    add_plugin_option(sub, a->plugins);
-    add_timeout_option(sub, a->timeout_s);
-    add_reference_option(sub, a->reference);
+           "--case", a->one_case,
+           "Replay one case (hexfloats, as in the counterexample column) of one --property on one --impl and --op; "
+           "prints the verdict, exit 1 on fail, writes nothing")
+        ->check(number_list());
+    add_shared_options(sub, *a,
+                       {"Random seed; the same seed gives a byte-identical conformance.csv", kJobsHelp, kOutHelp,
+                        kTimeoutHelp, true, true});
     sub->callback([a, &status] { status = conform_command(*a); });
 }
 

@@ -1,6 +1,7 @@
 // quatcheck curves: angular-velocity error curves of slerp, nlerp and squad on fixed arcs and key tracks,
 // written to velocity_curve.csv (docs/curves.md).
 #include "cli/command.h"
+#include "cli/validators.h"
 #include "curves/velocity.h"
 #include "plugins/select.h"
 #include "report/report_dir.h"
@@ -8,15 +9,14 @@
 #include <fmt/format.h>
 
 #include <chrono>
+#include <climits>
 
 namespace qc::cli {
 namespace {
 
-struct CurvesArgs {
-    std::vector<std::string> impls, ops, plugins;
+struct CurvesArgs : SharedArgs {
+    std::vector<std::string> impls, ops;
     int points = 1001;
-    std::string out = "reports/latest";
-    double timeout_s = 5;
 };
 
 int curves_command(const CurvesArgs &a) {
@@ -27,7 +27,6 @@ int curves_command(const CurvesArgs &a) {
     opt.points = a.points;
     const RunContext ctx = command_context(a.timeout_s);
     std::vector<Impl> catalogue = load_catalogue(a.plugins, ctx);
-    if (a.points < 3) throw UsageError(fmt::format("--points: need at least 3 grid points, got {}", a.points));
     // Every row is kept until the CSV is written, and written once: about 300 bytes a row with the slack of
     // the vector and the string (measured: 1.56 million rows, 444 MiB); each curve also holds its points'
     // reference values.
@@ -52,11 +51,11 @@ int curves_command(const CurvesArgs &a) {
 void setup(CLI::App *sub, int &status) {
     auto a = std::make_shared<CurvesArgs>();
     sub->add_option("--impl", a->impls, "Implementation name, family or glob (repeatable; default: all but broken-*)");
-    sub->add_option("--op", a->ops, "slerp, nlerp or squad (repeatable; default: all three)");
-    sub->add_option("--points", a->points, "Points of the t grid on [0, 1]")->capture_default_str();
-    sub->add_option("--out", a->out, "Report folder")->capture_default_str();
-    add_plugin_option(sub, a->plugins);
-    add_timeout_option(sub, a->timeout_s);
+    add_op_option(sub, a->ops, "slerp, nlerp or squad (repeatable; default: all three)");
+    sub->add_option("--points", a->points, "Points of the t grid on [0, 1]")
+        ->check(whole_in(3, INT_MAX, "at least 3 grid points"))
+        ->capture_default_str();
+    add_shared_options(sub, *a, {.out = kOutHelp, .timeout = kTimeoutHelp});
     sub->callback([a, &status] { status = curves_command(*a); });
 }
 

@@ -3,6 +3,7 @@
 // each with README.md for the library's maintainers and a standalone reproducer in the library's language
 // (harness/findings/findings.h, docs/findings.md).
 #include "cli/command.h"
+#include "cli/validators.h"
 #include "findings/findings.h"
 
 #include <fmt/format.h>
@@ -20,8 +21,8 @@ void setup(CLI::App *sub, int &status) {
         ->required();
     sub->add_option("--factor", opt->factor,
                     "A slerp region is a finding when its max angle error exceeds F x the rounding floor 8 eps")
-        ->capture_default_str()
-        ->check(CLI::Range(1.0, 1e12));
+        ->check(number_where([](double f) { return f >= 1 && f <= 1e12; }, "a factor from 1 to 1e12"))
+        ->capture_default_str();
     sub->callback([dir, opt, &status] {
         size_t n = findings::write_findings(*dir, *opt, command_context().stop);
         std::fprintf(stderr, "quatcheck findings: wrote %s/findings/ (%zu famil%s with findings)\n", dir->c_str(), n,

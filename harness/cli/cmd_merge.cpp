@@ -18,10 +18,8 @@
 namespace qc::cli {
 namespace {
 
-struct MergeArgs {
-    std::vector<std::string> dirs, plugins;
-    std::string out = "reports/latest";
-    int jobs = 0;
+struct MergeArgs : SharedArgs {
+    std::vector<std::string> dirs;
     SearchSettings search;
 };
 
@@ -64,9 +62,9 @@ void setup(CLI::App *sub, int &status) {
     sub->add_option("dirs", a->dirs,
                     "Report folders of every shard (each holds shard.bin, or sweep_state.json for sweep --shard)")
         ->required();
-    sub->add_option("--out", a->out, "Report folder of the merged run")->capture_default_str();
-    sub->add_option("--jobs", a->jobs, "Threads for the worst-case search (0 = all cores)")->capture_default_str();
-    add_plugin_option(sub, a->plugins);
+    add_shared_options(
+        sub, *a,
+        {.jobs = "Threads for the worst-case search (0 = all cores)", .out = "Report folder of the merged run"});
     add_search_max_block_option(sub, a->search.max_block);
     sub->callback([a, &status] { status = merge_command(*a); });
 }

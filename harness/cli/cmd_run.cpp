@@ -1,5 +1,6 @@
 // quatcheck run: sample every region, measure every selected implementation, write the report.
 #include "cli/command.h"
+#include "cli/validators.h"
 #include "pipeline/pipeline.h"
 #include "isolate/eval.h"
 #include "isolate/interrupt.h"
@@ -21,17 +22,13 @@ namespace {
 // against --worst-k 0 (2,596 and 2,531 bytes per worst case).
 constexpr double kWorstCaseBytes = 2600;
 
-struct RunArgs {
-    std::vector<std::string> impls, ops, regions, plugins;
+struct RunArgs : SharedArgs {
+    std::vector<std::string> impls, ops, regions;
     long long cases = 4000;
-    unsigned long long seed = 1;
-    int jobs = 0, worst_k = 5;
-    std::string out = "reports/latest";
+    int worst_k = 5;
     bool isolate = false;
     bool no_leaderboard = false;
-    double timeout_s = 5;
     std::string shard;  // K/N, empty = the whole run
-    std::string reference = to_string(kDefaultReferenceMode);
     SearchSettings search;
 };
 
@@ -77,19 +74,10 @@ double run_memory_estimate(const RunOptions &opt, const std::vector<ImplOp> &sel
 namespace {
 
 int run_command(const RunArgs &a) {
-    if (a.cases <= 0) throw UsageError(fmt::format("--cases: must be a positive count, got {}", a.cases));
-    if (a.worst_k < 0) throw UsageError(fmt::format("--worst-k: must be >= 0, got {}", a.worst_k));
     RunOptions opt;
     opt.impl_filters = a.impls;
     opt.ops = parse_ops(a.ops);
-    for (const auto &r : a.regions) {
-        auto g = parse_region(r);
-        if (!g)
-            throw UsageError(fmt::format(
-                "--region: unknown region '{}' (expected uniform, near-0, near-half-pi, near-pi or threshold)", r));
-        opt.regions.push_back(*g);
-    }
-    refuse_repeated(opt.regions, "--region", [](Region g) { return std::string(to_string(g)); });
+    opt.regions = parse_regions(a.regions);
     // No row keeps more worst cases than it has cases (each one is re-evaluated and written).
     if (a.worst_k > a.cases)
         throw UsageError(fmt::format("--worst-k: must be from 0 to --cases ({}), got {}", a.cases, a.worst_k));
@@ -99,8 +87,6 @@ int run_command(const RunArgs &a) {
     opt.jobs = a.jobs;
     opt.worst_k = a.worst_k;
     if (!a.shard.empty()) opt.shard = parse_shard(a.shard);
-    if (!(a.timeout_s > 0 && a.timeout_s <= 3600))
-        throw UsageError(fmt::format("--timeout: must be in (0, 3600] seconds, got {}", a.timeout_s));
     std::atomic<uint64_t> cases_done{0};
     const RunContext ctx = command_context(a.timeout_s, &cases_done);
     std::vector<Impl> catalogue = load_catalogue(a.plugins, ctx);
@@ -156,26 +142,23 @@ int run_command(const RunArgs &a) {
 void setup(CLI::App *sub, int &status) {
     auto a = std::make_shared<RunArgs>();
     sub->add_option("--impl", a->impls, "Implementation name, family or glob (repeatable; default: all but broken-*)");
-    sub->add_option("--op", a->ops, "slerp or nlerp (repeatable; default: both)");
-    sub->add_option("--region", a->regions,
-                    "uniform, near-0, near-half-pi, near-pi, threshold (repeatable; default: all)");
-    sub->add_option("--cases", a->cases, "Cases per region and precision")->capture_default_str();
-    sub->add_option("--seed", a->seed, "Random seed; the same seed gives byte-identical CSVs")->capture_default_str();
-    sub->add_option("--jobs", a->jobs, "Threads (0 = all cores)")->capture_default_str();
-    sub->add_option("--worst-k", a->worst_k, "Worst cases kept per row")->capture_default_str();
-    sub->add_option("--out", a->out, "Report folder")->capture_default_str();
+    add_op_option(sub, a->ops, "slerp or nlerp (repeatable; default: both)");
+    add_region_option(sub, a->regions);
+    add_count_option(sub, "--cases", a->cases, "Cases per region and precision");
+    add_worst_k_option(sub, a->worst_k);
     sub->add_option("--shard", a->shard,
                     "Run only slice K of N of the cases (1 <= K <= N) and write shard.bin for quatcheck merge")
-        ->type_name("K/N");
+        ->type_name("K/N")
+        ->check(shard_spec());
     sub->add_flag("--no-leaderboard", a->no_leaderboard,
                   "Do not write leaderboard.csv/.md (scripts/run builds the leaderboard once, after every study)");
     sub->add_flag("--isolate", a->isolate,
                   "Evaluate built-in implementations in worker processes too (plugins always are)");
-    sub->add_option("--timeout", a->timeout_s,
-                    "Seconds an isolated implementation may take per batch of cases before it is reported as timeout")
-        ->capture_default_str();
-    add_plugin_option(sub, a->plugins);
-    add_reference_option(sub, a->reference);
+    add_shared_options(
+        sub, *a,
+        {kSeedHelp, kJobsHelp, kOutHelp,
+         "Seconds an isolated implementation may take per batch of cases before it is reported as timeout", true,
+         true});
     add_search_max_block_option(sub, a->search.max_block);
     sub->callback([a, &status] { status = run_command(*a); });
 }

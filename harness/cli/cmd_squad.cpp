@@ -2,6 +2,7 @@
 // squad reference (own and reference control points) and its angular-velocity jump at the keys, and write
 // squad_summary.csv, squad_worst_cases.csv and squad_conformance.csv (property c1). Exit 1 when c1 fails.
 #include "cli/command.h"
+#include "cli/validators.h"
 #include "report/report_dir.h"
 #include "squad/squad_report.h"
 #include "squad/squad_run.h"
@@ -9,33 +10,22 @@
 
 #include <fmt/format.h>
 
+#include <climits>
+
 namespace qc::cli {
 namespace {
 
-struct SquadArgs {
-    std::vector<std::string> impls, regions, plugins;
+struct SquadArgs : SharedArgs {
+    std::vector<std::string> impls, regions;
     long long tracks = 200, track = -1;
-    unsigned long long seed = 1;
-    int jobs = 0, worst_k = 5;
-    std::string out = "reports/latest";
-    std::string reference = to_string(kDefaultReferenceMode);
+    int worst_k = 5;
 };
 
 int squad_command(const SquadArgs &a) {
-    if (a.tracks <= 0) throw UsageError(fmt::format("--tracks: must be a positive count, got {}", a.tracks));
-    if (a.worst_k < 0) throw UsageError(fmt::format("--worst-k: must be >= 0, got {}", a.worst_k));
     SquadOptions opt;
     opt.impl_filters = a.impls;
-    for (const auto &r : a.regions) {
-        auto g = parse_track_region(r);
-        if (!g)
-            throw UsageError(
-                fmt::format("--region: unknown track region '{}' (expected random, near-equal, quarter-turn, threshold "
-                            "or sign-flip)",
-                            r));
-        opt.regions.push_back(*g);
-    }
-    refuse_repeated(opt.regions, "--region", [](TrackRegion g) { return std::string(to_string(g)); });
+    opt.regions =
+        parse_names(a.regions, "--region", parse_track_region, [](TrackRegion g) { return std::string(to_string(g)); });
     opt.tracks = uint64_t(a.tracks);
     if (a.track >= 0) opt.only_track = uint64_t(a.track);
     opt.seed = a.seed;
@@ -78,16 +68,15 @@ void setup(CLI::App *sub, int &status) {
     sub->add_option("--impl", a->impls,
                     "Squad implementation name, family or glob (repeatable; default: all but broken-*)");
     sub->add_option("--region", a->regions,
-                    "random, near-equal, quarter-turn, threshold, sign-flip (repeatable; default: all)");
-    sub->add_option("--tracks", a->tracks, "Tracks per region and precision")->capture_default_str();
+                    "random, near-equal, quarter-turn, threshold, sign-flip (repeatable; default: all)")
+        ->check(
+            known_name(parse_track_region, "track region", "random, near-equal, quarter-turn, threshold or sign-flip"));
+    add_count_option(sub, "--tracks", a->tracks, "Tracks per region and precision");
     sub->add_option("--track", a->track,
-                    "Evaluate only this track index of each region (to reproduce a counterexample)");
-    sub->add_option("--seed", a->seed, "Random seed; the same seed gives byte-identical CSVs")->capture_default_str();
-    sub->add_option("--jobs", a->jobs, "Threads (0 = all cores)")->capture_default_str();
-    sub->add_option("--worst-k", a->worst_k, "Worst cases kept per row")->capture_default_str();
-    sub->add_option("--out", a->out, "Report folder")->capture_default_str();
-    add_plugin_option(sub, a->plugins);
-    add_reference_option(sub, a->reference);
+                    "Evaluate only this track index of each region (to reproduce a counterexample)")
+        ->check(whole_in(0, LLONG_MAX, "a track index from 0"));
+    add_worst_k_option(sub, a->worst_k);
+    add_shared_options(sub, *a, {.seed = kSeedHelp, .jobs = kJobsHelp, .out = kOutHelp, .reference = true});
     sub->callback([a, &status] { status = squad_command(*a); });
 }
 

@@ -2,6 +2,7 @@
 // docs/sweep.md). Prints its plan and a time estimate first, a progress line while it runs, and the measured
 // throughput at the end.
 #include "cli/command.h"
+#include "cli/validators.h"
 #include "isolate/eval.h"
 #include "report/report_dir.h"
 #include "run/parallel.h"
@@ -11,44 +12,24 @@
 
 #include <fmt/format.h>
 
-#include <charconv>
+#include <climits>
 #include <cmath>
 #include <memory>
 
 namespace qc::cli {
 namespace {
 
-struct SweepArgs {
+struct SweepArgs : SharedArgs {
+    SweepArgs() { out = "reports/sweep"; }
     std::string over = "dot";
-    std::vector<std::string> impls, ops, plugins;
+    std::vector<std::string> impls, ops;
     std::vector<double> ts, pair_dots;
     std::string window;
     long long points = 0;
     std::string shard;
-    int jobs = 0;
-    unsigned long long seed = 1;
-    std::string out = "reports/sweep";
-    std::string reference = to_string(kDefaultReferenceMode);
     bool isolate = false, estimate_only = false;
-    double timeout_s = 5;
     int ci_shards = 16;
 };
-
-// A decimal or, as --t takes them, a hexfloat ("0x1.6p-1", "-0x1p-2").
-double strict_number(std::string_view s, const char *flag) {
-    double v = 0;
-    std::string_view body = s.substr(!s.empty() && (s[0] == '-' || s[0] == '+'));
-    const bool hex = body.size() > 2 && body[0] == '0' && (body[1] == 'x' || body[1] == 'X');
-    if (hex) body.remove_prefix(2);
-    else body = s;
-    auto [p, ec] = std::from_chars(body.data(), body.data() + body.size(), v,
-                                   hex ? std::chars_format::hex : std::chars_format::general);
-    if (hex && s[0] == '-') v = -v;
-    if (body.empty() || (hex && (body[0] == '-' || body[0] == '+')) || ec != std::errc() ||
-        p != body.data() + body.size() || !std::isfinite(v))
-        throw UsageError(fmt::format("{}: '{}' is not a finite number", flag, std::string(s)));
-    return v;
-}
 
 std::string duration(double s) {
     if (s < 120) return fmt::format("{:.1f} s", s);
@@ -59,45 +40,32 @@ std::string duration(double s) {
 
 int sweep_command(const SweepArgs &a) {
     SweepOptions opt;
-    if (a.over == "dot") opt.over = SweepOver::dot;
-    else if (a.over == "t") opt.over = SweepOver::t;
-    else throw UsageError(fmt::format("--over: expected dot or t, got '{}'", a.over));
+    opt.over = a.over == "t" ? SweepOver::t : SweepOver::dot;
     opt.impl_filters = a.impls;
     opt.ops = parse_ops(a.ops);
     for (Op op : opt.ops)
         if (op == Op::squad) throw UsageError("--op: sweep measures slerp or nlerp, not squad");
     if (!a.ts.empty()) {
         if (opt.over != SweepOver::dot) throw UsageError("--t: only with --over dot (the fixed t of each slice)");
-        for (double t : a.ts)
-            if (!(t >= 0 && t <= 1)) throw UsageError(fmt::format("--t: must be in [0, 1], got {}", t));
         refuse_repeated(a.ts, "--t", [](double t) { return fmt::format("{}", t); });
         opt.ts = a.ts;
     }
     if (!a.pair_dots.empty()) {
         if (opt.over != SweepOver::t) throw UsageError("--pair-dot: only with --over t (the key pairs)");
-        for (double d : a.pair_dots)
-            if (!(d >= -1 && d <= 1)) throw UsageError(fmt::format("--pair-dot: must be in [-1, 1], got {}", d));
         opt.pair_dots = a.pair_dots;
     }
-    if (!a.window.empty()) {
-        auto colon = a.window.find(':');
-        if (colon == std::string::npos) throw UsageError(fmt::format("--window: expected LO:HI, got '{}'", a.window));
-        opt.lo = strict_number(std::string_view(a.window).substr(0, colon), "--window");
-        opt.hi = strict_number(std::string_view(a.window).substr(colon + 1), "--window");
-        if (!(opt.lo <= opt.hi)) throw UsageError(fmt::format("--window: LO must not exceed HI, got '{}'", a.window));
+    if (!a.window.empty()) {  // checked by window_spec
+        const size_t colon = a.window.find(':');
+        opt.lo = *strict_number(std::string_view(a.window).substr(0, colon));
+        opt.hi = *strict_number(std::string_view(a.window).substr(colon + 1));
     }
-    // A scan is held in memory (8 bytes a point and the sort): 2^27 points is about 2 GB at its peak.
-    if (a.points < 0 || (a.points > 0 && a.points < 16) || a.points > (1ll << 27))
-        throw UsageError(fmt::format("--points: must be 0 (exhaustive in f32) or in [16, 2^27], got {}", a.points));
     opt.points = uint64_t(a.points);
-    // ... and refused up front where even that does not fit (the list, its float copy and the sort).
+    // A scan is held in memory (8 bytes a point and the sort), refused up front where even that does not fit
+    // (the list, its float copy and the sort).
     if (a.points > 0)
         require_memory(fmt::format("--points {}: the sweep's scan", a.points), 16.0 * double(a.points) + (256 << 20),
                        "--points");
     if (!a.shard.empty()) opt.shard = parse_shard(a.shard);
-    if (a.ci_shards < 1) throw UsageError(fmt::format("--ci-shards: must be positive, got {}", a.ci_shards));
-    if (!(a.timeout_s > 0 && a.timeout_s <= 3600))
-        throw UsageError(fmt::format("--timeout: must be in (0, 3600] seconds, got {}", a.timeout_s));
     opt.jobs = a.jobs;
     opt.seed = a.seed;
     opt.reference = reference_mode(a.reference);
@@ -162,37 +130,42 @@ int sweep_command(const SweepArgs &a) {
 
 void setup(CLI::App *sub, int &status) {
     auto a = std::make_shared<SweepArgs>();
-    sub->add_option("--over", a->over, "The swept dimension: dot (the ends' dot product) or t")->capture_default_str();
+    sub->add_option("--over", a->over, "The swept dimension: dot (the ends' dot product) or t")
+        ->check(known_name([](const std::string &v) { return v == "dot" || v == "t"; }, "dimension", "dot or t"))
+        ->capture_default_str();
     sub->add_option(
         "--impl", a->impls,
         "Implementation name, family or glob (repeatable; default: all but broken-*; a glob never selects noop)");
-    sub->add_option("--op", a->ops, "slerp or nlerp (repeatable; default: slerp)");
-    sub->add_option("--t", a->ts, "--over dot: the fixed t of a slice (repeatable; default 0.25 0.5 0.75)");
+    add_op_option(sub, a->ops, "slerp or nlerp (repeatable; default: slerp)");
+    sub->add_option("--t", a->ts, "--over dot: the fixed t of a slice (repeatable; default 0.25 0.5 0.75)")
+        ->check(number_where([](double t) { return t >= 0 && t <= 1; }, "a t in [0, 1]"));
     sub->add_option("--pair-dot", a->pair_dots,
                     "--over t: a key pair q0 = (1,0,0,0), q1 = (d, sqrt(1-d^2), 0, 0) (repeatable; default: the region "
-                    "centres and two uniform pairs)");
+                    "centres and two uniform pairs)")
+        ->check(number_where([](double d) { return d >= -1 && d <= 1; }, "a dot product in [-1, 1]"));
     sub->add_option("--window", a->window,
                     "Sweep only [LO, HI] of the swept value (default: [-1, 1] for dot, [0, 1] for t)")
-        ->type_name("LO:HI");
+        ->type_name("LO:HI")
+        ->check(window_spec());
+    // A scan is held in memory (8 bytes a point and the sort): 2^27 points is about 2 GB at its peak.
     sub->add_option("--points", a->points,
                     "Points per slice when the window holds more values than this (a scan); 0 = every value in f32, a "
                     "4194304-point scan in f64")
+        ->check(whole_where([](long long n) { return n == 0 || (n >= 16 && n <= (1ll << 27)); },
+                            "0 (exhaustive in f32) or a count in [16, 2^27]"))
         ->capture_default_str();
-    sub->add_option("--shard", a->shard, "Sweep only part K of N of every slice's points")->type_name("K/N");
-    sub->add_option("--jobs", a->jobs, "Threads (0 = all cores)")->capture_default_str();
-    sub->add_option("--seed", a->seed,
-                    "Seed of the uniform key pairs (--over t) and of the reference's validation sample")
-        ->capture_default_str();
-    sub->add_option("--out", a->out, "Report folder")->capture_default_str();
+    sub->add_option("--shard", a->shard, "Sweep only part K of N of every slice's points")
+        ->type_name("K/N")
+        ->check(shard_spec());
     sub->add_option("--ci-shards", a->ci_shards, "Shard count of the CI matrix the printed extrapolation assumes")
+        ->check(whole_in(1, INT_MAX, "a positive count"))
         ->capture_default_str();
+    add_shared_options(sub, *a,
+                       {"Seed of the uniform key pairs (--over t) and of the reference's validation sample", kJobsHelp,
+                        kOutHelp, "Seconds an isolated implementation may take per batch of cases", true, true});
     sub->add_flag("--estimate", a->estimate_only, "Print the plan and the time estimate, then stop");
     sub->add_flag("--isolate", a->isolate,
                   "Evaluate built-in implementations in worker processes too (plugins always are)");
-    sub->add_option("--timeout", a->timeout_s, "Seconds an isolated implementation may take per batch of cases")
-        ->capture_default_str();
-    add_plugin_option(sub, a->plugins);
-    add_reference_option(sub, a->reference);
     sub->callback([a, &status] { status = sweep_command(*a); });
 }
 

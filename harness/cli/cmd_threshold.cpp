@@ -1,6 +1,7 @@
 // quatcheck threshold: the threshold selection study (harness/threshold/study.h, docs/threshold.md).
 // Writes threshold.csv, threshold_summary.csv and threshold.json into --out.
 #include "cli/command.h"
+#include "cli/validators.h"
 #include "isolate/eval.h"
 #include "plugins/select.h"
 #include "report/report_dir.h"
@@ -15,37 +16,18 @@
 namespace qc::cli {
 namespace {
 
-struct ThresholdArgs {
+struct ThresholdArgs : SharedArgs {  // timeout_s: per batch of a --impl routine in another process
     std::vector<std::string> precisions;
-    std::vector<std::string> impls, plugins;  // --impl: sweep these implementations' slerp_tau instead
+    std::vector<std::string> impls;  // --impl: sweep these implementations' slerp_tau instead
     long long points = 64, cases = 4000;
-    unsigned long long seed = 1;
-    int jobs = 0;
     double min_time = 0.01, floor_factor = 2;
-    double timeout_s = 5;  // per batch of a --impl routine in another process (as run --timeout)
-    std::string out = "reports/latest";
-    std::string reference = to_string(kDefaultReferenceMode);
 };
 
 int threshold_command(const ThresholdArgs &a) {
     ThresholdOptions opt;
-    if (!a.precisions.empty()) {
-        opt.precisions.clear();
-        for (const auto &p : a.precisions) {
-            if (p == "f32") opt.precisions.push_back(Precision::f32);
-            else if (p == "f64") opt.precisions.push_back(Precision::f64);
-            else throw UsageError(fmt::format("--precision: unknown precision '{}' (expected f32 or f64)", p));
-        }
-    }
-    if (a.points < 40 || a.points > 100000)
-        throw UsageError(fmt::format("--points: must be between 40 and 100000, got {}", a.points));
-    if (a.cases <= 0) throw UsageError(fmt::format("--cases: must be a positive count, got {}", a.cases));
-    if (!std::isfinite(a.min_time) || a.min_time < 0 || a.min_time > 60)
-        throw UsageError(fmt::format("--min-time: must be seconds in [0, 60], got {}", a.min_time));
-    if (!std::isfinite(a.floor_factor) || a.floor_factor < 1)
-        throw UsageError(fmt::format("--floor-factor: must be a finite number >= 1, got {}", a.floor_factor));
-    if (!(a.timeout_s > 0 && a.timeout_s <= 3600))
-        throw UsageError(fmt::format("--timeout: must be in (0, 3600] seconds, got {}", a.timeout_s));
+    if (!a.precisions.empty())
+        opt.precisions = parse_names(a.precisions, "--precision", parse_precision,
+                                     [](Precision p) { return std::string(to_string(p)); });
     opt.points = int(a.points);
     opt.cases = uint64_t(a.cases);
     opt.seed = a.seed;
@@ -97,30 +79,29 @@ int threshold_command(const ThresholdArgs &a) {
 
 void setup(CLI::App *sub, int &status) {
     auto a = std::make_shared<ThresholdArgs>();
-    sub->add_option("--precision", a->precisions, "f32 or f64 (repeatable; default: both)");
+    sub->add_option("--precision", a->precisions, "f32 or f64 (repeatable; default: both)")
+        ->check(known_name(parse_precision, "precision", "f32 or f64"));
     sub->add_option("--points", a->points,
                     "Log-grid points of 1 - tau per precision, before rounding to the format (>= 40)")
+        ->check(whole_in(40, 100000, "40 to 100000 points"))
         ->capture_default_str();
-    sub->add_option("--cases", a->cases, "Cases per tau and precision")->capture_default_str();
-    sub->add_option("--seed", a->seed, "Random seed; the same seed gives the same figures (all but the ns columns)")
-        ->capture_default_str();
-    sub->add_option("--jobs", a->jobs, "Threads for the accuracy pass (0 = all cores); timing runs on one thread")
-        ->capture_default_str();
+    add_count_option(sub, "--cases", a->cases, "Cases per tau and precision");
     sub->add_option("--min-time", a->min_time,
                     "Google Benchmark minimum time per branch benchmark, seconds (0 = no timing)")
+        ->check(number_where([](double s) { return s >= 0 && s <= 60; }, "seconds in [0, 60]"))
         ->capture_default_str();
     sub->add_option("--floor-factor", a->floor_factor, "tau* tolerance: max error <= this times the arc floor")
+        ->check(at_least(1))
         ->capture_default_str();
-    sub->add_option("--out", a->out, "Report folder")->capture_default_str();
     sub->add_option(
         "--impl", a->impls,
         "Sweep this implementation's own slerp_tau (a qc_impl_v2 plugin or protocol-2 adapter; name, family "
         "or glob; repeatable) instead of the built-in families");
-    sub->add_option("--timeout", a->timeout_s,
-                    "Seconds a --impl routine in another process may take per batch of cases before the study stops")
-        ->capture_default_str();
-    add_plugin_option(sub, a->plugins);
-    add_reference_option(sub, a->reference);
+    add_shared_options(
+        sub, *a,
+        {"Random seed; the same seed gives the same figures (all but the ns columns)",
+         "Threads for the accuracy pass (0 = all cores); timing runs on one thread", kOutHelp,
+         "Seconds a --impl routine in another process may take per batch of cases before the study stops", true, true});
     sub->callback([a, &status] { status = threshold_command(*a); });
 }
 

@@ -4,11 +4,14 @@
 #include "quatcheck/types.h"
 #include "reference/reference.h"
 #include "isolate/context.h"
+#include "regions/regions.h"
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
 #include <functional>
+#include <optional>
+#include <string_view>
 #include <string>
 #include <vector>
 
@@ -33,15 +36,49 @@ struct CommandEntry {
 };
 std::vector<CommandEntry> &commands();
 
-// Shared option helpers.
-// Strict checks of --seed and --jobs wherever a command has them (harness/cli/main.cpp).
+// Shared options (harness/cli/options.cpp). Each is added with its validator (cli/validators.h): a bad value
+// is refused while the command line is parsed, "quatcheck: COMMAND: --flag: expected ..., got 'TEXT'", exit 2.
 constexpr long long kMaxJobs = 1024;
-void add_strict_number_checks(CLI::App *sub);
 void add_plugin_option(CLI::App *sub, std::vector<std::string> &plugins);
+// The options most commands share. A command's arguments derive from SharedArgs, and add_shared_options adds
+// the ones SharedHelp names (a help text, or true), each with its check: --seed 0 to 2^64-1 in decimal digits,
+// --jobs 0 (all cores) to kMaxJobs, --timeout as add_timeout_option, --reference fast|mpfr.
+struct SharedArgs {
+    std::vector<std::string> plugins;  // --plugin and --plugin-cmd
+    unsigned long long seed = 1;
+    int jobs = 0;
+    std::string out = "reports/latest";
+    double timeout_s = 5;
+    std::string reference = to_string(kDefaultReferenceMode);
+};
+inline constexpr const char *kSeedHelp = "Random seed; the same seed gives byte-identical CSVs";
+inline constexpr const char *kJobsHelp = "Threads (0 = all cores)";
+inline constexpr const char *kOutHelp = "Report folder";
+inline constexpr const char *kTimeoutHelp =
+    "Seconds an implementation in another process (a plugin, an adapter) may take per call before it is reported as "
+    "timeout and not called again";
+struct SharedHelp {
+    const char *seed = nullptr, *jobs = nullptr, *out = nullptr, *timeout = nullptr;  // nullptr: no such option
+    bool plugins = true, reference = false;
+};
+void add_shared_options(CLI::App *sub, SharedArgs &a, const SharedHelp &help);
 // --timeout SECONDS: what an out-of-process implementation may take per batch (or per case, for the commands
-// that call case by case) before it is reported as timeout; refused at parse time outside (0, 3600].
-void add_timeout_option(CLI::App *sub, double &timeout_s);
+// that call case by case) before it is reported as timeout; refused outside (0, 3600].
+void add_timeout_option(CLI::App *sub, double &timeout_s, const char *help = kTimeoutHelp);
+// A count flag (--cases, --tracks, --parallel-cases): a whole number from 1.
+void add_count_option(CLI::App *sub, const char *flag, long long &count, const char *help);
+// --worst-k: a whole number from 0 (the command checks it against its count).
+void add_worst_k_option(CLI::App *sub, int &worst_k);
+// --op and --region (repeatable): names parse_op and parse_region know; parse_ops/parse_regions turn them into
+// values and refuse a repeat.
+void add_op_option(CLI::App *sub, std::vector<std::string> &ops, const char *help);
+void add_region_option(
+    CLI::App *sub, std::vector<std::string> &regions,
+    const char *help = "uniform, near-0, near-half-pi, near-pi, threshold (repeatable; default: all)");
 std::vector<Op> parse_ops(const std::vector<std::string> &names, const char *flag = "--op");
+std::vector<Region> parse_regions(const std::vector<std::string> &names);
+// f32 or f64 (threshold --precision).
+std::optional<Precision> parse_precision(std::string_view s);
 // Refuses a value given twice to a repeatable flag (--region, --op, sweep --t, squad --region): a repeat would
 // only repeat the same work (issue 28: 3,000 copies of --region grew to 24 GB). show(v) names the value.
 template <class T, class Show> void refuse_repeated(const std::vector<T> &values, const char *flag, Show show) {
@@ -51,6 +88,19 @@ template <class T, class Show> void refuse_repeated(const std::vector<T> &values
                 throw UsageError(
                     fmt::format("{}: '{}' is given more than once (name each value once)", flag, show(values[i])));
 }
+// The values of a repeatable name flag: parse(name) for each (an optional; the flag's validator has refused an
+// unknown name already), then refuse_repeated.
+template <class Parse, class Show>
+auto parse_names(const std::vector<std::string> &names, const char *flag, Parse parse, Show show) {
+    std::vector<typename decltype(parse(std::string_view()))::value_type> values;
+    for (const auto &n : names) {
+        auto v = parse(n);
+        if (!v) throw UsageError(fmt::format("{}: unknown value '{}'", flag, n));
+        values.push_back(*v);
+    }
+    refuse_repeated(values, flag, show);
+    return values;
+}
 // --reference fast|mpfr (default fast): CLI11 rejects any other value with a one-line usage error.
 void add_reference_option(CLI::App *sub, std::string &mode);
 // --search-max-block N (run, merge): the largest generation of mutants the worst-case search sends to another
@@ -58,8 +108,12 @@ void add_reference_option(CLI::App *sub, std::string &mode);
 void add_search_max_block_option(CLI::App *sub, size_t &max_block);
 ReferenceMode reference_mode(const std::string &mode);
 // The context a command hands down to the catalogue, the studies and the report writer: the signal handlers'
-// stop token (harness/isolate/interrupt.h), `timeout_s` (--timeout where the command has it) and `progress`.
+// stop token (harness/isolate/interrupt.h), `timeout_s` (--timeout where the command has it), `progress`, and
+// worker_exe and keep_child_stderr from QC_WORKER_EXE and QC_WORKER_STDERR=1.
 RunContext command_context(double timeout_s = 5, std::atomic<uint64_t> *progress = nullptr);
+// The negative controls' switch, QC_DAMAGE_FAST_PATH (sine_coefficient | bound_too_small | screen: a
+// deliberately damaged fast reference or search screen, docs/reference.md), applied once by main().
+void apply_damage_environment();
 
 // A script of scripts/ that a command runs (plot_report.py, bench_peers.py): installed,
 // <exe>/../share/quatcheck/scripts (cmake --install, the .deb: docs/install.md); in a checkout,

@@ -1,17 +1,39 @@
-// command_context(): where the signal flag enters the RunContext every command passes down.
+// command_context(): where the signal flag and the environment enter the RunContext every command passes
+// down. The environment variables quatcheck reads are read here and nowhere below the CLI (context.h).
 #include "cli/command.h"
 #include "isolate/interrupt.h"
+#include "reference/fast_reference.h"
+#include "search/screen.h"
 
+#include <cstdlib>
 #include <filesystem>
 
 namespace qc::cli {
+
+namespace {
+
+std::string env(const char *name) {
+    const char *v = std::getenv(name);
+    return v ? v : "";
+}
+
+}  // namespace
 
 RunContext command_context(double timeout_s, std::atomic<uint64_t> *progress) {
     RunContext ctx;
     ctx.stop = signal_stop_token();
     ctx.timeout_s = timeout_s;
     ctx.progress = progress;
+    ctx.worker_exe = env("QC_WORKER_EXE");                   // tests: the tool, when it is not this binary
+    ctx.keep_child_stderr = env("QC_WORKER_STDERR") == "1";  // a child's stderr shown, to debug an adapter
     return ctx;
+}
+
+void apply_damage_environment() {
+    const std::string damage = env("QC_DAMAGE_FAST_PATH");
+    if (damage == "sine_coefficient") set_fast_damage(FastDamage::sine_coefficient);
+    if (damage == "bound_too_small") set_fast_damage(FastDamage::bound_too_small);
+    set_screen_damaged(damage == "screen");
 }
 
 std::string find_script(const std::string &file) {

@@ -31,101 +31,6 @@ CommandRegistrar::CommandRegistrar(const char *name, const char *help, Setup set
     commands().push_back({name, help, std::move(setup)});
 }
 
-void add_plugin_option(CLI::App *sub, std::vector<std::string> &plugins) {
-    sub->add_option("--plugin", plugins,
-                    "Load implementations from this shared library (repeatable). A plugin is code quatcheck "
-                    "runs: load only libraries you trust.")
-        ->type_name("PATH.so");
-    // Kept in the same list as --plugin (tagged), so every command that takes --plugin takes this too.
-    sub->add_option_function<std::vector<std::string>>(
-           "--plugin-cmd",
-           [&plugins](const std::vector<std::string> &cmds) {
-               for (const auto &c : cmds) plugins.push_back(process_plugin_spec(c));
-           },
-           "Run this program as a process plugin speaking docs/plugin-protocol.md on stdin/stdout "
-           "(repeatable; words split as by a shell, no expansion), e.g. 'node impls/js/three.js'. It is code "
-           "quatcheck runs: name only programs you trust.")
-        ->type_name("'COMMAND ARGS...'");
-}
-
-void add_timeout_option(CLI::App *sub, double &timeout_s) {
-    sub->add_option("--timeout", timeout_s,
-                    "Seconds an implementation in another process (a plugin, an adapter) may take per call before it "
-                    "is reported as timeout and not called again")
-        ->check(CLI::Validator(
-            [](std::string &v) -> std::string {
-                char *end = nullptr;
-                const double s = std::strtod(v.c_str(), &end);
-                if (v.empty() || *end != '\0' || !(s > 0 && s <= 3600))
-                    return fmt::format("must be in (0, 3600] seconds, got '{}'", v);
-                return {};
-            },
-            "SECONDS"))
-        ->capture_default_str();
-}
-
-void add_reference_option(CLI::App *sub, std::string &mode) {
-    sub->add_option("--reference", mode,
-                    "Reference arithmetic: fast (double-double with a certified error bound, MPFR where the bound "
-                    "cannot decide) or mpfr (MPFR for every case, and the MPFR metric engine)")
-        ->check(CLI::IsMember({"fast", "mpfr"}))
-        ->capture_default_str();
-}
-
-void add_search_max_block_option(CLI::App *sub, size_t &max_block) {
-    sub->add_option(
-           "--search-max-block", max_block,
-           "Largest batch of mutants the worst-case search sends to an implementation in another process at once "
-           "(1 = one case per call, as in process)")
-        ->check(CLI::Range(size_t(1), size_t(kProcessMaxCases)))
-        ->capture_default_str();
-}
-
-ReferenceMode reference_mode(const std::string &mode) {
-    auto m = parse_reference_mode(mode);
-    if (!m) throw UsageError(fmt::format("--reference: expected fast or mpfr, got '{}'", mode));
-    return *m;
-}
-
-std::vector<Op> parse_ops(const std::vector<std::string> &names, const char *flag) {
-    std::vector<Op> ops;
-    for (const auto &n : names) {
-        auto op = parse_op(n);
-        if (!op) throw UsageError(fmt::format("{}: unknown op '{}' (expected slerp, nlerp or squad)", flag, n));
-        ops.push_back(*op);
-    }
-    refuse_repeated(ops, flag, [](Op op) { return std::string(to_string(op)); });
-    return ops;
-}
-
-// Strict numbers for the flags every command shares, checked on the text before CLI11 converts it (which
-// would wrap --seed -1 to 2^64-1 and clamp a seed beyond 2^64-1): --seed is 0..2^64-1 in decimal digits,
-// --jobs is 0..kMaxJobs (more threads than that is a typo, and std::thread would abort the process).
-void add_strict_number_checks(CLI::App *sub) {
-    if (CLI::Option *o = sub->get_option_no_throw("--seed"))
-        o->check(CLI::Validator(
-            [](std::string &v) -> std::string {
-                if (v.empty() || v.size() > 20 || v.find_first_not_of("0123456789") != std::string::npos)
-                    return fmt::format("expected a whole number from 0 to 18446744073709551615, got '{}'", v);
-                errno = 0;
-                (void)std::strtoull(v.c_str(), nullptr, 10);
-                if (errno == ERANGE) return fmt::format("{} is beyond 2^64-1 = 18446744073709551615", v);
-                return {};
-            },
-            "SEED"));
-    if (CLI::Option *o = sub->get_option_no_throw("--jobs"))
-        o->check(CLI::Validator(
-            [](std::string &v) -> std::string {
-                char *end = nullptr;
-                errno = 0;
-                long long j = std::strtoll(v.c_str(), &end, 10);
-                if (v.empty() || *end != '\0' || errno == ERANGE || j < 0 || j > kMaxJobs)
-                    return fmt::format("expected 0 (all cores) to {} threads, got '{}'", kMaxJobs, v);
-                return {};
-            },
-            "JOBS"));
-}
-
 namespace {
 
 // A "key value kB" line of a /proc file (e.g. MemAvailable in /proc/meminfo), in bytes; nullopt when absent.
@@ -195,6 +100,7 @@ int main(int argc, char **argv) {
     // soon after the start is not met by the default action (exit 143 with no message and no OUT.partial).
     // The worker keeps the default action: its parent ends it.
     if (!(argc > 1 && std::string(argv[1]) == "worker")) install_interrupt_handlers();
+    cli::apply_damage_environment();
     CLI::App app{"quatcheck: accuracy and conformance harness for quaternion slerp, nlerp and squad"};
     app.require_subcommand(1);
     app.set_help_all_flag("--help-all", "Help for every subcommand");
@@ -205,7 +111,6 @@ int main(int argc, char **argv) {
     for (auto &c : entries) {
         CLI::App *sub = app.add_subcommand(c.name, c.help);
         c.setup(sub, exit_status);
-        cli::add_strict_number_checks(sub);
     }
     if (argc > 1 && argv[1][0] != '-') {
         bool known = false;

@@ -69,11 +69,6 @@ int spawn_child(const SpawnSpec &spec, Child &child) {
     return 0;
 }
 
-bool keep_child_stderr() {
-    const char *e = std::getenv("QC_WORKER_STDERR");
-    return e && std::string(e) == "1";
-}
-
 std::string describe_exit(int status) {
     if (WIFSIGNALED(status)) {
         int sig = WTERMSIG(status);

@@ -23,7 +23,7 @@ namespace qc {
 // it gets: each {fd of this process, the number it has in the child}. The child runs in its own process
 // group (Ctrl-C reaches quatcheck only, and a SIGKILL to the group reaches whatever the child forks), with
 // SIGINT, SIGTERM and SIGPIPE at their defaults and no signal blocked. Its stderr goes to /dev/null unless
-// keep_stderr (QC_WORKER_STDERR=1: a chatty library, or a sanitizer report, must not break the tool's
+// keep_stderr (RunContext::keep_child_stderr, QC_WORKER_STDERR=1: a chatty library, or a sanitizer report, must not break the tool's
 // one-line output); its stdout too when discard_stdout. close_others: every descriptor of this process
 // other than the mapped ones is closed in the child (else only O_CLOEXEC ones are).
 struct SpawnSpec {
@@ -44,9 +44,6 @@ struct Child {
 // Starts the child (prepare_to_spawn() first). Returns 0, or the errno that made it fail (then child.pid
 // is -1). The caller closes its copies of the child's descriptors afterwards.
 int spawn_child(const SpawnSpec &spec, Child &child);
-
-// Whether a child's stderr is kept (QC_WORKER_STDERR=1), for SpawnSpec::keep_stderr.
-bool keep_child_stderr();
 
 // How a waitpid status reads: "killed by SIGSEGV", "exited with status 3", "ended".
 std::string describe_exit(int status);

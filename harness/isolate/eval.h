@@ -149,7 +149,7 @@ std::string check_descriptor(const qc_impl_v1 *table, size_t count);
 // Loads the plugin at `path` in a worker process (never in this one) and returns its descriptors, checked
 // by check_descriptor() in the worker. Throws InputError "PATH: reason" for a plugin that cannot be
 // loaded, lacks the entry point, returns a malformed table, or crashes or hangs while loading (it has
-// ctx.timeout_s, at least 1 s). Workers run QC_WORKER_EXE when set, else this executable.
+// ctx.timeout_s, at least 1 s). Workers run ctx.worker_exe when set (QC_WORKER_EXE), else this executable.
 std::vector<IsolatedDescriptor> describe_plugin_isolated(const std::string &path, const RunContext &ctx);
 
 // A backend that evaluates descriptor `index` of the plugin at `path` in worker processes: ctx.timeout_s per

@@ -35,9 +35,10 @@ const char *to_string(EvalStatus s) {
 
 namespace {
 
-// The quatcheck binary: QC_WORKER_EXE (tests, whose own binary is not the tool), else this executable.
-std::string worker_exe() {
-    if (const char *e = std::getenv("QC_WORKER_EXE"); e && *e) return e;
+// The quatcheck binary: the context's worker_exe (QC_WORKER_EXE; tests, whose own binary is not the tool), else
+// this executable.
+std::string worker_exe(const RunContext &ctx) {
+    if (!ctx.worker_exe.empty()) return ctx.worker_exe;
     char buf[4096];
     ssize_t n = ::readlink("/proc/self/exe", buf, sizeof buf - 1);
     if (n <= 0) return "quatcheck";
@@ -73,11 +74,11 @@ public:
         shm = m == MAP_FAILED ? nullptr : static_cast<isolate::Shared *>(m);
         cmd_fd = cmd[1], reply_fd = rep[0];
         SpawnSpec spec;
-        spec.argv = {worker_exe(), "worker"};
+        spec.argv = {worker_exe(ctx), "worker"};
         spec.argv.insert(spec.argv.end(), args.begin(), args.end());
         spec.fds = {{cmd[0], isolate::kCommandFd}, {rep[1], isolate::kReplyFd}, {mem, isolate::kSharedFd}};
         spec.discard_stdout = true;
-        spec.keep_stderr = keep_child_stderr();
+        spec.keep_stderr = ctx.keep_child_stderr;
         const int rc = spawn_child(spec, child);
         ::close(cmd[0]), ::close(rep[1]), ::close(mem);
         seq = std::random_device{}();

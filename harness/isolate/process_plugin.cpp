@@ -112,8 +112,8 @@ public:
         spec.argv = argv;
         spec.search_path = true;
         spec.fds = {{in[0], 0}, {out[1], 1}};
-        spec.keep_stderr = keep_child_stderr();  // QC_WORKER_STDERR=1, the same switch as for shared-library plugins
-        spec.close_others = true;                // pipes only: no other fd of ours leaks in
+        spec.keep_stderr = ctx.keep_child_stderr;  // QC_WORKER_STDERR=1, the same switch as for shared-library plugins
+        spec.close_others = true;                  // pipes only: no other fd of ours leaks in
         const int rc = spawn_child(spec, child);
         ::close(in[0]), ::close(out[1]);
         to = in[1], from = out[0];

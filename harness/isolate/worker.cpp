@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <set>
+#include <type_traits>
 #include <utility>
 #include <csignal>
 #include <cstring>
@@ -92,72 +93,65 @@ template <class T> GuardedArgs<T> &guarded_args() {
     return g;
 }
 
-// Evaluates one record; returns false when the function wrote where it must not.
-// t2: the same descriptor's qc_impl_v2 when the plugin exports qc_plugin_v2 (for slerp_tau), else nullptr.
-template <class T>
-bool eval_guarded(const qc_impl_v1 &t, const qc_impl_v2 *t2, EvalFn fn, const double *rec, double *res) {
+// One precision's functions of a descriptor: the qc_impl_v1 members of T's precision, and slerp_tau from the
+// same descriptor's qc_impl_v2 when the plugin exports qc_plugin_v2 (t2), else nullptr.
+template <class T> struct Functions {
+    void (*slerp)(const T *, const T *, T, T *);
+    void (*nlerp)(const T *, const T *, T, T *);
+    void (*squad)(const T *, const T *, const T *, const T *, T, T *);
+    void (*squad_setup)(const T *, const T *, const T *, T *);
+    void (*slerp_tau)(const T *, const T *, T, T, T *);
+
+    bool has(EvalFn fn) const {
+        switch (fn) {
+            case EvalFn::slerp:
+                return slerp != nullptr;
+            case EvalFn::nlerp:
+                return nlerp != nullptr;
+            case EvalFn::squad:
+                return squad != nullptr;
+            case EvalFn::squad_setup:
+                return squad_setup != nullptr;
+            case EvalFn::slerp_tau:
+                return slerp_tau != nullptr;
+        }
+        return false;
+    }
+};
+
+template <class T> Functions<T> functions(const qc_impl_v1 &t, const qc_impl_v2 *t2) {
+    if constexpr (std::is_same_v<T, float>)
+        return {t.slerp_f32, t.nlerp_f32, t.squad_f32, t.squad_setup_f32, t2 ? t2->slerp_tau_f32 : nullptr};
+    else return {t.slerp_f64, t.nlerp_f64, t.squad_f64, t.squad_setup_f64, t2 ? t2->slerp_tau_f64 : nullptr};
+}
+
+// Evaluates one record with f (f.has(fn) checked); returns false when the function wrote where it must not.
+template <class T> bool eval_guarded(const Functions<T> &f, EvalFn fn, const double *rec, double *res) {
     GuardedArgs<T> &g = guarded_args<T>();
     g.load(rec);
     const T tt = T(rec[16]);
     T *q0 = g.slot(0), *q1 = g.slot(1), *s0 = g.slot(2), *s1 = g.slot(3), *out = g.slot(4);
-    constexpr bool f32 = sizeof(T) == 4;
-    if constexpr (f32) {
-        switch (fn) {
-            case EvalFn::slerp:
-                t.slerp_f32(q0, q1, tt, out);
-                break;
-            case EvalFn::nlerp:
-                t.nlerp_f32(q0, q1, tt, out);
-                break;
-            case EvalFn::squad:
-                t.squad_f32(q0, q1, s0, s1, tt, out);
-                break;
-            case EvalFn::squad_setup:
-                t.squad_setup_f32(q0, q1, s0, out);
-                break;
-            case EvalFn::slerp_tau:
-                t2->slerp_tau_f32(q0, q1, tt, T(rec[kEvalTauIndex]), out);
-                break;
-        }
-    } else {
-        switch (fn) {
-            case EvalFn::slerp:
-                t.slerp_f64(q0, q1, tt, out);
-                break;
-            case EvalFn::nlerp:
-                t.nlerp_f64(q0, q1, tt, out);
-                break;
-            case EvalFn::squad:
-                t.squad_f64(q0, q1, s0, s1, tt, out);
-                break;
-            case EvalFn::squad_setup:
-                t.squad_setup_f64(q0, q1, s0, out);
-                break;
-            case EvalFn::slerp_tau:
-                t2->slerp_tau_f64(q0, q1, tt, T(rec[kEvalTauIndex]), out);
-                break;
-        }
+    switch (fn) {
+        case EvalFn::slerp:
+            f.slerp(q0, q1, tt, out);
+            break;
+        case EvalFn::nlerp:
+            f.nlerp(q0, q1, tt, out);
+            break;
+        case EvalFn::squad:
+            f.squad(q0, q1, s0, s1, tt, out);
+            break;
+        case EvalFn::squad_setup:
+            f.squad_setup(q0, q1, s0, out);
+            break;
+        case EvalFn::slerp_tau:
+            f.slerp_tau(q0, q1, tt, T(rec[kEvalTauIndex]), out);
+            break;
     }
     // A copy of this worker forked inside the call: it must neither answer nor write a result.
     if (::getpid() != g_self) ::_exit(0);
     for (int i = 0; i < 4; i++) res[i] = double(out[i]);
     return g.clean();
-}
-
-bool has_fn(const qc_impl_v1 &t, const qc_impl_v2 *t2, bool f32, EvalFn fn) {
-    switch (fn) {
-        case EvalFn::slerp_tau:
-            return t2 && (f32 ? t2->slerp_tau_f32 != nullptr : t2->slerp_tau_f64 != nullptr);
-        case EvalFn::slerp:
-            return f32 ? t.slerp_f32 != nullptr : t.slerp_f64 != nullptr;
-        case EvalFn::nlerp:
-            return f32 ? t.nlerp_f32 != nullptr : t.nlerp_f64 != nullptr;
-        case EvalFn::squad:
-            return f32 ? t.squad_f32 != nullptr : t.squad_f64 != nullptr;
-        case EvalFn::squad_setup:
-            return f32 ? t.squad_setup_f32 != nullptr : t.squad_setup_f64 != nullptr;
-    }
-    return false;
 }
 
 bool printable_name(const char *s) {
@@ -208,6 +202,118 @@ std::string check_descriptor(const qc_impl_v1 *table, size_t count) {
     return {};
 }
 
+namespace {
+
+// Out of the plugin's reach: the protocol's pipes go above kWorkerFdFloor, the shared block's fd is closed (it
+// is mapped), every other inherited descriptor is closed, and fds 3-9 become one trap pipe. Returns the
+// hello's error text, or empty.
+std::string guard_descriptors() {
+    int c = ::fcntl(isolate::kCommandFd, F_DUPFD_CLOEXEC, isolate::kWorkerFdFloor);
+    int r = ::fcntl(isolate::kReplyFd, F_DUPFD_CLOEXEC, isolate::kWorkerFdFloor);
+    if (c < 0 || r < 0) return "worker: cannot move its descriptors";
+    g_cmd_fd = c, g_reply_fd = r;
+    ::close_range(3, unsigned(isolate::kWorkerFdFloor - 1), 0);
+    ::close_range(unsigned(std::max(c, r) + 1), ~0u, 0);
+    int trap[2];
+    if (::pipe2(trap, O_CLOEXEC | O_NONBLOCK) != 0) return "worker: cannot create its descriptor trap";
+    g_trap_fd = ::fcntl(trap[0], F_DUPFD_CLOEXEC, isolate::kWorkerFdFloor);
+    for (int fd = isolate::kTrapFdFirst; fd <= isolate::kTrapFdLast; fd++)
+        if (fd != trap[1]) ::dup2(trap[1], fd);
+    if (trap[0] < isolate::kTrapFdFirst || trap[0] > isolate::kTrapFdLast) ::close(trap[0]);
+    if (trap[1] < isolate::kTrapFdFirst || trap[1] > isolate::kTrapFdLast) ::close(trap[1]);
+    return {};
+}
+
+// The descriptors a worker serves: a plugin's qc_impl_v1 table, or its qc_impl_v2 table (v2) with `table`
+// pointing at copies of its bases, or one built-in family.
+struct Served {
+    const qc_impl_v1 *table = nullptr;
+    const qc_impl_v2 *v2 = nullptr;
+    std::vector<qc_impl_v1> bases;
+    size_t count = 0;
+};
+
+// Loads the plugin and checks its table; returns the hello's error text, or empty.
+std::string load_plugin(const std::string &path, Served &s) {
+    void *h = ::dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+    if (!h) {
+        const char *e = ::dlerror();
+        std::string why = e ? e : "unknown dlopen error";
+        for (auto &ch : why)
+            if (ch == '\n' || ch == '\t') ch = ' ';
+        return "cannot load plugin: " + why;
+    }
+    auto entry = reinterpret_cast<qc_plugin_v1_fn>(::dlsym(h, "qc_plugin_v1"));
+    auto entry2 = reinterpret_cast<qc_plugin_v2_fn>(::dlsym(h, "qc_plugin_v2"));
+    if (!entry && !entry2) return "not a quatcheck plugin: no qc_plugin_v1 or qc_plugin_v2 entry point";
+    if (entry2) {  // version 2 preferred; its bases are checked exactly as a v1 table
+        s.v2 = entry2(&s.count);
+        if (s.v2 && s.count > 0 && s.count <= 1024)
+            for (size_t i = 0; i < s.count; i++) s.bases.push_back(s.v2[i].base);
+        // (count 0 or implausible: check_descriptor refuses on the count alone, never reading the table)
+        s.table = !s.v2 ? nullptr : s.bases.empty() ? &s.v2->base : s.bases.data();
+    } else {
+        s.table = entry(&s.count);
+    }
+    std::string why = check_descriptor(s.table, s.count);
+    for (size_t i = 0; why.empty() && s.v2 && i < s.count; i++)
+        if ((s.v2[i].slerp_tau_f32 && !s.v2[i].base.slerp_f32) || (s.v2[i].slerp_tau_f64 && !s.v2[i].base.slerp_f64))
+            why = fmt::format("family '{}' provides slerp_tau without slerp in the same precision", s.table[i].family);
+    return why.empty() ? why : "refused: " + why;
+}
+
+// Bytes the plugin wrote to the trap (fds 3-9) since the last look, drained.
+int trapped() {
+    int n = 0;
+    if (g_trap_fd < 0 || ::ioctl(g_trap_fd, FIONREAD, &n) != 0 || n <= 0) return 0;
+    char sink[4096];
+    int total = 0;
+    for (ssize_t k; (k = ::read(g_trap_fd, sink, sizeof sink)) > 0;) total += int(k);
+    return total;
+}
+
+// Evaluates a batch's records with f; the reply says how far it went and why it stopped.
+template <class T>
+isolate::Reply serve_batch(const Functions<T> &f, EvalFn fn, const isolate::Command &cmd, isolate::Shared *shm) {
+    isolate::Reply reply{isolate::kMagic, cmd.seq, isolate::kReplyOk, cmd.n, 0};
+    for (uint32_t i = 0; i < cmd.n; i++) {
+        shm->progress.store(i, std::memory_order_release);
+        if (!eval_guarded(f, fn, shm->in[i], shm->out[i])) {
+            reply.status = isolate::kReplyOutOfBounds, reply.done = i;
+            break;
+        }
+        if (int bytes = trapped()) {
+            reply.status = isolate::kReplyFdWrite, reply.done = i, reply.bytes = uint32_t(bytes);
+            break;
+        }
+    }
+    return reply;
+}
+
+// Serves batches until the command pipe closes (0), or stops at a malformed command (2) or after a batch that
+// wrote where it must not (3: memory may be corrupt, do not serve another batch).
+int serve(const Served &s, isolate::Shared *shm) {
+    isolate::Command cmd;
+    while (read_all(g_cmd_fd, &cmd, sizeof cmd)) {
+        if (cmd.magic != isolate::kMagic || cmd.descriptor >= s.count || cmd.precision > 1 || cmd.fn > 4 ||
+            cmd.n > isolate::kMaxBatch)
+            return 2;
+        const qc_impl_v1 &t = s.table[cmd.descriptor];
+        const qc_impl_v2 *t2 = s.v2 ? &s.v2[cmd.descriptor] : nullptr;
+        const EvalFn fn = EvalFn(cmd.fn);
+        const Functions<float> f32 = functions<float>(t, t2);
+        const Functions<double> f64 = functions<double>(t, t2);
+        if (cmd.precision == 0 ? !f32.has(fn) : !f64.has(fn)) return 2;
+        const isolate::Reply reply =
+            cmd.precision == 0 ? serve_batch(f32, fn, cmd, shm) : serve_batch(f64, fn, cmd, shm);
+        if (!write_all(g_reply_fd, &reply, sizeof reply)) return 0;
+        if (reply.status != 0) return 3;
+    }
+    return 0;
+}
+
+}  // namespace
+
 int worker_main(const std::string &plugin_path, const std::string &builtin_family, const qc_impl_v1 *builtin_table) {
     // Never outlive the parent, even stuck in a plugin that hangs. (PR_SET_PDEATHSIG would fire when the
     // parent *thread* that spawned this worker ends, which the runner's threads do after every region.)
@@ -221,121 +327,26 @@ int worker_main(const std::string &plugin_path, const std::string &builtin_famil
     ::setrlimit(RLIMIT_CORE, &no_core);  // a crashing plugin is reported, not dumped
     auto *shm = static_cast<isolate::Shared *>(
         ::mmap(nullptr, sizeof(isolate::Shared), PROT_READ | PROT_WRITE, MAP_SHARED, isolate::kSharedFd, 0));
-    if (shm == MAP_FAILED) {
-        send_hello("error\tworker: cannot map the shared block (run by quatcheck only)\n");
+    std::string error =
+        shm == MAP_FAILED ? "worker: cannot map the shared block (run by quatcheck only)" : guard_descriptors();
+    Served served;
+    if (error.empty() && !plugin_path.empty()) {
+        error = load_plugin(plugin_path, served);
+    } else if (error.empty()) {
+        served.table = builtin_table, served.count = 1;
+        if (!builtin_table) error = "no built-in family '" + builtin_family + "'";
+    }
+    if (!error.empty()) {
+        send_hello("error\t" + error + "\n");
         return 2;
     }
-    // Out of the plugin's reach: the protocol's pipes go above kWorkerFdFloor, the shared block's fd is
-    // closed (it is mapped), every other inherited descriptor is closed, and fds 3-9 become one trap pipe.
-    {
-        int c = ::fcntl(isolate::kCommandFd, F_DUPFD_CLOEXEC, isolate::kWorkerFdFloor);
-        int r = ::fcntl(isolate::kReplyFd, F_DUPFD_CLOEXEC, isolate::kWorkerFdFloor);
-        if (c < 0 || r < 0) {
-            send_hello("error\tworker: cannot move its descriptors\n");
-            return 2;
-        }
-        g_cmd_fd = c, g_reply_fd = r;
-        ::close_range(3, unsigned(isolate::kWorkerFdFloor - 1), 0);
-        ::close_range(unsigned(std::max(c, r) + 1), ~0u, 0);
-        int trap[2];
-        if (::pipe2(trap, O_CLOEXEC | O_NONBLOCK) != 0) {
-            send_hello("error\tworker: cannot create its descriptor trap\n");
-            return 2;
-        }
-        g_trap_fd = ::fcntl(trap[0], F_DUPFD_CLOEXEC, isolate::kWorkerFdFloor);
-        for (int fd = isolate::kTrapFdFirst; fd <= isolate::kTrapFdLast; fd++)
-            if (fd != trap[1]) ::dup2(trap[1], fd);
-        if (trap[0] < isolate::kTrapFdFirst || trap[0] > isolate::kTrapFdLast) ::close(trap[0]);
-        if (trap[1] < isolate::kTrapFdFirst || trap[1] > isolate::kTrapFdLast) ::close(trap[1]);
-    }
-    const qc_impl_v1 *table = nullptr;
-    const qc_impl_v2 *table2 = nullptr;  // qc_plugin_v2's table; `table` then points at copies of its bases
-    std::vector<qc_impl_v1> bases;
-    size_t count = 0;
-    if (!plugin_path.empty()) {
-        void *h = ::dlopen(plugin_path.c_str(), RTLD_NOW | RTLD_LOCAL);
-        if (!h) {
-            const char *e = ::dlerror();
-            std::string why = e ? e : "unknown dlopen error";
-            for (auto &ch : why)
-                if (ch == '\n' || ch == '\t') ch = ' ';
-            send_hello("error\tcannot load plugin: " + why + "\n");
-            return 2;
-        }
-        auto entry = reinterpret_cast<qc_plugin_v1_fn>(::dlsym(h, "qc_plugin_v1"));
-        auto entry2 = reinterpret_cast<qc_plugin_v2_fn>(::dlsym(h, "qc_plugin_v2"));
-        if (!entry && !entry2) {
-            send_hello("error\tnot a quatcheck plugin: no qc_plugin_v1 or qc_plugin_v2 entry point\n");
-            return 2;
-        }
-        if (entry2) {  // version 2 preferred; its bases are checked exactly as a v1 table
-            table2 = entry2(&count);
-            if (table2 && count > 0 && count <= 1024)
-                for (size_t i = 0; i < count; i++) bases.push_back(table2[i].base);
-            // (count 0 or implausible: check_descriptor refuses on the count alone, never reading the table)
-            table = !table2 ? nullptr : bases.empty() ? &table2->base : bases.data();
-        } else {
-            table = entry(&count);
-        }
-        std::string why = check_descriptor(table, count);
-        for (size_t i = 0; why.empty() && table2 && i < count; i++)
-            if ((table2[i].slerp_tau_f32 && !table2[i].base.slerp_f32) ||
-                (table2[i].slerp_tau_f64 && !table2[i].base.slerp_f64))
-                why =
-                    fmt::format("family '{}' provides slerp_tau without slerp in the same precision", table[i].family);
-        if (!why.empty()) {
-            send_hello("error\trefused: " + why + "\n");
-            return 2;
-        }
-    } else {
-        table = builtin_table, count = 1;
-        if (!table) {
-            send_hello("error\tno built-in family '" + builtin_family + "'\n");
-            return 2;
-        }
-    }
     std::string hello = "ok\n";
-    for (size_t i = 0; i < count; i++)
-        hello += fmt::format("{}\t{}\n", table[i].family, function_bits(table[i], table2 ? &table2[i] : nullptr));
-    auto trapped = [] {
-        int n = 0;
-        if (g_trap_fd < 0 || ::ioctl(g_trap_fd, FIONREAD, &n) != 0 || n <= 0) return 0;
-        char sink[4096];
-        int total = 0;
-        for (ssize_t k; (k = ::read(g_trap_fd, sink, sizeof sink)) > 0;) total += int(k);
-        return total;
-    };
+    for (size_t i = 0; i < served.count; i++)
+        hello += fmt::format("{}\t{}\n", served.table[i].family,
+                             function_bits(served.table[i], served.v2 ? &served.v2[i] : nullptr));
     trapped();  // what the plugin's constructor wrote there is not a case's
     send_hello(hello);
-
-    isolate::Command cmd;
-    while (read_all(g_cmd_fd, &cmd, sizeof cmd)) {
-        if (cmd.magic != isolate::kMagic || cmd.descriptor >= count || cmd.precision > 1 || cmd.fn > 4 ||
-            cmd.n > isolate::kMaxBatch)
-            return 2;
-        const qc_impl_v1 &t = table[cmd.descriptor];
-        const qc_impl_v2 *t2 = table2 ? &table2[cmd.descriptor] : nullptr;
-        const bool f32 = cmd.precision == 0;
-        const EvalFn fn = EvalFn(cmd.fn);
-        if (!has_fn(t, t2, f32, fn)) return 2;
-        isolate::Reply reply{isolate::kMagic, cmd.seq, isolate::kReplyOk, cmd.n, 0};
-        for (uint32_t i = 0; i < cmd.n; i++) {
-            shm->progress.store(i, std::memory_order_release);
-            bool clean = f32 ? eval_guarded<float>(t, t2, fn, shm->in[i], shm->out[i])
-                             : eval_guarded<double>(t, t2, fn, shm->in[i], shm->out[i]);
-            if (!clean) {
-                reply.status = isolate::kReplyOutOfBounds, reply.done = i;
-                break;
-            }
-            if (int bytes = trapped()) {
-                reply.status = isolate::kReplyFdWrite, reply.done = i, reply.bytes = uint32_t(bytes);
-                break;
-            }
-        }
-        if (!write_all(g_reply_fd, &reply, sizeof reply)) return 0;
-        if (reply.status != 0) return 3;  // memory may be corrupt: do not serve another batch
-    }
-    return 0;
+    return serve(served, shm);
 }
 
 }  // namespace qc

@@ -42,7 +42,7 @@ using dd::DD;
 
 namespace {
 
-std::atomic<int> g_damage{-1};  // -1: not read from the environment yet
+std::atomic<int> g_damage{int(FastDamage::none)};  // set_fast_damage (the CLI: QC_DAMAGE_FAST_PATH)
 
 constexpr int kSteps = 256;      // table spacing 1/256: reduced arguments |r|, |u| <= 2^-9
 constexpr int kSinTable = 413;   // sin(k/256), cos(k/256), k = 0..412 (k/256 <= 1.61)
@@ -302,19 +302,7 @@ bool arc(const DB a[4], const DB b[4], double t, bool same_ends, bool want_nlerp
 
 void set_fast_damage(FastDamage d) { g_damage.store(int(d)); }
 
-FastDamage fast_damage() {
-    int d = g_damage.load(std::memory_order_relaxed);
-    if (d < 0) {
-        const char *e = std::getenv("QC_DAMAGE_FAST_PATH");
-        FastDamage v = FastDamage::none;
-        if (e && std::strcmp(e, "sine_coefficient") == 0) v = FastDamage::sine_coefficient;
-        if (e && std::strcmp(e, "bound_too_small") == 0) v = FastDamage::bound_too_small;
-        int expected = -1;
-        g_damage.compare_exchange_strong(expected, int(v));
-        d = g_damage.load();
-    }
-    return FastDamage(d);
-}
+FastDamage fast_damage() { return FastDamage(g_damage.load(std::memory_order_relaxed)); }
 
 // ---- the search screen's double-double estimate (fast_reference.h: estimate_slerp_dd) ----
 // The formula of the certified path above, on the same tables and series, in plain double-double without a

@@ -49,8 +49,8 @@ enum class FastDamage {
     sine_coefficient,  // the r^5/5! coefficient of the sine series perturbed by 2^-30 (relative)
     bound_too_small,   // every certified bound divided by 2^20
 };
-// Process-wide; also read once from the environment variable QC_DAMAGE_FAST_PATH (sine_coefficient |
-// bound_too_small) so that an end-to-end test can damage the CLI's fast path.
+// Process-wide, none unless set; the CLI sets it from the environment variable QC_DAMAGE_FAST_PATH
+// (sine_coefficient | bound_too_small) so that an end-to-end test can damage the CLI's fast path.
 void set_fast_damage(FastDamage d);
 FastDamage fast_damage();
 

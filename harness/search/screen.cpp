@@ -2,6 +2,7 @@
 #include "search/screen.h"
 
 #include <algorithm>
+#include <atomic>
 #include <bit>
 #include <cstdlib>
 #include <cstring>
@@ -15,7 +16,7 @@ namespace {
 bool unit_scale(double n) { return n >= 0x1p-300 && n <= 0x1p300; }
 
 // A screen's claimed upper bound on the true error from its estimate e: e (1 + 2^-40) + abs (a quarter of e
-// under QC_DAMAGE_FAST_PATH=screen, the negative control).
+// when damaged, the negative control: set_screen_damaged).
 double claimed_upper(double e, double abs) {
     if (screen_damaged()) e *= 0.25;
     return e * (1 + kScreenRel) + abs;
@@ -23,13 +24,13 @@ double claimed_upper(double e, double abs) {
 
 }  // namespace
 
-bool screen_damaged() {
-    static const bool damaged = [] {
-        const char *e = std::getenv("QC_DAMAGE_FAST_PATH");
-        return e && std::strcmp(e, "screen") == 0;
-    }();
-    return damaged;
-}
+namespace {
+std::atomic<bool> g_screen_damaged{false};
+}  // namespace
+
+void set_screen_damaged(bool damaged) { g_screen_damaged.store(damaged); }
+
+bool screen_damaged() { return g_screen_damaged.load(std::memory_order_relaxed); }
 
 bool screen_slerp(const double q0[4], const double q1[4], double t, double R[4]) {
     if (!(t >= 0 && t <= 1)) return false;

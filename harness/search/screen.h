@@ -67,8 +67,10 @@ double screen_dd_upper(double angle);
 // (search.cpp), and certifies every error it reports.
 void screen_dd_interval(double angle, double &lo, double &hi);
 
-// Negative control for the tests: QC_DAMAGE_FAST_PATH=screen makes the screen claim a quarter of its
-// estimate (an upper bound that is too small), at both levels, which the validation must catch.
+// Negative control for the tests: a damaged screen claims a quarter of its estimate (an upper bound that is
+// too small), at both levels, which the validation must catch. Process-wide, off unless set; the CLI sets it
+// from QC_DAMAGE_FAST_PATH=screen.
+void set_screen_damaged(bool damaged);
 bool screen_damaged();
 
 // A case the search keeps track of, and its angle error: exact (certified), or known to lie in [lo, hi] from
