@@ -2,6 +2,7 @@
 // turning a death, a silence or a scribble into an EvalOutcome.
 #include "isolate/child_process.h"
 #include "isolate/protocol.h"
+#include "quatcheck/names.h"
 
 #include <fcntl.h>
 #include <fmt/format.h>
@@ -17,21 +18,14 @@
 
 namespace qc {
 
-const char *to_string(EvalStatus s) {
-    switch (s) {
-        case EvalStatus::ok:
-            return "ok";
-        case EvalStatus::crashed:
-            return "crashed";
-        case EvalStatus::timeout:
-            return "timeout";
-        case EvalStatus::out_of_bounds:
-            return "out-of-bounds";
-        case EvalStatus::interrupted:
-            return "interrupted";
-    }
-    return "?";
-}
+namespace {
+constexpr std::array kEvalStatusNames{
+    Named{EvalStatus::ok, "ok"}, Named{EvalStatus::crashed, "crashed"}, Named{EvalStatus::timeout, "timeout"},
+    Named{EvalStatus::out_of_bounds, "out-of-bounds"}, Named{EvalStatus::interrupted, "interrupted"}};
+static_assert(distinct_names(kEvalStatusNames));
+}  // namespace
+
+const char *to_string(EvalStatus s) { return name_of(kEvalStatusNames, s); }
 
 namespace {
 

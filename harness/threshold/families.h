@@ -11,6 +11,8 @@
 // the fallback (d >= 0 after the sign flip): the study measures and times each branch on its own that way.
 #pragma once
 
+#include "quatcheck/names.h"
+
 #include <cmath>
 #include <optional>
 #include <string_view>
@@ -20,28 +22,15 @@ namespace qc {
 
 enum class ThresholdFamily { acos_nlerp, acos_lerp, atan2_nlerp };
 
-inline const std::vector<ThresholdFamily> &all_threshold_families() {
-    static const std::vector<ThresholdFamily> f = {ThresholdFamily::acos_nlerp, ThresholdFamily::acos_lerp,
-                                                   ThresholdFamily::atan2_nlerp};
-    return f;
-}
+inline constexpr std::array kThresholdFamilyNames{Named{ThresholdFamily::acos_nlerp, "acos+nlerp"},
+                                                  Named{ThresholdFamily::acos_lerp, "acos+lerp"},
+                                                  Named{ThresholdFamily::atan2_nlerp, "atan2+nlerp"}};
+static_assert(distinct_names(kThresholdFamilyNames));
 
-inline const char *to_string(ThresholdFamily f) {
-    switch (f) {
-        case ThresholdFamily::acos_nlerp:
-            return "acos+nlerp";
-        case ThresholdFamily::acos_lerp:
-            return "acos+lerp";
-        case ThresholdFamily::atan2_nlerp:
-            return "atan2+nlerp";
-    }
-    return "?";
-}
-
+inline const std::vector<ThresholdFamily> &all_threshold_families() { return values_of<kThresholdFamilyNames>(); }
+inline const char *to_string(ThresholdFamily f) { return name_of(kThresholdFamilyNames, f); }
 inline std::optional<ThresholdFamily> parse_threshold_family(std::string_view s) {
-    for (ThresholdFamily f : all_threshold_families())
-        if (s == to_string(f)) return f;
-    return std::nullopt;
+    return parse_name(kThresholdFamilyNames, s);
 }
 
 namespace threshold_detail {
