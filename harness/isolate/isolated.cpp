@@ -196,6 +196,14 @@ private:
         const Io r = sent ? wait_fd(w->reply_fd, POLLIN, deadline, ctx_.stop, w->child.pidfd) : Io::ok;
         auto progress = [&] { return std::min<size_t>(w->shm->progress.load(), n - 1); };
         auto copy_out = [&](size_t k) { std::memcpy(out, w->shm->out, k * 4 * sizeof(double)); };
+        auto died = [&] {  // the worker is gone: the outputs it finished, then how it ended
+            o.done = progress();
+            copy_out(o.done);
+            w->reap_dead();
+            o.status = EvalStatus::crashed;
+            o.detail = w->exit_detail;
+            return o;
+        };
         if (r == Io::timeout || r == Io::interrupted) {
             o.done = progress();
             copy_out(o.done);
@@ -203,14 +211,7 @@ private:
             o.detail = r == Io::timeout ? fmt::format("no answer within {} s", timeout) : "interrupted";
             return o;  // w is killed by its destructor
         }
-        if (r == Io::closed) {  // the worker ended; something it forked keeps its pipe open
-            o.done = progress();
-            copy_out(o.done);
-            w->reap_dead();
-            o.status = EvalStatus::crashed;
-            o.detail = w->exit_detail;
-            return o;
-        }
+        if (r == Io::closed) return died();  // the worker ended; something it forked keeps its pipe open
         isolate::Reply reply{};
         bool got = sent && read_all(w->reply_fd, &reply, sizeof reply);
         if (got && (reply.magic != isolate::kMagic || reply.seq != cmd.seq)) {
@@ -225,14 +226,7 @@ private:
                              "to a descriptor it does not own?)";
             return o;  // w is killed by its destructor
         }
-        if (!got) {
-            o.done = progress();
-            copy_out(o.done);
-            w->reap_dead();
-            o.status = EvalStatus::crashed;
-            o.detail = w->exit_detail;
-            return o;
-        }
+        if (!got) return died();
         if (reply.status == isolate::kReplyFdWrite) {
             o.done = std::min<size_t>(reply.done, n - 1);
             copy_out(o.done);
