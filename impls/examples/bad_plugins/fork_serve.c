@@ -15,7 +15,7 @@ static int forked;
 static void slerp_f64(const double q0[4], const double q1[4], double t, double out[4]) {
     if (triggered(t) && !forked) {
         forked = 1;
-        if (fork() == 0) { record_child_pid(); }
+        if (fork() == 0) record_child_pid(); /* then both copies return the result */
     }
     plain_slerp_f64(q0, q1, t, out);
 }
