@@ -34,6 +34,9 @@ TEST(Names, LookupBothWays) {
     EXPECT_EQ(qc::parse_name(kColours, "Red"), std::nullopt);
     EXPECT_EQ(qc::parse_name(kColours, ""), std::nullopt);
     EXPECT_EQ(qc::values_of<kColours>(), (std::vector<Colour>{Colour::red, Colour::green}));
+    // Negative control of the round trip below: with a name listed twice, the second value does not come back.
+    constexpr std::array twice{Named{Colour::red, "red"}, Named{Colour::green, "red"}};
+    EXPECT_NE(qc::parse_name(twice, qc::name_of(twice, Colour::green)), Colour::green);
 }
 
 // Every listed value of the tool's own enums prints a name that parses back to it.
