@@ -144,7 +144,9 @@ check_mode seq out-of-bounds 'sequence number'
 check_mode count out-of-bounds 'outputs announced'
 check_mode short crashed 'short answer'
 # Negative control of the checker: the well-behaved adapter must not pass as failing.
-( check_mode ok crashed '.' ) 2>&1 | grep -q "^FAIL: ok: uniform status 'ok'" || fail "negative control: check_mode accepted a healthy adapter as crashed"
+# (Into a file: grep -q leaving a pipe early would end the subshell's later lines with SIGPIPE, and pipefail.)
+( check_mode ok crashed '.' ) >"$tmp/control.out" 2>&1
+grep -q "^FAIL: ok: uniform status 'ok'" "$tmp/control.out" || fail "negative control: check_mode accepted a healthy adapter as crashed"
 
 # ---- 3. refused at load time: one line, exit 2 ----
 expect_refused() {  # REGEX COMMAND
