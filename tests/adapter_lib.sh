@@ -3,6 +3,10 @@
 #                                    tests/adapter_case.py; and the same check fails on a scrambled expectation
 #   replay_worst COMMAND GLOB NAME   a short run of the families, then `replay --strict` re-evaluates every
 #                                    worst case to the recorded output; and fails once a recorded output is altered
+#   check_mode MODE STATUS DETAIL_REGEX [PRECISION]
+#                                    (tests/process_*.test.sh) a short run of proc-seed-c.PRECISION (f64 unless
+#                                    given) through "$adapter MODE $adapter_wire", the C adapter misbehaving as
+#                                    MODE: its rows have status STATUS and a detail matching DETAIL_REGEX
 # Needs: qc, src, tmp and fail of tests/lib.sh, after keep_going (the checks go on after a failure).
 known_case() {  # COMMAND FAMILY PRECISION [--squad]
   python3 "$src/tests/adapter_case.py" "$1" "$2" "$3" ${4:-} || fail "$2.$3: the known case${4:+ ($4)}"
@@ -28,4 +32,12 @@ w.writerows(rows)
 PY
   "$qc" replay --strict --plugin-cmd "$1" "$out/altered.csv" >/dev/null 2>&1
   [ $? -eq 1 ] || fail "negative control: $3: replay --strict accepted an altered output"
+}
+check_mode() {
+  local mode="$1" want="$2" detail="$3" impl="proc-seed-c.${4:-f64}" out="$tmp/m-$1"
+  "$qc" run --plugin-cmd "$adapter $mode${adapter_wire:+ $adapter_wire}" --impl "$impl" --op slerp --region uniform \
+    --region near-0 --cases 200 --jobs 1 --timeout 1 --no-leaderboard --out "$out" >"$out.log" 2>&1
+  local rc=$?
+  if [ "$rc" -gt 1 ] || [ ! -f "$out/summary.csv" ]; then fail "$mode: exit $rc, $(head -3 "$out.log")"; return; fi
+  python3 "$src/tests/process_mode_check.py" "$out/summary.csv" "$mode" "$want" "$detail" "$impl" || fail "$mode: the row's status or detail"
 }

@@ -2,6 +2,7 @@
 // component lies within the fast path's own bound, on every region and both precisions; the fallbacks are
 // rare; a damaged fast path (a perturbed series coefficient, a bound too small) is caught.
 #include "reference/fast_reference.h"
+#include "quatcheck/names.h"
 #include "regions/regions.h"
 
 #include <gtest/gtest.h>
@@ -38,19 +39,11 @@ bool within(const DDQuat &f, const RealQuat &m, double bound, double &worst) {
     return ok;
 }
 
-const char *name(FastOutcome o) {
-    switch (o) {
-        case FastOutcome::certified:
-            return "certified";
-        case FastOutcome::undecided_sign:
-            return "undecided_sign";
-        case FastOutcome::bound_too_wide:
-            return "bound_too_wide";
-        case FastOutcome::ill_conditioned:
-            return "ill_conditioned";
-    }
-    return "?";
-}
+constexpr std::array kOutcomeNames{qc::Named{FastOutcome::certified, "certified"},
+                                   qc::Named{FastOutcome::undecided_sign, "undecided_sign"},
+                                   qc::Named{FastOutcome::bound_too_wide, "bound_too_wide"},
+                                   qc::Named{FastOutcome::ill_conditioned, "ill_conditioned"}};
+const char *name(FastOutcome o) { return qc::name_of(kOutcomeNames, o); }
 
 void check_case(const double q0[4], const double q1[4], double t, Precision p, ReferenceEngine &exact, Tally &tally) {
     SlerpReference fast, ref;

@@ -5,10 +5,7 @@
 # are checked, and a missing timing.csv is one line and exit 2.
 # Usage: bash tests/frontier.test.sh BUILD_DIR SOURCE_DIR
 source "$(dirname "$0")/lib.sh" "$@"
-export QC_QUATCHECK="$qc"
-r="$tmp/r"
-mkdir -p "$r"
-"$qc" tables > "$r/schema.json"
+fixture_report
 cat > "$r/summary.csv" <<'CSV'
 impl,op,region,cases,nonfinite,branch_disagree,max_angle_err_rad,p99_angle_err_rad,max_ulp,max_ulp1,max_norm_err_ulp1,ties,max_angle_err_vs_exact_nlerp_rad,status,status_detail,failed_case
 fast.f32,slerp,uniform,10,0,0,1e-2,1e-2,1,1,1,0,,ok,,

@@ -17,6 +17,9 @@
 #                signals a process waits this way for the phase it means to test, not for a fixed time
 #   catches_term PID
 #                PID has a handler for SIGTERM (the SigCgt mask of /proc/PID/status)
+#   fixture_report
+#                r=$tmp/r, a report folder for fixture CSVs holding the build's schema.json, and QC_QUATCHECK
+#                exported (the report scripts ask it for what the schema does not say)
 # A test that goes on after a failed check to report every failure calls `keep_going` first: -e is off, fail
 # counts instead of exiting, and `finish` at the end prints the count and exits 1 when any check failed.
 set -euo pipefail
@@ -73,4 +76,11 @@ expect() {
   else
     pass "exit $got  $(cut -c1-160 "$tmp/expect.err")"
   fi
+}
+
+fixture_report() {
+  export QC_QUATCHECK="$qc"
+  r="$tmp/r"
+  mkdir -p "$r"
+  "$qc" tables >"$r/schema.json"
 }

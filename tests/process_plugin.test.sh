@@ -10,6 +10,7 @@
 source "$(dirname "$0")/lib.sh" "$@"
 keep_going
 adapter="$build/process/c_adapter"
+source "$src/tests/adapter_lib.sh"
 
 # ---- 1. the list and exact round trips ----
 "$qc" list --plugin-cmd "$adapter" >"$tmp/list" 2>&1 || fail "list with the C adapter: $(cat "$tmp/list")"
@@ -136,14 +137,6 @@ print(f"ok   bench times the C adapter from its own clock ({mine[0]['ns_per_call
 PY
 
 # ---- 2. misbehaving adapters: contained, with status and triggering case ----
-check_mode() {  # MODE STATUS DETAIL_REGEX
-  local mode="$1" want="$2" detail="$3" out="$tmp/m-$1"
-  "$qc" run --plugin-cmd "$adapter $mode" --impl 'proc-seed-c.f64' --op slerp --region uniform --region near-0 \
-    --cases 200 --jobs 1 --timeout 1 --no-leaderboard --out "$out" >"$out.log" 2>&1
-  local rc=$?
-  if [ "$rc" -gt 1 ] || [ ! -f "$out/summary.csv" ]; then fail "$mode: exit $rc, $(head -3 "$out.log")"; return; fi
-  python3 "$src/tests/process_mode_check.py" "$out/summary.csv" "$mode" "$want" "$detail" proc-seed-c.f64 || failures=$((failures + 1))
-}
 check_mode crash crashed 'SIGSEGV'
 check_mode hang timeout 'no answer within 1 s'
 check_mode garbage out-of-bounds 'does not start with QCR1'
@@ -151,7 +144,9 @@ check_mode seq out-of-bounds 'sequence number'
 check_mode count out-of-bounds 'outputs announced'
 check_mode short crashed 'short answer'
 # Negative control of the checker: the well-behaved adapter must not pass as failing.
-( check_mode ok crashed '.' ) 2>&1 | grep -q "^FAIL: ok: uniform status 'ok'" || fail "negative control: check_mode accepted a healthy adapter as crashed"
+# (Into a file: grep -q leaving a pipe early would end the subshell's later lines with SIGPIPE, and pipefail.)
+( check_mode ok crashed '.' ) >"$tmp/control.out" 2>&1
+grep -q "^FAIL: ok: uniform status 'ok'" "$tmp/control.out" || fail "negative control: check_mode accepted a healthy adapter as crashed"
 
 # ---- 3. refused at load time: one line, exit 2 ----
 expect_refused() {  # REGEX COMMAND

@@ -9,7 +9,8 @@
 # Usage: process_text.test.sh BUILD_DIR SOURCE_DIR
 source "$(dirname "$0")/lib.sh" "$@"
 keep_going
-adapter="$build/process/c_adapter"
+adapter="$build/process/c_adapter" adapter_wire=text
+source "$src/tests/adapter_lib.sh"
 
 # ---- 1. exact round trips ----
 "$qc" list --plugin-cmd "$adapter ok text" >"$tmp/list" 2>&1 || fail "list with the text adapter: $(cat "$tmp/list")"
@@ -34,14 +35,6 @@ print(f"exact: {len(pairs)} rows of the C adapter over the text wire equal their
 PY
 
 # ---- 2. containment ----
-check_mode() {  # MODE STATUS DETAIL_REGEX [PRECISION]
-  local mode="$1" want="$2" detail="$3" impl="proc-seed-c.${4:-f64}" out="$tmp/m-$1"
-  "$qc" run --plugin-cmd "$adapter $mode text" --impl "$impl" --op slerp --region uniform --region near-0 \
-    --cases 200 --jobs 1 --timeout 1 --no-leaderboard --out "$out" >"$out.log" 2>&1
-  local rc=$?
-  if [ "$rc" -gt 1 ] || [ ! -f "$out/summary.csv" ]; then fail "$mode: exit $rc, $(head -3 "$out.log")"; return; fi
-  python3 "$src/tests/process_mode_check.py" "$out/summary.csv" "$mode" "$want" "$detail" "$impl" || fail "$mode: the row's status or detail"
-}
 check_mode crash crashed 'SIGSEGV'
 check_mode hang timeout 'no answer within 1 s'
 check_mode garbage out-of-bounds "does not start with 'answer SEQ N NANOSECONDS' \(got 'junk "

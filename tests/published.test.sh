@@ -4,10 +4,7 @@
 # "consistent"; Eberly's component figures allow 2x, Kapoulkine's angle figures 1x; a missing row says so.
 # Usage: bash tests/published.test.sh BUILD_DIR SOURCE_DIR
 source "$(dirname "$0")/lib.sh" "$@"
-export QC_QUATCHECK="$qc"
-r="$tmp/r"
-mkdir -p "$r"
-"$QC_QUATCHECK" tables > "$r/schema.json"
+fixture_report
 # eberly4: 9.30819e-4 published; 1.9x in ulp1 * 2^-52 is within the 2x allowance. eberly8: 2.59880e-5
 # published; 2.1x is above it. fnlerp: angle 1.2x the published 6.96632e-3 contradicts; onlerp at the
 # published 7.76255e-4 is consistent. nlerp.f64 is absent.

@@ -6,10 +6,7 @@
 # timing.csv is one line and exit 2.
 # Usage: bash tests/qc_slerp_speed.test.sh BUILD_DIR SOURCE_DIR
 source "$(dirname "$0")/lib.sh" "$@"
-export QC_QUATCHECK="$qc"
-r="$tmp/r"
-mkdir -p "$r"
-"$QC_QUATCHECK" tables > "$r/schema.json"
+fixture_report
 # Accuracy: acc.f32 within 2 ulp1 everywhere; sloppy.f32 over it near 0 only; nan.f32 with non-finite
 # output; ctl.f32 a faster negative control; acc.f64 within.
 cat > "$r/summary.csv" <<'CSV'

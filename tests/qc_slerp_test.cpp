@@ -66,6 +66,19 @@ template <class T> void lerp_below_switch(const T a[4], const T b[4], T t, T out
     for (int i = 0; i < 4; i++) out[i] = T(ref[i]);
 }
 
+// The largest |slerp(a, b, t) - reference| / eps of any component over the given t.
+template <class T, class F> double worst_at(F slerp, const T a[4], const T b[4], std::initializer_list<T> ts, L eps) {
+    double worst = 0;
+    for (T t : ts) {
+        T out[4];
+        L ref[4];
+        slerp(a, b, t, out);
+        reference(a, b, t, ref);
+        for (int i = 0; i < 4; i++) worst = std::max(worst, double(std::fabs(out[i] - ref[i]) / eps));
+    }
+    return worst;
+}
+
 // The worst ulp1 over a walk of cos A across the switch, for one slerp function.
 template <class T, class F> double worst_ulp1_across_seam(F slerp) {
     const L eps = std::ldexp(L(1), 1 - std::numeric_limits<T>::digits);  // 2^(1-p)
@@ -80,13 +93,7 @@ template <class T, class F> double worst_ulp1_across_seam(F slerp) {
             L s = std::sqrt((1 - c) * (1 + c));
             T a[4], b[4];
             for (int i = 0; i < 4; i++) a[i] = T(q[i]), b[i] = T(c * q[i] + s * v[i]);
-            for (T t : {T(0.125), T(0.375), T(0.5), T(0.8125), T(0.96875)}) {
-                T out[4];
-                L ref[4];
-                slerp(a, b, t, out);
-                reference(a, b, t, ref);
-                for (int i = 0; i < 4; i++) worst = std::max(worst, double(std::fabs(out[i] - ref[i]) / eps));
-            }
+            worst = std::max(worst, worst_at<T>(slerp, a, b, {T(0.125), T(0.375), T(0.5), T(0.8125), T(0.96875)}, eps));
         }
     }
     return worst;
@@ -125,13 +132,7 @@ template <class F> double worst_ulp1_small_arcs_f32(F slerp, std::initializer_li
             L A = std::ldexp(L(1), e);
             float a[4], b[4];
             for (int i = 0; i < 4; i++) a[i] = float(q[i]), b[i] = float(std::cos(A) * q[i] + std::sin(A) * v[i]);
-            for (float t : ts) {
-                float out[4];
-                L ref[4];
-                slerp(a, b, t, out);
-                reference(a, b, t, ref);
-                for (int i = 0; i < 4; i++) worst = std::max(worst, double(std::fabs(out[i] - ref[i]) / eps));
-            }
+            worst = std::max(worst, worst_at<float>(slerp, a, b, ts, eps));
         }
     }
     return worst;
@@ -198,13 +199,7 @@ template <class F> double worst_ulp1_long_arcs_f32(F slerp) {
             L c = (1 - std::ldexp(L(1), -7)) * k / 1000, s = std::sqrt((1 - c) * (1 + c));
             float a[4], b[4];
             for (int i = 0; i < 4; i++) a[i] = float(q[i]), b[i] = float(c * q[i] + s * v[i]);
-            for (float t : {0.0f, 0.1f, 0.37f, 0.5f, 0.77f, 0.999f, 1.0f}) {
-                float out[4];
-                L ref[4];
-                slerp(a, b, t, out);
-                reference(a, b, t, ref);
-                for (int i = 0; i < 4; i++) worst = std::max(worst, double(std::fabs(out[i] - ref[i]) / eps));
-            }
+            worst = std::max(worst, worst_at<float>(slerp, a, b, {0.0f, 0.1f, 0.37f, 0.5f, 0.77f, 0.999f, 1.0f}, eps));
         }
     }
     return worst;

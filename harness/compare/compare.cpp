@@ -1,4 +1,5 @@
 #include "compare/compare.h"
+#include "quatcheck/names.h"
 #include "tables/quote.h"
 
 #include <fmt/format.h>
@@ -65,23 +66,15 @@ double angle_floor_rad(const std::string &impl, const CompareOptions &o) {
     return 4 * o.floor_ulp1 * eps_of_impl(impl);
 }
 
-const char *to_string(Change c) {
-    switch (c) {
-        case Change::regression:
-            return "REGRESSION";
-        case Change::improvement:
-            return "improvement";
-        case Change::only_baseline:
-            return "only in baseline";
-        case Change::only_current:
-            return "only in current";
-        case Change::timing_slower:
-            return "slower";
-        case Change::timing_faster:
-            return "faster";
-    }
-    return "?";
-}
+namespace {
+constexpr std::array kChangeNames{
+    Named{Change::regression, "REGRESSION"},          Named{Change::improvement, "improvement"},
+    Named{Change::only_baseline, "only in baseline"}, Named{Change::only_current, "only in current"},
+    Named{Change::timing_slower, "slower"},           Named{Change::timing_faster, "faster"}};
+static_assert(distinct_names(kChangeNames));
+}  // namespace
+
+const char *to_string(Change c) { return name_of(kChangeNames, c); }
 
 size_t Comparison::count(Change c) const {
     return size_t(std::count_if(findings.begin(), findings.end(), [&](const Finding &f) { return f.change == c; }));

@@ -1,4 +1,5 @@
 #include "conform/conform.h"
+#include "quatcheck/names.h"
 #include "run/parallel.h"
 
 #include "tables/schemas.h"
@@ -11,19 +12,13 @@
 
 namespace qc {
 
-const char *to_string(Verdict v) {
-    switch (v) {
-        case Verdict::pass:
-            return "pass";
-        case Verdict::fail:
-            return "fail";
-        case Verdict::known:
-            return "known";
-        case Verdict::skip:
-            return "skip";
-    }
-    return "?";
-}
+namespace {
+constexpr std::array kVerdictNames{Named{Verdict::pass, "pass"}, Named{Verdict::fail, "fail"},
+                                   Named{Verdict::known, "known"}, Named{Verdict::skip, "skip"}};
+static_assert(distinct_names(kVerdictNames));
+}  // namespace
+
+const char *to_string(Verdict v) { return name_of(kVerdictNames, v); }
 
 std::vector<const Property *> select_properties(const std::vector<std::string> &names) {
     std::vector<const Property *> out;

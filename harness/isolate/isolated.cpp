@@ -2,6 +2,7 @@
 // turning a death, a silence or a scribble into an EvalOutcome.
 #include "isolate/child_process.h"
 #include "isolate/protocol.h"
+#include "quatcheck/names.h"
 
 #include <fcntl.h>
 #include <fmt/format.h>
@@ -17,21 +18,14 @@
 
 namespace qc {
 
-const char *to_string(EvalStatus s) {
-    switch (s) {
-        case EvalStatus::ok:
-            return "ok";
-        case EvalStatus::crashed:
-            return "crashed";
-        case EvalStatus::timeout:
-            return "timeout";
-        case EvalStatus::out_of_bounds:
-            return "out-of-bounds";
-        case EvalStatus::interrupted:
-            return "interrupted";
-    }
-    return "?";
-}
+namespace {
+constexpr std::array kEvalStatusNames{
+    Named{EvalStatus::ok, "ok"}, Named{EvalStatus::crashed, "crashed"}, Named{EvalStatus::timeout, "timeout"},
+    Named{EvalStatus::out_of_bounds, "out-of-bounds"}, Named{EvalStatus::interrupted, "interrupted"}};
+static_assert(distinct_names(kEvalStatusNames));
+}  // namespace
+
+const char *to_string(EvalStatus s) { return name_of(kEvalStatusNames, s); }
 
 namespace {
 
@@ -203,6 +197,14 @@ private:
         const Io r = sent ? wait_fd(w->reply_fd, POLLIN, deadline, ctx_.stop, w->child.pidfd) : Io::ok;
         auto progress = [&] { return std::min<size_t>(w->shm->progress.load(), n - 1); };
         auto copy_out = [&](size_t k) { std::memcpy(out, w->shm->out, k * 4 * sizeof(double)); };
+        auto died = [&] {  // the worker is gone: the outputs it finished, then how it ended
+            o.done = progress();
+            copy_out(o.done);
+            w->reap_dead();
+            o.status = EvalStatus::crashed;
+            o.detail = w->exit_detail;
+            return o;
+        };
         if (r == Io::timeout || r == Io::interrupted) {
             o.done = progress();
             copy_out(o.done);
@@ -210,14 +212,7 @@ private:
             o.detail = r == Io::timeout ? fmt::format("no answer within {} s", timeout) : "interrupted";
             return o;  // w is killed by its destructor
         }
-        if (r == Io::closed) {  // the worker ended; something it forked keeps its pipe open
-            o.done = progress();
-            copy_out(o.done);
-            w->reap_dead();
-            o.status = EvalStatus::crashed;
-            o.detail = w->exit_detail;
-            return o;
-        }
+        if (r == Io::closed) return died();  // the worker ended; something it forked keeps its pipe open
         isolate::Reply reply{};
         bool got = sent && read_all(w->reply_fd, &reply, sizeof reply);
         if (got && (reply.magic != isolate::kMagic || reply.seq != cmd.seq)) {
@@ -232,14 +227,7 @@ private:
                              "to a descriptor it does not own?)";
             return o;  // w is killed by its destructor
         }
-        if (!got) {
-            o.done = progress();
-            copy_out(o.done);
-            w->reap_dead();
-            o.status = EvalStatus::crashed;
-            o.detail = w->exit_detail;
-            return o;
-        }
+        if (!got) return died();
         if (reply.status == isolate::kReplyFdWrite) {
             o.done = std::min<size_t>(reply.done, n - 1);
             copy_out(o.done);

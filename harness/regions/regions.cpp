@@ -1,37 +1,21 @@
 #include "regions/regions.h"
+#include "quatcheck/names.h"
 
 #include <cmath>
 #include <limits>
 
 namespace qc {
 
-const std::vector<Region> &all_regions() {
-    static const std::vector<Region> r = {Region::uniform, Region::near_0, Region::near_half_pi, Region::near_pi,
-                                          Region::threshold};
-    return r;
-}
+namespace {
+constexpr std::array kRegionNames{Named{Region::uniform, "uniform"}, Named{Region::near_0, "near-0"},
+                                  Named{Region::near_half_pi, "near-half-pi"}, Named{Region::near_pi, "near-pi"},
+                                  Named{Region::threshold, "threshold"}};
+static_assert(distinct_names(kRegionNames));
+}  // namespace
 
-const char *to_string(Region r) {
-    switch (r) {
-        case Region::uniform:
-            return "uniform";
-        case Region::near_0:
-            return "near-0";
-        case Region::near_half_pi:
-            return "near-half-pi";
-        case Region::near_pi:
-            return "near-pi";
-        case Region::threshold:
-            return "threshold";
-    }
-    return "?";
-}
-
-std::optional<Region> parse_region(std::string_view s) {
-    for (Region r : all_regions())
-        if (s == to_string(r)) return r;
-    return std::nullopt;
-}
+const std::vector<Region> &all_regions() { return values_of<kRegionNames>(); }
+const char *to_string(Region r) { return name_of(kRegionNames, r); }
+std::optional<Region> parse_region(std::string_view s) { return parse_name(kRegionNames, s); }
 
 double Rng::log_uniform(double lo, double hi) { return std::exp(uniform(std::log(lo), std::log(hi))); }
 

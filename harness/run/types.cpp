@@ -1,26 +1,16 @@
+#include "quatcheck/names.h"
 #include "quatcheck/types.h"
 
 namespace qc {
 
 const char *to_string(Precision p) { return p == Precision::f32 ? "f32" : "f64"; }
 
-const char *to_string(Op op) {
-    switch (op) {
-        case Op::slerp:
-            return "slerp";
-        case Op::nlerp:
-            return "nlerp";
-        case Op::squad:
-            return "squad";
-    }
-    return "?";
-}
+namespace {
+constexpr std::array kOpNames{Named{Op::slerp, "slerp"}, Named{Op::nlerp, "nlerp"}, Named{Op::squad, "squad"}};
+static_assert(distinct_names(kOpNames));
+}  // namespace
 
-std::optional<Op> parse_op(std::string_view s) {
-    if (s == "slerp") return Op::slerp;
-    if (s == "nlerp") return Op::nlerp;
-    if (s == "squad") return Op::squad;
-    return std::nullopt;
-}
+const char *to_string(Op op) { return name_of(kOpNames, op); }
+std::optional<Op> parse_op(std::string_view s) { return parse_name(kOpNames, s); }
 
 }  // namespace qc

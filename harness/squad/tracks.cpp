@@ -1,36 +1,21 @@
 #include "squad/tracks.h"
+#include "quatcheck/names.h"
 
 #include <cmath>
 
 namespace qc {
 
-const std::vector<TrackRegion> &all_track_regions() {
-    static const std::vector<TrackRegion> r = {TrackRegion::random, TrackRegion::near_equal, TrackRegion::quarter_turn,
-                                               TrackRegion::threshold, TrackRegion::sign_flip};
-    return r;
-}
+namespace {
+constexpr std::array kTrackRegionNames{
+    Named{TrackRegion::random, "random"}, Named{TrackRegion::near_equal, "near-equal"},
+    Named{TrackRegion::quarter_turn, "quarter-turn"}, Named{TrackRegion::threshold, "threshold"},
+    Named{TrackRegion::sign_flip, "sign-flip"}};
+static_assert(distinct_names(kTrackRegionNames));
+}  // namespace
 
-const char *to_string(TrackRegion r) {
-    switch (r) {
-        case TrackRegion::random:
-            return "random";
-        case TrackRegion::near_equal:
-            return "near-equal";
-        case TrackRegion::quarter_turn:
-            return "quarter-turn";
-        case TrackRegion::threshold:
-            return "threshold";
-        case TrackRegion::sign_flip:
-            return "sign-flip";
-    }
-    return "?";
-}
-
-std::optional<TrackRegion> parse_track_region(std::string_view s) {
-    for (TrackRegion r : all_track_regions())
-        if (s == to_string(r)) return r;
-    return std::nullopt;
-}
+const std::vector<TrackRegion> &all_track_regions() { return values_of<kTrackRegionNames>(); }
+const char *to_string(TrackRegion r) { return name_of(kTrackRegionNames, r); }
+std::optional<TrackRegion> parse_track_region(std::string_view s) { return parse_name(kTrackRegionNames, s); }
 
 Rng track_rng(uint64_t seed, Precision p, TrackRegion r, uint64_t index) {
     // A stream apart from the two-key regions': a different constant in the mix.

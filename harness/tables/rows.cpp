@@ -16,6 +16,16 @@ namespace {
 // A number cell that the schema requires, or 0 when its column is absent.
 double figure(const Table &t, size_t i, const char *column) { return t.number(i, column).value_or(0); }
 
+// A row with the columns that say which one it is read: its line, impl, op and region.
+template <class Row> Row keyed_row(const Table &t, size_t i) {
+    Row r;
+    r.line = t.line(i);
+    r.impl = t.text(i, "impl");
+    r.op = t.text(i, "op");
+    r.region = t.text(i, "region");
+    return r;
+}
+
 // run.json: the group, library version and origin of each selected implementation, into t.implementations;
 // the run's seed and cases per region, when present.
 void read_run_json(const std::string &path, const std::string &text, ReportTables &t) {
@@ -89,11 +99,7 @@ std::vector<SummaryRow> read_summary(const Table &t) {
     const bool squad = &t.schema() == &tables::squad_summary;
     std::vector<SummaryRow> rows;
     for (size_t i = 0; i < t.size(); i++) {
-        SummaryRow r;
-        r.line = t.line(i);
-        r.impl = t.text(i, "impl");
-        r.op = t.text(i, "op");
-        r.region = t.text(i, "region");
+        auto r = keyed_row<SummaryRow>(t, i);
         r.cases = t.count(i, "cases");
         r.nonfinite = t.count(i, "nonfinite");
         if (r.nonfinite > r.cases) t.fail(i, fmt::format("nonfinite {} exceeds cases {}", r.nonfinite, r.cases));
@@ -135,11 +141,7 @@ std::vector<TimingRow> read_timing(const Table &t) {
 std::vector<WorstCaseRow> read_worst_cases(const Table &t) {
     std::vector<WorstCaseRow> rows;
     for (size_t i = 0; i < t.size(); i++) {
-        WorstCaseRow r;
-        r.line = t.line(i);
-        r.impl = t.text(i, "impl");
-        r.op = t.text(i, "op");
-        r.region = t.text(i, "region");
+        auto r = keyed_row<WorstCaseRow>(t, i);
         const char *k = "wxyz";
         for (int c = 0; c < 4; c++) {
             r.q0[c] = t.text(i, fmt::format("q0_{}", k[c]));

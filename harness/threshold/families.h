@@ -11,6 +11,8 @@
 // the fallback (d >= 0 after the sign flip): the study measures and times each branch on its own that way.
 #pragma once
 
+#include "quatcheck/names.h"
+
 #include <cmath>
 #include <optional>
 #include <string_view>
@@ -20,28 +22,15 @@ namespace qc {
 
 enum class ThresholdFamily { acos_nlerp, acos_lerp, atan2_nlerp };
 
-inline const std::vector<ThresholdFamily> &all_threshold_families() {
-    static const std::vector<ThresholdFamily> f = {ThresholdFamily::acos_nlerp, ThresholdFamily::acos_lerp,
-                                                   ThresholdFamily::atan2_nlerp};
-    return f;
-}
+inline constexpr std::array kThresholdFamilyNames{Named{ThresholdFamily::acos_nlerp, "acos+nlerp"},
+                                                  Named{ThresholdFamily::acos_lerp, "acos+lerp"},
+                                                  Named{ThresholdFamily::atan2_nlerp, "atan2+nlerp"}};
+static_assert(distinct_names(kThresholdFamilyNames));
 
-inline const char *to_string(ThresholdFamily f) {
-    switch (f) {
-        case ThresholdFamily::acos_nlerp:
-            return "acos+nlerp";
-        case ThresholdFamily::acos_lerp:
-            return "acos+lerp";
-        case ThresholdFamily::atan2_nlerp:
-            return "atan2+nlerp";
-    }
-    return "?";
-}
-
+inline const std::vector<ThresholdFamily> &all_threshold_families() { return values_of<kThresholdFamilyNames>(); }
+inline const char *to_string(ThresholdFamily f) { return name_of(kThresholdFamilyNames, f); }
 inline std::optional<ThresholdFamily> parse_threshold_family(std::string_view s) {
-    for (ThresholdFamily f : all_threshold_families())
-        if (s == to_string(f)) return f;
-    return std::nullopt;
+    return parse_name(kThresholdFamilyNames, s);
 }
 
 namespace threshold_detail {
@@ -56,6 +45,17 @@ template <class T> void linear(const T q0[4], const T q1[4], T s, T t, bool norm
     for (int i = 0; i < 4; i++) out[i] /= n;
 }
 
+// d = |q0.q1| and its sign s (+1 at 0): the short-arc flip, which the callers apply as s q1.
+template <class T> T short_arc(const T q0[4], const T q1[4], T &s) {
+    T d = dot4(q0, q1);
+    s = T(1);
+    if (d < T(0)) {
+        d = -d;
+        s = T(-1);
+    }
+    return d;
+}
+
 template <class T> void arc(const T q0[4], const T q1[4], T s, T t, T W, T out[4]) {
     T sw = std::sin(W);
     T a = std::sin((T(1) - t) * W) / sw;
@@ -68,12 +68,7 @@ template <class T> void arc(const T q0[4], const T q1[4], T s, T t, T W, T out[4
 // acos+nlerp: acos arc, normalised lerp above tau (the seed routine's structure).
 template <class T> void slerp_acos_nlerp(const T q0[4], const T q1[4], T t, T tau, T out[4]) {
     using namespace threshold_detail;
-    T d = dot4(q0, q1);
-    T s = T(1);
-    if (d < T(0)) {
-        d = -d;
-        s = T(-1);
-    }
+    T s, d = short_arc(q0, q1, s);
     if (d > tau) return linear(q0, q1, s, t, true, out);
     arc(q0, q1, s, t, std::acos(d), out);
 }
@@ -81,12 +76,7 @@ template <class T> void slerp_acos_nlerp(const T q0[4], const T q1[4], T t, T ta
 // acos+lerp: acos arc, un-normalised lerp above tau.
 template <class T> void slerp_acos_lerp(const T q0[4], const T q1[4], T t, T tau, T out[4]) {
     using namespace threshold_detail;
-    T d = dot4(q0, q1);
-    T s = T(1);
-    if (d < T(0)) {
-        d = -d;
-        s = T(-1);
-    }
+    T s, d = short_arc(q0, q1, s);
     if (d > tau) return linear(q0, q1, s, t, false, out);
     arc(q0, q1, s, t, std::acos(d), out);
 }
@@ -94,12 +84,7 @@ template <class T> void slerp_acos_lerp(const T q0[4], const T q1[4], T t, T tau
 // atan2+nlerp: W = 2 atan2(|q0 - s q1|, |q0 + s q1|), normalised lerp above tau.
 template <class T> void slerp_atan2_nlerp(const T q0[4], const T q1[4], T t, T tau, T out[4]) {
     using namespace threshold_detail;
-    T d = dot4(q0, q1);
-    T s = T(1);
-    if (d < T(0)) {
-        d = -d;
-        s = T(-1);
-    }
+    T s, d = short_arc(q0, q1, s);
     if (d > tau) return linear(q0, q1, s, t, true, out);
     T diff = 0, sum = 0;
     for (int i = 0; i < 4; i++) {

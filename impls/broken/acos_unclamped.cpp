@@ -2,21 +2,15 @@
 // to [-1, 1] and no small-angle branch: equal ends give sin(0)/sin(0) = NaN, and a dot product that rounds
 // above 1 gives acos = NaN. Meant to be caught by `finite`.
 #include "quatcheck/registry.h"
-
-#include <cmath>
+#include "seed_steps.h"
 
 namespace {
 
+using namespace qc_broken;
+
 template <class T> void slerp(const T q0[4], const T q1_in[4], T t, T out[4]) {
-    T q1[4] = {q1_in[0], q1_in[1], q1_in[2], q1_in[3]};
-    T d = q0[0] * q1[0] + q0[1] * q1[1] + q0[2] * q1[2] + q0[3] * q1[3];
-    if (d < T(0)) {
-        d = -d;
-        for (T &c : q1) c = -c;
-    }
-    T w = std::acos(d);
-    T a = std::sin((T(1) - t) * w) / std::sin(w), b = std::sin(t * w) / std::sin(w);
-    for (int i = 0; i < 4; i++) out[i] = a * q0[i] + b * q1[i];
+    T q1[4];
+    arc(q0, q1, short_arc(q0, q1_in, q1), t, out);  // acos(d) however far d rounds past 1
 }
 
 const qc_impl_v1 table = {"broken-acos-unclamped", slerp<float>, nullptr, nullptr, nullptr,

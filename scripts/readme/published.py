@@ -123,13 +123,20 @@ def main(report):
           "the published location it may sit. *ratio* = measured / published.\n")
     print("| source | implementation | published figure | published | measured | ratio | allows | reading |")
     print("|---|---|---|---:|---:|---:|---:|---|")
-    for impl, op, what, value, quantity, allowance, source in PUBLISHED:
+
+    def lookup(table, impl, op, quantity, source, label, what, value):
+        """The source's reference mark and the measured quantity; None (with the row said) when not in the report."""
         if source not in sources:
             sources.append(source)
         ref = f"[{sources.index(source) + 1}]"
-        measured = worst.get((impl, op), {}).get(quantity)
+        measured = table.get((impl, op), {}).get(quantity)
         if measured is None:
-            print(f"| {ref} | `{impl}` | {what} | {value:.6g} | _(not in this report)_ | | | |")
+            print(f"| {ref} | {label} | {what} | {value:.6g} | _(not in this report)_ | | | |")
+        return ref, measured
+
+    for impl, op, what, value, quantity, allowance, source in PUBLISHED:
+        ref, measured = lookup(worst, impl, op, quantity, source, f"`{impl}`", what, value)
+        if measured is None:
             continue
         ratio = measured / value
         unit = {ANGLE: "rad", HALF_ANGLE: "rad (rotation angle / 2)", COMPONENT: "per component"}[quantity]
@@ -139,12 +146,8 @@ def main(report):
               f"{allowance:g}x | {reading} |")
     where = worst_locations(report)
     for impl, op, what, value, quantity, source in LOCATIONS:
-        if source not in sources:
-            sources.append(source)
-        ref = f"[{sources.index(source) + 1}]"
-        measured = where.get((impl, op), {}).get(quantity)
+        ref, measured = lookup(where, impl, op, quantity, source, f"`{impl}` {op}", what, value)
         if measured is None:
-            print(f"| {ref} | `{impl}` {op} | {what} | {value:.6g} | _(not in this report)_ | | | |")
             continue
         ratio = measured / value
         reading = ("reproduced (a sampled worst case sits near the true one)"

@@ -26,15 +26,20 @@ def ns(suite, prec, region="all", op="slerp"):
     sys.exit(f"throughput.py: no {suite}/{op}/{prec}/{region} row in throughput.csv")
 
 
+def suite_ns(prec):
+    """ns per case of each (suite, op) the two tables show, at precision prec."""
+    shown = [("reference", "slerp"), ("floor", "slerp"), ("fast_reference", "slerp"), ("metric", "slerp"),
+             ("metric", "nlerp"), ("metric_fast", "slerp"), ("metric_fast", "nlerp")]
+    return {(suite, op): ns(suite, prec, op=op)[0] for suite, op in shown}
+
+
 print(f"Measured by `quatcheck bench` on {info['build'].get('cpu_model', 'unknown CPU')}, "
       f"{info['repetitions']} repetitions of {info['min_time_s']} s; CPU time per case, mean over repetitions.\n")
 print("| precision | BM_Reference (ns/case) | BM_MpfrFloor (ns/case) | ratio | cases recomputed | reference cases/s/core | BM_Metric slerp / nlerp (ns) |")
 print("|---|---|---|---|---|---|---|")
 for prec in ("f32", "f64"):
-    ref, rr = ns("reference", prec)
-    flo, _ = ns("floor", prec)
-    ms, _ = ns("metric", prec, op="slerp")
-    mn, _ = ns("metric", prec, op="nlerp")
+    t, rr = suite_ns(prec), ns("reference", prec)[1]
+    ref, flo, ms, mn = t["reference", "slerp"], t["floor", "slerp"], t["metric", "slerp"], t["metric", "nlerp"]
     print(f"| {prec} | {ref:.0f} | {flo:.0f} | {ref / flo:.2f}x | {float(rr['recomputed_fraction']) * 100:.0f} % | "
           f"{1e9 / ref:,.0f} | {ms:.0f} / {mn:.0f} |")
 print("\nThe certified double-double fast path (`--reference fast`, the default) beside MPFR (`--reference mpfr`), "
@@ -43,12 +48,9 @@ print("| precision | BM_FastReference (ns/case) | BM_Reference, MPFR (ns/case) |
       "BM_MetricFast slerp / nlerp (ns) | BM_Metric slerp / nlerp (ns) | metric speed-up |")
 print("|---|---|---|---|---|---|---|---|")
 for prec in ("f32", "f64"):
-    fr, frr = ns("fast_reference", prec)
-    ref, _ = ns("reference", prec)
-    fs, _ = ns("metric_fast", prec, op="slerp")
-    fn, _ = ns("metric_fast", prec, op="nlerp")
-    ms, _ = ns("metric", prec, op="slerp")
-    mn, _ = ns("metric", prec, op="nlerp")
+    t, frr = suite_ns(prec), ns("fast_reference", prec)[1]
+    fr, ref = t["fast_reference", "slerp"], t["reference", "slerp"]
+    fs, fn, ms, mn = t["metric_fast", "slerp"], t["metric_fast", "nlerp"], t["metric", "slerp"], t["metric", "nlerp"]
     fb = frr.get("fallback_fraction") or "0"
     print(f"| {prec} | {fr:.0f} | {ref:.0f} | **{ref / fr:.1f}x** | {float(fb) * 100:.2f} % | {fs:.0f} / {fn:.0f} | "
           f"{ms:.0f} / {mn:.0f} | {(ms + mn) / (fs + fn):.1f}x |")

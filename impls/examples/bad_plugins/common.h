@@ -1,6 +1,10 @@
 /* Shared by the misbehaving test plugins: a plain slerp that is correct where the plugin behaves. */
+#include <fcntl.h>
 #include <math.h>
 #include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
 
 #include "quatcheck/plugin.h"
 
@@ -22,3 +26,15 @@ static inline void plain_slerp_f64(const double q0[4], const double q1[4], doubl
 
 /* The misbehaviour is triggered by t in (0.9, 1): some cases of every region, never the first few. */
 static inline int triggered(double t) { return t > 0.9 && t < 1.0; }
+
+/* In a forked child: appends its pid to the file $QC_TEST_CHILD_PIDS names (if set), so that a test can check
+ * the child is gone. */
+static inline void record_child_pid(void) {
+    const char *path = getenv("QC_TEST_CHILD_PIDS");
+    if (path) {
+        int fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+        char buf[32];
+        int n = snprintf(buf, sizeof buf, "%d\n", (int)getpid());
+        if (fd >= 0 && write(fd, buf, (size_t)n) == n) close(fd);
+    }
+}

@@ -13,13 +13,7 @@ static void slerp_f64(const double q0[4], const double q1[4], double t, double o
     if (!forked) {
         forked = 1;
         if (fork() == 0) {
-            const char *path = getenv("QC_TEST_CHILD_PIDS");
-            if (path) {
-                int fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
-                char buf[32];
-                int n = snprintf(buf, sizeof buf, "%d\n", (int)getpid());
-                if (fd >= 0 && write(fd, buf, (size_t)n) == n) close(fd);
-            }
+            record_child_pid();
             sleep(60);
             _exit(0);
         }
