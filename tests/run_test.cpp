@@ -2,6 +2,7 @@
 #include "tables/rows.h"
 #include "report/run_report.h"
 #include "run/runner.h"
+#include "plugins/select.h"
 #include "metrics/comparison.h"
 #include "metrics/metrics.h"
 #include "pipeline/pipeline.h"
