@@ -104,8 +104,8 @@ public:
         // and at most 4096 (the protocol's largest batch), so that large runs make few round trips and small
         // ones still give every thread work. The figures do not depend on it (every case is measured on its
         // own); only an interrupted run's kept prefix does.
-        const bool remote =
-            std::any_of(idx_.begin(), idx_.end(), [&](size_t k) { return !impl(k).backend->in_process(); });
+        const bool remote = std::any_of(idx_.begin(), idx_.end(),
+                                        [&](size_t i) { return !plan_.selected[i].impl->backend->in_process(); });
         chunk_ = remote ? std::clamp<uint64_t>(n_ / (4 * uint64_t(plan.jobs)), 512, 4096) : 32;
         fail_at_.assign(nio_, n_);
         fail_outcome_.resize(nio_);
@@ -180,7 +180,7 @@ private:
 template <class T> ReferenceStats RegionSampler<T>::worker() {
     Thread th(Format<T>::precision, plan_.options.reference, chunk_, nio_);
     th.cmp.reference.set_nlerp_wanted(
-        std::any_of(idx_.begin(), idx_.end(), [&](size_t k) { return op(k) == Op::nlerp; }));
+        std::any_of(idx_.begin(), idx_.end(), [&](size_t i) { return plan_.selected[i].op == Op::nlerp; }));
     for (;;) {
         if (ctx_.stop.requested()) stopped_.store(true);
         if (stopped_.load()) break;
