@@ -252,9 +252,9 @@ void runner_case(benchmark::State &st, ReferenceMode mode, std::shared_ptr<std::
     // long run (the heap grown, the pages touched, every lazy symbol bound), in either mode alike; without it
     // the first repetition measured 10-20 % slower than the others, and by how much depended on what ran before.
     static std::once_flag warmed[2];
-    std::call_once(warmed[mode == ReferenceMode::fast ? 0 : 1], [&] { RunResult w = run(opt, *catalogue); });
+    std::call_once(warmed[mode == ReferenceMode::fast ? 0 : 1], [&] { RunOutput w = run(opt, *catalogue); });
     for (auto _ : st) {
-        RunResult r = run(opt, *catalogue);
+        RunOutput r = run(opt, *catalogue);
         rows = r.rows.size();
         benchmark::DoNotOptimize(r);
     }

@@ -1,4 +1,4 @@
-// libFuzzer target for the shard.bin reader (read_shards, harness/run/shard.cpp), what `quatcheck merge`
+// libFuzzer target for the shard.bin reader (read_shards, harness/run/shard_file.cpp), what `quatcheck merge`
 // reads. Any input must either be accepted as a whole run or raise qc::InputError/UsageError with one line
 // "merge: ..."; anything else (another exception, a crash, a sanitizer report) is a bug.
 //
@@ -6,8 +6,8 @@
 // before it is read (so that mutations reach the payload and header parsers behind the checksum check);
 // anything else -> the rest is a shard.bin as it is (the checksum check itself).
 // Built and run by tests/robust_fuzz.test.sh with Debian's clang (-fsanitize=fuzzer,address,undefined): this
-// file and shard.cpp are compiled with it, the rest of the harness comes from the build's static libraries.
-#include "run/shard.h"
+// file, shard_file.cpp and shard.cpp are compiled with it, the rest of the harness comes from the build's static libraries.
+#include "run/shard_file.h"
 #include "merge_fuzz.h"
 
 #include <fmt/format.h>
@@ -23,7 +23,7 @@
 
 namespace {
 
-// FNV-1a 64, as shard.cpp computes it over the payload.
+// FNV-1a 64, as shard_file.cpp computes it over the payload.
 std::string fnv1a64(const char *p, size_t n) {
     uint64_t h = 0xcbf29ce484222325ull;
     for (size_t i = 0; i < n; i++) h = (h ^ uint8_t(p[i])) * 0x100000001b3ull;
@@ -60,7 +60,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         qc::RunResult r = qc::read_shards({dir}, qc_fuzz::catalogue());
         // Accepted: what read_shards promises of a run it returns.
         for (const auto &sl : r.slices) {
-            if (sl.end < sl.begin || sl.end > r.options.cases || sl.arc_w.size() != sl.end - sl.begin) std::abort();
+            if (sl.end < sl.begin || sl.end > r.plan.options.cases || sl.arc_w.size() != sl.end - sl.begin)
+                std::abort();
             for (const auto &row : sl.rows)
                 if (row.angle_err_rad.size() > sl.end - sl.begin) std::abort();
         }

@@ -307,7 +307,7 @@ TEST(Leaderboard, RunWritesTheLeaderboardOfItsOwnSummary) {
     o.regions = {Region::uniform, Region::near_pi};
     o.cases = 200;
     o.jobs = 2;
-    RunResult r = run(o, cat);
+    RunOutput r = run(o, cat);
     {
         ReportDir dir(tmp.path);
         write_run_report(r, dir);
@@ -317,15 +317,18 @@ TEST(Leaderboard, RunWritesTheLeaderboardOfItsOwnSummary) {
     ASSERT_FALSE(csv.empty());
     EXPECT_NE(tmp.get("leaderboard.md").find("| # | implementation |"), std::string::npos);
     Leaderboard b = board(files_in(tmp.path), tmp.path);
-    EXPECT_EQ(b.rows.size(), r.selected.size());
+    EXPECT_EQ(b.rows.size(), r.plan.selected.size());
     EXPECT_EQ(csv, leaderboard_csv(b));  // `quatcheck leaderboard` on the folder regenerates the same CSV
     for (const auto &row : b.rows) {
         double worst = 0;
-        for (const auto &rr : r.rows)
+        for (size_t k = 0; k < r.rows.size(); k++) {
+            const RowResult &rr = r.rows[k];
             if (rr.impl->name == row.impl && to_string(rr.op) == row.op) {
                 worst = std::max(worst, rr.max_angle_err_rad);
-                if (!std::isnan(rr.max_angle_err_search_rad)) worst = std::max(worst, rr.max_angle_err_search_rad);
+                const double found = r.search_of(k).max_angle_err_rad;
+                if (!std::isnan(found)) worst = std::max(worst, found);
             }
+        }
         EXPECT_EQ(num(row.worst_angle_err_rad), num(worst)) << row.impl;
     }
     for (size_t i = 1; i < b.rows.size(); i++)

@@ -35,7 +35,7 @@ TEST(Plugin, ExamplePluginLoadsBesideTheBuiltins) {
     opt.impl_filters = {"example-slerp"};
     opt.cases = 200;
     opt.jobs = 1;
-    RunResult r = run(opt, cat);
+    RunOutput r = run(opt, cat);
     ASSERT_EQ(r.rows.size(), 3u * all_regions().size());
     for (const auto &row : r.rows) {
         EXPECT_EQ(row.nonfinite, 0u) << row.impl->name << " " << to_string(row.region);

@@ -42,7 +42,7 @@ TEST(Robust, MisbehavingPluginsAreReportedAndTheRunCompletesForTheOthers) {
     opt.cases = 300;
     opt.seed = 3;
     opt.jobs = 2;
-    RunResult r = run(opt, cat);
+    RunOutput r = run(opt, cat);
     ASSERT_EQ(r.rows.size(), 5u * 2u);
     struct Want {
         const char *impl;
@@ -136,20 +136,20 @@ TEST(Robust, IsolatedBuiltinsMeasureExactlyAsInProcess) {
     // (--search-max-block 1) makes it climb one case per call, the in-process path, so that every figure can be
     // compared.
     const SearchSettings one_per_call{1};
-    RunResult a = run(opt, in_process, {}, one_per_call), b = run(opt, isolated, {}, one_per_call);
+    RunOutput a = run(opt, in_process, {}, one_per_call), b = run(opt, isolated, {}, one_per_call);
     EXPECT_EQ(summary_csv(summary_rows(a)), summary_csv(summary_rows(b)));
     EXPECT_EQ(worst_cases_csv(worst_case_rows(a)),
               worst_cases_csv(worst_case_rows(b)));  // the worst-case writer re-evaluates through the worker
     EXPECT_EQ(error_curve_csv(a), error_curve_csv(b));
     for (const auto &row : b.rows) EXPECT_EQ(row.status, EvalStatus::ok);
     // By generations: the sampled figures are the same, the search's path is its own.
-    RunResult g = run(opt, isolated);
+    RunOutput g = run(opt, isolated);
     EXPECT_EQ(error_curve_csv(a), error_curve_csv(g));
     ASSERT_EQ(a.rows.size(), g.rows.size());
     for (size_t k = 0; k < a.rows.size(); k++) {
         EXPECT_EQ(a.rows[k].max_ulp1, g.rows[k].max_ulp1);
         EXPECT_EQ(a.rows[k].p99_angle_err_rad, g.rows[k].p99_angle_err_rad);
-        EXPECT_GE(g.rows[k].max_angle_err_search_rad, 0.0);
+        EXPECT_GE(g.search_of(k).max_angle_err_rad, 0.0);
     }
 }
 
@@ -173,7 +173,7 @@ TEST(Robust, AnInterruptedRunReturnsAConsistentPartialResult) {
         asked = std::chrono::steady_clock::now();
         source.request(SIGTERM);
     });
-    RunResult r = run(opt, cat, ctx);
+    RunOutput r = run(opt, cat, ctx);
     const auto end = std::chrono::steady_clock::now();
     stopper.join();
     EXPECT_TRUE(r.partial);

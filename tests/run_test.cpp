@@ -2,6 +2,7 @@
 #include "tables/rows.h"
 #include "report/run_report.h"
 #include "run/runner.h"
+#include "plugins/select.h"
 #include "metrics/comparison.h"
 #include "metrics/metrics.h"
 #include "pipeline/pipeline.h"
@@ -33,7 +34,7 @@ RunOptions small(int jobs) {
 
 TEST(Run, SameSeedGivesByteIdenticalCsvsForAnyJobCount) {
     auto cat = load_catalogue({});
-    RunResult a = run(small(1), cat), b = run(small(2), cat), c = run(small(2), cat);
+    RunOutput a = run(small(1), cat), b = run(small(2), cat), c = run(small(2), cat);
     EXPECT_EQ(summary_csv(summary_rows(a)), summary_csv(summary_rows(b)));
     EXPECT_EQ(summary_csv(summary_rows(b)), summary_csv(summary_rows(c)));
     EXPECT_EQ(worst_cases_csv(worst_case_rows(a)), worst_cases_csv(worst_case_rows(b)));
@@ -45,7 +46,7 @@ TEST(Run, SameSeedGivesByteIdenticalCsvsForAnyJobCount) {
 
 TEST(Run, RowsCoverEveryImplOpRegion) {
     auto cat = load_catalogue({});
-    RunResult r = run(small(2), cat);
+    RunOutput r = run(small(2), cat);
     // seed-c.f32, seed-c.f64 (slerp), nlerp.f32, nlerp.f64 (nlerp), lusine.f32 (slerp): 5 x 5 regions.
     EXPECT_EQ(r.rows.size(), 25u);
     for (const auto &row : r.rows) {
@@ -65,7 +66,7 @@ TEST(Run, RowsCoverEveryImplOpRegion) {
     // --reference mpfr: the 1-in-64 sample plus the ill-conditioned cases are recomputed.
     RunOptions opt = small(2);
     opt.reference = ReferenceMode::mpfr;
-    RunResult m = run(opt, cat);
+    RunOutput m = run(opt, cat);
     EXPECT_GT(m.reference_f32.recomputed, 0u);
     EXPECT_GE(m.reference_f32.recomputed, m.reference_f32.cases / 64);
     EXPECT_EQ(m.reference_f32.fast_certified, 0u);
@@ -126,7 +127,7 @@ TEST(Run, SeedSlerpIsAccurateAwayFromItsThreshold) {
     RunOptions o;
     o.impl_filters = {"seed-c.f64"};
     o.cases = 2000;
-    RunResult r = run(o, cat);
+    RunOutput r = run(o, cat);
     for (const auto &row : r.rows) {
         if (row.region == Region::uniform) { EXPECT_LT(row.max_angle_err_rad, 1e-14); }
         if (row.region == Region::threshold) { EXPECT_GT(row.max_angle_err_rad, 1e-7); }
@@ -137,7 +138,7 @@ TEST(Run, SeedSlerpIsAccurateAwayFromItsThreshold) {
 TEST(Run, WorstCasesReplayFromTheirCsv) {
     auto cat = load_catalogue({});
     RunOptions o = small(2);
-    RunResult r = run(o, cat);
+    RunOutput r = run(o, cat);
     auto dir = std::filesystem::temp_directory_path() / "qc_run_test";
     std::filesystem::remove_all(dir);
     {
@@ -160,7 +161,7 @@ TEST(Run, WorstCasesReplayFromTheirCsv) {
 // the case with t one ulp higher (what a cache confusing nearby cases would hand out) must fail somewhere.
 TEST(Run, WorstCaseRowsEqualFreshEnginesCaseByCase) {
     auto cat = load_catalogue({});
-    RunResult r = run(small(1), cat);
+    RunOutput r = run(small(1), cat);
     const std::vector<WorstCaseRow> rows = worst_case_rows(r);
     ASSERT_EQ(rows.size(), 25u * 5u * 2u);
     auto precision_of = [&](const std::string &name) {

@@ -28,14 +28,17 @@ TEST(Search, BeatsSamplingOnTheSeedsThresholdAndNear0Regions) {
     o.impl_filters = {"seed-c", "seed-ts", "lusine", "cached"};
     o.regions = {Region::threshold, Region::near_0};
     o.jobs = 2;
-    RunResult r = run(o, cat);
+    RunOutput r = run(o, cat);
     ASSERT_EQ(r.rows.size(), 2u * 6u);
-    for (const auto &row : r.rows) {
-        EXPECT_GT(row.max_angle_err_search_rad, row.max_angle_err_rad)
-            << row.impl->name << " " << to_string(row.region) << ": search " << row.max_angle_err_search_rad
+    ASSERT_EQ(r.search.size(), r.rows.size());
+    for (size_t k = 0; k < r.rows.size(); k++) {
+        const RowResult &row = r.rows[k];
+        const SearchRow &found = r.search[k];
+        EXPECT_GT(found.max_angle_err_rad, row.max_angle_err_rad)
+            << row.impl->name << " " << to_string(row.region) << ": search " << found.max_angle_err_rad
             << " vs sampling " << row.max_angle_err_rad;
-        EXPECT_FALSE(row.search_worst.empty());
-        EXPECT_EQ(row.search_worst.front().angle_err_rad, row.max_angle_err_search_rad);
+        EXPECT_FALSE(found.worst.empty());
+        EXPECT_EQ(found.worst.front().angle_err_rad, found.max_angle_err_rad);
     }
 }
 
@@ -67,9 +70,9 @@ TEST(Search, OutputIsByteIdenticalForAnyJobCountAndItsCasesReplay) {
     o.cases = 400;
     o.seed = 11;
     o.jobs = 1;
-    RunResult a = run(o, cat);
+    RunOutput a = run(o, cat);
     o.jobs = 2;
-    RunResult b = run(o, cat);
+    RunOutput b = run(o, cat);
     EXPECT_EQ(summary_csv(summary_rows(a)), summary_csv(summary_rows(b)));
     std::string wa = worst_cases_csv(worst_case_rows(a));
     EXPECT_EQ(wa, worst_cases_csv(worst_case_rows(b)));
@@ -92,10 +95,11 @@ TEST(Search, MutantsStayInsideTheParameterRange) {
     o.impl_filters = {"seed-c", "nlerp", "expmap"};
     o.cases = 600;
     o.seed = 5;
-    RunResult r = run(o, cat);
+    RunOutput r = run(o, cat);
     size_t seen = 0;
-    for (const auto &row : r.rows)
-        for (const auto &f : row.search_worst) {
+    for (size_t k = 0; k < r.rows.size(); k++)
+        for (const auto &f : r.search_of(k).worst) {
+            const RowResult &row = r.rows[k];
             EXPECT_GE(f.t, 0.0) << row.impl->name << " " << to_string(row.region);
             EXPECT_LE(f.t, 1.0) << row.impl->name << " " << to_string(row.region);
             seen++;

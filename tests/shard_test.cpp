@@ -4,7 +4,7 @@
 #include "report/run_report.h"
 #include "run/progress.h"
 #include "quatcheck/registry.h"
-#include "run/shard.h"
+#include "run/shard_file.h"
 #include "pipeline/pipeline.h"
 
 #include <gtest/gtest.h>
@@ -40,7 +40,7 @@ std::string write_shard(const RunResult &r, const std::string &name) {
     return dir.string();
 }
 
-std::string report(const RunResult &r) {
+std::string report(const RunOutput &r) {
     return summary_csv(summary_rows(r)) + worst_cases_csv(worst_case_rows(r)) + error_curve_csv(r);
 }
 }  // namespace
@@ -69,14 +69,14 @@ TEST(Shard, SlicesPartitionTheCases) {
 
 TEST(Shard, ShardedAndMergedEqualsUnsharded) {
     auto cat = load_catalogue({});
-    RunResult whole = run(options({1, 1}), cat);
+    RunOutput whole = run(options({1, 1}), cat);
     std::vector<std::string> dirs;
     for (int k = 3; k >= 1; k--) {  // any order
-        RunResult part = run(options({k, 3}), cat);
+        RunOutput part = run(options({k, 3}), cat);
         EXPECT_LT(part.rows.front().cases, whole.rows.front().cases);
         dirs.push_back(write_shard(part, "s" + std::to_string(k)));
     }
-    RunResult merged = merge_shards(dirs, cat, 2);
+    RunOutput merged = merge_shards(dirs, cat, 2);
     EXPECT_EQ(merged.rows.size(), whole.rows.size());
     EXPECT_TRUE(summary_csv(summary_rows(merged)) == summary_csv(summary_rows(whole))) << "summary_csv differs";
     EXPECT_TRUE(worst_cases_csv(worst_case_rows(merged)) == worst_cases_csv(worst_case_rows(whole)))
@@ -86,7 +86,7 @@ TEST(Shard, ShardedAndMergedEqualsUnsharded) {
     EXPECT_EQ(merged.reference_f64.recomputed, whole.reference_f64.recomputed);
 
     // Negative control: one case's error changed in one shard changes the merged report.
-    RunResult part = run(options({2, 3}), cat);
+    RunOutput part = run(options({2, 3}), cat);
     double &a = part.slices.front().rows.front().angle_err_rad.front();
     a = 10.0;  // above any rotation angle error (at most pi): the row's maximum must change
     std::vector<std::string> changed = dirs;

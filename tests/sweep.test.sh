@@ -35,10 +35,10 @@ done
 echo "ok   merge of 3 shards = the unsharded sweep (4 tables identical)"
 # merge refuses a missing shard and shards of different sweeps.
 status=0; "$qc" merge "$tmp/shard1" "$tmp/shard2" --out "$tmp/bad-merge" 2>"$tmp/err" || status=$?
-[ "$status" -eq 2 ] && grep -q "shard 3/3 is missing" "$tmp/err" || { echo "FAIL: merge without shard 3: $status $(cat "$tmp/err")" >&2; exit 1; }
+[ "$status" -eq 2 ] && grep -q "shards missing: 3/3" "$tmp/err" || { echo "FAIL: merge without shard 3: $status $(cat "$tmp/err")" >&2; exit 1; }
 "$qc" sweep --over dot --t 0.5 --window 0.69:0.71 --impl broken-needle-dot.f32 --shard 3/3 --jobs 2 --out "$tmp/other3" 2>/dev/null
 status=0; "$qc" merge "$tmp/shard1" "$tmp/shard2" "$tmp/other3" --out "$tmp/bad-merge" 2>"$tmp/err" || status=$?
-[ "$status" -eq 2 ] && grep -q "another sweep" "$tmp/err" || { echo "FAIL: merge of another sweep's shard: $status $(cat "$tmp/err")" >&2; exit 1; }
+[ "$status" -eq 2 ] && grep -q "differs from .*: not shards of one sweep" "$tmp/err" || { echo "FAIL: merge of another sweep's shard: $status $(cat "$tmp/err")" >&2; exit 1; }
 echo "ok   merge refuses a missing shard and another sweep's shard"
 
 grep -q "estimate" "$tmp/dot32.log" || { echo "FAIL: no up-front estimate" >&2; exit 1; }

@@ -118,12 +118,13 @@ std::string parallel_csv(const std::vector<Impl> &catalogue, uint64_t seed, uint
             RunOptions opt;
             opt.cases = cases, opt.seed = seed, opt.jobs = jobs;
             double c0 = cpu_seconds();
-            RunResult r = run(opt, catalogue);
+            const RunPlan plan = plan_run(opt, catalogue);
+            RunOutput r = run(plan);
             double cpu = cpu_seconds() - c0;
             Best &b = best[jobs];
             if (r.wall_time_s < b.wall) b.wall = r.wall_time_s, b.cpu = cpu;
             b.csv = summary_csv(summary_rows(r)) + error_curve_csv(r);
-            b.cases = planned_cases(opt, r.selected);
+            b.cases = plan.planned_cases();
         }
     for (int jobs : {1, 2})
         w.row({uint64_t(jobs), cases, best[jobs].cases, best[jobs].wall, best[jobs].cpu, best[1].wall / best[jobs].wall,
@@ -270,11 +271,11 @@ int bench_command(const BenchArgs &a) {
     if (parallel) {
         RunOptions opt;  // the default run of parallel_csv
         opt.cases = uint64_t(a.parallel_cases);
-        const std::vector<ImplOp> selected = select_impls(catalogue, opt.impl_filters, opt.ops);
+        const RunPlan plan = plan_run(opt, catalogue);
         // One run at a time: each result is dropped once its CSV is kept.
         require_memory(fmt::format("--parallel-cases {}: the parallel suite's run of {} implementation-ops",
-                                   a.parallel_cases, selected.size()),
-                       run_memory_estimate(opt, selected), "--parallel-cases");
+                                   a.parallel_cases, plan.selected.size()),
+                       run_memory_estimate(plan), "--parallel-cases");
     }
     ReportDir dir(a.out, ctx.stop);
 

@@ -48,12 +48,12 @@ int merge_command(const MergeArgs &a) {
     require_memory(fmt::format("merge: {} shards of {:.0f} bytes in all", a.dirs.size(), total), 2 * total + largest,
                    "the shards' --cases");
     const int jobs = resolve_jobs(a.jobs);
-    RunResult result = merge_shards(a.dirs, catalogue, jobs, ctx, a.search);
+    RunOutput result = merge_shards(a.dirs, catalogue, jobs, ctx, a.search);
     write_run_report(result, dir);
     dir.discard("shard.bin");  // the merged report is unsharded: a shard's shard.bin must not survive in --out
     dir.commit();
     std::fprintf(stderr, "quatcheck merge: %zu shards, %zu rows, %llu cases per region, report in %s\n", a.dirs.size(),
-                 result.rows.size(), (unsigned long long)result.options.cases, a.out.c_str());
+                 result.rows.size(), (unsigned long long)result.plan.options.cases, a.out.c_str());
     return 0;
 }
 

@@ -6,7 +6,7 @@
 #include "isolate/interrupt.h"
 #include "report/run_report.h"
 #include "run/progress.h"
-#include "run/shard.h"
+#include "run/shard_file.h"
 
 #include <fmt/format.h>
 
@@ -58,12 +58,11 @@ void remove_partial(const std::string &out) {
 // and a few bytes per case; a sharded run also holds its shard.bin (8 bytes per case and implementation-op).
 // The worst cases (--worst-k per row, at most the row's cases) are kept, re-evaluated and written:
 // kWorstCaseBytes each (measured: see below).
-double run_memory_estimate(const RunOptions &opt, const std::vector<ImplOp> &selected) {
-    double nio[2] = {0, 0};
-    for (const auto &io : selected) nio[io.impl->precision == Precision::f32 ? 0 : 1] += 1;
-    const auto [first, last] = opt.case_range();
-    const double n = double(last - first);
-    const double regions = double(opt.run_regions().size());
+double run_memory_estimate(const RunPlan &plan) {
+    const RunOptions &opt = plan.options;
+    const double nio[2] = {double(plan.rows(Precision::f32).size()), double(plan.rows(Precision::f64).size())};
+    const double n = double(plan.last - plan.first);
+    const double regions = double(plan.regions.size());
     const double precisions = double(nio[0] > 0) + double(nio[1] > 0), all = nio[0] + nio[1];
     const double kept = regions * (8 * precisions + 8 * all), sampling = 48 * std::max(nio[0], nio[1]) + 32;
     const double shard = opt.shard.count > 1 ? regions * 8 * all : 0;
@@ -91,18 +90,17 @@ int run_command(const RunArgs &a) {
     const RunContext ctx = command_context(a.timeout_s, &cases_done);
     std::vector<Impl> catalogue = load_catalogue(a.plugins, ctx);
     if (a.isolate) isolate_builtins(catalogue, ctx);
-    const std::vector<ImplOp> selected = select_impls(catalogue, opt.impl_filters, opt.ops);
+    const RunPlan plan = plan_run(opt, catalogue);
     // (--worst-k is named where it was given another value than its default: then it may be what does not fit.)
     require_memory(fmt::format("--cases {}{}: the run of {} implementation-ops", a.cases,
                                a.worst_k != RunArgs{}.worst_k ? fmt::format(" --worst-k {}", a.worst_k) : std::string(),
-                               selected.size()),
-                   run_memory_estimate(opt, selected),
-                   "--cases or --worst-k, or select fewer with --impl, --op, --region");
+                               plan.selected.size()),
+                   run_memory_estimate(plan), "--cases or --worst-k, or select fewer with --impl, --op, --region");
     ReportDir dir(a.out, ctx.stop);  // fails early when the folder is not writable
-    ProgressLine progress("quatcheck run", planned_cases(opt, selected), cases_done);
-    RunResult result = run(opt, catalogue, ctx, a.search);
+    ProgressLine progress("quatcheck run", plan.planned_cases(), cases_done);
+    RunOutput result = run(plan, ctx, a.search);
     progress.stop();
-    if (!result.partial && !result.selected.empty()) {
+    if (!result.partial && !result.plan.selected.empty()) {
         // The report of a complete run. A signal during the writing (or the search before it: the runner
         // then marks the result partial) turns it into a partial report, and --out stays as it was.
         try {

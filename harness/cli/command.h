@@ -16,8 +16,7 @@
 #include <vector>
 
 namespace qc {
-struct RunOptions;
-struct ImplOp;
+struct RunPlan;
 }  // namespace qc
 
 namespace qc::cli {
@@ -131,7 +130,7 @@ std::string find_script(const std::string &file);
 uint64_t available_memory_bytes();
 void require_memory(const std::string &what, double bytes, const std::string &lower);
 // The memory a run holds at its peak (harness/cli/cmd_run.cpp; run and bench's parallel suite).
-double run_memory_estimate(const RunOptions &opt, const std::vector<ImplOp> &selected);
+double run_memory_estimate(const RunPlan &plan);
 
 }  // namespace qc::cli
 

@@ -1,35 +1,42 @@
 #include "pipeline/pipeline.h"
-#include "run/shard.h"
+#include "run/shard_file.h"
 
 #include <algorithm>
 #include <chrono>
 
 namespace qc {
 
-RunResult run(const RunOptions &options, const std::vector<Impl> &catalogue, const RunContext &ctx,
-              const SearchSettings &search) {
+RunOutput run(const RunPlan &plan, const RunContext &ctx, const SearchSettings &search) {
     auto t0 = std::chrono::steady_clock::now();
-    RunResult result = sample(options, catalogue, ctx);
-    if (options.shard.whole() && !result.partial) {
+    RunOutput out;
+    static_cast<RunResult &>(out) = sample(plan, ctx);
+    aggregate(out);
+    if (plan.options.shard.whole() && !out.partial) {
         try {
-            search_worst_cases(result, result.jobs, search, ctx.stop);
+            out.search = search_worst_cases(out, out.jobs, search, ctx.stop);
         } catch (const Interrupted &) {
-            result.partial = true;  // a signal during the search: a partial report without its results
+            out.partial = true;  // a signal during the search: a partial report without its results
         }
     }
-    result.wall_time_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    return result;
+    out.wall_time_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    return out;
 }
 
-RunResult merge_shards(const std::vector<std::string> &dirs, const std::vector<Impl> &catalogue, int jobs,
+RunOutput run(const RunOptions &options, const std::vector<Impl> &catalogue, const RunContext &ctx,
+              const SearchSettings &search) {
+    return run(plan_run(options, catalogue), ctx, search);
+}
+
+RunOutput merge_shards(const std::vector<std::string> &dirs, const std::vector<Impl> &catalogue, int jobs,
                        const RunContext &ctx, const SearchSettings &search) {
-    RunResult result = read_shards(dirs, catalogue);
-    aggregate(result);
+    RunOutput out;
+    static_cast<RunResult &>(out) = read_shards(dirs, catalogue);
+    aggregate(out);
     auto t0 = std::chrono::steady_clock::now();
-    search_worst_cases(result, std::max(1, jobs), search, ctx.stop);
-    result.wall_time_s += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    result.merged_shards = int(dirs.size());
-    return result;
+    out.search = search_worst_cases(out, std::max(1, jobs), search, ctx.stop);
+    out.wall_time_s += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    out.merged_shards = int(dirs.size());
+    return out;
 }
 
 }  // namespace qc

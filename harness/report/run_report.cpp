@@ -31,7 +31,7 @@ std::string field(std::string text) {
 
 }  // namespace
 
-std::vector<SummaryRow> summary_rows(const RunResult &r, const std::vector<RowFailure> *failures) {
+std::vector<SummaryRow> summary_rows(const RunOutput &r, const std::vector<RowFailure> *failures) {
     std::vector<SummaryRow> rows;
     for (size_t k = 0; k < r.rows.size(); k++) {
         const RowResult &row = r.rows[k];
@@ -49,8 +49,8 @@ std::vector<SummaryRow> summary_rows(const RunResult &r, const std::vector<RowFa
         s.status = to_string(row.status);
         s.status_detail = field(row.status_detail);
         s.failed_case = field(row.failed_case);
-        if (!std::isnan(row.max_angle_err_search_rad))
-            s.max_angle_err_search_rad = as_written(row.max_angle_err_search_rad);
+        if (const SearchRow &found = r.search_of(k); !std::isnan(found.max_angle_err_rad))
+            s.max_angle_err_search_rad = as_written(found.max_angle_err_rad);
         if (failures && k < failures->size() && row.status == EvalStatus::ok &&
             (*failures)[k].status != EvalStatus::ok) {
             const RowFailure &f = (*failures)[k];
@@ -91,14 +91,15 @@ struct WorstCaseEngines {
 
 // Appends the worst cases of one row (sampled, regenerated from their index, then the search's) to `rows`,
 // re-run in one batch; a failure of the implementation on one of them goes to `failure`.
-template <class T> void add_worst_cases(const RunResult &r, const RowResult &row, std::vector<WorstCaseRow> &rows,
+template <class T> void add_worst_cases(const RunOutput &r, size_t k, std::vector<WorstCaseRow> &rows,
                                         RowFailure &failure, WorstCaseEngines &engines) {
+    const RowResult &row = r.rows[k];
     MetricEngine &metric = engines.cmp.metric;
     std::vector<SlerpCase<T>> cases;
     std::vector<const char *> sources;
     for (const WorstRef &w : row.worst)
-        cases.push_back(regenerate_case<T>(r.options.seed, row.region, w.index)), sources.push_back("sampling");
-    for (const FoundCase &f : row.search_worst) {
+        cases.push_back(regenerate_case<T>(r.plan.options.seed, row.region, w.index)), sources.push_back("sampling");
+    for (const FoundCase &f : r.search_of(k).worst) {
         SlerpCase<T> c;
         for (int i = 0; i < 4; i++) c.q0[size_t(i)] = T(f.q0[i]), c.q1[size_t(i)] = T(f.q1[i]);
         c.t = T(f.t);
@@ -150,14 +151,14 @@ template <class T> void add_worst_cases(const RunResult &r, const RowResult &row
 
 }  // namespace
 
-std::vector<WorstCaseRow> worst_case_rows(const RunResult &r, std::vector<RowFailure> *failures) {
+std::vector<WorstCaseRow> worst_case_rows(const RunOutput &r, std::vector<RowFailure> *failures) {
     std::vector<WorstCaseRow> rows;
     std::vector<RowFailure> failed(r.rows.size());
     WorstCaseEngines f32(Precision::f32), f64(Precision::f64);
     for (size_t k = 0; k < r.rows.size(); k++) {
         const RowResult &row = r.rows[k];
-        if (row.impl->precision == Precision::f32) add_worst_cases<float>(r, row, rows, failed[k], f32);
-        else add_worst_cases<double>(r, row, rows, failed[k], f64);
+        if (row.impl->precision == Precision::f32) add_worst_cases<float>(r, k, rows, failed[k], f32);
+        else add_worst_cases<double>(r, k, rows, failed[k], f64);
     }
     if (failures) *failures = std::move(failed);
     return rows;
@@ -172,19 +173,20 @@ std::string error_curve_csv(const RunResult &r) {
     return w.text();
 }
 
-nlohmann::json run_json(const RunResult &r) {
+nlohmann::json run_json(const RunOutput &r) {
     using nlohmann::json;
     json j;
     j["command"] = "run";
     j["partial"] = r.partial;
-    j["seed"] = r.options.seed;
-    j["cases_per_region"] = r.options.cases;
+    j["seed"] = r.plan.options.seed;
+    j["cases_per_region"] = r.plan.options.cases;
     j["jobs"] = r.jobs;
-    if (!r.options.shard.whole()) j["shard"] = fmt::format("{}/{}", r.options.shard.index, r.options.shard.count);
+    if (!r.plan.options.shard.whole())
+        j["shard"] = fmt::format("{}/{}", r.plan.options.shard.index, r.plan.options.shard.count);
     if (r.merged_shards > 0) j["merged_shards"] = r.merged_shards;  // wall_time_s is then the shards' sum
-    j["worst_k"] = r.options.worst_k;
+    j["worst_k"] = r.plan.options.worst_k;
     json regions = json::array();
-    for (Region g : r.options.run_regions()) regions.push_back(to_string(g));
+    for (Region g : r.plan.regions) regions.push_back(to_string(g));
     j["regions"] = regions;
     j["build"] = build_info();
     json impls = json::array();
@@ -192,7 +194,7 @@ nlohmann::json run_json(const RunResult &r) {
     // (docs/plugin-protocol.md#sizes-and-cost).
     std::set<const EvalBackend *> counted;
     BackendCounters all;
-    for (const auto &io : r.selected) {
+    for (const auto &io : r.plan.selected) {
         json e;
         e["impl"] = io.impl->name;
         e["op"] = to_string(io.op);
@@ -240,12 +242,12 @@ nlohmann::json run_json(const RunResult &r) {
         return e;
     };
     j["reference"] = {
-        {"mode", to_string(r.options.reference)},
+        {"mode", to_string(r.plan.options.reference)},
         {"f32", stats(r.reference_f32, Precision::f32)},
         {"f64", stats(r.reference_f64, Precision::f64)},
         {"fast_bound_violations", r.reference_f32.fast_bound_violations + r.reference_f64.fast_bound_violations},
         {"validation",
-         r.options.reference == ReferenceMode::fast
+         r.plan.options.reference == ReferenceMode::fast
              ? "fast: double-double with a rigorous running error bound, certified to fast_tolerance; MPFR where the "
                "bound cannot decide; 1 certified case in 64 at random also evaluated by MPFR at 128 bits and compared "
                "with the bound (fast_bound_violations). MPFR cases: 1 in 64 plus every ill-conditioned case "
@@ -262,7 +264,7 @@ nlohmann::json run_json(const RunResult &r) {
 
 std::map<std::string, ImplInfo> implementations(const RunResult &r) {
     std::map<std::string, ImplInfo> out;
-    for (const auto &io : r.selected) out[io.impl->name] = {io.impl->group, io.impl->version, io.impl->origin};
+    for (const auto &io : r.plan.selected) out[io.impl->name] = {io.impl->group, io.impl->version, io.impl->origin};
     return out;
 }
 
@@ -285,7 +287,7 @@ void write_leaderboard(const std::filesystem::path &dir, const StopToken &stop) 
     out.commit();
 }
 
-void write_run_report(const RunResult &r, ReportDir &dir, bool leaderboard) {
+void write_run_report(const RunOutput &r, ReportDir &dir, bool leaderboard) {
     std::vector<RowFailure> failures;  // the worst cases first: a failure there is the row's status
     const std::string worst = worst_cases_csv(worst_case_rows(r, &failures));
     std::vector<SummaryRow> summary = summary_rows(r, &failures);

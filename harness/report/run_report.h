@@ -1,10 +1,10 @@
-// `quatcheck run`'s report: its typed tables are computed from the result (the worst cases re-evaluated
-// against the reference), then written: summary.csv, worst_cases.csv, error_curve.csv, run.json, and the
+// `quatcheck run`'s report: its typed tables are computed from the result (its rows and search rows,
+// pipeline/pipeline.h; the worst cases re-evaluated against the reference), then written: summary.csv, worst_cases.csv, error_curve.csv, run.json, and the
 // leaderboard. Column meanings are in docs/reports.md; the columns in harness/tables/schemas.h.
 #pragma once
 
 #include "report/report_dir.h"
-#include "run/runner.h"
+#include "pipeline/pipeline.h"
 #include "tables/rows.h"
 
 #include <map>
@@ -23,13 +23,13 @@ struct RowFailure {
 
 // summary.csv's rows, one per row of the result; failures (if given: one per row, from worst_case_rows())
 // mark the rows that were ok until their worst cases were re-evaluated.
-std::vector<SummaryRow> summary_rows(const RunResult &r, const std::vector<RowFailure> *failures = nullptr);
+std::vector<SummaryRow> summary_rows(const RunOutput &r, const std::vector<RowFailure> *failures = nullptr);
 // worst_cases.csv's rows: each kept worst case regenerated, re-run and measured against the reference. A row's
 // cases are re-run in one batch, as the sampling runs them; when the implementation fails on one, that case
 // and the row's later ones have no output (NaN), and failures (if given) gets the row's status and case.
-std::vector<WorstCaseRow> worst_case_rows(const RunResult &r, std::vector<RowFailure> *failures = nullptr);
+std::vector<WorstCaseRow> worst_case_rows(const RunOutput &r, std::vector<RowFailure> *failures = nullptr);
 std::string error_curve_csv(const RunResult &r);
-nlohmann::json run_json(const RunResult &r);
+nlohmann::json run_json(const RunOutput &r);
 // run.json's implementation list as the leaderboard reads it.
 std::map<std::string, ImplInfo> implementations(const RunResult &r);
 
@@ -41,6 +41,6 @@ void stage_leaderboard(ReportDir &dir, ReportTables known);
 void write_leaderboard(const std::filesystem::path &dir, const StopToken &stop = {});
 
 // Stages every file of the run's report in `dir`, the leaderboard included.
-void write_run_report(const RunResult &r, ReportDir &dir, bool leaderboard = true);
+void write_run_report(const RunOutput &r, ReportDir &dir, bool leaderboard = true);
 
 }  // namespace qc

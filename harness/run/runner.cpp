@@ -1,6 +1,7 @@
 #include "metrics/comparison.h"
 #include "run/runner.h"
 #include "run/parallel.h"
+#include "plugins/select.h"
 
 #include "tables/table.h"
 
@@ -15,6 +16,7 @@
 #include <limits>
 #include <mutex>
 #include <thread>
+#include <tuple>
 
 namespace qc {
 
@@ -79,349 +81,409 @@ std::pair<size_t, size_t> bins_of(double arc_w, const std::vector<CurveBin> &edg
     return {log_bin, threshold_bin};
 }
 
-template <class T> void run_precision(const RunOptions &opt, const RunContext &ctx, const std::vector<ImplOp> &sel,
-                                      int jobs, RunResult &result, ReferenceStats &ref_stats) {
-    const Precision P = Format<T>::precision;
-    std::vector<size_t> idx;  // indices into sel of this precision
-    for (size_t k = 0; k < sel.size(); k++)
-        if (sel[k].impl->precision == P) idx.push_back(k);
-    if (idx.empty()) return;
-    const size_t nio = idx.size();
-    const std::vector<Region> regions = opt.run_regions();
-    const std::vector<CurveBin> edges = curve_bins();
-    // Every case's metrics for every implementation, one region at a time: one buffer for all regions (at
-    // 200,000 cases and 35 implementations it is over 300 MB, which a fresh allocation per region would have
-    // the kernel clear again each time). Each entry the reduction reads is written first.
-    std::vector<CaseMetrics> metrics;
-
-    for (Region region : regions) {
-        if (result.partial) break;
-        const auto [first, last] = opt.case_range();
-        const uint64_t n = last - first;  // cases of this shard; case i of the range has index first + i
-        if (metrics.size() < n * nio) metrics.resize(n * nio);
-        RegionSlice slice;
-        slice.precision = P, slice.region = region, slice.begin = first, slice.end = last;
-        slice.arc_w.resize(n);
-        std::vector<char> tie(n);
-        std::atomic<uint64_t> next{0};
-        // Containment: the first case of the range (lowest index, whatever the thread order) on which each
-        // impl-op failed; chunks past it are not evaluated for it. An interruption stops taking chunks.
+// One region of one precision being sampled: the plan's case range spread over threads by chunks, each case's
+// reference computed once and every implementation-op of the precision run and measured on it (the metrics
+// into the shared buffer, by case), then reduced into the region's slice.
+template <class T> class RegionSampler {
+public:
+    RegionSampler(const RunPlan &plan, const RunContext &ctx, Region region, std::vector<CaseMetrics> &metrics)
+        : plan_(plan),
+          ctx_(ctx),
+          region_(region),
+          idx_(plan.rows(Format<T>::precision)),
+          nio_(idx_.size()),
+          first_(plan.first),
+          n_(plan.last - plan.first),
+          metrics_(metrics) {
+        if (metrics_.size() < n_ * nio_) metrics_.resize(n_ * nio_);
+        slice_.precision = Format<T>::precision, slice_.region = region, slice_.begin = first_, slice_.end = plan.last;
+        slice_.arc_w.resize(n_);
+        tie_.resize(n_);
         // 32 cases per chunk in process. When an implementation lives in another process (plugins, adapters,
         // --isolate), each chunk is a round trip per implementation: chunks of n / (4 jobs) cases, at least 512
         // and at most 4096 (the protocol's largest batch), so that large runs make few round trips and small
         // ones still give every thread work. The figures do not depend on it (every case is measured on its
         // own); only an interrupted run's kept prefix does.
-        const bool remote =
-            std::any_of(idx.begin(), idx.end(), [&](size_t k) { return !sel[k].impl->backend->in_process(); });
-        const uint64_t chunk = remote ? std::clamp<uint64_t>(n / (4 * uint64_t(jobs)), 512, 4096) : 32;
-        std::mutex fail_mutex;
-        std::vector<uint64_t> fail_at(nio, n);
-        std::vector<EvalOutcome> fail_outcome(nio);
-        std::vector<char> chunk_done(size_t((n + chunk - 1) / chunk), 0);
-        std::atomic<bool> stopped{false};
-        std::vector<ReferenceStats> stats(static_cast<size_t>(jobs));
-        auto worker = [&](int w) {
-            Comparator cmp(P, opt.reference);
-            auto &[reference, metric] = cmp;
-            reference.set_nlerp_wanted(
-                std::any_of(idx.begin(), idx.end(), [&](size_t k) { return sel[k].op == Op::nlerp; }));
-            std::vector<SlerpReference> refs(chunk);
-            std::vector<PendingBatch<T>> pending(nio);
-            std::vector<char> started(nio);
-            std::vector<SlerpCase<T>> cases(chunk);
-            std::vector<Quat<T>> outs(chunk * nio);
-            std::vector<size_t> valid(nio);
-            std::vector<std::pair<uint64_t, size_t>> measured;  // (output_key, k) of the outputs measured on this case
-            measured.reserve(nio);
-            for (;;) {
-                if (ctx.stop.requested()) stopped.store(true);
-                if (stopped.load()) break;
-                uint64_t begin = next.fetch_add(chunk);
-                if (begin >= n) break;
-                uint64_t end = std::min(n, begin + chunk);
-                for (uint64_t i = begin; i < end; i++)
-                    cases[i - begin] = regenerate_case<T>(opt.seed, region, first + i);
-                // One batch per implementation: a loop in process, or one round trip to its process. The
-                // batches to other processes go first and are collected last, so that those processes work
-                // while this thread runs the in-process implementations and the references.
-                for (int remote_pass = 1; remote_pass >= 0; remote_pass--)
-                    for (size_t k = 0; k < nio; k++) {
-                        if (sel[idx[k]].impl->backend->in_process() == bool(remote_pass)) continue;
-                        {
-                            std::lock_guard<std::mutex> lock(fail_mutex);
-                            started[k] = begin <= fail_at[k];
-                        }
-                        if (started[k])
-                            pending[k].start(*sel[idx[k]].impl, sel[idx[k]].op, cases.data(), size_t(end - begin),
-                                             &outs[k * chunk]);
-                    }
-                for (uint64_t i = begin; i < end; i++) {
-                    SlerpReference &ref = refs[i - begin];
-                    reference.slerp(cases[i - begin], ref, sampled_for_validation(opt.seed, first + i));
-                    slice.arc_w[i] = ref.arc_w;
-                    tie[i] = ref.tie;
-                }
-                for (size_t k = 0; k < nio; k++) {
-                    valid[k] = 0;
-                    if (!started[k]) continue;
-                    EvalOutcome o = pending[k].finish();
-                    valid[k] = o.done;
-                    if (o.status == EvalStatus::interrupted) stopped.store(true);
-                    else if (!o.ok()) {
-                        std::lock_guard<std::mutex> lock(fail_mutex);
-                        if (begin + o.done < fail_at[k]) fail_at[k] = begin + o.done, fail_outcome[k] = o;
-                    }
-                }
-                if (stopped.load()) break;
-                for (uint64_t i = begin; i < end; i++) {
-                    const SlerpReference &ref = refs[i - begin];
-                    // The metrics are a function of (output, reference, op), and implementations often agree to
-                    // the bit on a case (one formula in several libraries, correctly rounded results): each
-                    // distinct output and op is measured once per case, and the others copy its metrics.
-                    measured.clear();
-                    for (size_t k = 0; k < nio; k++) {
-                        if (i - begin >= valid[k]) continue;
-                        const Quat<T> &r = outs[k * chunk + (i - begin)];
-                        const Op op = sel[idx[k]].op;
-                        const uint64_t key = output_key(r, op);
-                        CaseMetrics &m = metrics[i * nio + k];
-                        bool shared = false;
-                        for (const auto &[kk, other] : measured)
-                            if (kk == key && sel[idx[other]].op == op &&
-                                std::memcmp(outs[other * chunk + (i - begin)].data(), r.data(), sizeof r) == 0) {
-                                m = metrics[i * nio + other], shared = true;
-                                break;
-                            }
-                        if (shared) continue;
-                        m = metric.measure(r.data(), ref, op);
-                        measured.push_back({key, k});
-                    }
-                }
-                chunk_done[size_t(begin / chunk)] = 1;
-                if (ctx.progress) ctx.progress->fetch_add(end - begin, std::memory_order_relaxed);
-            }
-            stats[size_t(w)] = reference.stats();
-        };
-        run_workers(jobs, worker, [&] { next.store(n); });
-        for (auto &s : stats) ref_stats.add(s);
-        // Interrupted: keep the leading completed chunks as a shorter slice, and stop after this region.
-        uint64_t n_done = n;
-        if (stopped.load()) {
-            result.partial = true;
-            size_t c = 0;
-            while (c < chunk_done.size() && chunk_done[c]) c++;
-            n_done = std::min(n, uint64_t(c) * chunk);
-            if (n_done == 0) break;
-            slice.end = first + n_done;
-            slice.arc_w.resize(n_done);
-        }
+        const bool remote = std::any_of(idx_.begin(), idx_.end(),
+                                        [&](size_t i) { return !plan_.selected[i].impl->backend->in_process(); });
+        chunk_ = remote ? std::clamp<uint64_t>(n_ / (4 * uint64_t(plan.jobs)), 512, 4096) : 32;
+        fail_at_.assign(nio_, n_);
+        fail_outcome_.resize(nio_);
+        chunk_done_.assign(size_t((n_ + chunk_ - 1) / chunk_), 0);
+    }
 
-        // Reduce to the slice: per-case angles, and the figures that merge by sum or max.
-        for (uint64_t i = 0; i < n_done; i++) slice.ties += tie[i];
-        std::vector<std::pair<size_t, size_t>> case_bins(n_done);  // once per case, not per case and row
-        for (uint64_t i = 0; i < n_done; i++) case_bins[i] = bins_of(slice.arc_w[i], edges);
-        slice.rows.resize(nio);
-        std::vector<uint64_t> limit(nio);
-        for (size_t k = 0; k < nio; k++) {
-            RowSlice &row = slice.rows[k];
-            limit[k] = std::min(n_done, fail_at[k]);
-            if (fail_at[k] < n_done) {
-                row.status = fail_outcome[k].status;
-                row.failed_index = first + fail_at[k];
-                row.status_detail = fail_outcome[k].detail;
-                row.failed_case = case_text(regenerate_case<T>(opt.seed, region, first + fail_at[k]));
-            }
-            row.angle_err_rad.resize(limit[k]);
-            row.bin_max_ulp1.assign(edges.size(), 0.0);
+    // Evaluates every case over plan.jobs threads and adds the references' work to ref_stats.
+    void evaluate(ReferenceStats &ref_stats) {
+        std::vector<ReferenceStats> stats(static_cast<size_t>(plan_.jobs));
+        run_workers(
+            plan_.jobs, [&](int w) { stats[size_t(w)] = worker(); }, [&] { next_.store(n_); });
+        for (auto &s : stats) ref_stats.add(s);
+    }
+    bool stopped() const { return stopped_.load(); }
+    // The cases done: all of them, or after an interruption those of the leading completed chunks.
+    uint64_t done() const {
+        if (!stopped()) return n_;
+        size_t c = 0;
+        while (c < chunk_done_.size() && chunk_done_[c]) c++;
+        return std::min(n_, uint64_t(c) * chunk_);
+    }
+    // The slice of the first n_done cases: per-case angles, and the figures that merge by sum or max.
+    RegionSlice reduce(uint64_t n_done, const std::vector<CurveBin> &edges);
+
+private:
+    // A worker thread's engines and buffers, one chunk's worth.
+    struct Thread {
+        Thread(Precision p, ReferenceMode mode, size_t chunk, size_t nio)
+            : cmp(p, mode), refs(chunk), pending(nio), started(nio), cases(chunk), outs(chunk * nio), valid(nio) {
+            measured.reserve(nio);
         }
-        // Case by case (the metrics buffer in the order it was written), every row's figures in case order.
-        for (uint64_t i = 0; i < n_done; i++) {
-            const auto [log_bin, threshold_bin] = case_bins[i];
-            for (size_t k = 0; k < nio; k++) {
-                if (i >= limit[k]) continue;
-                RowSlice &row = slice.rows[k];
-                const CaseMetrics &m = metrics[i * nio + k];
-                if (m.nonfinite) {
-                    row.angle_err_rad[i] = std::numeric_limits<double>::infinity();
+        Comparator cmp;
+        std::vector<SlerpReference> refs;
+        std::vector<PendingBatch<T>> pending;
+        std::vector<char> started;
+        std::vector<SlerpCase<T>> cases;
+        std::vector<Quat<T>> outs;
+        std::vector<size_t> valid;
+        std::vector<std::pair<uint64_t, size_t>> measured;  // (output_key, k) of the outputs measured on this case
+    };
+
+    const Impl &impl(size_t k) const { return *plan_.selected[idx_[k]].impl; }
+    Op op(size_t k) const { return plan_.selected[idx_[k]].op; }
+    ReferenceStats worker();
+    void start_batches(Thread &th, uint64_t begin, uint64_t end);
+    void finish_batches(Thread &th, uint64_t begin);
+    void measure(Thread &th, uint64_t begin, uint64_t end);
+
+    const RunPlan &plan_;
+    const RunContext &ctx_;
+    const Region region_;
+    const std::vector<size_t> &idx_;  // the precision's impl-ops: indices into plan_.selected
+    const size_t nio_;
+    const uint64_t first_, n_;  // case i of the range has index first_ + i
+    // Every case's metrics for every implementation, one region at a time: one buffer for all regions (at
+    // 200,000 cases and 35 implementations it is over 300 MB, which a fresh allocation per region would have
+    // the kernel clear again each time). Each entry the reduction reads is written first.
+    std::vector<CaseMetrics> &metrics_;
+    uint64_t chunk_ = 32;
+    RegionSlice slice_;
+    std::vector<char> tie_;
+    std::atomic<uint64_t> next_{0};
+    // Containment: the first case of the range (lowest index, whatever the thread order) on which each
+    // impl-op failed; chunks past it are not evaluated for it. An interruption stops taking chunks.
+    std::mutex fail_mutex_;
+    std::vector<uint64_t> fail_at_;
+    std::vector<EvalOutcome> fail_outcome_;
+    std::vector<char> chunk_done_;
+    std::atomic<bool> stopped_{false};
+};
+
+template <class T> ReferenceStats RegionSampler<T>::worker() {
+    Thread th(Format<T>::precision, plan_.options.reference, chunk_, nio_);
+    th.cmp.reference.set_nlerp_wanted(
+        std::any_of(idx_.begin(), idx_.end(), [&](size_t i) { return plan_.selected[i].op == Op::nlerp; }));
+    for (;;) {
+        if (ctx_.stop.requested()) stopped_.store(true);
+        if (stopped_.load()) break;
+        const uint64_t begin = next_.fetch_add(chunk_);
+        if (begin >= n_) break;
+        const uint64_t end = std::min(n_, begin + chunk_);
+        for (uint64_t i = begin; i < end; i++)
+            th.cases[i - begin] = regenerate_case<T>(plan_.options.seed, region_, first_ + i);
+        start_batches(th, begin, end);
+        for (uint64_t i = begin; i < end; i++) {
+            SlerpReference &ref = th.refs[i - begin];
+            th.cmp.reference.slerp(th.cases[i - begin], ref, sampled_for_validation(plan_.options.seed, first_ + i));
+            slice_.arc_w[i] = ref.arc_w;
+            tie_[i] = ref.tie;
+        }
+        finish_batches(th, begin);
+        if (stopped_.load()) break;
+        measure(th, begin, end);
+        chunk_done_[size_t(begin / chunk_)] = 1;
+        if (ctx_.progress) ctx_.progress->fetch_add(end - begin, std::memory_order_relaxed);
+    }
+    return th.cmp.reference.stats();
+}
+
+// One batch per implementation: a loop in process, or one round trip to its process. The batches to other
+// processes go first and are collected last (finish_batches), so that those processes work while this thread
+// runs the in-process implementations and the references.
+template <class T> void RegionSampler<T>::start_batches(Thread &th, uint64_t begin, uint64_t end) {
+    for (int remote_pass = 1; remote_pass >= 0; remote_pass--)
+        for (size_t k = 0; k < nio_; k++) {
+            if (impl(k).backend->in_process() == bool(remote_pass)) continue;
+            {
+                std::lock_guard<std::mutex> lock(fail_mutex_);
+                th.started[k] = begin <= fail_at_[k];
+            }
+            if (th.started[k])
+                th.pending[k].start(impl(k), op(k), th.cases.data(), size_t(end - begin), &th.outs[k * chunk_]);
+        }
+}
+
+template <class T> void RegionSampler<T>::finish_batches(Thread &th, uint64_t begin) {
+    for (size_t k = 0; k < nio_; k++) {
+        th.valid[k] = 0;
+        if (!th.started[k]) continue;
+        EvalOutcome o = th.pending[k].finish();
+        th.valid[k] = o.done;
+        if (o.status == EvalStatus::interrupted) stopped_.store(true);
+        else if (!o.ok()) {
+            std::lock_guard<std::mutex> lock(fail_mutex_);
+            if (begin + o.done < fail_at_[k]) fail_at_[k] = begin + o.done, fail_outcome_[k] = o;
+        }
+    }
+}
+
+// The metrics are a function of (output, reference, op), and implementations often agree to the bit on a case
+// (one formula in several libraries, correctly rounded results): each distinct output and op is measured once
+// per case, and the others copy its metrics.
+template <class T> void RegionSampler<T>::measure(Thread &th, uint64_t begin, uint64_t end) {
+    for (uint64_t i = begin; i < end; i++) {
+        const SlerpReference &ref = th.refs[i - begin];
+        th.measured.clear();
+        for (size_t k = 0; k < nio_; k++) {
+            if (i - begin >= th.valid[k]) continue;
+            const Quat<T> &r = th.outs[k * chunk_ + (i - begin)];
+            const uint64_t key = output_key(r, op(k));
+            CaseMetrics &m = metrics_[i * nio_ + k];
+            bool shared = false;
+            for (const auto &[kk, other] : th.measured)
+                if (kk == key && op(other) == op(k) &&
+                    std::memcmp(th.outs[other * chunk_ + (i - begin)].data(), r.data(), sizeof r) == 0) {
+                    m = metrics_[i * nio_ + other], shared = true;
+                    break;
+                }
+            if (shared) continue;
+            m = th.cmp.metric.measure(r.data(), ref, op(k));
+            th.measured.push_back({key, k});
+        }
+    }
+}
+
+template <class T> RegionSlice RegionSampler<T>::reduce(uint64_t n_done, const std::vector<CurveBin> &edges) {
+    RegionSlice slice = std::move(slice_);
+    slice.end = first_ + n_done;
+    slice.arc_w.resize(n_done);
+    for (uint64_t i = 0; i < n_done; i++) slice.ties += tie_[i];
+    std::vector<std::pair<size_t, size_t>> case_bins(n_done);  // once per case, not per case and row
+    for (uint64_t i = 0; i < n_done; i++) case_bins[i] = bins_of(slice.arc_w[i], edges);
+    slice.rows.resize(nio_);
+    std::vector<uint64_t> limit(nio_);
+    for (size_t k = 0; k < nio_; k++) {
+        RowSlice &row = slice.rows[k];
+        limit[k] = std::min(n_done, fail_at_[k]);
+        if (fail_at_[k] < n_done) {
+            row.status = fail_outcome_[k].status;
+            row.failed_index = first_ + fail_at_[k];
+            row.status_detail = fail_outcome_[k].detail;
+            row.failed_case = case_text(regenerate_case<T>(plan_.options.seed, region_, first_ + fail_at_[k]));
+        }
+        row.angle_err_rad.resize(limit[k]);
+        row.bin_max_ulp1.assign(edges.size(), 0.0);
+    }
+    // Case by case (the metrics buffer in the order it was written), every row's figures in case order.
+    for (uint64_t i = 0; i < n_done; i++) {
+        const auto [log_bin, threshold_bin] = case_bins[i];
+        for (size_t k = 0; k < nio_; k++) {
+            if (i >= limit[k]) continue;
+            RowSlice &row = slice.rows[k];
+            const CaseMetrics &m = metrics_[i * nio_ + k];
+            if (m.nonfinite) {
+                row.angle_err_rad[i] = std::numeric_limits<double>::infinity();
+                continue;
+            }
+            row.angle_err_rad[i] = m.angle_err_rad;
+            row.branch_disagree += m.branch_disagree;
+            row.max_ulp = std::max(row.max_ulp, m.ulp);
+            row.max_ulp1 = std::max(row.max_ulp1, m.ulp1);
+            row.max_norm_err_ulp1 = std::max(row.max_norm_err_ulp1, m.norm_err_ulp1);
+            if (op(k) == Op::nlerp)
+                row.max_angle_err_vs_nlerp_rad = std::max(row.max_angle_err_vs_nlerp_rad, m.angle_err_vs_nlerp_rad);
+            for (size_t b : {log_bin, threshold_bin})
+                if (b < edges.size()) row.bin_max_ulp1[b] = std::max(row.bin_max_ulp1[b], m.ulp1);
+        }
+    }
+    return slice;
+}
+
+// Every region of one precision, in the plan's order, into result.slices; an interruption keeps the leading
+// completed chunks of the region it hit as a shorter slice and ends the run there (result.partial).
+template <class T>
+void sample_precision(const RunPlan &plan, const RunContext &ctx, RunResult &result, ReferenceStats &ref_stats) {
+    if (plan.rows(Format<T>::precision).empty()) return;
+    const std::vector<CurveBin> edges = curve_bins();
+    std::vector<CaseMetrics> metrics;  // shared by the regions (RegionSampler)
+    for (Region region : plan.regions) {
+        if (result.partial) break;
+        RegionSampler<T> sampler(plan, ctx, region, metrics);
+        sampler.evaluate(ref_stats);
+        const uint64_t n_done = sampler.done();
+        if (sampler.stopped()) {
+            result.partial = true;
+            if (n_done == 0) break;
+        }
+        result.slices.push_back(sampler.reduce(n_done, edges));
+    }
+}
+
+// The slices of one precision and region in case order, and each case's curve bins (once for all rows).
+struct RegionParts {
+    Region region = Region::uniform;
+    std::vector<const RegionSlice *> parts;
+    std::vector<std::vector<std::pair<size_t, size_t>>> bins;  // per part and case
+    uint64_t cases = 0, ties = 0;
+};
+
+RegionParts region_parts(const RunResult &result, Precision P, Region region, size_t nio,
+                         const std::vector<CurveBin> &edges) {
+    RegionParts rp;
+    rp.region = region;
+    for (const auto &s : result.slices)
+        if (s.precision == P && s.region == region) rp.parts.push_back(&s);
+    std::sort(rp.parts.begin(), rp.parts.end(), [](auto *a, auto *b) { return a->begin < b->begin; });
+    for (const RegionSlice *s : rp.parts) {
+        if (s->rows.size() != nio) throw InputError("aggregate: a slice does not match the selection");
+        rp.cases += s->end - s->begin, rp.ties += s->ties;
+    }
+    for (const RegionSlice *s : rp.parts) {
+        rp.bins.emplace_back(s->arc_w.size());
+        for (size_t i = 0; i < s->arc_w.size(); i++) rp.bins.back()[i] = bins_of(s->arc_w[i], edges);
+    }
+    return rp;
+}
+
+// The worst K cases so far, worst first (largest error, then smallest index): the first K of a sort of every
+// case by that total order, kept as the cases stream past (most fail the first comparison with the K-th).
+class WorstK {
+public:
+    explicit WorstK(size_t k) : k_(k) { ranked_.reserve(k + 1); }
+    void add(const WorstRef &w) {
+        if (ranked_.size() == k_ && (k_ == 0 || !worse(w, ranked_.back()))) return;
+        ranked_.insert(std::upper_bound(ranked_.begin(), ranked_.end(), w, worse), w);
+        if (ranked_.size() > k_) ranked_.pop_back();
+    }
+    std::vector<WorstRef> take() { return std::move(ranked_); }
+
+private:
+    static bool worse(const WorstRef &a, const WorstRef &b) {
+        return a.angle_err_rad != b.angle_err_rad ? a.angle_err_rad > b.angle_err_rad : a.index < b.index;
+    }
+    size_t k_;
+    std::vector<WorstRef> ranked_;
+};
+
+// Row k of a region (the selection's impl-op io) from the region's parts; adds the row's cases to the counts
+// and maxima of its curve bins. The first failure in a part ends the row.
+RowResult aggregate_row(const RegionParts &rp, size_t k, const ImplOp &io, int worst_k, std::vector<CurveBin> &curve) {
+    RowResult row;
+    row.impl = io.impl;
+    row.op = io.op;
+    row.region = rp.region;
+    row.cases = 0;  // counted below: a failed implementation covers fewer cases
+    row.ties = rp.ties;
+    std::vector<double> angles;
+    angles.reserve(rp.cases);
+    WorstK ranked(size_t(std::max(0, worst_k)));
+    for (size_t p = 0; p < rp.parts.size(); p++) {
+        const RegionSlice *s = rp.parts[p];
+        const RowSlice &rs = s->rows[k];
+        row.branch_disagree += rs.branch_disagree;
+        row.max_ulp = std::max(row.max_ulp, rs.max_ulp);
+        row.max_ulp1 = std::max(row.max_ulp1, rs.max_ulp1);
+        row.max_norm_err_ulp1 = std::max(row.max_norm_err_ulp1, rs.max_norm_err_ulp1);
+        row.max_angle_err_vs_nlerp_rad = std::max(row.max_angle_err_vs_nlerp_rad, rs.max_angle_err_vs_nlerp_rad);
+        for (size_t b = 0; b < curve.size(); b++) curve[b].max_ulp1 = std::max(curve[b].max_ulp1, rs.bin_max_ulp1[b]);
+        row.cases += rs.angle_err_rad.size();
+        for (uint64_t i = 0; i < rs.angle_err_rad.size(); i++) {
+            const double angle = rs.angle_err_rad[i];
+            const bool nonfinite = std::isinf(angle);
+            auto [log_bin, threshold_bin] = rp.bins[p][i];
+            for (size_t b : {log_bin, threshold_bin}) {
+                if (b >= curve.size()) continue;
+                CurveBin &cb = curve[b];
+                cb.cases++;
+                if (nonfinite) {
+                    cb.nonfinite++;
                     continue;
                 }
-                row.angle_err_rad[i] = m.angle_err_rad;
-                row.branch_disagree += m.branch_disagree;
-                row.max_ulp = std::max(row.max_ulp, m.ulp);
-                row.max_ulp1 = std::max(row.max_ulp1, m.ulp1);
-                row.max_norm_err_ulp1 = std::max(row.max_norm_err_ulp1, m.norm_err_ulp1);
-                if (sel[idx[k]].op == Op::nlerp)
-                    row.max_angle_err_vs_nlerp_rad = std::max(row.max_angle_err_vs_nlerp_rad, m.angle_err_vs_nlerp_rad);
-                for (size_t b : {log_bin, threshold_bin})
-                    if (b < edges.size()) row.bin_max_ulp1[b] = std::max(row.bin_max_ulp1[b], m.ulp1);
+                cb.max_angle_err_rad = std::max(cb.max_angle_err_rad, angle);
             }
+            ranked.add({s->begin + i, angle});
+            if (nonfinite) {
+                row.nonfinite++;
+                continue;
+            }
+            row.max_angle_err_rad = std::max(row.max_angle_err_rad, angle);
+            angles.push_back(angle);
         }
-        result.slices.push_back(std::move(slice));
+        if (rs.status != EvalStatus::ok) {  // the first failure ends the row
+            row.status = rs.status;
+            row.failed_index = rs.failed_index;
+            row.status_detail = fmt::format("{} at case {}", rs.status_detail, rs.failed_index);
+            row.failed_case = rs.failed_case;
+            break;
+        }
+    }
+    row.p99_angle_err_rad = percentile(angles, 0.99);
+    row.worst = ranked.take();
+    return row;
+}
+
+// Each curve bin's median over row k's finite angles, every region's, in one buffer grouped by bin (the bins'
+// finite counts are known): the cases aggregate_row counted, up to a failure in each region.
+void curve_medians(const std::vector<RegionParts> &regions, size_t k, std::vector<CurveBin> &curve,
+                   std::vector<double> &scratch) {
+    std::vector<size_t> start(curve.size() + 1, 0);
+    for (size_t b = 0; b < curve.size(); b++) start[b + 1] = start[b] + (curve[b].cases - curve[b].nonfinite);
+    std::vector<size_t> fill(start.begin(), start.end() - 1);
+    scratch.resize(start.back());
+    for (const RegionParts &rp : regions)
+        for (size_t p = 0; p < rp.parts.size(); p++) {
+            const RowSlice &rs = rp.parts[p]->rows[k];
+            for (uint64_t i = 0; i < rs.angle_err_rad.size(); i++) {
+                const double angle = rs.angle_err_rad[i];
+                if (std::isinf(angle)) continue;
+                const auto [log_bin, threshold_bin] = rp.bins[p][i];
+                for (size_t b : {log_bin, threshold_bin})
+                    if (b < curve.size()) scratch[fill[b]++] = angle;
+            }
+            if (rs.status != EvalStatus::ok) break;  // (as in aggregate_row: the first failure ends the row)
+        }
+    for (size_t b = 0; b < curve.size(); b++)
+        curve[b].p50_angle_err_rad = percentile_of(scratch.data() + start[b], scratch.data() + start[b + 1], 0.5);
+}
+
+// The rows (region by region) and curves of one precision.
+void aggregate_precision(RunResult &result, Precision P, const std::vector<CurveBin> &edges) {
+    const RunPlan &plan = result.plan;
+    const std::vector<size_t> &idx = plan.rows(P);
+    if (idx.empty()) return;
+    const size_t nio = idx.size();
+    std::vector<std::vector<CurveBin>> curves(nio, edges);
+    std::vector<RegionParts> regions;  // kept for the curves' medians
+    for (Region region : plan.regions) {
+        RegionParts rp = region_parts(result, P, region, nio, edges);
+        if (rp.parts.empty()) continue;  // a region an interrupted run never reached: no rows
+        for (size_t k = 0; k < nio; k++)
+            result.rows.push_back(aggregate_row(rp, k, plan.selected[idx[k]], plan.options.worst_k, curves[k]));
+        regions.push_back(std::move(rp));
+    }
+    std::vector<double> scratch;
+    for (size_t k = 0; k < nio; k++) {
+        curve_medians(regions, k, curves[k], scratch);
+        result.curves.push_back({plan.selected[idx[k]].impl, plan.selected[idx[k]].op, std::move(curves[k])});
     }
 }
 
 }  // namespace
 
-std::pair<uint64_t, uint64_t> shard_range(const Shard &s, uint64_t n) {
-    auto at = [&](int k) { return uint64_t((unsigned __int128)n * unsigned(k) / unsigned(s.count)); };
-    return {at(s.index - 1), at(s.index)};
-}
-
-Shard parse_shard(const std::string &text) {
-    auto bad = [&] {
-        return UsageError(fmt::format("--shard: expected K/N with 1 <= K <= N (e.g. 2/4), got '{}'", text));
-    };
-    size_t slash = text.find('/');
-    if (slash == std::string::npos) throw bad();
-    auto number = [&](const std::string &s) {
-        if (s.empty() || s.size() > 6 || s.find_first_not_of("0123456789") != std::string::npos) throw bad();
-        return std::stoi(s);
-    };
-    Shard shard{number(text.substr(0, slash)), number(text.substr(slash + 1))};
-    if (shard.count < 1 || shard.index < 1 || shard.index > shard.count) throw bad();
-    return shard;
-}
-
-uint64_t planned_cases(const RunOptions &options, const std::vector<ImplOp> &selected) {
-    bool f32 = false, f64 = false;
-    for (const auto &io : selected) (io.impl->precision == Precision::f32 ? f32 : f64) = true;
-    auto [first, last] = options.case_range();
-    uint64_t regions = options.run_regions().size();
-    return (last - first) * regions * (uint64_t(f32) + uint64_t(f64));
-}
-
 void aggregate(RunResult &result) {
-    const RunOptions &opt = result.options;
-    const std::vector<ImplOp> &sel = result.selected;
+    const std::vector<ImplOp> &sel = result.plan.selected;
     const std::vector<CurveBin> edges = curve_bins();
-    const std::vector<Region> regions = opt.run_regions();
     result.rows.clear();
     result.curves.clear();
-    for (Precision P : {Precision::f32, Precision::f64}) {
-        std::vector<size_t> idx;
-        for (size_t k = 0; k < sel.size(); k++)
-            if (sel[k].impl->precision == P) idx.push_back(k);
-        if (idx.empty()) continue;
-        const size_t nio = idx.size();
-        std::vector<std::vector<CurveBin>> curves(nio, edges);
-        // Per region: its slices in case order, and each case's bins (once for all rows); kept for the curves'
-        // medians below.
-        std::vector<std::vector<const RegionSlice *>> region_parts;
-        std::vector<double> scratch;
-        std::vector<std::vector<std::vector<std::pair<size_t, size_t>>>> region_bins;
-        for (Region region : regions) {
-            std::vector<const RegionSlice *> parts;
-            for (const auto &s : result.slices)
-                if (s.precision == P && s.region == region) parts.push_back(&s);
-            std::sort(parts.begin(), parts.end(), [](auto *a, auto *b) { return a->begin < b->begin; });
-            if (parts.empty()) continue;  // a region an interrupted run never reached: no rows
-            uint64_t cases = 0, ties = 0;
-            for (const RegionSlice *s : parts) {
-                if (s->rows.size() != nio) throw InputError("aggregate: a slice does not match the selection");
-                cases += s->end - s->begin, ties += s->ties;
-            }
-            region_parts.push_back(parts);
-            auto &part_bins = region_bins.emplace_back();  // per part and case, once for all rows
-            for (const RegionSlice *s : parts) {
-                part_bins.emplace_back(s->arc_w.size());
-                for (size_t i = 0; i < s->arc_w.size(); i++) part_bins.back()[i] = bins_of(s->arc_w[i], edges);
-            }
-            for (size_t k = 0; k < nio; k++) {
-                RowResult row;
-                row.impl = sel[idx[k]].impl;
-                row.op = sel[idx[k]].op;
-                row.region = region;
-                row.cases = 0;  // counted below: a failed implementation covers fewer cases
-                row.ties = ties;
-                std::vector<double> angles;
-                angles.reserve(cases);
-                // The worst K cases so far, worst first (largest error, then smallest index): the first K of
-                // a sort of every case by that total order, kept as the cases stream past (most fail the
-                // first comparison with the K-th).
-                const size_t K = size_t(std::max(0, opt.worst_k));
-                auto worse = [](const WorstRef &a, const WorstRef &b) {
-                    return a.angle_err_rad != b.angle_err_rad ? a.angle_err_rad > b.angle_err_rad : a.index < b.index;
-                };
-                std::vector<WorstRef> ranked;
-                ranked.reserve(K + 1);
-                auto rank = [&](const WorstRef &w) {
-                    if (ranked.size() == K && (K == 0 || !worse(w, ranked.back()))) return;
-                    ranked.insert(std::upper_bound(ranked.begin(), ranked.end(), w, worse), w);
-                    if (ranked.size() > K) ranked.pop_back();
-                };
-                for (size_t p = 0; p < parts.size(); p++) {
-                    const RegionSlice *s = parts[p];
-                    const RowSlice &rs = s->rows[k];
-                    row.branch_disagree += rs.branch_disagree;
-                    row.max_ulp = std::max(row.max_ulp, rs.max_ulp);
-                    row.max_ulp1 = std::max(row.max_ulp1, rs.max_ulp1);
-                    row.max_norm_err_ulp1 = std::max(row.max_norm_err_ulp1, rs.max_norm_err_ulp1);
-                    row.max_angle_err_vs_nlerp_rad =
-                        std::max(row.max_angle_err_vs_nlerp_rad, rs.max_angle_err_vs_nlerp_rad);
-                    for (size_t b = 0; b < edges.size(); b++)
-                        curves[k][b].max_ulp1 = std::max(curves[k][b].max_ulp1, rs.bin_max_ulp1[b]);
-                    row.cases += rs.angle_err_rad.size();
-                    for (uint64_t i = 0; i < rs.angle_err_rad.size(); i++) {
-                        const double angle = rs.angle_err_rad[i];
-                        const bool nonfinite = std::isinf(angle);
-                        auto [log_bin, threshold_bin] = part_bins[p][i];
-                        for (size_t b : {log_bin, threshold_bin}) {
-                            if (b >= edges.size()) continue;
-                            CurveBin &cb = curves[k][b];
-                            cb.cases++;
-                            if (nonfinite) {
-                                cb.nonfinite++;
-                                continue;
-                            }
-                            cb.max_angle_err_rad = std::max(cb.max_angle_err_rad, angle);
-                        }
-                        rank({s->begin + i, angle});
-                        if (nonfinite) {
-                            row.nonfinite++;
-                            continue;
-                        }
-                        row.max_angle_err_rad = std::max(row.max_angle_err_rad, angle);
-                        angles.push_back(angle);
-                    }
-                    if (rs.status != EvalStatus::ok) {  // the first failure ends the row
-                        row.status = rs.status;
-                        row.failed_index = rs.failed_index;
-                        row.status_detail = fmt::format("{} at case {}", rs.status_detail, rs.failed_index);
-                        row.failed_case = rs.failed_case;
-                        break;
-                    }
-                }
-                row.p99_angle_err_rad = percentile(angles, 0.99);
-                row.worst = std::move(ranked);
-                result.rows.push_back(std::move(row));
-            }
-        }
-        for (size_t k = 0; k < nio; k++) {
-            // Each bin's median over the row's finite angles, every region's, in one buffer grouped by bin (the
-            // bins' finite counts are known): the cases the loop above counted, up to a failure in each region.
-            std::vector<size_t> start(edges.size() + 1, 0);
-            for (size_t b = 0; b < edges.size(); b++)
-                start[b + 1] = start[b] + (curves[k][b].cases - curves[k][b].nonfinite);
-            std::vector<size_t> fill(start.begin(), start.end() - 1);
-            scratch.resize(start.back());
-            for (size_t r = 0; r < region_parts.size(); r++)
-                for (size_t p = 0; p < region_parts[r].size(); p++) {
-                    const RowSlice &rs = region_parts[r][p]->rows[k];
-                    for (uint64_t i = 0; i < rs.angle_err_rad.size(); i++) {
-                        const double angle = rs.angle_err_rad[i];
-                        if (std::isinf(angle)) continue;
-                        const auto [log_bin, threshold_bin] = region_bins[r][p][i];
-                        for (size_t b : {log_bin, threshold_bin})
-                            if (b < edges.size()) scratch[fill[b]++] = angle;
-                    }
-                    if (rs.status != EvalStatus::ok) break;  // (as above: the first failure ends the row)
-                }
-            for (size_t b = 0; b < edges.size(); b++)
-                curves[k][b].p50_angle_err_rad =
-                    percentile_of(scratch.data() + start[b], scratch.data() + start[b + 1], 0.5);
-            result.curves.push_back({sel[idx[k]].impl, sel[idx[k]].op, std::move(curves[k])});
-        }
-    }
+    for (Precision P : {Precision::f32, Precision::f64}) aggregate_precision(result, P, edges);
     // Rows in selection order (catalogue order, then op), then region.
     auto pos = [&](const Impl *i, Op op) {
         for (size_t k = 0; k < sel.size(); k++)
@@ -434,18 +496,36 @@ void aggregate(RunResult &result) {
                      [&](const CurveResult &a, const CurveResult &b) { return pos(a.impl, a.op) < pos(b.impl, b.op); });
 }
 
-RunResult sample(const RunOptions &options, const std::vector<Impl> &catalogue, const RunContext &ctx) {
+RunResult sample(const RunPlan &plan, const RunContext &ctx) {
     auto t0 = std::chrono::steady_clock::now();
     RunResult result;
-    result.options = options;
-    result.selected = select_impls(catalogue, options.impl_filters, options.ops);
-    int jobs = resolve_jobs(options.jobs);
-    result.jobs = jobs;
-    run_precision<float>(options, ctx, result.selected, jobs, result, result.reference_f32);
-    run_precision<double>(options, ctx, result.selected, jobs, result, result.reference_f64);
-    aggregate(result);
+    result.plan = plan;
+    result.jobs = plan.jobs;
+    sample_precision<float>(plan, ctx, result, result.reference_f32);
+    sample_precision<double>(plan, ctx, result, result.reference_f64);
     result.wall_time_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     return result;
+}
+
+uint64_t RunPlan::planned_cases() const {
+    const uint64_t precisions = uint64_t(!rows(Precision::f32).empty()) + uint64_t(!rows(Precision::f64).empty());
+    return (last - first) * regions.size() * precisions;
+}
+
+RunPlan plan_run(const RunOptions &options, std::vector<ImplOp> selected) {
+    RunPlan plan;
+    plan.options = options;
+    plan.selected = std::move(selected);
+    plan.regions = options.regions.empty() ? all_regions() : options.regions;
+    std::tie(plan.first, plan.last) = shard_range(options.shard, options.cases);
+    plan.jobs = resolve_jobs(options.jobs);
+    for (size_t k = 0; k < plan.selected.size(); k++)
+        plan.rows_[plan.selected[k].impl->precision == Precision::f32 ? 0 : 1].push_back(k);
+    return plan;
+}
+
+RunPlan plan_run(const RunOptions &options, const std::vector<Impl> &catalogue) {
+    return plan_run(options, select_impls(catalogue, options.impl_filters, options.ops));
 }
 
 }  // namespace qc

@@ -1,49 +1,54 @@
-// Sharded runs: `quatcheck run --shard K/N` evaluates the K-th of N slices of the cases and also writes
-// shard.bin, the unaggregated data of its slices; `quatcheck merge` reads the shard.bin of every shard
-// and aggregates them together, which gives exactly the report of the unsharded run with the same seed
-// (percentiles and worst cases are taken over the union, maxima and counts merge by max and sum).
-//
-// shard.bin (little-endian; docs/timing.md "Sharded runs"):
-//   "QCSHARD1"                        8 bytes
-//   u64 L, then L bytes of JSON       seed, cases, worst_k, regions, ops, impl filters, selected impl-ops,
-//                                     shard {index, count}, jobs, wall time, reference counters, slices,
-//                                     build (version, compiler, flags, libraries), payload_fnv1a64 (16 hex
-//                                     digits: FNV-1a 64 of every byte after the header up to the end marker)
-//   per slice: u8 precision (0 f32, 1 f64), u8 region (index in all_regions()), u64 begin, u64 end,
-//              u64 ties, u32 rows, u32 bins, f64 arc_w[end - begin], then per row (selection order of that
-//              precision): u64 branch_disagree, f64 max_ulp, max_ulp1, max_norm_err_ulp1,
-//              max_angle_err_vs_nlerp_rad, f64 bin_max_ulp1[bins], u64 m, f64 angle_err_rad[m] (+inf for
-//              a non-finite output; m < end - begin when the implementation failed in the range), u8 status
-//              (EvalStatus), u64 failed_index, u32 + bytes status_detail, u32 + bytes failed_case
-//   "QCSHEND1"                        8 bytes
-// About 8 bytes per case and impl-op.
+// Shards: `--shard K/N` runs slice K of N of a run's (or a sweep's) cases, and `quatcheck merge` puts the
+// reports of the N shards back together. This header holds what both kinds of shard share: the K/N option,
+// the case range of a slice, and the checks a merge makes before it trusts the shards (ShardSet). The files
+// themselves are the run's shard.bin (run/shard_file.h) and the sweep's sweep_state.json (sweep/sweep.h).
 #pragma once
 
-#include "run/runner.h"
+#include "quatcheck/types.h"
 
 #include <nlohmann/json.hpp>
 
+#include <cstdint>
+#include <map>
 #include <string>
-#include <vector>
+#include <utility>
 
 namespace qc {
 
-// The shard.bin of a run (sharded or not).
-std::string shard_file(const RunResult &r);
+// --shard K/N: slice K (1-based) of N runs cases [(K-1) n / N, K n / N) of every region and precision.
+struct Shard {
+    int index = 1, count = 1;
+    bool whole() const { return count == 1; }
+};
+// Parses "K/N" with 1 <= K <= N; throws UsageError naming --shard otherwise.
+Shard parse_shard(const std::string &text);
+// The case range [begin, end) of a shard among n cases.
+std::pair<uint64_t, uint64_t> shard_range(const Shard &s, uint64_t n);
 
-// Reads DIR/shard.bin of every folder (a regular file only, read up to its size), checks each payload
-// against its checksum, checks they are the N distinct shards of one run (same seed, cases, regions,
-// selection, impl filters, build) whose slices tile every region's cases exactly once, resolves the implementations in the catalogue and returns the run with
-// every slice, not yet aggregated. Throws InputError "merge: PATH: reason" for a missing, truncated,
-// foreign or mismatched file, a missing or repeated shard, or an implementation that is not loaded.
-RunResult read_shards(const std::vector<std::string> &dirs, const std::vector<Impl> &catalogue);
+// The shards given to one merge, as they are read: each is slice K of N with 1 <= K <= N, all have the
+// identity of the first (the options that make them shards of one run or sweep, compared key by key), and
+// every K from 1 to N is given exactly once. Each failed check throws InputError "merge: PATH: reason".
+class ShardSet {
+public:
+    // what: "run" or "sweep", for the messages; first_dir: the folder of the first shard given.
+    ShardSet(std::string what, std::string first_dir) : what_(std::move(what)), first_dir_(std::move(first_dir)) {}
+    // Adds shard index/count read from path, with its identity (a JSON object).
+    void add(const std::string &path, int index, int count, const nlohmann::json &identity);
+    bool empty() const { return seen_.empty(); }
+    // Throws InputError naming every K/N of the split that was not added.
+    void require_complete() const;
+
+private:
+    std::string what_, first_dir_;
+    nlohmann::json identity_;  // the first shard's
+    int count_ = 0;
+    std::map<int, std::string> seen_;  // index -> path
+};
 
 // FNV-1a, 64 bits, of N bytes as 16 hex digits: the checksum of shard.bin's payload, of sweep_state.json, and
 // the short stand-in for a report folder name too long to carry a suffix (report/report_dir.cpp).
 std::string fnv1a64_hex(const char *p, size_t n);
 // The facts that make two shards the same build: version, compiler, flags, libraries (not the CPU).
 nlohmann::json build_identity();
-
-// (quatcheck merge is read_shards, aggregate and the worst-case search: merge_shards in pipeline/pipeline.h.)
 
 }  // namespace qc

@@ -6,7 +6,6 @@
 
 #include "metrics/metrics.h"
 #include "run/runner.h"
-#include "run/shard.h"
 #include "reference/fast_reference.h"
 #include "search/screen.h"
 
@@ -376,7 +375,34 @@ template <class T> SearchOutcome search_row(const Impl &impl, Op op, Region regi
     return out;
 }
 
-void search_worst_cases(RunResult &result, int jobs, const SearchSettings &settings, const StopToken &stop) {
+namespace {
+
+// A row's per-case errors in case order, from the slices of its precision and region (fewer than its cases
+// when a slice lacks the row).
+std::vector<double> row_errors(const RunResult &result, const RowResult &row) {
+    const std::vector<size_t> &idx = result.plan.rows(row.impl->precision);
+    size_t k = 0;
+    while (k < idx.size() &&
+           !(result.plan.selected[idx[k]].impl == row.impl && result.plan.selected[idx[k]].op == row.op))
+        k++;
+    std::vector<const RegionSlice *> parts;
+    for (const auto &s : result.slices)
+        if (s.precision == row.impl->precision && s.region == row.region) parts.push_back(&s);
+    std::sort(parts.begin(), parts.end(), [](auto *a, auto *b) { return a->begin < b->begin; });
+    std::vector<double> errs;
+    for (const RegionSlice *s : parts) {
+        if (k >= s->rows.size()) continue;
+        const auto &e = s->rows[k].angle_err_rad;
+        errs.insert(errs.end(), e.begin(), e.end());
+    }
+    return errs;
+}
+
+}  // namespace
+
+std::vector<SearchRow> search_worst_cases(RunResult &result, int jobs, const SearchSettings &settings,
+                                          const StopToken &stop) {
+    const RunOptions &opt = result.plan.options;
     std::vector<SearchOutcome> outcomes(result.rows.size());
     std::vector<char> searched(result.rows.size(), 0);
     std::atomic<size_t> next{0};
@@ -386,50 +412,34 @@ void search_worst_cases(RunResult &result, int jobs, const SearchSettings &setti
             if (r >= result.rows.size()) break;
             const RowResult &row = result.rows[r];
             if (row.status != EvalStatus::ok) continue;
-            // The row's per-case errors in case order, from the slices of its precision and region.
-            size_t k = 0;
-            for (const auto &io : result.selected) {
-                if (io.impl == row.impl && io.op == row.op) break;
-                if (io.impl->precision == row.impl->precision) k++;
-            }
-            std::vector<const RegionSlice *> parts;
-            for (const auto &s : result.slices)
-                if (s.precision == row.impl->precision && s.region == row.region) parts.push_back(&s);
-            std::sort(parts.begin(), parts.end(), [](auto *a, auto *b) { return a->begin < b->begin; });
-            std::vector<double> errs;
-            for (const RegionSlice *s : parts) {
-                if (k >= s->rows.size()) continue;
-                const auto &e = s->rows[k].angle_err_rad;
-                errs.insert(errs.end(), e.begin(), e.end());
-            }
+            const std::vector<double> errs = row_errors(result, row);
             if (errs.size() != row.cases) continue;
-            outcomes[r] =
-                row.impl->precision == Precision::f32
-                    ? search_row<float>(*row.impl, row.op, row.region, result.options.seed, result.options.reference,
-                                        errs, result.options.worst_k, settings, stop)
-                    : search_row<double>(*row.impl, row.op, row.region, result.options.seed, result.options.reference,
-                                         errs, result.options.worst_k, settings, stop);
+            outcomes[r] = row.impl->precision == Precision::f32
+                              ? search_row<float>(*row.impl, row.op, row.region, opt.seed, opt.reference, errs,
+                                                  opt.worst_k, settings, stop)
+                              : search_row<double>(*row.impl, row.op, row.region, opt.seed, opt.reference, errs,
+                                                   opt.worst_k, settings, stop);
             searched[r] = 1;
         }
     };
     run_workers(jobs, worker, [&] { next.store(result.rows.size()); });
+    std::vector<SearchRow> rows(result.rows.size());
     for (size_t r = 0; r < result.rows.size(); r++) {
         if (!searched[r]) continue;
         RowResult &row = result.rows[r];
+        (row.impl->precision == Precision::f32 ? result.reference_f32 : result.reference_f64)
+            .add(outcomes[r].reference);
         if (const EvalOutcome &f = outcomes[r].failure; !f.ok()) {
             row.status = f.status;
             row.failed_index = row.cases;
             row.status_detail = fmt::format("{} in the worst-case search", f.detail);
             row.failed_case = outcomes[r].failed_case;
-            (row.impl->precision == Precision::f32 ? result.reference_f32 : result.reference_f64)
-                .add(outcomes[r].reference);
             continue;
         }
-        row.max_angle_err_search_rad = outcomes[r].max_angle_err_rad;
-        row.search_worst = std::move(outcomes[r].worst);
-        (row.impl->precision == Precision::f32 ? result.reference_f32 : result.reference_f64)
-            .add(outcomes[r].reference);
+        rows[r].max_angle_err_rad = outcomes[r].max_angle_err_rad;
+        rows[r].worst = std::move(outcomes[r].worst);
     }
+    return rows;
 }
 
 template SearchOutcome search_row<float>(const Impl &, Op, Region, uint64_t, ReferenceMode, const std::vector<double> &,

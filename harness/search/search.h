@@ -20,9 +20,24 @@
 #include "reference/reference.h"
 #include "regions/regions.h"
 
+#include <limits>
 #include <vector>
 
 namespace qc {
+
+// A case the search found, exact in the implementation's format.
+struct FoundCase {
+    double q0[4] = {0, 0, 0, 0}, q1[4] = {0, 0, 0, 0}, t = 0;
+    double angle_err_rad = 0;  // +inf for a non-finite output
+};
+
+// The search's result for one row of a run (the search rows are parallel to RunResult::rows): with as many
+// reference evaluations as sampling, its maximum (NaN when the search did not run on the row: a shard, an
+// interrupted run, a failed implementation) and its worst cases, worst first.
+struct SearchRow {
+    double max_angle_err_rad = std::numeric_limits<double>::quiet_NaN();
+    std::vector<FoundCase> worst;
+};
 
 // How the search runs (what run and merge pass down from the CLI).
 struct SearchSettings {
@@ -56,9 +71,11 @@ template <class T> SearchOutcome search_row(const Impl &impl, Op op, Region regi
                                             const std::vector<double> &sampled_err, int keep,
                                             const SearchSettings &settings = {}, const StopToken &stop = {});
 
-// The worst-case search on every row of an aggregated, complete run (rows[].search_worst and
-// max_angle_err_search_rad), over `jobs` threads; deterministic per seed whatever `jobs` is. Adds its
-// reference work to the result's counters.
-void search_worst_cases(RunResult &result, int jobs, const SearchSettings &settings = {}, const StopToken &stop = {});
+// The search stage: the worst-case search on every row of an aggregated, complete run, from the rows' per-case
+// errors in the slices, over `jobs` threads; deterministic per seed whatever `jobs` is. Returns one search row
+// per row of the result. Adds its reference work to the result's counters; an implementation that fails
+// during its search fails its row (RowResult::status).
+std::vector<SearchRow> search_worst_cases(RunResult &result, int jobs, const SearchSettings &settings = {},
+                                          const StopToken &stop = {});
 
 }  // namespace qc

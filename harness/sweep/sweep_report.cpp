@@ -263,213 +263,177 @@ bool is_sweep_folder(const std::string &dir) {
     return std::filesystem::exists(std::filesystem::path(dir) / "sweep_state.json");
 }
 
-SweepResult merge_sweep_shards(const std::vector<std::string> &dirs, const std::vector<Impl> &catalogue) {
-    using nlohmann::json;
-    SweepResult r;
-    std::map<int, std::string> seen;
-    std::map<std::tuple<size_t, std::string, std::string>, size_t> row_of;
-    json first_identity;
-    for (const std::string &dir : dirs) {
-        const std::string path = (std::filesystem::path(dir) / "sweep_state.json").string();
-        std::optional<std::string> text = read_text_file(path);
-        if (!text)
-            throw InputError(fmt::format("merge: {}: missing (not the report of quatcheck sweep --shard K/N?)", path));
-        try {
-            json j = json::parse(*text);
-            if (!j.is_object() || j.value("format", json()) != kStateFormat)
-                throw InputError(fmt::format("merge: {}: not a sweep state of this version", path));
-            if (!j.contains("checksum_fnv1a64") || !j["checksum_fnv1a64"].is_string())
-                throw InputError(
-                    fmt::format("merge: {}: no checksum (written by an older quatcheck: rerun the shard)", path));
-            const std::string sum = j["checksum_fnv1a64"];
-            j.erase("checksum_fnv1a64");
-            if (state_checksum(j) != sum)
-                throw InputError(fmt::format(
-                    "merge: {}: checksum mismatch (the file was changed or damaged after it was written)", path));
-            const json &id = j.at("identity");
-            const int index = j.at("shard_index"), count = id.at("shard_count");
-            if (seen.empty()) {
-                first_identity = id;
-                SweepOptions &o = r.options;
-                o.over = id.at("over") == "dot" ? SweepOver::dot : SweepOver::t;
-                o.lo = hex_of(id.at("lo"), path), o.hi = hex_of(id.at("hi"), path);
-                o.points = id.at("points");
-                o.ts.clear();
-                for (const json &t : id.at("ts")) o.ts.push_back(hex_of(t, path));
-                for (const json &d : id.at("pair_dots")) o.pair_dots.push_back(hex_of(d, path));
-                o.seed = id.at("seed");
-                o.reference = get_reference_mode(id, path);
-                o.impl_filters = id.at("impl_filters").get<std::vector<std::string>>();
-                r.jobs = j.at("jobs");
-                for (const json &s : j.at("slices")) {
-                    SliceSpec spec;
-                    spec.label = s.at("label");
-                    spec.precision = s.at("precision") == "f32" ? Precision::f32 : Precision::f64;
-                    spec.fixed_t = hex_of(s.at("fixed_t"), path);
-                    hexes_into(s.at("q0"), spec.q0, 4, path);
-                    hexes_into(s.at("q1"), spec.q1, 4, path);
-                    spec.exhaustive = s.at("exhaustive");
-                    spec.lo = hex_of(s.at("lo"), path), spec.hi = hex_of(s.at("hi"), path);
-                    r.slices.push_back(spec);
-                }
-            } else if (id != first_identity) {
-                std::string what = "options";
-                for (const auto &[k, v] : first_identity.items())
-                    if (!id.contains(k) || id[k] != v) {
-                        what = "'" + k + "'";
-                        break;
-                    }
-                throw InputError(fmt::format("merge: {}: a shard of another sweep ({} differs from {}'s)", path, what,
-                                             dirs.front()));
-            }
-            if (seen.empty()) {
-                // The selection, resolved in the catalogue: the rows every shard must hold.
-                for (const json &e : id.at("selected")) {
-                    const std::string name = e.at("impl"), op = e.at("op");
-                    const Impl *impl = nullptr;
-                    for (const Impl &i : catalogue)
-                        if (i.name == name) impl = &i;
-                    if (!impl)
-                        throw InputError(fmt::format(
-                            "merge: {}: unknown implementation '{}' (load its plugin with --plugin?)", path, name));
-                    auto o = parse_op(op);
-                    if (!o) throw InputError(fmt::format("merge: {}: unknown op '{}'", path, op));
-                    r.selected.push_back({impl, *o});
-                }
-            }
-            if (index < 1 || index > count)
-                throw InputError(fmt::format("merge: {}: shard {} of {}", path, index, count));
-            if (!seen.emplace(index, path).second)
-                throw InputError(
-                    fmt::format("merge: {}: shard {}/{} again (also {})", path, index, count, seen[index]));
-            const json &slices = j.at("slices");
-            if (slices.size() != r.slices.size()) throw InputError(fmt::format("merge: {}: different slices", path));
-            std::vector<uint64_t> shard_points;  // each slice's points in this shard that its rows count
-            for (size_t s = 0; s < slices.size(); s++) {
-                if (slices[s].at("label") != r.slices[s].label)
-                    throw InputError(fmt::format("merge: {}: different slices", path));
-                const uint64_t n = slices[s].at("points");
-                const uint64_t own = index > 1 && n > 0 ? n - 1 : n;  // a later shard's first point is the overlap
-                shard_points.push_back(own);
-                r.slices[s].points += own;
-            }
-            // Every shard holds one row per slice and selected implementation-op of the slice's precision, each
-            // over the shard's points of that slice (fewer only when the implementation failed).
-            std::set<std::tuple<size_t, std::string, std::string>> expected, held;
-            for (size_t s = 0; s < r.slices.size(); s++)
-                for (const ImplOp &io : r.selected)
-                    if (io.impl->precision == r.slices[s].precision)
-                        expected.insert({s, io.impl->name, to_string(io.op)});
-            for (const json &x : j.at("rows")) {
-                const size_t slice = x.at("slice");
-                auto key = std::make_tuple(slice, x.at("impl").get<std::string>(), x.at("op").get<std::string>());
-                if (!expected.count(key))
-                    throw InputError(
-                        fmt::format("merge: {}: a row of {} {} in slice {} that the sweep's selection does not have",
-                                    path, std::get<1>(key), std::get<2>(key), slice));
-                if (!held.insert(key).second)
-                    throw InputError(fmt::format("merge: {}: the row of {} {} in slice {} twice", path,
-                                                 std::get<1>(key), std::get<2>(key), slice));
-                const int status = x.at("status");
-                if (status < 0 || status > int(EvalStatus::interrupted))
-                    throw InputError(fmt::format("merge: {}: row of {} {}: status {} is not a status", path,
-                                                 std::get<1>(key), std::get<2>(key), status));
-                const uint64_t cases = x.at("cases");
-                if (status == 0 ? cases != shard_points[slice] : cases > shard_points[slice])
-                    throw InputError(
-                        fmt::format("merge: {}: the row of {} {} in slice {} covers {} of the shard's {} points", path,
-                                    std::get<1>(key), std::get<2>(key), slice, cases, shard_points[slice]));
-            }
-            for (const auto &key : expected)
-                if (!held.count(key))
-                    throw InputError(
-                        fmt::format("merge: {}: no row of {} {} in slice {} (the sweep's selection has it)", path,
-                                    std::get<1>(key), std::get<2>(key), std::get<0>(key)));
-            r.cases += j.at("cases").get<uint64_t>();
-            r.bisection_cases += j.at("bisection_cases").get<uint64_t>();
-            r.reference_f32.add(j.at("reference_f32").get<ReferenceStats>());
-            r.reference_f64.add(j.at("reference_f64").get<ReferenceStats>());
-            const json &tp = j.at("throughput");
-            for (int p = 0; p < 2; p++) {
-                r.points[p] += tp.at("points")[size_t(p)].get<uint64_t>();
-                r.impl_evals[p] += tp.at("impl_evals")[size_t(p)].get<uint64_t>();
-                r.cpu_s[p] += hex_of(tp.at("cpu_s")[size_t(p)], path);
-                r.sweep_wall_s[p] = std::max(r.sweep_wall_s[p], hex_of(tp.at("wall_s")[size_t(p)], path));
-            }
-            for (const json &x : j.at("rows")) {
-                const std::string impl = x.at("impl"), op = x.at("op");
-                const size_t slice = x.at("slice");
-                if (slice >= r.slices.size())
-                    throw InputError(fmt::format("merge: {}: row of slice {} out of range", path, slice));
-                auto [it, fresh] = row_of.emplace(std::make_tuple(slice, impl, op), r.rows.size());
-                if (fresh) {
-                    SweepRow row;
-                    for (const Impl &i : catalogue)
-                        if (i.name == impl) row.impl = &i;
-                    if (!row.impl)
-                        throw InputError(fmt::format(
-                            "merge: {}: unknown implementation '{}' (load its plugin with --plugin?)", path, impl));
-                    auto o = parse_op(op);
-                    if (!o) throw InputError(fmt::format("merge: {}: unknown op '{}'", path, op));
-                    row.op = *o;
-                    row.slice = slice;
-                    row.curve_max.assign(kCurveBins, 0.0);
-                    row.curve_cases.assign(kCurveBins, 0);
-                    row.max_angle_err_rad = -1;
-                    r.rows.push_back(row);
-                }
-                SweepRow &row = r.rows[it->second];
-                row.cases += x.at("cases").get<uint64_t>();
-                row.nonfinite += x.at("nonfinite").get<uint64_t>();
-                row.candidates += x.at("candidates").get<uint64_t>();
-                row.max_ulp1 = std::max(row.max_ulp1, hex_of(x.at("max_ulp1"), path));
-                std::map<int, uint64_t> h(row.hist.begin(), row.hist.end());
-                for (const json &b : x.at("hist")) h[b.at(0).get<int>()] += b.at(1).get<uint64_t>();
-                row.hist.assign(h.begin(), h.end());
-                const json &cm = x.at("curve_max"), &cc = x.at("curve_cases");
-                if (cm.size() != size_t(kCurveBins) || cc.size() != size_t(kCurveBins))
-                    throw InputError(fmt::format("merge: {}: curve of {} bins", path, cm.size()));
-                for (int b = 0; b < kCurveBins; b++) {
-                    row.curve_max[size_t(b)] = std::max(row.curve_max[size_t(b)], hex_of(cm[size_t(b)], path));
-                    row.curve_cases[size_t(b)] += cc[size_t(b)].get<uint64_t>();
-                }
-                const double mx = hex_of(x.at("max_angle_err_rad"), path);
-                const json &w = x.at("argmax");
-                // The larger maximum wins; between equal ones, the smaller swept value (as the unsharded sweep).
-                const bool better =
-                    mx > row.max_angle_err_rad || (mx == row.max_angle_err_rad && !w.is_null() && row.have_argmax &&
-                                                   hex_of(w.at("value"), path) < row.argmax_value);
-                if (better) {
-                    row.max_angle_err_rad = mx;
-                    row.have_argmax = !w.is_null();
-                    if (row.have_argmax) {
-                        row.argmax_value = hex_of(w.at("value"), path);
-                        hexes_into(w.at("q0"), row.worst_q0, 4, path);
-                        hexes_into(w.at("q1"), row.worst_q1, 4, path);
-                        row.worst_t = hex_of(w.at("t"), path);
-                        hexes_into(w.at("out"), row.worst_out, 4, path);
-                        hexes_into(w.at("ref"), row.worst_ref, 4, path);
-                        row.worst_ulp = hex_of(w.at("ulp"), path);
-                        row.worst_ulp1 = hex_of(w.at("ulp1"), path);
-                    }
-                }
-                for (const json &e : x.at("edges")) {
-                    double v[5];
-                    hexes_into(e, v, 5, path);
-                    row.edges.push_back({v[0], v[1], v[2], v[3], v[4]});
-                }
-                const int status = x.at("status");
-                if (status != 0 && row.status == EvalStatus::ok)
-                    row.status = EvalStatus(status), row.status_detail = x.at("status_detail");
-            }
-        } catch (const json::exception &e) {
-            throw InputError(fmt::format("merge: {}: malformed sweep state: {}", path, e.what()));
+namespace {
+
+using nlohmann::json;
+
+// A shard's sweep_state.json, its checksum verified (and removed) before any of it is trusted.
+json read_sweep_state(const std::string &path) {
+    std::optional<std::string> text = read_text_file(path);
+    if (!text)
+        throw InputError(fmt::format("merge: {}: missing (not the report of quatcheck sweep --shard K/N?)", path));
+    json j = json::parse(*text);
+    if (!j.is_object() || j.value("format", json()) != kStateFormat)
+        throw InputError(fmt::format("merge: {}: not a sweep state of this version", path));
+    if (!j.contains("checksum_fnv1a64") || !j["checksum_fnv1a64"].is_string())
+        throw InputError(fmt::format("merge: {}: no checksum (written by an older quatcheck: rerun the shard)", path));
+    const std::string sum = j["checksum_fnv1a64"];
+    j.erase("checksum_fnv1a64");
+    if (state_checksum(j) != sum)
+        throw InputError(
+            fmt::format("merge: {}: checksum mismatch (the file was changed or damaged after it was written)", path));
+    return j;
+}
+
+// The sweep's options, slices and selection from the first shard's state (its identity and slices).
+void sweep_from_state(const json &j, const std::string &path, const std::vector<Impl> &catalogue, SweepResult &r) {
+    const json &id = j.at("identity");
+    SweepOptions &o = r.options;
+    o.over = id.at("over") == "dot" ? SweepOver::dot : SweepOver::t;
+    o.lo = hex_of(id.at("lo"), path), o.hi = hex_of(id.at("hi"), path);
+    o.points = id.at("points");
+    o.ts.clear();
+    for (const json &t : id.at("ts")) o.ts.push_back(hex_of(t, path));
+    for (const json &d : id.at("pair_dots")) o.pair_dots.push_back(hex_of(d, path));
+    o.seed = id.at("seed");
+    o.reference = get_reference_mode(id, path);
+    o.impl_filters = id.at("impl_filters").get<std::vector<std::string>>();
+    r.jobs = j.at("jobs");
+    for (const json &s : j.at("slices")) {
+        SliceSpec spec;
+        spec.label = s.at("label");
+        spec.precision = s.at("precision") == "f32" ? Precision::f32 : Precision::f64;
+        spec.fixed_t = hex_of(s.at("fixed_t"), path);
+        hexes_into(s.at("q0"), spec.q0, 4, path);
+        hexes_into(s.at("q1"), spec.q1, 4, path);
+        spec.exhaustive = s.at("exhaustive");
+        spec.lo = hex_of(s.at("lo"), path), spec.hi = hex_of(s.at("hi"), path);
+        r.slices.push_back(spec);
+    }
+    // The selection, resolved in the catalogue: the rows every shard must hold.
+    for (const json &e : id.at("selected")) {
+        const std::string name = e.at("impl"), op = e.at("op");
+        const Impl *impl = nullptr;
+        for (const Impl &i : catalogue)
+            if (i.name == name) impl = &i;
+        if (!impl)
+            throw InputError(
+                fmt::format("merge: {}: unknown implementation '{}' (load its plugin with --plugin?)", path, name));
+        auto parsed = parse_op(op);
+        if (!parsed) throw InputError(fmt::format("merge: {}: unknown op '{}'", path, op));
+        r.selected.push_back({impl, *parsed});
+    }
+}
+
+using RowKey = std::tuple<size_t, std::string, std::string>;  // slice, impl, op
+
+// Checks that shard `index` holds the sweep's slices and one row per slice and selected implementation-op of
+// the slice's precision, each over the shard's points of that slice (fewer only when the implementation
+// failed); adds the shard's points to the slices'.
+void check_shard_rows(const json &j, int index, const std::string &path, SweepResult &r) {
+    const json &slices = j.at("slices");
+    if (slices.size() != r.slices.size()) throw InputError(fmt::format("merge: {}: different slices", path));
+    std::vector<uint64_t> shard_points;  // each slice's points in this shard that its rows count
+    for (size_t s = 0; s < slices.size(); s++) {
+        if (slices[s].at("label") != r.slices[s].label)
+            throw InputError(fmt::format("merge: {}: different slices", path));
+        const uint64_t n = slices[s].at("points");
+        const uint64_t own = index > 1 && n > 0 ? n - 1 : n;  // a later shard's first point is the overlap
+        shard_points.push_back(own);
+        r.slices[s].points += own;
+    }
+    std::set<RowKey> expected, held;
+    for (size_t s = 0; s < r.slices.size(); s++)
+        for (const ImplOp &io : r.selected)
+            if (io.impl->precision == r.slices[s].precision) expected.insert({s, io.impl->name, to_string(io.op)});
+    for (const json &x : j.at("rows")) {
+        const size_t slice = x.at("slice");
+        const RowKey key = std::make_tuple(slice, x.at("impl").get<std::string>(), x.at("op").get<std::string>());
+        const std::string &impl = std::get<1>(key), &op = std::get<2>(key);
+        if (!expected.count(key))
+            throw InputError(
+                fmt::format("merge: {}: a row of {} {} in slice {} that the sweep's selection does not have", path,
+                            impl, op, slice));
+        if (!held.insert(key).second)
+            throw InputError(fmt::format("merge: {}: the row of {} {} in slice {} twice", path, impl, op, slice));
+        const int status = x.at("status");
+        if (status < 0 || status > int(EvalStatus::interrupted))
+            throw InputError(fmt::format("merge: {}: row of {} {}: status {} is not a status", path, impl, op, status));
+        const uint64_t cases = x.at("cases");
+        if (status == 0 ? cases != shard_points[slice] : cases > shard_points[slice])
+            throw InputError(fmt::format("merge: {}: the row of {} {} in slice {} covers {} of the shard's {} points",
+                                         path, impl, op, slice, cases, shard_points[slice]));
+    }
+    for (const auto &[slice, impl, op] : expected)
+        if (!held.count({slice, impl, op}))
+            throw InputError(fmt::format("merge: {}: no row of {} {} in slice {} (the sweep's selection has it)", path,
+                                         impl, op, slice));
+}
+
+// Adds a shard's totals: cases, reference counters, throughput.
+void add_totals(const json &j, const std::string &path, SweepResult &r) {
+    r.cases += j.at("cases").get<uint64_t>();
+    r.bisection_cases += j.at("bisection_cases").get<uint64_t>();
+    r.reference_f32.add(j.at("reference_f32").get<ReferenceStats>());
+    r.reference_f64.add(j.at("reference_f64").get<ReferenceStats>());
+    const json &tp = j.at("throughput");
+    for (int p = 0; p < 2; p++) {
+        r.points[p] += tp.at("points")[size_t(p)].get<uint64_t>();
+        r.impl_evals[p] += tp.at("impl_evals")[size_t(p)].get<uint64_t>();
+        r.cpu_s[p] += hex_of(tp.at("cpu_s")[size_t(p)], path);
+        r.sweep_wall_s[p] = std::max(r.sweep_wall_s[p], hex_of(tp.at("wall_s")[size_t(p)], path));
+    }
+}
+
+// Merges a shard's row x into row: counts and histograms add, maxima and curves take the max, the argmax
+// goes with the larger maximum, edges are collected (merge_rows_done sorts them).
+void merge_row(const json &x, const std::string &path, SweepRow &row) {
+    row.cases += x.at("cases").get<uint64_t>();
+    row.nonfinite += x.at("nonfinite").get<uint64_t>();
+    row.candidates += x.at("candidates").get<uint64_t>();
+    row.max_ulp1 = std::max(row.max_ulp1, hex_of(x.at("max_ulp1"), path));
+    std::map<int, uint64_t> h(row.hist.begin(), row.hist.end());
+    for (const json &b : x.at("hist")) h[b.at(0).get<int>()] += b.at(1).get<uint64_t>();
+    row.hist.assign(h.begin(), h.end());
+    const json &cm = x.at("curve_max"), &cc = x.at("curve_cases");
+    if (cm.size() != size_t(kCurveBins) || cc.size() != size_t(kCurveBins))
+        throw InputError(fmt::format("merge: {}: curve of {} bins", path, cm.size()));
+    for (int b = 0; b < kCurveBins; b++) {
+        row.curve_max[size_t(b)] = std::max(row.curve_max[size_t(b)], hex_of(cm[size_t(b)], path));
+        row.curve_cases[size_t(b)] += cc[size_t(b)].get<uint64_t>();
+    }
+    const double mx = hex_of(x.at("max_angle_err_rad"), path);
+    const json &w = x.at("argmax");
+    // The larger maximum wins; between equal ones, the smaller swept value (as the unsharded sweep).
+    const bool better = mx > row.max_angle_err_rad || (mx == row.max_angle_err_rad && !w.is_null() && row.have_argmax &&
+                                                       hex_of(w.at("value"), path) < row.argmax_value);
+    if (better) {
+        row.max_angle_err_rad = mx;
+        row.have_argmax = !w.is_null();
+        if (row.have_argmax) {
+            row.argmax_value = hex_of(w.at("value"), path);
+            hexes_into(w.at("q0"), row.worst_q0, 4, path);
+            hexes_into(w.at("q1"), row.worst_q1, 4, path);
+            row.worst_t = hex_of(w.at("t"), path);
+            hexes_into(w.at("out"), row.worst_out, 4, path);
+            hexes_into(w.at("ref"), row.worst_ref, 4, path);
+            row.worst_ulp = hex_of(w.at("ulp"), path);
+            row.worst_ulp1 = hex_of(w.at("ulp1"), path);
         }
     }
-    const int count = first_identity.at("shard_count");
-    for (int k = 1; k <= count; k++)
-        if (!seen.count(k)) throw InputError(fmt::format("merge: shard {}/{} is missing", k, count));
-    r.options.shard = Shard{};
+    for (const json &e : x.at("edges")) {
+        double v[5];
+        hexes_into(e, v, 5, path);
+        row.edges.push_back({v[0], v[1], v[2], v[3], v[4]});
+    }
+    const int status = x.at("status");
+    if (status != 0 && row.status == EvalStatus::ok)
+        row.status = EvalStatus(status), row.status_detail = x.at("status_detail");
+}
+
+// The merged rows' derived figures: the p99 from the merged histogram, the edges sorted, deduplicated and
+// the largest kMaxEdgesPerRow kept.
+void finish_rows(SweepResult &r) {
     for (SweepRow &row : r.rows) {
         row.max_angle_err_rad = std::max(0.0, row.max_angle_err_rad);
         row.p99_angle_err_rad = sweep_p99(row);
@@ -488,6 +452,49 @@ SweepResult merge_sweep_shards(const std::vector<std::string> &dirs, const std::
                       [](const Edge &a, const Edge &b) { return a.below < b.below; });
         }
     }
+}
+
+}  // namespace
+
+SweepResult merge_sweep_shards(const std::vector<std::string> &dirs, const std::vector<Impl> &catalogue) {
+    if (dirs.empty()) throw UsageError("merge: name the report folders of every shard");
+    SweepResult r;
+    ShardSet shards("sweep", dirs.front());
+    std::map<RowKey, size_t> row_of;
+    for (const std::string &dir : dirs) {
+        const std::string path = (std::filesystem::path(dir) / "sweep_state.json").string();
+        try {
+            const json j = read_sweep_state(path);
+            const json &id = j.at("identity");
+            const int index = j.at("shard_index");
+            const bool first = shards.empty();
+            shards.add(path, index, id.at("shard_count"), id);
+            if (first) sweep_from_state(j, path, catalogue, r);
+            check_shard_rows(j, index, path, r);
+            add_totals(j, path, r);
+            for (const json &x : j.at("rows")) {
+                const std::string impl = x.at("impl"), op = x.at("op");
+                const size_t slice = x.at("slice");
+                auto [it, fresh] = row_of.emplace(std::make_tuple(slice, impl, op), r.rows.size());
+                if (fresh) {  // (check_shard_rows: a row of the selection, so its implementation and op are known)
+                    SweepRow row;
+                    for (const ImplOp &io : r.selected)
+                        if (io.impl->name == impl && to_string(io.op) == op) row.impl = io.impl, row.op = io.op;
+                    row.slice = slice;
+                    row.curve_max.assign(kCurveBins, 0.0);
+                    row.curve_cases.assign(kCurveBins, 0);
+                    row.max_angle_err_rad = -1;
+                    r.rows.push_back(row);
+                }
+                merge_row(x, path, r.rows[it->second]);
+            }
+        } catch (const json::exception &e) {
+            throw InputError(fmt::format("merge: {}: malformed sweep state: {}", path, e.what()));
+        }
+    }
+    shards.require_complete();
+    r.options.shard = Shard{};
+    finish_rows(r);
     return r;
 }
 
