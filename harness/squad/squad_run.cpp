@@ -52,6 +52,49 @@ template <class T> bool finite4(const T q[4]) {
     return std::isfinite(q[0]) && std::isfinite(q[1]) && std::isfinite(q[2]) && std::isfinite(q[3]);
 }
 
+// The reference's angular velocity by differences at step h beside every interior key: [2i] left, [2i+1] right of
+// key i, from the six points per interior key that follow the nq query points.
+std::vector<RealVec3> reference_differences(const SquadTrackReference &ref, size_t nq, size_t n, double h,
+                                            RealQuatOps &ops) {
+    std::vector<RealVec3> fd(2 * n);
+    for (size_t i = 1; i + 1 < n; i++) {
+        const size_t b = nq + 6 * (i - 1);
+        ops.angular_velocity(fd[2 * i], ref.points[b], ref.points[b + 1], ref.points[b + 2], h, -1);
+        ops.angular_velocity(fd[2 * i + 1], ref.points[b + 3], ref.points[b + 4], ref.points[b + 5], h, +1);
+    }
+    return fd;
+}
+
+// The implementation's angular-velocity jump and speed at every interior key of its own curve: own holds its
+// nq query points, then six points per interior key (t = 1, 1-h, 1-2h before it and 0, h, 2h after it).
+template <class T> void key_jumps(const std::vector<std::array<T, 4>> &own, size_t nq, size_t n, size_t k, double h,
+                                  const std::vector<RealVec3> &ref_fd, RealQuatOps &ops, TrackOutcome &o) {
+    RealQuat p[3];
+    RealVec3 left, right;
+    for (size_t i = 1; i + 1 < n; i++) {
+        bool finite = true;
+        for (int m = 0; m < 6 && finite; m++) {
+            const auto &x = own[nq + 6 * (i - 1) + size_t(m)];
+            double d[4] = {x[0], x[1], x[2], x[3]};
+            if (!finite4(x.data()) || (d[0] == 0 && d[1] == 0 && d[2] == 0 && d[3] == 0)) {
+                finite = false;
+                break;
+            }
+            ops.set(p[m % 3], d);
+            ops.normalize(p[m % 3]);
+            if (m == 2) ops.angular_velocity(left, p[0], p[1], p[2], h, -1);
+            if (m == 5) ops.angular_velocity(right, p[0], p[1], p[2], h, +1);
+        }
+        if (!finite) {
+            o.jump[k * n + i] = kInf;
+            o.speed[k * n + i] = kInf;  // judged: a non-finite output is never continuous
+            continue;
+        }
+        o.jump[k * n + i] = ops.relative_jump(left, right, ref_fd[2 * i], ref_fd[2 * i + 1]);
+        o.speed[k * n + i] = (ops.norm3(left) + ops.norm3(right)) / 2;
+    }
+}
+
 template <class T> void measure_track(const SquadOptions &opt, TrackRegion region, uint64_t index,
                                       const std::vector<const Impl *> &impls, SquadReferenceEngine &reference,
                                       MetricEngine &metric, RealQuatOps &ops, TrackOutcome &o) {
@@ -100,14 +143,7 @@ template <class T> void measure_track(const SquadOptions &opt, TrackRegion regio
         double a = points_dd.empty() ? metric.rotation_angle(d, ref.points[j]) : metric.rotation_angle(d, points_dd[j]);
         return std::isnan(a) ? kInf : a;  // a zero output has no direction
     };
-    RealQuat p[3];
-    RealVec3 left, right;
-    std::vector<RealVec3> ref_fd(2 * n);  // the reference's differences at step h: [2i] left, [2i+1] right of key i
-    for (size_t i = 1; i + 1 < n; i++) {
-        const size_t b = nq + 6 * (i - 1);
-        ops.angular_velocity(ref_fd[2 * i], ref.points[b], ref.points[b + 1], ref.points[b + 2], h, -1);
-        ops.angular_velocity(ref_fd[2 * i + 1], ref.points[b + 3], ref.points[b + 4], ref.points[b + 5], h, +1);
-    }
+    const std::vector<RealVec3> ref_fd = reference_differences(ref, nq, n, h, ops);
     // The points of the implementation's own curve: the nq queries, then six per interior key for the c1
     // check (t = 1, 1-h, 1-2h on the segment before it and 0, h, 2h on the one after).
     std::vector<std::pair<size_t, T>> points;
@@ -172,29 +208,7 @@ template <class T> void measure_track(const SquadOptions &opt, TrackRegion regio
             o.own_out[k * nq + j] = {double(own[j][0]), double(own[j][1]), double(own[j][2]), double(own[j][3])};
             o.refcp[k * nq + j] = angle(result(first_refcp + j).data(), j);
         }
-        // The implementation's angular-velocity jump at every interior key, own curve.
-        for (size_t i = 1; i + 1 < n; i++) {
-            bool finite = true;
-            for (int m = 0; m < 6 && finite; m++) {
-                const auto &x = own[nq + 6 * (i - 1) + size_t(m)];
-                double d[4] = {x[0], x[1], x[2], x[3]};
-                if (!finite4(x.data()) || (d[0] == 0 && d[1] == 0 && d[2] == 0 && d[3] == 0)) {
-                    finite = false;
-                    break;
-                }
-                ops.set(p[m % 3], d);
-                ops.normalize(p[m % 3]);
-                if (m == 2) ops.angular_velocity(left, p[0], p[1], p[2], h, -1);
-                if (m == 5) ops.angular_velocity(right, p[0], p[1], p[2], h, +1);
-            }
-            if (!finite) {
-                o.jump[k * n + i] = kInf;
-                o.speed[k * n + i] = kInf;  // judged: a non-finite output is never continuous
-                continue;
-            }
-            o.jump[k * n + i] = ops.relative_jump(left, right, ref_fd[2 * i], ref_fd[2 * i + 1]);
-            o.speed[k * n + i] = (ops.norm3(left) + ops.norm3(right)) / 2;
-        }
+        key_jumps(own, nq, n, k, h, ref_fd, ops, o);
     }
 }
 
