@@ -1,4 +1,5 @@
 #include "isolate/eval.h"
+#include "isolate/plugin_functions.h"
 
 #include <cmath>
 #include <cstdio>
@@ -79,47 +80,14 @@ private:
         return o;
     }
     template <class T> EvalOutcome records(EvalFn fn, const double *in, size_t n, double *out) const {
-        constexpr bool f32 = std::is_same_v<T, float>;
+        const PluginFunctions<T> f = plugin_functions<T>(*t_, nullptr);
         for (size_t i = 0; i < n; i++) {
             const double *r = in + i * kEvalRecord;
             T a[4], b[4], c[4], d[4], res[4];
             for (int k = 0; k < 4; k++) a[k] = T(r[k]), b[k] = T(r[4 + k]), c[k] = T(r[8 + k]), d[k] = T(r[12 + k]);
             const T t = T(r[16]);
-            if constexpr (f32) {
-                switch (fn) {
-                    case EvalFn::slerp:
-                        t_->slerp_f32(a, b, t, res);
-                        break;
-                    case EvalFn::nlerp:
-                        t_->nlerp_f32(a, b, t, res);
-                        break;
-                    case EvalFn::squad:
-                        t_->squad_f32(a, b, c, d, t, res);
-                        break;
-                    case EvalFn::squad_setup:
-                        t_->squad_setup_f32(a, b, c, res);
-                        break;
-                    case EvalFn::slerp_tau:
-                        return no_slerp_tau(i);
-                }
-            } else {
-                switch (fn) {
-                    case EvalFn::slerp:
-                        t_->slerp_f64(a, b, t, res);
-                        break;
-                    case EvalFn::nlerp:
-                        t_->nlerp_f64(a, b, t, res);
-                        break;
-                    case EvalFn::squad:
-                        t_->squad_f64(a, b, c, d, t, res);
-                        break;
-                    case EvalFn::squad_setup:
-                        t_->squad_setup_f64(a, b, c, res);
-                        break;
-                    case EvalFn::slerp_tau:
-                        return no_slerp_tau(i);
-                }
-            }
+            if (fn == EvalFn::slerp_tau) return no_slerp_tau(i);
+            f.call(fn, a, b, c, d, t, T(0), res);
             for (int k = 0; k < 4; k++) out[i * 4 + size_t(k)] = double(res[k]);
         }
         EvalOutcome o;

@@ -2,6 +2,7 @@
 // then evaluates batches from the parent until its command pipe closes. Everything it does to itself
 // (crash, hang, scribble) stays in this process; the parent sees a status.
 #include "isolate/child_process.h"
+#include "isolate/plugin_functions.h"
 #include "isolate/protocol.h"
 
 #include <dlfcn.h>
@@ -95,59 +96,13 @@ template <class T> GuardedArgs<T> &guarded_args() {
 
 // One precision's functions of a descriptor: the qc_impl_v1 members of T's precision, and slerp_tau from the
 // same descriptor's qc_impl_v2 when the plugin exports qc_plugin_v2 (t2), else nullptr.
-template <class T> struct Functions {
-    void (*slerp)(const T *, const T *, T, T *);
-    void (*nlerp)(const T *, const T *, T, T *);
-    void (*squad)(const T *, const T *, const T *, const T *, T, T *);
-    void (*squad_setup)(const T *, const T *, const T *, T *);
-    void (*slerp_tau)(const T *, const T *, T, T, T *);
-
-    bool has(EvalFn fn) const {
-        switch (fn) {
-            case EvalFn::slerp:
-                return slerp != nullptr;
-            case EvalFn::nlerp:
-                return nlerp != nullptr;
-            case EvalFn::squad:
-                return squad != nullptr;
-            case EvalFn::squad_setup:
-                return squad_setup != nullptr;
-            case EvalFn::slerp_tau:
-                return slerp_tau != nullptr;
-        }
-        return false;
-    }
-};
-
-template <class T> Functions<T> functions(const qc_impl_v1 &t, const qc_impl_v2 *t2) {
-    if constexpr (std::is_same_v<T, float>)
-        return {t.slerp_f32, t.nlerp_f32, t.squad_f32, t.squad_setup_f32, t2 ? t2->slerp_tau_f32 : nullptr};
-    else return {t.slerp_f64, t.nlerp_f64, t.squad_f64, t.squad_setup_f64, t2 ? t2->slerp_tau_f64 : nullptr};
-}
-
 // Evaluates one record with f (f.has(fn) checked); returns false when the function wrote where it must not.
-template <class T> bool eval_guarded(const Functions<T> &f, EvalFn fn, const double *rec, double *res) {
+template <class T> bool eval_guarded(const PluginFunctions<T> &f, EvalFn fn, const double *rec, double *res) {
     GuardedArgs<T> &g = guarded_args<T>();
     g.load(rec);
     const T tt = T(rec[16]);
     T *q0 = g.slot(0), *q1 = g.slot(1), *s0 = g.slot(2), *s1 = g.slot(3), *out = g.slot(4);
-    switch (fn) {
-        case EvalFn::slerp:
-            f.slerp(q0, q1, tt, out);
-            break;
-        case EvalFn::nlerp:
-            f.nlerp(q0, q1, tt, out);
-            break;
-        case EvalFn::squad:
-            f.squad(q0, q1, s0, s1, tt, out);
-            break;
-        case EvalFn::squad_setup:
-            f.squad_setup(q0, q1, s0, out);
-            break;
-        case EvalFn::slerp_tau:
-            f.slerp_tau(q0, q1, tt, T(rec[kEvalTauIndex]), out);
-            break;
-    }
+    f.call(fn, q0, q1, s0, s1, tt, T(rec[kEvalTauIndex]), out);
     // A copy of this worker forked inside the call: it must neither answer nor write a result.
     if (::getpid() != g_self) ::_exit(0);
     for (int i = 0; i < 4; i++) res[i] = double(out[i]);
@@ -274,7 +229,7 @@ int trapped() {
 
 // Evaluates a batch's records with f; the reply says how far it went and why it stopped.
 template <class T>
-isolate::Reply serve_batch(const Functions<T> &f, EvalFn fn, const isolate::Command &cmd, isolate::Shared *shm) {
+isolate::Reply serve_batch(const PluginFunctions<T> &f, EvalFn fn, const isolate::Command &cmd, isolate::Shared *shm) {
     isolate::Reply reply{isolate::kMagic, cmd.seq, isolate::kReplyOk, cmd.n, 0};
     for (uint32_t i = 0; i < cmd.n; i++) {
         shm->progress.store(i, std::memory_order_release);
@@ -301,8 +256,8 @@ int serve(const Served &s, isolate::Shared *shm) {
         const qc_impl_v1 &t = s.table[cmd.descriptor];
         const qc_impl_v2 *t2 = s.v2 ? &s.v2[cmd.descriptor] : nullptr;
         const EvalFn fn = EvalFn(cmd.fn);
-        const Functions<float> f32 = functions<float>(t, t2);
-        const Functions<double> f64 = functions<double>(t, t2);
+        const PluginFunctions<float> f32 = plugin_functions<float>(t, t2);
+        const PluginFunctions<double> f64 = plugin_functions<double>(t, t2);
         if (cmd.precision == 0 ? !f32.has(fn) : !f64.has(fn)) return 2;
         const isolate::Reply reply =
             cmd.precision == 0 ? serve_batch(f32, fn, cmd, shm) : serve_batch(f64, fn, cmd, shm);
