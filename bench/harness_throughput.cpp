@@ -7,6 +7,8 @@
 #include "reference/reference.h"
 #include "run/runner.h"
 #include "pipeline/pipeline.h"
+#include "reference/fast_paths.h"
+#include "sweep/sweep.h"
 
 #include <fmt/format.h>
 #include <mpfr.h>
@@ -230,7 +232,9 @@ template <class T> void register_precision(const BenchOptions &o, std::vector<st
 // --reference mpfr. Time per case of one region and precision (a reference, every implementation of that
 // precision, its metrics).
 constexpr uint64_t kRunnerCases = 1000;  // per region and precision, per iteration
-void runner_case(benchmark::State &st, ReferenceMode mode, std::shared_ptr<std::vector<Impl>> catalogue,
+// before = true: --reference fast with issue 29's paths switched off (reference/fast_paths.h), today's fast path
+// as it was before them, for the speed-up of BM_Runner/fast over BM_Runner/fast_before in one run.
+void runner_case(benchmark::State &st, ReferenceMode mode, bool before, std::shared_ptr<std::vector<Impl>> catalogue,
                  BenchOptions o) {
     RunOptions opt;
     opt.impl_filters = o.impl_filters;
@@ -251,14 +255,44 @@ void runner_case(benchmark::State &st, ReferenceMode mode, std::shared_ptr<std::
     // Untimed, once per mode and process: one whole run first, so that what is timed is the steady state of a
     // long run (the heap grown, the pages touched, every lazy symbol bound), in either mode alike; without it
     // the first repetition measured 10-20 % slower than the others, and by how much depended on what ran before.
-    static std::once_flag warmed[2];
-    std::call_once(warmed[mode == ReferenceMode::fast ? 0 : 1], [&] { RunOutput w = run(opt, *catalogue); });
+    const FastPaths saved = fast_paths();
+    if (before) set_fast_paths(paths_before_issue_29());
+    static std::once_flag warmed[3];
+    std::call_once(warmed[before                        ? 2
+                          : mode == ReferenceMode::fast ? 0
+                                                        : 1],
+                   [&] { RunOutput w = run(opt, *catalogue); });
     for (auto _ : st) {
         RunOutput r = run(opt, *catalogue);
         rows = r.rows.size();
         benchmark::DoNotOptimize(r);
     }
+    set_fast_paths(saved);
     st.counters["rows"] = double(rows);
+}
+
+// An exhaustive f32 t slice of the default sweep selection (sweep --over t, the pair a.b = 0.7, every representable
+// t in [0, 1]): CPU seconds per point as the sweep itself measures them for its printed estimate
+// (seconds_per_point: 2048 points spread evenly over the slice, reference, every implementation, metrics),
+// reported as manual time per 2048 points.
+constexpr double kSweepProbePoints = 2048;
+void sweep_point_case(benchmark::State &st, std::shared_ptr<std::vector<Impl>> catalogue, BenchOptions o) {
+    SweepOptions opt;
+    opt.over = SweepOver::t;
+    opt.pair_dots = {0.7};
+    opt.impl_filters = o.impl_filters;
+    const std::vector<ImplOp> sel = select_sweep_impls(*catalogue, opt);
+    SliceSpec spec;
+    bool found = false;
+    for (SliceSpec &s : plan_slices(opt, sel))
+        if (s.precision == Precision::f32 && !found) spec = s, found = true;
+    if (!found) {
+        st.SkipWithError("no f32 implementation in the sweep selection");
+        return;
+    }
+    spec.exhaustive = true;
+    spec.lo = 0, spec.hi = 1;
+    for (auto _ : st) st.SetIterationTime(seconds_per_point(opt, sel, spec) * kSweepProbePoints);
 }
 
 std::vector<double> peer_cases_f64(const BenchOptions &o) {
@@ -278,12 +312,23 @@ void register_harness_benchmarks(const BenchOptions &o, std::vector<std::pair<st
     // benchmarks before it (their case sets, MPFR's caches) were measured to slow its fast mode by 5-15 %.
     auto catalogue = std::make_shared<std::vector<Impl>>(load_catalogue({}));
     const double cases = double(kRunnerCases * 2 * (o.regions.empty() ? all_regions().size() : o.regions.size()));
-    for (ReferenceMode mode : {ReferenceMode::fast, ReferenceMode::mpfr}) {
-        std::string name = fmt::format("BM_Runner/{}", to_string(mode));
-        auto *b = benchmark::RegisterBenchmark(name.c_str(), runner_case, mode, catalogue, o);
+    for (auto [mode, before] : {std::pair{ReferenceMode::fast, false}, std::pair{ReferenceMode::fast, true},
+                                std::pair{ReferenceMode::mpfr, false}}) {
+        const std::string label = std::string(to_string(mode)) + (before ? "_before" : "");
+        std::string name = "BM_Runner/" + label;
+        auto *b = benchmark::RegisterBenchmark(name.c_str(), runner_case, mode, before, catalogue, o);
         b->Iterations(1)->Repetitions(o.repetitions)->ReportAggregatesOnly(true)->Unit(benchmark::kNanosecond);
-        keys.push_back(
-            {name, {std::string("runner_") + to_string(mode), "", "slerp+nlerp", "both", "all", "case", cases}});
+        keys.push_back({name, {"runner_" + label, "", "slerp+nlerp", "both", "all", "case", cases}});
+    }
+    {
+        const char *name = "BM_SweepPoint/t/f32";
+        auto *b = benchmark::RegisterBenchmark(name, sweep_point_case, catalogue, o);
+        b->Iterations(1)
+            ->Repetitions(o.repetitions)
+            ->ReportAggregatesOnly(true)
+            ->UseManualTime()
+            ->Unit(benchmark::kNanosecond);
+        keys.push_back({name, {"sweep_t_point", "", "slerp", "f32", "all", "point", kSweepProbePoints, true}});
     }
     register_precision<float>(o, keys);
     register_precision<double>(o, keys);

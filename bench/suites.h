@@ -12,8 +12,12 @@
 //   BM_FastReference/<op>/<precision>[/<region>]  ReferenceEngine in --reference fast (double-double with a
 //                                         certified bound, MPFR fallback, 1-in-64 validation samples)
 //   BM_MetricFast/<op>/<precision>        MetricEngine::measure in the double-double engine
-//   BM_Runner/<fast|mpfr>                 the whole runner (default selection, every region, both
-//                                         precisions, one job, worst-case search included) per case of a region and precision
+//   BM_Runner/<fast|fast_before|mpfr>     the whole runner (default selection, every region, both
+//                                         precisions, one job, worst-case search included) per case of a region and
+//                                         precision; fast_before: --reference fast with issue 29's paths switched
+//                                         off (reference/fast_paths.h), the fast path as it was before them
+//   BM_SweepPoint/t/f32                   one point of an exhaustive f32 t slice of the default sweep selection,
+//                                         as the sweep measures it for its estimate (manual time: process CPU)
 //   BM_EvalBatch/<impl>/slerp             (qc_bench only) the runner's call path: eval_batch() through the
 //                                         implementation's backend on chunks of 32 cases, per case
 //

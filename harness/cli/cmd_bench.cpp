@@ -13,6 +13,7 @@
 #include "pipeline/pipeline.h"
 #include "report/run_report.h"
 #include "run/build_info.h"
+#include "sweep/sweep.h"
 #include "tables/schemas.h"
 
 #include <fcntl.h>
@@ -259,6 +260,49 @@ void print_peer_ratios(const std::map<std::string, double> &f64_all) {
         std::printf("  %-44s %10.1f  %7.1fx\n", "mpmath slerp, 40 digits (200 cases)", mpmath, mpmath / fast);
 }
 
+// Issue 29's goals (docs/timing.md "Goals"), each figure from this run's benchmarks: figures maps
+// "suite/op/precision/region" to ns per case (or per point). A figure whose benchmarks did not run (--filter) is
+// left out. Printed on stdout.
+void print_goals(const std::map<std::string, double> &figures) {
+    const auto get = [&](const std::string &k) {
+        auto it = figures.find(k);
+        return it == figures.end() ? 0.0 : it->second;
+    };
+    struct Goal {
+        std::string figure, measured, goal;
+        bool met;
+    };
+    std::vector<Goal> goals;
+    if (double fast = get("fast_reference/slerp/f64/all"), numpy = get("numpy_f64_uncertified/slerp/f64/all");
+        fast > 0 && numpy > 0)
+        goals.push_back({"certified reference / numpy uncertified slerp, ns per case",
+                         fmt::format("{:.0f} / {:.0f} = {:.2f}x", fast, numpy, fast / numpy), "<= 1.0x",
+                         fast <= numpy});
+    double metric = 0;
+    for (const char *k : {"metric_fast/slerp/f32/all", "metric_fast/nlerp/f32/all", "metric_fast/slerp/f64/all",
+                          "metric_fast/nlerp/f64/all"})
+        metric = std::max(metric, get(k));
+    if (metric > 0)
+        goals.push_back({"certified metric, ns per output (slowest of slerp/nlerp x f32/f64)",
+                         fmt::format("{:.0f}", metric), "<= 30", metric <= 30});
+    if (double now = get("runner_fast/slerp+nlerp/both/all"), before = get("runner_fast_before/slerp+nlerp/both/all");
+        now > 0 && before > 0)
+        goals.push_back({"whole runner (default selection, search included) vs the fast path before issue 29",
+                         fmt::format("{:.1f} / {:.1f} us = {:.2f}x", before / 1e3, now / 1e3, before / now), ">= 3x",
+                         before >= 3 * now});
+    if (double point = get("sweep_t_point/slerp/f32/all"); point > 0) {
+        const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+        const double minutes = point * 1e-9 * double(representable_count(Precision::f32, 0.0, 1.0)) / cores / 60;
+        goals.push_back({fmt::format("exhaustive f32 t slice, default selection, {} cores", cores),
+                         fmt::format("{:.1f} min", minutes), "<= 45 min", minutes <= 45});
+    }
+    if (goals.empty()) return;
+    std::printf("issue 29 goals, measured in this run\n");
+    for (const Goal &g : goals)
+        std::printf("  %-84s %-26s goal %-9s %s\n", g.figure.c_str(), g.measured.c_str(), g.goal.c_str(),
+                    g.met ? "met" : "NOT MET");
+}
+
 int bench_command(const BenchArgs &a) {
     bool impls = a.suites.empty(), harness = a.suites.empty(), parallel = a.suites.empty();
     for (const auto &s : a.suites) (s == "impls" ? impls : s == "harness" ? harness : parallel) = true;
@@ -314,7 +358,11 @@ int bench_command(const BenchArgs &a) {
         }
     }
     if (harness) {
-        std::map<std::string, double> f64_all;
+        std::map<std::string, double> f64_all, figures;
+        for (const auto &[name, key] : keys)
+            if (auto it = collector.figures.find(name); it != collector.figures.end() && key.suite != "impl")
+                figures[fmt::format("{}/{}/{}/{}", key.suite, key.op, key.precision, key.region)] =
+                    (key.self_timed ? it->second.mean_real_ns : it->second.mean_cpu_ns) / key.calls_per_iteration;
         for (const auto &[name, key] : keys)
             if (collector.figures.count(name) && key.precision == "f64" && key.region == "all" && key.op == "slerp")
                 f64_all[key.suite] = collector.figures[name].mean_cpu_ns / key.calls_per_iteration;
@@ -322,8 +370,10 @@ int bench_command(const BenchArgs &a) {
             throughput.row({p.suite, std::string("slerp"), std::string("f64"), std::string("all"), p.ns, p.cv,
                             p.repetitions, Cell(), Cell()});
             f64_all[p.suite] = p.ns;
+            figures[p.suite + "/slerp/f64/all"] = p.ns;
         }
         print_peer_ratios(f64_all);
+        print_goals(figures);
     }
     if (impls) dir.write("timing.csv", timing.text());
     if (harness) dir.write("throughput.csv", throughput.text());

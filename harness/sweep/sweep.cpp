@@ -3,6 +3,7 @@
 // binary32 input; this applies the idea to one-dimensional slices of slerp's nine inputs.
 #include "metrics/comparison.h"
 #include "sweep/sweep.h"
+#include "metrics/same_outputs.h"
 
 #include "isolate/eval.h"
 #include "metrics/metrics.h"
@@ -276,17 +277,27 @@ public:
         err_.resize(size_t(n) * nr);
         const double span = spec_.hi - spec_.lo;
         SlerpReference ref;
+        metrics_.resize(nr);
         for (uint64_t i = 0; i < n; i++) {
             const uint64_t k = b0 + i;  // shard point index
             reference.slerp(cases_[size_t(i)], ref, sampled_for_validation(opt_.seed, points_.begin + k));
             const double x = double(points_.at(k));
             int cb = span > 0 ? int((x - spec_.lo) / span * kCurveBins) : 0;
             cb = std::clamp(cb, 0, kCurveBins - 1);
+            same_.clear();
             for (size_t r = 0; r < nr; r++) {
                 if (i >= valid_[r]) continue;
                 const T *out = outs_[r * size_t(n) + size_t(i)].data();
-                CaseMetrics m = metric.measure(out, ref, rows_[r].op);
-                displacement(out, rows_[r].op == Op::nlerp ? ref.N : ref.R, &delta_[(size_t(i) * nr + r) * 4]);
+                double *delta = &delta_[(size_t(i) * nr + r) * 4];
+                // The metrics and the displacement are functions of (output, reference, op): once per distinct output.
+                if (const size_t e = same_.find_or_add(out, rows_[r].op, r); e != SameOutputs<T>::npos) {
+                    metrics_[r] = metrics_[e];
+                    std::memcpy(delta, &delta_[(size_t(i) * nr + e) * 4], 4 * sizeof(double));
+                } else {
+                    metrics_[r] = metric.measure(out, ref, rows_[r].op);
+                    displacement(out, rows_[r].op == Op::nlerp ? ref.N : ref.R, delta);
+                }
+                const CaseMetrics &m = metrics_[r];
                 const double err = m.nonfinite ? INFINITY : m.angle_err_rad;
                 err_[size_t(i) * nr + r] = err;
                 // Context points belong to the neighbouring blocks' statistics, the overlap point to the previous shard's.
@@ -382,6 +393,8 @@ private:
     std::vector<Quat<T>> outs_;
     std::vector<size_t> valid_;
     std::vector<double> delta_, err_;
+    std::vector<CaseMetrics> metrics_;  // one point's, per row
+    SameOutputs<T> same_;
 };
 
 template <class T> void run_slice(const SweepOptions &opt, const RunContext &ctx, size_t slice_index,
