@@ -8,7 +8,7 @@
 source "$(dirname "$0")/lib.sh" "$@"
 /usr/bin/python3 -c "import numpy, mpmath" 2>/dev/null ||
   skip "/usr/bin/python3 lacks numpy or mpmath (python3-numpy, python3-mpmath: scripts/setup)"
-filter='^BM_(FastReference|MpfrFloor)/slerp/f64/min_time'
+filter='^BM_(FastReference|MpfrFloor)/slerp/f64/min_time|^BM_MetricFast/'
 cd "$src"  # (the script is also found from the build dir's parent; this keeps ./scripts as a fallback)
 
 "$qc" bench --suite harness --filter "$filter" --min-time 0.01 --repetitions 2 --out "$tmp/b" \
@@ -31,6 +31,39 @@ if abs(float(m.group(2)) - fast / numpy) > 0.01 * fast / numpy + 0.005:
 print(f"ok   peers timed and compared in one run: certified {fast:.0f} ns, numpy {numpy:.0f} ns (ratio {m.group(2)}x), "
       f"mpmath {float(rows['mpmath_40_digits']['ns_per_case']):.0f} ns")
 EOF
+
+# Issue 29's goal table (docs/timing.md "Goals"): printed by bench from the same run's figures, and generated for the
+# docs by scripts/readme/goals.py from throughput.csv; both carry the figures of throughput.csv and a verdict that
+# follows them. The runner and sweep goals are not in this filtered run, so they are absent, not guessed.
+/usr/bin/python3 - "$tmp/b/throughput.csv" "$tmp/out" "$src/scripts/readme/goals.py" "$tmp/b" <<'EOF' || exit 1
+import csv, re, subprocess, sys
+rows = {(r["benchmark"], r["op"], r["precision"]): float(r["ns_per_case"]) for r in csv.DictReader(open(sys.argv[1]))}
+out = open(sys.argv[2]).read()
+fast, numpy = rows[("fast_reference", "slerp", "f64")], rows[("numpy_f64_uncertified", "slerp", "f64")]
+metric = max(v for (b, op, p), v in rows.items() if b == "metric_fast")
+m = re.search(r"certified reference / numpy uncertified slerp, ns per case\s+(\d+) / (\d+) = ([\d.]+)x\s+goal <= 1.0x\s+(met|NOT MET)", out)
+if not m:
+    sys.exit(f"FAIL: no reference goal line in bench's stdout:\n{out}")
+if abs(float(m.group(3)) - fast / numpy) > 0.01 * fast / numpy + 0.005 or (m.group(4) == "met") != (fast <= numpy):
+    sys.exit(f"FAIL: reference goal line {m.group(0)!r} does not follow {fast} / {numpy}")
+m = re.search(r"certified metric, ns per output .*?\s+(\d+)\s+goal <= 30\s+(met|NOT MET)", out)
+if not m or abs(int(m.group(1)) - metric) > 0.51 or (m.group(2) == "met") != (metric <= 30):
+    sys.exit(f"FAIL: metric goal line {m and m.group(0)!r} does not follow the slowest metric_fast row {metric}")
+if "whole runner" in out or "exhaustive f32 t slice" in out:
+    sys.exit("FAIL: a runner or sweep goal printed although their benchmarks were filtered out")
+doc = subprocess.run([sys.executable, sys.argv[3], sys.argv[4]], capture_output=True, text=True, check=True).stdout
+if f"| {fast:.0f} / {numpy:.0f} = {fast / numpy:.2f}x |" not in doc or f"| {metric:.0f} | ≤ 30 |" not in doc:
+    sys.exit(f"FAIL: goals.py's table does not carry throughput.csv's figures:\n{doc}")
+print(f"ok   goal table printed and generated from the same figures: reference/numpy {fast / numpy:.2f}x, metric {metric:.0f} ns")
+EOF
+# Negative control: goals.py refuses a report without any goal figure (no table made of nothing).
+mkdir -p "$tmp/nogoal" && cp "$tmp/b/bench_build.json" "$tmp/b/schema.json" "$tmp/nogoal/"
+head -1 "$tmp/b/throughput.csv" >"$tmp/nogoal/throughput.csv"
+grep "^floor," "$tmp/b/throughput.csv" >>"$tmp/nogoal/throughput.csv"
+st=0
+/usr/bin/python3 "$src/scripts/readme/goals.py" "$tmp/nogoal" >/dev/null 2>"$tmp/err4" || st=$?
+[[ $st != 0 ]] && grep -q "none of the goal figures" "$tmp/err4" || fail "goals.py without goal figures: exit $st, $(cat "$tmp/err4")"
+echo "ok   goals.py without goal figures: $(tail -1 "$tmp/err4")"
 
 # Negative control: numpy present on disk but failing to import (a module that raises ImportError first on the
 # path): the numpy peer is skipped with the reason, mpmath still timed, no numpy row and no numpy ratio.
