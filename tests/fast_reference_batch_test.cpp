@@ -12,6 +12,9 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <limits>
+#include <memory>
+#include <type_traits>
 #include <vector>
 
 namespace qc {
@@ -185,6 +188,86 @@ TEST(FastReferenceBatch, ForceScalar) {
     set_force_scalar(false);
     EXPECT_EQ(x.mismatches, 0u);
     EXPECT_TRUE(fast_batch_vectorised());
+}
+
+}  // namespace
+}  // namespace qc
+
+namespace qc {
+namespace {
+
+bool same_stats(const ReferenceStats &x, const ReferenceStats &y) {
+    return x.cases == y.cases && x.recomputed == y.recomputed && x.disagreements == y.disagreements &&
+           x.escalations == y.escalations && x.max_bits == y.max_bits && x.fast_certified == y.fast_certified &&
+           x.fallback_undecided_sign == y.fallback_undecided_sign &&
+           x.fallback_bound_too_wide == y.fallback_bound_too_wide &&
+           x.fallback_ill_conditioned == y.fallback_ill_conditioned && x.validation_samples == y.validation_samples &&
+           x.fast_bound_violations == y.fast_bound_violations && same_bits(x.max_error_to_bound, y.max_error_to_bound);
+}
+
+// ReferenceEngine::slerp_batch against slerp case by case: the same references (MPFR fallbacks included: R, N
+// rounded from MPFR, and the rest of the fields) and the same ReferenceStats, on a mix of every region and cases
+// at the edges (a.b = 0, the tie band, t = 0, a component zeroed in f64: a fallback to MPFR).
+template <class T> void engine_batch_matches(bool want_nlerp) {
+    std::vector<SlerpCase<T>> cases;
+    for (Region r : all_regions())
+        for (uint64_t i = 0; i < 150; i++) cases.push_back(regenerate_case<T>(3, r, i));
+    const T e = std::numeric_limits<T>::epsilon();
+    cases.push_back({{1, 0, 0, 0}, {0, 1, 0, 0}, T(0.5)});
+    cases.push_back({{1, 0, 0, 0}, {e, 1, 0, 0}, T(0.25)});
+    cases.push_back({{1, T(1e-30), 0, 0}, {T(0.6), T(0.8), 0, 0}, T(0.5)});
+    if constexpr (std::is_same_v<T, double>)  // a zeroed component leaves a.b's sign undecided: MPFR decides
+        cases.push_back({{1, 0x1p-420, 0, 0}, {0, 1, 0, 0}, 0.5});
+    cases.push_back({{1, 0, 0, 0}, {T(0.6), T(0.8), 0, 0}, 0});
+    std::vector<char> validate(cases.size());
+    for (size_t i = 0; i < cases.size(); i++) validate[i] = sampled_for_validation(3, i) || i % 17 == 0;
+    ReferenceEngine one(Format<T>::precision, ReferenceMode::fast), batch(Format<T>::precision, ReferenceMode::fast);
+    one.set_nlerp_wanted(want_nlerp), batch.set_nlerp_wanted(want_nlerp);
+    std::vector<SlerpReference> r1(cases.size(), prefilled()), r2(cases.size(), prefilled());
+    for (size_t i = 0; i < cases.size(); i++) one.slerp(cases[i], r1[i], validate[i]);
+    // in blocks of 32 and a ragged tail, as the runner asks
+    std::unique_ptr<bool[]> v(new bool[cases.size()]);
+    for (size_t i = 0; i < cases.size(); i++) v[i] = validate[i];
+    for (size_t i = 0; i < cases.size(); i += 32)
+        batch.slerp_batch(&cases[i], std::min<size_t>(32, cases.size() - i), &r2[i], &v[i]);
+    size_t mismatches = 0;
+    for (size_t i = 0; i < cases.size(); i++)
+        mismatches += !identical(r1[i], r2[i]) || r1[i].mpfr_evaluated != r2[i].mpfr_evaluated;
+    EXPECT_EQ(mismatches, 0u);
+    EXPECT_TRUE(same_stats(one.stats(), batch.stats()));
+    if (std::is_same_v<T, double>) {
+        EXPECT_GT(one.stats().fallbacks(), 0u);  // the fallback was exercised
+    }
+    EXPECT_GT(one.stats().validation_samples, 0u);
+    EXPECT_EQ(one.stats().fast_bound_violations, 0u);
+}
+
+TEST(FastReferenceBatch, EngineBatchMatchesCaseByCase) {
+    SKIP_WITHOUT_AVX2();
+    engine_batch_matches<float>(true);
+    engine_batch_matches<double>(true);
+    engine_batch_matches<double>(false);
+}
+
+// Negative control of the engine comparison: the batch_lane damage shows in the references and as validation
+// violations (the 1-in-64 MPFR samples and the checks above see a perturbed lane).
+TEST(FastReferenceBatch, EngineBatchDamageIsCaught) {
+    SKIP_WITHOUT_AVX2();
+    std::vector<SlerpCase<double>> cases;
+    for (uint64_t i = 0; i < 64; i++) cases.push_back(regenerate_case<double>(3, all_regions().front(), i));
+    std::unique_ptr<bool[]> v(new bool[cases.size()]);
+    for (size_t i = 0; i < cases.size(); i++) v[i] = true;
+    ReferenceEngine one(Precision::f64, ReferenceMode::fast), batch(Precision::f64, ReferenceMode::fast);
+    std::vector<SlerpReference> r1(cases.size(), prefilled()), r2(cases.size(), prefilled());
+    for (size_t i = 0; i < cases.size(); i++) one.slerp(cases[i], r1[i], true);
+    set_fast_damage(FastDamage::batch_lane);
+    batch.slerp_batch(cases.data(), cases.size(), r2.data(), v.get());
+    set_fast_damage(FastDamage::none);
+    size_t mismatches = 0;
+    for (size_t i = 0; i < cases.size(); i++) mismatches += !identical(r1[i], r2[i]);
+    EXPECT_GT(mismatches, 0u);
+    EXPECT_GT(batch.stats().fast_bound_violations, 0u);
+    EXPECT_EQ(one.stats().fast_bound_violations, 0u);
 }
 
 }  // namespace

@@ -61,10 +61,10 @@ enum class FastDamage {
     none,
     sine_coefficient,  // the r^5/5! coefficient of the sine series perturbed by 2^-30 (relative)
     bound_too_small,   // every certified bound divided by 2^20
-    batch_lane,        // the AVX2 batch's second lane: R[0].lo one ulp up (the scalar path unchanged)
+    batch_lane,        // the AVX2 batch's second lane of four: R[0] times 1 + 2^-20 (the scalar path unchanged)
 };
 // Process-wide, none unless set; the CLI sets it from the environment variable QC_DAMAGE_FAST_PATH
-// (sine_coefficient | bound_too_small) so that an end-to-end test can damage the CLI's fast path.
+// (sine_coefficient | bound_too_small | batch_lane) so that an end-to-end test can damage the CLI's fast path.
 void set_fast_damage(FastDamage d);
 FastDamage fast_damage();
 

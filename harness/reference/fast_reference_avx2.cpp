@@ -392,7 +392,7 @@ bool slerp4_avx2(const double *const q0_in[4], const double *const q1_in[4], con
         o.fast_bound = bound[l];
         o.bits = 0;
         o.ill_conditioned = o.arc_w < edge || o.arc_w > M_PI / 2 - edge || t_in[l] < edge || t_in[l] > 1 - edge;
-        if (fast_damage() == FastDamage::batch_lane && l == 1) o.R[0].lo = std::nextafter(o.R[0].lo, 1.0);
+        if (fast_damage() == FastDamage::batch_lane && l == 1) o.R[0] = dd::mul(o.R[0], 1 + 0x1p-20);
     }
     return true;
 }
