@@ -408,6 +408,8 @@ bool fast_batch_vectorised() {
 
 void set_force_scalar(bool scalar) { g_force_scalar.store(scalar); }
 
+bool force_scalar() { return g_force_scalar.load(std::memory_order_relaxed); }
+
 void fast_slerp_reference_batch(const double (*q0)[4], const double (*q1)[4], const double *t, size_t n, Precision p,
                                 SlerpReference *out, FastOutcome *outcomes, bool want_nlerp) {
     size_t i = 0;

@@ -44,6 +44,7 @@ void fast_slerp_reference_batch(const double (*q0)[4], const double (*q1)[4], co
 bool fast_batch_vectorised();
 // Process-wide, false unless set; the CLI sets it from the environment variable QC_FORCE_SCALAR=1.
 void set_force_scalar(bool scalar);
+bool force_scalar();
 
 // The ideal slerp of (q0, q1, t) (the ends normalised, the short arc) in plain double-double, without a
 // bound: the worst-case search's second screen (search/screen.h). Error about 2^-100 per component, not
