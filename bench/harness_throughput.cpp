@@ -4,6 +4,7 @@
 // the runner does one reference and one metric evaluation per implementation of that precision.
 #include "bench/suites.h"
 #include "metrics/metrics.h"
+#include "reference/fast_reference.h"
 #include "reference/reference.h"
 #include "run/runner.h"
 #include "pipeline/pipeline.h"
@@ -151,6 +152,33 @@ template <class T> void reference_case(benchmark::State &st, ReferenceMode mode,
     if (mode == ReferenceMode::fast) st.counters["fallback_fraction"] = double(s.fallbacks()) / double(s.cases);
 }
 
+// BM_FastReference: the certified fast reference as the runner asks for it, ReferenceEngine::slerp_batch over
+// blocks of kRefBlock cases (the AVX2 batch where the CPU has it; validation samples and MPFR fallbacks included
+// at their natural rate); one iteration is one block, BenchKey::calls_per_iteration = kRefBlock makes the
+// figure per case. BM_FastReferenceScalar: the same with the scalar path forced (set_force_scalar, as
+// QC_FORCE_SCALAR=1 does), so that one run gives the AVX2/scalar ratio.
+constexpr size_t kRefBlock = 32;  // the runner's chunk
+template <class T> void fast_reference_case(benchmark::State &st, bool scalar, std::shared_ptr<Cases<T>> c) {
+    ReferenceEngine engine(Format<T>::precision, ReferenceMode::fast);
+    std::vector<SlerpReference> refs(kRefBlock);
+    const size_t n = c->cases.size() / kRefBlock * kRefBlock;
+    std::unique_ptr<bool[]> validate(new bool[n]);
+    for (size_t i = 0; i < n; i++) validate[i] = c->validate[i];
+    engine.slerp(c->cases[0], refs[0], false);  // start-up (the fast path's MPFR tables) outside the timing
+    const bool forced = force_scalar();
+    set_force_scalar(scalar || forced);
+    size_t i = 0;
+    for (auto _ : st) {
+        engine.slerp_batch(&c->cases[i], kRefBlock, refs.data(), &validate[i]);
+        if ((i += kRefBlock) == n) i = 0;
+    }
+    set_force_scalar(forced);
+    benchmark::DoNotOptimize(refs[0].arc_w);
+    const ReferenceStats &s = engine.stats();
+    st.counters["recomputed_fraction"] = double(s.recomputed) / double(s.cases);
+    st.counters["fallback_fraction"] = double(s.fallbacks()) / double(s.cases);
+}
+
 template <class T> void floor_case(benchmark::State &st, std::shared_ptr<Cases<T>> c) {
     MpfrFloor floor(2 * Format<T>::p + 32, 4.0 * Format<T>::eps);
     size_t i = 0;
@@ -209,8 +237,11 @@ template <class T> void register_precision(const BenchOptions &o, std::vector<st
         add(ref, benchmark::RegisterBenchmark(ref.c_str(), reference_case<T>, ReferenceMode::mpfr, cases),
             {"reference", "", "slerp", prec, region, "case", 1});
         std::string fast = fmt::format("BM_FastReference/slerp/{}{}", prec, suffix);
-        add(fast, benchmark::RegisterBenchmark(fast.c_str(), reference_case<T>, ReferenceMode::fast, cases),
-            {"fast_reference", "", "slerp", prec, region, "case", 1});
+        add(fast, benchmark::RegisterBenchmark(fast.c_str(), fast_reference_case<T>, false, cases),
+            {"fast_reference", "", "slerp", prec, region, "case", double(kRefBlock)});
+        std::string scalar = fmt::format("BM_FastReferenceScalar/slerp/{}{}", prec, suffix);
+        add(scalar, benchmark::RegisterBenchmark(scalar.c_str(), fast_reference_case<T>, true, cases),
+            {"fast_reference_scalar", "", "slerp", prec, region, "case", double(kRefBlock)});
         std::string floor = fmt::format("BM_MpfrFloor/slerp/{}{}", prec, suffix);
         add(floor, benchmark::RegisterBenchmark(floor.c_str(), floor_case<T>, cases),
             {"floor", "", "slerp", prec, region, "case", 1});

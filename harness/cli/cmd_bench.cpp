@@ -249,6 +249,10 @@ void print_peer_ratios(const std::map<std::string, double> &f64_all) {
     if (!(fast > 0)) return;
     std::printf("f64, every region in turn, CPU ns per case (one run)\n");
     std::printf("  %-44s %10.1f\n", "certified reference (--reference fast)", fast);
+    const double scalar = get("fast_reference_scalar");  // the same with the scalar path forced (QC_FORCE_SCALAR=1)
+    if (scalar > 0)
+        std::printf("  %-44s %10.1f  %7.2fx the certified reference (AVX2 batch / scalar = %.2f)\n",
+                    "certified reference, scalar path (forced)", scalar, scalar / fast, fast / scalar);
     if (mpfr > 0)
         std::printf("  %-44s %10.1f  %7.2fx the certified reference\n", "MPFR reference (--reference mpfr)", mpfr,
                     mpfr / fast);

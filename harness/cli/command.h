@@ -110,8 +110,9 @@ ReferenceMode reference_mode(const std::string &mode);
 // stop token (harness/isolate/interrupt.h), `timeout_s` (--timeout where the command has it), `progress`, and
 // worker_exe and keep_child_stderr from QC_WORKER_EXE and QC_WORKER_STDERR=1.
 RunContext command_context(double timeout_s = 5, std::atomic<uint64_t> *progress = nullptr);
-// The negative controls' switch, QC_DAMAGE_FAST_PATH (sine_coefficient | bound_too_small | screen: a
-// deliberately damaged fast reference or search screen, docs/reference.md), applied once by main().
+// The negative controls' switch, QC_DAMAGE_FAST_PATH (sine_coefficient | bound_too_small | batch_lane | screen:
+// a deliberately damaged fast reference, AVX2 batch or search screen, docs/reference.md), and QC_FORCE_SCALAR=1
+// (the fast reference's batch on its scalar path), applied once by main().
 void apply_damage_environment();
 
 // A script of scripts/ that a command runs (plot_report.py, bench_peers.py): installed,

@@ -33,7 +33,11 @@ void apply_damage_environment() {
     const std::string damage = env("QC_DAMAGE_FAST_PATH");
     if (damage == "sine_coefficient") set_fast_damage(FastDamage::sine_coefficient);
     if (damage == "bound_too_small") set_fast_damage(FastDamage::bound_too_small);
+    if (damage == "batch_lane") set_fast_damage(FastDamage::batch_lane);
     set_screen_damaged(damage == "screen");
+    // QC_FORCE_SCALAR=1: the fast reference's batch stays on the scalar path even where the CPU has AVX2 (the
+    // figures are identical either way; tests/force_scalar.test.sh compares them).
+    set_force_scalar(env("QC_FORCE_SCALAR") == "1");
 }
 
 std::string find_script(const std::string &file) {

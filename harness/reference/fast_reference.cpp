@@ -26,6 +26,7 @@
 // normalised components 0 or in [2^-300, 2], t in [0, 1] (t < 2^-300 is evaluated at 0 with a bound of 4t);
 // with W' >= 2^-300 every intermediate stays above 2^-969, where TwoProd is exact.
 #include "reference/fast_reference.h"
+#include "reference/fast_reference_internal.h"
 
 #include <atomic>
 #include <cmath>
@@ -39,26 +40,12 @@ namespace qc {
 
 using dd::DB;
 using dd::DD;
+using namespace fast_detail;
 
 namespace {
 
 std::atomic<int> g_damage{int(FastDamage::none)};  // set_fast_damage (the CLI: QC_DAMAGE_FAST_PATH)
-
-constexpr int kSteps = 256;      // table spacing 1/256: reduced arguments |r|, |u| <= 2^-9
-constexpr int kSinTable = 413;   // sin(k/256), cos(k/256), k = 0..412 (k/256 <= 1.61)
-constexpr int kAtanTable = 260;  // atan(k/256), k = 0..259 (z <= 1.01)
-struct Tables {
-    DB sin_k[kSinTable], cos_k[kSinTable];
-    DB atan_k[kAtanTable];
-    // Series coefficients. The leading terms in double-double, the tails in double (sin from r^7 on, cos
-    // from r^6, atan from u^5): see sincos_db and atan_db for why each tail's rounding is small enough.
-    DB sin_c3, sin_c5;  // -1/3!, 1/5!
-    DB cos_c4;          // 1/4!
-    DB atan_c3;         // -1/3
-    double sin_t[2];    // -1/7!, 1/9! rounded to double;            remainder |r|^11/11! < 2^-124
-    double cos_t[2];    // -1/6!, 1/8!;                                remainder |r|^10/10! < 2^-111
-    double atan_t[4];   // 1/5, -1/7, 1/9, -1/11;                      remainder |u|^13/13 < 2^-120
-};
+std::atomic<bool> g_force_scalar{false};           // set_force_scalar (the CLI: QC_FORCE_SCALAR)
 
 // A real computed by MPFR at 256 bits, rounded to double-double: error <= 2^-105 |hi| (+ MPFR's 2^-250).
 DB from_mpfr(const Real &x) {
@@ -99,19 +86,22 @@ Tables make_tables(bool damaged) {
     return T;
 }
 
-const Tables &tables() {
+}  // namespace
+
+const Tables &fast_detail::tables() {
     static const Tables good = make_tables(false);
     static const Tables damaged = make_tables(true);
     return fast_damage() == FastDamage::sine_coefficient ? damaged : good;
 }
 
+namespace {
+
 // An upper bound on |x| for a bounded value.
 inline double upper(const DB &x) { return (std::fabs(x.v.hi) + std::fabs(x.v.lo) + x.err) * (1 + 0x1p-50); }
 
-// Relative error bound of the double-evaluated series tails below: at most 10 roundings of 2^-53 each
-// (the coefficient, the Horner steps, r^2 and the leading power taken from a double-double's high word, the
-// final products), with room to spare: 2^-48 > 10 x 2^-53 (1 + 2^-40).
-constexpr double kTailRel = 0x1p-48;
+// kTailRel (fast_reference_internal.h), the relative error bound of the double-evaluated series tails below:
+// at most 10 roundings of 2^-53 each (the coefficient, the Horner steps, r^2 and the leading power taken from a
+// double-double's high word, the final products), with room to spare: 2^-48 > 10 x 2^-53 (1 + 2^-40).
 
 // sin(x) and cos(x) for x in [0, 1.61] (x's bound propagates through r: |sin'|, |cos'| <= 1).
 // x = k/256 + r, |r| <= 2^-9: sin x = S_k cos r + C_k sin r, cos x = C_k cos r - S_k sin r, with
@@ -192,8 +182,10 @@ int exact_sign(double *x, int n) {
     return 2;
 }
 
+}  // namespace
+
 // The double nearest the bounded value, when the bound proves it; false otherwise.
-bool certain_rounding(const DB &x, double &out) {
+bool fast_detail::certain_rounding(const DB &x, double &out) {
     const double h = x.v.hi, l = x.v.lo, e = x.err * (1 + 0x1p-50);
     if (!std::isfinite(e)) return false;
     if (h == 0) {
@@ -213,6 +205,8 @@ bool certain_rounding(const DB &x, double &out) {
     if (l + e < gu && l - e > -gd) return out = h, true;
     return false;
 }
+
+namespace {
 
 bool in_range(double v) {
     const double a = std::fabs(v);
@@ -241,8 +235,6 @@ DB sqrt_nonneg(const DB &x) {
     const double s = std::sqrt(m) * (1 + 0x1p-50);
     return {{0, 0}, s};  // the value lies in [0, sqrt(upper)]
 }
-
-constexpr double kEpsFloor = 0x1p-1000;  // absolute floor added to every final bound (denormal-range slack)
 
 struct Arc {
     DB R[4], N[4];
@@ -403,6 +395,38 @@ bool estimate_slerp_dd(const double q0[4], const double q1[4], double t, DDQuat 
     const DD c0 = dd::mul(s0, inv0), c1 = dd::mul(dd::mul(s1, inv1), sign1);
     for (int i = 0; i < 4; i++) R[size_t(i)] = add_abs(dd::mul(c0, q0[i]), dd::mul(c1, q1[i]));
     return true;
+}
+
+bool fast_batch_vectorised() {
+#if defined(__x86_64__) || defined(__i386__)
+    static const bool cpu = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+#else
+    constexpr bool cpu = false;
+#endif
+    return cpu && !g_force_scalar.load(std::memory_order_relaxed);
+}
+
+void set_force_scalar(bool scalar) { g_force_scalar.store(scalar); }
+
+bool force_scalar() { return g_force_scalar.load(std::memory_order_relaxed); }
+
+void fast_slerp_reference_batch(const double (*q0)[4], const double (*q1)[4], const double *t, size_t n, Precision p,
+                                SlerpReference *out, FastOutcome *outcomes, bool want_nlerp) {
+    size_t i = 0;
+    if (fast_batch_vectorised()) {
+        for (; i + 4 <= n; i += 4) {
+            const double *a[4] = {q0[i], q0[i + 1], q0[i + 2], q0[i + 3]};
+            const double *b[4] = {q1[i], q1[i + 1], q1[i + 2], q1[i + 3]};
+            SlerpReference *o[4] = {&out[i], &out[i + 1], &out[i + 2], &out[i + 3]};
+            bool certified[4] = {false, false, false, false};
+            if (!fast_detail::slerp4_avx2(a, b, t + i, p, want_nlerp, o, certified)) break;
+            for (size_t l = 0; l < 4; l++)
+                outcomes[i + l] = certified[l]
+                                      ? FastOutcome::certified
+                                      : fast_slerp_reference(q0[i + l], q1[i + l], t[i + l], p, out[i + l], want_nlerp);
+        }
+    }
+    for (; i < n; i++) outcomes[i] = fast_slerp_reference(q0[i], q1[i], t[i], p, out[i], want_nlerp);
 }
 
 double fast_tolerance(Precision p) { return std::ldexp(1.0, -(precision_bits(p) + 40)); }

@@ -6,6 +6,8 @@
 
 #include "reference/reference.h"
 
+#include <cstddef>
+
 namespace qc {
 
 enum class FastOutcome {
@@ -32,6 +34,18 @@ constexpr double kFastArcBound = 0x1p-90;
 FastOutcome fast_slerp_reference(const double q0[4], const double q1[4], double t, Precision p, SlerpReference &out,
                                  bool want_nlerp = true);
 
+// The same for n cases (q0[i], q1[i], t[i]): out[i] and outcomes[i] are exactly what fast_slerp_reference
+// gives for case i (every field, bit for bit, and the outcome). Where the CPU has AVX2 and FMA and the scalar
+// path is not forced (set_force_scalar), four cases at a time go through a vectorised copy of the common
+// branch (fast_reference_avx2.cpp); a case that leaves it is evaluated by fast_slerp_reference.
+void fast_slerp_reference_batch(const double (*q0)[4], const double (*q1)[4], const double *t, size_t n, Precision p,
+                                SlerpReference *out, FastOutcome *outcomes, bool want_nlerp = true);
+// Whether fast_slerp_reference_batch runs its AVX2 code in this process (CPU support, and not forced scalar).
+bool fast_batch_vectorised();
+// Process-wide, false unless set; the CLI sets it from the environment variable QC_FORCE_SCALAR=1.
+void set_force_scalar(bool scalar);
+bool force_scalar();
+
 // The ideal slerp of (q0, q1, t) (the ends normalised, the short arc) in plain double-double, without a
 // bound: the worst-case search's second screen (search/screen.h). Error about 2^-100 per component, not
 // proved but checked by sampling there. Where |a.b| is below about 2^-100 the arc's side is a guess, and the
@@ -48,9 +62,10 @@ enum class FastDamage {
     none,
     sine_coefficient,  // the r^5/5! coefficient of the sine series perturbed by 2^-30 (relative)
     bound_too_small,   // every certified bound divided by 2^20
+    batch_lane,        // the AVX2 batch's second lane of four: R[0] times 1 + 2^-20 (the scalar path unchanged)
 };
 // Process-wide, none unless set; the CLI sets it from the environment variable QC_DAMAGE_FAST_PATH
-// (sine_coefficient | bound_too_small) so that an end-to-end test can damage the CLI's fast path.
+// (sine_coefficient | bound_too_small | batch_lane) so that an end-to-end test can damage the CLI's fast path.
 void set_fast_damage(FastDamage d);
 FastDamage fast_damage();
 

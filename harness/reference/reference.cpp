@@ -258,16 +258,52 @@ void ReferenceEngine::slerp_mpfr(const double q0[4], const double q1[4], double 
     }
 }
 
-void ReferenceEngine::slerp_exact(const double q0[4], const double q1[4], double t, SlerpReference &out,
-                                  bool validate) {
+void ReferenceEngine::admit(const double q0[4], const double q1[4], double t) {
     ++stats_.cases;
     for (int i = 0; i < 4; i++)
         if (!std::isfinite(q0[i]) || !std::isfinite(q1[i]))
             throw InputError("reference: a quaternion component is not finite");
     if (!std::isfinite(t)) throw InputError("reference: t is not finite");
-    if (mode_ == ReferenceMode::mpfr) return slerp_mpfr(q0, q1, t, out, validate);
+}
 
-    const FastOutcome o = fast_slerp_reference(q0, q1, t, precision_, out, want_nlerp_);
+void ReferenceEngine::slerp_exact(const double q0[4], const double q1[4], double t, SlerpReference &out,
+                                  bool validate) {
+    admit(q0, q1, t);
+    if (mode_ == ReferenceMode::mpfr) return slerp_mpfr(q0, q1, t, out, validate);
+    settle(q0, q1, t, out, validate, fast_slerp_reference(q0, q1, t, precision_, out, want_nlerp_));
+}
+
+template <class T>
+void ReferenceEngine::slerp_batch_of(const SlerpCase<T> *cases, size_t n, SlerpReference *out, const bool *validate) {
+    if (mode_ == ReferenceMode::mpfr) {
+        for (size_t i = 0; i < n; i++) slerp(cases[i], out[i], validate[i]);
+        return;
+    }
+    batch_q0_.resize(n), batch_q1_.resize(n), batch_t_.resize(n), batch_outcome_.resize(n);
+    for (size_t i = 0; i < n; i++) {
+        for (size_t k = 0; k < 4; k++) batch_q0_[i][k] = cases[i].q0[k], batch_q1_[i][k] = cases[i].q1[k];
+        batch_t_[i] = cases[i].t;
+    }
+    static_assert(sizeof(std::array<double, 4>) == sizeof(double[4]));  // the rows as double[4]
+    fast_slerp_reference_batch(reinterpret_cast<const double(*)[4]>(batch_q0_.data()),
+                               reinterpret_cast<const double(*)[4]>(batch_q1_.data()), batch_t_.data(), n, precision_,
+                               out, batch_outcome_.data(), want_nlerp_);
+    for (size_t i = 0; i < n; i++) {
+        admit(batch_q0_[i].data(), batch_q1_[i].data(), batch_t_[i]);
+        settle(batch_q0_[i].data(), batch_q1_[i].data(), batch_t_[i], out[i], validate[i], batch_outcome_[i]);
+    }
+}
+
+void ReferenceEngine::slerp_batch(const SlerpCase<float> *cases, size_t n, SlerpReference *out, const bool *validate) {
+    slerp_batch_of(cases, n, out, validate);
+}
+
+void ReferenceEngine::slerp_batch(const SlerpCase<double> *cases, size_t n, SlerpReference *out, const bool *validate) {
+    slerp_batch_of(cases, n, out, validate);
+}
+
+void ReferenceEngine::settle(const double q0[4], const double q1[4], double t, SlerpReference &out, bool validate,
+                             FastOutcome o) {
     switch (o) {
         case FastOutcome::certified:
             ++stats_.fast_certified;

@@ -26,10 +26,12 @@
 #include <cstdint>
 #include <optional>
 #include <string_view>
+#include <vector>
 
 namespace qc {
 
 enum class ReferenceMode { fast, mpfr };
+enum class FastOutcome;  // fast_reference.h
 const char *to_string(ReferenceMode m);
 std::optional<ReferenceMode> parse_reference_mode(std::string_view s);
 // --reference's default, decided here once: every command's option and every options struct start from it.
@@ -104,6 +106,11 @@ public:
     void slerp(const SlerpCase<double> &c, SlerpReference &out, bool validate);
     // The same on inputs given as doubles (exact for both formats).
     void slerp_exact(const double q0[4], const double q1[4], double t, SlerpReference &out, bool validate);
+    // n cases at once: out[i] and the stats exactly as n calls slerp(cases[i], out[i], validate[i]) in order
+    // give them. ReferenceMode::fast evaluates the block with fast_slerp_reference_batch (AVX2 where the CPU
+    // has it), then settles each case in order (validation sample, MPFR fallback) as slerp does.
+    void slerp_batch(const SlerpCase<float> *cases, size_t n, SlerpReference *out, const bool *validate);
+    void slerp_batch(const SlerpCase<double> *cases, size_t n, SlerpReference *out, const bool *validate);
 
     const ReferenceStats &stats() const { return stats_; }
     int working_bits() const { return start_bits_; }
@@ -116,6 +123,12 @@ public:
     double tolerance() const;
 
 private:
+    template <class T>
+    void slerp_batch_of(const SlerpCase<T> *cases, size_t n, SlerpReference *out, const bool *validate);
+    // Counts the case and refuses non-finite inputs (InputError).
+    void admit(const double q0[4], const double q1[4], double t);
+    // The fast path's outcome o for the case in out: certified (validated when asked), else the MPFR path.
+    void settle(const double q0[4], const double q1[4], double t, SlerpReference &out, bool validate, FastOutcome o);
     void evaluate(const double q0[4], const double q1[4], double t, int bits, SlerpReference &out);
     bool agree(const SlerpReference &x, const SlerpReference &y);
     void slerp_mpfr(const double q0[4], const double q1[4], double t, SlerpReference &out, bool validate);
@@ -130,6 +143,10 @@ private:
     // Scratch variables, kept between calls to avoid allocation.
     Real n0_, n1_, tmp_, diff_, sum_, W_, sW_, s0_, s1_, v_[4], a_[4], b_[4], omt_, tt_, dot_;
     Real prod_[4], exact_dot_;
+    // slerp_batch's scratch
+    std::vector<std::array<double, 4>> batch_q0_, batch_q1_;
+    std::vector<double> batch_t_;
+    std::vector<FastOutcome> batch_outcome_;
 };
 
 // x rounded to the nearest unevaluated sum hi + lo of two doubles (|error| <= 2^-106 |x| barring underflow).

@@ -14,6 +14,7 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <memory>
 #include <mutex>
 #include <thread>
 #include <tuple>
@@ -181,20 +182,23 @@ template <class T> ReferenceStats RegionSampler<T>::worker() {
     Thread th(Format<T>::precision, plan_.options.reference, chunk_, nio_);
     th.cmp.reference.set_nlerp_wanted(
         std::any_of(idx_.begin(), idx_.end(), [&](size_t i) { return plan_.selected[i].op == Op::nlerp; }));
+    const std::unique_ptr<bool[]> validate(new bool[chunk_]);
     for (;;) {
         if (ctx_.stop.requested()) stopped_.store(true);
         if (stopped_.load()) break;
         const uint64_t begin = next_.fetch_add(chunk_);
         if (begin >= n_) break;
         const uint64_t end = std::min(n_, begin + chunk_);
-        for (uint64_t i = begin; i < end; i++)
-            th.cases[i - begin] = regenerate_case<T>(plan_.options.seed, region_, first_ + i);
-        start_batches(th, begin, end);
         for (uint64_t i = begin; i < end; i++) {
-            SlerpReference &ref = th.refs[i - begin];
-            th.cmp.reference.slerp(th.cases[i - begin], ref, sampled_for_validation(plan_.options.seed, first_ + i));
-            slice_.arc_w[i] = ref.arc_w;
-            tie_[i] = ref.tie;
+            th.cases[i - begin] = regenerate_case<T>(plan_.options.seed, region_, first_ + i);
+            validate[i - begin] = sampled_for_validation(plan_.options.seed, first_ + i);
+        }
+        start_batches(th, begin, end);
+        // The chunk's references at once (the fast path's AVX2 batch), the same values and stats as case by case.
+        th.cmp.reference.slerp_batch(th.cases.data(), size_t(end - begin), th.refs.data(), validate.get());
+        for (uint64_t i = begin; i < end; i++) {
+            slice_.arc_w[i] = th.refs[i - begin].arc_w;
+            tie_[i] = th.refs[i - begin].tie;
         }
         finish_batches(th, begin);
         if (stopped_.load()) break;

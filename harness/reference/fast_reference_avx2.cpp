@@ -1,0 +1,411 @@
+// The fast reference's common branch, four cases at a time (AVX2 + FMA; fast_reference_internal.h:
+// slerp4_avx2). Compiled with -mavx2 -mfma (CMakeLists.txt) and called only where the CPU has both
+// (fast_reference.cpp: fast_slerp_reference_batch).
+//
+// Identity with the scalar path: every operation below is the scalar path's (fast_reference.cpp, dd.h)
+// in the same order on the same operands, one lane per case. IEEE +, -, *, /, sqrt and fma are correctly
+// rounded per lane, nearbyint is _mm256_round_pd to nearest even (the default rounding mode the scalar
+// std::nearbyint uses), -ffp-contract=off holds here too, so each lane computes the scalar path's bits.
+// The branches of the scalar path become a lane mask: a lane that would take any branch other than the
+// common one (a zeroed tiny component, t = 0 or 1, t < 2^-300, equal ends, a dot product whose sign needs
+// more than one VecSum pass or is zero, a vanishing |a - b|, W' < 2^-300, tW' < 2^-60, the tie band, an
+// undecided rounding, a non-finite value or bound, a bound over fast_tolerance) leaves the mask and is
+// evaluated again by the scalar fast_slerp_reference, which then decides its outcome.
+#include "reference/fast_reference_internal.h"
+
+#include <cmath>
+#include <cstring>
+
+#if defined(__AVX2__) && defined(__FMA__)
+#include <immintrin.h>
+
+namespace qc::fast_detail {
+namespace {
+
+using V = double __attribute__((vector_size(32)));
+using M = decltype(V{} < V{});  // lane masks: all ones (true) or zero
+
+inline V splat(double x) { return V{x, x, x, x}; }
+inline V fma(V a, V b, V c) { return _mm256_fmadd_pd(a, b, c); }
+inline V vsqrt(V a) { return _mm256_sqrt_pd(a); }
+inline V vabs(V a) { return _mm256_andnot_pd(splat(-0.0), a); }
+inline V nearbyint(V a) { return _mm256_round_pd(a, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC); }
+inline M isfinite(V a) { return vabs(a) <= splat(1.7976931348623157e308); }
+inline V sel(M m, V a, V b) { return m ? a : b; }
+
+// ---- dd.h, lane by lane ----
+struct D {
+    V hi, lo;
+};
+inline D two_sum(V a, V b) {
+    V s = a + b;
+    V bb = s - a;
+    V e = (a - (s - bb)) + (b - bb);
+    return {s, e};
+}
+inline D fast_two_sum(V a, V b) {
+    V s = a + b;
+    V e = b - (s - a);
+    return {s, e};
+}
+inline D two_prod(V a, V b) {
+    V p = a * b;
+    V e = fma(a, b, -p);
+    return {p, e};
+}
+inline D neg(D x) { return {-x.hi, -x.lo}; }
+inline D add(D x, D y) {
+    D s = two_sum(x.hi, y.hi);
+    D t = two_sum(x.lo, y.lo);
+    V c = s.lo + t.hi;
+    D v = fast_two_sum(s.hi, c);
+    V w = t.lo + v.lo;
+    return fast_two_sum(v.hi, w);
+}
+inline D add(D x, V y) {
+    D s = two_sum(x.hi, y);
+    V v = x.lo + s.lo;
+    return fast_two_sum(s.hi, v);
+}
+inline D mul(D x, V y) {
+    D c = two_prod(x.hi, y);
+    V cl3 = fma(x.lo, y, c.lo);
+    return fast_two_sum(c.hi, cl3);
+}
+inline D mul(D x, D y) {
+    D c = two_prod(x.hi, y.hi);
+    V tl0 = x.lo * y.lo;
+    V tl1 = fma(x.hi, y.lo, tl0);
+    V cl2 = fma(x.lo, y.hi, tl1);
+    V cl3 = c.lo + cl2;
+    return fast_two_sum(c.hi, cl3);
+}
+inline D div(D x, D y) {
+    V th = splat(1.0) / y.hi;
+    V rh = fma(-y.hi, th, splat(1.0));
+    V rl = -(y.lo * th);
+    D e = fast_two_sum(rh, rl);
+    D delta = mul(e, th);
+    D m = add(delta, th);
+    return mul(x, m);
+}
+inline D sqrt(D x) {
+    V sh = vsqrt(x.hi);
+    V rho0 = fma(-sh, sh, x.hi);
+    V rho1 = x.lo + rho0;
+    V sl = rho1 / (splat(2) * sh);
+    return fast_two_sum(sh, sl);
+}
+
+inline V up(V x) { return x * splat(dd::kUp); }
+struct B {
+    D v;
+    V err;
+};
+inline B exact(V x) { return {{x, V{}}, V{}}; }
+inline B exact(D x) { return {x, V{}}; }
+inline B constant(const DB &c) { return {{splat(c.v.hi), splat(c.v.lo)}, splat(c.err)}; }
+inline V mag(const B &x) { return vabs(x.v.hi) * splat(1 + 0x1p-52); }
+inline B operator-(const B &x) { return {neg(x.v), x.err}; }
+inline B operator+(const B &x, const B &y) {
+    D s = add(x.v, y.v);
+    return {s, up(x.err + y.err + splat(dd::kAddRel) * vabs(s.hi))};
+}
+inline B operator-(const B &x, const B &y) { return x + (-y); }
+inline B operator*(const B &x, const B &y) {
+    D p = mul(x.v, y.v);
+    return {p, up(mag(x) * y.err + mag(y) * x.err + x.err * y.err + splat(dd::kMulRel) * vabs(p.hi))};
+}
+inline B operator*(const B &x, V y) {
+    D p = mul(x.v, y);
+    return {p, up(vabs(y) * x.err + splat(dd::kMulRel) * vabs(p.hi))};
+}
+inline B operator/(const B &x, const B &y) {
+    D q = div(x.v, y.v);
+    V margin = vabs(y.v.hi) * splat(1 - 0x1p-52) - y.err;
+    V qm = vabs(q.hi) * splat(1 + 0x1p-52);
+    V err = up((x.err + qm * y.err) / margin * splat(dd::kUp) + splat(dd::kDivRel) * vabs(q.hi));
+    return {q, sel(margin > V{}, err, splat(INFINITY))};
+}
+// dd::sqrt(DB) where the caller has checked x.v.hi > 0 (the lanes where it is not have left the mask).
+inline B sqrt_pos(const B &x) {
+    D s = sqrt(x.v);
+    return {s, up(x.err / (vabs(s.hi) * splat(1 - 0x1p-50)) + splat(dd::kSqrtRel) * vabs(s.hi))};
+}
+inline B widen(B x, V e) { return {x.v, up(x.err + e)}; }
+inline V upper(const B &x) { return (vabs(x.v.hi) + vabs(x.v.lo) + x.err) * splat(1 + 0x1p-50); }
+
+inline B sel(M m, const B &x, const B &y) {
+    return {{sel(m, x.v.hi, y.v.hi), sel(m, x.v.lo, y.v.lo)}, sel(m, x.err, y.err)};
+}
+
+// One table entry per lane, at k (an integer-valued double); lanes off the mask read entry 0.
+inline B gather(const DB *table, int size, V k, M ok) {
+    alignas(32) double kk[4], hi[4], lo[4], err[4];
+    alignas(32) long long okk[4];
+    std::memcpy(kk, &k, sizeof kk), std::memcpy(okk, &ok, sizeof okk);
+    for (int l = 0; l < 4; l++) {
+        const int i = okk[l] && kk[l] >= 0 && kk[l] < size ? int(kk[l]) : 0;
+        hi[l] = table[i].v.hi, lo[l] = table[i].v.lo, err[l] = table[i].err;
+    }
+    B out;
+    std::memcpy(&out.v.hi, hi, sizeof hi), std::memcpy(&out.v.lo, lo, sizeof lo),
+        std::memcpy(&out.err, err, sizeof err);
+    return out;
+}
+
+// fast_reference.cpp: sqrt_nonneg, both branches.
+inline B sqrt_nonneg(const B &x) {
+    const M pos = (x.v.hi > V{}) & (x.v.hi > splat(4) * x.err);
+    const B zero = {{V{}, V{}}, vsqrt(upper(x)) * splat(1 + 0x1p-50)};
+    return sel(pos, sqrt_pos(x), zero);
+}
+
+B norm2(const B v[4]) { return v[0] * v[0] + v[1] * v[1] + v[2] * v[2] + v[3] * v[3]; }
+B norm2(const V q[4]) {
+    B s = exact(two_prod(q[0], q[0]));
+    for (int i = 1; i < 4; i++) s = s + exact(two_prod(q[i], q[i]));
+    return s;
+}
+
+// fast_reference.cpp: sincos_db (x in [0, 1.61]; other lanes leave ok).
+void sincos(const Tables &T, const B &x, B &sin_x, B &cos_x, M &ok) {
+    const V xh = x.v.hi;
+    ok &= (xh >= V{}) & (xh <= splat(1.61));
+    const B one = exact(splat(1.0));
+    const M small = xh < splat(0x1p-60);  // sin x = x - x^3/6 + ..., cos x = 1 - x^2/2 + ...
+    const V m = upper(x);
+    const B sin_small = {x.v, up(x.err + m * m * m / splat(6))};
+    const B cos_small = {one.v, up(m * m / splat(2))};
+    const V k = nearbyint(xh * splat(kSteps));
+    const B r = exact(two_sum(xh - k / splat(kSteps), x.v.lo));
+    const B r2 = r * r, r3 = r2 * r, r4 = r2 * r2, r5 = r3 * r2;
+    const V y = r2.v.hi;
+    const V ts = r5.v.hi * y * (splat(T.sin_t[0]) + y * splat(T.sin_t[1]));
+    const V tc = r4.v.hi * y * (splat(T.cos_t[0]) + y * splat(T.cos_t[1]));
+    const V rm = upper(r);
+    const V r2m = rm * rm, r4m = r2m * r2m, r10 = r4m * r4m * r2m * splat(1 + 0x1p-40);
+    B sr = r + r3 * constant(T.sin_c3) + r5 * constant(T.sin_c5) + exact(ts);
+    sr = widen(sr, vabs(ts) * splat(kTailRel) + r10 * rm / splat(39916800.0) + x.err);
+    B cr = one + r2 * splat(-0.5) + r4 * constant(T.cos_c4) + exact(tc);
+    cr = widen(cr, vabs(tc) * splat(kTailRel) + r10 / splat(3628800.0) + x.err);
+    const B sk = gather(T.sin_k, kSinTable, k, ok), ck = gather(T.cos_k, kSinTable, k, ok);
+    sin_x = sel(small, sin_small, sk * cr + ck * sr);
+    cos_x = sel(small, cos_small, ck * cr - sk * sr);
+}
+
+// fast_reference.cpp: atan_db (z in [0, 1.01]; other lanes leave ok).
+B atan(const Tables &T, const B &z, M &ok) {
+    const V zh = z.v.hi;
+    ok &= (zh >= V{}) & (zh <= splat(1.01));
+    const V k = nearbyint(zh * splat(kSteps));
+    const V c = k / splat(kSteps);
+    const B num{two_sum(zh - c, z.v.lo), z.err};
+    const B den = exact(splat(1.0)) + z * c;
+    const B u = num / den;
+    const V um = upper(u);
+    const B u2 = u * u, u3 = u2 * u;
+    const V y = u2.v.hi;
+    const V ta = u3.v.hi * y *
+                 (splat(T.atan_t[0]) + y * (splat(T.atan_t[1]) + y * (splat(T.atan_t[2]) + y * splat(T.atan_t[3]))));
+    B au = u + u3 * constant(T.atan_c3) + exact(ta);
+    const V u2m = um * um, u4m = u2m * u2m, u12m = u4m * u4m * u4m;
+    au = widen(au, vabs(ta) * splat(kTailRel) + u12m * um * splat(1 + 0x1p-40) / splat(13) + splat(0x1p-35) * u.err);
+    return gather(T.atan_k, kAtanTable, k, ok) + au;
+}
+
+struct Arc {
+    B R[4], N[4];
+    B W;
+};
+
+// fast_reference.cpp: arc().
+void arc(const Tables &T, const B a[4], const B b[4], V t, M same_ends, bool want_nlerp, Arc &out, M &ok) {
+    B d[4], s[4];
+    for (int i = 0; i < 4; i++) d[i] = a[i] - b[i], s[i] = a[i] + b[i];
+    const B nd = sqrt_nonneg(norm2(d));
+    const B ns2 = norm2(s);
+    ok &= ns2.v.hi > splat(4) * ns2.err;
+    const B ns = sqrt_pos(ns2);
+    const B z = nd / ns;
+    ok &= isfinite(z.err);
+    const B theta = atan(T, z, ok);
+    out.W = sel(same_ends, exact(V{}), theta * splat(2.0));
+    const V Wv = out.W.v.hi, eW = out.W.err;
+    ok &= isfinite(eW) & ~(Wv + eW > splat(1.6));
+    const M ends = (t == V{}) | (t == splat(1));    // R = a at t = 0 and b at t = 1, exactly
+    const M tiny = ~ends & (Wv < splat(0x1p-300));  // the limit g_t(0) = t
+    const D tt{t, V{}};
+    const D omt = two_sum(splat(1.0), -t);
+    const V drift = splat(0.42) * (Wv + eW) * eW * splat(1 + 0x1p-40);
+    const B Wx = exact(out.W.v);
+    B sW, cW, st, ct;
+    M series = ok;
+    sincos(T, Wx, sW, cW, series);
+    sincos(T, exact(tt) * Wx, st, ct, series);
+    ok &= series | ends | tiny;
+    const V limit = splat(0.42) * (Wv + eW) * (Wv + eW) * splat(1 + 0x1p-40);
+    const B q1 = st / sW;
+    const B s1 = sel(ends, exact(t), sel(tiny, B{tt, limit}, widen(q1, drift)));
+    const B s0 = sel(ends, exact(splat(1.0) - t), sel(tiny, B{omt, limit}, widen(ct - cW * q1, drift)));
+    for (int i = 0; i < 4; i++) out.R[i] = s0 * a[i] + s1 * b[i];
+    if (!want_nlerp) {
+        for (auto &n : out.N) n = {{splat(NAN), splat(NAN)}, V{}};
+        return;
+    }
+    B l[4];
+    for (int i = 0; i < 4; i++) l[i] = a[i] * exact(omt) + b[i] * t;
+    const B nl2 = norm2(l);
+    ok &= nl2.v.hi > splat(4) * nl2.err;
+    const B inv = exact(splat(1.0)) / sqrt_pos(nl2);
+    for (int i = 0; i < 4; i++) out.N[i] = l[i] * inv;
+}
+
+inline bool lane(M m, int l) { return m[l] != 0; }
+inline DB lane_db(const B &x, int l) { return {{x.v.hi[l], x.v.lo[l]}, x.err[l]}; }
+
+}  // namespace
+
+bool slerp4_avx2(const double *const q0_in[4], const double *const q1_in[4], const double t_in[4], Precision p,
+                 bool want_nlerp, SlerpReference *const out[4], bool certified[4]) {
+    const Tables &T = tables();
+    V q0[4], q1[4], t;
+    for (int i = 0; i < 4; i++) {
+        q0[i] = V{q0_in[0][i], q0_in[1][i], q0_in[2][i], q0_in[3][i]};
+        q1[i] = V{q1_in[0][i], q1_in[1][i], q1_in[2][i], q1_in[3][i]};
+    }
+    t = V{t_in[0], t_in[1], t_in[2], t_in[3]};
+
+    // The range: components 0 or in [2^-400, 2^400] (no zeroed tiny ones), t = 0 or in [2^-300, 1].
+    M ok = ((t >= splat(0x1p-300)) & (t <= splat(1))) | (t == V{});
+    M same = ~M{}, opposite = ~M{};
+    for (int i = 0; i < 4; i++) {
+        for (V x : {q0[i], q1[i]}) {
+            const V a = vabs(x);
+            ok &= (a == V{}) | ((a >= splat(0x1p-400)) & (a <= splat(0x1p400)));
+        }
+        same &= q0[i] == q1[i], opposite &= q0[i] == -q1[i];
+    }
+    const M same_ends = same | opposite;  // W = 0 exactly
+
+    // 1. the sign of q0.q1, decided by the first VecSum pass (else: the scalar path)
+    V x[8];
+    for (int i = 0; i < 4; i++) {
+        const D pr = two_prod(q0[i], q1[i]);
+        x[2 * i] = pr.lo, x[2 * i + 1] = pr.hi;
+    }
+    for (int i = 1; i < 8; i++) {
+        const D s = two_sum(x[i], x[i - 1]);
+        x[i] = s.hi, x[i - 1] = s.lo;
+    }
+    V rest{};
+    for (int i = 0; i < 7; i++) rest += vabs(x[i]);
+    rest *= splat(1 + 0x1p-48);
+    ok &= vabs(x[7]) > rest;
+    const M negative = x[7] < V{};
+    B exact_dot = exact(x[0]);
+    for (int i = 1; i < 8; i++) exact_dot = exact_dot + exact(x[i]);
+
+    // 2. a, b
+    const B n0s = norm2(q0), n1s = norm2(q1);
+    const B n0 = sqrt_nonneg(n0s), n1 = sqrt_nonneg(n1s);
+    ok &= (n0.v.hi > splat(4) * n0.err) & (n1.v.hi > splat(4) * n1.err);
+    const B inv0 = exact(splat(1.0)) / n0, inv1 = exact(splat(1.0)) / n1;
+    B a[4], b[4];
+    for (int i = 0; i < 4; i++) {
+        a[i] = inv0 * q0[i], b[i] = inv1 * q1[i];
+        for (V h : {a[i].v.hi, b[i].v.hi}) {
+            const V m = vabs(h);
+            ok &= (m == V{}) | ((m >= splat(0x1p-300)) & (m <= splat(2)));
+        }
+    }
+    const B dot = exact_dot / (n0 * n1);
+    double dots[4];
+    const double band = 4.0 * precision_eps(p);
+    M tie_band{};
+    for (int l = 0; l < 4; l++) {
+        if (!lane(ok, l)) continue;
+        if (!certain_rounding(lane_db(dot, l), dots[l])) ok[l] = 0;
+        else if (std::fabs(dots[l]) <= band) tie_band[l] = -1;
+    }
+    for (auto &y : b) y = sel(negative, -y, y);
+
+    // 3-5. the short arc, and the other arc where a lane is in the tie band
+    Arc A, O;
+    arc(T, a, b, t, same_ends, want_nlerp, A, ok);
+    const bool other = lane(tie_band, 0) || lane(tie_band, 1) || lane(tie_band, 2) || lane(tie_band, 3);
+    if (other) {
+        for (auto &y : b) y = -y;
+        M ok2 = ok;
+        arc(T, a, b, t, M{}, want_nlerp, O, ok2);
+        ok &= ok2 | ~tie_band;
+    }
+    double arc_w[4];
+    for (int l = 0; l < 4; l++) {
+        if (!lane(ok, l)) continue;
+        const DB W = lane_db(A.W, l);
+        if (!certain_rounding(W, arc_w[l])) {
+            if (!(W.err <= kFastArcBound)) ok[l] = 0;
+            arc_w[l] = W.v.hi;
+        }
+    }
+    V bound{};
+    M finite = ~M{};
+    auto take = [&](const B &y) {
+        bound = sel(y.err <= bound, bound, y.err);
+        finite &= isfinite(y.err) & isfinite(y.v.hi);
+    };
+    for (int i = 0; i < 4; i++) {
+        take(A.R[i]);
+        if (want_nlerp) take(A.N[i]);
+    }
+    if (other) {
+        // the other arc's bounds on the tie band's lanes only (elsewhere: values already taken)
+        for (int i = 0; i < 4; i++) {
+            take(sel(tie_band, O.R[i], A.R[i]));
+            if (want_nlerp) take(sel(tie_band, O.N[i], A.N[i]));
+        }
+    }
+    ok &= finite;
+    bound = up(bound + V{} + V{} + splat(kEpsFloor));
+    ok &= isfinite(bound) & (bound <= splat(fast_tolerance(p)));
+    if (fast_damage() == FastDamage::bound_too_small) bound *= splat(0x1p-20);
+
+    const double edge = 0x1p-10;
+    for (int l = 0; l < 4; l++) {
+        certified[l] = lane(ok, l);
+        if (!certified[l]) continue;
+        SlerpReference &o = *out[l];
+        for (int i = 0; i < 4; i++) {
+            o.R[size_t(i)] = {A.R[i].v.hi[l], A.R[i].v.lo[l]};
+            o.N[size_t(i)] = {A.N[i].v.hi[l], A.N[i].v.lo[l]};
+        }
+        if (lane(tie_band, l))
+            for (int i = 0; i < 4; i++) {
+                o.R_other[size_t(i)] = {O.R[i].v.hi[l], O.R[i].v.lo[l]};
+                o.N_other[size_t(i)] = {O.N[i].v.hi[l], O.N[i].v.lo[l]};
+            }
+        o.tie = false;
+        o.dot = dots[l];
+        o.in_tie_band = lane(tie_band, l);
+        o.arc_w = arc_w[l];
+        o.fast_bound = bound[l];
+        o.bits = 0;
+        o.ill_conditioned = o.arc_w < edge || o.arc_w > M_PI / 2 - edge || t_in[l] < edge || t_in[l] > 1 - edge;
+        if (fast_damage() == FastDamage::batch_lane && l == 1) o.R[0] = dd::mul(o.R[0], 1 + 0x1p-20);
+    }
+    return true;
+}
+
+}  // namespace qc::fast_detail
+
+#else
+
+namespace qc::fast_detail {
+bool slerp4_avx2(const double *const *, const double *const *, const double *, Precision, bool, SlerpReference *const *,
+                 bool *) {
+    return false;
+}
+}  // namespace qc::fast_detail
+
+#endif
