@@ -2,6 +2,7 @@
 // down. The environment variables quatcheck reads are read here and nowhere below the CLI (context.h).
 #include "cli/command.h"
 #include "isolate/interrupt.h"
+#include "metrics/metrics.h"
 #include "reference/fast_reference.h"
 #include "search/screen.h"
 
@@ -34,6 +35,7 @@ void apply_damage_environment() {
     if (damage == "sine_coefficient") set_fast_damage(FastDamage::sine_coefficient);
     if (damage == "bound_too_small") set_fast_damage(FastDamage::bound_too_small);
     set_screen_damaged(damage == "screen");
+    set_metric_force_scalar(env("QC_FORCE_SCALAR") == "1");  // the fast metrics' scalar kernel (no AVX2)
 }
 
 std::string find_script(const std::string &file) {

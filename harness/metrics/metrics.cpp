@@ -42,7 +42,7 @@ double ulp_distance(const Real &x, double y, int p, int emin) {
 }
 
 MetricEngine::MetricEngine(Precision precision, ReferenceMode mode)
-    : precision_(precision), mode_(mode), bits_(2 * precision_bits(precision) + 96) {
+    : precision_(precision), mode_(mode), bits_(2 * precision_bits(precision) + 96), kernel_(default_metric_kernel()) {
     free_mpfr_caches_at_thread_exit();
     for (auto &r : rhat_) ensure_bits(r, bits_);
     for (Real *r : {&norm_, &tmp_, &u_, &v_}) ensure_bits(*r, bits_);

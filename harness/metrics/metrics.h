@@ -129,11 +129,24 @@ double ulp_distance(const Real &x, double y, int p, int emin);
 // arithmetic: relative error <= 7.1u^2 (u = 2^-53) plus absolute u^2 2^p before the rounding up.
 double ulp_distance(dd::DD x, double y, int p, int emin);
 
-// Test hook: a deliberately damaged fast engine, for the negative control of tests/metrics_dd_test.cpp.
+// Test hook: a deliberately damaged fast engine, for the negative controls of tests/metrics_dd_test.cpp.
 enum class MetricDamage {
     none,
-    drop_reference_low_word,  // the fast engine reads R, N (and the other arc's) with their low words dropped
+    drop_reference_low_word,      // the fast engine reads R, N (and the other arc's) with their low words dropped
+    avx2_ulp_rounded_to_nearest,  // the AVX2 kernel's ulp fast path rounds to nearest instead of up
+    avx2_norm_low_word_dropped,   // the AVX2 kernel's angles scale the reference by |r| without its low word
 };
+
+// The fast engine's kernel. Both give the same CaseMetrics bit for bit (tests/metrics_dd_test.cpp): avx2 evaluates
+// the scalar kernel's operations four components at a time, in the same order, and hands the rare cases it has
+// no fast path for (non-finite, zero, subnormal or huge outputs; ulp distances across a power of two, at zero or
+// of opposite signs) to the scalar kernel.
+enum class MetricKernel { scalar, avx2 };
+// avx2 where this build has it and the CPU has AVX2 and FMA, unless set_metric_force_scalar(true) (the CLI: the
+// environment variable QC_FORCE_SCALAR=1); read when a MetricEngine is constructed.
+MetricKernel default_metric_kernel();
+bool metric_avx2_supported();
+void set_metric_force_scalar(bool scalar);
 
 // The smallest angle error the metrics report (MetricEngine::measure, measure_angle): 2^-(p+38) rad, what the
 // reference's certified 2^-(p+40) per component allows; a computed angle below it is reported as 0.
@@ -161,6 +174,9 @@ public:
     ReferenceMode mode() const { return mode_; }
     Precision precision() const { return precision_; }
     void set_damage(MetricDamage d) { damage_ = d; }
+    // Test hook: the kernel of mode fast (default_metric_kernel()); avx2 only where metric_avx2_supported().
+    void set_kernel(MetricKernel k);
+    MetricKernel kernel() const { return kernel_; }
 
 private:
     // mpfr engine (metrics.cpp)
@@ -177,6 +193,7 @@ private:
     ReferenceMode mode_;
     int bits_;
     MetricDamage damage_ = MetricDamage::none;
+    MetricKernel kernel_;
     Real rhat_[4], norm_, tmp_, u_, v_;
     RealQuat conv_R_, conv_N_, conv_R_other_, conv_N_other_;  // DD references converted (mpfr mode)
     int sign_ = 1;
