@@ -164,8 +164,10 @@ template <class T> void floor_case(benchmark::State &st, std::shared_ptr<Cases<T
 }
 
 // MetricEngine::measure on the outputs of the seed slerp (op slerp) or nlerp (op nlerp, which also
-// measures against the exact normalised lerp) over the mixed cases.
-template <class T> void metric_case(benchmark::State &st, Op op, ReferenceMode mode, std::shared_ptr<Cases<T>> c) {
+// measures against the exact normalised lerp) over the mixed cases. Mode fast with the engine's default kernel
+// (AVX2 where the CPU has it, as the runner), or with the scalar kernel forced (BM_MetricFastScalar).
+template <class T>
+void metric_case(benchmark::State &st, Op op, ReferenceMode mode, bool scalar_kernel, std::shared_ptr<Cases<T>> c) {
     const std::vector<Impl> catalogue = load_catalogue({});
     const Impl *impl = nullptr;
     for (const auto &i : catalogue)
@@ -183,6 +185,7 @@ template <class T> void metric_case(benchmark::State &st, Op op, ReferenceMode m
         impl->call(op, c->cases[i].q0.data(), c->cases[i].q1.data(), c->cases[i].t, outs[i].data());
     }
     MetricEngine metric(Format<T>::precision, mode);
+    if (scalar_kernel) metric.set_kernel(MetricKernel::scalar);
     size_t i = 0;
     for (auto _ : st) {
         CaseMetrics m = metric.measure(outs[i].data(), refs[i], op);
@@ -215,11 +218,14 @@ template <class T> void register_precision(const BenchOptions &o, std::vector<st
     }
     for (Op op : {Op::slerp, Op::nlerp}) {
         std::string name = fmt::format("BM_Metric/{}/{}", to_string(op), prec);
-        add(name, benchmark::RegisterBenchmark(name.c_str(), metric_case<T>, op, ReferenceMode::mpfr, mixed),
+        add(name, benchmark::RegisterBenchmark(name.c_str(), metric_case<T>, op, ReferenceMode::mpfr, false, mixed),
             {"metric", "", to_string(op), prec, "all", "case", 1});
         std::string fast = fmt::format("BM_MetricFast/{}/{}", to_string(op), prec);
-        add(fast, benchmark::RegisterBenchmark(fast.c_str(), metric_case<T>, op, ReferenceMode::fast, mixed),
+        add(fast, benchmark::RegisterBenchmark(fast.c_str(), metric_case<T>, op, ReferenceMode::fast, false, mixed),
             {"metric_fast", "", to_string(op), prec, "all", "case", 1});
+        std::string scalar = fmt::format("BM_MetricFastScalar/{}/{}", to_string(op), prec);
+        add(scalar, benchmark::RegisterBenchmark(scalar.c_str(), metric_case<T>, op, ReferenceMode::fast, true, mixed),
+            {"metric_fast_scalar", "", to_string(op), prec, "all", "case", 1});
     }
 }
 
