@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 #include <mpfr.h>
 
+#include <array>
 #include <memory>
 #include <mutex>
 
@@ -194,6 +195,44 @@ void metric_case(benchmark::State &st, Op op, ReferenceMode mode, bool scalar_ke
     }
 }
 
+// MetricEngine::measure_batch as the runner calls it: per case, the outputs of kBatchImpls built-in implementations
+// of the op (the first in the catalogue, not broken-* or noop) in one call against the case's reference (mode fast, the default kernel). Time per output.
+constexpr size_t kBatchImpls = 8;
+template <class T> void metric_batch_case(benchmark::State &st, Op op, std::shared_ptr<Cases<T>> c) {
+    const std::vector<Impl> catalogue = load_catalogue({});
+    std::vector<const Impl *> impls;
+    for (const auto &i : catalogue)
+        if (i.precision == Format<T>::precision && i.backend->in_process() && i.supports(op) && i.group != "broken" &&
+            i.family != "noop" && impls.size() < kBatchImpls)
+            impls.push_back(&i);
+    if (impls.size() < kBatchImpls) {
+        st.SkipWithError("fewer built-in implementations than the metric batch benchmark measures");
+        return;
+    }
+    const size_t n = 512;
+    std::vector<SlerpReference> refs(n);
+    std::vector<std::array<double, 4>> outs(n * kBatchImpls);
+    ReferenceEngine engine(Format<T>::precision, ReferenceMode::fast);
+    for (size_t i = 0; i < n; i++) {
+        engine.slerp(c->cases[i], refs[i], c->validate[i]);
+        for (size_t j = 0; j < kBatchImpls; j++) {
+            T o[4];
+            impls[j]->call(op, c->cases[i].q0.data(), c->cases[i].q1.data(), c->cases[i].t, o);
+            for (int k = 0; k < 4; k++) outs[i * kBatchImpls + j][size_t(k)] = double(o[k]);
+        }
+    }
+    const std::vector<Op> ops(kBatchImpls, op);
+    MetricEngine metric(Format<T>::precision, ReferenceMode::fast);
+    CaseMetrics m[kBatchImpls];
+    size_t i = 0;
+    for (auto _ : st) {
+        metric.measure_batch(reinterpret_cast<const double(*)[4]>(outs[i * kBatchImpls].data()), ops.data(),
+                             kBatchImpls, refs[i], m);
+        benchmark::DoNotOptimize(m);
+        if (++i == n) i = 0;
+    }
+}
+
 template <class T> void register_precision(const BenchOptions &o, std::vector<std::pair<std::string, BenchKey>> &keys) {
     const char *prec = Format<T>::name;
     auto add = [&](const std::string &name, benchmark::internal::Benchmark *b, BenchKey key) {
@@ -226,6 +265,9 @@ template <class T> void register_precision(const BenchOptions &o, std::vector<st
         std::string scalar = fmt::format("BM_MetricFastScalar/{}/{}", to_string(op), prec);
         add(scalar, benchmark::RegisterBenchmark(scalar.c_str(), metric_case<T>, op, ReferenceMode::fast, true, mixed),
             {"metric_fast_scalar", "", to_string(op), prec, "all", "case", 1});
+        std::string batch = fmt::format("BM_MetricFastBatch/{}/{}", to_string(op), prec);
+        add(batch, benchmark::RegisterBenchmark(batch.c_str(), metric_batch_case<T>, op, mixed),
+            {"metric_fast_batch", "", to_string(op), prec, "all", "case", double(kBatchImpls)});
     }
 }
 

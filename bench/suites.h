@@ -46,7 +46,7 @@ struct BenchOptions {
 // One registered benchmark, as timing.csv / throughput.csv describe it.
 struct BenchKey {
     std::string suite;  // "impl", "reference", "fast_reference", "floor", "metric", "metric_fast",
-                        // "metric_fast_scalar", "runner_fast", "runner_mpfr"
+                        // "metric_fast_scalar", "metric_fast_batch", "runner_fast", "runner_mpfr"
     std::string impl;   // impl name (suite impl), empty otherwise
     std::string op;     // slerp, nlerp, squad
     std::string precision;

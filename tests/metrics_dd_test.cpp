@@ -13,6 +13,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <chrono>
 #include <cmath>
@@ -44,6 +45,7 @@ struct Tally {
     uint64_t violations = 0;
     uint64_t violations_by_precision[2] = {};               // f32, f64
     uint64_t identity_checks = 0, identity_mismatches = 0;  // the engine's kernel against the scalar kernel
+    uint64_t batch_checks = 0;                              // ... of them, by measure_batch
     double worst[5] = {};       // largest |fast - mpfr| / allowed: angle, ulp, ulp1, norm, nlerp angle
     std::string worst_case[5];  // ... and where
     std::vector<std::string> examples;
@@ -53,6 +55,7 @@ struct Tally {
         tie_band_outputs += o.tie_band_outputs;
         sign_band += o.sign_band, ulp_slack += o.ulp_slack, violations += o.violations;
         identity_checks += o.identity_checks, identity_mismatches += o.identity_mismatches;
+        batch_checks += o.batch_checks;
         for (int i = 0; i < 2; i++) violations_by_precision[i] += o.violations_by_precision[i];
         for (int i = 0; i < 5; i++)
             if (o.worst[i] > worst[i]) worst[i] = o.worst[i], worst_case[i] = o.worst_case[i];
@@ -118,6 +121,33 @@ void check_identity(MetricEngine &fast, MetricEngine &scalar, const double out[4
     }
 }
 
+// The outputs of one case measured together by measure_batch (the runner's call), against one call each of the
+// scalar kernel.
+struct BatchCheck {
+    std::vector<std::array<double, 4>> outs;
+    std::vector<Op> ops;
+    std::vector<std::string> names;
+
+    void add(const double out[4], Op op, const char *what) {
+        outs.push_back({out[0], out[1], out[2], out[3]});
+        ops.push_back(op);
+        names.push_back(what);
+    }
+    void flush(MetricEngine &fast, MetricEngine &scalar, const SlerpReference &ref, Tally &tally) {
+        std::vector<CaseMetrics> m(outs.size());
+        fast.measure_batch(reinterpret_cast<const double(*)[4]>(outs.data()), ops.data(), outs.size(), ref, m.data());
+        for (size_t j = 0; j < outs.size(); j++) {
+            ++tally.batch_checks;
+            const CaseMetrics s = scalar.measure(outs[j].data(), ref, ops[j]);
+            if (identical(m[j], s, false)) continue;
+            ++tally.identity_mismatches;
+            if (tally.examples.size() < 12)
+                tally.examples.push_back(names[j] + " (batch): " + metrics_text(m[j]) + " vs " + metrics_text(s));
+        }
+        outs.clear(), ops.clear(), names.clear();
+    }
+};
+
 // One thread's engines and the comparison of one output: the fast engine against the mpfr engine (with_mpfr)
 // and against the fast engine's scalar kernel.
 template <class T> class Checker {
@@ -140,6 +170,7 @@ public:
     void check(const T out_t[4], Op op, const char *what, Tally &tally) {
         double out[4] = {double(out_t[0]), double(out_t[1]), double(out_t[2]), double(out_t[3])};
         check_identity(fast_, scalar_, out, ref, op, what, tally);
+        batch_.add(out, op, what);
         if (!with_mpfr_) return;
         const CaseMetrics f = fast_.measure(out_t, ref, op);
         const CaseMetrics m = mpfr_.measure(out_t, ref, op);
@@ -204,7 +235,11 @@ public:
         compare(2, f.ulp1, m.ulp1, b_.ulp1_rel, b_.ulp1_abs);
     }
 
+    // The case's outputs, measured together as the runner does.
+    void end_case(Tally &tally) { batch_.flush(fast_, scalar_, ref, tally); }
+
 private:
+    BatchCheck batch_;
     MetricEngine fast_, scalar_, mpfr_;
     const FastMetricBounds &b_;
     bool with_mpfr_;
@@ -289,6 +324,7 @@ template <class T> void run_region(const std::vector<const Impl *> &impls, Regio
             for (int i = 0; i < 4; i++) out[i] = step(out[i], int(rng.below(3)) - 1);
             c.check(out, op, "between the arcs, perturbed", tally);
         }
+        c.end_case(tally);
     }
 }
 
@@ -337,9 +373,11 @@ void print(const char *title, const Tally &t, double seconds) {
 
 void print_identity(const char *title, const Tally &t, double seconds) {
     std::printf(
-        "%s: %llu cases, %llu outputs measured by the %s kernel and the scalar kernel in %.1f s, %llu differing\n",
+        "%s: %llu cases, %llu outputs measured by the %s kernel (one call each, and again %llu in batches of a "
+        "case's outputs) and the scalar kernel in %.1f s, %llu differing\n",
         title, (unsigned long long)t.cases, (unsigned long long)t.identity_checks,
-        metric_avx2_supported() ? "AVX2" : "scalar (no AVX2 here)", seconds, (unsigned long long)t.identity_mismatches);
+        metric_avx2_supported() ? "AVX2" : "scalar (no AVX2 here)", (unsigned long long)t.batch_checks, seconds,
+        (unsigned long long)t.identity_mismatches);
     for (const auto &e : t.examples) std::printf("  %s\n", e.c_str());
 }
 
@@ -444,6 +482,7 @@ template <class T> void edge_cases(uint64_t n, MetricDamage damage, Tally &tally
             for (auto &x : *q) x = edge_component(rng);
         ref.in_tie_band = rng.below(4) == 0;
         ++tally.cases;
+        BatchCheck batch;
         for (int j = 0; j < 4; j++) {
             const DDQuat &near = rng.below(4) == 0 && ref.in_tie_band ? ref.R_other : ref.R;
             T out_t[4];
@@ -451,8 +490,11 @@ template <class T> void edge_cases(uint64_t n, MetricDamage damage, Tally &tally
             if (rng.below(16) == 0) out_t[rng.below(4)] = T(0);
             if (rng.below(32) == 0) std::fill(out_t, out_t + 4, T(0));
             const double out[4] = {double(out_t[0]), double(out_t[1]), double(out_t[2]), double(out_t[3])};
-            check_identity(fast, scalar, out, ref, rng.below(2) ? Op::nlerp : Op::slerp, Format<T>::name, tally);
+            const Op op = rng.below(2) ? Op::nlerp : Op::slerp;
+            check_identity(fast, scalar, out, ref, op, Format<T>::name, tally);
+            batch.add(out, op, Format<T>::name);
         }
+        batch.flush(fast, scalar, ref, tally);
     }
 }
 
@@ -475,6 +517,7 @@ TEST(MetricsDD, Avx2KernelIdenticalToTheScalarKernelOnEveryRegion) {
     print_identity("AVX2 vs scalar kernel, every region", t, s);
     EXPECT_GE(t.cases, total);
     EXPECT_GE(t.identity_checks, 10 * total);
+    EXPECT_EQ(t.batch_checks, t.identity_checks);
     EXPECT_EQ(t.identity_mismatches, 0u);
 }
 
@@ -485,6 +528,7 @@ TEST(MetricsDD, Avx2KernelIdenticalToTheScalarKernelOnEdgeCases) {
     const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     print_identity("AVX2 vs scalar kernel, edge cases", t, s);
     EXPECT_EQ(t.identity_checks, 800000u);
+    EXPECT_EQ(t.batch_checks, 800000u);
     EXPECT_EQ(t.identity_mismatches, 0u);
 }
 

@@ -178,60 +178,117 @@ QC_V void component_errors(const V4 &x, __m256d y, int p, int emin, MetricDamage
     for (int i = 0; i < 4; i++) max_ulp = std::max(max_ulp, u[i]);
 }
 
+constexpr int kBlock = 8;  // outputs per block of measure_dd_avx2_batch
+
+// One output of a batch between the stages of measure_dd_avx2_batch.
+struct Output {
+    __m256d y, r;  // the output, and r 2^-k
+    DD n;          // |r 2^-k|, the norm of r scaled as scale_output
+    DD n_angle;    // n as the angles use it (damaged by avx2_norm_low_word_dropped)
+    int k;
+    int s;
+    bool scalar;  // measured by measure_dd instead (non-finite, zero, subnormal or huge)
+    const DDQuat *target, *target_nlerp;
+};
+
+// The outputs of a batch stage by stage, every stage a loop over the outputs: one output's steps are a chain of
+// dependent operations (square roots and divisions among them), and the outputs' chains are independent, so the
+// processor overlaps the iterations of a stage. Every output gets exactly measure_dd's CaseMetrics.
+QC_V void measure_block(const double (*out)[4], const Op *ops, int count, const DDQuat &R, const DDQuat &N,
+                        const DDQuat &R_other, const DDQuat &N_other, bool in_tie_band, Precision precision,
+                        bool angle_only, MetricDamage damage, CaseMetrics *res) {
+    const int p = precision_bits(precision);
+    const int emin = precision == Precision::f32 ? Format<float>::emin : Format<double>::emin;
+    const double eps = precision_eps(precision);
+    const __m256d zero = _mm256_setzero_pd();
+    Output o[kBlock];
+    for (int j = 0; j < count; j++) {
+        // Non-finite (a lane not below inf, NaN included), zero, subnormal or >= 2^1023 at the largest: measure_dd.
+        Output &w = o[j];
+        w.y = _mm256_loadu_pd(out[j]);
+        const __m256d ay = vabs(w.y);
+        const __m128d m2 = _mm_max_pd(lo128(ay), hi128(ay));
+        const double mx = _mm_cvtsd_f64(_mm_max_sd(m2, _mm_unpackhi_pd(m2, m2)));
+        const int biased = int(std::bit_cast<uint64_t>(mx) >> 52);
+        w.scalar = _mm256_movemask_pd(_mm256_cmp_pd(ay, _mm256_set1_pd(INFINITY), _CMP_LT_OQ)) != 0xf || biased == 0 ||
+                   biased > 2045;
+        if (w.scalar) {
+            res[j] = measure_dd(out[j], R, N, R_other, N_other, in_tie_band, ops[j], precision, angle_only);
+            continue;
+        }
+        // scale_output: r 2^-k, max |r_i 2^-k| in [1, 2); n = sqrt(sum_squares) with no low words.
+        w.k = biased - 1023;
+        w.r = _mm256_mul_pd(w.y, _mm256_set1_pd(pow2(-w.k)));
+        const V2 sq = sum_squares({w.r, zero}, {w.r, zero});
+        w.n = dd::sqrt(DD{_mm_cvtsd_f64(sq.hi), _mm_cvtsd_f64(sq.lo)});
+        w.n_angle = damage == MetricDamage::avx2_norm_low_word_dropped ? DD{w.n.hi, 0} : w.n;
+    }
+    const V4 Rv = load(R);
+    for (int j = 0; j < count; j++) {
+        Output &w = o[j];
+        if (w.scalar) continue;
+        res[j] = CaseMetrics();
+        w.s = 1;
+        w.target = &R, w.target_nlerp = &N;
+        res[j].angle_err_rad = angle(w.r, w.n_angle, Rv, w.s);
+    }
+    if (in_tie_band) {
+        const V4 Ov = load(R_other);
+        for (int j = 0; j < count; j++) {
+            Output &w = o[j];
+            if (w.scalar) continue;
+            int s_other = 1;
+            const double other = angle(w.r, w.n_angle, Ov, s_other);
+            if (other < res[j].angle_err_rad) {
+                res[j].branch_disagree = true;
+                res[j].angle_err_rad = other;
+                w.s = s_other;
+                w.target = &R_other;
+                w.target_nlerp = &N_other;
+            }
+        }
+    }
+    if (angle_only) return;
+    for (int j = 0; j < count; j++) {
+        Output &w = o[j];
+        if (w.scalar) continue;
+        res[j].norm_err_ulp1 = norm_error(w.n, w.k, eps);
+        if (ops[j] == Op::nlerp) {
+            int s_nlerp = 1;
+            res[j].angle_err_vs_nlerp_rad = angle(w.r, w.n_angle, load(*w.target_nlerp), s_nlerp);
+        }
+    }
+    for (int j = 0; j < count; j++) {
+        Output &w = o[j];
+        if (w.scalar) continue;
+        const V4 t = w.target == &R ? Rv : load(*w.target);
+        const V4 x = w.s > 0 ? t : V4{vneg(t.hi), vneg(t.lo)};
+        double max_ulp, max_abs;
+        component_errors(x, w.y, p, emin, damage, max_ulp, max_abs);
+        res[j].ulp = max_ulp;
+        res[j].ulp1 = max_abs / eps;
+    }
+}
+
 }  // namespace
+
+__attribute__((target("avx2,fma"))) void measure_dd_avx2_batch(const double (*out)[4], const Op *ops, size_t n,
+                                                               const DDQuat &R, const DDQuat &N, const DDQuat &R_other,
+                                                               const DDQuat &N_other, bool in_tie_band,
+                                                               Precision precision, bool angle_only,
+                                                               MetricDamage damage, CaseMetrics *m) {
+    for (size_t i = 0; i < n; i += kBlock)
+        measure_block(out + i, ops + i, int(std::min<size_t>(kBlock, n - i)), R, N, R_other, N_other, in_tie_band,
+                      precision, angle_only, damage, m + i);
+}
 
 __attribute__((target("avx2,fma"))) CaseMetrics measure_dd_avx2(const double out[4], const DDQuat &R, const DDQuat &N,
                                                                 const DDQuat &R_other, const DDQuat &N_other,
                                                                 bool in_tie_band, Op op, Precision precision,
                                                                 bool angle_only, MetricDamage damage) {
-    const __m256d y = _mm256_loadu_pd(out), ay = vabs(y);
-    // Non-finite (a lane not below inf, NaN included), zero, subnormal or >= 2^1023 at the largest: measure_dd.
-    const __m128d m2 = _mm_max_pd(lo128(ay), hi128(ay));
-    const double mx = _mm_cvtsd_f64(_mm_max_sd(m2, _mm_unpackhi_pd(m2, m2)));
-    const int biased = int(std::bit_cast<uint64_t>(mx) >> 52);
-    if (_mm256_movemask_pd(_mm256_cmp_pd(ay, _mm256_set1_pd(INFINITY), _CMP_LT_OQ)) != 0xf || biased == 0 ||
-        biased > 2045)
-        return measure_dd(out, R, N, R_other, N_other, in_tie_band, op, precision, angle_only);
-    const int p = precision_bits(precision);
-    const int emin = precision == Precision::f32 ? Format<float>::emin : Format<double>::emin;
-    const double eps = precision_eps(precision);
-
-    // scale_output: r 2^-k, max |r_i 2^-k| in [1, 2); n = sqrt(sum_squares) with no low words.
-    const int k = biased - 1023;
-    const __m256d r = _mm256_mul_pd(y, _mm256_set1_pd(pow2(-k)));
-    const __m256d zero = _mm256_setzero_pd();
-    const V2 sq = sum_squares({r, zero}, {r, zero});
-    DD n = dd::sqrt(DD{_mm_cvtsd_f64(sq.hi), _mm_cvtsd_f64(sq.lo)});
-    const DD n_angle = damage == MetricDamage::avx2_norm_low_word_dropped ? DD{n.hi, 0} : n;
-
     CaseMetrics m;
-    const DDQuat *target = &R, *target_nlerp = &N;
-    int s = 1;
-    const V4 Rv = load(R);
-    m.angle_err_rad = angle(r, n_angle, Rv, s);
-    if (in_tie_band) {
-        int s_other = 1;
-        const double other = angle(r, n_angle, load(R_other), s_other);
-        if (other < m.angle_err_rad) {
-            m.branch_disagree = true;
-            m.angle_err_rad = other;
-            s = s_other;
-            target = &R_other;
-            target_nlerp = &N_other;
-        }
-    }
-    if (angle_only) return m;
-    m.norm_err_ulp1 = norm_error(n, k, eps);
-    if (op == Op::nlerp) {
-        int s_nlerp = 1;
-        m.angle_err_vs_nlerp_rad = angle(r, n_angle, load(*target_nlerp), s_nlerp);
-    }
-    const V4 t = target == &R ? Rv : load(*target);
-    const V4 x = s > 0 ? t : V4{vneg(t.hi), vneg(t.lo)};
-    double max_ulp, max_abs;
-    component_errors(x, y, p, emin, damage, max_ulp, max_abs);
-    m.ulp = max_ulp;
-    m.ulp1 = max_abs / eps;
+    measure_block(reinterpret_cast<const double(*)[4]>(out), &op, 1, R, N, R_other, N_other, in_tie_band, precision,
+                  angle_only, damage, &m);
     return m;
 }
 
@@ -246,6 +303,12 @@ CaseMetrics measure_dd_avx2(const double out[4], const DDQuat &R, const DDQuat &
                             const DDQuat &N_other, bool in_tie_band, Op op, Precision precision, bool angle_only,
                             MetricDamage) {
     return measure_dd(out, R, N, R_other, N_other, in_tie_band, op, precision, angle_only);
+}
+void measure_dd_avx2_batch(const double (*out)[4], const Op *ops, size_t n, const DDQuat &R, const DDQuat &N,
+                           const DDQuat &R_other, const DDQuat &N_other, bool in_tie_band, Precision precision,
+                           bool angle_only, MetricDamage, CaseMetrics *m) {
+    for (size_t j = 0; j < n; j++)
+        m[j] = measure_dd(out[j], R, N, R_other, N_other, in_tie_band, ops[j], precision, angle_only);
 }
 bool avx2_kernel_supported() { return false; }
 

@@ -189,6 +189,11 @@ CaseMetrics measure_dd(const double out[4], const DDQuat &R, const DDQuat &N, co
 CaseMetrics measure_dd_avx2(const double out[4], const DDQuat &R, const DDQuat &N, const DDQuat &R_other,
                             const DDQuat &N_other, bool in_tie_band, Op op, Precision precision, bool angle_only,
                             MetricDamage damage);
+// measure_dd_avx2 of n outputs against one reference: m[j] for out[j] and ops[j], the same CaseMetrics as one
+// call each, the outputs' steps overlapped.
+void measure_dd_avx2_batch(const double (*out)[4], const Op *ops, size_t n, const DDQuat &R, const DDQuat &N,
+                           const DDQuat &R_other, const DDQuat &N_other, bool in_tie_band, Precision precision,
+                           bool angle_only, MetricDamage damage, CaseMetrics *m);
 // Whether this build has the AVX2 kernel and the CPU running it has AVX2 and FMA.
 bool avx2_kernel_supported();
 
