@@ -17,7 +17,8 @@
 //         atan2 in double (metrics.cpp).
 //   fast  the reference's double-double values (R, ...), double-double arithmetic and error-free
 //         transformations, the final square roots, atan2 and divisions in double (metrics_dd.cpp). No MPFR,
-//         no allocation. Its distance from the mpfr engine is bounded below (FastMetricBounds).
+//         no allocation. Its distance from the mpfr engine is bounded below (FastMetricBounds). Two kernels give
+//         the same CaseMetrics bit for bit (MetricKernel): scalar (metrics_dd.cpp) and AVX2 (metrics_dd_avx2.cpp).
 #pragma once
 
 #include "quatcheck/types.h"
