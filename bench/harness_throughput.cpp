@@ -14,6 +14,7 @@
 #include <fmt/format.h>
 #include <mpfr.h>
 
+#include <array>
 #include <memory>
 #include <mutex>
 
@@ -194,8 +195,10 @@ template <class T> void floor_case(benchmark::State &st, std::shared_ptr<Cases<T
 }
 
 // MetricEngine::measure on the outputs of the seed slerp (op slerp) or nlerp (op nlerp, which also
-// measures against the exact normalised lerp) over the mixed cases.
-template <class T> void metric_case(benchmark::State &st, Op op, ReferenceMode mode, std::shared_ptr<Cases<T>> c) {
+// measures against the exact normalised lerp) over the mixed cases. Mode fast with the engine's default kernel
+// (AVX2 where the CPU has it, as the runner), or with the scalar kernel forced (BM_MetricFastScalar).
+template <class T>
+void metric_case(benchmark::State &st, Op op, ReferenceMode mode, bool scalar_kernel, std::shared_ptr<Cases<T>> c) {
     const std::vector<Impl> catalogue = load_catalogue({});
     const Impl *impl = nullptr;
     for (const auto &i : catalogue)
@@ -213,9 +216,48 @@ template <class T> void metric_case(benchmark::State &st, Op op, ReferenceMode m
         impl->call(op, c->cases[i].q0.data(), c->cases[i].q1.data(), c->cases[i].t, outs[i].data());
     }
     MetricEngine metric(Format<T>::precision, mode);
+    if (scalar_kernel) metric.set_kernel(MetricKernel::scalar);
     size_t i = 0;
     for (auto _ : st) {
         CaseMetrics m = metric.measure(outs[i].data(), refs[i], op);
+        benchmark::DoNotOptimize(m);
+        if (++i == n) i = 0;
+    }
+}
+
+// MetricEngine::measure_batch as the runner calls it: per case, the outputs of kBatchImpls built-in implementations
+// of the op (the first in the catalogue, not broken-* or noop) in one call against the case's reference (mode fast, the default kernel). Time per output.
+constexpr size_t kBatchImpls = 8;
+template <class T> void metric_batch_case(benchmark::State &st, Op op, std::shared_ptr<Cases<T>> c) {
+    const std::vector<Impl> catalogue = load_catalogue({});
+    std::vector<const Impl *> impls;
+    for (const auto &i : catalogue)
+        if (i.precision == Format<T>::precision && i.backend->in_process() && i.supports(op) && i.group != "broken" &&
+            i.family != "noop" && impls.size() < kBatchImpls)
+            impls.push_back(&i);
+    if (impls.size() < kBatchImpls) {
+        st.SkipWithError("fewer built-in implementations than the metric batch benchmark measures");
+        return;
+    }
+    const size_t n = 512;
+    std::vector<SlerpReference> refs(n);
+    std::vector<std::array<double, 4>> outs(n * kBatchImpls);
+    ReferenceEngine engine(Format<T>::precision, ReferenceMode::fast);
+    for (size_t i = 0; i < n; i++) {
+        engine.slerp(c->cases[i], refs[i], c->validate[i]);
+        for (size_t j = 0; j < kBatchImpls; j++) {
+            T o[4];
+            impls[j]->call(op, c->cases[i].q0.data(), c->cases[i].q1.data(), c->cases[i].t, o);
+            for (int k = 0; k < 4; k++) outs[i * kBatchImpls + j][size_t(k)] = double(o[k]);
+        }
+    }
+    const std::vector<Op> ops(kBatchImpls, op);
+    MetricEngine metric(Format<T>::precision, ReferenceMode::fast);
+    CaseMetrics m[kBatchImpls];
+    size_t i = 0;
+    for (auto _ : st) {
+        metric.measure_batch(reinterpret_cast<const double(*)[4]>(outs[i * kBatchImpls].data()), ops.data(),
+                             kBatchImpls, refs[i], m);
         benchmark::DoNotOptimize(m);
         if (++i == n) i = 0;
     }
@@ -248,11 +290,17 @@ template <class T> void register_precision(const BenchOptions &o, std::vector<st
     }
     for (Op op : {Op::slerp, Op::nlerp}) {
         std::string name = fmt::format("BM_Metric/{}/{}", to_string(op), prec);
-        add(name, benchmark::RegisterBenchmark(name.c_str(), metric_case<T>, op, ReferenceMode::mpfr, mixed),
+        add(name, benchmark::RegisterBenchmark(name.c_str(), metric_case<T>, op, ReferenceMode::mpfr, false, mixed),
             {"metric", "", to_string(op), prec, "all", "case", 1});
         std::string fast = fmt::format("BM_MetricFast/{}/{}", to_string(op), prec);
-        add(fast, benchmark::RegisterBenchmark(fast.c_str(), metric_case<T>, op, ReferenceMode::fast, mixed),
+        add(fast, benchmark::RegisterBenchmark(fast.c_str(), metric_case<T>, op, ReferenceMode::fast, false, mixed),
             {"metric_fast", "", to_string(op), prec, "all", "case", 1});
+        std::string scalar = fmt::format("BM_MetricFastScalar/{}/{}", to_string(op), prec);
+        add(scalar, benchmark::RegisterBenchmark(scalar.c_str(), metric_case<T>, op, ReferenceMode::fast, true, mixed),
+            {"metric_fast_scalar", "", to_string(op), prec, "all", "case", 1});
+        std::string batch = fmt::format("BM_MetricFastBatch/{}/{}", to_string(op), prec);
+        add(batch, benchmark::RegisterBenchmark(batch.c_str(), metric_batch_case<T>, op, mixed),
+            {"metric_fast_batch", "", to_string(op), prec, "all", "case", double(kBatchImpls)});
     }
 }
 

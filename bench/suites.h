@@ -49,10 +49,10 @@ struct BenchOptions {
 
 // One registered benchmark, as timing.csv / throughput.csv describe it.
 struct BenchKey {
-    std::string
-        suite;  // "impl", "reference", "fast_reference", "floor", "metric", "metric_fast", "runner_fast", "runner_mpfr"
-    std::string impl;  // impl name (suite impl), empty otherwise
-    std::string op;    // slerp, nlerp, squad
+    std::string suite;  // "impl", "reference", "fast_reference", "floor", "metric", "metric_fast",
+                        // "metric_fast_scalar", "metric_fast_batch", "runner_fast", "runner_mpfr"
+    std::string impl;   // impl name (suite impl), empty otherwise
+    std::string op;     // slerp, nlerp, squad
     std::string precision;
     std::string region;  // a region, or "all" (every region in turn)
     std::string mode;    // latency, throughput (suite impl); "case" otherwise

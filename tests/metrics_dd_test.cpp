@@ -13,6 +13,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
+#include <bit>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -41,15 +43,19 @@ struct Tally {
     uint64_t sign_band = 0;    // |r^.R| <= sign_band: ulp and ulp1 not compared
     uint64_t ulp_slack = 0;    // ulp comparisons where fast_ulp_reference_slack() exceeds ulp_abs
     uint64_t violations = 0;
-    uint64_t violations_by_precision[2] = {};  // f32, f64
-    double worst[5] = {};                      // largest |fast - mpfr| / allowed: angle, ulp, ulp1, norm, nlerp angle
-    std::string worst_case[5];                 // ... and where
+    uint64_t violations_by_precision[2] = {};               // f32, f64
+    uint64_t identity_checks = 0, identity_mismatches = 0;  // the engine's kernel against the scalar kernel
+    uint64_t batch_checks = 0;                              // ... of them, by measure_batch
+    double worst[5] = {};       // largest |fast - mpfr| / allowed: angle, ulp, ulp1, norm, nlerp angle
+    std::string worst_case[5];  // ... and where
     std::vector<std::string> examples;
 
     void add(const Tally &o) {
         cases += o.cases, outputs += o.outputs, nonfinite += o.nonfinite, branch_ties += o.branch_ties;
         tie_band_outputs += o.tie_band_outputs;
         sign_band += o.sign_band, ulp_slack += o.ulp_slack, violations += o.violations;
+        identity_checks += o.identity_checks, identity_mismatches += o.identity_mismatches;
+        batch_checks += o.batch_checks;
         for (int i = 0; i < 2; i++) violations_by_precision[i] += o.violations_by_precision[i];
         for (int i = 0; i < 5; i++)
             if (o.worst[i] > worst[i]) worst[i] = o.worst[i], worst_case[i] = o.worst_case[i];
@@ -76,23 +82,96 @@ double exact_dot(const double r[4], const RealQuat &v) {
     return to_double(d);
 }
 
-// One thread's engines and the comparison of one output.
+// Whether two CaseMetrics are the same, field by field and bit for bit (a NaN matches any NaN: every NaN prints
+// alike). Only the fields measure_angle() sets when angle_only.
+bool identical(const CaseMetrics &a, const CaseMetrics &b, bool angle_only) {
+    auto same = [](double x, double y) {
+        return (std::isnan(x) && std::isnan(y)) || std::bit_cast<uint64_t>(x) == std::bit_cast<uint64_t>(y);
+    };
+    if (a.nonfinite != b.nonfinite || a.branch_disagree != b.branch_disagree || !same(a.angle_err_rad, b.angle_err_rad))
+        return false;
+    return angle_only || (same(a.ulp, b.ulp) && same(a.ulp1, b.ulp1) && same(a.norm_err_ulp1, b.norm_err_ulp1) &&
+                          same(a.angle_err_vs_nlerp_rad, b.angle_err_vs_nlerp_rad));
+}
+
+std::string metrics_text(const CaseMetrics &m) {
+    char buf[256];
+    std::snprintf(buf, sizeof buf, "angle %a ulp %a ulp1 %a norm %a nlerp %a nonfinite %d branch %d", m.angle_err_rad,
+                  m.ulp, m.ulp1, m.norm_err_ulp1, m.angle_err_vs_nlerp_rad, int(m.nonfinite), int(m.branch_disagree));
+    return buf;
+}
+
+// The engine's kernel (AVX2 where the CPU has it) against the scalar kernel, its oracle: measure and measure_angle.
+void check_identity(MetricEngine &fast, MetricEngine &scalar, const double out[4], const SlerpReference &ref, Op op,
+                    const char *what, Tally &tally) {
+    ++tally.identity_checks;
+    for (bool angle_only : {false, true}) {
+        const CaseMetrics f = angle_only ? fast.measure_angle(out, ref) : fast.measure(out, ref, op);
+        const CaseMetrics s = angle_only ? scalar.measure_angle(out, ref) : scalar.measure(out, ref, op);
+        if (identical(f, s, angle_only)) continue;
+        ++tally.identity_mismatches;
+        if (tally.examples.size() < 12) {
+            char buf[256];
+            std::snprintf(buf, sizeof buf,
+                          "%s (%s%s) out=(%a %a %a %a) tie_band=%d: kernel differs from scalar: ", what, to_string(op),
+                          angle_only ? ", angle only" : "", out[0], out[1], out[2], out[3], int(ref.in_tie_band));
+            tally.examples.push_back(buf + metrics_text(f) + " vs " + metrics_text(s));
+        }
+        return;
+    }
+}
+
+// The outputs of one case measured together by measure_batch (the runner's call), against one call each of the
+// scalar kernel.
+struct BatchCheck {
+    std::vector<std::array<double, 4>> outs;
+    std::vector<Op> ops;
+    std::vector<std::string> names;
+
+    void add(const double out[4], Op op, const char *what) {
+        outs.push_back({out[0], out[1], out[2], out[3]});
+        ops.push_back(op);
+        names.push_back(what);
+    }
+    void flush(MetricEngine &fast, MetricEngine &scalar, const SlerpReference &ref, Tally &tally) {
+        std::vector<CaseMetrics> m(outs.size());
+        fast.measure_batch(reinterpret_cast<const double(*)[4]>(outs.data()), ops.data(), outs.size(), ref, m.data());
+        for (size_t j = 0; j < outs.size(); j++) {
+            ++tally.batch_checks;
+            const CaseMetrics s = scalar.measure(outs[j].data(), ref, ops[j]);
+            if (identical(m[j], s, false)) continue;
+            ++tally.identity_mismatches;
+            if (tally.examples.size() < 12)
+                tally.examples.push_back(names[j] + " (batch): " + metrics_text(m[j]) + " vs " + metrics_text(s));
+        }
+        outs.clear(), ops.clear(), names.clear();
+    }
+};
+
+// One thread's engines and the comparison of one output: the fast engine against the mpfr engine (with_mpfr)
+// and against the fast engine's scalar kernel.
 template <class T> class Checker {
 public:
-    Checker(MetricDamage damage)
-        : ref_engine_(Format<T>::precision, ReferenceMode::mpfr),
+    Checker(MetricDamage damage, bool with_mpfr)
+        : ref_engine_(Format<T>::precision, with_mpfr ? ReferenceMode::mpfr : ReferenceMode::fast),
           fast_(Format<T>::precision, ReferenceMode::fast),
+          scalar_(Format<T>::precision, ReferenceMode::fast),
           mpfr_(Format<T>::precision, ReferenceMode::mpfr),
-          b_(fast_metric_bounds(Format<T>::precision)) {
+          b_(fast_metric_bounds(Format<T>::precision)),
+          with_mpfr_(with_mpfr) {
         fast_.set_damage(damage);
+        scalar_.set_kernel(MetricKernel::scalar);
     }
 
     ReferenceEngine ref_engine_;
     SlerpReference ref;
 
-    // Measures out with both engines and checks every metric; `what` names the output in a violation.
+    // Measures out with the engines and checks every metric; `what` names the output in a violation.
     void check(const T out_t[4], Op op, const char *what, Tally &tally) {
         double out[4] = {double(out_t[0]), double(out_t[1]), double(out_t[2]), double(out_t[3])};
+        check_identity(fast_, scalar_, out, ref, op, what, tally);
+        batch_.add(out, op, what);
+        if (!with_mpfr_) return;
         const CaseMetrics f = fast_.measure(out_t, ref, op);
         const CaseMetrics m = mpfr_.measure(out_t, ref, op);
         ++tally.outputs;
@@ -156,9 +235,14 @@ public:
         compare(2, f.ulp1, m.ulp1, b_.ulp1_rel, b_.ulp1_abs);
     }
 
+    // The case's outputs, measured together as the runner does.
+    void end_case(Tally &tally) { batch_.flush(fast_, scalar_, ref, tally); }
+
 private:
-    MetricEngine fast_, mpfr_;
+    BatchCheck batch_;
+    MetricEngine fast_, scalar_, mpfr_;
     const FastMetricBounds &b_;
+    bool with_mpfr_;
 };
 
 template <class T> T round_dd(dd::DD x) { return T(x.hi + x.lo); }
@@ -175,9 +259,9 @@ constexpr size_t kImplsPerCase = 8;
 
 // Cases [begin, end) step `stride` of one region: the reference, then every output compared.
 template <class T> void run_region(const std::vector<const Impl *> &impls, Region region, uint64_t begin, uint64_t end,
-                                   uint64_t stride, MetricDamage damage, Tally &tally) {
+                                   uint64_t stride, MetricDamage damage, bool with_mpfr, Tally &tally) {
     free_mpfr_caches_at_thread_exit();
-    Checker<T> c(damage);
+    Checker<T> c(damage, with_mpfr);
     using L = std::numeric_limits<T>;
     size_t window = 0;
     for (uint64_t index = begin; index < end; index += stride) {
@@ -240,6 +324,7 @@ template <class T> void run_region(const std::vector<const Impl *> &impls, Regio
             for (int i = 0; i < 4; i++) out[i] = step(out[i], int(rng.below(3)) - 1);
             c.check(out, op, "between the arcs, perturbed", tally);
         }
+        c.end_case(tally);
     }
 }
 
@@ -251,8 +336,9 @@ std::vector<const Impl *> builtin_impls(const std::vector<Impl> &catalogue, Prec
     return v;
 }
 
-// `cases` cases per region and precision, spread over `threads` threads.
-Tally compare_engines(uint64_t cases, unsigned threads, MetricDamage damage) {
+// `cases` cases per region and precision, spread over `threads` threads; without with_mpfr only the kernel
+// identity, on references of the fast mode.
+Tally compare_engines(uint64_t cases, unsigned threads, MetricDamage damage, bool with_mpfr = true) {
     static const std::vector<Impl> catalogue = load_catalogue({});
     const auto f32 = builtin_impls(catalogue, Precision::f32), f64 = builtin_impls(catalogue, Precision::f64);
     std::vector<Tally> tallies(threads);
@@ -260,8 +346,8 @@ Tally compare_engines(uint64_t cases, unsigned threads, MetricDamage damage) {
     for (unsigned t = 0; t < threads; t++)
         pool.emplace_back([&, t] {
             for (Region r : all_regions()) {
-                run_region<float>(f32, r, t, cases, threads, damage, tallies[t]);
-                run_region<double>(f64, r, t, cases, threads, damage, tallies[t]);
+                run_region<float>(f32, r, t, cases, threads, damage, with_mpfr, tallies[t]);
+                run_region<double>(f64, r, t, cases, threads, damage, with_mpfr, tallies[t]);
             }
         });
     for (auto &th : pool) th.join();
@@ -274,13 +360,24 @@ void print(const char *title, const Tally &t, double seconds) {
     std::printf(
         "%s: %llu cases, %llu outputs compared in %.1f s (%llu non-finite, %llu in the tie band, %llu "
         "branch ties, %llu in the sign band, %llu with the ulp slack of a subnormal low word), "
-        "%llu violations\n",
+        "%llu violations; %llu outputs measured by the %s kernel and the scalar kernel, %llu differing\n",
         title, (unsigned long long)t.cases, (unsigned long long)t.outputs, seconds, (unsigned long long)t.nonfinite,
         (unsigned long long)t.tie_band_outputs, (unsigned long long)t.branch_ties, (unsigned long long)t.sign_band,
-        (unsigned long long)t.ulp_slack, (unsigned long long)t.violations);
+        (unsigned long long)t.ulp_slack, (unsigned long long)t.violations, (unsigned long long)t.identity_checks,
+        metric_avx2_supported() ? "AVX2" : "scalar (no AVX2 here)", (unsigned long long)t.identity_mismatches);
     std::printf("  largest |fast - mpfr| / bound:\n");
     for (int k = 0; k < 5; k++)
         std::printf("    %-23s %.3g  %s\n", kMetricNames[k], t.worst[k], t.worst_case[k].c_str());
+    for (const auto &e : t.examples) std::printf("  %s\n", e.c_str());
+}
+
+void print_identity(const char *title, const Tally &t, double seconds) {
+    std::printf(
+        "%s: %llu cases, %llu outputs measured by the %s kernel (one call each, and again %llu in batches of a "
+        "case's outputs) and the scalar kernel in %.1f s, %llu differing\n",
+        title, (unsigned long long)t.cases, (unsigned long long)t.identity_checks,
+        metric_avx2_supported() ? "AVX2" : "scalar (no AVX2 here)", (unsigned long long)t.batch_checks, seconds,
+        (unsigned long long)t.identity_mismatches);
     for (const auto &e : t.examples) std::printf("  %s\n", e.c_str());
 }
 
@@ -296,6 +393,7 @@ TEST(MetricsDD, EveryMetricWithinItsBoundOfTheMpfrEngine) {
     print("fast vs mpfr metrics", t, s);
     EXPECT_GE(t.cases, total);
     EXPECT_EQ(t.violations, 0u);
+    EXPECT_EQ(t.identity_mismatches, 0u);
     EXPECT_GT(t.nonfinite, 0u);
     EXPECT_GT(t.tie_band_outputs, 0u);
 }
@@ -325,5 +423,125 @@ TEST(MetricsDD, RotationAngleAgainstADoubleDoubleQuaternion) {
         const double exact = mpfr.rotation_angle(u, ref.R_mp);
         EXPECT_TRUE(within_fast_bound(fast.rotation_angle(u, ref.R), exact, b.angle_rel, b.angle_abs)) << i;
         EXPECT_TRUE(within_fast_bound(mpfr.rotation_angle(u, ref.R), exact, b.angle_rel, b.angle_abs)) << i;
+    }
+}
+
+namespace {
+
+// A component of a hand-made reference: the values where the AVX2 kernel's fast paths end (zero, powers of two
+// with low words of either sign, the smallest binades of each format, subnormals), and ordinary ones.
+dd::DD edge_component(Rng &rng) {
+    static const dd::DD pool[] = {
+        {0, 0},          {0.5, 0},        {0.5, -0x1p-60}, {0.5, 0x1p-60}, {1, -0x1p-54},     {0x1p-3, -0x1p-100},
+        {0x1p-1000, 0},  {0x1p-971, 0},   {0x1p-972, 0},   {0x1p-960, 0},  {0x1p-1060, 0},    {0x1p-1074, 0},
+        {0x1p-130, 0},   {0x1p-126, 0},   {0x1p-127, 0},   {0x1p-120, 0},  {0x1p-149, 0},     {0x1.8p-126, 0x1p-190},
+        {0.75, 0x1p-56}, {0.3, -0x1p-56}, {1, 0},          {0x1p-20, 0},   {0x1.fffffep-2, 0}};
+    dd::DD c = rng.below(3) ? pool[rng.below(std::size(pool))] : dd::DD{rng.uniform(-1, 1), 0};
+    if (c.lo == 0 && c.hi != 0 && rng.below(2)) c.lo = c.hi * 0x1p-54 * rng.uniform(-1, 1);  // a low word
+    c = dd::fast_two_sum(c.hi, c.lo);
+    return rng.below(2) ? dd::neg(c) : c;
+}
+
+// An output component near the reference component c: rounded and stepped, the neighbours of a power of two,
+// the opposite sign, zeros, subnormals, huge and non-finite values.
+template <class T> T edge_output(Rng &rng, dd::DD c) {
+    using L = std::numeric_limits<T>;
+    const T rounded = T(c.hi + c.lo);
+    switch (rng.below(12)) {
+        case 0:
+            return T(0);
+        case 1:
+            return -T(0);
+        case 2:
+            return -step(rounded, int(rng.below(3)) - 1);
+        case 3:
+            return step(T(std::ldexp(1.0, std::ilogb(c.hi == 0 ? 1.0 : c.hi))) * (c.hi < 0 ? -1 : 1),
+                        int(rng.below(5)) - 2);  // a power of two and its neighbours
+        case 4:
+            return T(int(rng.below(9)) - 4) * L::denorm_min();
+        case 5:
+            return rng.below(8) ? T(rng.uniform(-1, 1)) : T(int(rng.below(2)) * 2 - 1) * L::max();
+        case 6:
+            if (rng.below(8) == 0) return rng.below(2) ? L::quiet_NaN() : L::infinity();
+            return step(rounded, int(rng.below(3)) - 1);
+        default:
+            return step(rounded, int(rng.below(7)) - 3);
+    }
+}
+
+// Hand-made references (not unit: the kernels do not need it) and outputs at the edges above, every op, both arcs
+// of the tie band; each output measured by the engine's kernel (damaged as given) and the scalar kernel.
+template <class T> void edge_cases(uint64_t n, MetricDamage damage, Tally &tally) {
+    MetricEngine fast(Format<T>::precision, ReferenceMode::fast), scalar(Format<T>::precision, ReferenceMode::fast);
+    fast.set_damage(damage);
+    scalar.set_kernel(MetricKernel::scalar);
+    Rng rng(kSeed + (std::is_same_v<T, float> ? 1 : 2));
+    SlerpReference ref;
+    for (uint64_t c = 0; c < n; c++) {
+        for (DDQuat *q : {&ref.R, &ref.N, &ref.R_other, &ref.N_other})
+            for (auto &x : *q) x = edge_component(rng);
+        ref.in_tie_band = rng.below(4) == 0;
+        ++tally.cases;
+        BatchCheck batch;
+        for (int j = 0; j < 4; j++) {
+            const DDQuat &near = rng.below(4) == 0 && ref.in_tie_band ? ref.R_other : ref.R;
+            T out_t[4];
+            for (int i = 0; i < 4; i++) out_t[i] = edge_output<T>(rng, near[i]);
+            if (rng.below(16) == 0) out_t[rng.below(4)] = T(0);
+            if (rng.below(32) == 0) std::fill(out_t, out_t + 4, T(0));
+            const double out[4] = {double(out_t[0]), double(out_t[1]), double(out_t[2]), double(out_t[3])};
+            const Op op = rng.below(2) ? Op::nlerp : Op::slerp;
+            check_identity(fast, scalar, out, ref, op, Format<T>::name, tally);
+            batch.add(out, op, Format<T>::name);
+        }
+        batch.flush(fast, scalar, ref, tally);
+    }
+}
+
+Tally edge_case_tally(uint64_t n, MetricDamage damage) {
+    Tally t;
+    edge_cases<float>(n, damage, t);
+    edge_cases<double>(n, damage, t);
+    return t;
+}
+
+}  // namespace
+
+TEST(MetricsDD, Avx2KernelIdenticalToTheScalarKernelOnEveryRegion) {
+    if (!metric_avx2_supported()) GTEST_SKIP() << "no AVX2 and FMA on this CPU: the scalar kernel is the only one";
+    const uint64_t total = env_u64("QC_METRICS_DD_IDENTITY_CASES", 200000);
+    const uint64_t per = (total + 2 * all_regions().size() - 1) / (2 * all_regions().size());
+    const auto t0 = std::chrono::steady_clock::now();
+    const Tally t = compare_engines(per, 2, MetricDamage::none, false);
+    const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    print_identity("AVX2 vs scalar kernel, every region", t, s);
+    EXPECT_GE(t.cases, total);
+    EXPECT_GE(t.identity_checks, 10 * total);
+    EXPECT_EQ(t.batch_checks, t.identity_checks);
+    EXPECT_EQ(t.identity_mismatches, 0u);
+}
+
+TEST(MetricsDD, Avx2KernelIdenticalToTheScalarKernelOnEdgeCases) {
+    if (!metric_avx2_supported()) GTEST_SKIP() << "no AVX2 and FMA on this CPU: the scalar kernel is the only one";
+    const auto t0 = std::chrono::steady_clock::now();
+    const Tally t = edge_case_tally(100000, MetricDamage::none);
+    const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    print_identity("AVX2 vs scalar kernel, edge cases", t, s);
+    EXPECT_EQ(t.identity_checks, 800000u);
+    EXPECT_EQ(t.batch_checks, 800000u);
+    EXPECT_EQ(t.identity_mismatches, 0u);
+}
+
+TEST(MetricsDD, DamagedAvx2KernelIsCaught) {
+    // Negative controls of the two tests above: the ulp fast path without its rounding up (off by less than one
+    // ulp, only where the distance is not a whole number of ulps), and the angles scaled by |r| without its low word
+    // (a relative 2^-53 on the chords, a few ulps of a small angle).
+    if (!metric_avx2_supported()) GTEST_SKIP() << "no AVX2 and FMA on this CPU: the scalar kernel is the only one";
+    for (MetricDamage d : {MetricDamage::avx2_ulp_rounded_to_nearest, MetricDamage::avx2_norm_low_word_dropped}) {
+        const Tally regions = compare_engines(100, 2, d, false), edges = edge_case_tally(2000, d);
+        print_identity("damaged AVX2 kernel, every region", regions, 0);
+        print_identity("damaged AVX2 kernel, edge cases", edges, 0);
+        EXPECT_GT(regions.identity_mismatches, regions.identity_checks / 20) << int(d);
+        EXPECT_GT(edges.identity_mismatches, 0u) << int(d);
     }
 }

@@ -2,6 +2,7 @@
 // down. The environment variables quatcheck reads are read here and nowhere below the CLI (context.h).
 #include "cli/command.h"
 #include "isolate/interrupt.h"
+#include "metrics/metrics.h"
 #include "reference/fast_reference.h"
 #include "search/screen.h"
 
@@ -38,6 +39,7 @@ void apply_damage_environment() {
     // QC_FORCE_SCALAR=1: the fast reference's batch stays on the scalar path even where the CPU has AVX2 (the
     // figures are identical either way; tests/force_scalar.test.sh compares them).
     set_force_scalar(env("QC_FORCE_SCALAR") == "1");
+    set_metric_force_scalar(env("QC_FORCE_SCALAR") == "1");  // the fast metrics' scalar kernel (no AVX2)
 }
 
 std::string find_script(const std::string &file) {

@@ -1,4 +1,5 @@
 #include "metrics/metrics.h"
+#include "metrics/metrics_dd_internal.h"
 
 #include <algorithm>
 #include <cmath>
@@ -42,7 +43,7 @@ double ulp_distance(const Real &x, double y, int p, int emin) {
 }
 
 MetricEngine::MetricEngine(Precision precision, ReferenceMode mode)
-    : precision_(precision), mode_(mode), bits_(2 * precision_bits(precision) + 96) {
+    : precision_(precision), mode_(mode), bits_(2 * precision_bits(precision) + 96), kernel_(default_metric_kernel()) {
     free_mpfr_caches_at_thread_exit();
     for (auto &r : rhat_) ensure_bits(r, bits_);
     for (Real *r : {&norm_, &tmp_, &u_, &v_}) ensure_bits(*r, bits_);
@@ -130,6 +131,18 @@ CaseMetrics MetricEngine::measure(const double out[4], const SlerpReference &ref
         mode_ == ReferenceMode::fast ? measure_fast(out, ref, op, false) : measure_mpfr(out, ref, op, false);
     floor_angles(m, precision_);
     return m;
+}
+
+void MetricEngine::measure_batch(const double (*out)[4], const Op *ops, size_t n, const SlerpReference &ref,
+                                 CaseMetrics *m) {
+    if (mode_ == ReferenceMode::fast && kernel_ == MetricKernel::avx2 &&
+        damage_ != MetricDamage::drop_reference_low_word) {
+        metrics_detail::measure_dd_avx2_batch(out, ops, n, ref.R, ref.N, ref.R_other, ref.N_other, ref.in_tie_band,
+                                              precision_, false, damage_, m);
+        for (size_t j = 0; j < n; j++) floor_angles(m[j], precision_);
+        return;
+    }
+    for (size_t j = 0; j < n; j++) m[j] = measure(out[j], ref, ops[j]);
 }
 
 CaseMetrics MetricEngine::measure_angle(const float out[4], const SlerpReference &ref) {

@@ -17,7 +17,8 @@
 //         atan2 in double (metrics.cpp).
 //   fast  the reference's double-double values (R, ...), double-double arithmetic and error-free
 //         transformations, the final square roots, atan2 and divisions in double (metrics_dd.cpp). No MPFR,
-//         no allocation. Its distance from the mpfr engine is bounded below (FastMetricBounds).
+//         no allocation. Its distance from the mpfr engine is bounded below (FastMetricBounds). Two kernels give
+//         the same CaseMetrics bit for bit (MetricKernel): scalar (metrics_dd.cpp) and AVX2 (metrics_dd_avx2.cpp).
 #pragma once
 
 #include "quatcheck/types.h"
@@ -129,11 +130,24 @@ double ulp_distance(const Real &x, double y, int p, int emin);
 // arithmetic: relative error <= 7.1u^2 (u = 2^-53) plus absolute u^2 2^p before the rounding up.
 double ulp_distance(dd::DD x, double y, int p, int emin);
 
-// Test hook: a deliberately damaged fast engine, for the negative control of tests/metrics_dd_test.cpp.
+// Test hook: a deliberately damaged fast engine, for the negative controls of tests/metrics_dd_test.cpp.
 enum class MetricDamage {
     none,
-    drop_reference_low_word,  // the fast engine reads R, N (and the other arc's) with their low words dropped
+    drop_reference_low_word,      // the fast engine reads R, N (and the other arc's) with their low words dropped
+    avx2_ulp_rounded_to_nearest,  // the AVX2 kernel's ulp fast path rounds to nearest instead of up
+    avx2_norm_low_word_dropped,   // the AVX2 kernel's angles scale the reference by |r| without its low word
 };
+
+// The fast engine's kernel. Both give the same CaseMetrics bit for bit (tests/metrics_dd_test.cpp): avx2 evaluates
+// the scalar kernel's operations four components at a time, in the same order, and hands the rare cases it has
+// no fast path for (non-finite, zero, subnormal or huge outputs; ulp distances across a power of two, at zero or
+// of opposite signs) to the scalar kernel.
+enum class MetricKernel { scalar, avx2 };
+// avx2 where this build has it and the CPU has AVX2 and FMA, unless set_metric_force_scalar(true) (the CLI: the
+// environment variable QC_FORCE_SCALAR=1); read when a MetricEngine is constructed.
+MetricKernel default_metric_kernel();
+bool metric_avx2_supported();
+void set_metric_force_scalar(bool scalar);
 
 // The smallest angle error the metrics report (MetricEngine::measure, measure_angle): 2^-(p+38) rad, what the
 // reference's certified 2^-(p+40) per component allows; a computed angle below it is reported as 0.
@@ -145,6 +159,10 @@ public:
 
     CaseMetrics measure(const float out[4], const SlerpReference &ref, Op op);
     CaseMetrics measure(const double out[4], const SlerpReference &ref, Op op);
+    // measure() of n outputs against one reference (several implementations' outputs on one case): m[j] is
+    // measure(out[j], ref, ops[j]) bit for bit. In mode fast with the AVX2 kernel the outputs' steps overlap
+    // (metrics_dd_avx2.cpp), several times faster per output than one call each.
+    void measure_batch(const double (*out)[4], const Op *ops, size_t n, const SlerpReference &ref, CaseMetrics *m);
     // Only what the worst-case search ranks by: nonfinite, angle_err_rad and branch_disagree, the same values
     // as measure() gives them. The ulp, norm and nlerp metrics are skipped: their fields are not to be read.
     CaseMetrics measure_angle(const float out[4], const SlerpReference &ref);
@@ -161,6 +179,9 @@ public:
     ReferenceMode mode() const { return mode_; }
     Precision precision() const { return precision_; }
     void set_damage(MetricDamage d) { damage_ = d; }
+    // Test hook: the kernel of mode fast (default_metric_kernel()); avx2 only where metric_avx2_supported().
+    void set_kernel(MetricKernel k);
+    MetricKernel kernel() const { return kernel_; }
 
 private:
     // mpfr engine (metrics.cpp)
@@ -177,6 +198,7 @@ private:
     ReferenceMode mode_;
     int bits_;
     MetricDamage damage_ = MetricDamage::none;
+    MetricKernel kernel_;
     Real rhat_[4], norm_, tmp_, u_, v_;
     RealQuat conv_R_, conv_N_, conv_R_other_, conv_N_other_;  // DD references converted (mpfr mode)
     int sign_ = 1;
