@@ -166,14 +166,16 @@ QC_V void component_errors(const V4 &x, __m256d y, int p, int emin, MetricDamage
     if (damage == MetricDamage::avx2_ulp_rounded_to_nearest) up = zero;
     const __m256i ulps = _mm256_sub_epi64(_mm256_castpd_si256(dist.hi), _mm256_castpd_si256(up));  // +1 where up
 
+    const int slow = ~_mm256_movemask_pd(_mm256_castsi256_pd(ok)) & 0xf;
+    if (!slow) {
+        max_ulp = max_lane(_mm256_castsi256_pd(ulps));
+        return;
+    }
     alignas(32) double u[4], xh[4], xl[4], yy[4];
     _mm256_store_pd(u, _mm256_castsi256_pd(ulps));
-    const int slow = ~_mm256_movemask_pd(_mm256_castsi256_pd(ok)) & 0xf;
-    if (slow) {
-        _mm256_store_pd(xh, x.hi), _mm256_store_pd(xl, x.lo), _mm256_store_pd(yy, y);
-        for (int i = 0; i < 4; i++)
-            if (slow >> i & 1) u[i] = ulp_distance_dd(DD{xh[i], xl[i]}, yy[i], p, emin);
-    }
+    _mm256_store_pd(xh, x.hi), _mm256_store_pd(xl, x.lo), _mm256_store_pd(yy, y);
+    for (int i = 0; i < 4; i++)
+        if (slow >> i & 1) u[i] = ulp_distance_dd(DD{xh[i], xl[i]}, yy[i], p, emin);
     max_ulp = 0;
     for (int i = 0; i < 4; i++) max_ulp = std::max(max_ulp, u[i]);
 }
@@ -214,15 +216,22 @@ QC_V void measure_block(const double (*out)[4], const Op *ops, int count, const 
                    biased > 2045;
         if (w.scalar) {
             res[j] = measure_dd(out[j], R, N, R_other, N_other, in_tie_band, ops[j], precision, angle_only);
+            w.r = zero;  // (a harmless lane of the sums below)
             continue;
         }
         // scale_output: r 2^-k, max |r_i 2^-k| in [1, 2); n = sqrt(sum_squares) with no low words.
         w.k = biased - 1023;
         w.r = _mm256_mul_pd(w.y, _mm256_set1_pd(pow2(-w.k)));
-        const V2 sq = sum_squares({w.r, zero}, {w.r, zero});
-        w.n = dd::sqrt(DD{_mm_cvtsd_f64(sq.hi), _mm_cvtsd_f64(sq.lo)});
-        w.n_angle = damage == MetricDamage::avx2_norm_low_word_dropped ? DD{w.n.hi, 0} : w.n;
     }
+    for (int j = 0; j < count; j += 2) {  // two outputs' norms in the two lanes of sum_squares
+        Output &a = o[j], &b = o[std::min(j + 1, count - 1)];
+        const V2 sq = sum_squares({a.r, zero}, {b.r, zero});
+        const __m128d hi1 = _mm_unpackhi_pd(sq.hi, sq.hi), lo1 = _mm_unpackhi_pd(sq.lo, sq.lo);
+        if (!a.scalar) a.n = dd::sqrt(DD{_mm_cvtsd_f64(sq.hi), _mm_cvtsd_f64(sq.lo)});
+        if (!b.scalar) b.n = dd::sqrt(DD{_mm_cvtsd_f64(hi1), _mm_cvtsd_f64(lo1)});
+    }
+    for (int j = 0; j < count; j++)
+        o[j].n_angle = damage == MetricDamage::avx2_norm_low_word_dropped ? DD{o[j].n.hi, 0} : o[j].n;
     const V4 Rv = load(R);
     for (int j = 0; j < count; j++) {
         Output &w = o[j];
