@@ -6,8 +6,9 @@
 // (metrics_dd_internal.h): the square root of the norm, the norm error, the final atan2.
 //
 // ulp distances: the scalar kernel's common case, x = s R_i and y = r_i of one sign in one binade (ulp_distance_dd's
-// middle branch: |x - y| / spacing, exact, rounded up), is done in all four lanes; a lane outside it (crossing a
-// power of two, a zero, opposite signs, a binade below 2^(p-1024) or emin) takes ulp_distance_dd itself.
+// middle branch: |x - y| / spacing, exact, rounded up), and a zero against a zero, are done in all four lanes; a
+// lane outside them (crossing a power of two, a zero against a nonzero, opposite signs, a binade below
+// 2^(p-1024) or emin) takes ulp_distance_dd itself.
 // Whole outputs that are non-finite, zero, subnormal at their largest component or at least 2^1023 go to
 // measure_dd (scale_output's exponent and scaling would leave the plain multiplication by a power of two).
 //
@@ -150,7 +151,7 @@ QC_V void component_errors(const V4 &x, __m256d y, int p, int emin, MetricDamage
     const __m256i mant = _mm256_and_si256(_mm256_castpd_si256(a.hi), _mm256_set1_epi64x((int64_t(1) << 52) - 1));
     const __m256d below_pow2 = _mm256_and_pd(_mm256_cmp_pd(a.lo, zero, _CMP_LT_OQ),
                                              _mm256_castsi256_pd(_mm256_cmpeq_epi64(mant, _mm256_setzero_si256())));
-    const __m256i ok = _mm256_andnot_si256(
+    const __m256i same_binade = _mm256_andnot_si256(
         _mm256_castpd_si256(_mm256_or_pd(_mm256_xor_pd(xneg, yneg), below_pow2)),
         _mm256_and_si256(_mm256_cmpeq_epi64(ea, eb), _mm256_cmpgt_epi64(ea, _mm256_set1_epi64x(e_low - 1))));
     // One binade: |a - b| / spacing, dd::add(a, -b.hi), made nonnegative as dd::neg, times 2^(p-1-e) (exact).
@@ -164,7 +165,14 @@ QC_V void component_errors(const V4 &x, __m256d y, int p, int emin, MetricDamage
     __m256d up = _mm256_and_pd(_mm256_cmp_pd(dist.lo, zero, _CMP_GT_OQ),
                                _mm256_cmp_pd(vabs(dist.hi), _mm256_set1_pd(INFINITY), _CMP_NEQ_OQ));
     if (damage == MetricDamage::avx2_ulp_rounded_to_nearest) up = zero;
-    const __m256i ulps = _mm256_sub_epi64(_mm256_castpd_si256(dist.hi), _mm256_castpd_si256(up));  // +1 where up
+    __m256i ulps = _mm256_sub_epi64(_mm256_castpd_si256(dist.hi), _mm256_castpd_si256(up));  // +1 where up
+    // Also exact zeros on both sides (R_i = 0 and r_i = +-0, common in the axis-aligned regions): ulp_distance_dd
+    // gives a zero there (of either sign), which the maximum from +0 never takes; +0 here.
+    const __m256d both_zero =
+        _mm256_and_pd(_mm256_and_pd(_mm256_cmp_pd(x.hi, zero, _CMP_EQ_OQ), _mm256_cmp_pd(x.lo, zero, _CMP_EQ_OQ)),
+                      _mm256_cmp_pd(y, zero, _CMP_EQ_OQ));
+    ulps = _mm256_andnot_si256(_mm256_castpd_si256(both_zero), ulps);
+    const __m256i ok = _mm256_or_si256(same_binade, _mm256_castpd_si256(both_zero));
 
     const int slow = ~_mm256_movemask_pd(_mm256_castsi256_pd(ok)) & 0xf;
     if (!slow) {
