@@ -124,7 +124,7 @@ void floor_angles(CaseMetrics &m, Precision p) {
 }
 }  // namespace
 
-double angle_resolution(Precision p) { return std::ldexp(1.0, -(precision_bits(p) + 38)); }
+double angle_resolution(Precision p) { return p == Precision::f32 ? 0x1p-62 : 0x1p-91; }  // 2^-(p+38), p = 24, 53
 
 CaseMetrics MetricEngine::measure(const double out[4], const SlerpReference &ref, Op op) {
     CaseMetrics m =

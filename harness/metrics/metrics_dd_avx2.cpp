@@ -6,8 +6,9 @@
 // (metrics_dd_internal.h): the square root of the norm, the norm error, the final atan2.
 //
 // ulp distances: the scalar kernel's common case, x = s R_i and y = r_i of one sign in one binade (ulp_distance_dd's
-// middle branch: |x - y| / spacing, exact, rounded up), is done in all four lanes; a lane outside it (crossing a
-// power of two, a zero, opposite signs, a binade below 2^(p-1024) or emin) takes ulp_distance_dd itself.
+// middle branch: |x - y| / spacing, exact, rounded up), and a zero against a zero, are done in all four lanes; a
+// lane outside them (crossing a power of two, a zero against a nonzero, opposite signs, a binade below
+// 2^(p-1024) or emin) takes ulp_distance_dd itself.
 // Whole outputs that are non-finite, zero, subnormal at their largest component or at least 2^1023 go to
 // measure_dd (scale_output's exponent and scaling would leave the plain multiplication by a power of two).
 //
@@ -150,7 +151,7 @@ QC_V void component_errors(const V4 &x, __m256d y, int p, int emin, MetricDamage
     const __m256i mant = _mm256_and_si256(_mm256_castpd_si256(a.hi), _mm256_set1_epi64x((int64_t(1) << 52) - 1));
     const __m256d below_pow2 = _mm256_and_pd(_mm256_cmp_pd(a.lo, zero, _CMP_LT_OQ),
                                              _mm256_castsi256_pd(_mm256_cmpeq_epi64(mant, _mm256_setzero_si256())));
-    const __m256i ok = _mm256_andnot_si256(
+    const __m256i same_binade = _mm256_andnot_si256(
         _mm256_castpd_si256(_mm256_or_pd(_mm256_xor_pd(xneg, yneg), below_pow2)),
         _mm256_and_si256(_mm256_cmpeq_epi64(ea, eb), _mm256_cmpgt_epi64(ea, _mm256_set1_epi64x(e_low - 1))));
     // One binade: |a - b| / spacing, dd::add(a, -b.hi), made nonnegative as dd::neg, times 2^(p-1-e) (exact).
@@ -164,16 +165,25 @@ QC_V void component_errors(const V4 &x, __m256d y, int p, int emin, MetricDamage
     __m256d up = _mm256_and_pd(_mm256_cmp_pd(dist.lo, zero, _CMP_GT_OQ),
                                _mm256_cmp_pd(vabs(dist.hi), _mm256_set1_pd(INFINITY), _CMP_NEQ_OQ));
     if (damage == MetricDamage::avx2_ulp_rounded_to_nearest) up = zero;
-    const __m256i ulps = _mm256_sub_epi64(_mm256_castpd_si256(dist.hi), _mm256_castpd_si256(up));  // +1 where up
+    __m256i ulps = _mm256_sub_epi64(_mm256_castpd_si256(dist.hi), _mm256_castpd_si256(up));  // +1 where up
+    // Also exact zeros on both sides (R_i = 0 and r_i = +-0, common in the axis-aligned regions): ulp_distance_dd
+    // gives a zero there (of either sign), which the maximum from +0 never takes; +0 here.
+    const __m256d both_zero =
+        _mm256_and_pd(_mm256_and_pd(_mm256_cmp_pd(x.hi, zero, _CMP_EQ_OQ), _mm256_cmp_pd(x.lo, zero, _CMP_EQ_OQ)),
+                      _mm256_cmp_pd(y, zero, _CMP_EQ_OQ));
+    ulps = _mm256_andnot_si256(_mm256_castpd_si256(both_zero), ulps);
+    const __m256i ok = _mm256_or_si256(same_binade, _mm256_castpd_si256(both_zero));
 
+    const int slow = ~_mm256_movemask_pd(_mm256_castsi256_pd(ok)) & 0xf;
+    if (!slow) {
+        max_ulp = max_lane(_mm256_castsi256_pd(ulps));
+        return;
+    }
     alignas(32) double u[4], xh[4], xl[4], yy[4];
     _mm256_store_pd(u, _mm256_castsi256_pd(ulps));
-    const int slow = ~_mm256_movemask_pd(_mm256_castsi256_pd(ok)) & 0xf;
-    if (slow) {
-        _mm256_store_pd(xh, x.hi), _mm256_store_pd(xl, x.lo), _mm256_store_pd(yy, y);
-        for (int i = 0; i < 4; i++)
-            if (slow >> i & 1) u[i] = ulp_distance_dd(DD{xh[i], xl[i]}, yy[i], p, emin);
-    }
+    _mm256_store_pd(xh, x.hi), _mm256_store_pd(xl, x.lo), _mm256_store_pd(yy, y);
+    for (int i = 0; i < 4; i++)
+        if (slow >> i & 1) u[i] = ulp_distance_dd(DD{xh[i], xl[i]}, yy[i], p, emin);
     max_ulp = 0;
     for (int i = 0; i < 4; i++) max_ulp = std::max(max_ulp, u[i]);
 }
@@ -214,15 +224,22 @@ QC_V void measure_block(const double (*out)[4], const Op *ops, int count, const 
                    biased > 2045;
         if (w.scalar) {
             res[j] = measure_dd(out[j], R, N, R_other, N_other, in_tie_band, ops[j], precision, angle_only);
+            w.r = zero;  // (a harmless lane of the sums below)
             continue;
         }
         // scale_output: r 2^-k, max |r_i 2^-k| in [1, 2); n = sqrt(sum_squares) with no low words.
         w.k = biased - 1023;
         w.r = _mm256_mul_pd(w.y, _mm256_set1_pd(pow2(-w.k)));
-        const V2 sq = sum_squares({w.r, zero}, {w.r, zero});
-        w.n = dd::sqrt(DD{_mm_cvtsd_f64(sq.hi), _mm_cvtsd_f64(sq.lo)});
-        w.n_angle = damage == MetricDamage::avx2_norm_low_word_dropped ? DD{w.n.hi, 0} : w.n;
     }
+    for (int j = 0; j < count; j += 2) {  // two outputs' norms in the two lanes of sum_squares
+        Output &a = o[j], &b = o[std::min(j + 1, count - 1)];
+        const V2 sq = sum_squares({a.r, zero}, {b.r, zero});
+        const __m128d hi1 = _mm_unpackhi_pd(sq.hi, sq.hi), lo1 = _mm_unpackhi_pd(sq.lo, sq.lo);
+        if (!a.scalar) a.n = dd::sqrt(DD{_mm_cvtsd_f64(sq.hi), _mm_cvtsd_f64(sq.lo)});
+        if (!b.scalar) b.n = dd::sqrt(DD{_mm_cvtsd_f64(hi1), _mm_cvtsd_f64(lo1)});
+    }
+    for (int j = 0; j < count; j++)
+        o[j].n_angle = damage == MetricDamage::avx2_norm_low_word_dropped ? DD{o[j].n.hi, 0} : o[j].n;
     const V4 Rv = load(R);
     for (int j = 0; j < count; j++) {
         Output &w = o[j];
