@@ -14,10 +14,12 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <memory>
 #include <mutex>
 #include <type_traits>
 
@@ -243,6 +245,36 @@ public:
 
     const Points<T> &points() const { return points_; }
 
+    // Point i's metrics and displacement of every row that evaluated it (metrics_[r], delta_): both are functions of
+    // (output, reference, op), so each distinct output is measured once, every distinct output of the point in one
+    // MetricEngine::measure_batch call (the same figures as one measure() each), and the other rows copy them.
+    void measure_point(uint64_t i, uint64_t n, const SlerpReference &ref, MetricEngine &metric) {
+        const size_t nr = rows_.size();
+        same_.clear(), distinct_.clear(), copies_.clear();
+        for (size_t r = 0; r < nr; r++) {
+            if (i >= valid_[r]) continue;
+            const T *out = outs_[r * size_t(n) + size_t(i)].data();
+            const size_t e = same_.find_or_add(out, rows_[r].op, r);
+            if (e == SameOutputs<T>::npos) distinct_.push_back(r);
+            else copies_.push_back({r, e});
+        }
+        batch_out_.resize(distinct_.size()), batch_ops_.resize(distinct_.size()), batch_m_.resize(distinct_.size());
+        for (size_t j = 0; j < distinct_.size(); j++) {
+            const size_t r = distinct_[j];
+            const T *out = outs_[r * size_t(n) + size_t(i)].data();
+            for (int c = 0; c < 4; c++) batch_out_[j][c] = double(out[c]);
+            batch_ops_[j] = rows_[r].op;
+            displacement(out, rows_[r].op == Op::nlerp ? ref.N : ref.R, &delta_[(size_t(i) * nr + r) * 4]);
+        }
+        metric.measure_batch(reinterpret_cast<const double(*)[4]>(batch_out_.data()), batch_ops_.data(),
+                             distinct_.size(), ref, batch_m_.data());
+        for (size_t j = 0; j < distinct_.size(); j++) metrics_[distinct_[j]] = batch_m_[j];
+        for (const auto &[r, e] : copies_) {
+            metrics_[r] = metrics_[e];
+            std::memcpy(&delta_[(size_t(i) * nr + r) * 4], &delta_[(size_t(i) * nr + e) * 4], 4 * sizeof(double));
+        }
+    }
+
     // Evaluates points [b, e) into acc, with up to kPersist points of context each side (the pairs (k - 1, k)
     // for k in [b, e) are this block's; the context only feeds the persistence test).
     void block(uint64_t b, uint64_t e, ReferenceEngine &reference, MetricEngine &metric, std::vector<RowAcc> &acc,
@@ -276,27 +308,23 @@ public:
         delta_.resize(size_t(n) * nr * 4);
         err_.resize(size_t(n) * nr);
         const double span = spec_.hi - spec_.lo;
-        SlerpReference ref;
         metrics_.resize(nr);
         for (uint64_t i = 0; i < n; i++) {
             const uint64_t k = b0 + i;  // shard point index
-            reference.slerp(cases_[size_t(i)], ref, sampled_for_validation(opt_.seed, points_.begin + k));
+            // The references of kRefBatch points at once (the fast path's AVX2 batch): the same values and stats
+            // as point by point.
+            if (i % kRefBatch == 0) {
+                const size_t m = size_t(std::min<uint64_t>(kRefBatch, n - i));
+                for (size_t j = 0; j < m; j++) validate_[j] = sampled_for_validation(opt_.seed, points_.begin + k + j);
+                reference.slerp_batch(&cases_[size_t(i)], m, refs_.data(), validate_.get());
+            }
+            const SlerpReference &ref = refs_[size_t(i % kRefBatch)];
             const double x = double(points_.at(k));
             int cb = span > 0 ? int((x - spec_.lo) / span * kCurveBins) : 0;
             cb = std::clamp(cb, 0, kCurveBins - 1);
-            same_.clear();
+            measure_point(i, n, ref, metric);
             for (size_t r = 0; r < nr; r++) {
                 if (i >= valid_[r]) continue;
-                const T *out = outs_[r * size_t(n) + size_t(i)].data();
-                double *delta = &delta_[(size_t(i) * nr + r) * 4];
-                // The metrics and the displacement are functions of (output, reference, op): once per distinct output.
-                if (const size_t e = same_.find_or_add(out, rows_[r].op, r); e != SameOutputs<T>::npos) {
-                    metrics_[r] = metrics_[e];
-                    std::memcpy(delta, &delta_[(size_t(i) * nr + e) * 4], 4 * sizeof(double));
-                } else {
-                    metrics_[r] = metric.measure(out, ref, rows_[r].op);
-                    displacement(out, rows_[r].op == Op::nlerp ? ref.N : ref.R, delta);
-                }
                 const CaseMetrics &m = metrics_[r];
                 const double err = m.nonfinite ? INFINITY : m.angle_err_rad;
                 err_[size_t(i) * nr + r] = err;
@@ -395,6 +423,14 @@ private:
     std::vector<double> delta_, err_;
     std::vector<CaseMetrics> metrics_;  // one point's, per row
     SameOutputs<T> same_;
+    std::vector<size_t> distinct_;                   // one point's rows of distinct outputs
+    std::vector<std::pair<size_t, size_t>> copies_;  // (row, the row whose output it repeats)
+    std::vector<std::array<double, 4>> batch_out_;   // measure_batch's arguments and results
+    std::vector<Op> batch_ops_;
+    std::vector<CaseMetrics> batch_m_;
+    static constexpr uint64_t kRefBatch = 64;
+    std::vector<SlerpReference> refs_ = std::vector<SlerpReference>(kRefBatch);
+    std::unique_ptr<bool[]> validate_ = std::make_unique<bool[]>(kRefBatch);
     // A reference reused by the bisection's single points (a SlerpReference holds 16 MPFR numbers: building one
     // per point was a tenth of a sweep's instructions).
     SlerpReference scratch_;
