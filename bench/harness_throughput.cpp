@@ -8,7 +8,7 @@
 #include "reference/reference.h"
 #include "run/runner.h"
 #include "pipeline/pipeline.h"
-#include "reference/fast_paths.h"
+#include "reference/fast_reference.h"
 #include "sweep/sweep.h"
 
 #include <fmt/format.h>
@@ -311,8 +311,9 @@ template <class T> void register_precision(const BenchOptions &o, std::vector<st
 // --reference mpfr. Time per case of one region and precision (a reference, every implementation of that
 // precision, its metrics).
 constexpr uint64_t kRunnerCases = 1000;  // per region and precision, per iteration
-// before = true: --reference fast with issue 29's paths switched off (reference/fast_paths.h), today's fast path
-// as it was before them, for the speed-up of BM_Runner/fast over BM_Runner/fast_before in one run.
+// before = true: --reference fast with the reference and the metrics on their scalar paths (what QC_FORCE_SCALAR=1
+// selects: the code of the fast path before issue 29, one case and one output at a time, with the same figures),
+// for the speed-up of BM_Runner/fast over BM_Runner/fast_before in one run.
 void runner_case(benchmark::State &st, ReferenceMode mode, bool before, std::shared_ptr<std::vector<Impl>> catalogue,
                  BenchOptions o) {
     RunOptions opt;
@@ -334,8 +335,8 @@ void runner_case(benchmark::State &st, ReferenceMode mode, bool before, std::sha
     // Untimed, once per mode and process: one whole run first, so that what is timed is the steady state of a
     // long run (the heap grown, the pages touched, every lazy symbol bound), in either mode alike; without it
     // the first repetition measured 10-20 % slower than the others, and by how much depended on what ran before.
-    const FastPaths saved = fast_paths();
-    if (before) set_fast_paths(paths_before_issue_29());
+    const bool saved_reference = force_scalar(), saved_metric = metric_force_scalar();
+    if (before) set_force_scalar(true), set_metric_force_scalar(true);
     static std::once_flag warmed[3];
     std::call_once(warmed[before                        ? 2
                           : mode == ReferenceMode::fast ? 0
@@ -346,7 +347,7 @@ void runner_case(benchmark::State &st, ReferenceMode mode, bool before, std::sha
         rows = r.rows.size();
         benchmark::DoNotOptimize(r);
     }
-    set_fast_paths(saved);
+    set_force_scalar(saved_reference), set_metric_force_scalar(saved_metric);
     st.counters["rows"] = double(rows);
 }
 

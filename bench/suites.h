@@ -14,8 +14,9 @@
 //   BM_MetricFast/<op>/<precision>        MetricEngine::measure in the double-double engine
 //   BM_Runner/<fast|fast_before|mpfr>     the whole runner (default selection, every region, both
 //                                         precisions, one job, worst-case search included) per case of a region and
-//                                         precision; fast_before: --reference fast with issue 29's paths switched
-//                                         off (reference/fast_paths.h), the fast path as it was before them
+//                                         precision; fast_before: --reference fast with the reference and the
+//                                         metrics on their scalar paths (QC_FORCE_SCALAR=1), the fast path before
+//                                         issue 29
 //   BM_SweepPoint/t/f32                   one point of an exhaustive f32 t slice of the default sweep selection,
 //                                         as the sweep measures it for its estimate (manual time: process CPU)
 //   BM_EvalBatch/<impl>/slerp             (qc_bench only) the runner's call path: eval_batch() through the

@@ -282,12 +282,16 @@ void print_goals(const std::map<std::string, double> &figures) {
         goals.push_back({"certified reference / numpy uncertified slerp, ns per case",
                          fmt::format("{:.0f} / {:.0f} = {:.2f}x", fast, numpy, fast / numpy), "<= 1.0x",
                          fast <= numpy});
+    // The metric as the runner and the sweep pay it: a case's outputs in one batch (BM_MetricFastBatch) where that
+    // benchmark ran, else one call each (BM_MetricFast); the slowest op and precision.
     double metric = 0;
-    for (const char *k : {"metric_fast/slerp/f32/all", "metric_fast/nlerp/f32/all", "metric_fast/slerp/f64/all",
-                          "metric_fast/nlerp/f64/all"})
-        metric = std::max(metric, get(k));
+    for (const char *op : {"slerp", "nlerp"})
+        for (const char *prec : {"f32", "f64"}) {
+            const double batch = get(fmt::format("metric_fast_batch/{}/{}/all", op, prec));
+            metric = std::max(metric, batch > 0 ? batch : get(fmt::format("metric_fast/{}/{}/all", op, prec)));
+        }
     if (metric > 0)
-        goals.push_back({"certified metric, ns per output (slowest of slerp/nlerp x f32/f64)",
+        goals.push_back({"certified metric, ns per output as the runner measures it (slowest op and precision)",
                          fmt::format("{:.0f}", metric), "<= 30", metric <= 30});
     if (double now = get("runner_fast/slerp+nlerp/both/all"), before = get("runner_fast_before/slerp+nlerp/both/all");
         now > 0 && before > 0)

@@ -148,6 +148,7 @@ enum class MetricKernel { scalar, avx2 };
 MetricKernel default_metric_kernel();
 bool metric_avx2_supported();
 void set_metric_force_scalar(bool scalar);
+bool metric_force_scalar();
 
 // The smallest angle error the metrics report (MetricEngine::measure, measure_angle): 2^-(p+38) rad, what the
 // reference's certified 2^-(p+40) per component allows; a computed angle below it is reported as 0.

@@ -122,6 +122,7 @@ std::atomic<bool> g_force_scalar{false};  // set_metric_force_scalar (the CLI: Q
 
 bool metric_avx2_supported() { return avx2_kernel_supported(); }
 void set_metric_force_scalar(bool scalar) { g_force_scalar.store(scalar); }
+bool metric_force_scalar() { return g_force_scalar.load(); }
 MetricKernel default_metric_kernel() {
     return avx2_kernel_supported() && !g_force_scalar.load() ? MetricKernel::avx2 : MetricKernel::scalar;
 }

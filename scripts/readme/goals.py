@@ -28,10 +28,12 @@ fast, numpy = get("fast_reference"), get("numpy_f64_uncertified")
 if fast and numpy:
     rows.append(("certified reference / numpy uncertified f64 slerp, ns per case",
                  f"{fast:.0f} / {numpy:.0f} = {fast / numpy:.2f}x", "≤ 1.0x", fast <= numpy))
-metric = max([get("metric_fast", op, p) for op in ("slerp", "nlerp") for p in ("f32", "f64")] or [0])
+# the metric as the runner and the sweep pay it: a case's outputs in one batch where that benchmark ran
+metric = max(get("metric_fast_batch", op, p) or get("metric_fast", op, p) for op in ("slerp", "nlerp")
+             for p in ("f32", "f64"))
 if metric:
-    rows.append(("certified metric, ns per output (slowest of slerp, nlerp × f32, f64)", f"{metric:.0f}", "≤ 30",
-                 metric <= 30))
+    rows.append(("certified metric, ns per output as the runner measures it (slowest op and precision)",
+                 f"{metric:.0f}", "≤ 30", metric <= 30))
 now, before = get("runner_fast", "slerp+nlerp", "both"), get("runner_fast_before", "slerp+nlerp", "both")
 if now and before:
     rows.append(("whole runner (default selection, search included) against the fast path before issue 29",
