@@ -261,6 +261,28 @@ void arc(const Tables &T, const B a[4], const B b[4], V t, M same_ends, bool wan
     for (int i = 0; i < 4; i++) out.N[i] = l[i] * inv;
 }
 
+// The largest bound over R and N (and the other arc's on the tie band's lanes: elsewhere O is not computed).
+// A lane with a non-finite value or bound leaves ok; on the others the maximum is the scalar path's.
+V largest_bound(const Arc &A, const Arc &O, bool other, M tie_band, bool want_nlerp, M &ok) {
+    V bound{};
+    M finite = ~M{};
+    auto take = [&](const B &y) {
+        bound = sel(y.err <= bound, bound, y.err);
+        finite &= isfinite(y.err) & isfinite(y.v.hi);
+    };
+    for (int i = 0; i < 4; i++) {
+        take(A.R[i]);
+        if (want_nlerp) take(A.N[i]);
+    }
+    if (other)
+        for (int i = 0; i < 4; i++) {
+            take(sel(tie_band, O.R[i], A.R[i]));
+            if (want_nlerp) take(sel(tie_band, O.N[i], A.N[i]));
+        }
+    ok &= finite;
+    return bound;
+}
+
 inline bool lane(M m, int l) { return m[l] != 0; }
 inline DB lane_db(const B &x, int l) { return {{x.v.hi[l], x.v.lo[l]}, x.err[l]}; }
 
@@ -349,24 +371,7 @@ bool slerp4_avx2(const double *const q0_in[4], const double *const q1_in[4], con
             arc_w[l] = W.v.hi;
         }
     }
-    V bound{};
-    M finite = ~M{};
-    auto take = [&](const B &y) {
-        bound = sel(y.err <= bound, bound, y.err);
-        finite &= isfinite(y.err) & isfinite(y.v.hi);
-    };
-    for (int i = 0; i < 4; i++) {
-        take(A.R[i]);
-        if (want_nlerp) take(A.N[i]);
-    }
-    if (other) {
-        // the other arc's bounds on the tie band's lanes only (elsewhere: values already taken)
-        for (int i = 0; i < 4; i++) {
-            take(sel(tie_band, O.R[i], A.R[i]));
-            if (want_nlerp) take(sel(tie_band, O.N[i], A.N[i]));
-        }
-    }
-    ok &= finite;
+    V bound = largest_bound(A, O, other, tie_band, want_nlerp, ok);
     bound = up(bound + V{} + V{} + splat(kEpsFloor));
     ok &= isfinite(bound) & (bound <= splat(fast_tolerance(p)));
     if (fast_damage() == FastDamage::bound_too_small) bound *= splat(0x1p-20);
