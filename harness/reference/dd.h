@@ -20,43 +20,53 @@
 #pragma once
 
 #include <cmath>
+#include <type_traits>
 
 namespace qc::dd {
 
-struct DD {
-    double hi = 0, lo = 0;
+// The operations the double-word algorithms below need besides +, -, * and /: fma and sqrt, correctly rounded.
+// For double, std::fma and std::sqrt. The algorithms are templates over the lane type V so that the AVX2 batch
+// of the fast reference (fast_reference_avx2.cpp) runs the very same code on four lanes: it specialises
+// Lane for its vector type (IEEE operations are correctly rounded per lane, so each lane gets the scalar bits).
+template <class V> struct Lane {
+    static V fma(V a, V b, V c) { return std::fma(a, b, c); }
+    static V sqrt(V a) { return std::sqrt(a); }
+    static V splat(double x) { return x; }  // x in every lane
 };
 
+template <class V> struct Word { V hi{}, lo{}; };
+using DD = Word<double>;
+
 // s + e = a + b exactly (Knuth's TwoSum, 6 flops, any order of magnitude).
-inline DD two_sum(double a, double b) {
-    double s = a + b;
-    double bb = s - a;
-    double e = (a - (s - bb)) + (b - bb);
+template <class V> inline Word<V> two_sum(V a, V b) {
+    V s = a + b;
+    V bb = s - a;
+    V e = (a - (s - bb)) + (b - bb);
     return {s, e};
 }
 // s + e = a + b exactly, provided |a| >= |b| or a = 0 (Fast2Sum).
-inline DD fast_two_sum(double a, double b) {
-    double s = a + b;
-    double e = b - (s - a);
+template <class V> inline Word<V> fast_two_sum(V a, V b) {
+    V s = a + b;
+    V e = b - (s - a);
     return {s, e};
 }
 // p + e = a b exactly (FMA), barring underflow.
-inline DD two_prod(double a, double b) {
-    double p = a * b;
-    double e = std::fma(a, b, -p);
+template <class V> inline Word<V> two_prod(V a, V b) {
+    V p = a * b;
+    V e = Lane<V>::fma(a, b, -p);
     return {p, e};
 }
 
-inline DD neg(DD x) { return {-x.hi, -x.lo}; }
+template <class V> inline Word<V> neg(Word<V> x) { return {-x.hi, -x.lo}; }
 inline double to_double(DD x) { return x.hi + x.lo; }
 
 // AccurateDWPlusDW (JMP 2017, Alg. 6).
-inline DD add(DD x, DD y) {
-    DD s = two_sum(x.hi, y.hi);
-    DD t = two_sum(x.lo, y.lo);
-    double c = s.lo + t.hi;
-    DD v = fast_two_sum(s.hi, c);
-    double w = t.lo + v.lo;
+template <class V> inline Word<V> add(Word<V> x, Word<V> y) {
+    Word<V> s = two_sum(x.hi, y.hi);
+    Word<V> t = two_sum(x.lo, y.lo);
+    V c = s.lo + t.hi;
+    Word<V> v = fast_two_sum(s.hi, c);
+    V w = t.lo + v.lo;
     return fast_two_sum(v.hi, w);
 }
 inline DD sub(DD x, DD y) { return add(x, neg(y)); }
@@ -72,42 +82,43 @@ inline DD add_abs(DD x, DD y) {
     return two_sum(s.hi, w);
 }
 // DWPlusFP (JMP 2017, Alg. 4, <= 2u^2).
-inline DD add(DD x, double y) {
-    DD s = two_sum(x.hi, y);
-    double v = x.lo + s.lo;
+template <class V> inline Word<V> add(Word<V> x, std::type_identity_t<V> y) {
+    Word<V> s = two_sum(x.hi, y);
+    V v = x.lo + s.lo;
     return fast_two_sum(s.hi, v);
 }
 // DWTimesFP3 (JMP 2017, Alg. 9).
-inline DD mul(DD x, double y) {
-    DD c = two_prod(x.hi, y);
-    double cl3 = std::fma(x.lo, y, c.lo);
+template <class V> inline Word<V> mul(Word<V> x, std::type_identity_t<V> y) {
+    Word<V> c = two_prod(x.hi, y);
+    V cl3 = Lane<V>::fma(x.lo, y, c.lo);
     return fast_two_sum(c.hi, cl3);
 }
 // DWTimesDW3 (JMP 2017, Alg. 12).
-inline DD mul(DD x, DD y) {
-    DD c = two_prod(x.hi, y.hi);
-    double tl0 = x.lo * y.lo;
-    double tl1 = std::fma(x.hi, y.lo, tl0);
-    double cl2 = std::fma(x.lo, y.hi, tl1);
-    double cl3 = c.lo + cl2;
+template <class V> inline Word<V> mul(Word<V> x, Word<V> y) {
+    Word<V> c = two_prod(x.hi, y.hi);
+    V tl0 = x.lo * y.lo;
+    V tl1 = Lane<V>::fma(x.hi, y.lo, tl0);
+    V cl2 = Lane<V>::fma(x.lo, y.hi, tl1);
+    V cl3 = c.lo + cl2;
     return fast_two_sum(c.hi, cl3);
 }
 // DWDivDW3 (JMP 2017, Alg. 18).
-inline DD div(DD x, DD y) {
-    double th = 1.0 / y.hi;
-    double rh = std::fma(-y.hi, th, 1.0);
-    double rl = -(y.lo * th);
-    DD e = fast_two_sum(rh, rl);
-    DD delta = mul(e, th);
-    DD m = add(delta, th);  // 1/y
+template <class V> inline Word<V> div(Word<V> x, Word<V> y) {
+    const V one = Lane<V>::splat(1.0);
+    V th = one / y.hi;
+    V rh = Lane<V>::fma(-y.hi, th, one);
+    V rl = -(y.lo * th);
+    Word<V> e = fast_two_sum(rh, rl);
+    Word<V> delta = mul(e, th);
+    Word<V> m = add(delta, th);  // 1/y
     return mul(x, m);
 }
 // Square root of a double-word (Lefevre-Muller: SQRTDWtoDW), x > 0.
-inline DD sqrt(DD x) {
-    double sh = std::sqrt(x.hi);
-    double rho0 = std::fma(-sh, sh, x.hi);
-    double rho1 = x.lo + rho0;
-    double sl = rho1 / (2 * sh);
+template <class V> inline Word<V> sqrt(Word<V> x) {
+    V sh = Lane<V>::sqrt(x.hi);
+    V rho0 = Lane<V>::fma(-sh, sh, x.hi);
+    V rho1 = x.lo + rho0;
+    V sl = rho1 / (Lane<V>::splat(2) * sh);
     return fast_two_sum(sh, sl);
 }
 

@@ -26,76 +26,28 @@ using V = double __attribute__((vector_size(32)));
 using M = decltype(V{} < V{});  // lane masks: all ones (true) or zero
 
 inline V splat(double x) { return V{x, x, x, x}; }
-inline V fma(V a, V b, V c) { return _mm256_fmadd_pd(a, b, c); }
 inline V vsqrt(V a) { return _mm256_sqrt_pd(a); }
 inline V vabs(V a) { return _mm256_andnot_pd(splat(-0.0), a); }
 inline V nearbyint(V a) { return _mm256_round_pd(a, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC); }
 inline M isfinite(V a) { return vabs(a) <= splat(1.7976931348623157e308); }
 inline V sel(M m, V a, V b) { return m ? a : b; }
 
-// ---- dd.h, lane by lane ----
-struct D {
-    V hi, lo;
+}  // namespace
+}  // namespace qc::fast_detail
+
+// dd.h's double-word algorithms on four lanes.
+template <> struct qc::dd::Lane<qc::fast_detail::V> {
+    using V = qc::fast_detail::V;
+    static V fma(V a, V b, V c) { return _mm256_fmadd_pd(a, b, c); }
+    static V sqrt(V a) { return _mm256_sqrt_pd(a); }
+    static V splat(double x) { return V{x, x, x, x}; }
 };
-inline D two_sum(V a, V b) {
-    V s = a + b;
-    V bb = s - a;
-    V e = (a - (s - bb)) + (b - bb);
-    return {s, e};
-}
-inline D fast_two_sum(V a, V b) {
-    V s = a + b;
-    V e = b - (s - a);
-    return {s, e};
-}
-inline D two_prod(V a, V b) {
-    V p = a * b;
-    V e = fma(a, b, -p);
-    return {p, e};
-}
-inline D neg(D x) { return {-x.hi, -x.lo}; }
-inline D add(D x, D y) {
-    D s = two_sum(x.hi, y.hi);
-    D t = two_sum(x.lo, y.lo);
-    V c = s.lo + t.hi;
-    D v = fast_two_sum(s.hi, c);
-    V w = t.lo + v.lo;
-    return fast_two_sum(v.hi, w);
-}
-inline D add(D x, V y) {
-    D s = two_sum(x.hi, y);
-    V v = x.lo + s.lo;
-    return fast_two_sum(s.hi, v);
-}
-inline D mul(D x, V y) {
-    D c = two_prod(x.hi, y);
-    V cl3 = fma(x.lo, y, c.lo);
-    return fast_two_sum(c.hi, cl3);
-}
-inline D mul(D x, D y) {
-    D c = two_prod(x.hi, y.hi);
-    V tl0 = x.lo * y.lo;
-    V tl1 = fma(x.hi, y.lo, tl0);
-    V cl2 = fma(x.lo, y.hi, tl1);
-    V cl3 = c.lo + cl2;
-    return fast_two_sum(c.hi, cl3);
-}
-inline D div(D x, D y) {
-    V th = splat(1.0) / y.hi;
-    V rh = fma(-y.hi, th, splat(1.0));
-    V rl = -(y.lo * th);
-    D e = fast_two_sum(rh, rl);
-    D delta = mul(e, th);
-    D m = add(delta, th);
-    return mul(x, m);
-}
-inline D sqrt(D x) {
-    V sh = vsqrt(x.hi);
-    V rho0 = fma(-sh, sh, x.hi);
-    V rho1 = x.lo + rho0;
-    V sl = rho1 / (splat(2) * sh);
-    return fast_two_sum(sh, sl);
-}
+
+namespace qc::fast_detail {
+namespace {
+
+using D = dd::Word<V>;
+using dd::add, dd::div, dd::fast_two_sum, dd::mul, dd::neg, dd::sqrt, dd::two_prod, dd::two_sum;
 
 inline V up(V x) { return x * splat(dd::kUp); }
 struct B {
@@ -261,6 +213,28 @@ void arc(const Tables &T, const B a[4], const B b[4], V t, M same_ends, bool wan
     for (int i = 0; i < 4; i++) out.N[i] = l[i] * inv;
 }
 
+// The largest bound over R and N (and the other arc's on the tie band's lanes: elsewhere O is not computed).
+// A lane with a non-finite value or bound leaves ok; on the others the maximum is the scalar path's.
+V largest_bound(const Arc &A, const Arc &O, bool other, M tie_band, bool want_nlerp, M &ok) {
+    V bound{};
+    M finite = ~M{};
+    auto take = [&](const B &y) {
+        bound = sel(y.err <= bound, bound, y.err);
+        finite &= isfinite(y.err) & isfinite(y.v.hi);
+    };
+    for (int i = 0; i < 4; i++) {
+        take(A.R[i]);
+        if (want_nlerp) take(A.N[i]);
+    }
+    if (other)
+        for (int i = 0; i < 4; i++) {
+            take(sel(tie_band, O.R[i], A.R[i]));
+            if (want_nlerp) take(sel(tie_band, O.N[i], A.N[i]));
+        }
+    ok &= finite;
+    return bound;
+}
+
 inline bool lane(M m, int l) { return m[l] != 0; }
 inline DB lane_db(const B &x, int l) { return {{x.v.hi[l], x.v.lo[l]}, x.err[l]}; }
 
@@ -349,24 +323,7 @@ bool slerp4_avx2(const double *const q0_in[4], const double *const q1_in[4], con
             arc_w[l] = W.v.hi;
         }
     }
-    V bound{};
-    M finite = ~M{};
-    auto take = [&](const B &y) {
-        bound = sel(y.err <= bound, bound, y.err);
-        finite &= isfinite(y.err) & isfinite(y.v.hi);
-    };
-    for (int i = 0; i < 4; i++) {
-        take(A.R[i]);
-        if (want_nlerp) take(A.N[i]);
-    }
-    if (other) {
-        // the other arc's bounds on the tie band's lanes only (elsewhere: values already taken)
-        for (int i = 0; i < 4; i++) {
-            take(sel(tie_band, O.R[i], A.R[i]));
-            if (want_nlerp) take(sel(tie_band, O.N[i], A.N[i]));
-        }
-    }
-    ok &= finite;
+    V bound = largest_bound(A, O, other, tie_band, want_nlerp, ok);
     bound = up(bound + V{} + V{} + splat(kEpsFloor));
     ok &= isfinite(bound) & (bound <= splat(fast_tolerance(p)));
     if (fast_damage() == FastDamage::bound_too_small) bound *= splat(0x1p-20);
