@@ -54,6 +54,25 @@ for prec in ("f32", "f64"):
     fb = frr.get("fallback_fraction") or "0"
     print(f"| {prec} | {fr:.0f} | {ref:.0f} | **{ref / fr:.1f}x** | {float(fb) * 100:.2f} % | {fs:.0f} / {fn:.0f} | "
           f"{ms:.0f} / {mn:.0f} | {(ms + mn) / (fs + fn):.1f}x |")
+vec = {(r["benchmark"], r["op"], r["precision"]): float(r["ns_per_case"]) for r in thr if r["region"] == "all"}
+if ("fast_reference_scalar", "slerp", "f64") in vec:
+    print("\nIssue 29's vectorised paths beside the scalar ones, in the same run (CPU ns per case or per output; "
+          "`QC_FORCE_SCALAR=1` selects the scalar paths, with the same figures): the certified reference four cases "
+          "at a time with AVX2 (`BM_FastReference`, blocks of 32 as the runner) against one at a time "
+          "(`BM_FastReferenceScalar`), both with the 1-in-64 MPFR validation; the metric's AVX2 kernel on a case's "
+          "outputs in one batch as the runner calls it (`BM_MetricFastBatch`), one call each (`BM_MetricFast`), and "
+          "the scalar kernel (`BM_MetricFastScalar`).\n")
+    print("| precision | reference, AVX2 batch | reference, scalar | reference speed-up | metric slerp / nlerp: AVX2 batch | AVX2, one call each | scalar | metric speed-up (batch) |")
+    print("|---|---|---|---|---|---|---|---|")
+    for prec in ("f32", "f64"):
+        g = lambda s, op="slerp": vec.get((s, op, prec), 0.0)
+        fr, fs = g("fast_reference"), g("fast_reference_scalar")
+        mb = (g("metric_fast_batch"), g("metric_fast_batch", "nlerp"))
+        mf = (g("metric_fast"), g("metric_fast", "nlerp"))
+        ms = (g("metric_fast_scalar"), g("metric_fast_scalar", "nlerp"))
+        ratio = f"{sum(ms) / sum(mb):.1f}x" if all(mb) and all(ms) else "—"
+        print(f"| {prec} | {fr:.0f} | {fs:.0f} | **{fs / fr:.2f}x** | {mb[0]:.0f} / {mb[1]:.0f} | {mf[0]:.0f} / {mf[1]:.0f} | "
+              f"{ms[0]:.0f} / {ms[1]:.0f} | {ratio} |")
 peers = {r["benchmark"]: float(r["ns_per_case"]) for r in thr
          if r["benchmark"] in ("numpy_f64_uncertified", "mpmath_40_digits") and r["precision"] == "f64"}
 if peers:
