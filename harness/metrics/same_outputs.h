@@ -1,35 +1,55 @@
 // Implementations often agree to the bit on a case (one formula in several libraries, correctly rounded
 // results), and the metrics are a function of (output, reference, op) alone: each distinct output and op of a
-// case is measured once and the others copy its figures. SameOutputs finds the earlier equal output of a case.
+// case is measured once, all of them in one MetricEngine::measure_batch call (the same metrics as one measure()
+// each), and the others copy its figures. One case at a time: add() every output, measure(), then clear().
+// Used by the runner's sampling (run/runner.cpp) and the sweep (sweep/sweep.cpp).
 #pragma once
 
+#include "metrics/metrics.h"
 #include "quatcheck/types.h"
 
+#include <array>
 #include <cstdint>
 #include <cstring>
+#include <utility>
 #include <vector>
 
 namespace qc {
 
 template <class T> class SameOutputs {
 public:
-    static constexpr size_t npos = size_t(-1);
-    // Call before each case.
-    void clear() { seen_.clear(); }
-    // The slot of an earlier output of this case with the same bits and op as r, or npos after recording r
-    // under `slot` (whatever the caller indexes its figures by).
-    size_t find_or_add(const T r[4], Op op, size_t slot) {
+    void clear() { distinct_.clear(), copies_.clear(), outs_.clear(), ops_.clear(); }
+    // Output r of `slot` (whatever the caller indexes its figures by) with op: a new distinct output, or a copy of
+    // an earlier slot's with the same bits and op.
+    void add(const T r[4], Op op, size_t slot) {
         const uint64_t key = key_of(r, op);
-        for (const Seen &s : seen_)
-            if (s.key == key && s.op == op && std::memcmp(s.r, r, sizeof s.r) == 0) return s.slot;
-        Seen s{key, op, slot, {}};
-        std::memcpy(s.r, r, sizeof s.r);
-        seen_.push_back(s);
-        return npos;
+        for (const Distinct &d : distinct_)
+            if (d.key == key && d.op == op && std::memcmp(d.r, r, sizeof d.r) == 0) {
+                copies_.push_back({slot, d.slot});
+                return;
+            }
+        Distinct d{key, op, slot, {}};
+        std::memcpy(d.r, r, sizeof d.r);
+        distinct_.push_back(d);
+        outs_.push_back({double(r[0]), double(r[1]), double(r[2]), double(r[3])});
+        ops_.push_back(op);
     }
+    // Every added slot's metrics into at(slot) (a CaseMetrics &): the distinct outputs in one batch, in the order
+    // they were added, then the copies.
+    template <class At> void measure(MetricEngine &metric, const SlerpReference &ref, At &&at) {
+        metrics_.resize(distinct_.size());
+        metric.measure_batch(reinterpret_cast<const double(*)[4]>(outs_.data()), ops_.data(), distinct_.size(), ref,
+                             metrics_.data());
+        for (size_t j = 0; j < distinct_.size(); j++) at(distinct_[j].slot) = metrics_[j];
+        for (const auto &[slot, first] : copies_) at(slot) = at(first);
+    }
+    // The slots of the distinct outputs, in the order added, and (slot, the earlier slot it repeats) of the others.
+    size_t distinct_count() const { return distinct_.size(); }
+    size_t distinct_slot(size_t j) const { return distinct_[j].slot; }
+    const std::vector<std::pair<size_t, size_t>> &copies() const { return copies_; }
 
 private:
-    struct Seen {
+    struct Distinct {
         uint64_t key;
         Op op;
         size_t slot;
@@ -46,7 +66,11 @@ private:
         }
         return h;
     }
-    std::vector<Seen> seen_;
+    std::vector<Distinct> distinct_;
+    std::vector<std::pair<size_t, size_t>> copies_;
+    std::vector<std::array<double, 4>> outs_;  // measure_batch's arguments and results
+    std::vector<Op> ops_;
+    std::vector<CaseMetrics> metrics_;
 };
 
 }  // namespace qc

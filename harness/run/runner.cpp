@@ -1,5 +1,6 @@
 #include "metrics/comparison.h"
 #include "run/runner.h"
+#include "metrics/same_outputs.h"
 #include "run/parallel.h"
 #include "plugins/select.h"
 
@@ -21,20 +22,6 @@
 #include <tuple>
 
 namespace qc {
-
-namespace {
-// A hash of an output's bits and its op: equal outputs have equal keys (the caller compares the bits).
-template <class T> uint64_t output_key(const Quat<T> &r, Op op) {
-    uint64_t h = 0x9E3779B97F4A7C15ull * (uint64_t(op) + 1);
-    for (T x : r) {
-        uint64_t bits = 0;
-        std::memcpy(&bits, &x, sizeof x);
-        h = (h ^ bits) * 0x100000001b3ull;
-        h ^= h >> 29;
-    }
-    return h;
-}
-}  // namespace
 
 std::vector<ImplOp> select_impls(const std::vector<Impl> &catalogue, const std::vector<std::string> &filters,
                                  const std::vector<Op> &ops) {
@@ -136,10 +123,7 @@ private:
     // A worker thread's engines and buffers, one chunk's worth.
     struct Thread {
         Thread(Precision p, ReferenceMode mode, size_t chunk, size_t nio)
-            : cmp(p, mode), refs(chunk), pending(nio), started(nio), cases(chunk), outs(chunk * nio), valid(nio) {
-            measured.reserve(nio);
-            batch_outs.reserve(nio), batch_ops.reserve(nio), batch_metrics.reserve(nio), copies.reserve(nio);
-        }
+            : cmp(p, mode), refs(chunk), pending(nio), started(nio), cases(chunk), outs(chunk * nio), valid(nio) {}
         Comparator cmp;
         std::vector<SlerpReference> refs;
         std::vector<PendingBatch<T>> pending;
@@ -147,11 +131,7 @@ private:
         std::vector<SlerpCase<T>> cases;
         std::vector<Quat<T>> outs;
         std::vector<size_t> valid;
-        std::vector<std::pair<uint64_t, size_t>> measured;  // (output_key, k) of the outputs measured on this case
-        std::vector<std::array<double, 4>> batch_outs;      // ... their values and ops, measured in one batch
-        std::vector<Op> batch_ops;
-        std::vector<CaseMetrics> batch_metrics;
-        std::vector<std::pair<size_t, size_t>> copies;  // (k, other): k's output is the same as other's
+        SameOutputs<T> same;  // one case's outputs, each distinct one measured once
     };
 
     const Impl &impl(size_t k) const { return *plan_.selected[idx_[k]].impl; }
@@ -251,30 +231,11 @@ template <class T> void RegionSampler<T>::finish_batches(Thread &th, uint64_t be
 // (MetricEngine::measure_batch: the same metrics as one call each, faster together).
 template <class T> void RegionSampler<T>::measure(Thread &th, uint64_t begin, uint64_t end) {
     for (uint64_t i = begin; i < end; i++) {
-        const SlerpReference &ref = th.refs[i - begin];
-        th.measured.clear(), th.batch_outs.clear(), th.batch_ops.clear(), th.copies.clear();
-        for (size_t k = 0; k < nio_; k++) {
-            if (i - begin >= th.valid[k]) continue;
-            const Quat<T> &r = th.outs[k * chunk_ + (i - begin)];
-            const uint64_t key = output_key(r, op(k));
-            bool shared = false;
-            for (const auto &[kk, other] : th.measured)
-                if (kk == key && op(other) == op(k) &&
-                    std::memcmp(th.outs[other * chunk_ + (i - begin)].data(), r.data(), sizeof r) == 0) {
-                    th.copies.push_back({k, other}), shared = true;
-                    break;
-                }
-            if (shared) continue;
-            th.measured.push_back({key, k});
-            th.batch_outs.push_back({double(r[0]), double(r[1]), double(r[2]), double(r[3])});
-            th.batch_ops.push_back(op(k));
-        }
-        th.batch_metrics.resize(th.measured.size());
-        th.cmp.metric.measure_batch(reinterpret_cast<const double(*)[4]>(th.batch_outs.data()), th.batch_ops.data(),
-                                    th.measured.size(), ref, th.batch_metrics.data());
-        for (size_t j = 0; j < th.measured.size(); j++)
-            metrics_[i * nio_ + th.measured[j].second] = th.batch_metrics[j];
-        for (const auto &[k, other] : th.copies) metrics_[i * nio_ + k] = metrics_[i * nio_ + other];
+        th.same.clear();
+        for (size_t k = 0; k < nio_; k++)
+            if (i - begin < th.valid[k]) th.same.add(th.outs[k * chunk_ + (i - begin)].data(), op(k), k);
+        th.same.measure(th.cmp.metric, th.refs[i - begin],
+                        [&](size_t k) -> CaseMetrics & { return metrics_[i * nio_ + k]; });
     }
 }
 

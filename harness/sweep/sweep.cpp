@@ -250,29 +250,16 @@ public:
     // MetricEngine::measure_batch call (the same figures as one measure() each), and the other rows copy them.
     void measure_point(uint64_t i, uint64_t n, const SlerpReference &ref, MetricEngine &metric) {
         const size_t nr = rows_.size();
-        same_.clear(), distinct_.clear(), copies_.clear();
-        for (size_t r = 0; r < nr; r++) {
-            if (i >= valid_[r]) continue;
-            const T *out = outs_[r * size_t(n) + size_t(i)].data();
-            const size_t e = same_.find_or_add(out, rows_[r].op, r);
-            if (e == SameOutputs<T>::npos) distinct_.push_back(r);
-            else copies_.push_back({r, e});
+        auto delta = [&](size_t r) { return &delta_[(size_t(i) * nr + r) * 4]; };
+        same_.clear();
+        for (size_t r = 0; r < nr; r++)
+            if (i < valid_[r]) same_.add(outs_[r * size_t(n) + size_t(i)].data(), rows_[r].op, r);
+        same_.measure(metric, ref, [&](size_t r) -> CaseMetrics & { return metrics_[r]; });
+        for (size_t j = 0; j < same_.distinct_count(); j++) {
+            const size_t r = same_.distinct_slot(j);
+            displacement(outs_[r * size_t(n) + size_t(i)].data(), rows_[r].op == Op::nlerp ? ref.N : ref.R, delta(r));
         }
-        batch_out_.resize(distinct_.size()), batch_ops_.resize(distinct_.size()), batch_m_.resize(distinct_.size());
-        for (size_t j = 0; j < distinct_.size(); j++) {
-            const size_t r = distinct_[j];
-            const T *out = outs_[r * size_t(n) + size_t(i)].data();
-            for (int c = 0; c < 4; c++) batch_out_[j][c] = double(out[c]);
-            batch_ops_[j] = rows_[r].op;
-            displacement(out, rows_[r].op == Op::nlerp ? ref.N : ref.R, &delta_[(size_t(i) * nr + r) * 4]);
-        }
-        metric.measure_batch(reinterpret_cast<const double(*)[4]>(batch_out_.data()), batch_ops_.data(),
-                             distinct_.size(), ref, batch_m_.data());
-        for (size_t j = 0; j < distinct_.size(); j++) metrics_[distinct_[j]] = batch_m_[j];
-        for (const auto &[r, e] : copies_) {
-            metrics_[r] = metrics_[e];
-            std::memcpy(&delta_[(size_t(i) * nr + r) * 4], &delta_[(size_t(i) * nr + e) * 4], 4 * sizeof(double));
-        }
+        for (const auto &[r, e] : same_.copies()) std::memcpy(delta(r), delta(e), 4 * sizeof(double));
     }
 
     // Evaluates points [b, e) into acc, with up to kPersist points of context each side (the pairs (k - 1, k)
@@ -423,11 +410,6 @@ private:
     std::vector<double> delta_, err_;
     std::vector<CaseMetrics> metrics_;  // one point's, per row
     SameOutputs<T> same_;
-    std::vector<size_t> distinct_;                   // one point's rows of distinct outputs
-    std::vector<std::pair<size_t, size_t>> copies_;  // (row, the row whose output it repeats)
-    std::vector<std::array<double, 4>> batch_out_;   // measure_batch's arguments and results
-    std::vector<Op> batch_ops_;
-    std::vector<CaseMetrics> batch_m_;
     static constexpr uint64_t kRefBatch = 64;
     std::vector<SlerpReference> refs_ = std::vector<SlerpReference>(kRefBatch);
     std::unique_ptr<bool[]> validate_ = std::make_unique<bool[]>(kRefBatch);
