@@ -16,7 +16,8 @@
 #                       RATIO x the baseline's and above the rounding floor, default 2), a new non-finite
 #                       output or failed status, or a property that fails now and did not in the baseline.
 #                       The output names the row, region, old and new figures and a reproduce command.
-#     and a target <name>_baseline that writes (or refreshes) BASELINE with the same run and conform:
+#     and a target <name>_baseline that writes (or refreshes) BASELINE with the same run and conform, in one
+#     step (run and conform into a scratch folder of the build tree, then `quatcheck publish` swaps it in):
 #       cmake --build <build> --target <name>_baseline    then commit BASELINE.
 #     A relative BASELINE or PLUGIN path is taken from the current source folder; the tests run there, so a
 #     PLUGIN_CMD may name a script by a path relative to it.
@@ -112,13 +113,18 @@ function(quatcheck_add_accuracy_test name)
            ${qc} compare ${baseline} ${out} --ratio ${ARG_RATIO})
   set_tests_properties(${name}.compare PROPERTIES FIXTURES_REQUIRED "${fixtures}" WORKING_DIRECTORY ${CMAKE_CURRENT_SOURCE_DIR})
 
-  # Writing or refreshing the committed baseline: the same run and conform, into BASELINE.
-  set(baseline_cmds COMMAND ${step} -DQC_STEP=baseline-run -DQC_OUT=${baseline} -P ${_QUATCHECK_GATE_STEP} --
-                    ${qc} run ${common} ${run_args} --out ${baseline})
+  # Writing or refreshing the committed baseline: the same run and conform into a scratch folder of the
+  # build tree, then `quatcheck publish` replaces BASELINE's report files in one step: interrupted anywhere,
+  # BASELINE is the old baseline or the new one, never a mix of the two runs.
+  set(scratch "${out}.baseline")
+  set(baseline_cmds COMMAND ${step} -DQC_STEP=baseline-run -DQC_OUT=${scratch} -P ${_QUATCHECK_GATE_STEP} --
+                    ${qc} run ${common} ${run_args} --out ${scratch})
   if(ARG_CONFORM)
-    list(APPEND baseline_cmds COMMAND ${step} -DQC_STEP=baseline-conform -DQC_OUT=${baseline} -P ${_QUATCHECK_GATE_STEP} --
-                              ${qc} conform ${common} --seed ${ARG_SEED} --out ${baseline})
+    list(APPEND baseline_cmds COMMAND ${step} -DQC_STEP=baseline-conform -DQC_OUT=${scratch} -P ${_QUATCHECK_GATE_STEP} --
+                              ${qc} conform ${common} --seed ${ARG_SEED} --out ${scratch})
   endif()
+  list(APPEND baseline_cmds COMMAND ${step} -DQC_STEP=baseline-publish -DQC_OUT=${baseline} -P ${_QUATCHECK_GATE_STEP} --
+                            ${qc} publish ${scratch} --out ${baseline})
   add_custom_target(${name}_baseline ${baseline_cmds}
     WORKING_DIRECTORY ${CMAKE_CURRENT_SOURCE_DIR}
     COMMENT "quatcheck: writing the baseline of ${name} into ${baseline}"

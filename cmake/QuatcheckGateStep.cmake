@@ -1,7 +1,9 @@
 # One step of a quatcheck accuracy test (QuatcheckGate.cmake), run by CTest or the <name>_baseline target:
 #   cmake -DQC_STEP=<step> -DQC_NAME=<name> -DQC_OUT=<dir> -DQC_BASELINE=<dir> -DQC_BUILD_DIR=<dir>
 #         -P QuatcheckGateStep.cmake -- <quatcheck> <subcommand> <args>...
-# run: the report folder (in the build tree) is emptied first, so no table of an earlier run survives into it.
+# run / baseline-run: the report folder (in the build tree; for the baseline, its scratch folder) is emptied
+#   first, so no table of an earlier run survives into it.
+# baseline-publish: `quatcheck publish` replaces the baseline's report files by the scratch folder's, in one step.
 # conform / baseline-conform: exit 1 (a property failed) is a result, judged by compare against the
 #   baseline; 2 or more is an error.
 # compare: exit 1 is a regression; the hint to refresh the baseline follows compare's own report.
@@ -19,7 +21,7 @@ if(NOT cmd)
   message(FATAL_ERROR "QuatcheckGateStep.cmake: no command after --")
 endif()
 
-if(QC_STEP STREQUAL "run")
+if(QC_STEP STREQUAL "run" OR QC_STEP STREQUAL "baseline-run")
   if(IS_DIRECTORY "${QC_OUT}")
     file(REMOVE_RECURSE "${QC_OUT}")
   endif()

@@ -3,6 +3,7 @@
 
 #include "run_binary.h"
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -34,6 +35,44 @@ TEST(Quote, MarkdownCodeSpanIsLongerThanAnyBacktickRun) {
     EXPECT_EQ(md_code("`edge`"), "`` `edge` ``");
     EXPECT_EQ(md_code("a|b\nc"), "`a\\|b c`");
     EXPECT_EQ(md_text("<b>*x*</b>|_y_"), "\\<b\\>\\*x\\*\\</b\\>\\|\\_y\\_");
+}
+
+// Every byte 0..255 through c_literal: compiled and printed back by the C++ compiler, the same bytes.
+TEST(Quote, CLiteralHoldsEveryByte) {
+    if (test::sh("command -v c++ >/dev/null").status != 0) GTEST_SKIP() << "no C++ compiler";
+    std::string all;
+    for (int c = 0; c < 256; c++) all += char(c);
+    all += "?\?/\n?\?=";  // would-be trigraphs
+    const std::string prog = "#include <cstdio>\nstatic const char s[] = " + c_literal(all) +
+                             ";\nint main() { std::fwrite(s, 1, sizeof s - 1, stdout); }\n";
+    const test::Ran built = test::sh("d=$(mktemp -d) && printf '%s' " + shell_quote(prog) +
+                                     " > $d/l.cpp && c++ -std=c++17 -trigraphs -o $d/l $d/l.cpp 2>&1 && "
+                                     "$d/l | od -An -v -tx1 | tr -d ' \\n'; rm -rf $d");
+    std::string hex;
+    for (unsigned char c : all) hex += fmt::format("{:02x}", c);
+    EXPECT_EQ(built.output, hex);
+}
+
+// js_literal read back by a JSON parser (also what Python and JavaScript make of it): the same text, on one line.
+TEST(Quote, JsLiteralIsOneLineAndRoundTrips) {
+    const std::string text = "a\"b'c\\d\ne\r\u2028\xc3\xa9`${x}`</script>\x01";
+    const std::string lit = js_literal(text);
+    EXPECT_EQ(lit.find('\n'), std::string::npos);
+    const test::Ran back = test::sh(
+        "/usr/bin/python3 -c 'import json,sys; sys.stdout.write(json.loads(sys.argv[1]))' " + shell_quote(lit));
+    EXPECT_EQ(back.output, text);
+    EXPECT_EQ(js_literal("\xff"), "\"\\ufffd\"");  // invalid UTF-8: the replacement character, no exception
+}
+
+// comment_text keeps only characters that cannot end or continue a comment, a docstring or a line.
+TEST(Quote, CommentTextIsInertInEveryComment) {
+    std::string all;
+    for (int c = 0; c < 256; c++) all += char(c);
+    const std::string t = comment_text(all);
+    const std::string_view forbidden("\n\r\\\"*`$?");
+    for (char c : t) EXPECT_EQ(forbidden.find(c), std::string_view::npos) << int(c);
+    EXPECT_EQ(comment_text("v1.2 (x) */\n\\"), "v1.2 (x) %2A/%0A%5C");
+    EXPECT_EQ(comment_text("100%"), "100%25");
 }
 
 }  // namespace

@@ -6,6 +6,7 @@
 #include "findings/embedded.h"
 #include "report/report_dir.h"
 #include "tables/quote.h"
+#include "tables/source_template.h"
 #include "run/build_info.h"
 #include "tables/schemas.h"
 
@@ -74,26 +75,8 @@ std::string folder_name(const std::string &family) {
     return s.empty() ? "_" : s;
 }
 
-// A C string literal.
-std::string c_string(const std::string &s) {
-    std::string out = "\"";
-    for (unsigned char c : s) {
-        if (c == '"' || c == '\\') out += '\\', out += char(c);
-        else if (c < 0x20 || c >= 0x7f) out += fmt::format("\\{:03o}", c);
-        else if (c == '?') out += "\\?";  // no trigraphs
-        else out += char(c);
-    }
-    return out + "\"";
-}
-// A JSON string, which is also a JavaScript and a Python string literal.
-std::string json_string(const std::string &s) { return nlohmann::json(s).dump(-1, ' ', true); }
-
-// Markdown inline code of untrusted text: no backticks, no newlines.
-std::string code(const std::string &s) {
-    std::string t;
-    for (char c : s) t += (c == '`' || c == '\n' || c == '\r') ? ' ' : c;
-    return "`" + t + "`";
-}
+// Markdown inline code of untrusted text (tables/quote.h).
+std::string code(const std::string &s) { return md_code(s); }
 
 const char *region_about(const std::string &r) {
     if (r == "uniform") return "keys uniform on the sphere";
@@ -301,12 +284,12 @@ public:
             const char *p = precision_of(r.impl) == Precision::f32 ? "f32" : "f64";
             if (r.nonfinite)
                 f.sentence = fmt::format("On {} ({}), its {} returns NaN or inf on {} of {} sampled cases.",
-                                         code(r.region), region_about(r.region), r.op, r.nonfinite, r.cases);
+                                         code(r.region), region_about(r.region), md_text(r.op), r.nonfinite, r.cases);
             else
                 f.sentence = fmt::format(
                     "On {} ({}), its {} is off the exact slerp by up to {} rad, {:.3g} times the {} rounding "
                     "floor 8 eps = {} rad.",
-                    code(r.region), region_about(r.region), r.op, num(worst), worst / floor, p, num(floor));
+                    code(r.region), region_about(r.region), md_text(r.op), num(worst), worst / floor, p, num(floor));
             f.source = fmt::format("summary.csv:{}", r.line);
             if (w) {
                 const Precision prec = precision_of(r.impl);
@@ -352,7 +335,7 @@ public:
                         fmt::format("{} {}: the adapter declares a documented deviation from `{}` (verdict `known`, "
                                     "conformance.csv:{}); "
                                     "its registration line gives the library's own words.",
-                                    code(r.impl), r.op, r.property, r.line));
+                                    code(r.impl), md_text(r.op), md_text(r.property), r.line));
                     continue;
                 }
                 const Precision prec = precision_of(r.impl);
@@ -534,8 +517,9 @@ std::string cpp_cases(const std::vector<const ReproCase *> &cases) {
         return fmt::format("{{{}, {}, {}, {}}}", hexfloat(v[0]), hexfloat(v[1]), hexfloat(v[2]), hexfloat(v[3]));
     };
     for (const ReproCase *c : cases)
-        s += fmt::format("    {{{}, \"{}\", {}, {}, {}, {}, {}, \"{}\", {}}},\n", c_string(c->label), c->op, c->bits,
-                         q(c->q0), q(c->q1), hexfloat(c->t), q(c->expected), c->check, hexfloat(c->tol));
+        s +=
+            fmt::format("    {{{}, {}, {}, {}, {}, {}, {}, {}, {}}},\n", c_literal(c->label), c_literal(c->op), c->bits,
+                        q(c->q0), q(c->q1), hexfloat(c->t), q(c->expected), c_literal(c->check), hexfloat(c->tol));
     return s;
 }
 
@@ -552,10 +536,10 @@ std::string js_cases(const std::vector<const ReproCase *> &cases) {
     };
     for (const ReproCase *c : cases)
         s += fmt::format(
-            "  {{ label: {}, op: '{}', bits: {}, q0: {}, q1: {}, t: bits({}), expected: {}, check: '{}', tol: bits({}) "
+            "  {{ label: {}, op: {}, bits: {}, q0: {}, q1: {}, t: bits({}), expected: {}, check: {}, tol: bits({}) "
             "}},\n",
-            json_string(c->label), c->op, c->bits, q(c->q0), q(c->q1), bits_hex(c->t), q(c->expected), c->check,
-            bits_hex(c->tol));
+            js_literal(c->label), js_literal(c->op), c->bits, q(c->q0), q(c->q1), bits_hex(c->t), q(c->expected),
+            js_literal(c->check), bits_hex(c->tol));
     return s;
 }
 
@@ -567,11 +551,10 @@ std::string py_cases(const std::vector<const ReproCase *> &cases) {
     };
     for (const ReproCase *c : cases)
         s += fmt::format(
-            "    {{\"label\": {}, \"op\": \"{}\", \"bits\": {}, \"q0\": {}, \"q1\": {}, \"t\": h('{}'), \"expected\": "
-            "{}, "
-            "\"check\": \"{}\", \"tol\": h('{}')}},\n",
-            json_string(c->label), c->op, c->bits, q(c->q0), q(c->q1), hexfloat(c->t), q(c->expected), c->check,
-            hexfloat(c->tol));
+            "    {{\"label\": {}, \"op\": {}, \"bits\": {}, \"q0\": {}, \"q1\": {}, \"t\": h('{}'), \"expected\": "
+            "{}, \"check\": {}, \"tol\": h('{}')}},\n",
+            py_literal(c->label), py_literal(c->op), c->bits, q(c->q0), q(c->q1), hexfloat(c->t), q(c->expected),
+            py_literal(c->check), hexfloat(c->tol));
     return s;
 }
 
@@ -607,7 +590,7 @@ std::map<std::string, std::string> reproducer(const FamilyFindings &f) {
             "#!/bin/sh\n# {}: quatcheck has no standalone reproducer for this family ({}); README.md gives the "
             "quatcheck command.\n"
             "echo {}\nexit 77\n",
-            title,
+            comment_text(title),
             !f.spec ? "no template: a plugin, or an implementation without a line in impls/*/repro.txt"
                     : "no case to check",
             shell_quote(
@@ -619,33 +602,40 @@ std::map<std::string, std::string> reproducer(const FamilyFindings &f) {
     const ReproSpec &s = *f.spec;
     const std::string source = fs::path(s.files.front()).filename().string();
     for (const auto &p : s.files) files["lib/" + fs::path(p).filename().string()] = std::string(embedded(p));
-    auto fill = [&](std::string text, const std::string &cases_text) {
-        text = replace_all(text, "@TITLE@", title);
-        text = replace_all(text, "@SOURCE@", source);
-        text = replace_all(text, "@FAMILY@", f.family);
-        text = replace_all(text, "@FAMILY_JSON@", json_string(f.family));
-        text = replace_all(text, "@REQUIRES@\n", requires_lines(s));
-        text = replace_all(text, "@FLAGS@", s.flags);
-        text = replace_all(text, "@MODULE@", fs::path(source).stem().string());
-        text = replace_all(text, "@FUNCTION@", "slerp");
-        std::string packages;
-        for (const auto &r : s.requires_) packages += (packages.empty() ? "" : " ") + r.substr(r.find(':') + 1);
-        text = replace_all(text, "@PACKAGES@", packages);
-        return replace_all(text, "@CASES@\n", cases_text);
+    // Every value a template receives is quoted for its place there (tables/source_template.h): the family
+    // and the version come from the report's tables, which anyone may have written.
+    auto without_last_newline = [](std::string x) {
+        if (!x.empty() && x.back() == '\n') x.pop_back();
+        return x;
+    };
+    std::string packages;
+    for (const auto &r : s.requires_) packages += (packages.empty() ? "" : " ") + r.substr(r.find(':') + 1);
+    // FLAGS: the build flags of impls/*/repro.txt, compiled into the tool (shell words repro.sh runs on purpose).
+    auto fill = [&](const char *tmpl, const std::string &cases_text) {
+        return fill_template(tmpl, embedded(tmpl),
+                             {{"TITLE", TemplateText{title}},
+                              {"SOURCE", TemplateText{source}},
+                              {"FAMILY", TemplateText{f.family}},
+                              {"REQUIRES", TemplateCode{without_last_newline(requires_lines(s))}},
+                              {"FLAGS", TemplateCode{s.flags}},
+                              {"MODULE", TemplateText{fs::path(source).stem().string()}},
+                              {"FUNCTION", TemplateText{"slerp"}},
+                              {"PACKAGES", TemplateText{packages}},
+                              {"CASES", TemplateCode{without_last_newline(cases_text)}}});
     };
     if (s.language == "cpp") {
-        files["repro.cpp"] = fill(std::string(embedded("harness/findings/templates/repro.cpp.in")), cpp_cases(cases));
-        files["repro.sh"] = fill(std::string(embedded("harness/findings/templates/repro_cpp.sh.in")), "");
+        files["repro.cpp"] = fill("harness/findings/templates/repro.cpp.in", cpp_cases(cases));
+        files["repro.sh"] = fill("harness/findings/templates/repro_cpp.sh.in", "");
         files["lib/quatcheck/plugin.h"] = std::string(embedded("harness/include/quatcheck/plugin.h"));
         files["lib/quatcheck/registry.h"] = std::string(embedded("harness/findings/templates/registry_stub.h"));
     } else if (s.language == "js") {
-        files["repro.mjs"] = fill(std::string(embedded("harness/findings/templates/repro.mjs.in")), js_cases(cases));
-        files["repro.sh"] = fill(std::string(embedded("harness/findings/templates/repro_js.sh.in")), "");
+        files["repro.mjs"] = fill("harness/findings/templates/repro.mjs.in", js_cases(cases));
+        files["repro.sh"] = fill("harness/findings/templates/repro_js.sh.in", "");
         files["lib/protocol.js"] = std::string(embedded("harness/findings/templates/protocol_stub.js"));
         files["lib/package.json"] = "{\"type\": \"commonjs\"}\n";
     } else {
-        files["repro.py"] = fill(std::string(embedded("harness/findings/templates/repro.py.in")), py_cases(cases));
-        files["repro.sh"] = fill(std::string(embedded("harness/findings/templates/repro_py.sh.in")), "");
+        files["repro.py"] = fill("harness/findings/templates/repro.py.in", py_cases(cases));
+        files["repro.sh"] = fill("harness/findings/templates/repro_py.sh.in", "");
     }
     return files;
 }
@@ -653,8 +643,8 @@ std::map<std::string, std::string> reproducer(const FamilyFindings &f) {
 std::string readme(const FamilyFindings &f, const std::map<std::string, std::string> &repro, const ReportTables &t,
                    const Options &o) {
     std::string s;
-    const std::string lib = f.version.empty() ? "(version not recorded)" : f.version;
-    s += fmt::format("# {}: {} finding{}\n\n", f.family, f.findings.size(), f.findings.size() == 1 ? "" : "s");
+    const std::string lib = f.version.empty() ? "(version not recorded)" : md_text(f.version);
+    s += fmt::format("# {}: {} finding{}\n\n", md_text(f.family), f.findings.size(), f.findings.size() == 1 ? "" : "s");
     s += fmt::format(
         "Written by `quatcheck findings` from the report folder {}. quatcheck compares each routine with "
         "an arbitrary-precision reference (the exact slerp) and checks the promises callers rely on "
@@ -669,7 +659,7 @@ std::string readme(const FamilyFindings &f, const std::map<std::string, std::str
             name = name.substr(0, name.find_first_of("/."));  // irrlicht/quaternion.h, scipy.spatial
     }
     s += fmt::format("- **Library**: {}{}, family {}\n", name.empty() ? "" : code(name) + " ", lib, code(f.family));
-    s += fmt::format("- **Group**: {}\n", f.group.empty() ? "not recorded" : f.group);
+    s += fmt::format("- **Group**: {}\n", f.group.empty() ? "not recorded" : md_text(f.group));
     if (!f.origin.empty() && f.origin != "builtin") s += fmt::format("- **Loaded as**: {}\n", code(f.origin));
     s += fmt::format("- **Reproducer**: {}\n\n",
                      !f.spec ? "none (replay with the quatcheck commands below)"
@@ -690,7 +680,8 @@ std::string readme(const FamilyFindings &f, const std::map<std::string, std::str
     int k = 0;
     for (const auto &x : f.findings) {
         k++;
-        s += fmt::format("### {}. {} {} {}: {}\n\n{}\n\n", k, code(x.impl), x.op, x.kind, code(x.what), x.sentence);
+        s += fmt::format("### {}. {} {} {}: {}\n\n{}\n\n", k, code(x.impl), md_text(x.op), x.kind, code(x.what),
+                         x.sentence);
         if (x.kind == "region" || x.kind == "squad-region")
             s += fmt::format(
                 "- Error: {} rad; tolerance: {} rad ({} times the rounding floor 8 eps; `quatcheck findings "
@@ -725,17 +716,17 @@ std::string readme(const FamilyFindings &f, const std::map<std::string, std::str
                 "- The calls the reproducer checks, each against the reference (it prints what the library returns):\n";
             for (const auto &c : x.cases)
                 s += fmt::format("  - {}: t = {}, expected ({}, {}, {}, {}), check {} within {}\n",
-                                 c.label.substr(c.label.find(": ") + 2), code(hexfloat(c.t)),
+                                 md_text(c.label.substr(c.label.find(": ") + 2)), code(hexfloat(c.t)),
                                  code(hexfloat(c.expected[0])), code(hexfloat(c.expected[1])),
                                  code(hexfloat(c.expected[2])), code(hexfloat(c.expected[3])), c.check, num(c.tol));
         }
         s += fmt::format("- Source: {}\n", code(x.source));
         if (!x.reproduce.empty())
-            s += fmt::format("- Reproduce with quatcheck{}:\n\n  ```sh\n  {}\n  ```\n",
+            s += fmt::format("- Reproduce with quatcheck{}:\n\n{}",
                              x.case_csv.empty()
                                  ? ""
                                  : fmt::format(" (`{}` is the worst case as a one-row worst_cases.csv)", x.case_csv),
-                             x.reproduce);
+                             md_fence(x.reproduce, "sh"));
         s += "\n";
     }
     s += "## Where the cause lies\n\n";

@@ -7,8 +7,10 @@
 #include <fcntl.h>
 #include <fmt/format.h>
 #include <signal.h>
+#include <dirent.h>
 #include <sys/file.h>
 #include <sys/stat.h>
+#include <sys/xattr.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -16,6 +18,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <fstream>
 
 namespace qc {
 
@@ -47,12 +50,156 @@ void fsync_dir(const fs::path &dir) {
     ::close(fd);
 }
 
-// Whether the process of a `...-PID` leftover is gone (killed outright: SIGKILL, power loss).
-bool owner_gone(const std::string &name, const std::string &prefix) {
-    if (name.rfind(prefix, 0) != 0) return false;
-    char *end = nullptr;
-    long pid = std::strtol(name.c_str() + prefix.size(), &end, 10);
-    return pid > 0 && *end == '\0' && ::kill(pid_t(pid), 0) != 0 && errno == ESRCH;
+// Whether process PID is gone (killed outright: SIGKILL, power loss).
+bool pid_gone(long pid) { return pid > 0 && ::kill(pid_t(pid), 0) != 0 && errno == ESRCH; }
+
+// Whether the folder open as FD is the root of a mount (a bind mount, a volume, NFS) or lies on another
+// device than DEV: a folder the tool must neither carry over nor delete into.
+bool other_mount(int fd, dev_t dev) {
+    struct stat st {};
+    if (::fstat(fd, &st) != 0 || st.st_dev != dev) return true;
+    struct statx sx {};
+    if (::statx(fd, "", AT_EMPTY_PATH, STATX_BASIC_STATS, &sx) == 0 && (sx.stx_attributes_mask & STATX_ATTR_MOUNT_ROOT))
+        return (sx.stx_attributes & STATX_ATTR_MOUNT_ROOT) != 0;
+    return false;
+}
+
+// Deletes the tree under the folder open as DIRFD (closed here) without ever leaving its file system: a
+// folder that is the root of a mount, or on another device, is neither entered nor removed (its path is
+// added to KEPT). Symlinks are removed, never followed.
+void remove_contents(int dirfd, dev_t dev, const fs::path &path, std::vector<fs::path> &kept) {
+    DIR *d = ::fdopendir(dirfd);
+    if (!d) {
+        ::close(dirfd);
+        return;
+    }
+    std::vector<std::string> names;
+    while (struct dirent *e = ::readdir(d)) {
+        const std::string n = e->d_name;
+        if (n != "." && n != "..") names.push_back(n);
+    }
+    for (const auto &n : names) {
+        if (::unlinkat(dirfd, n.c_str(), 0) == 0) continue;
+        if (errno == EBUSY) {  // a file bind-mounted over
+            kept.push_back(path / n);
+            continue;
+        }
+        if (errno != EISDIR && errno != EPERM) continue;
+        int sub = ::openat(dirfd, n.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        if (sub < 0) continue;
+        if (other_mount(sub, dev)) {
+            ::close(sub);
+            kept.push_back(path / n);
+            continue;
+        }
+        remove_contents(sub, dev, path / n, kept);
+        ::unlinkat(dirfd, n.c_str(), AT_REMOVEDIR);
+    }
+    ::closedir(d);
+}
+
+// Removes folder PATH (or file) as remove_all does, but never descends into another file system (issue 44:
+// a bind mount inside --out had its files deleted). Returns the mount points it left in place.
+std::vector<fs::path> remove_tree(const fs::path &path) {
+    std::vector<fs::path> kept;
+    if (::unlink(path.c_str()) == 0 || errno == ENOENT) return kept;
+    int fd = ::open(path.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (fd < 0) return kept;
+    struct stat st {};
+    if (::fstat(fd, &st) != 0) {
+        ::close(fd);
+        return kept;
+    }
+    remove_contents(fd, st.st_dev, path, kept);
+    if (kept.empty()) ::rmdir(path.c_str());
+    return kept;
+}
+
+// Removes a folder of the tool's own (a staging folder or the old report); a mount point found inside is left
+// in place and said, with the folder that still holds it.
+void remove_own_folder(const fs::path &path) {
+    for (const auto &m : remove_tree(path))
+        std::fprintf(stderr,
+                     "quatcheck: warning: %s is a mount point; it was left in place (nothing in it was deleted): "
+                     "unmount it, then remove %s\n",
+                     m.c_str(), path.c_str());
+}
+
+// The mount points of this process (/proc/self/mountinfo, field 5, octal escapes decoded).
+std::vector<fs::path> mount_points() {
+    std::vector<fs::path> out;
+    std::ifstream in("/proc/self/mountinfo");
+    std::string line;
+    while (std::getline(in, line)) {
+        size_t at = 0;
+        for (int field = 0; field < 4 && at != std::string::npos; field++) at = line.find(' ', at + 1);
+        if (at == std::string::npos) continue;
+        const size_t end = line.find(' ', at + 1);
+        const std::string raw = line.substr(at + 1, end == std::string::npos ? std::string::npos : end - at - 1);
+        std::string m;
+        for (size_t i = 0; i < raw.size(); i++) {
+            if (raw[i] == '\\' && i + 3 < raw.size()) {
+                const std::string oct = raw.substr(i + 1, 3);
+                if (oct.size() == 3 && oct.find_first_not_of("01234567") == std::string::npos) {
+                    m += char(std::stoi(oct, nullptr, 8));
+                    i += 3;
+                    continue;
+                }
+            }
+            m += raw[i];
+        }
+        out.emplace_back(m);
+    }
+    return out;
+}
+
+// Refuses an --out that is a mount point or holds one (issue 44): the folder is replaced by a rename, which a
+// mount point cannot take part in, and a mount inside would be carried into the new folder by copying and
+// then deleted with the old one.
+void refuse_mounts(const fs::path &dir, const fs::path &as_given) {
+    std::error_code ec;
+    const fs::path real = fs::weakly_canonical(dir, ec);
+    if (ec) return;
+    for (const auto &m : mount_points()) {
+        if (m == real)
+            throw UsageError(fmt::format(
+                "--out: {} is a mount point (a volume or a bind mount); quatcheck replaces a report folder as a "
+                "whole by renaming it, which a mount point cannot be: write into a folder inside it, e.g. --out {}",
+                as_given.string(), (as_given / "latest").string()));
+        auto rel = m.lexically_relative(real);
+        if (!rel.empty() && *rel.begin() != ".." && rel != ".")
+            throw UsageError(fmt::format(
+                "--out: {} holds a mount point, {}; quatcheck replaces a report folder as a whole, and will not "
+                "carry a mounted file system into the new folder or delete from it: unmount it, move it out of the "
+                "report folder, or choose another --out",
+                as_given.string(), m.string()));
+    }
+}
+
+// Copies the extended attributes of FROM (user tags, POSIX ACLs, security labels) to folder TO. Throws
+// UsageError naming the attribute that cannot be kept.
+void keep_xattrs(const fs::path &from, const fs::path &to) {
+    ssize_t n = ::llistxattr(from.c_str(), nullptr, 0);
+    if (n <= 0) return;  // none, or a file system without them
+    std::string names(size_t(n), '\0');
+    n = ::llistxattr(from.c_str(), names.data(), names.size());
+    if (n < 0) return;
+    names.resize(size_t(n));
+    for (size_t at = 0; at < names.size();) {
+        const std::string name = names.c_str() + at;
+        at += name.size() + 1;
+        ssize_t k = ::lgetxattr(from.c_str(), name.c_str(), nullptr, 0);
+        if (k < 0) continue;
+        std::string value(size_t(k), '\0');
+        k = ::lgetxattr(from.c_str(), name.c_str(), value.data(), value.size());
+        if (k < 0) continue;
+        value.resize(size_t(k));
+        if (::lsetxattr(to.c_str(), name.c_str(), value.data(), value.size(), 0) != 0)
+            throw UsageError(fmt::format(
+                "{}: cannot keep its extended attribute {} in the new report ({}); quatcheck replaces a report "
+                "folder as a whole: remove the attribute or choose another --out",
+                from.string(), name, std::strerror(errno)));
+    }
 }
 
 // Gives folder TO the owner and group of AS (a folder the tool replaces, or one it carries over). Throws
@@ -86,8 +233,20 @@ void carry_over(const fs::path &from, const fs::path &to) {
     if (S_ISLNK(st.st_mode)) {
         fs::copy_symlink(from, to, ec);
     } else if (S_ISDIR(st.st_mode)) {
+        // A mount that appeared after the start (refuse_mounts) is refused too: nothing is copied out of it.
+        int fd = ::open(from.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        struct stat parent {};
+        const bool mounted =
+            fd >= 0 && ::stat(from.parent_path().c_str(), &parent) == 0 && other_mount(fd, parent.st_dev);
+        if (fd >= 0) ::close(fd);
+        if (mounted)
+            throw UsageError(fmt::format(
+                "{}: a mount point inside the report folder; quatcheck will not carry a mounted file system into "
+                "the new folder or delete from it: unmount it or move it out of the report folder",
+                from.string()));
         if (fs::create_directory(to, ec) && !ec) {
             keep_owner(st, from, to);
+            keep_xattrs(from, to);
             for (const auto &e : fs::directory_iterator(from, ec)) carry_over(e.path(), to / e.path().filename());
             if (!ec) keep_mode_and_times(st, from, to);
         }
@@ -108,6 +267,56 @@ void carry_over(const fs::path &from, const fs::path &to) {
 std::string sibling(const std::string &name, const std::string &suffix) {
     if (1 + name.size() + suffix.size() + 12 <= 255) return "." + name + suffix;
     return fmt::format(".{}~{}{}", name.substr(0, 200), fnv1a64_hex(name.data(), name.size()), suffix);
+}
+
+// The folder --out DIR names, absolute, with a symlink at its end resolved; refuses what cannot be replaced as
+// a whole: the root, `.`/`..`, the current folder or one holding it, a mount point or a folder holding one.
+fs::path report_folder(const fs::path &dir) {
+    std::error_code ec;
+    fs::path out;
+    if (dir.empty()) throw UsageError("--out: empty folder name");
+    // `.` and `..` as the last component name the folder that holds the current one (or it): checked on the
+    // path as given, before normalising removes them.
+    {
+        std::string given = dir.string();
+        while (given.size() > 1 && given.back() == '/') given.pop_back();
+        const std::string last = fs::path(given).filename().string();
+        if (last == "." || last == "..")
+            throw UsageError(
+                fmt::format("--out: {} names the current folder or one that holds it; quatcheck replaces "
+                            "a report folder as a whole: name a folder of its own, e.g. --out {}",
+                            dir.string(), (fs::path(given) / "report").string()));
+    }
+    out = fs::absolute(dir, ec).lexically_normal();
+    if (!out.has_filename()) out = out.parent_path();  // a trailing slash
+    // A symlinked --out: swap the folder it points to, and keep the link.
+    if (fs::is_symlink(out, ec)) {
+        fs::path target = fs::canonical(out, ec);
+        if (ec) {
+            std::error_code ec2;
+            throw UsageError(
+                fmt::format("--out: {} is a symbolic link to {}, which does not exist; create that folder "
+                            "or remove the link",
+                            dir.string(), fs::read_symlink(out, ec2).string()));
+        }
+        out = target;
+    }
+    if (out == out.root_path())
+        throw UsageError(fmt::format("--out: cannot replace {} as a whole; name a folder of its own", dir.string()));
+    // The current folder or one above it would be swapped away under this process (and its shell).
+    {
+        const fs::path cwd = fs::current_path(ec), real = fs::weakly_canonical(out, ec);
+        const fs::path rel = cwd.lexically_relative(real);
+        if (!cwd.empty() && !rel.empty() && *rel.begin() != "..")
+            throw UsageError(
+                fmt::format("--out: {} is the current folder or holds it; quatcheck replaces a report "
+                            "folder as a whole: name a folder of its own",
+                            dir.string()));
+    }
+    refuse_mounts(out, dir);
+    if (fs::exists(out, ec) && !fs::is_directory(out, ec))
+        throw UsageError(fmt::format("--out: {} exists and is not a folder", out.string()));
+    return out;
 }
 
 }  // namespace
@@ -156,25 +365,7 @@ void write_files_atomic(const fs::path &dir, const std::vector<std::pair<std::st
 
 ReportDir::ReportDir(const fs::path &dir, StopToken stop) : stop_(stop) {
     std::error_code ec;
-    if (dir.empty()) throw UsageError("--out: empty folder name");
-    dir_ = fs::absolute(dir, ec).lexically_normal();
-    if (!dir_.has_filename()) dir_ = dir_.parent_path();  // a trailing slash
-    // A symlinked --out: swap the folder it points to, and keep the link.
-    if (fs::is_symlink(dir_, ec)) {
-        fs::path target = fs::canonical(dir_, ec);
-        if (ec) {
-            std::error_code ec2;
-            throw UsageError(
-                fmt::format("--out: {} is a symbolic link to {}, which does not exist; create that folder "
-                            "or remove the link",
-                            dir.string(), fs::read_symlink(dir_, ec2).string()));
-        }
-        dir_ = target;
-    }
-    if (dir_ == dir_.root_path() || dir_.filename() == "..")
-        throw UsageError(fmt::format("--out: cannot replace {} as a whole; name a folder of its own", dir.string()));
-    if (fs::exists(dir_, ec) && !fs::is_directory(dir_, ec))
-        throw UsageError(fmt::format("--out: {} exists and is not a folder", dir_.string()));
+    dir_ = report_folder(dir);
     fs::path parent = dir_.has_parent_path() ? dir_.parent_path() : fs::path(".");
     const std::string name = dir_.filename().string();
 
@@ -216,6 +407,18 @@ ReportDir::ReportDir(const fs::path &dir, StopToken stop) : stop_(stop) {
         if (::fstat(fd, &held) == 0 && ::stat(lock_path_.c_str(), &named) == 0 && held.st_ino == named.st_ino &&
             held.st_dev == named.st_dev) {
             lock_fd_ = fd;
+            // The previous holder's pid, when it was killed outright: its staging (or old) folder is the one
+            // leftover this writer may remove, recognised by that record, not by a name prefix alone.
+            char prev[32] = {};
+            ssize_t got = ::pread(fd, prev, sizeof prev - 1, 0);
+            const long prev_pid = got > 0 ? std::strtol(prev, nullptr, 10) : 0;
+            if (prev_pid != ::getpid() && pid_gone(prev_pid))
+                for (const char *suffix : {".staging-", ".old-"}) {
+                    const fs::path left = parent / fmt::format("{}{}", sibling(name, suffix), prev_pid);
+                    struct stat lst {};
+                    if (::lstat(left.c_str(), &lst) == 0 && S_ISDIR(lst.st_mode) && lst.st_uid == ::geteuid())
+                        remove_own_folder(left);
+                }
             std::string pid = fmt::format("{}\n", ::getpid());
             if (::ftruncate(fd, 0) == 0 && ::pwrite(fd, pid.data(), pid.size(), 0) < 0) {
             }  // the pid is only for the error message above
@@ -224,19 +427,9 @@ ReportDir::ReportDir(const fs::path &dir, StopToken stop) : stop_(stop) {
         ::close(fd);  // the previous holder removed it meanwhile
     }
 
-    // Leftovers of runs killed outright: their staging folders (and, from older versions, staging folders
-    // inside the report folder). The report folder itself was never touched by them.
-    const std::string staging_prefix = sibling(name, ".staging-"), old_prefix = sibling(name, ".old-");
-    for (const auto &e : fs::directory_iterator(parent, ec)) {
-        std::string n = e.path().filename().string();
-        if (owner_gone(n, staging_prefix) || owner_gone(n, old_prefix)) fs::remove_all(e.path(), ec);
-    }
-    if (fs::is_directory(dir_, ec))
-        for (const auto &e : fs::directory_iterator(dir_, ec))
-            if (owner_gone(e.path().filename().string(), ".staging-")) fs::remove_all(e.path(), ec);
-
+    const std::string staging_prefix = sibling(name, ".staging-");
     staging_ = parent / fmt::format("{}{}", staging_prefix, ::getpid());
-    fs::remove_all(staging_, ec);
+    remove_own_folder(staging_);
     if (!fs::create_directory(staging_, ec) || ::access(staging_.c_str(), W_OK) != 0) {
         const std::string why = ec ? ec.message() : std::strerror(EACCES);
         release();
@@ -247,6 +440,7 @@ ReportDir::ReportDir(const fs::path &dir, StopToken stop) : stop_(stop) {
     if (::stat(dir_.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) {
         try {
             keep_owner(st, dir_, staging_);
+            keep_xattrs(dir_, staging_);  // checked now, before any work; again at commit()
         } catch (const UsageError &) {
             release();
             throw;
@@ -255,15 +449,17 @@ ReportDir::ReportDir(const fs::path &dir, StopToken stop) : stop_(stop) {
 }
 
 void ReportDir::release() {
+    // The staging folder goes before the lock: a kill in between leaves the lock file with this pid, by which
+    // the next writer recognises the folder as a leftover of the tool's.
+    if (!committed_ && !staging_.empty()) remove_own_folder(staging_);
     if (lock_fd_ >= 0) {
         ::unlink(lock_path_.c_str());
         ::close(lock_fd_);
         lock_fd_ = -1;
     }
     if (!committed_) {
+        // Parents this object created, deepest first, if nothing else was put there (the lock file was).
         std::error_code ec;
-        if (!staging_.empty()) fs::remove_all(staging_, ec);
-        // Parents this object created, deepest first, if nothing else was put there.
         for (auto it = created_parents_.rbegin(); it != created_parents_.rend(); ++it) fs::remove(*it, ec);
     }
 }
@@ -307,12 +503,14 @@ void ReportDir::commit() {
         for (const auto &e : fs::directory_iterator(dir_, ec)) {
             std::string n = e.path().filename().string();
             if (std::find(files_.begin(), files_.end(), n) != files_.end()) continue;
-            if (discarded_.count(n) || n.rfind(".staging-", 0) == 0) continue;
+            if (discarded_.count(n)) continue;
             carry_over(e.path(), staging_ / n);
         }
         if (ec) throw UsageError(fmt::format("{}: cannot read: {}", dir_.string(), ec.message()));
     }
-    // The folder keeps its permission bits (a 0700 report stays 0700); its times are the swap's.
+    // The folder keeps its extended attributes and permission bits (a 0700 report stays 0700); its times are
+    // the swap's.
+    if (exists) keep_xattrs(dir_, staging_);
     struct stat st {};
     if (exists && ::stat(dir_.c_str(), &st) == 0 && ::chmod(staging_.c_str(), st.st_mode & 07777) != 0)
         throw UsageError(
@@ -352,7 +550,7 @@ void ReportDir::commit() {
     }
     committed_ = true;
     fsync_dir(dir_.parent_path());
-    fs::remove_all(staging_, ec);  // now the previous report (nothing, if there was none)
+    remove_own_folder(staging_);  // now the previous report (nothing, if there was none)
     release();
 }
 

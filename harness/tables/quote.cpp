@@ -1,6 +1,9 @@
 #include "tables/quote.h"
 
+#include <nlohmann/json.hpp>
+
 #include <algorithm>
+#include <cstdio>
 
 namespace qc {
 
@@ -48,6 +51,55 @@ std::string md_text(std::string_view text) {
         s += (unsigned char)c < 0x20 || c == 0x7f ? ' ' : c;
     }
     return s;
+}
+
+std::string c_literal(std::string_view text) {
+    std::string out = "\"";
+    for (unsigned char c : text) {
+        if (c == '"' || c == '\\' || c == '?') {
+            out += '\\';
+            out += char(c);
+        } else if (c < 0x20 || c >= 0x7f) {
+            char esc[5];
+            std::snprintf(esc, sizeof esc, "\\%03o", unsigned(c));
+            out += esc;
+        } else {
+            out += char(c);
+        }
+    }
+    return out + "\"";
+}
+
+std::string js_literal(std::string_view text) {
+    return nlohmann::json(std::string(text)).dump(-1, ' ', true, nlohmann::json::error_handler_t::replace);
+}
+
+std::string comment_text(std::string_view text) {
+    std::string s;
+    for (unsigned char c : text) {
+        const bool keep = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+                          std::string_view(" -_.,:;()+=/@#!'~^&[]{}<>").find(char(c)) != std::string_view::npos;
+        if (keep) {
+            s += char(c);
+        } else {
+            char esc[4];
+            std::snprintf(esc, sizeof esc, "%%%02X", unsigned(c));
+            s += esc;
+        }
+    }
+    return s;
+}
+
+std::string md_fence(std::string_view text, std::string_view lang) {
+    size_t run = 0, longest = 0;
+    for (char c : text) {
+        run = c == '`' ? run + 1 : 0;
+        longest = std::max(longest, run);
+    }
+    const std::string fence(std::max<size_t>(3, longest + 1), '`');
+    std::string body(text);
+    if (body.empty() || body.back() != '\n') body += '\n';
+    return fence + std::string(lang) + "\n" + body + fence + "\n";
 }
 
 }  // namespace qc
