@@ -22,9 +22,11 @@ children=()
 at_exit 'for c in "${children[@]}"; do kill -KILL "$c"; wait "$c"; done 2>/dev/null'
 inode_time() { stat -c '%i %Y.%y' "$1"; }
 runs() { [ "$(readlink "/proc/$1/exe" 2>/dev/null)" = "$2" ]; }  # runs PID PATH: PID executes the file PATH
-# install SRC DST: scripts/build-rust's install step alone (sourced with a build folder that does not exist, so
-# that a build-rust which cannot be sourced builds nothing and fails).
-install_step() { bash -c 'source "$0" "$1/no-such-build" && qc_install_atomic "$2" "$3"' "$build_rust" "$tmp" "$1" "$2"; }
+# install_step SRC DST: scripts/build-rust's install step alone, sourced (given a build folder that does not exist:
+# a build-rust that builds when sourced stops at once on it, under its own set -e).
+install_step() {
+  bash -c 'source "$1" "$2/no-such-build"; qc_install_atomic "$3" "$4"' _ "$build_rust" "$tmp" "$1" "$2"
+}
 mkdir "$tmp/i"
 sleep_bin="$(command -v sleep)"
 tail_bin="$(command -v tail)"
@@ -188,7 +190,7 @@ done
 ((ok)) && pass "10: the retry after the refusal succeeds in both folders: merge jobs COMPLETED, ids in slurm.json"
 
 # (b) the array queued, its merge job refused: the array is cancelled (it never ran), --out stays absent, and a
-# retry works (negative control: the fake sbatch passing every call through submits normally).
+# retry works.
 status=0
 fake refuse 2 "$submit" run --shards 2 --out "$tmp/b1" --quatcheck "$qc" -- "${args[@]}" >/dev/null 2>"$tmp/err" || status=$?
 array="$(head -n1 "$tmp/fake/ids" 2>/dev/null)"
@@ -201,11 +203,15 @@ else
   fail "10: merge refused after the array: exit $status, array '$array' state '$state', --out: $(ls -A "$tmp/b1" 2>&1 | tr '\n' ' '), leftovers '$(leftovers)': $(cat "$tmp/err")"
 fi
 status=0
-fake none 0 "$submit" run --shards 2 --out "$tmp/b1" --quatcheck "$qc" -- "${args[@]}" >"$tmp/ids" 2>"$tmp/err" || status=$?
-if [ "$status" -eq 0 ] && why="$(submitted "$tmp/b1" "$tmp/ids")"; then
-  pass "10: the retry (through the fake sbatch, passing through) succeeds"
+"$submit" run --shards 2 --out "$tmp/b1" --quatcheck "$qc" -- "${args[@]}" >"$tmp/ids" 2>"$tmp/err" || status=$?
+[ "$status" -eq 0 ] && why="$(submitted "$tmp/b1" "$tmp/ids")" || fail "10: the retry after a refused merge job: exit $status: $(cat "$tmp/err") ${why:-}"
+# Negative control: the fake sbatch passing every call through submits normally (into a new folder).
+status=0
+fake none 0 "$submit" run --shards 2 --out "$tmp/e1" --quatcheck "$qc" -- "${args[@]}" >"$tmp/ids" 2>"$tmp/err" || status=$?
+if [ "$status" -eq 0 ] && why="$(submitted "$tmp/e1" "$tmp/ids")" && [ "$(wc -l <"$tmp/fake/ids")" -eq 2 ]; then
+  pass "10: negative control: the fake sbatch passing both calls through: the submission completes"
 else
-  fail "10: the retry after a refused merge job: exit $status: $(cat "$tmp/err") ${why:-}"
+  fail "10: negative control: a submission through the fake sbatch: exit $status: $(cat "$tmp/err") ${why:-}"
 fi
 
 # (c) slurm-submit killed (SIGKILL) between its two sbatch calls: the queued array is already recorded in a
@@ -245,18 +251,18 @@ fi
 
 # (e) a resubmission whose merge job is refused: its array is cancelled before it runs (the shards that are there
 # stay), slurm.json as it was.
-cp "$tmp/b1/slurm.json" "$tmp/manifest.before"
-shard_before="$(find "$tmp/b1/shards/2" "$tmp/b1/status/2" -type f -exec md5sum {} + | sort)"
+cp "$tmp/e1/slurm.json" "$tmp/manifest.before"
+shard_before="$(find "$tmp/e1/shards/2" "$tmp/e1/status/2" -type f -exec md5sum {} + | sort)"
 status=0
-fake refuse 2 "$submit" resubmit "$tmp/b1" --tasks 2 >/dev/null 2>"$tmp/err" || status=$?
+fake refuse 2 "$submit" resubmit "$tmp/e1" --tasks 2 >/dev/null 2>"$tmp/err" || status=$?
 array="$(head -n1 "$tmp/fake/ids" 2>/dev/null)"
 sleep 2
 state="$(job_state "$array")"
-if [ "$status" -eq 2 ] && [ -n "$array" ] && [ "$state" = CANCELLED ] && cmp -s "$tmp/manifest.before" "$tmp/b1/slurm.json" &&
-   [ "$(find "$tmp/b1/shards/2" "$tmp/b1/status/2" -type f -exec md5sum {} + | sort)" = "$shard_before" ]; then
+if [ "$status" -eq 2 ] && [ -n "$array" ] && [ "$state" = CANCELLED ] && cmp -s "$tmp/manifest.before" "$tmp/e1/slurm.json" &&
+   [ "$(find "$tmp/e1/shards/2" "$tmp/e1/status/2" -type f -exec md5sum {} + | sort)" = "$shard_before" ]; then
   pass "10: a resubmission whose merge job is refused: array $array cancelled, shard 2 and slurm.json unchanged"
 else
-  fail "10: resubmission with a refused merge job: exit $status, array '$array' state '$state', slurm.json $(cmp "$tmp/manifest.before" "$tmp/b1/slurm.json" 2>&1 || true): $(cat "$tmp/err")"
+  fail "10: resubmission with a refused merge job: exit $status, array '$array' state '$state', slurm.json $(cmp "$tmp/manifest.before" "$tmp/e1/slurm.json" 2>&1 || true): $(cat "$tmp/err")"
 fi
 
 finish
