@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <array>
 #include <bit>
 #include <chrono>
@@ -89,22 +90,64 @@ struct WorstCaseEngines {
     }
 };
 
-// Appends the worst cases of one row (sampled, regenerated from their index, then the search's) to `rows`,
-// re-run in one batch; a failure of the implementation on one of them goes to `failure`.
+// The cases worst_cases.csv holds for one row, each with its source and the summary figures it attains (issue
+// 38): the worst K by angle (regenerated from their index), the case behind each other maximum of the sampling
+// when it is not among them, then the search's worst cases and the case of its maximum.
+template <class T> struct RowCases {
+    std::vector<SlerpCase<T>> cases;
+    std::vector<const char *> sources;
+    std::vector<std::string> attains;  // space-separated summary.csv columns
+};
+
+template <class T> RowCases<T> row_cases(const RunOutput &r, size_t k) {
+    const RowResult &row = r.rows[k];
+    RowCases<T> l;
+    std::vector<uint64_t> sampled;  // the case index of each sampled entry
+    auto add_sampled = [&](uint64_t index) {
+        l.cases.push_back(regenerate_case<T>(r.plan.options.seed, row.region, index));
+        l.sources.push_back("sampling"), l.attains.emplace_back(), sampled.push_back(index);
+    };
+    for (const WorstRef &w : row.worst) add_sampled(w.index);
+    for (auto [index, column] : {std::pair<uint64_t, const char *>{row.argmax_angle, "max_angle_err_rad"},
+                                 {row.argmax_ulp, "max_ulp"},
+                                 {row.argmax_ulp1, "max_ulp1"},
+                                 {row.argmax_norm, "max_norm_err_ulp1"}}) {
+        if (index == kNoCase) continue;
+        auto at = std::find(sampled.begin(), sampled.end(), index);
+        if (at == sampled.end()) add_sampled(index), at = sampled.end() - 1;
+        std::string &a = l.attains[size_t(at - sampled.begin())];
+        a += (a.empty() ? "" : " ") + std::string(column);
+    }
+    const SearchRow &search = r.search_of(k);
+    auto add_found = [&](const FoundCase &f, const char *column) {
+        SlerpCase<T> c;
+        for (int i = 0; i < 4; i++) c.q0[size_t(i)] = T(f.q0[i]), c.q1[size_t(i)] = T(f.q1[i]);
+        c.t = T(f.t);
+        l.cases.push_back(c), l.sources.push_back("search"), l.attains.emplace_back(column);
+    };
+    auto same = [](const FoundCase &a, const FoundCase &b) {
+        return std::equal(a.q0, a.q0 + 4, b.q0) && std::equal(a.q1, a.q1 + 4, b.q1) && a.t == b.t;
+    };
+    bool search_marked = false;
+    for (const FoundCase &f : search.worst) {  // worst first
+        const bool is_max = search.finite_max && !search_marked && same(f, *search.finite_max);
+        add_found(f, is_max ? "max_angle_err_search_rad" : "");
+        search_marked = search_marked || is_max;
+    }
+    if (search.finite_max && !search_marked) add_found(*search.finite_max, "max_angle_err_search_rad");
+    return l;
+}
+
+// Appends the worst cases of one row (row_cases) to `rows`, re-run in one batch; a failure of the
+// implementation on one of them goes to `failure`.
 template <class T> void add_worst_cases(const RunOutput &r, size_t k, std::vector<WorstCaseRow> &rows,
                                         RowFailure &failure, WorstCaseEngines &engines) {
     const RowResult &row = r.rows[k];
     MetricEngine &metric = engines.cmp.metric;
-    std::vector<SlerpCase<T>> cases;
-    std::vector<const char *> sources;
-    for (const WorstRef &w : row.worst)
-        cases.push_back(regenerate_case<T>(r.plan.options.seed, row.region, w.index)), sources.push_back("sampling");
-    for (const FoundCase &f : r.search_of(k).worst) {
-        SlerpCase<T> c;
-        for (int i = 0; i < 4; i++) c.q0[size_t(i)] = T(f.q0[i]), c.q1[size_t(i)] = T(f.q1[i]);
-        c.t = T(f.t);
-        cases.push_back(c), sources.push_back("search");
-    }
+    const RowCases<T> listed = row_cases<T>(r, k);
+    const std::vector<SlerpCase<T>> &cases = listed.cases;
+    const std::vector<const char *> &sources = listed.sources;
+    const std::vector<std::string> &attains = listed.attains;
     std::vector<Quat<T>> outs(cases.size());
     size_t valid = 0;
     if (!cases.empty()) {
@@ -145,6 +188,8 @@ template <class T> void add_worst_cases(const RunOutput &r, size_t k, std::vecto
         w.ulp = m.nonfinite ? nan : m.ulp;
         w.ulp1 = m.nonfinite ? nan : m.ulp1;
         w.source = sources[k];
+        w.norm_err_ulp1 = m.nonfinite ? nan : m.norm_err_ulp1;
+        w.attains = attains[k];
         rows.push_back(std::move(w));
     }
 }

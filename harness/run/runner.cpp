@@ -273,9 +273,11 @@ template <class T> RegionSlice RegionSampler<T>::reduce(uint64_t n_done, const s
             }
             row.angle_err_rad[i] = m.angle_err_rad;
             row.branch_disagree += m.branch_disagree;
-            row.max_ulp = std::max(row.max_ulp, m.ulp);
-            row.max_ulp1 = std::max(row.max_ulp1, m.ulp1);
-            row.max_norm_err_ulp1 = std::max(row.max_norm_err_ulp1, m.norm_err_ulp1);
+            // The maxima and the first case that attains each (a NaN never does, as std::max would skip it).
+            if (m.ulp > row.max_ulp) row.max_ulp = m.ulp, row.argmax_ulp = first_ + i;
+            if (m.ulp1 > row.max_ulp1) row.max_ulp1 = m.ulp1, row.argmax_ulp1 = first_ + i;
+            if (m.norm_err_ulp1 > row.max_norm_err_ulp1)
+                row.max_norm_err_ulp1 = m.norm_err_ulp1, row.argmax_norm = first_ + i;
             if (op(k) == Op::nlerp)
                 row.max_angle_err_vs_nlerp_rad = std::max(row.max_angle_err_vs_nlerp_rad, m.angle_err_vs_nlerp_rad);
             for (size_t b : {log_bin, threshold_bin})
@@ -367,9 +369,11 @@ RowResult aggregate_row(const RegionParts &rp, size_t k, const ImplOp &io, int w
         const RegionSlice *s = rp.parts[p];
         const RowSlice &rs = s->rows[k];
         row.branch_disagree += rs.branch_disagree;
-        row.max_ulp = std::max(row.max_ulp, rs.max_ulp);
-        row.max_ulp1 = std::max(row.max_ulp1, rs.max_ulp1);
-        row.max_norm_err_ulp1 = std::max(row.max_norm_err_ulp1, rs.max_norm_err_ulp1);
+        // Parts in case order, strictly larger only: the first case that attains a maximum, as one slice would.
+        if (rs.max_ulp > row.max_ulp) row.max_ulp = rs.max_ulp, row.argmax_ulp = rs.argmax_ulp;
+        if (rs.max_ulp1 > row.max_ulp1) row.max_ulp1 = rs.max_ulp1, row.argmax_ulp1 = rs.argmax_ulp1;
+        if (rs.max_norm_err_ulp1 > row.max_norm_err_ulp1)
+            row.max_norm_err_ulp1 = rs.max_norm_err_ulp1, row.argmax_norm = rs.argmax_norm;
         row.max_angle_err_vs_nlerp_rad = std::max(row.max_angle_err_vs_nlerp_rad, rs.max_angle_err_vs_nlerp_rad);
         for (size_t b = 0; b < curve.size(); b++) curve[b].max_ulp1 = std::max(curve[b].max_ulp1, rs.bin_max_ulp1[b]);
         row.cases += rs.angle_err_rad.size();
@@ -392,7 +396,7 @@ RowResult aggregate_row(const RegionParts &rp, size_t k, const ImplOp &io, int w
                 row.nonfinite++;
                 continue;
             }
-            row.max_angle_err_rad = std::max(row.max_angle_err_rad, angle);
+            if (angle > row.max_angle_err_rad) row.max_angle_err_rad = angle, row.argmax_angle = s->begin + i;
             angles.push_back(angle);
         }
         if (rs.status != EvalStatus::ok) {  // the first failure ends the row

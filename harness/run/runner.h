@@ -21,6 +21,9 @@
 namespace qc {
 
 // A case found among the worst of a row, kept as its generator coordinates so it can be regenerated.
+// "No case": a maximum that no case attained (every case scored 0, or none was evaluated).
+constexpr uint64_t kNoCase = ~uint64_t(0);
+
 struct WorstRef {
     uint64_t index = 0;
     double angle_err_rad = 0;  // +inf for a non-finite output, which ranks first
@@ -33,7 +36,10 @@ struct RowResult {
     uint64_t cases = 0, nonfinite = 0, branch_disagree = 0, ties = 0;
     double max_angle_err_rad = 0, p99_angle_err_rad = 0, max_ulp = 0, max_ulp1 = 0, max_norm_err_ulp1 = 0;
     double max_angle_err_vs_nlerp_rad = 0;  // nlerp only: against the exact normalised lerp
-    std::vector<WorstRef> worst;            // worst K, worst first
+    std::vector<WorstRef> worst;            // worst K by angle, worst first
+    // The case (index) that attains max_ulp, max_ulp1 and max_norm_err_ulp1: the first in case order, or kNoCase.
+    // worst_cases.csv carries it, so every figure of summary.csv has its case (issue 38).
+    uint64_t argmax_ulp = kNoCase, argmax_ulp1 = kNoCase, argmax_norm = kNoCase, argmax_angle = kNoCase;
     // Containment: ok, or how the implementation failed on case `failed_index` (the row then covers the
     // cases before it), with a hexfloat reproducer of that case. A failure after the sampling (the search,
     // the worst cases' re-evaluation) ends the row the same way: failed_index = cases, and the detail says
@@ -64,6 +70,7 @@ struct RowSlice {
     std::vector<double> angle_err_rad;  // per case of the range; +inf = non-finite output
     uint64_t branch_disagree = 0;
     double max_ulp = 0, max_ulp1 = 0, max_norm_err_ulp1 = 0, max_angle_err_vs_nlerp_rad = 0;
+    uint64_t argmax_ulp = kNoCase, argmax_ulp1 = kNoCase, argmax_norm = kNoCase;  // case indices, as RowResult's
     std::vector<double> bin_max_ulp1;  // per curve bin (curve_bins()), finite outputs
     // Containment (harness/isolate/eval.h): when the implementation crashed, hung or wrote out of bounds
     // on case `failed_index`, angle_err_rad covers only the cases of the range before it.

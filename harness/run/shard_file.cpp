@@ -80,7 +80,7 @@ std::string shard_file(const RunResult &r) {
     using nlohmann::json;
     json h;
     h["format"] = "quatcheck-shard";
-    h["version"] = 1;
+    h["version"] = 2;  // 2: each row's argmax case indices (issue 38)
     h["seed"] = r.plan.options.seed;
     h["cases"] = r.plan.options.cases;
     h["worst_k"] = r.plan.options.worst_k;
@@ -115,6 +115,7 @@ std::string shard_file(const RunResult &r) {
             put<uint64_t>(s, row.branch_disagree);
             for (double x : {row.max_ulp, row.max_ulp1, row.max_norm_err_ulp1, row.max_angle_err_vs_nlerp_rad})
                 put(s, x);
+            for (uint64_t i : {row.argmax_ulp, row.argmax_ulp1, row.argmax_norm}) put<uint64_t>(s, i);
             put_doubles(s, row.bin_max_ulp1);
             put<uint64_t>(s, row.angle_err_rad.size());
             put_doubles(s, row.angle_err_rad);
@@ -168,8 +169,13 @@ nlohmann::json read_header(Cursor &c) {
     nlohmann::json h = nlohmann::json::parse(data.substr(c.pos, len), nullptr, false);
     c.pos += len;
     if (h.is_discarded() || !h.is_object() || !h.contains("format") || h["format"] != "quatcheck-shard" ||
-        !h.contains("version") || h["version"] != 1)
+        !h.contains("version"))
         throw InputError(fmt::format("merge: {}: unreadable header or unknown shard format version", path));
+    if (h["version"] != 2)
+        throw InputError(
+            fmt::format("merge: {}: shard format version {} (this quatcheck reads 2): rerun the shard with "
+                        "this quatcheck",
+                        path, h["version"].dump()));
     if (!h.contains("payload_fnv1a64") || !h["payload_fnv1a64"].is_string())
         throw InputError(
             fmt::format("merge: {}: no payload checksum (written by an older quatcheck: rerun the shard)", path));
@@ -240,6 +246,11 @@ void read_slices(Cursor &c, uint64_t count, uint64_t cases, std::vector<RegionSl
             row.branch_disagree = c.get<uint64_t>();
             row.max_ulp = c.get<double>(), row.max_ulp1 = c.get<double>();
             row.max_norm_err_ulp1 = c.get<double>(), row.max_angle_err_vs_nlerp_rad = c.get<double>();
+            row.argmax_ulp = c.get<uint64_t>(), row.argmax_ulp1 = c.get<uint64_t>(),
+            row.argmax_norm = c.get<uint64_t>();
+            for (uint64_t i : {row.argmax_ulp, row.argmax_ulp1, row.argmax_norm})
+                if (i != kNoCase && (i < sl.begin || i >= sl.end))
+                    throw InputError(fmt::format("merge: {}: corrupt row", path));
             row.bin_max_ulp1 = c.doubles(bins);
             const uint64_t evaluated = c.get<uint64_t>();
             if (evaluated > n) throw InputError(fmt::format("merge: {}: corrupt row", path));

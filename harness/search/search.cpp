@@ -227,9 +227,10 @@ template <class T>
 bool Climb<T>::seed_pool(uint64_t seed, const std::vector<double> &sampled_err, uint64_t half, SearchOutcome &out) {
     std::vector<uint64_t> order(half);
     std::iota(order.begin(), order.end(), 0);
+    uint64_t argmax = 0;  // the sampled case of the finite maximum (the first, in case order)
     for (uint64_t i = 0; i < half; i++) {
         if (std::isinf(sampled_err[i])) out.nonfinite++;
-        else out.max_angle_err_rad = std::max(out.max_angle_err_rad, sampled_err[i]);
+        else if (sampled_err[i] > out.max_angle_err_rad) out.max_angle_err_rad = sampled_err[i], argmax = i;
     }
     size_t top = std::min<size_t>(kPool, half);
     std::partial_sort(order.begin(), order.begin() + long(top), order.end(), [&](uint64_t a, uint64_t b) {
@@ -242,7 +243,9 @@ bool Climb<T>::seed_pool(uint64_t seed, const std::vector<double> &sampled_err, 
     }
     if (pool_.empty()) return false;
     best_ = pool_.front();
-    finite_max_ = Kept<T>{pool_.front().c, out.max_angle_err_rad, 0};  // (the sample's maximum, exact)
+    // The sample's finite maximum, exact, with its own case (pool_.front() may be a non-finite output's).
+    const SlerpCase<T> max_case = regenerate_case<T>(seed, region_, argmax);
+    finite_max_ = Kept<T>{max_case, out.max_angle_err_rad, case_key(max_case)};
     return true;
 }
 
@@ -344,6 +347,13 @@ template <class T> void Climb<T>::finish(int keep, SearchOutcome &out) {
             if (!x->exact && same_case(k.c, x->c) && k.out == x->out) *x = k;
     screen_.certify(best_), screen_.certify(finite_max_);
     out.max_angle_err_rad = finite_max_.err;
+    if (finite_max_.err > 0) {
+        FoundCase f;
+        for (int i = 0; i < 4; i++) f.q0[i] = finite_max_.c.q0[size_t(i)], f.q1[i] = finite_max_.c.q1[size_t(i)];
+        f.t = finite_max_.c.t;
+        f.angle_err_rad = finite_max_.err;
+        out.finite_max = f;
+    }
     out.reference = screen_.stats();
     // Reported worst first by the exact error (the ranking above only decided the path), the exact maximum
     // included.
@@ -438,6 +448,7 @@ std::vector<SearchRow> search_worst_cases(RunResult &result, int jobs, const Sea
         }
         rows[r].max_angle_err_rad = outcomes[r].max_angle_err_rad;
         rows[r].worst = std::move(outcomes[r].worst);
+        rows[r].finite_max = outcomes[r].finite_max;
     }
     return rows;
 }

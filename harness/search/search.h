@@ -21,6 +21,7 @@
 #include "regions/regions.h"
 
 #include <limits>
+#include <optional>
 #include <vector>
 
 namespace qc {
@@ -37,6 +38,7 @@ struct FoundCase {
 struct SearchRow {
     double max_angle_err_rad = std::numeric_limits<double>::quiet_NaN();
     std::vector<FoundCase> worst;
+    std::optional<FoundCase> finite_max;  // the case of max_angle_err_rad (worst may hold only non-finite ones)
 };
 
 // How the search runs (what run and merge pass down from the CLI).
@@ -54,7 +56,8 @@ struct SearchOutcome {
         0;  // cases charged to the search (= the sampling's count): n/2 sampled, n - n/2 climbing steps
     uint64_t pool_repeats = 0;     // climbing steps whose mutant was already in the pool (measured before, not again)
     std::vector<FoundCase> worst;  // the worst `keep` cases, worst first
-    ReferenceStats reference;      // reference work done by the climbing half
+    std::optional<FoundCase> finite_max;  // the case of max_angle_err_rad
+    ReferenceStats reference;             // reference work done by the climbing half
     // The implementation failed (crashed, hung, wrote out of bounds) on a batch of the search: the search
     // stopped there, as the sampling's rows do, and the row takes this status (search_worst_cases()), its
     // case in failed_case. Nothing else of the outcome is reported then.

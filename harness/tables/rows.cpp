@@ -90,6 +90,8 @@ std::string worst_cases_csv(const std::vector<WorstCaseRow> &rows) {
         for (const auto &x : r.ref) c.push_back(x);
         c.emplace_back(r.angle_err_rad), c.emplace_back(r.ulp), c.emplace_back(r.ulp1);
         c.push_back(r.source);
+        c.emplace_back(r.norm_err_ulp1);
+        c.push_back(r.attains);
         w.row(c);
     }
     return w.text();
@@ -154,6 +156,8 @@ std::vector<WorstCaseRow> read_worst_cases(const Table &t) {
         r.ulp = figure(t, i, "ulp");
         r.ulp1 = figure(t, i, "ulp1");
         r.source = t.text(i, "source");
+        r.norm_err_ulp1 = t.number(i, "norm_err_ulp1").value_or(std::nan(""));
+        r.attains = t.text(i, "attains");
         rows.push_back(std::move(r));
     }
     return rows;

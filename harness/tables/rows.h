@@ -8,6 +8,7 @@
 #include <functional>
 #include <map>
 #include <optional>
+#include <cmath>
 #include <string>
 #include <vector>
 
@@ -49,6 +50,10 @@ struct WorstCaseRow {
     std::string q0[4], q1[4], t, out[4], ref[4];
     double angle_err_rad = 0, ulp = 0, ulp1 = 0;  // nan for a non-finite output
     std::string source;                           // sampling or search
+    double norm_err_ulp1 = std::nan("");          // | |out| - 1 | in ulp1 (nan: not recorded)
+    // The figures of the summary row this case attains, space-separated summary.csv column names (e.g.
+    // "max_angle_err_rad max_ulp1"); empty for a case that attains none (the rest of the worst K).
+    std::string attains;
 };
 
 // The value a figure has once written and read back (9 significant digits).

@@ -54,7 +54,16 @@ Schema make_worst_cases() {
     c.push_back(col("ulp", T::real, "ulp"));
     c.push_back(col("ulp1", T::real, "ulp1"));
     c.push_back(optional(choice("source", {"sampling", "search", "sweep"})));
-    return {"worst_cases.csv", "one of the worst cases of a summary row, with its reference", c, {}, true};
+    // Issue 38: every maximum of summary.csv has its case here. A file without these columns (an older
+    // quatcheck's) is still read: its cases attain nothing that is recorded.
+    c.push_back(optional(col("norm_err_ulp1", T::real, "ulp1")));
+    c.push_back(optional(empty(col("attains", T::text))));
+    return {"worst_cases.csv",
+            "one of the worst cases of a summary row (the K worst by angle, and the case behind each other maximum), "
+            "with its reference",
+            c,
+            {},
+            true};
 }
 
 }  // namespace
