@@ -28,12 +28,15 @@ int compare_command(const CompareArgs &a) {
     std::string out = a.out.empty() ? a.current : a.out;
     // junit.xml and compare.md are one output: both or neither (a full disk fails before either is seen).
     ReportDir dir(out, stop);
-    dir.write("junit.xml", comparison_junit(c));
-    dir.write("compare.md", comparison_markdown(c));
+    dir.write("junit.xml", comparison_junit(c, stop));
+    dir.write("compare.md", comparison_markdown(c, stop));
+    // Formatted before the swap (and interruptible, as the two files are): once committed, only the printing
+    // is left.
+    const std::string text = comparison_text(c, stop);
     dir.commit();
     // The table and the line naming the outputs go to one stream: ctest reads a test's stdout and stderr
     // through two pipes and splices them in arbitrary chunks, so a stderr line could land inside a row.
-    std::fputs(comparison_text(c).c_str(), stdout);
+    std::fputs(text.c_str(), stdout);
     std::fprintf(stdout, "quatcheck compare: junit.xml and compare.md in %s\n", out.c_str());
     return c.failed ? 1 : 0;
 }

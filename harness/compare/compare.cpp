@@ -397,13 +397,15 @@ std::string verdict_line(const Comparison &c) {
 }
 }  // namespace
 
-std::string comparison_text(const Comparison &c) {
+std::string comparison_text(const Comparison &c, const StopToken &stop) {
     std::string s = fmt::format("quatcheck compare {} (baseline) {} (current)\n", c.baseline_dir, c.current_dir);
     if (!c.findings.empty()) {
         std::vector<std::array<std::string, 8>> rows = {
             {"change", "suite", "impl", "op", "region/property", "metric", "baseline", "current"}};
-        for (const auto &f : c.findings)
+        for (const auto &f : c.findings) {
+            stop.throw_if_requested();
             rows.push_back({to_string(f.change), f.suite, f.impl, f.op, f.key, f.metric, f.baseline, f.current});
+        }
         std::array<size_t, 8> w{};
         for (const auto &r : rows)
             for (size_t i = 0; i < 8; i++) w[i] = std::max(w[i], r[i].size());
@@ -418,6 +420,7 @@ std::string comparison_text(const Comparison &c) {
     // Every failed case in full: the row and its region or property, the figures, the worst case and the
     // commands that reproduce it.
     for (const auto &tc : c.cases) {
+        stop.throw_if_requested();
         if (!tc.failed) continue;
         s += fmt::format("FAIL {} {}: {}\n", tc.suite, tc.name, tc.message);
         for (size_t a = 0; a < tc.detail.size();) {
@@ -431,7 +434,7 @@ std::string comparison_text(const Comparison &c) {
     return s;
 }
 
-std::string comparison_markdown(const Comparison &c) {
+std::string comparison_markdown(const Comparison &c, const StopToken &stop) {
     std::string s = fmt::format("### quatcheck accuracy comparison: {}\n\n", c.failed ? "regression" : "no regression");
     // Names, folders and words come from the report folders' CSVs: quoted, so that a tampered file cannot add
     // markup or HTML to a PR comment.
@@ -441,11 +444,13 @@ std::string comparison_markdown(const Comparison &c) {
     else {
         s += "| change | suite | impl | op | region/property | metric | baseline | current | note |\n";
         s += "|---|---|---|---|---|---|---|---|---|\n";
-        for (const auto &f : c.findings)
+        for (const auto &f : c.findings) {
+            stop.throw_if_requested();
             s += fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} | {} |\n",
                              f.change == Change::regression ? "**REGRESSION**" : to_string(f.change), f.suite,
                              md_code(f.impl), md_text(f.op), md_text(f.key), f.metric, md_text(f.baseline),
                              md_text(f.current), md_text(f.note));
+        }
     }
     for (const auto &n : c.notes) s += "\n> note: " + md_text(n) + "\n";
     return s;
@@ -479,7 +484,7 @@ std::string xml_escape(const std::string &s) {
     return o;
 }
 
-std::string comparison_junit(const Comparison &c) {
+std::string comparison_junit(const Comparison &c, const StopToken &stop) {
     std::vector<std::string> suites;
     for (const auto &tc : c.cases)
         if (std::find(suites.begin(), suites.end(), tc.suite) == suites.end()) suites.push_back(tc.suite);
@@ -496,6 +501,7 @@ std::string comparison_junit(const Comparison &c) {
         s += fmt::format("  <testsuite name=\"{}\" tests=\"{}\" failures=\"{}\" errors=\"0\" skipped=\"{}\">\n",
                          xml_escape(suite), t, f, sk);
         for (const auto &tc : c.cases) {
+            stop.throw_if_requested();
             if (tc.suite != suite) continue;
             s += fmt::format("    <testcase classname=\"quatcheck.{}\" name=\"{}\"", xml_escape(suite),
                              xml_escape(tc.name));

@@ -99,10 +99,10 @@ std::string plugin_option_of(const ReportData &d, const std::string &impl);
 std::string reproduce_row_command(const ReportData &d, const SummaryRow &row);
 
 // Human table and every failed case with its figures and reproduce commands (stdout), markdown for a PR
-// comment, and JUnit XML.
-std::string comparison_text(const Comparison &c);
-std::string comparison_markdown(const Comparison &c);
-std::string comparison_junit(const Comparison &c);
+// comment, and JUnit XML. Each throws Interrupted when `stop` is requested (polled per row).
+std::string comparison_text(const Comparison &c, const StopToken &stop = {});
+std::string comparison_markdown(const Comparison &c, const StopToken &stop = {});
+std::string comparison_junit(const Comparison &c, const StopToken &stop = {});
 
 std::string xml_escape(const std::string &s);
 
