@@ -117,8 +117,7 @@ RowKey key_of(const TimingRow &r) { return {r.impl, r.op, r.region + "/" + r.mod
 
 // The rows of a table by identity. Where two rows share one (the readers refuse that; a ReportData built in
 // code may have it), the first one is found, as a scan from the top would.
-template <class Row>
-class RowIndex {
+template <class Row> class RowIndex {
 public:
     RowIndex(const std::vector<Row> &rows, const StopToken &stop) {
         rows_.reserve(rows.size());
@@ -169,9 +168,9 @@ std::string worst_case_text(const ReportData &d, const WorstCaseRow *w, const st
     return fmt::format(
         "worst case ({}/worst_cases.csv:{}): q0=({} {} {} {}) q1=({} {} {} {}) t={} out=({} {} {} {}) "
         "angle_err_rad={} ulp1={}; reproduce: quatcheck replay {}{}",
-        d.dir, w->line, w->q0[0], w->q0[1], w->q0[2], w->q0[3], w->q1[0], w->q1[1], w->q1[2], w->q1[3], w->t,
-        w->out[0], w->out[1], w->out[2], w->out[3], num(w->angle_err_rad), num(w->ulp1),
-        shell_quote(d.dir + "/worst_cases.csv"), plugin_option_of(d, impl));
+        d.dir, w->line, w->q0[0], w->q0[1], w->q0[2], w->q0[3], w->q1[0], w->q1[1], w->q1[2], w->q1[3], w->t, w->out[0],
+        w->out[1], w->out[2], w->out[3], num(w->angle_err_rad), num(w->ulp1), shell_quote(d.dir + "/worst_cases.csv"),
+        plugin_option_of(d, impl));
 }
 
 void compare_accuracy(const ReportData &b, const ReportData &c, const CompareOptions &o, const StopToken &stop,
