@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <csignal>
 #include <filesystem>
 #include <fstream>
 #include <regex>
@@ -259,4 +260,66 @@ TEST(Compare, TextNamesEachFailedRowWithAReproduceCommand) {
     const std::string better = comparison_text(compare_reports(cur, base, {}));
     EXPECT_EQ(better.find("FAIL "), std::string::npos) << better;
     EXPECT_EQ(better.find("reproduce the row"), std::string::npos) << better;
+}
+
+// Issue 44 (16): a baseline run with another seed is noted like different case counts (the exit status as it
+// was); the same seed, or a folder whose run.json names none, is not.
+TEST(Compare, AnotherSeedIsNotedNotFailed) {
+    auto base = report({row("x.f64", "uniform", 1e-15, 1)});
+    auto cur = base;
+    base.seed = 1;
+    cur.seed = 2;
+    Comparison c = compare_reports(base, cur, {});
+    EXPECT_FALSE(c.failed);
+    ASSERT_EQ(c.notes.size(), 1u);
+    EXPECT_EQ(c.notes[0].rfind("the baseline ran with --seed 1 and the current run with --seed 2: the gate compares "
+                               "maxima over different cases",
+                               0),
+              0u)
+        << c.notes[0];
+    EXPECT_NE(comparison_text(c).find("note: the baseline ran with --seed 1"), std::string::npos);
+    EXPECT_NE(comparison_markdown(c).find("> note: the baseline ran with --seed 1"), std::string::npos);
+    cur.seed = 1;
+    EXPECT_TRUE(compare_reports(base, cur, {}).notes.empty());
+    cur.seed.reset();
+    EXPECT_TRUE(compare_reports(base, cur, {}).notes.empty());
+}
+
+// Issue 44 (8): rows are matched through a hash index; what it finds is what a scan from the top found: the
+// first of two rows sharing an identity (a ReportData built in code may have them), every row of the current
+// run once, in its order, and a baseline row missing only when no current row has its identity.
+TEST(Compare, HashedMatchFindsWhatTheScanFound) {
+    auto base = report({row("x.f64", "uniform", 1e-14, 1), row("x.f64", "uniform", 1e-10, 1),
+                        row("y.f64", "near-0", 1e-14, 1), row("y.f64", "near-0", 1e-14, 1)});
+    auto cur =
+        report({row("y.f64", "near-0", 1e-14, 1), row("x.f64", "uniform", 1e-12, 1), row("x.f64", "near-0", 1e-14, 1)});
+    Comparison c = compare_reports(base, cur, {});
+    ASSERT_EQ(c.cases.size(), 3u);
+    EXPECT_EQ(c.cases[0].name, "y.f64 slerp near-0");
+    EXPECT_EQ(c.cases[1].name, "x.f64 slerp uniform");
+    EXPECT_TRUE(c.cases[1].failed);  // against the first baseline row (1e-14), not the second (1e-10)
+    EXPECT_EQ(c.cases[2].name, "x.f64 slerp near-0");
+    EXPECT_EQ(c.count(Change::only_current), 1u);
+    EXPECT_EQ(c.count(Change::only_baseline), 0u);
+    EXPECT_EQ(c.matched_rows, 2u);
+}
+
+// Issue 44 (9): a stop request ends the comparison and each output with Interrupted, not with a result.
+TEST(Compare, StopRequestInterruptsMatchingAndOutputs) {
+    auto base = report({row("x.f64", "uniform", 1e-14, 1)});
+    auto cur = report({row("x.f64", "uniform", 1e-12, 1)});
+    StopSource stop;
+    Comparison c = compare_reports(base, cur, {}, stop.token());  // not requested: a result
+    EXPECT_TRUE(c.failed);
+    stop.request(SIGTERM);
+    try {
+        compare_reports(base, cur, {}, stop.token());
+        ADD_FAILURE() << "compare_reports did not stop";
+    } catch (const Interrupted &e) {
+        EXPECT_EQ(e.sig, SIGTERM);
+        EXPECT_STREQ(e.what(), "interrupted by SIGTERM");
+    }
+    EXPECT_THROW(comparison_text(c, stop.token()), Interrupted);
+    EXPECT_THROW(comparison_markdown(c, stop.token()), Interrupted);
+    EXPECT_THROW(comparison_junit(c, stop.token()), Interrupted);
 }

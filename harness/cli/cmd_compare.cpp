@@ -19,18 +19,24 @@ struct CompareArgs {
 
 int compare_command(const CompareArgs &a) {
     const CompareOptions &o = a.options;
-    ReportData baseline = read_report_folder(a.baseline);
-    ReportData current = read_report_folder(a.current);
-    Comparison c = compare_reports(baseline, current, o);
+    // SIGINT/SIGTERM: reading and matching poll the stop flag (before each file, per row), and so do the
+    // staged writes; main() prints "interrupted by SIGTERM" and exits 128 + sig with --out untouched.
+    const StopToken stop = command_context().stop;
+    ReportData baseline = read_report_folder(a.baseline, stop);
+    ReportData current = read_report_folder(a.current, stop);
+    Comparison c = compare_reports(baseline, current, o, stop);
     std::string out = a.out.empty() ? a.current : a.out;
     // junit.xml and compare.md are one output: both or neither (a full disk fails before either is seen).
-    ReportDir dir(out, command_context().stop);
-    dir.write("junit.xml", comparison_junit(c));
-    dir.write("compare.md", comparison_markdown(c));
+    ReportDir dir(out, stop);
+    dir.write("junit.xml", comparison_junit(c, stop));
+    dir.write("compare.md", comparison_markdown(c, stop));
+    // Formatted before the swap (and interruptible, as the two files are): once committed, only the printing
+    // is left.
+    const std::string text = comparison_text(c, stop);
     dir.commit();
     // The table and the line naming the outputs go to one stream: ctest reads a test's stdout and stderr
     // through two pipes and splices them in arbitrary chunks, so a stderr line could land inside a row.
-    std::fputs(comparison_text(c).c_str(), stdout);
+    std::fputs(text.c_str(), stdout);
     std::fprintf(stdout, "quatcheck compare: junit.xml and compare.md in %s\n", out.c_str());
     return c.failed ? 1 : 0;
 }

@@ -8,6 +8,8 @@
 #include <cmath>
 #include <filesystem>
 #include <set>
+#include <string_view>
+#include <unordered_map>
 
 namespace qc {
 
@@ -17,11 +19,19 @@ namespace {
 std::string sci(double x) { return fmt::format("{:.3g}", x); }
 }  // namespace
 
-ReportData read_report_folder(const std::string &dir) {
+ReportData read_report_folder(const std::string &dir, StopToken stop) {
     if (!fs::is_directory(dir)) throw InputError(fmt::format("{}: not a report folder", dir));
     if (!fs::exists(fs::path(dir) / "summary.csv"))
         throw InputError(fmt::format("{}: no summary.csv (not a report folder written by quatcheck run?)", dir));
-    ReportTables t = read_report_tables(dir);
+    // A stop request is honoured before each file is read (and parsed).
+    const ReportFiles on_disk = files_in(dir);
+    ReportTables t = read_report_tables(
+        [&](const std::string &name) {
+            stop.throw_if_requested();
+            return on_disk(name);
+        },
+        dir);
+    stop.throw_if_requested();
     ReportData d;
     d.dir = dir;
     d.summary = *t.summary;
@@ -82,6 +92,50 @@ size_t Comparison::count(Change c) const {
 
 namespace {
 
+// The identity of a row within its table: implementation, op and a third key (the region of a summary or
+// worst-case row, the property of a conformance row, "region/mode" of a timing row). Rows are matched by it
+// through a hash index, one lookup per row (a scan per row made a 40,000-row comparison take 10 s).
+struct RowKey {
+    std::string_view impl, op;
+    std::string key;
+    bool operator==(const RowKey &) const = default;
+};
+
+struct RowKeyHash {
+    size_t operator()(const RowKey &k) const noexcept {
+        size_t h = 0;
+        for (std::string_view part : {k.impl, k.op, std::string_view(k.key)})
+            h ^= std::hash<std::string_view>{}(part) + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
+        return h;
+    }
+};
+
+RowKey key_of(const SummaryRow &r) { return {r.impl, r.op, r.region}; }
+RowKey key_of(const WorstCaseRow &r) { return {r.impl, r.op, r.region}; }
+RowKey key_of(const ConformanceRow &r) { return {r.impl, r.op, r.property}; }
+RowKey key_of(const TimingRow &r) { return {r.impl, r.op, r.region + "/" + r.mode}; }
+
+// The rows of a table by identity. Where two rows share one (the readers refuse that; a ReportData built in
+// code may have it), the first one is found, as a scan from the top would.
+template <class Row> class RowIndex {
+public:
+    RowIndex(const std::vector<Row> &rows, const StopToken &stop) {
+        rows_.reserve(rows.size());
+        for (const auto &r : rows) {
+            stop.throw_if_requested();
+            rows_.emplace(key_of(r), &r);
+        }
+    }
+    const Row *find(const RowKey &k) const {
+        auto it = rows_.find(k);
+        return it == rows_.end() ? nullptr : it->second;
+    }
+    const Row *find(const Row &like) const { return find(key_of(like)); }
+
+private:
+    std::unordered_map<RowKey, const Row *, RowKeyHash> rows_;
+};
+
 // A row's max ulp1; NaN where it is not measured (squad).
 double ulp1(const SummaryRow &r) { return r.max_ulp1.value_or(std::nan("")); }
 
@@ -108,30 +162,26 @@ void missing_case(CompareCase &tc, const std::string &what, const CompareOptions
     out.missing++;
 }
 
-std::string worst_case_text(const ReportData &d, const std::string &impl, const std::string &op,
-                            const std::string &region) {
-    for (const auto &w : d.worst)
-        if (w.impl == impl && w.op == op && w.region == region) {
-            return fmt::format(
-                "worst case ({}/worst_cases.csv:{}): q0=({} {} {} {}) q1=({} {} {} {}) t={} out=({} {} {} {}) "
-                "angle_err_rad={} ulp1={}; reproduce: quatcheck replay {}{}",
-                d.dir, w.line, w.q0[0], w.q0[1], w.q0[2], w.q0[3], w.q1[0], w.q1[1], w.q1[2], w.q1[3], w.t, w.out[0],
-                w.out[1], w.out[2], w.out[3], num(w.angle_err_rad), num(w.ulp1),
-                shell_quote(d.dir + "/worst_cases.csv"), plugin_option_of(d, impl));
-        }
-    return "worst case: not recorded (no worst_cases.csv row)";
+// The worst case of a row of report d as its worst_cases.csv records it (w: nullptr when it records none).
+std::string worst_case_text(const ReportData &d, const WorstCaseRow *w, const std::string &impl) {
+    if (!w) return "worst case: not recorded (no worst_cases.csv row)";
+    return fmt::format(
+        "worst case ({}/worst_cases.csv:{}): q0=({} {} {} {}) q1=({} {} {} {}) t={} out=({} {} {} {}) "
+        "angle_err_rad={} ulp1={}; reproduce: quatcheck replay {}{}",
+        d.dir, w->line, w->q0[0], w->q0[1], w->q0[2], w->q0[3], w->q1[0], w->q1[1], w->q1[2], w->q1[3], w->t, w->out[0],
+        w->out[1], w->out[2], w->out[3], num(w->angle_err_rad), num(w->ulp1), shell_quote(d.dir + "/worst_cases.csv"),
+        plugin_option_of(d, impl));
 }
 
-void compare_accuracy(const ReportData &b, const ReportData &c, const CompareOptions &o, Comparison &out) {
-    auto find = [](const std::vector<SummaryRow> &rows, const SummaryRow &k) -> const SummaryRow * {
-        for (const auto &r : rows)
-            if (r.impl == k.impl && r.op == k.op && r.region == k.region) return &r;
-        return nullptr;
-    };
+void compare_accuracy(const ReportData &b, const ReportData &c, const CompareOptions &o, const StopToken &stop,
+                      Comparison &out) {
+    const RowIndex<SummaryRow> base_rows(b.summary, stop), cur_rows(c.summary, stop);
+    const RowIndex<WorstCaseRow> cur_worst(c.worst, stop);
     std::set<std::pair<uint64_t, uint64_t>> case_counts;
     for (const auto &cur : c.summary) {
+        stop.throw_if_requested();
         CompareCase tc = new_case("accuracy", cur.impl + " " + cur.op + " " + cur.region);
-        const SummaryRow *base = find(b.summary, cur);
+        const SummaryRow *base = base_rows.find(cur);
         if (!base) {
             out.findings.push_back({Change::only_current, "accuracy", cur.impl, cur.op, cur.region, "row", "-",
                                     fmt::format("max_angle_err_rad {}", sci(cur.max_angle_err_rad)),
@@ -182,13 +232,14 @@ void compare_accuracy(const ReportData &b, const ReportData &c, const CompareOpt
                 "reproduce the row: {}",
                 base->status, base->cases, base->nonfinite, num(base->max_angle_err_rad), num(ulp1(*base)), cur.status,
                 cur.cases, cur.nonfinite, num(cur.max_angle_err_rad), num(ulp1(cur)),
-                worst_case_text(c, cur.impl, cur.op, cur.region), reproduce_row_command(c, cur));
+                worst_case_text(c, cur_worst.find(key_of(cur)), cur.impl), reproduce_row_command(c, cur));
             out.failed = true;
         }
         out.cases.push_back(tc);
     }
-    for (const auto &base : b.summary)
-        if (!find(c.summary, base)) {
+    for (const auto &base : b.summary) {
+        stop.throw_if_requested();
+        if (!cur_rows.find(base)) {
             out.findings.push_back({Change::only_baseline, "accuracy", base.impl, base.op, base.region, "row",
                                     fmt::format("max_angle_err_rad {}", sci(base.max_angle_err_rad)), "-",
                                     "missing from the current run"});
@@ -196,14 +247,24 @@ void compare_accuracy(const ReportData &b, const ReportData &c, const CompareOpt
             missing_case(tc, "row only in the baseline: missing from the current run", o, out);
             out.cases.push_back(tc);
         }
+    }
     for (auto [bn, cn] : case_counts)
         out.notes.push_back(
             fmt::format("some rows have {} cases in the baseline and {} in the current run: maxima over "
                         "different sample sizes are not directly comparable",
                         bn, cn));
+    // A note like the case counts' (the comparison goes on, the exit status does not change): maxima of
+    // other cases may move either way without any change to the code.
+    if (b.seed && c.seed && *b.seed != *c.seed)
+        out.notes.push_back(
+            fmt::format("the baseline ran with --seed {} and the current run with --seed {}: the gate compares "
+                        "maxima over different cases, which may differ with no change to the code (rerun with "
+                        "--seed {} to compare like for like)",
+                        *b.seed, *c.seed, *b.seed));
 }
 
-void compare_conformance(const ReportData &b, const ReportData &c, const CompareOptions &o, Comparison &out) {
+void compare_conformance(const ReportData &b, const ReportData &c, const CompareOptions &o, const StopToken &stop,
+                         Comparison &out) {
     if (!b.conformance && !c.conformance) return;
     if (!b.conformance)
         out.notes.push_back(fmt::format("{}: no conformance.csv; every current fail counts as new", b.dir));
@@ -217,14 +278,11 @@ void compare_conformance(const ReportData &b, const ReportData &c, const Compare
     }
     static const std::vector<ConformanceRow> none;
     const auto &base_rows = b.conformance ? *b.conformance : none;
-    auto find = [](const std::vector<ConformanceRow> &rows, const ConformanceRow &k) -> const ConformanceRow * {
-        for (const auto &r : rows)
-            if (r.impl == k.impl && r.op == k.op && r.property == k.property) return &r;
-        return nullptr;
-    };
+    const RowIndex<ConformanceRow> base_index(base_rows, stop), cur_index(*c.conformance, stop);
     for (const auto &cur : *c.conformance) {
+        stop.throw_if_requested();
         CompareCase tc = new_case("conformance", cur.impl + " " + cur.op + " " + cur.property);
-        const ConformanceRow *base = find(base_rows, cur);
+        const ConformanceRow *base = base_index.find(cur);
         std::string bv = base ? base->verdict : "-";
         if (base) out.matched_rows++;
         if (cur.verdict == "fail" && bv != "fail") {
@@ -243,17 +301,20 @@ void compare_conformance(const ReportData &b, const ReportData &c, const Compare
         }
         out.cases.push_back(tc);
     }
-    for (const auto &base : base_rows)
-        if (!find(*c.conformance, base)) {
+    for (const auto &base : base_rows) {
+        stop.throw_if_requested();
+        if (!cur_index.find(base)) {
             out.findings.push_back({Change::only_baseline, "conformance", base.impl, base.op, base.property, "verdict",
                                     base.verdict, "-", "missing from the current run"});
             CompareCase tc = new_case("conformance", base.impl + " " + base.op + " " + base.property);
             missing_case(tc, "property only in the baseline: missing from the current run", o, out);
             out.cases.push_back(tc);
         }
+    }
 }
 
-void compare_timing(const ReportData &b, const ReportData &c, const CompareOptions &o, Comparison &out) {
+void compare_timing(const ReportData &b, const ReportData &c, const CompareOptions &o, const StopToken &stop,
+                    Comparison &out) {
     if (!b.timing || !c.timing) {
         if (b.timing || c.timing)
             out.notes.push_back(fmt::format("timing.csv only in {}: timing not compared", b.timing ? b.dir : c.dir));
@@ -265,14 +326,11 @@ void compare_timing(const ReportData &b, const ReportData &c, const CompareOptio
         return;
     }
     auto key = [](const TimingRow &r) { return r.region + "/" + r.mode; };
-    auto find = [&](const std::vector<TimingRow> &rows, const TimingRow &k) -> const TimingRow * {
-        for (const auto &r : rows)
-            if (r.impl == k.impl && r.op == k.op && key(r) == key(k)) return &r;
-        return nullptr;
-    };
+    const RowIndex<TimingRow> base_index(*b.timing, stop), cur_index(*c.timing, stop);
     for (const auto &cur : *c.timing) {
+        stop.throw_if_requested();
         CompareCase tc = new_case("timing", cur.impl + " " + cur.op + " " + key(cur));
-        const TimingRow *base = find(*b.timing, cur);
+        const TimingRow *base = base_index.find(cur);
         if (!base) {
             out.findings.push_back({Change::only_current, "timing", cur.impl, cur.op, key(cur), "ns_per_call", "-",
                                     sci(cur.ns_per_call), "not in the baseline"});
@@ -296,8 +354,9 @@ void compare_timing(const ReportData &b, const ReportData &c, const CompareOptio
         }
         out.cases.push_back(tc);
     }
-    for (const auto &base : *b.timing)
-        if (!find(*c.timing, base)) {
+    for (const auto &base : *b.timing) {
+        stop.throw_if_requested();
+        if (!cur_index.find(base)) {
             out.findings.push_back({Change::only_baseline, "timing", base.impl, base.op, key(base), "ns_per_call",
                                     sci(base.ns_per_call), "-", "missing from the current run"});
             if (o.fail_on_timing) {
@@ -306,17 +365,19 @@ void compare_timing(const ReportData &b, const ReportData &c, const CompareOptio
                 out.cases.push_back(tc);
             }
         }
+    }
 }
 
 }  // namespace
 
-Comparison compare_reports(const ReportData &baseline, const ReportData &current, const CompareOptions &o) {
+Comparison compare_reports(const ReportData &baseline, const ReportData &current, const CompareOptions &o,
+                           const StopToken &stop) {
     Comparison out;
     out.baseline_dir = baseline.dir;
     out.current_dir = current.dir;
-    compare_accuracy(baseline, current, o, out);
-    compare_conformance(baseline, current, o, out);
-    compare_timing(baseline, current, o, out);
+    compare_accuracy(baseline, current, o, stop, out);
+    compare_conformance(baseline, current, o, stop, out);
+    compare_timing(baseline, current, o, stop, out);
     // Regressions first, then the rest in a stable order.
     std::stable_sort(out.findings.begin(), out.findings.end(),
                      [](const Finding &a, const Finding &b) { return int(a.change) < int(b.change); });
@@ -335,13 +396,15 @@ std::string verdict_line(const Comparison &c) {
 }
 }  // namespace
 
-std::string comparison_text(const Comparison &c) {
+std::string comparison_text(const Comparison &c, const StopToken &stop) {
     std::string s = fmt::format("quatcheck compare {} (baseline) {} (current)\n", c.baseline_dir, c.current_dir);
     if (!c.findings.empty()) {
         std::vector<std::array<std::string, 8>> rows = {
             {"change", "suite", "impl", "op", "region/property", "metric", "baseline", "current"}};
-        for (const auto &f : c.findings)
+        for (const auto &f : c.findings) {
+            stop.throw_if_requested();
             rows.push_back({to_string(f.change), f.suite, f.impl, f.op, f.key, f.metric, f.baseline, f.current});
+        }
         std::array<size_t, 8> w{};
         for (const auto &r : rows)
             for (size_t i = 0; i < 8; i++) w[i] = std::max(w[i], r[i].size());
@@ -356,6 +419,7 @@ std::string comparison_text(const Comparison &c) {
     // Every failed case in full: the row and its region or property, the figures, the worst case and the
     // commands that reproduce it.
     for (const auto &tc : c.cases) {
+        stop.throw_if_requested();
         if (!tc.failed) continue;
         s += fmt::format("FAIL {} {}: {}\n", tc.suite, tc.name, tc.message);
         for (size_t a = 0; a < tc.detail.size();) {
@@ -369,7 +433,7 @@ std::string comparison_text(const Comparison &c) {
     return s;
 }
 
-std::string comparison_markdown(const Comparison &c) {
+std::string comparison_markdown(const Comparison &c, const StopToken &stop) {
     std::string s = fmt::format("### quatcheck accuracy comparison: {}\n\n", c.failed ? "regression" : "no regression");
     // Names, folders and words come from the report folders' CSVs: quoted, so that a tampered file cannot add
     // markup or HTML to a PR comment.
@@ -379,11 +443,13 @@ std::string comparison_markdown(const Comparison &c) {
     else {
         s += "| change | suite | impl | op | region/property | metric | baseline | current | note |\n";
         s += "|---|---|---|---|---|---|---|---|---|\n";
-        for (const auto &f : c.findings)
+        for (const auto &f : c.findings) {
+            stop.throw_if_requested();
             s += fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} | {} |\n",
                              f.change == Change::regression ? "**REGRESSION**" : to_string(f.change), f.suite,
                              md_code(f.impl), md_text(f.op), md_text(f.key), f.metric, md_text(f.baseline),
                              md_text(f.current), md_text(f.note));
+        }
     }
     for (const auto &n : c.notes) s += "\n> note: " + md_text(n) + "\n";
     return s;
@@ -417,7 +483,7 @@ std::string xml_escape(const std::string &s) {
     return o;
 }
 
-std::string comparison_junit(const Comparison &c) {
+std::string comparison_junit(const Comparison &c, const StopToken &stop) {
     std::vector<std::string> suites;
     for (const auto &tc : c.cases)
         if (std::find(suites.begin(), suites.end(), tc.suite) == suites.end()) suites.push_back(tc.suite);
@@ -434,6 +500,7 @@ std::string comparison_junit(const Comparison &c) {
         s += fmt::format("  <testsuite name=\"{}\" tests=\"{}\" failures=\"{}\" errors=\"0\" skipped=\"{}\">\n",
                          xml_escape(suite), t, f, sk);
         for (const auto &tc : c.cases) {
+            stop.throw_if_requested();
             if (tc.suite != suite) continue;
             s += fmt::format("    <testcase classname=\"quatcheck.{}\" name=\"{}\"", xml_escape(suite),
                              xml_escape(tc.name));

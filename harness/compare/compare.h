@@ -17,6 +17,7 @@
 // Timing (ns_per_call) is compared with a wider ratio and fails the comparison only when asked.
 #pragma once
 
+#include "isolate/context.h"
 #include "tables/rows.h"
 
 #include <map>
@@ -39,8 +40,9 @@ struct ReportData {
     std::optional<uint64_t> seed, cases_per_region;
     std::map<std::string, ImplInfo> implementations;
 };
-// Reads a folder's tables; summary.csv is required. Throws InputError "FILE:LINE: reason".
-ReportData read_report_folder(const std::string &dir);
+// Reads a folder's tables; summary.csv is required. Throws InputError "FILE:LINE: reason", and Interrupted
+// when `stop` is requested (polled before each file).
+ReportData read_report_folder(const std::string &dir, StopToken stop = {});
 
 struct CompareOptions {
     double ratio = 2.0;         // accuracy: worse when current > ratio x baseline (and above the floor)
@@ -85,7 +87,10 @@ struct Comparison {
     size_t count(Change c) const;
 };
 
-Comparison compare_reports(const ReportData &baseline, const ReportData &current, const CompareOptions &o);
+// Matches the rows through hash indexes: time and memory linear in the rows. Throws Interrupted when `stop`
+// is requested (polled per row).
+Comparison compare_reports(const ReportData &baseline, const ReportData &current, const CompareOptions &o,
+                           const StopToken &stop = {});
 
 // The options that load an implementation's plugin again, from run.json's origin: " --plugin PATH" for a
 // shared library (a path ending in .so), " --plugin-cmd 'COMMAND'" for a process plugin, "" for a built-in.
@@ -94,10 +99,10 @@ std::string plugin_option_of(const ReportData &d, const std::string &impl);
 std::string reproduce_row_command(const ReportData &d, const SummaryRow &row);
 
 // Human table and every failed case with its figures and reproduce commands (stdout), markdown for a PR
-// comment, and JUnit XML.
-std::string comparison_text(const Comparison &c);
-std::string comparison_markdown(const Comparison &c);
-std::string comparison_junit(const Comparison &c);
+// comment, and JUnit XML. Each throws Interrupted when `stop` is requested (polled per row).
+std::string comparison_text(const Comparison &c, const StopToken &stop = {});
+std::string comparison_markdown(const Comparison &c, const StopToken &stop = {});
+std::string comparison_junit(const Comparison &c, const StopToken &stop = {});
 
 std::string xml_escape(const std::string &s);
 
