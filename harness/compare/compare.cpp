@@ -162,21 +162,72 @@ void missing_case(CompareCase &tc, const std::string &what, const CompareOptions
     out.missing++;
 }
 
-// The worst case of a row of report d as its worst_cases.csv records it (w: nullptr when it records none).
-std::string worst_case_text(const ReportData &d, const WorstCaseRow *w, const std::string &impl) {
+// The cases of worst_cases.csv by the summary figure they attain (its `attains` column, issue 38): the key is
+// the row's identity with the figure's column appended to its region.
+class FigureCases {
+public:
+    FigureCases(const std::vector<WorstCaseRow> &rows, const StopToken &stop) {
+        for (const auto &r : rows) {
+            stop.throw_if_requested();
+            if (first_.find(key_of(r)) == first_.end()) first_.emplace(key_of(r), &r);
+            for (std::string_view figure : split_words(r.attains))
+                by_figure_.emplace(RowKey{r.impl, r.op, r.region + "#" + std::string(figure)}, &r);
+        }
+    }
+    // The case behind FIGURE of row KEY; without one (a worst_cases.csv of an older quatcheck), the row's first
+    // case (the worst by angle), with `exact` false.
+    const WorstCaseRow *find(const RowKey &key, const std::string &figure, bool &exact) const {
+        auto it = by_figure_.find(RowKey{key.impl, key.op, key.key + "#" + figure});
+        exact = it != by_figure_.end();
+        if (exact) return it->second;
+        auto f = first_.find(key);
+        return f == first_.end() ? nullptr : f->second;
+    }
+
+private:
+    static std::vector<std::string_view> split_words(std::string_view s) {
+        std::vector<std::string_view> out;
+        for (size_t at = 0; at < s.size();) {
+            size_t end = s.find(' ', at);
+            if (end == std::string_view::npos) end = s.size();
+            if (end > at) out.push_back(s.substr(at, end - at));
+            at = end + 1;
+        }
+        return out;
+    }
+    std::unordered_map<RowKey, const WorstCaseRow *, RowKeyHash> first_, by_figure_;
+};
+
+// The case behind FIGURE of a row of report d, as its worst_cases.csv records it.
+std::string figure_case_text(const ReportData &d, const FigureCases &cases, const SummaryRow &row,
+                             const std::string &figure) {
+    bool exact = false;
+    const WorstCaseRow *w = cases.find(key_of(row), figure, exact);
     if (!w) return "worst case: not recorded (no worst_cases.csv row)";
     return fmt::format(
-        "worst case ({}/worst_cases.csv:{}): q0=({} {} {} {}) q1=({} {} {} {}) t={} out=({} {} {} {}) "
+        "{} ({}/worst_cases.csv:{}): q0=({} {} {} {}) q1=({} {} {} {}) t={} out=({} {} {} {}) "
         "angle_err_rad={} ulp1={}; reproduce: quatcheck replay {}{}",
+        exact ? "the case behind " + figure
+              : "worst case by angle (this worst_cases.csv names no case for " + figure + ")",
         d.dir, w->line, w->q0[0], w->q0[1], w->q0[2], w->q0[3], w->q1[0], w->q1[1], w->q1[2], w->q1[3], w->t, w->out[0],
         w->out[1], w->out[2], w->out[3], num(w->angle_err_rad), num(w->ulp1), shell_quote(d.dir + "/worst_cases.csv"),
-        plugin_option_of(d, impl));
+        plugin_option_of(d, row.impl));
+}
+
+// The cases behind the regressed figures of a row (the worst by angle when only its status or non-finite count
+// regressed), one line each.
+std::string figure_cases_text(const ReportData &d, const FigureCases &cases, const SummaryRow &row,
+                              std::vector<std::string> figures) {
+    if (figures.empty()) figures.push_back("max_angle_err_rad");
+    std::string text;
+    for (const auto &f : figures) text += (text.empty() ? "" : "\n") + figure_case_text(d, cases, row, f);
+    return text;
 }
 
 void compare_accuracy(const ReportData &b, const ReportData &c, const CompareOptions &o, const StopToken &stop,
                       Comparison &out) {
     const RowIndex<SummaryRow> base_rows(b.summary, stop), cur_rows(c.summary, stop);
-    const RowIndex<WorstCaseRow> cur_worst(c.worst, stop);
+    const FigureCases cur_worst(c.worst, stop);
     std::set<std::pair<uint64_t, uint64_t>> case_counts;
     for (const auto &cur : c.summary) {
         stop.throw_if_requested();
@@ -192,10 +243,11 @@ void compare_accuracy(const ReportData &b, const ReportData &c, const CompareOpt
         }
         out.matched_rows++;
         if (base->cases != cur.cases) case_counts.insert({base->cases, cur.cases});
-        std::vector<std::string> why;
+        std::vector<std::string> why, figures;  // figures: the regressed maxima, whose cases are printed
         auto add = [&](Change ch, const char *metric, std::string bv, std::string cv, std::string note) {
             out.findings.push_back({ch, "accuracy", cur.impl, cur.op, cur.region, metric, bv, cv, note});
             if (ch == Change::regression) why.push_back(fmt::format("{} {} -> {} ({})", metric, bv, cv, note));
+            if (ch == Change::regression && std::string_view(metric).rfind("max_", 0) == 0) figures.push_back(metric);
         };
         // status: the implementation crashed, hung or wrote out of bounds (the row covers fewer cases)
         if (base->status == "ok" && cur.status != "ok")
@@ -232,7 +284,7 @@ void compare_accuracy(const ReportData &b, const ReportData &c, const CompareOpt
                 "reproduce the row: {}",
                 base->status, base->cases, base->nonfinite, num(base->max_angle_err_rad), num(ulp1(*base)), cur.status,
                 cur.cases, cur.nonfinite, num(cur.max_angle_err_rad), num(ulp1(cur)),
-                worst_case_text(c, cur_worst.find(key_of(cur)), cur.impl), reproduce_row_command(c, cur));
+                figure_cases_text(c, cur_worst, cur, figures), reproduce_row_command(c, cur));
             out.failed = true;
         }
         out.cases.push_back(tc);
