@@ -110,7 +110,7 @@ t=$(took "$t0")
 if [[ $st -eq 0 ]] && grep -q '^proc-seed-c.f64' "$tmp/h1.out"; then pass "12: a 7 s hello is accepted by default (list took $t s)"
 else fail "12: a 7 s hello: exit $st in $t s: $(head -2 "$tmp/h1.err")"; fi
 # The whole command works with it, not only the load-time check: a run starts fresh adapters too.
-"$qc" run --plugin-cmd "$adapter slowhello" "${one[@]}" --region uniform --cases 100 --out "$tmp/h2" >/dev/null 2>"$tmp/h2.err"
+"$qc" run --plugin-cmd "$adapter slowhello" "${one[@]}" --region uniform --out "$tmp/h2" >/dev/null 2>"$tmp/h2.err"
 st=$?
 [[ $st -eq 0 && "$(rows "$tmp/h2" | cut -d'|' -f2)" == ok ]] && pass "12: run with the slow adapter: ok" ||
     fail "12: run with the slow adapter: exit $st, $(rows "$tmp/h2" 2>/dev/null) $(head -2 "$tmp/h2.err")"
@@ -157,18 +157,18 @@ import json, sys
 j = json.load(open(sys.argv[1] + "/run.json"))
 v = [i["process"].get("protocol_violations") for i in j["implementations"] if "process" in i]
 v = [x for x in v if x]
-print(f"{v[0][\"violation\"]}|{v[0][\"batches\"]}|{v[0][\"largest_claimed_ns\"]}" if v else "none")' "$1"; }
+print("|".join(str(v[0][k]) for k in ("violation", "batches", "largest_claimed_ns")) if v else "none")' "$1"; }
 "$qc" run --plugin-cmd "$adapter timemax" "${one[@]}" --region uniform --region near-0 --out "$tmp/x1" >/dev/null 2>"$tmp/x1.err"
 v=$(violations "$tmp/x1")
 lines=$(grep -c 'protocol violation.*beyond the round trip' "$tmp/x1.err")
 if [[ "$v" == "library time beyond the round trip|"*"|18446744073709551615" && $lines -eq 1 ]]; then
     pass "17: run.json: $v; stderr: $(grep 'protocol violation' "$tmp/x1.err")"
 else fail "17: run.json protocol_violations '$v', $lines stderr lines: $(head -2 "$tmp/x1.err")"; fi
-# Negative controls: a healthy adapter and one claiming 1 ns (possible, if odd) have none, and say nothing.
+# Negative controls: a healthy adapter and one claiming 1 ns (possible, if odd) have none, and say nothing of it.
 for m in ok time1; do
     "$qc" run --plugin-cmd "$adapter $m" "${one[@]}" --region uniform --out "$tmp/x-$m" >/dev/null 2>"$tmp/x-$m.err"
     v=$(violations "$tmp/x-$m")
-    [[ "$v" == none && ! -s "$tmp/x-$m.err" ]] || fail "17: negative control '$m': '$v', stderr: $(head -2 "$tmp/x-$m.err")"
+    [[ "$v" == none ]] && ! grep -q 'protocol violation' "$tmp/x-$m.err" || fail "17: negative control '$m': '$v', stderr: $(head -2 "$tmp/x-$m.err")"
 done
 
 finish
