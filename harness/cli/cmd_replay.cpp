@@ -14,9 +14,8 @@ namespace {
 
 // Replays one row and prints it. `stop`: a signal during the call reads as a non-finite output (Impl::call);
 // it is not the implementation's doing, so the row is not printed and the command ends as interrupted.
-template <class T>
-bool replay_row(const Impl &impl, Op op, const WorstCaseRow &r, const std::string &file, ReferenceMode mode,
-                const StopToken &stop) {
+template <class T> bool replay_row(const Impl &impl, Op op, const WorstCaseRow &r, const std::string &file,
+                                   ReferenceMode mode, const StopToken &stop) {
     auto parse = [&](const std::string &s, const char *col, bool nonfinite = false) -> T {
         if constexpr (std::is_same_v<T, float>) return parse_hexfloat_f32(s, file, r.line, col, nonfinite);
         else return parse_hexfloat(s, file, r.line, col, nonfinite);

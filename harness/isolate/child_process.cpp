@@ -182,8 +182,7 @@ Io write_all(int fd, const char *p, size_t n, Deadline deadline, const StopToken
     return Io::ok;
 }
 
-Io read_exact(int fd, char *p, size_t n, Deadline deadline, const StopToken &stop, int pidfd, size_t *got,
-              int input) {
+Io read_exact(int fd, char *p, size_t n, Deadline deadline, const StopToken &stop, int pidfd, size_t *got, int input) {
     size_t have = 0;
     Io result = Io::ok;
     while (have < n) {

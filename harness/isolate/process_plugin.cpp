@@ -174,9 +174,10 @@ private:
             if (k < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
                 Io w = wait_fd(from, POLLIN, deadline, ctx.stop, child.pidfd);
                 if (w == Io::timeout)
-                    return fmt::format("no complete hello within {} s (a slow start? allow more with --hello-timeout "
-                                       "SECONDS)",
-                                       timeout);
+                    return fmt::format(
+                        "no complete hello within {} s (a slow start? allow more with --hello-timeout "
+                        "SECONDS)",
+                        timeout);
                 if (w == Io::interrupted) return "interrupted";
                 if (w == Io::ok) continue;
             }
@@ -205,8 +206,8 @@ struct Sent {
 struct Answer {
     EvalOutcome outcome;
     double cpu_ns = std::nan("");
-    double start_ns = 0;           // Sent::start_ns
-    uint64_t claimed_ns = 0;       // a library time beyond the round trip, refused (outcome: out-of-bounds)
+    double start_ns = 0;      // Sent::start_ns
+    uint64_t claimed_ns = 0;  // a library time beyond the round trip, refused (outcome: out-of-bounds)
 };
 
 class ProcessPool {
@@ -282,7 +283,7 @@ public:
         Adapter &a = *s.adapter;
         const size_t n = s.n, width = s.width;
         Await w{deadline(), false};
-        if (s.input_closed) input_closed(w);
+        if (s.input_closed) note_input_closed(w);
         auto fail = [&](EvalOutcome o) {
             ans.outcome = std::move(o);
             s.adapter.reset();
@@ -380,7 +381,7 @@ private:
         Adapter &a = *s.adapter;
         const Io r = write_all(a.to, p, size, deadline(), ctx_.stop, a.child.pidfd);
         if (r == Io::input_closed || r == Io::closed) s.input_closed = true;  // closed: it ended, stdin with it
-        else if (r != Io::ok) s.failed = io_fail(a, r, {}, "");                 // timeout, interrupted
+        else if (r != Io::ok) s.failed = io_fail(a, r, {}, "");               // timeout, interrupted
     }
 
     // Waiting for an answer. The adapter's stdin is watched as well as its stdout: once it has closed its
@@ -393,7 +394,7 @@ private:
         bool input_closed;
     };
     static constexpr auto kInputClosedGrace = std::chrono::milliseconds(500);
-    static void input_closed(Await &w) {
+    static void note_input_closed(Await &w) {
         w.input_closed = true;
         w.until = std::min(w.until, Clock::now() + kInputClosedGrace);
     }
@@ -401,7 +402,7 @@ private:
         for (;;) {
             const Io r = wait_fd(a.from, POLLIN, w.until, ctx_.stop, a.child.pidfd, w.input_closed ? -1 : a.to);
             if (r != Io::input_closed) return r;
-            input_closed(w);
+            note_input_closed(w);
         }
     }
     // Reads exactly n bytes of a binary answer, waiting as await_output() does; *got: how many arrived.
@@ -414,7 +415,7 @@ private:
                            w.input_closed ? -1 : a.to);
             have += k;
             if (r != Io::input_closed) break;
-            input_closed(w);
+            note_input_closed(w);
         }
         if (got) *got = have;
         return r;

@@ -217,10 +217,9 @@ nlohmann::json run_json(const RunOutput &r) {
             // Batches whose claimed library time exceeds their round trip: refused (out-of-bounds rows), and
             // left out of adapter_s, which would otherwise read as a plain 0 (issue 44 item 17).
             if (c.time_violations > 0)
-                e["process"]["protocol_violations"] = {
-                    {"violation", "library time beyond the round trip"},
-                    {"batches", c.time_violations},
-                    {"largest_claimed_ns", c.time_violation_max_ns}};
+                e["process"]["protocol_violations"] = {{"violation", "library time beyond the round trip"},
+                                                       {"batches", c.time_violations},
+                                                       {"largest_claimed_ns", c.time_violation_max_ns}};
             if (c.round_trips > 0 && counted.insert(io.impl->backend.get()).second) {
                 all.round_trips += c.round_trips;
                 all.wait_overhead_s += c.wait_overhead_s;
