@@ -98,6 +98,7 @@ void setup(CLI::App *sub, int &status) {
                                                           : replay_row<double>(*impl, *op, r, *file, mode, ctx.stop);
             differ += !same;
         }
+        ctx.stop.throw_if_requested();
         std::printf("%zu rows replayed, %zu outputs differ from the recording\n", rows.size(), differ);
         status = (*strict && differ) ? 1 : 0;
     });
