@@ -20,6 +20,7 @@
  *   time1     answer correctly but report 1 ns per batch    timemax   report 2^64-1 ns per batch
  * and right after its hello, before any batch:
  *   closestdin  close stdin and stay alive with stdout open, reading nothing, until killed
+ *   closeexit   close stdin, then exit 0
  *   slowhello   sleep $QC_TEST_HELLO_DELAY seconds (default 7) before the hello, then serve as "ok"
  * With "v2" the hello says protocol 2 and proc-seed-c also offers slerp_tau.f32 and slerp_tau.f64 (op 2): the
  * same routine with its threshold as a parameter (the arithmetic of the threshold study's acos+nlerp), for
@@ -250,6 +251,7 @@ static int serve_text(int v2, int squad, unsigned char *in, unsigned char *out) 
  * the closed stdin (a write failing with EPIPE, or a request left unread) tells quatcheck it will not answer. */
 static void stop_reading(void) {
     close(0);
+    if (is("closeexit")) exit(0);
     for (;;) pause();
 }
 
@@ -281,12 +283,12 @@ int main(int argc, char **argv) {
         fwrite(hello, 1, (size_t)(rest - hello), stdout);
         printf("wire text\n%s", rest);
         fflush(stdout);
-        if (is("closestdin")) stop_reading();
+        if (is("closestdin") || is("closeexit")) stop_reading();
         while (serve_text(v2, squad, in, out)) {}
         return 0;
     }
     write_full(hello, strlen(hello));
-    if (is("closestdin")) stop_reading();
+    if (is("closestdin") || is("closeexit")) stop_reading();
 
     uint32_t head[6];
     while (read_full(head, sizeof head)) {
