@@ -149,15 +149,15 @@ check_mode short crashed 'short answer'
 grep -q "^FAIL: ok: uniform status 'ok'" "$tmp/control.out" || fail "negative control: check_mode accepted a healthy adapter as crashed"
 
 # ---- 3. refused at load time: one line, exit 2 ----
-expect_refused() {  # REGEX COMMAND
+expect_refused() {  # REGEX COMMAND [OPTION...]
   local re="$1"
-  "$qc" list --plugin-cmd "$2" >"$tmp/r.out" 2>"$tmp/r.err"
+  "$qc" list --plugin-cmd "$2" "${@:3}" >"$tmp/r.out" 2>"$tmp/r.err"
   local rc=$?
   if [ "$rc" -ne 2 ]; then fail "--plugin-cmd '$2': exit $rc, want 2"; return; fi
   if [ "$(wc -l <"$tmp/r.err")" -ne 1 ] || ! grep -Eq "$re" "$tmp/r.err"; then fail "--plugin-cmd '$2': stderr $(cat "$tmp/r.err")"; fi
 }
 expect_refused "^quatcheck: --plugin-cmd '.*badhello': refused: hello line 3: family name is not" "$adapter badhello"
-expect_refused "refused: no complete hello within 5 s" "$adapter nohello"
+expect_refused "refused: no complete hello within 5 s \(.*--hello-timeout" "$adapter nohello" --hello-timeout 5
 expect_refused "refused: ended before its hello was complete \(exited with status 3" "$adapter exit"
 expect_refused "refused: cannot start 'no-such-adapter-xyz': No such file" "no-such-adapter-xyz"
 expect_refused "refused: hello does not start with 'quatcheck-plugin VERSION'" "echo hello"

@@ -12,8 +12,10 @@
 namespace qc::cli {
 namespace {
 
-template <class T>
-bool replay_row(const Impl &impl, Op op, const WorstCaseRow &r, const std::string &file, ReferenceMode mode) {
+// Replays one row and prints it. `stop`: a signal during the call reads as a non-finite output (Impl::call);
+// it is not the implementation's doing, so the row is not printed and the command ends as interrupted.
+template <class T> bool replay_row(const Impl &impl, Op op, const WorstCaseRow &r, const std::string &file,
+                                   ReferenceMode mode, const StopToken &stop) {
     auto parse = [&](const std::string &s, const char *col, bool nonfinite = false) -> T {
         if constexpr (std::is_same_v<T, float>) return parse_hexfloat_f32(s, file, r.line, col, nonfinite);
         else return parse_hexfloat(s, file, r.line, col, nonfinite);
@@ -39,6 +41,7 @@ bool replay_row(const Impl &impl, Op op, const WorstCaseRow &r, const std::strin
     c.t = parse(r.t, "t");
     T out[4] = {0, 0, 0, 0};
     impl.call(op, c.q0.data(), c.q1.data(), c.t, out);
+    stop.throw_if_requested();
     Comparator cmp(Format<T>::precision, mode);
     auto &[reference, metric] = cmp;
     SlerpReference ref;
@@ -71,10 +74,12 @@ void setup(CLI::App *sub, int &status) {
     add_reference_option(sub, *reference);
     sub->callback([=, &status] {
         const ReferenceMode mode = reference_mode(*reference);
-        std::vector<Impl> catalogue = load_catalogue(*plugins, command_context(*timeout_s));
+        const RunContext ctx = command_context(*timeout_s);
+        std::vector<Impl> catalogue = load_catalogue(*plugins, ctx);
         std::vector<WorstCaseRow> rows = read_worst_cases(*file);
         size_t differ = 0;
         for (const auto &r : rows) {
+            ctx.stop.throw_if_requested();  // SIGINT/SIGTERM: main() says so and exits 128 + the signal
             // No field quatcheck writes is longer than 256 bytes: an oversized one is refused, not echoed.
             for (const std::string *f : {&r.impl, &r.op, &r.region, &r.t, &r.source})
                 if (f->size() > 256)
@@ -89,10 +94,11 @@ void setup(CLI::App *sub, int &status) {
             auto op = parse_op(r.op);
             if (!op || *op == Op::squad || !impl->supports(*op))
                 throw InputError(fmt::format("{}:{}: '{}' does not support op '{}'", *file, r.line, r.impl, r.op));
-            bool same = impl->precision == Precision::f32 ? replay_row<float>(*impl, *op, r, *file, mode)
-                                                          : replay_row<double>(*impl, *op, r, *file, mode);
+            bool same = impl->precision == Precision::f32 ? replay_row<float>(*impl, *op, r, *file, mode, ctx.stop)
+                                                          : replay_row<double>(*impl, *op, r, *file, mode, ctx.stop);
             differ += !same;
         }
+        ctx.stop.throw_if_requested();
         std::printf("%zu rows replayed, %zu outputs differ from the recording\n", rows.size(), differ);
         status = (*strict && differ) ? 1 : 0;
     });

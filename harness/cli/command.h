@@ -38,7 +38,13 @@ std::vector<CommandEntry> &commands();
 // Shared options (harness/cli/options.cpp). Each is added with its validator (cli/validators.h): a bad value
 // is refused while the command line is parsed, "quatcheck: COMMAND: --flag: expected ..., got 'TEXT'", exit 2.
 constexpr long long kMaxJobs = 1024;
+// --plugin PATH.so and --plugin-cmd 'COMMAND' (both into `plugins`), and with them --hello-timeout SECONDS: how
+// long a process plugin may take to send its hello, each time an adapter starts, before it is refused (a
+// runtime loading on a busy machine); (0, 3600], default kDefaultHelloTimeout. One command runs per process:
+// the value is kept here, and command_context() hands it down (RunContext::hello_timeout_s).
+inline constexpr double kDefaultHelloTimeout = 60;
 void add_plugin_option(CLI::App *sub, std::vector<std::string> &plugins);
+double hello_timeout_s();
 // The options most commands share. A command's arguments derive from SharedArgs, and add_shared_options adds
 // the ones SharedHelp names (a help text, or true), each with its check: --seed 0 to 2^64-1 in decimal digits,
 // --jobs 0 (all cores) to kMaxJobs, --timeout as add_timeout_option, --reference fast|mpfr.
@@ -107,8 +113,8 @@ void add_reference_option(CLI::App *sub, std::string &mode);
 void add_search_max_block_option(CLI::App *sub, size_t &max_block);
 ReferenceMode reference_mode(const std::string &mode);
 // The context a command hands down to the catalogue, the studies and the report writer: the signal handlers'
-// stop token (harness/isolate/interrupt.h), `timeout_s` (--timeout where the command has it), `progress`, and
-// worker_exe and keep_child_stderr from QC_WORKER_EXE and QC_WORKER_STDERR=1.
+// stop token (harness/isolate/interrupt.h), `timeout_s` (--timeout where the command has it), `progress`,
+// --hello-timeout, and worker_exe and keep_child_stderr from QC_WORKER_EXE and QC_WORKER_STDERR=1.
 RunContext command_context(double timeout_s = 5, std::atomic<uint64_t> *progress = nullptr);
 // The negative controls' switch, QC_DAMAGE_FAST_PATH (sine_coefficient | bound_too_small | batch_lane | screen:
 // a deliberately damaged fast reference, AVX2 batch or search screen, docs/reference.md), and QC_FORCE_SCALAR=1

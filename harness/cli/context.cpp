@@ -24,6 +24,7 @@ RunContext command_context(double timeout_s, std::atomic<uint64_t> *progress) {
     RunContext ctx;
     ctx.stop = signal_stop_token();
     ctx.timeout_s = timeout_s;
+    ctx.hello_timeout_s = hello_timeout_s();  // --hello-timeout, beside --plugin-cmd
     ctx.progress = progress;
     ctx.worker_exe = env("QC_WORKER_EXE");                   // tests: the tool, when it is not this binary
     ctx.keep_child_stderr = env("QC_WORKER_STDERR") == "1";  // a child's stderr shown, to debug an adapter

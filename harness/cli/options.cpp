@@ -11,6 +11,12 @@
 
 namespace qc::cli {
 
+namespace {
+double g_hello_timeout_s = kDefaultHelloTimeout;  // --hello-timeout of the command this process runs
+}  // namespace
+
+double hello_timeout_s() { return g_hello_timeout_s; }
+
 void add_plugin_option(CLI::App *sub, std::vector<std::string> &plugins) {
     sub->add_option("--plugin", plugins,
                     "Load implementations from this shared library (repeatable). A plugin is code quatcheck "
@@ -26,6 +32,11 @@ void add_plugin_option(CLI::App *sub, std::vector<std::string> &plugins) {
            "(repeatable; words split as by a shell, no expansion), e.g. 'node impls/js/three.js'. It is code "
            "quatcheck runs: name only programs you trust.")
         ->type_name("'COMMAND ARGS...'");
+    sub->add_option("--hello-timeout", g_hello_timeout_s,
+                    "Seconds a --plugin-cmd adapter may take to start and send its hello (each time one starts) "
+                    "before it is refused; raise it for a runtime that loads slowly on a busy machine")
+        ->check(number_where([](double s) { return s > 0 && s <= 3600; }, "seconds in (0, 3600]"))
+        ->capture_default_str();
 }
 
 void add_timeout_option(CLI::App *sub, double &timeout_s, const char *help) {

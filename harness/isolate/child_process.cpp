@@ -144,18 +144,21 @@ bool write_all(int fd, const void *p, size_t n) {
     return true;
 }
 
-Io wait_fd(int fd, short events, Deadline deadline, const StopToken &stop, int pidfd) {
+Io wait_fd(int fd, short events, Deadline deadline, const StopToken &stop, int pidfd, int input) {
     for (;;) {
         if (stop.requested()) return Io::interrupted;
         auto left =
             std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now()).count();
         if (left <= 0) return Io::timeout;
-        pollfd p[2] = {{fd, events, 0}, {pidfd, POLLIN, 0}};
-        int r = ::poll(p, pidfd >= 0 ? 2 : 1, int(std::min<long long>(left, 100)));
+        // Unused slots have fd -1, which poll skips. A pipe's write end asked for no event reports POLLERR
+        // once its reader has closed it.
+        pollfd p[3] = {{fd, events, 0}, {pidfd, POLLIN, 0}, {input, 0, 0}};
+        int r = ::poll(p, 3, int(std::min<long long>(left, 100)));
         if (r > 0 && p[0].revents) return Io::ok;
-        if (r > 0 && pidfd >= 0 && p[1].revents) {
+        if (r > 0 && (p[1].revents || p[2].revents)) {
             pollfd q{fd, events, 0};
-            return ::poll(&q, 1, 0) > 0 ? Io::ok : Io::closed;
+            if (::poll(&q, 1, 0) > 0) return Io::ok;
+            return p[1].revents ? Io::closed : Io::input_closed;
         }
         if (r < 0 && errno != EINTR) return Io::closed;
     }
@@ -173,12 +176,13 @@ Io write_all(int fd, const char *p, size_t n, Deadline deadline, const StopToken
             if (Io w = wait_fd(fd, POLLOUT, deadline, stop, pidfd); w != Io::ok) return w;
             continue;
         }
-        return Io::closed;  // EPIPE: the child has gone
+        // EPIPE: the child has closed its end (it may have ended too: the caller finds out which).
+        return k < 0 && errno == EPIPE ? Io::input_closed : Io::closed;
     }
     return Io::ok;
 }
 
-Io read_exact(int fd, char *p, size_t n, Deadline deadline, const StopToken &stop, int pidfd, size_t *got) {
+Io read_exact(int fd, char *p, size_t n, Deadline deadline, const StopToken &stop, int pidfd, size_t *got, int input) {
     size_t have = 0;
     Io result = Io::ok;
     while (have < n) {
@@ -189,7 +193,7 @@ Io read_exact(int fd, char *p, size_t n, Deadline deadline, const StopToken &sto
         }
         if (k < 0 && errno == EINTR) continue;
         if (k < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
-            if (Io w = wait_fd(fd, POLLIN, deadline, stop, pidfd); w != Io::ok) {
+            if (Io w = wait_fd(fd, POLLIN, deadline, stop, pidfd, input); w != Io::ok) {
                 result = w;
                 break;
             }

@@ -73,15 +73,21 @@ bool write_all(int fd, const void *p, size_t n);
 
 // I/O on a non-blocking descriptor with a deadline. Io::closed: end of file, an error, or (pidfd >= 0) the
 // child has ended while a process it started still holds the pipe open, so that no end of file would ever
-// come (after one last look: bytes written before the end still count).
-enum class Io { ok, timeout, interrupted, closed };
+// come (after one last look: bytes written before the end still count). Io::input_closed: the child has
+// closed its end of the pipe this process writes to (a write failed with EPIPE, or the pipe named by
+// `input` while waiting to read): it reads nothing more, though it may still be running and writing.
+enum class Io { ok, timeout, interrupted, closed, input_closed };
 using Deadline = std::chrono::steady_clock::time_point;
 // Waits for `events` (POLLIN, POLLOUT) on fd until the deadline; polls in slices of 100 ms so that a stop
-// request is noticed. Io::ok: ready, or hung up (the read or write that follows says which).
-Io wait_fd(int fd, short events, Deadline deadline, const StopToken &stop, int pidfd = -1);
+// request is noticed. Io::ok: ready, or hung up (the read or write that follows says which). `input` (>= 0):
+// the write end of the child's stdin pipe, watched too: when the child closes its end (and fd is not ready
+// after one last look) the wait returns Io::input_closed.
+Io wait_fd(int fd, short events, Deadline deadline, const StopToken &stop, int pidfd = -1, int input = -1);
+// Io::input_closed when a write fails with EPIPE.
 Io write_all(int fd, const char *p, size_t n, Deadline deadline, const StopToken &stop, int pidfd = -1);
-// Reads exactly n bytes; *got says how many arrived (for a short answer's message).
-Io read_exact(int fd, char *p, size_t n, Deadline deadline, const StopToken &stop, int pidfd, size_t *got = nullptr);
+// Reads exactly n bytes; *got says how many arrived (for a short answer's message). `input` as for wait_fd.
+Io read_exact(int fd, char *p, size_t n, Deadline deadline, const StopToken &stop, int pidfd, size_t *got = nullptr,
+              int input = -1);
 
 // Idle child processes of one backend, reused across batches: take() hands out an idle one (nullptr when
 // none is idle: the caller starts a fresh one), give() returns one that answered its batch correctly. A

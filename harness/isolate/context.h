@@ -1,7 +1,7 @@
 // What a command hands down to the studies, the runner and the evaluation backends besides its options:
 // the stop token, the per-batch timeout of out-of-process implementations and the progress counter. The CLI
 // builds one per command (harness/cli: command_context()); nothing below it reads process-wide settings,
-// environment variables (scripts/check_layers.py refuses getenv below harness/cli) or the signal flag directly. A default RunContext never stops, waits 5 s per batch and shows no progress.
+// environment variables (scripts/check_layers.py refuses getenv below harness/cli) or the signal flag directly. A default RunContext never stops, waits 5 s per batch (60 s for an adapter's hello) and shows no progress.
 #pragma once
 
 #include <atomic>
@@ -55,6 +55,7 @@ private:
 struct RunContext {
     StopToken stop;                             // polled by long loops and by waits on worker processes
     double timeout_s = 5;                       // per batch of an out-of-process implementation (--timeout)
+    double hello_timeout_s = 60;                // for a process plugin's hello, at each start (--hello-timeout)
     std::atomic<uint64_t> *progress = nullptr;  // when set, advanced as cases complete (the progress line)
     // The program run as `PROGRAM worker` for isolated implementations; empty: this executable. The CLI sets it
     // from QC_WORKER_EXE; tests set it, their own binary not being the tool.

@@ -73,6 +73,9 @@ struct BackendCounters {
     uint64_t round_trips = 0;
     double round_trip_s = 0, wait_s = 0, self_s = 0, adapter_cpu_s = 0;
     double wait_overhead_s = 0, adapter_overhead_s = 0;
+    // Answers whose reported library time exceeds their round trip (a protocol violation: each such batch
+    // failed as out-of-bounds, and its time is in none of the figures above), and the largest time claimed.
+    uint64_t time_violations = 0, time_violation_max_ns = 0;
 };
 
 // A batch an out-of-process backend has sent and not yet answered (EvalBackend::start_records()).

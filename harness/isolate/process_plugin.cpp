@@ -148,7 +148,8 @@ private:
     double cpu_mark_ = 0;
 
     std::string read_hello(std::string &hello, const RunContext &ctx) {
-        const double timeout = std::max(5.0, ctx.timeout_s);  // node may load slowly
+        // Its own deadline, not --timeout's: a runtime such as node may load slowly on a busy machine.
+        const double timeout = ctx.hello_timeout_s;
         auto deadline = Clock::now() + std::chrono::milliseconds(long(1000 * timeout));
         hello.clear();
         char buf[4096];
@@ -172,7 +173,11 @@ private:
             if (k < 0 && errno == EINTR) continue;
             if (k < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
                 Io w = wait_fd(from, POLLIN, deadline, ctx.stop, child.pidfd);
-                if (w == Io::timeout) return fmt::format("no complete hello within {} s", timeout);
+                if (w == Io::timeout)
+                    return fmt::format(
+                        "no complete hello within {} s (a slow start? allow more with --hello-timeout "
+                        "SECONDS)",
+                        timeout);
                 if (w == Io::interrupted) return "interrupted";
                 if (w == Io::ok) continue;
             }
@@ -192,6 +197,7 @@ struct Sent {
     uint32_t seq = 0;
     size_t n = 0, width = 8;
     EvalOutcome failed;         // status != ok: it never reached the adapter
+    bool input_closed = false;  // the adapter had closed its stdin: the request was not (wholly) written
     double start_ns = 0;        // spent starting a new adapter for it (its start-up, not the round trip's cost)
     Clock::time_point sent_at;  // just before the request was written: the library's time lies within
 };
@@ -200,7 +206,8 @@ struct Sent {
 struct Answer {
     EvalOutcome outcome;
     double cpu_ns = std::nan("");
-    double start_ns = 0;  // Sent::start_ns
+    double start_ns = 0;      // Sent::start_ns
+    uint64_t claimed_ns = 0;  // a library time beyond the round trip, refused (outcome: out-of-bounds)
 };
 
 class ProcessPool {
@@ -238,8 +245,7 @@ public:
             const std::string req =
                 encode_text_request(s.seq, family, op.name, width, in, n, kEvalRecord, op.fields, op.per_case);
             s.sent_at = Clock::now();
-            if (Io r = write_all(a.to, req.data(), req.size(), deadline(), ctx_.stop, a.child.pidfd); r != Io::ok)
-                s.failed = io_fail(a, r, "the adapter stopped reading its input");
+            write_request(s, req.data(), req.size());
             return s;
         }
         std::vector<char> req(kRequestHeader + n * op.per_case * width);
@@ -260,8 +266,7 @@ public:
             }
         }
         s.sent_at = Clock::now();
-        if (Io r = write_all(a.to, req.data(), req.size(), deadline(), ctx_.stop, a.child.pidfd); r != Io::ok)
-            s.failed = io_fail(a, r, "the adapter stopped reading its input");
+        write_request(s, req.data(), req.size());
         return s;
     }
 
@@ -277,7 +282,8 @@ public:
         }
         Adapter &a = *s.adapter;
         const size_t n = s.n, width = s.width;
-        const auto until = deadline();
+        Await w{deadline(), false};
+        if (s.input_closed) note_input_closed(w);
         auto fail = [&](EvalOutcome o) {
             ans.outcome = std::move(o);
             s.adapter.reset();
@@ -298,10 +304,9 @@ public:
                 }
                 if (k < 0 && errno == EINTR) continue;
                 Io r = Io::closed;
-                if (k < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
-                    r = wait_fd(a.from, POLLIN, until, ctx_.stop, a.child.pidfd);
+                if (k < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) r = await_output(a, w);
                 if (r == Io::ok) continue;
-                return fail(io_fail(a, r,
+                return fail(io_fail(a, r, w,
                                     answer.lines() == 0
                                         ? "the adapter ended without answering"
                                         : fmt::format("short answer: {} of {} lines", answer.lines(), n + 1)));
@@ -313,9 +318,8 @@ public:
             return finish(s, ans, self);
         }
         uint32_t rh[6] = {};
-        if (Io r = read_exact(a.from, reinterpret_cast<char *>(rh), kReplyHeader, until, ctx_.stop, a.child.pidfd);
-            r != Io::ok)
-            return fail(io_fail(a, r, "the adapter ended without answering"));
+        if (Io r = read_answer(a, reinterpret_cast<char *>(rh), kReplyHeader, w); r != Io::ok)
+            return fail(io_fail(a, r, w, "the adapter ended without answering"));
         if (rh[0] != kReplyMagic)
             return violation(fmt::format("the answer does not start with QCR1 (got 0x{:08x})", rh[0]));
         if (rh[1] != s.seq)
@@ -324,8 +328,8 @@ public:
         if (rh[3] != 0) return violation(fmt::format("reserved field is {}, not 0", rh[3]));
         std::vector<char> body(n * kOutputsPerCase * width);
         size_t got = 0;
-        if (Io r = read_exact(a.from, body.data(), body.size(), until, ctx_.stop, a.child.pidfd, &got); r != Io::ok)
-            return fail(io_fail(a, r, fmt::format("short answer: {} of {} output bytes", got, body.size())));
+        if (Io r = read_answer(a, body.data(), body.size(), w, &got); r != Io::ok)
+            return fail(io_fail(a, r, w, fmt::format("short answer: {} of {} output bytes", got, body.size())));
         // Bytes beyond the answer belong to this batch: left in the pipe, they would be read as the next
         // batch's answer and blame it.
         if (int more = unread(a); more > 0) return violation(fmt::format("{} more bytes after its answer", more));
@@ -352,6 +356,7 @@ private:
         Adapter &a = *s.adapter;
         const auto wall = std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - s.sent_at).count();
         if (self > uint64_t(std::max<int64_t>(0, wall))) {
+            ans.claimed_ns = self;
             ans.outcome =
                 kill(a, EvalStatus::out_of_bounds,
                      fmt::format("protocol violation: it reports {} ns in its library for a round trip of {} ns", self,
@@ -368,6 +373,54 @@ private:
 
     Clock::time_point deadline() const { return Clock::now() + std::chrono::milliseconds(long(1000 * ctx_.timeout_s)); }
 
+    // Writes a request. A write that fails because the adapter has closed its stdin (EPIPE) does not decide
+    // the batch's outcome by itself: receive() waits for the adapter's answer or end as it does when the
+    // adapter closes its stdin after the request was written, so that both orders of the same race give the
+    // same status and detail (issue 44 item 7).
+    void write_request(Sent &s, const char *p, size_t size) {
+        Adapter &a = *s.adapter;
+        const Io r = write_all(a.to, p, size, deadline(), ctx_.stop, a.child.pidfd);
+        if (r == Io::input_closed || r == Io::closed) s.input_closed = true;  // closed: it ended, stdin with it
+        else if (r != Io::ok) s.failed = io_fail(a, r, {}, "");               // timeout, interrupted
+    }
+
+    // Waiting for an answer. The adapter's stdin is watched as well as its stdout: once it has closed its
+    // stdin it reads no more requests, so the wait is cut to kInputClosedGrace (within the batch's
+    // deadline), time enough for an adapter that is ending to end (its end, or a last answer, is then read as
+    // usual); one still running when the grace is over has stopped serving (io_fail: crashed, a fixed
+    // detail), not timed out. A full --timeout is never spent on a pipe known to be broken.
+    struct Await {
+        Clock::time_point until;
+        bool input_closed;
+    };
+    static constexpr auto kInputClosedGrace = std::chrono::milliseconds(500);
+    static void note_input_closed(Await &w) {
+        w.input_closed = true;
+        w.until = std::min(w.until, Clock::now() + kInputClosedGrace);
+    }
+    Io await_output(Adapter &a, Await &w) const {
+        for (;;) {
+            const Io r = wait_fd(a.from, POLLIN, w.until, ctx_.stop, a.child.pidfd, w.input_closed ? -1 : a.to);
+            if (r != Io::input_closed) return r;
+            note_input_closed(w);
+        }
+    }
+    // Reads exactly n bytes of a binary answer, waiting as await_output() does; *got: how many arrived.
+    Io read_answer(Adapter &a, char *p, size_t n, Await &w, size_t *got = nullptr) const {
+        size_t have = 0;
+        Io r;
+        for (;;) {
+            size_t k = 0;
+            r = read_exact(a.from, p + have, n - have, w.until, ctx_.stop, a.child.pidfd, &k,
+                           w.input_closed ? -1 : a.to);
+            have += k;
+            if (r != Io::input_closed) break;
+            note_input_closed(w);
+        }
+        if (got) *got = have;
+        return r;
+    }
+
     // Bytes waiting in the adapter's output (0 when none, or unknown).
     static int unread(const Adapter &a) {
         int n = 0;
@@ -375,14 +428,23 @@ private:
     }
 
     // Stops the adapter (it has failed; `dying`: it closed its pipe, so say how it ended) and says why.
-    EvalOutcome kill(Adapter &a, EvalStatus st, std::string detail) const {
-        std::string how = a.stop(st == EvalStatus::crashed);
+    EvalOutcome kill(Adapter &a, EvalStatus st, std::string detail, bool dying) const {
+        std::string how = a.stop(dying);
         EvalOutcome o;
         o.status = st;
-        o.detail = how.empty() || st != EvalStatus::crashed ? detail : fmt::format("{} ({})", detail, how);
+        o.detail = how.empty() ? detail : fmt::format("{} ({})", detail, how);
         return o;
     }
-    EvalOutcome io_fail(Adapter &a, Io r, const std::string &what) const {
+    EvalOutcome kill(Adapter &a, EvalStatus st, std::string detail) const {
+        return kill(a, st, std::move(detail), st == EvalStatus::crashed);
+    }
+    // The failure of a wait for the answer (`what`: what an end of its output means at this point).
+    EvalOutcome io_fail(Adapter &a, Io r, const Await &w, const std::string &what) const {
+        // Its stdin closed and, after the grace, neither an answer nor its end: it has stopped serving. Killed
+        // without waiting to see how it ends, so the detail is the same however soon it would have.
+        if (r == Io::timeout && w.input_closed)
+            return kill(a, EvalStatus::crashed, "the adapter closed its stdin without answering (it reads no requests)",
+                        false);
         if (r == Io::timeout) return kill(a, EvalStatus::timeout, fmt::format("no answer within {} s", ctx_.timeout_s));
         if (r == Io::interrupted) return kill(a, EvalStatus::interrupted, "interrupted");
         return kill(a, EvalStatus::crashed, what);
@@ -463,6 +525,8 @@ public:
         c.adapter_cpu_s = double(cpu_ns_.load()) * 1e-9;
         c.wait_overhead_s = double(wait_over_ns_.load()) * 1e-9;
         c.adapter_overhead_s = double(cpu_over_ns_.load()) * 1e-9;
+        c.time_violations = time_violations_.load();
+        c.time_violation_max_ns = time_violation_max_ns_.load();
         return c;
     }
 
@@ -535,12 +599,17 @@ private:
             cpu_ns_ += uint64_t(a.cpu_ns);
             cpu_over_ns_ += uint64_t(std::max(0.0, a.cpu_ns - self));
         }
+        if (a.claimed_ns > 0) {
+            time_violations_++;
+            uint64_t was = time_violation_max_ns_.load();
+            while (a.claimed_ns > was && !time_violation_max_ns_.compare_exchange_weak(was, a.claimed_ns)) {}
+        }
     }
 
     std::shared_ptr<ProcessPool> pool_;
     unsigned family_;
     std::atomic<uint64_t> starts_{0}, start_ns_{0}, round_trips_{0}, round_trip_ns_{0}, wait_ns_{0}, self_ns_{0},
-        cpu_ns_{0}, wait_over_ns_{0}, cpu_over_ns_{0};
+        cpu_ns_{0}, wait_over_ns_{0}, cpu_over_ns_{0}, time_violations_{0}, time_violation_max_ns_{0};
 };
 
 // A family's functions as a worker reports a shared-library plugin's (eval.h's FunctionBit).

@@ -13,6 +13,7 @@
 #include <bit>
 #include <chrono>
 #include <cstdint>
+#include <cstdio>
 #include <map>
 #include <memory>
 #include <ctime>
@@ -258,6 +259,12 @@ nlohmann::json run_json(const RunOutput &r) {
                                 {"adapter_cpu_s", c.adapter_cpu_s},
                                 {"wait_overhead_s", c.wait_overhead_s},
                                 {"adapter_overhead_s", c.adapter_overhead_s}};
+            // Batches whose claimed library time exceeds their round trip: refused (out-of-bounds rows), and
+            // left out of adapter_s, which would otherwise read as a plain 0 (issue 44 item 17).
+            if (c.time_violations > 0)
+                e["process"]["protocol_violations"] = {{"violation", "library time beyond the round trip"},
+                                                       {"batches", c.time_violations},
+                                                       {"largest_claimed_ns", c.time_violation_max_ns}};
             if (c.round_trips > 0 && counted.insert(io.impl->backend.get()).second) {
                 all.round_trips += c.round_trips;
                 all.wait_overhead_s += c.wait_overhead_s;
@@ -340,6 +347,17 @@ void write_run_report(const RunOutput &r, ReportDir &dir, bool leaderboard) {
     dir.write("worst_cases.csv", worst);
     dir.write("error_curve.csv", error_curve_csv(r));
     dir.write("run.json", run_json(r).dump(2) + "\n");
+    // One line per process-plugin family that claimed an impossible library time (its backend, once).
+    std::set<const EvalBackend *> told;
+    for (const auto &io : r.plan.selected)
+        if (io.impl->backend && told.insert(io.impl->backend.get()).second)
+            if (BackendCounters c = io.impl->backend->counters(); c.time_violations > 0)
+                std::fprintf(stderr,
+                             "quatcheck: %s: protocol violation: its adapter claimed a library time beyond the round "
+                             "trip (up to %llu ns) in %llu batches; those rows are out-of-bounds and run.json's "
+                             "adapter_s leaves them out\n",
+                             io.impl->family.c_str(), (unsigned long long)c.time_violation_max_ns,
+                             (unsigned long long)c.time_violations);
     if (!leaderboard) return;
     ReportTables known;
     known.summary = std::move(summary);

@@ -7,7 +7,7 @@
  * Families: proc-seed-c (slerp.f32, slerp.f64: the seed 000 C slerp, as impls/seed/seed_c.cpp) and
  * proc-nlerp (nlerp.f32, nlerp.f64: as impls/seed/nlerp.cpp). MODE (default "ok") misbehaves on the first
  * batch holding a case with t > 0.75 ("the trigger"):
- *   crash     raise SIGSEGV            hang      sleep forever          garbage   answer with a wrong magic
+ *   crash     raise SIGSEGV            hang      sleep forever (see hang())   garbage   answer with a wrong magic
  *   seq       echo the wrong sequence  count     announce one output too few
  *   short     send half of the outputs, then exit 0
  *   badhello  send a hello with an invalid family name     nohello  send no hello at all
@@ -18,6 +18,10 @@
  * and on every batch, whatever its cases:
  *   single    raise SIGSEGV on a batch of exactly one case (batches of two or more are answered correctly)
  *   time1     answer correctly but report 1 ns per batch    timemax   report 2^64-1 ns per batch
+ * and right after its hello, before any batch:
+ *   closestdin  close stdin and stay alive with stdout open, reading nothing, until killed
+ *   closeexit   close stdin, then exit 0
+ *   slowhello   sleep $QC_TEST_HELLO_DELAY seconds (default 7) before the hello, then serve as "ok"
  * With "v2" the hello says protocol 2 and proc-seed-c also offers slerp_tau.f32 and slerp_tau.f64 (op 2): the
  * same routine with its threshold as a parameter (the arithmetic of the threshold study's acos+nlerp), for
  * `quatcheck threshold --impl proc-seed-c`; the modes misbehave on its batches the same way.
@@ -123,6 +127,14 @@ static void nlerp_f64(const double q0[4], const double q1[4], double t, double o
 
 static int is(const char *m) { return strcmp(mode, m) == 0; }
 
+/* hang: sleep until killed, first creating the file $QC_TEST_HANG_MARK (if set), so that a test can signal
+ * quatcheck while it is known to be waiting for this batch's answer. */
+static void hang(void) {
+    const char *mark = getenv("QC_TEST_HANG_MARK");
+    if (mark) close(open(mark, O_WRONLY | O_CREAT, 0644));
+    for (;;) pause();
+}
+
 /* The values per case of an op (0 slerp, 1 nlerp, 2 slerp_tau, 3 squad, 4 squad_setup). */
 static unsigned stride_of(unsigned op) { return op == 2 ? 10 : op == 3 ? 17 : op == 4 ? 12 : 9; }
 
@@ -214,8 +226,7 @@ static int serve_text(int v2, int squad, unsigned char *in, unsigned char *out) 
     unsigned lines = n;
     if (trigger) {
         if (is("crash")) raise(SIGSEGV);
-        if (is("hang"))
-            for (;;) pause();
+        if (is("hang")) hang();
         if (is("garbage")) printf("junk %u %u %llu\n", seq, n, ns);
         if (is("seq")) seq++;
         if (is("count")) n--;
@@ -236,6 +247,14 @@ static int serve_text(int v2, int squad, unsigned char *in, unsigned char *out) 
     return 1;
 }
 
+/* closestdin: the adapter stops reading its requests but keeps running with its stdout open, so that only
+ * the closed stdin (a write failing with EPIPE, or a request left unread) tells quatcheck it will not answer. */
+static void stop_reading(void) {
+    close(0);
+    if (is("closeexit")) exit(0);
+    for (;;) pause();
+}
+
 int main(int argc, char **argv) {
     if (argc > 1) mode = argv[1];
     int v2 = 0, text = 0, squad = 0;
@@ -244,6 +263,10 @@ int main(int argc, char **argv) {
     if (is("exit")) return 3;
     if (is("nohello"))
         for (;;) pause();
+    if (is("slowhello")) { /* a runtime that loads slowly on a busy machine (node under load) */
+        const char *delay = getenv("QC_TEST_HELLO_DELAY");
+        sleep(delay ? (unsigned)atoi(delay) : 7u);
+    }
     const char *hello = is("badhello")
                             ? "quatcheck-plugin 1\nlibrary quatcheck-c-adapter 1.0\nfamily proc.seed slerp.f32\nend\n"
                         : squad ? "quatcheck-plugin 3\nlibrary quatcheck-c-adapter 1.0\n"
@@ -260,10 +283,12 @@ int main(int argc, char **argv) {
         fwrite(hello, 1, (size_t)(rest - hello), stdout);
         printf("wire text\n%s", rest);
         fflush(stdout);
+        if (is("closestdin") || is("closeexit")) stop_reading();
         while (serve_text(v2, squad, in, out)) {}
         return 0;
     }
     write_full(hello, strlen(hello));
+    if (is("closestdin") || is("closeexit")) stop_reading();
 
     uint32_t head[6];
     while (read_full(head, sizeof head)) {
@@ -289,8 +314,7 @@ int main(int argc, char **argv) {
         size_t body = (size_t)n * 4 * width;
         if (trigger) {
             if (is("crash")) raise(SIGSEGV);
-            if (is("hang"))
-                for (;;) pause();
+            if (is("hang")) hang();
             if (is("garbage")) reply[0] = 0x6b6e756a;
             if (is("seq")) reply[1] = seq + 1;
             if (is("count")) reply[2] = n - 1;
