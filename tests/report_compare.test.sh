@@ -66,7 +66,7 @@ for s in suites:
     for c in f:
         fe = c.find("failure")
         assert fe.get("message") and fe.get("type") == "regression"
-        assert "worst case (" in fe.text and "q0=(" in fe.text and "quatcheck replay" in fe.text, fe.text
+        assert ("the case behind " in fe.text or "worst case by angle" in fe.text) and "q0=(" in fe.text and "quatcheck replay" in fe.text, fe.text
 assert int(root.get("tests")) == total and int(root.get("failures")) == failures
 assert failures >= 3, failures
 print(f"junit.xml: {total} testcases, {failures} failures")

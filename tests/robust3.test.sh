@@ -48,8 +48,10 @@ PY
 
 # ---- 6. an adapter that fails only on one-case requests ----
 # (a) the worst cases re-evaluated alone (a shard has no search; one worst case per row): the row is marked.
-"$qc" run --plugin-cmd "$adapter single" "${one[@]}" --region uniform --cases 200 --worst-k 1 --shard 1/2 \
-    --out "$tmp/s1" >/dev/null 2>"$tmp/s1.err"
+# (The re-evaluation holds the worst case and the cases behind the row's other maxima, issue 38: up to 4
+# cases; 256 cases a shard of two samples in whole chunks, so only the re-evaluation sends so few.)
+QC_TEST_FAIL_AT_MOST=4 "$qc" run --plugin-cmd "$adapter single" "${one[@]}" --region uniform --cases 256 --worst-k 1 \
+    --shard 1/2 --out "$tmp/s1" >/dev/null 2>"$tmp/s1.err"
 r=$(rows "$tmp/s1")
 if [[ "$r" == uniform\|crashed\|*SIGSEGV*worst\ case* ]] && ok_with_nan "$tmp/s1" >/dev/null; then pass "6: re-evaluation fails: $r"
 else fail "6: the worst-case re-evaluation failed, yet: '$r'; $(ok_with_nan "$tmp/s1")"; fi

@@ -30,6 +30,53 @@ RunOptions small(int jobs) {
     o.jobs = jobs;
     return o;
 }
+// Issue 38 item 1: every maximum summary.csv prints has its case in worst_cases.csv (the `attains` column), and
+// that case, re-measured, scores the printed figure. Negative control: the worst case by angle does not score
+// max_ulp1 on every row (the figure would otherwise have had its case already).
+TEST(Run, EveryPrintedMaximumHasItsCase) {
+    auto cat = load_catalogue({});
+    RunOptions o = small(1);
+    o.impl_filters = {"seed-c", "recipe-rtm", "recipe-filament", "broken-noflip"};
+    RunOutput r = run(o, cat);
+    const std::vector<SummaryRow> summary = summary_rows(r);
+    const std::vector<WorstCaseRow> rows = worst_case_rows(r);
+    size_t checked = 0, angle_first_differs = 0;
+    for (const SummaryRow &s : summary) {
+        auto attained = [&](const std::string &figure) -> const WorstCaseRow * {
+            for (const auto &w : rows)
+                if (w.impl == s.impl && w.op == s.op && w.region == s.region &&
+                    (" " + w.attains + " ").find(" " + figure + " ") != std::string::npos)
+                    return &w;
+            return nullptr;
+        };
+        const std::pair<const char *, double> figures[] = {{"max_angle_err_rad", s.max_angle_err_rad},
+                                                           {"max_ulp", s.max_ulp},
+                                                           {"max_ulp1", s.max_ulp1.value_or(0)},
+                                                           {"max_norm_err_ulp1", s.max_norm_err_ulp1}};
+        for (auto [figure, value] : figures) {
+            if (!(value > 0)) continue;
+            const WorstCaseRow *w = attained(figure);
+            ASSERT_NE(w, nullptr) << s.impl << " " << s.region << " " << figure;
+            const std::string f = figure;
+            const double got = f == "max_angle_err_rad" ? w->angle_err_rad
+                               : f == "max_ulp"         ? w->ulp
+                               : f == "max_ulp1"        ? w->ulp1
+                                                        : w->norm_err_ulp1;
+            EXPECT_EQ(as_written(got), value) << s.impl << " " << s.region << " " << figure;
+            checked++;
+        }
+        const WorstCaseRow *first = nullptr;
+        for (const auto &w : rows)
+            if (w.impl == s.impl && w.op == s.op && w.region == s.region) {
+                first = &w;
+                break;
+            }
+        if (first && s.max_ulp1 && as_written(first->ulp1) != *s.max_ulp1) angle_first_differs++;
+    }
+    EXPECT_GT(checked, 4 * summary.size() / 2);
+    EXPECT_GT(angle_first_differs, 0u);  // the worst by angle alone would have printed another ulp1
+}
+
 }  // namespace
 
 TEST(Run, SameSeedGivesByteIdenticalCsvsForAnyJobCount) {
@@ -147,7 +194,10 @@ TEST(Run, WorstCasesReplayFromTheirCsv) {
         out.commit();
     }
     auto rows = read_worst_cases((dir / "worst_cases.csv").string());
-    EXPECT_EQ(rows.size(), 25u * 5u * 2u);  // per row: the 5 worst sampled cases and the search's 5
+    // Per row: the 5 worst sampled cases, the search's 5, and the cases behind the other maxima (issue 38).
+    EXPECT_GE(rows.size(), 25u * 5u * 2u);
+    EXPECT_EQ(std::count_if(rows.begin(), rows.end(), [](const WorstCaseRow &w) { return w.source == "search"; }),
+              25 * 5);
     for (const char *f : {"summary.csv", "worst_cases.csv", "error_curve.csv", "run.json"})
         EXPECT_TRUE(std::filesystem::exists(dir / f)) << f;
     // No staging folder left behind.
@@ -163,7 +213,7 @@ TEST(Run, WorstCaseRowsEqualFreshEnginesCaseByCase) {
     auto cat = load_catalogue({});
     RunOutput r = run(small(1), cat);
     const std::vector<WorstCaseRow> rows = worst_case_rows(r);
-    ASSERT_EQ(rows.size(), 25u * 5u * 2u);
+    ASSERT_GE(rows.size(), 25u * 5u * 2u);
     auto precision_of = [&](const std::string &name) {
         for (const Impl &i : cat)
             if (i.name == name) return i.precision;
