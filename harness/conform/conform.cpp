@@ -232,8 +232,8 @@ std::string quat_text(const std::array<double, 4> &q, Precision p, bool round) {
     std::string values, bits;
     for (size_t i = 0; i < 4; i++) {
         const double x = round && p == Precision::f32 ? double(float(q[i])) : q[i];
-        values += (i ? ", " : "") + fmt::format("{:a}", x);
-        bits += (i ? " " : "") + bits_of(x, p);
+        values += fmt::format("{}{:a}", i ? ", " : "", x);
+        bits += fmt::format("{}{}", i ? " " : "", bits_of(x, p));
     }
     return fmt::format("({})\n              bits {}", values, bits);
 }

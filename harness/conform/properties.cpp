@@ -658,7 +658,7 @@ bool call_specs(const Property &prop, const CaseValues &c, Precision p, std::vec
 
 std::string hex_list(const double *v, size_t n) {
     std::string s;
-    for (size_t i = 0; i < n; i++) s += (i ? "," : "") + fmt::format("{:a}", v[i]);
+    for (size_t i = 0; i < n; i++) s += fmt::format("{}{:a}", i ? "," : "", v[i]);
     return s;
 }
 
@@ -726,7 +726,7 @@ std::string format_calls(const std::vector<CallRecord> &calls) {
 std::string failed_calls(const std::vector<CallRecord> &calls) {
     std::string s;
     for (const CallRecord &r : calls)
-        if (r.failed()) s += (s.empty() ? "" : " ") + r.label;
+        if (r.failed()) s += fmt::format("{}{}", s.empty() ? "" : " ", r.label);
     return s;
 }
 

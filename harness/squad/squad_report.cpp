@@ -43,7 +43,7 @@ std::string reproduce(const SquadResult &r, const Impl *impl, TrackRegion region
 
 std::string hex_list(const double *v, size_t n) {
     std::string s;
-    for (size_t i = 0; i < n; i++) s += (i ? "," : "") + hexfloat(v[i]);
+    for (size_t i = 0; i < n; i++) s += fmt::format("{}{}", i ? "," : "", hexfloat(v[i]));
     return s;
 }
 
@@ -58,7 +58,7 @@ std::pair<std::string, std::string> c1_calls(const SquadResult &r, const Impl *i
     for (auto [name, side] : {std::pair{"left", &d.left}, std::pair{"right", &d.right}}) {
         const std::string label = fmt::format("{}(segment={},t={})", name, side->segment, side->t);
         const bool fail = !(side->err <= tol);
-        if (fail) failed += (failed.empty() ? "" : " ") + label;
+        if (fail) failed += fmt::format("{}{}", failed.empty() ? "" : " ", label);
         calls += fmt::format("{}call={} t={} out={} expected={} omega={} omega_ref={} err={} tol={} unit=rel verdict={}",
                              calls.empty() ? "" : "; ", label, hexfloat(side->t), hex_list(side->out.data(), 4),
                              hex_list(side->expected.data(), 4), hex_list(side->omega.data(), 3),
