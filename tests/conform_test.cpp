@@ -288,8 +288,8 @@ TEST(ConformExplain, EndpointsNamesTheSideAndTheValueReturned) {
     EXPECT_EQ(broken.calls[1].t, 1.0);
     EXPECT_TRUE(broken.calls[1].failed());
     for (size_t k = 0; k < 4; k++) {
-        EXPECT_EQ(broken.calls[1].out[k], c[4 + k]);                     // what it returned: q1 as given
-        EXPECT_NEAR(broken.calls[1].expected[k], -c[4 + k], 1e-15);      // what was expected: -q1
+        EXPECT_EQ(broken.calls[1].out[k], c[4 + k]);                 // what it returned: q1 as given
+        EXPECT_NEAR(broken.calls[1].expected[k], -c[4 + k], 1e-15);  // what was expected: -q1
     }
     EXPECT_EQ(failed_calls(broken.calls), "op(q0,q1,1)");
     EXPECT_NE(failed_call_line(broken.calls).find("op(q0,q1,1) at t = 0x1p+0 returned (-0x1p-1, "), std::string::npos)
@@ -323,8 +323,8 @@ TEST(ConformExplain, EveryPropertyExplainsItsCallsAndTheColumnParses) {
             EXPECT_EQ(parsed[k][7].second, r.calls[k].failed() ? "fail" : "pass");
         }
         // The property failed on the counterexample, so some call broke its own budget.
-        EXPECT_FALSE(failed_calls(r.calls).empty()) << r.impl->name << " " << r.property->name << ": "
-                                                   << format_calls(r.calls);
+        EXPECT_FALSE(failed_calls(r.calls).empty())
+            << r.impl->name << " " << r.property->name << ": " << format_calls(r.calls);
     }
     EXPECT_TRUE(explained.count("shortest-arc"));
     EXPECT_TRUE(explained.count("threshold-continuity"));
@@ -371,7 +371,8 @@ TEST(ConformExplain, PortablePluginWords) {
     EXPECT_EQ(split_command(w[1]), (V{"python3", cwd + "/adapter.py", "-v", "fast", cwd + "/lib dir/x.so"})) << w[1];
     EXPECT_EQ(split_command(portable_plugin_words(process_plugin_spec("./bin/adapter ok"), cwd)[1]),
               (V{cwd + "/bin/adapter", "ok"}));
-    EXPECT_EQ(portable_plugin_words(process_plugin_spec("node  /x/three.js"), cwd), (V{"--plugin-cmd", "node  /x/three.js"}));
+    EXPECT_EQ(portable_plugin_words(process_plugin_spec("node  /x/three.js"), cwd),
+              (V{"--plugin-cmd", "node  /x/three.js"}));
     EXPECT_EQ(portable_plugin_args({"lib dir/x.so"}, cwd), " --plugin '" + cwd + "/lib dir/x.so'");
     std::filesystem::remove_all(cwd);
 }

@@ -247,16 +247,14 @@ std::string budget_text(const CallRecord &r) {
 std::string explain_calls_text(const std::vector<CallRecord> &calls, Precision p) {
     std::string s;
     for (const CallRecord &r : calls) {
-        s += fmt::format("  call {}: {}  error {}\n", r.label, r.failed() ? "FAIL" : "pass",
-                         budget_text(r));
+        s += fmt::format("  call {}: {}  error {}\n", r.label, r.failed() ? "FAIL" : "pass", budget_text(r));
         s += fmt::format("    q0        {}\n", quat_text(r.q0, p, false));
         s += fmt::format("    q1        {}\n", quat_text(r.q1, p, false));
         s += fmt::format("    t         {:a}  bits {}\n", r.t, bits_of(r.t, p));
         s += fmt::format("    output    {}\n", quat_text(r.out, p, false));
         s += fmt::format("    reference {}\n", quat_text(r.expected, p, true));
         s += fmt::format("              (the exact value rounded to {}; output - reference in ulp1:", to_string(p));
-        for (size_t i = 0; i < 4; i++)
-            s += fmt::format(" {}", num((r.out[i] - r.expected[i]) / precision_eps(p)));
+        for (size_t i = 0; i < 4; i++) s += fmt::format(" {}", num((r.out[i] - r.expected[i]) / precision_eps(p)));
         s += ")\n";
     }
     return s;

@@ -30,8 +30,8 @@ struct ConformRow {
     const Property *property = nullptr;
     Verdict verdict = Verdict::skip;
     uint64_t cases = 0;
-    CaseOutcome worst;          // the case with the largest measured / tolerance
-    CaseValues counterexample;  // fail/known: the shrunk failing case; pass: the worst case
+    CaseOutcome worst;              // the case with the largest measured / tolerance
+    CaseValues counterexample;      // fail/known: the shrunk failing case; pass: the worst case
     std::vector<CallRecord> calls;  // fail/known (and check_case): the counterexample's calls, explained
     std::string known_why;
 };

@@ -746,8 +746,7 @@ std::vector<std::vector<std::pair<std::string, std::string>>> parse_calls(const 
             }
             if (word.empty()) continue;
             const size_t eq = word.find('=');
-            if (eq == std::string::npos || eq == 0)
-                throw UsageError(fmt::format("calls: '{}' is not key=value", word));
+            if (eq == std::string::npos || eq == 0) throw UsageError(fmt::format("calls: '{}' is not key=value", word));
             rec.emplace_back(word.substr(0, eq), word.substr(eq + 1));
             word.clear();
         }

@@ -50,8 +50,7 @@ std::string hex_list(const double *v, size_t n) {
 // The failed_call and calls cells of a c1 row (the format of conformance.csv's calls column): the two sides of
 // the worst key, each held to half the tolerance (the jump is at most the sum of the sides' errors).
 std::pair<std::string, std::string> c1_calls(const SquadResult &r, const Impl *impl, const SquadRow &worst) {
-    const SquadKeyDetail d =
-        squad_key_detail(r.options, *impl, worst.region, worst.worst_c1_track, worst.worst_c1_key);
+    const SquadKeyDetail d = squad_key_detail(r.options, *impl, worst.region, worst.worst_c1_track, worst.worst_c1_key);
     if (!d.found) return {};
     const double tol = c1_tolerance(impl->precision) / 2;
     std::string failed, calls;
@@ -59,10 +58,11 @@ std::pair<std::string, std::string> c1_calls(const SquadResult &r, const Impl *i
         const std::string label = fmt::format("{}(segment={},t={})", name, side->segment, side->t);
         const bool fail = !(side->err <= tol);
         if (fail) failed += fmt::format("{}{}", failed.empty() ? "" : " ", label);
-        calls += fmt::format("{}call={} t={} out={} expected={} omega={} omega_ref={} err={} tol={} unit=rel verdict={}",
-                             calls.empty() ? "" : "; ", label, hexfloat(side->t), hex_list(side->out.data(), 4),
-                             hex_list(side->expected.data(), 4), hex_list(side->omega.data(), 3),
-                             hex_list(side->omega_ref.data(), 3), num(side->err), num(tol), fail ? "fail" : "pass");
+        calls +=
+            fmt::format("{}call={} t={} out={} expected={} omega={} omega_ref={} err={} tol={} unit=rel verdict={}",
+                        calls.empty() ? "" : "; ", label, hexfloat(side->t), hex_list(side->out.data(), 4),
+                        hex_list(side->expected.data(), 4), hex_list(side->omega.data(), 3),
+                        hex_list(side->omega_ref.data(), 3), num(side->err), num(tol), fail ? "fail" : "pass");
     }
     return {failed, calls};
 }

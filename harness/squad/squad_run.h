@@ -98,8 +98,8 @@ std::vector<const Impl *> select_squad_impls(const std::vector<Impl> &catalogue,
 struct SquadKeySide {
     size_t segment = 0;
     double t = 0;
-    std::array<double, 4> out{};       // the implementation's own curve at (segment, t), as returned
-    std::array<double, 4> expected{};  // the reference curve there (nearest double; the sign nearest out)
+    std::array<double, 4> out{};                 // the implementation's own curve at (segment, t), as returned
+    std::array<double, 4> expected{};            // the reference curve there (nearest double; the sign nearest out)
     std::array<double, 3> omega{}, omega_ref{};  // rad per unit t, world frame (implementation, reference)
     double err = 0;  // |omega - omega_ref| / mean(|omega-|, |omega+|): this side's share of the jump
 };
