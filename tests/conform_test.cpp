@@ -3,6 +3,9 @@
 // simple cases, and the CLI's exit status and CSV follow the conventions.
 #include "conform/conform.h"
 #include "run_binary.h"
+#include "isolate/process_plugin.h"
+#include "tables/schemas.h"
+#include "tables/table.h"
 
 #include <gtest/gtest.h>
 
@@ -172,23 +175,19 @@ TEST(Conform, EveryReproduceCommandReproducesItsVerdict) {
     std::ifstream in(out + "/conformance.csv");
     std::string line;
     std::getline(in, line);
-    EXPECT_EQ(line, "impl,op,property,verdict,cases,tolerance,worst,counterexample,reproduce");
+    EXPECT_EQ(line, "impl,op,property,verdict,cases,tolerance,worst,counterexample,reproduce,failed_call,calls");
+    const Table t = read_table_file(tables::conformance, out + "/conformance.csv");
     size_t checked = 0;
-    while (std::getline(in, line)) {
-        // The reproduce command is the last field, quoted when it holds commas (it never does) or quotes.
-        size_t q = line.rfind(",quatcheck conform ");
-        std::string verdict;
-        {
-            std::stringstream ss(line);
-            std::string f;
-            for (int i = 0; i < 4 && std::getline(ss, f, ','); i++) verdict = f;
-        }
+    for (size_t i = 0; i < t.size(); i++) {
+        const std::string verdict = t.text(i, "verdict"), cmd = t.text(i, "reproduce");
         if (verdict == "skip") {
-            EXPECT_EQ(q, std::string::npos);
+            EXPECT_EQ(cmd, "");
             continue;
         }
-        ASSERT_NE(q, std::string::npos) << line;
-        std::string cmd = line.substr(q + 1);
+        ASSERT_EQ(cmd.rfind("quatcheck conform ", 0), 0u) << cmd;
+        // Failed and known rows name their failing calls; passing rows explain nothing.
+        EXPECT_EQ(t.text(i, "calls").empty(), verdict == "pass") << cmd;
+        EXPECT_EQ(t.text(i, "failed_call").empty(), verdict == "pass") << cmd << " " << t.text(i, "calls");
         auto [st, printed] = quatcheck(cmd.substr(std::string("quatcheck ").size()) + " 2>&1");
         EXPECT_NE(printed.find(": " + verdict + " "), std::string::npos) << cmd << "\n -> " << printed;
         EXPECT_EQ(st, verdict == "fail" ? 1 : 0) << cmd;
@@ -263,4 +262,119 @@ TEST(Conform, ToleranceIsDerivedPerPrecision) {
     EXPECT_DOUBLE_EQ(f32.accuracy_budget(M_PI / 2), 2 * (16 + 3) * 0x1p-23);
     EXPECT_DOUBLE_EQ(f64.accuracy_budget(0), 2 * (16 * 0x1p-52 + std::sqrt(6 * 0x1p-52)));
     EXPECT_NEAR(f64.accuracy_budget(0.1), 2 * (16 + 3 / std::sin(0.1)) * 0x1p-52, 1e-30);
+}
+
+// Issue 38 item 2: an endpoints failure names the end that broke (t = 0 or t = 1) and what the routine returned
+// there. broken-end-noflip returns q1 unflipped at t = 1 only; the seed (negative control) fails no call, and
+// broken-swapped-weights fails at both ends.
+TEST(ConformExplain, EndpointsNamesTheSideAndTheValueReturned) {
+    auto cat = load_catalogue({});
+    const Property &endpoints = *find_property("endpoints");
+    // q0 the identity, q1 on the far side (q0.q1 = -1/2): the short arc reaches -q1 at t = 1.
+    const CaseValues c = {1, 0, 0, 0, -0.5, std::sqrt(0.75), 0, 0, 0.5};
+    auto row_of = [&](const char *name) {
+        for (const Impl &i : cat)
+            if (i.name == name) return check_case(i, Op::slerp, endpoints, c, ReferenceMode::fast);
+        ADD_FAILURE() << name;
+        return ConformRow{};
+    };
+    ConformRow broken = row_of("broken-end-noflip.f64");
+    EXPECT_EQ(broken.verdict, Verdict::fail);
+    ASSERT_EQ(broken.calls.size(), 2u);
+    EXPECT_EQ(broken.calls[0].label, "op(q0,q1,0)");
+    EXPECT_EQ(broken.calls[0].t, 0.0);
+    EXPECT_FALSE(broken.calls[0].failed());
+    EXPECT_EQ(broken.calls[1].label, "op(q0,q1,1)");
+    EXPECT_EQ(broken.calls[1].t, 1.0);
+    EXPECT_TRUE(broken.calls[1].failed());
+    for (size_t k = 0; k < 4; k++) {
+        EXPECT_EQ(broken.calls[1].out[k], c[4 + k]);                 // what it returned: q1 as given
+        EXPECT_NEAR(broken.calls[1].expected[k], -c[4 + k], 1e-15);  // what was expected: -q1
+    }
+    EXPECT_EQ(failed_calls(broken.calls), "op(q0,q1,1)");
+    EXPECT_NE(failed_call_line(broken.calls).find("op(q0,q1,1) at t = 0x1p+0 returned (-0x1p-1, "), std::string::npos)
+        << failed_call_line(broken.calls);
+    ConformRow seed = row_of("seed-c.f64");
+    EXPECT_EQ(seed.verdict, Verdict::pass);
+    EXPECT_EQ(failed_calls(seed.calls), "");
+    EXPECT_EQ(failed_call_line(seed.calls), "");
+    EXPECT_EQ(failed_calls(row_of("broken-swapped-weights.f64").calls), "op(q0,q1,0) op(q0,q1,1)");
+}
+
+// Every property of the table explains its calls, and the calls column parses back to the same records.
+TEST(ConformExplain, EveryPropertyExplainsItsCallsAndTheColumnParses) {
+    auto cat = load_catalogue({});
+    ConformOptions opt;
+    opt.jobs = 2;
+    auto rows = conform(select_impls(cat, {"broken-noflip", "broken-needle-zero", "broken-matrix-lerp"}, {}), opt);
+    std::set<std::string> explained;
+    for (const auto &r : rows) {
+        if (r.verdict != Verdict::fail) continue;
+        ASSERT_FALSE(r.calls.empty()) << r.impl->name << " " << r.property->name;
+        explained.insert(r.property->name);
+        const auto parsed = parse_calls(format_calls(r.calls));
+        ASSERT_EQ(parsed.size(), r.calls.size());
+        for (size_t k = 0; k < parsed.size(); k++) {
+            ASSERT_EQ(parsed[k].size(), 8u) << format_calls(r.calls);
+            EXPECT_EQ(parsed[k][0], (std::pair<std::string, std::string>{"call", r.calls[k].label}));
+            EXPECT_EQ(std::strtod(parsed[k][1].second.c_str(), nullptr), r.calls[k].t);
+            EXPECT_EQ(parsed[k][2].first, "out");
+            const double out0 = std::strtod(parsed[k][2].second.c_str(), nullptr);
+            if (std::isnan(r.calls[k].out[0])) EXPECT_TRUE(std::isnan(out0)) << parsed[k][2].second;
+            else EXPECT_EQ(out0, r.calls[k].out[0]);
+            EXPECT_EQ(parsed[k][7].second, r.calls[k].failed() ? "fail" : "pass");
+        }
+        // The property failed on the counterexample, so some call broke its own budget.
+        EXPECT_FALSE(failed_calls(r.calls).empty())
+            << r.impl->name << " " << r.property->name << ": " << format_calls(r.calls);
+    }
+    EXPECT_TRUE(explained.count("shortest-arc"));
+    EXPECT_TRUE(explained.count("threshold-continuity"));
+    EXPECT_TRUE(explained.count("unit"));
+    EXPECT_THROW(parse_calls("call=x t"), UsageError);
+    EXPECT_THROW(parse_calls("t=1 call=x"), UsageError);
+}
+
+TEST(ConformExplain, BitPatterns) {
+    EXPECT_EQ(bits_of(1.0, Precision::f64), "0x3ff0000000000000");
+    EXPECT_EQ(bits_of(1.0, Precision::f32), "0x3f800000");
+    EXPECT_EQ(bits_of(-0.0, Precision::f32), "0x80000000");
+    std::vector<CallRecord> calls(1);
+    calls[0].label = "op(q0,q1,t)";
+    calls[0].out = {0.5, 0, 0, 0};
+    calls[0].expected = {1, 0, 0, 0};
+    calls[0].err = 2, calls[0].tol = 1, calls[0].unit = "ulp1";
+    const std::string text = explain_calls_text(calls, Precision::f64);
+    EXPECT_NE(text.find("output    (0x1p-1, 0x0p+0, 0x0p+0, 0x0p+0)\n              bits 0x3fe0000000000000 "),
+              std::string::npos)
+        << text;
+    EXPECT_NE(text.find("reference (0x1p+0, 0x0p+0, 0x0p+0, 0x0p+0)\n              bits 0x3ff0000000000000 "),
+              std::string::npos)
+        << text;
+    EXPECT_NE(text.find("FAIL  error 2 ulp1 > 1 ulp1"), std::string::npos) << text;
+}
+
+// Issue 38 item 3: the plugin words of a reproduce command name every file by an absolute path, so the command
+// runs from any working directory; words that are not files, and commands that need no change, are kept.
+TEST(ConformExplain, PortablePluginWords) {
+    const std::string cwd = tmpdir("portable");
+    std::filesystem::create_directories(cwd + "/lib dir");
+    std::ofstream(cwd + "/adapter.py") << "";
+    std::ofstream(cwd + "/lib dir/x.so") << "";
+    using V = std::vector<std::string>;
+    EXPECT_EQ(portable_plugin_words("lib dir/x.so", cwd), (V{"--plugin", cwd + "/lib dir/x.so"}));
+    EXPECT_EQ(portable_plugin_words("./lib dir/../lib dir/x.so", cwd), (V{"--plugin", cwd + "/lib dir/x.so"}));
+    EXPECT_EQ(portable_plugin_words("/abs/x.so", cwd), (V{"--plugin", "/abs/x.so"}));
+    // The program when it holds a '/', an argument naming an existing file; not a bare program, not an option,
+    // not a word that names no file.
+    const V w = portable_plugin_words(process_plugin_spec("python3 adapter.py -v fast 'lib dir/x.so'"), cwd);
+    ASSERT_EQ(w.size(), 2u);
+    EXPECT_EQ(w[0], "--plugin-cmd");
+    EXPECT_EQ(split_command(w[1]), (V{"python3", cwd + "/adapter.py", "-v", "fast", cwd + "/lib dir/x.so"})) << w[1];
+    EXPECT_EQ(split_command(portable_plugin_words(process_plugin_spec("./bin/adapter ok"), cwd)[1]),
+              (V{cwd + "/bin/adapter", "ok"}));
+    EXPECT_EQ(portable_plugin_words(process_plugin_spec("node  /x/three.js"), cwd),
+              (V{"--plugin-cmd", "node  /x/three.js"}));
+    EXPECT_EQ(portable_plugin_args({"lib dir/x.so"}, cwd), " --plugin '" + cwd + "/lib dir/x.so'");
+    std::filesystem::remove_all(cwd);
 }

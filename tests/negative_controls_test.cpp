@@ -22,6 +22,7 @@ const Control kControls[] = {
     {"broken-noflip", "shortest-arc"},
     {"broken-acos-unclamped", "finite"},
     {"broken-swapped-weights", "endpoints"},
+    {"broken-end-noflip", "endpoints"},  // only at t = 1 (tests/conform_explain.test.sh)
     {"broken-unnormalised-fallback", "unit"},
     {"broken-nlerp-as-slerp", "constant-speed"},
     {"broken-single-arc", "constant-speed"},

@@ -136,9 +136,43 @@ TEST(SquadDriver, SeedSignFlipIsAKnownDeviationAndBrokenIsNot) {
     for (const Impl *i : r.selected)
         EXPECT_EQ(c1_verdict(r, i, "c1-sign-flip"), i->group == "broken" ? "fail" : "known") << i->name;
     std::string csv = squad_conformance_csv(r);
-    EXPECT_NE(csv.find("impl,op,property,verdict,cases,tolerance,worst,counterexample,reproduce\n"), std::string::npos);
+    EXPECT_NE(csv.find("impl,op,property,verdict,cases,tolerance,worst,counterexample,reproduce,failed_call,calls\n"),
+              std::string::npos);
     EXPECT_NE(csv.find("broken-squad.f64,squad,c1-sign-flip,fail,"), std::string::npos);
     EXPECT_NE(csv.find("--region sign-flip --track"), std::string::npos);
+}
+
+// Issue 38: a failed c1 verdict names the side of the key that broke it, with the calls there. The details are
+// the run's: evaluated again, the key's jump is the row's worst jump; the failing side's share is above half
+// the tolerance, and the seed's passing keys (negative control) have no failing side.
+TEST(SquadDriver, FailedC1NamesTheSideAndTheCalls) {
+    std::vector<Impl> catalogue = load_catalogue({});
+    SquadOptions opt;
+    opt.impl_filters = {"seed-squad.f64", "broken-squad.f64"};
+    opt.regions = {TrackRegion::random};
+    opt.tracks = 8;
+    SquadResult r = run_squad(opt, catalogue);
+    ASSERT_EQ(r.rows.size(), 2u);
+    for (const SquadRow &row : r.rows) {
+        const SquadKeyDetail d = squad_key_detail(opt, *row.impl, row.region, row.worst_c1_track, row.worst_c1_key);
+        ASSERT_TRUE(d.found) << row.impl->name;
+        EXPECT_EQ(d.jump, row.worst_judged_c1) << row.impl->name;
+        EXPECT_EQ(d.left.segment + 1, d.right.segment);
+        EXPECT_EQ(d.left.t, 1.0);
+        EXPECT_EQ(d.right.t, 0.0);
+        EXPECT_LE(d.jump, (d.left.err + d.right.err) * (1 + 1e-9) + 1e-12) << row.impl->name;
+        const double half = c1_tolerance(Precision::f64) / 2;
+        const bool broken = row.impl->group == "broken";
+        EXPECT_EQ(broken, d.left.err > half || d.right.err > half) << row.impl->name;
+    }
+    const std::string csv = squad_conformance_csv(r);
+    EXPECT_NE(csv.find("broken-squad.f64,squad,c1,fail,"), std::string::npos) << csv;
+    EXPECT_NE(csv.find("unit=rel verdict=fail"), std::string::npos) << csv;
+    EXPECT_NE(csv.find("omega_ref="), std::string::npos) << csv;
+    EXPECT_EQ(csv.find("seed-squad.f64,squad,c1,pass,") == std::string::npos, false) << csv;
+    // the pass row explains nothing: it ends with its two empty cells
+    const size_t at = csv.find("seed-squad.f64,squad,c1,pass,");
+    EXPECT_EQ(csv.substr(csv.find('\n', at) - 2, 2), ",,") << csv;
 }
 
 TEST(SquadDriver, OutputDoesNotDependOnThreadsAndTrackReproduces) {

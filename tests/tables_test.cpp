@@ -69,7 +69,8 @@ TEST(Tables, ReaderBoundsTheLineLength) {
 void round_trip(const qc::Schema &schema, const std::string &verdict) {
     qc::CsvWriter w(schema);
     w.row({std::string("impl"), std::string("slerp"), std::string("p"), verdict, uint64_t(3), std::string("1e-9"), 0.5,
-           std::string("x=1"), std::string("quatcheck conform")});
+           std::string("x=1"), std::string("quatcheck conform"), std::string("op(q0,q1,1)"),
+           std::string("call=op(q0,q1,1) t=0x1p+0")});
     auto t = qc::read_table(schema, schema.file, w.text());
     ASSERT_EQ(t.size(), 1u);
     EXPECT_EQ(t.text(0, "verdict"), verdict);

@@ -10,6 +10,8 @@
 
 #include <fmt/format.h>
 
+#include <filesystem>
+
 namespace qc::cli {
 namespace {
 
@@ -18,12 +20,6 @@ struct ConformArgs : SharedArgs {
     long long cases = 300;
     std::string one_case;
 };
-
-std::string plugin_args(const std::vector<std::string> &plugins) {
-    std::string s;
-    for (const auto &p : plugins) s += " " + plugin_spec_label(p);
-    return s;
-}
 
 int replay_case(const ConformArgs &a, const std::vector<Impl> &catalogue) {
     if (a.impls.size() != 1 || a.ops.size() != 1 || a.properties.size() != 1)
@@ -42,6 +38,8 @@ int replay_case(const ConformArgs &a, const std::vector<Impl> &catalogue) {
                 prop->name.c_str(), to_string(row.verdict), num(row.worst.measured).c_str(),
                 num(row.worst.tolerance).c_str(), prop->tolerance.c_str(), format_case(c).c_str(),
                 row.known_why.empty() ? "" : "  known: ", row.known_why.c_str());
+    // Everything needed to reproduce the failure by hand: per call its inputs, output and reference, with bits.
+    std::fputs(explain_calls_text(row.calls, impl->precision).c_str(), stdout);
     return row.verdict == Verdict::fail ? 1 : 0;
 }
 
@@ -60,17 +58,22 @@ int conform_command(const ConformArgs &a) {
     if (selected.empty()) throw UsageError("conform: the selection has no implementation supporting the requested ops");
     ReportDir dir(a.out, ctx.stop);  // fails early when the folder is not writable
     std::vector<ConformRow> rows = conform(selected, opt, ctx);
-    dir.write("conformance.csv", conformance_csv(rows, plugin_args(a.plugins)));
+    // Absolute plugin paths: the reproduce commands run as printed from any working directory.
+    const std::string cwd = std::filesystem::current_path().string();
+    dir.write("conformance.csv", conformance_csv(rows, portable_plugin_args(a.plugins, cwd)));
     dir.commit();
     size_t counts[4] = {0, 0, 0, 0};
     for (const auto &r : rows) counts[size_t(r.verdict)]++;
     std::fprintf(stderr,
                  "quatcheck conform: %zu rows: %zu pass, %zu fail, %zu known, %zu skip; report in %s/conformance.csv\n",
                  rows.size(), counts[0], counts[1], counts[2], counts[3], a.out.c_str());
-    for (const auto &r : rows)
-        if (r.verdict == Verdict::fail)
-            std::fprintf(stderr, "  fail: %s %s %s  worst %s (tolerance %s)\n", r.impl->name.c_str(), to_string(r.op),
-                         r.property->name.c_str(), num(r.worst.measured).c_str(), num(r.worst.tolerance).c_str());
+    for (const auto &r : rows) {
+        if (r.verdict != Verdict::fail) continue;
+        const std::string why = failed_call_line(r.calls);  // the call that broke the promise
+        std::fprintf(stderr, "  fail: %s %s %s  worst %s (tolerance %s)%s%s\n", r.impl->name.c_str(), to_string(r.op),
+                     r.property->name.c_str(), num(r.worst.measured).c_str(), num(r.worst.tolerance).c_str(),
+                     why.empty() ? "" : "; counterexample: ", why.c_str());
+    }
     return counts[size_t(Verdict::fail)] ? 1 : 0;
 }
 

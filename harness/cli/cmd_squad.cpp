@@ -3,6 +3,8 @@
 // squad_summary.csv, squad_worst_cases.csv and squad_conformance.csv (property c1). Exit 1 when c1 fails.
 #include "cli/command.h"
 #include "cli/validators.h"
+#include "conform/conform.h"
+#include "isolate/process_plugin.h"
 #include "report/report_dir.h"
 #include "squad/squad_report.h"
 #include "squad/squad_run.h"
@@ -11,6 +13,7 @@
 #include <fmt/format.h>
 
 #include <climits>
+#include <filesystem>
 
 namespace qc::cli {
 namespace {
@@ -34,6 +37,13 @@ int squad_command(const SquadArgs &a) {
     opt.worst_k = a.worst_k;
     const RunContext ctx = command_context();
     std::vector<Impl> catalogue = load_catalogue(a.plugins, ctx);
+    // The reproduce commands load each plugin by absolute paths: they run as printed from any working directory.
+    const std::string cwd = std::filesystem::current_path().string();
+    for (const auto &spec : a.plugins) {
+        std::string command;
+        const std::string origin = is_process_plugin_spec(spec, &command) ? command : spec;
+        opt.plugin_words[origin] = portable_plugin_words(spec, cwd);
+    }
     // Every track of a region is kept until the region is summed up (harness/squad/squad_run.cpp): per query
     // (kTrackKeys - 1 segments of 8) its angle errors and output for each implementation of the precision,
     // and while one implementation is summed up its errors and a ranking entry: about 200 bytes per query and

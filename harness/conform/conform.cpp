@@ -1,4 +1,5 @@
 #include "conform/conform.h"
+#include "isolate/process_plugin.h"
 #include "quatcheck/names.h"
 #include "run/parallel.h"
 
@@ -8,6 +9,8 @@
 #include <fmt/format.h>
 
 #include <atomic>
+#include <bit>
+#include <filesystem>
 #include <thread>
 
 namespace qc {
@@ -66,6 +69,7 @@ ConformRow run_task(CheckContext &cx, const Impl &impl, Op op, const Property &p
         row.counterexample = r.worst_case;
         row.verdict = r.worst.pass() ? Verdict::pass : Verdict::fail;
         finish_verdict(row);
+        if (row.verdict != Verdict::pass) row.calls = explain_case(cx, impl, op, prop, row.counterexample);
         return row;
     }
     auto check = [&](const CaseValues &c) { return prop.check(cx, impl, op, c); };
@@ -105,6 +109,7 @@ ConformRow run_task(CheckContext &cx, const Impl &impl, Op op, const Property &p
     }
     row.verdict = failed ? Verdict::fail : Verdict::pass;
     finish_verdict(row);
+    if (failed) row.calls = explain_case(cx, impl, op, prop, row.counterexample);  // fail or known
     return row;
 }
 
@@ -150,6 +155,7 @@ ConformRow check_case(const Impl &impl, Op op, const Property &prop, const CaseV
     row.counterexample = c;
     row.verdict = row.worst.pass() ? Verdict::pass : Verdict::fail;
     finish_verdict(row);
+    row.calls = explain_case(cx, impl, op, prop, c);
     return row;
 }
 
@@ -167,9 +173,103 @@ std::string conformance_csv(const std::vector<ConformRow> &rows, const std::stri
         std::string tol = measured ? fmt::format("{} [{}]", num(r.worst.tolerance), r.property->tolerance) : "";
         w.row({r.impl->name, std::string(to_string(r.op)), r.property->name, std::string(to_string(r.verdict)),
                uint64_t(r.cases), tol, measured ? Cell(r.worst.measured) : Cell(),
-               measured ? format_case(r.counterexample) : std::string(), reproduce_command(r, plugin_args)});
+               measured ? format_case(r.counterexample) : std::string(), reproduce_command(r, plugin_args),
+               failed_calls(r.calls), format_calls(r.calls)});
     }
     return w.text();
+}
+
+namespace {
+
+// PATH made absolute against cwd (lexically: no symbolic link is resolved, nothing need exist).
+std::string absolute_against(const std::string &path, const std::string &cwd) {
+    std::filesystem::path p(path);
+    if (p.is_absolute()) return path;
+    return (std::filesystem::path(cwd) / p).lexically_normal().string();
+}
+
+bool names_file(const std::string &word, const std::string &cwd) {
+    std::error_code ec;
+    return !word.empty() && word[0] != '/' && std::filesystem::exists(std::filesystem::path(cwd) / word, ec);
+}
+
+}  // namespace
+
+std::vector<std::string> portable_plugin_words(const std::string &spec, const std::string &cwd) {
+    std::string command;
+    if (!is_process_plugin_spec(spec, &command)) return {"--plugin", absolute_against(spec, cwd)};
+    std::vector<std::string> words;
+    try {
+        words = split_command(command);
+    } catch (const std::exception &) {
+        return {"--plugin-cmd", command};  // not loadable as given either: repeated as given
+    }
+    bool changed = false;
+    for (size_t i = 0; i < words.size(); i++) {
+        const std::string &w = words[i];
+        const bool path = i == 0 ? w.find('/') != std::string::npos && w[0] != '/' : w[0] != '-' && names_file(w, cwd);
+        if (!path) continue;
+        words[i] = absolute_against(w, cwd);
+        changed = true;
+    }
+    return {"--plugin-cmd", changed ? shell_join(words) : command};
+}
+
+std::string portable_plugin_args(const std::vector<std::string> &specs, const std::string &cwd) {
+    std::string s;
+    for (const auto &spec : specs) s += " " + shell_join(portable_plugin_words(spec, cwd));
+    return s;
+}
+
+std::string bits_of(double x, Precision p) {
+    if (p == Precision::f32) return fmt::format("0x{:08x}", std::bit_cast<uint32_t>(float(x)));
+    return fmt::format("0x{:016x}", std::bit_cast<uint64_t>(x));
+}
+
+namespace {
+
+std::string quat_text(const std::array<double, 4> &q, Precision p, bool round) {
+    std::string values, bits;
+    for (size_t i = 0; i < 4; i++) {
+        const double x = round && p == Precision::f32 ? double(float(q[i])) : q[i];
+        values += fmt::format("{}{:a}", i ? ", " : "", x);
+        bits += fmt::format("{}{}", i ? " " : "", bits_of(x, p));
+    }
+    return fmt::format("({})\n              bits {}", values, bits);
+}
+
+std::string budget_text(const CallRecord &r) {
+    return fmt::format("{} {} {} {} {}", num(r.err), r.unit, r.failed() ? ">" : "<=", num(r.tol), r.unit);
+}
+
+}  // namespace
+
+std::string explain_calls_text(const std::vector<CallRecord> &calls, Precision p) {
+    std::string s;
+    for (const CallRecord &r : calls) {
+        s += fmt::format("  call {}: {}  error {}\n", r.label, r.failed() ? "FAIL" : "pass", budget_text(r));
+        s += fmt::format("    q0        {}\n", quat_text(r.q0, p, false));
+        s += fmt::format("    q1        {}\n", quat_text(r.q1, p, false));
+        s += fmt::format("    t         {:a}  bits {}\n", r.t, bits_of(r.t, p));
+        s += fmt::format("    output    {}\n", quat_text(r.out, p, false));
+        s += fmt::format("    reference {}\n", quat_text(r.expected, p, true));
+        s += fmt::format("              (the exact value rounded to {}; output - reference in ulp1:", to_string(p));
+        for (size_t i = 0; i < 4; i++) s += fmt::format(" {}", num((r.out[i] - r.expected[i]) / precision_eps(p)));
+        s += ")\n";
+    }
+    return s;
+}
+
+std::string failed_call_line(const std::vector<CallRecord> &calls) {
+    for (const CallRecord &r : calls) {
+        if (!r.failed()) continue;
+        auto q = [](const std::array<double, 4> &v) {
+            return fmt::format("({:a}, {:a}, {:a}, {:a})", v[0], v[1], v[2], v[3]);
+        };
+        return fmt::format("{} at t = {:a} returned {}, expected {}: {}", r.label, r.t, q(r.out), q(r.expected),
+                           budget_text(r));
+    }
+    return {};
 }
 
 }  // namespace qc

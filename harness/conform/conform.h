@@ -30,8 +30,9 @@ struct ConformRow {
     const Property *property = nullptr;
     Verdict verdict = Verdict::skip;
     uint64_t cases = 0;
-    CaseOutcome worst;          // the case with the largest measured / tolerance
-    CaseValues counterexample;  // fail/known: the shrunk failing case; pass: the worst case
+    CaseOutcome worst;              // the case with the largest measured / tolerance
+    CaseValues counterexample;      // fail/known: the shrunk failing case; pass: the worst case
+    std::vector<CallRecord> calls;  // fail/known (and check_case): the counterexample's calls, explained
     std::string known_why;
 };
 
@@ -45,10 +46,29 @@ std::vector<ConformRow> conform(const std::vector<ImplOp> &selected, const Confo
 // One case of one property (what `quatcheck conform --case` replays): verdict pass, fail or known.
 ConformRow check_case(const Impl &impl, Op op, const Property &property, const CaseValues &c, ReferenceMode mode);
 
-// conformance.csv: impl,op,property,verdict,cases,tolerance,worst,counterexample,reproduce.
+// conformance.csv: impl,op,property,verdict,cases,tolerance,worst,counterexample,reproduce,failed_call,calls.
 // plugin_args: the --plugin options to repeat in the reproduce commands, shell-quoted (tables/quote.h), each
-// with a space in front.
+// with a space in front (portable_plugin_args).
 std::string conformance_csv(const std::vector<ConformRow> &rows, const std::string &plugin_args);
 std::string reproduce_command(const ConformRow &row, const std::string &plugin_args);
+
+// What `conform --case` prints after its verdict line, as LLVM libc's MPFR matcher explains an error: the
+// input, then per call its inputs, t, the output and the reference (rounded to the format), each component as
+// a hexfloat and its bit pattern (16 hex digits for f64, 8 for f32), its error and budget, and the verdict.
+std::string explain_calls_text(const std::vector<CallRecord> &calls, Precision p);
+// One line for a failed row: the first failed call, what it returned and what was expected, e.g.
+// "op(q0,q1,1) returned (0x1p-1, ...), expected (0x1p+0, ...): 48.7 ulp1 > 16 ulp1". "" when none failed.
+std::string failed_call_line(const std::vector<CallRecord> &calls);
+// The bit pattern of x in the format p, "0x" and 16 (f64) or 8 (f32) hex digits.
+std::string bits_of(double x, Precision p);
+
+// The words that load a plugin list entry (the vector --plugin and --plugin-cmd fill) again from any working
+// directory: {"--plugin", ABSOLUTE_PATH}; {"--plugin-cmd", COMMAND} where every word of COMMAND that names an
+// existing file relative to the working directory (the program only when it holds a '/', as the shell looks a
+// bare name up in PATH; an argument when it does not start with '-') is made absolute. Other words are kept;
+// the command is kept verbatim when no word changes. `cwd` is the working directory the paths are relative to.
+std::vector<std::string> portable_plugin_words(const std::string &spec, const std::string &cwd);
+// The same for a whole list, shell-quoted, each entry's words with a space in front (the plugin_args above).
+std::string portable_plugin_args(const std::vector<std::string> &specs, const std::string &cwd);
 
 }  // namespace qc

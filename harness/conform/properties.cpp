@@ -2,6 +2,7 @@
 
 #include "isolate/eval.h"
 #include "regions/regions.h"
+#include "tables/table.h"
 
 #include <fmt/format.h>
 
@@ -608,6 +609,154 @@ const Property *find_property(const std::string &name) {
     for (const auto &p : properties())
         if (p.name == name) return &p;
     return nullptr;
+}
+
+// ---- counterexamples explained ----
+
+namespace {
+
+enum class CallKind { finite, endpoint, unit, single, relation };
+
+struct CallSpec {
+    const char *label;
+    std::array<double, 4> q0, q1;
+    double t;
+};
+
+// The calls a property makes on case c, and how each is judged; false for an unknown property or size.
+bool call_specs(const Property &prop, const CaseValues &c, Precision p, std::vector<CallSpec> &specs, CallKind &kind) {
+    if (c.size() != prop.arity) return false;
+    auto q = [&](size_t at, double sign = 1) {
+        return std::array<double, 4>{sign * c[at], sign * c[at + 1], sign * c[at + 2], sign * c[at + 3]};
+    };
+    const std::string &n = prop.name;
+    if (n == "finite" || n == "unit" || n == "shortest-arc" || n == "constant-speed") {
+        kind = n == "finite" ? CallKind::finite : n == "unit" ? CallKind::unit : CallKind::single;
+        specs = {{"op(q0,q1,t)", q(0), q(4), c[8]}};
+    } else if (n == "endpoints") {
+        kind = CallKind::endpoint;
+        specs = {{"op(q0,q1,0)", q(0), q(4), 0}, {"op(q0,q1,1)", q(0), q(4), 1}};
+    } else if (n == "sign-invariance") {
+        kind = CallKind::relation;
+        specs = {{"op(q0,q1,t)", q(0), q(4), c[8]},
+                 {"op(q0,-q1,t)", q(0), q(4, -1), c[8]},
+                 {"op(-q0,q1,t)", q(0, -1), q(4), c[8]}};
+    } else if (n == "symmetry") {
+        kind = CallKind::relation;
+        specs = {{"op(q0,q1,t)", q(0), q(4), c[8]}, {"op(q1,q0,1-t)", q(4), q(0), round_to(p, 1 - c[8])}};
+    } else if (n == "monotone") {
+        kind = CallKind::relation;
+        specs = {{"op(q0,q1,t)", q(0), q(4), c[8]}, {"op(q0,q1,t2)", q(0), q(4), c[9]}};
+    } else if (n == "threshold-continuity") {
+        kind = CallKind::relation;
+        specs = {{"op(q0,q1,t)", q(0), q(4), c[12]}, {"op(q0,q1',t)", q(0), q(8), c[12]}};
+    } else {
+        return false;
+    }
+    return true;
+}
+
+std::string hex_list(const double *v, size_t n) {
+    std::string s;
+    for (size_t i = 0; i < n; i++) s += fmt::format("{}{:a}", i ? "," : "", v[i]);
+    return s;
+}
+
+}  // namespace
+
+std::vector<CallRecord> explain_case(CheckContext &cx, const Impl &impl, Op op, const Property &prop,
+                                     const CaseValues &c) {
+    std::vector<CallSpec> specs;
+    CallKind kind = CallKind::single;
+    if (!call_specs(prop, c, cx.precision, specs, kind)) return {};
+    // A property of one call reports its own measure: the check runs again on the case.
+    CaseOutcome whole;
+    if (kind == CallKind::single) whole = prop.check(cx, impl, op, c);
+    std::vector<CallRecord> out;
+    for (const CallSpec &s : specs) {
+        CallRecord r;
+        r.label = s.label, r.q0 = s.q0, r.q1 = s.q1, r.t = s.t;
+        const bool finite = cx.call(impl, op, s.q0.data(), s.q1.data(), s.t, r.out.data());
+        cx.reference_of(s.q0.data(), s.q1.data(), s.t, cx.ref);
+        const DDQuat &e = op == Op::nlerp ? cx.ref.N : cx.ref.R;
+        for (int i = 0; i < 4; i++) r.expected[size_t(i)] = to_double(e[i]);
+        if (kind == CallKind::finite) {
+            r.err = finite ? 0 : kInf, r.tol = 0;
+        } else if (kind == CallKind::endpoint) {  // as check_endpoints: either sign in the tie band at t = 1
+            auto dist = [&](const DDQuat &target) {
+                double m = 0;
+                for (int i = 0; i < 4; i++) m = std::max(m, std::fabs(r.out[size_t(i)] - to_double(target[i])));
+                return m / cx.eps();
+            };
+            r.err = dist(cx.ref.R), r.tol = cx.unit_tolerance_ulp1(), r.unit = "ulp1";
+            for (int i = 0; i < 4; i++) r.expected[size_t(i)] = to_double(cx.ref.R[i]);
+            if (s.t == 1 && cx.ref.in_tie_band && dist(cx.ref.R_other) < r.err) {
+                r.err = dist(cx.ref.R_other);
+                for (int i = 0; i < 4; i++) r.expected[size_t(i)] = to_double(cx.ref.R_other[i]);
+            }
+        } else if (kind == CallKind::unit) {
+            r.tol = cx.unit_tolerance_ulp1(), r.unit = "ulp1";
+            r.err = finite ? cx.metric.measure(r.out.data(), cx.ref, op).norm_err_ulp1 : kInf;
+        } else if (kind == CallKind::single) {
+            r.err = whole.measured, r.tol = whole.tolerance, r.unit = "rad";
+        } else {
+            r.tol = cx.accuracy_budget(cx.ref.arc_w), r.unit = "rad";
+            if (finite) {
+                CaseMetrics m = cx.metric.measure(r.out.data(), cx.ref, op);
+                r.err = op == Op::nlerp ? m.angle_err_vs_nlerp_rad : m.angle_err_rad;
+            }
+        }
+        if (!finite || std::isnan(r.err)) r.err = kInf;
+        out.push_back(std::move(r));
+    }
+    return out;
+}
+
+std::string format_calls(const std::vector<CallRecord> &calls) {
+    std::string s;
+    for (const CallRecord &r : calls) {
+        if (!s.empty()) s += "; ";
+        s += fmt::format("call={} t={:a} out={} expected={} err={} tol={} unit={} verdict={}", r.label, r.t,
+                         hex_list(r.out.data(), 4), hex_list(r.expected.data(), 4), num(r.err), num(r.tol),
+                         r.unit.empty() ? "none" : r.unit, r.failed() ? "fail" : "pass");
+    }
+    return s;
+}
+
+std::string failed_calls(const std::vector<CallRecord> &calls) {
+    std::string s;
+    for (const CallRecord &r : calls)
+        if (r.failed()) s += fmt::format("{}{}", s.empty() ? "" : " ", r.label);
+    return s;
+}
+
+std::vector<std::vector<std::pair<std::string, std::string>>> parse_calls(const std::string &text) {
+    std::vector<std::vector<std::pair<std::string, std::string>>> out;
+    size_t pos = 0;
+    while (pos < text.size()) {
+        size_t end = text.find(';', pos);
+        if (end == std::string::npos) end = text.size();
+        std::vector<std::pair<std::string, std::string>> rec;
+        std::string word;
+        const std::string part = text.substr(pos, end - pos) + " ";
+        for (char ch : part) {
+            if (ch != ' ') {
+                word += ch;
+                continue;
+            }
+            if (word.empty()) continue;
+            const size_t eq = word.find('=');
+            if (eq == std::string::npos || eq == 0) throw UsageError(fmt::format("calls: '{}' is not key=value", word));
+            rec.emplace_back(word.substr(0, eq), word.substr(eq + 1));
+            word.clear();
+        }
+        if (!rec.empty()) {
+            if (rec.front().first != "call") throw UsageError("calls: a record does not start with call=");
+            out.push_back(std::move(rec));
+        }
+        pos = end + 1;
+    }
+    return out;
 }
 
 }  // namespace qc

@@ -22,6 +22,7 @@
 
 #include <rapidcheck.h>
 
+#include <array>
 #include <functional>
 #include <limits>
 #include <string>
@@ -102,6 +103,37 @@ const Property *find_property(const std::string &name);
 rc::Gen<CaseValues> two_key_case_gen(Precision p);
 // The same with a second parameter t2 >= t appended (monotone).
 rc::Gen<CaseValues> two_key_case_pair_gen(Precision p);
+
+// One implementation call of a counterexample (explain_case): which call it is, what the routine returned and
+// what was expected, and the call's own error against its share of the tolerance.
+struct CallRecord {
+    std::string label;  // "op(q0,q1,1)": the call, in the property's terms (endpoints: which end)
+    std::array<double, 4> q0{}, q1{};
+    double t = 0;
+    std::array<double, 4> out{};       // as returned (exact in double; NaN or inf as returned)
+    std::array<double, 4> expected{};  // the reference of this call (the exact op value, nearest double)
+    double err = 0, tol = 0;           // the call's measured value and the budget it is held to
+    std::string unit;                  // "ulp1", "rad" or "" (finite: err is 0 or inf)
+    bool failed() const { return !(err <= tol); }
+};
+
+// The calls of one case of a property, each evaluated again with its reference. err is the property's
+// measured value where the property makes one call (finite, unit, shortest-arc, constant-speed), the
+// component distance from the expected end in ulp1 for endpoints (at t = 0 and at t = 1), and the rotation
+// angle from the call's own reference, held to one budget A(W), where the property relates several calls
+// (whenever the relation fails, at least one of them breaks its budget). Empty for an unknown property or a
+// case of the wrong size.
+std::vector<CallRecord> explain_case(CheckContext &cx, const Impl &impl, Op op, const Property &property,
+                                     const CaseValues &c);
+// The `calls` column of conformance.csv: one record per call, separated by "; ", each made of
+// key=value words without blanks: call=LABEL t=HEX out=W,X,Y,Z expected=W,X,Y,Z err=NUM tol=NUM unit=U
+// verdict=pass|fail (hexfloats; unit "none" for finite).
+std::string format_calls(const std::vector<CallRecord> &calls);
+// The labels of the calls whose verdict is fail, separated by spaces (the `failed_call` column).
+std::string failed_calls(const std::vector<CallRecord> &calls);
+// Parses a `calls` cell back into its records, each a list of (key, value) in order. Throws UsageError on a
+// word without '=' or a record without call=.
+std::vector<std::vector<std::pair<std::string, std::string>>> parse_calls(const std::string &text);
 
 // Rounds a double to the format of p.
 double round_to(Precision p, double x);

@@ -33,9 +33,38 @@ std::string reproduce(const SquadResult &r, const Impl *impl, TrackRegion region
                                      "--region",  to_string(region),
                                      "--track",   std::to_string(track),
                                      "--seed",    std::to_string(r.options.seed)};
-    if (impl->origin != "builtin")
-        argv.insert(argv.end(), {"--plugin", impl->origin});  // squad comes from shared libraries only
+    if (impl->origin != "builtin") {  // a shared library or a process plugin: the words that load it again
+        auto it = r.options.plugin_words.find(impl->origin);
+        if (it != r.options.plugin_words.end()) argv.insert(argv.end(), it->second.begin(), it->second.end());
+        else argv.insert(argv.end(), {"--plugin", impl->origin});
+    }
     return shell_join(argv);
+}
+
+std::string hex_list(const double *v, size_t n) {
+    std::string s;
+    for (size_t i = 0; i < n; i++) s += fmt::format("{}{}", i ? "," : "", hexfloat(v[i]));
+    return s;
+}
+
+// The failed_call and calls cells of a c1 row (the format of conformance.csv's calls column): the two sides of
+// the worst key, each held to half the tolerance (the jump is at most the sum of the sides' errors).
+std::pair<std::string, std::string> c1_calls(const SquadResult &r, const Impl *impl, const SquadRow &worst) {
+    const SquadKeyDetail d = squad_key_detail(r.options, *impl, worst.region, worst.worst_c1_track, worst.worst_c1_key);
+    if (!d.found) return {};
+    const double tol = c1_tolerance(impl->precision) / 2;
+    std::string failed, calls;
+    for (auto [name, side] : {std::pair{"left", &d.left}, std::pair{"right", &d.right}}) {
+        const std::string label = fmt::format("{}(segment={},t={})", name, side->segment, side->t);
+        const bool fail = !(side->err <= tol);
+        if (fail) failed += fmt::format("{}{}", failed.empty() ? "" : " ", label);
+        calls +=
+            fmt::format("{}call={} t={} out={} expected={} omega={} omega_ref={} err={} tol={} unit=rel verdict={}",
+                        calls.empty() ? "" : "; ", label, hexfloat(side->t), hex_list(side->out.data(), 4),
+                        hex_list(side->expected.data(), 4), hex_list(side->omega.data(), 3),
+                        hex_list(side->omega_ref.data(), 3), num(side->err), num(tol), fail ? "fail" : "pass");
+    }
+    return {failed, calls};
 }
 }  // namespace
 
@@ -73,14 +102,16 @@ std::string squad_conformance_csv(const SquadResult &r) {
             }
             if (!any) continue;  // no region of this property was run
             std::string counterexample, repro;
+            std::pair<std::string, std::string> calls;
             std::string verdict = c1_verdict(r, impl, property);
             if (worst && verdict != "pass") {
                 counterexample = fmt::format("region={} track={} key={} jump={}", to_string(worst->region),
                                              worst->worst_c1_track, worst->worst_c1_key, num(worst->worst_judged_c1));
                 repro = reproduce(r, impl, worst->region, worst->worst_c1_track);
+                calls = c1_calls(r, impl, *worst);
             }
             w.row({impl->name, std::string("squad"), property, verdict, keys, num(c1_tolerance(impl->precision)),
-                   worst ? worst->worst_judged_c1 : 0.0, counterexample, repro});
+                   worst ? worst->worst_judged_c1 : 0.0, counterexample, repro, calls.first, calls.second});
         }
     return w.text();
 }

@@ -46,6 +46,8 @@ struct TrackOutcome {
     std::vector<std::array<double, 4>> own_out;  // [impl][query]
     std::vector<double> jump, speed;             // [impl][key]
     std::vector<double> ref_jump;                // [key]
+    size_t detail_key = 0;                       // > 0: keep the c1 details of this key for impl 0 (detail)
+    SquadKeyDetail detail;
 };
 
 template <class T> bool finite4(const T q[4]) {
@@ -63,6 +65,23 @@ std::vector<RealVec3> reference_differences(const SquadTrackReference &ref, size
         ops.angular_velocity(fd[2 * i + 1], ref.points[b + 3], ref.points[b + 4], ref.points[b + 5], h, +1);
     }
     return fd;
+}
+
+// squad_key_detail: the four angular velocities at the kept key, and each side's share of the jump.
+void keep_key_velocities(const RealVec3 &left, const RealVec3 &right, const RealVec3 &ref_left,
+                         const RealVec3 &ref_right, TrackOutcome &o) {
+    SquadKeyDetail &d = o.detail;
+    for (size_t c = 0; c < 3; c++) {
+        d.left.omega[c] = to_double(left[c]), d.left.omega_ref[c] = to_double(ref_left[c]);
+        d.right.omega[c] = to_double(right[c]), d.right.omega_ref[c] = to_double(ref_right[c]);
+    }
+    auto norm = [](const std::array<double, 3> &v) { return std::hypot(v[0], v[1], v[2]); };
+    const double speed = (norm(d.left.omega) + norm(d.right.omega)) / 2;
+    for (SquadKeySide *s : {&d.left, &d.right}) {
+        std::array<double, 3> diff;
+        for (size_t c = 0; c < 3; c++) diff[c] = s->omega[c] - s->omega_ref[c];
+        s->err = norm(diff) / speed;
+    }
 }
 
 // The implementation's angular-velocity jump and speed at every interior key of its own curve: own holds its
@@ -92,6 +111,27 @@ template <class T> void key_jumps(const std::vector<std::array<T, 4>> &own, size
         }
         o.jump[k * n + i] = ops.relative_jump(left, right, ref_fd[2 * i], ref_fd[2 * i + 1]);
         o.speed[k * n + i] = (ops.norm3(left) + ops.norm3(right)) / 2;
+        if (k == 0 && i == o.detail_key) keep_key_velocities(left, right, ref_fd[2 * i], ref_fd[2 * i + 1], o);
+    }
+}
+
+// squad_key_detail: the outputs beside the kept key (t = 1 before it, t = 0 after it) and the reference there.
+template <class T> void keep_key_points(const std::vector<std::array<T, 4>> &own, const SquadTrackReference &ref,
+                                        size_t nq, TrackOutcome &o) {
+    const size_t i = o.detail_key;
+    SquadKeyDetail &d = o.detail;
+    d.found = true, d.key = i;
+    d.left.segment = i - 1, d.left.t = 1, d.right.segment = i, d.right.t = 0;
+    for (auto [side, at] : {std::pair{&d.left, nq + 6 * (i - 1)}, std::pair{&d.right, nq + 6 * (i - 1) + 3}}) {
+        double dot = 0;
+        for (size_t c = 0; c < 4; c++) {
+            side->out[c] = double(own[at][c]), side->expected[c] = to_double(ref.points[at][c]);
+            dot += side->out[c] * side->expected[c];
+        }
+        if (dot < 0)
+            for (double &x : side->expected) x = -x;  // the same rotation, the sign nearest the output
+        for (size_t m = 0; m < 3; m++)
+            if (!finite4(own[at + m].data())) side->err = kInf;  // key_jumps skipped this key: no velocity
     }
 }
 
@@ -209,6 +249,7 @@ template <class T> void measure_track(const SquadOptions &opt, TrackRegion regio
             o.refcp[k * nq + j] = angle(result(first_refcp + j).data(), j);
         }
         key_jumps(own, nq, n, k, h, ref_fd, ops, o);
+        if (k == 0 && o.detail_key > 0 && o.detail_key + 1 < n) keep_key_points(own, ref, nq, o);
     }
 }
 
@@ -318,6 +359,23 @@ SquadResult run_squad(const SquadOptions &options, const std::vector<Impl> &cata
                      [&](const SquadRow &a, const SquadRow &b) { return pos(a.impl) < pos(b.impl); });
     result.wall_time_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     return result;
+}
+
+SquadKeyDetail squad_key_detail(const SquadOptions &opt, const Impl &impl, TrackRegion region, uint64_t track,
+                                size_t key) {
+    TrackOutcome o;
+    o.detail_key = key;
+    const std::vector<const Impl *> one = {&impl};
+    auto run = [&]<class T>(T) {
+        SquadReferenceEngine reference(Format<T>::precision);
+        MetricEngine metric(Format<T>::precision, opt.reference);
+        RealQuatOps ops(2 * Format<T>::p + 32);
+        measure_track<T>(opt, region, track, one, reference, metric, ops, o);
+    };
+    if (impl.precision == Precision::f32) run(float{});
+    else run(double{});
+    if (o.detail.found && o.jump.size() > key) o.detail.jump = o.jump[key];
+    return o.detail;
 }
 
 }  // namespace qc

@@ -11,6 +11,7 @@
 #include "squad/tracks.h"
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -28,6 +29,10 @@ struct SquadOptions {
     // fast: the squad metrics (rotation angles against the reference curve) in double-double, against the
     // MPFR reference rounded to double-double; mpfr: in MPFR. The squad reference itself is MPFR in both.
     ReferenceMode reference = kDefaultReferenceMode;
+    // A plugin's origin (Impl::origin: its path or its command) -> the words that load it again in the
+    // reproduce commands (cmd_squad: conform's portable_plugin_words, absolute paths). An origin not listed
+    // is repeated as given.
+    std::map<std::string, std::vector<std::string>> plugin_words;
 };
 
 // The c1 check (docs/squad.md): at every interior key, the world-frame angular velocity of the
@@ -87,6 +92,30 @@ struct SquadResult {
 // filter matches no squad implementation.
 std::vector<const Impl *> select_squad_impls(const std::vector<Impl> &catalogue,
                                              const std::vector<std::string> &filters);
+
+// One side of an interior key in the c1 check: the call of the segment that ends (left: t = 1) or starts
+// (right: t = 0) at the key, and the angular velocities by one-sided differences there.
+struct SquadKeySide {
+    size_t segment = 0;
+    double t = 0;
+    std::array<double, 4> out{};                 // the implementation's own curve at (segment, t), as returned
+    std::array<double, 4> expected{};            // the reference curve there (nearest double; the sign nearest out)
+    std::array<double, 3> omega{}, omega_ref{};  // rad per unit t, world frame (implementation, reference)
+    double err = 0;  // |omega - omega_ref| / mean(|omega-|, |omega+|): this side's share of the jump
+};
+// The c1 details of one interior key of one track (squad_key_detail): the jump is
+// |(omega- - omega+) - (ref- - ref+)| / mean speed <= left.err + right.err, so a side whose err is above half
+// the tolerance is the side that broke the promise.
+struct SquadKeyDetail {
+    bool found = false;  // false: the key is not an interior key of the track
+    size_t key = 0;
+    SquadKeySide left, right;
+    double jump = 0;
+};
+// Evaluates one track again (the same seed, region and index as the run) for one implementation and returns
+// the details of its interior key `key`.
+SquadKeyDetail squad_key_detail(const SquadOptions &options, const Impl &impl, TrackRegion region, uint64_t track,
+                                size_t key);
 
 // A stop request (ctx.stop) throws Interrupted between tracks.
 SquadResult run_squad(const SquadOptions &options, const std::vector<Impl> &catalogue, const RunContext &ctx = {});

@@ -31,14 +31,17 @@ void quat(std::vector<Column> &cols, const std::string &prefix, T type) {
     for (const char *k : {"_w", "_x", "_y", "_z"}) cols.push_back(col((prefix + k).c_str(), type));
 }
 
-// conformance.csv and squad_conformance.csv: the same columns, each with its writer's verdicts.
+// conformance.csv and squad_conformance.csv: the same columns, each with its writer's verdicts. failed_call and
+// calls (issue 38) came last and are optional: files written before them read as before (no call explained),
+// and a reader that does not know them ignores them (columns are found by name).
 Schema conformance_schema(const char *file, const char *about, const std::vector<std::string> &verdicts) {
     return {file,
             about,
             {col("impl", T::key), col("op", T::key), col("property", T::key), choice("verdict", verdicts),
              optional(col("cases", T::count)), optional(col("tolerance", T::text)),
              optional(empty(col("worst", T::real, "per property"))), optional(col("counterexample", T::text)),
-             optional(col("reproduce", T::text))},
+             optional(col("reproduce", T::text)), optional(empty(col("failed_call", T::text))),
+             optional(empty(col("calls", T::text)))},
             {},
             false};
 }
