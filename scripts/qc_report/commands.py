@@ -54,6 +54,14 @@ class Commands:
             words = shlex.split(command)
         except ValueError:
             return command
+        # `--plugin CMD` for a process plugin (a value that is no .so and no file) loads nothing and exits 2:
+        # said as load_words says it, --plugin-cmd CMD.
+        fixed = False
+        for k in range(len(words) - 1):
+            if words[k] == "--plugin" and not (words[k + 1].endswith(".so") or os.path.isfile(words[k + 1])):
+                words[k], fixed = "--plugin-cmd", True
+        if fixed:
+            command = self.line(*words)
         need = self.plugins([impl])
         if not words or words[0] != "quatcheck" or not need:
             return command

@@ -88,9 +88,9 @@ def case_words(counterexample):
 def property_sentence(r, table, impl):
     """The sentence of one failed conformance row."""
     prop, op = r["property"], r["op"]
-    worst = optional_number(table, r, "worst") if r.get("worst", "") != "" else None
+    worst = value(table, r, "worst")
     eps = EPS.get(precision_of(impl))
-    where = case_words(r.get("counterexample", ""))
+    where = case_words(text(table, r, "counterexample"))
     w = sig3(worst) if worst is not None else "?"
     if prop == "finite":
         s = f"returns NaN or infinity{where}"
@@ -111,23 +111,23 @@ def property_sentence(r, table, impl):
     elif prop == "constant-speed":
         s = f"not at constant speed: up to {w} rad ahead of or behind the steady rotation{where}"
     elif prop == "threshold-continuity":
-        xs = hexes(r.get("counterexample", ""), 8)
+        xs = hexes(text(table, r, "counterexample"), 8)
         at = f" near |a·b| = {abs(sum(a * b for a, b in zip(xs[:4], xs[4:8]))):.6g}" if xs else ""
         s = f"jumps where it switches formula: the output jumps by {w} rad between neighbouring keys{at}"
     elif prop.startswith("c1"):
         s = (f"its angular velocity jumps at a key (the curve is not smooth there): by {w} "
-             f"(tolerance {html.unescape(r.get('tolerance', ''))})"
+             f"(tolerance {text(table, r, 'tolerance')})"
              + (" on key tracks whose keys change sign" if prop == "c1-sign-flip" else ""))
     else:
-        s = f"fails {prop}: measured {w}, tolerance {r.get('tolerance', '')}"
+        s = f"fails {prop}: measured {w}, tolerance {text(table, r, 'tolerance')}"
     known = " (a failure the implementation documents)" if r["verdict"] == "known" else ""
     return f"{op}: {s}{known}."
 
 
 def quat(row, prefix, parse):
     try:
-        return [parse(row[f"{prefix}_{c}"]) for c in "wxyz"]
-    except (KeyError, ValueError):
+        return [parse(dict.get(row, f"{prefix}_{c}")) for c in "wxyz"]
+    except (TypeError, ValueError):  # a column the file lacks (None), or not a number
         return None
 
 
@@ -152,8 +152,8 @@ def returned_words(w):
     or their midpoint whatever t was. None when it is just off the curve."""
     q0, q1, out, ref = quat(w, "q0", hexnum), quat(w, "q1", hexnum), quat(w, "out", hexnum), quat(w, "ref", hexnum)
     try:
-        t = hexnum(w["t"])
-    except (KeyError, ValueError):
+        t = hexnum(dict.get(w, "t"))
+    except (TypeError, ValueError):
         return None
     if None in (q0, q1, out, ref):
         return None
@@ -173,6 +173,15 @@ def returned_words(w):
     return None
 
 
+def text(table, r, col):
+    """A cell of a row, "" when the table has no such column (a row asked for an undeclared column raises)."""
+    return r[col] if col in table.columns else ""
+
+
+def value(table, r, col):
+    return optional_number(table, r, col) if text(table, r, col) != "" else None
+
+
 def region_sentence(data, table, r, worst_table, factor):
     """The sentence of a failed region row, or None when the row is within FACTOR times the floor."""
     impl, op, region = r["impl"], r["op"], r["region"]
@@ -180,17 +189,15 @@ def region_sentence(data, table, r, worst_table, factor):
     floor = angle_floor(prec)
     keys = region_words(region)
     clauses = []
-    status = r.get("status", "ok") or "ok"
+    status = text(table, r, "status") or "ok"
     if status != "ok":
-        detail = r.get("status_detail", "")
+        detail = text(table, r, "status_detail")
         clauses.append(f"{status} on {keys}" + (f" ({detail})" if detail else ""))
-    nonfinite = optional_number(table, r, "nonfinite") or 0
-    cases = optional_number(table, r, "cases")
-    err = optional_number(table, r, "max_angle_err_rad")
-    if op == "nlerp":  # nlerp is measured against the exact nlerp, not against slerp (which it is not)
-        err = (optional_number(table, r, "max_angle_err_vs_exact_nlerp_rad")
-               if "max_angle_err_vs_exact_nlerp_rad" in table.columns else None)
-    norm = optional_number(table, r, "max_norm_err_ulp1") if "max_norm_err_ulp1" in table.columns else None
+    nonfinite = value(table, r, "nonfinite") or 0
+    cases = value(table, r, "cases")
+    # nlerp is measured against the exact nlerp, not against slerp (which it is not)
+    err = value(table, r, "max_angle_err_vs_exact_nlerp_rad" if op == "nlerp" else "max_angle_err_rad")
+    norm = value(table, r, "max_norm_err_ulp1")
     w = None
     if worst_table is not None:
         w = next((x for x in worst_table.rows if x["impl"] == impl and x["op"] == op and x["region"] == region), None)
