@@ -208,7 +208,7 @@ def region_sentence(data, table, r, worst_table, factor):
             if said in ("returns NaN", "returns infinity"):
                 what = said[len("returns "):]
         of = f" of {int(cases)}" if cases else ""
-        clauses.append(f"{what} for {keys} ({int(nonfinite)}{of} cases)")
+        clauses.append(f"{what} for {keys}: {int(nonfinite)}{of} cases")
     if err is not None and floor and err > factor * floor and math.isfinite(err):
         said = returned_words(w) if w is not None else None
         ideal = "the exact " + op if op != "squad" else "the reference squad curve"
