@@ -304,7 +304,7 @@ def card_tables(page, data, impl, has_repro=False):
                 f'<code>{cell(r["property"])}</code></b>: worst {cell(r.get("worst", ""))}, tolerance '
                 f'{cell(r.get("tolerance", ""))} ({cell(name)} line {r["_line"]}).'
                 f'<div>Minimal counterexample (q0, q1, t as hexfloats):</div><pre>{cell(r.get("counterexample", ""))}</pre>'
-                f'<div>Reproduce:</div><pre class="cmd">{cell(data.commands.complete(r.get("reproduce", ""), impl))}</pre>'
+                f'<div>Reproduce:</div><pre>{cell(data.commands.complete(r.get("reproduce", ""), impl))}</pre>'
                 + (f"<details><summary>C snippet calling the routine on this case</summary><pre>{cell(snippet)}</pre>"
                    "</details>" if snippet else "")
                 + ('<div>Standalone reproducer in the library\'s language: <a href="#finding">Finding</a>.</div>'
