@@ -18,7 +18,9 @@ Figures are static matplotlib PNGs, chosen per figure (the reason is beside each
 multiples, heat maps and one-implementation plots read at a glance without interaction, keep every axes at
 8 named series or fewer, and cost a fraction of the 3.5 MB that embedding plotly.js in each page would.
 
-Each section uses the CSVs it needs when they exist and says which file is missing when they do not;
+Each section uses the CSVs it needs when they exist and is left out when they do not: a study that was not run
+is no error, and one grey line per page lists the studies the folder does not have with the command that adds
+each (qc_report/commands.py; every command printed runs as printed, its plugins named);
 tables this script does not know (declared in schema.json, with an `impl` column) are shown on the cards.
 `quatcheck report DIR` calls this script; run it yourself to redraw or restyle the plots. This file reads the
 folder (Data) and writes the pages; the pages themselves are in qc_report/: overview.py (report.html),
@@ -42,7 +44,8 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import qc_tables  # noqa: E402
 import qc_report.cards  # noqa: E402
 from qc_report.base import ReportError, number, precision_of, read_table  # noqa: E402
-from qc_report.cards import draw_card, read_findings  # noqa: E402
+from qc_report.cards import draw_card, findings_factor, read_findings  # noqa: E402
+from qc_report.commands import Commands, absent_studies  # noqa: E402
 from qc_report.overview import overview  # noqa: E402
 from qc_report.plots import log_curves  # noqa: E402
 
@@ -79,6 +82,7 @@ class Data:
         self.conformance = [(n, t(n, ["impl", "op", "property", "verdict"]))
                             for n in ("conformance.csv", "squad_conformance.csv")]
         self.findings = read_findings(folder)
+        self.findings_factor = findings_factor(folder)
         known = {"summary.csv", "error_curve.csv", "ulp1_histogram.csv", "velocity_curve.csv", "threshold.csv",
                  "threshold_summary.csv", "timing.csv", "leaderboard.csv", "worst_cases.csv", "squad_summary.csv",
                  "conformance.csv", "squad_conformance.csv", "squad_worst_cases.csv"}
@@ -110,6 +114,15 @@ class Data:
         for table in [self.summary, self.board, self.squad_summary] + [c for _, c in self.conformance]:
             for r in (table.rows if table else []):
                 self.impls.add(r["impl"])
+
+        # The commands the pages print (run as printed: absolute folder, the plugins each needs), and the
+        # studies this folder does not have, each with the command that adds it (one grey line per page).
+        self.commands = Commands(folder, {i: d.get("origin", "") for i, d in self.info.items()})
+        two_key = set()
+        for table in [self.summary, self.board, self.conformance[0][1]]:
+            for r in (table.rows if table else []):
+                two_key.add(r["impl"])
+        self.absent = absent_studies(folder, self.commands, two_key)
 
         self.curves = log_curves(self.curve) if self.curve is not None else {}
         self.vel_by = {}  # (impl, op) -> {(arc_deg, track): [(t, timing_err, speed_rel_err)]}

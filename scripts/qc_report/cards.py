@@ -4,14 +4,15 @@ import json
 import math
 import os
 import re
-import shlex
 
 import matplotlib.pyplot as plt
 from matplotlib.ticker import LogLocator, NullLocator
 
 from qc_report.base import (FLOOR_ULP1, Page, ReportError, angle_floor, badge, board_verdict, card_file, cell,
-    missing, num_cell, precision_of, table_html, write_page)
+    num_cell, precision_of, table_html, write_page)
+from qc_report.commands import absent_line
 from qc_report.plots import arc_axes, curve_points, positive, styles
+from qc_report.words import says_html
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -83,6 +84,19 @@ def read_findings(folder):
     return out
 
 
+def findings_factor(folder):
+    """The --factor of `quatcheck findings` (findings/index.json), None without findings or a usable factor: the
+    card's plain sentences call a region failed at the same multiple of the rounding floor."""
+    path = os.path.join(folder, "findings", "index.json")
+    try:
+        with open(path, "rb") as f:
+            j = json.loads(f.read(FINDINGS_MAX_BYTES).decode("utf-8"))
+    except (OSError, ValueError, UnicodeDecodeError):
+        return None
+    v = j.get("factor") if isinstance(j, dict) else None
+    return float(v) if isinstance(v, (int, float)) and not isinstance(v, bool) and 0 < v < 1e300 else None
+
+
 def card_finding(page, data, impl):
     """The card's link to the library's finding (findings/FAMILY/README.md) and its standalone reproducer in the
     library's own language. Returns True when the family has a reproducer (the C snippet is then left out)."""
@@ -125,10 +139,9 @@ def card_finding(page, data, impl):
 def card_error_vs_arc(page, data, impl):
     """One implementation, its closest competitor of the same op and precision, and the rounding floor:
     three series, so the card answers "how far from the best, and from rounding" without the crowd."""
-    parts = page.section("error-vs-arc", "Error versus arc angle")
     if data.curve is None:
-        missing(parts, ["error_curve.csv"], "the error curves")
-        return
+        return  # not sampled: the page's grey line says which command adds it
+    parts = page.section("error-vs-arc", "Error versus arc angle")
     ops = [(op, prec) for (op, prec), d in sorted(data.curves.items()) if impl in d]
     if not ops:
         parts.append("<p>No rows of this implementation in <code>error_curve.csv</code>.</p>")
@@ -164,19 +177,17 @@ def card_error_vs_arc(page, data, impl):
 
 def card_ulp1(page, data, impl):
     """A histogram per op: one implementation, so a single bar chart reads at once."""
-    parts = page.section("ulp1", "ulp1 distribution")
     groups = data.ulp1_hist
     if groups is None:
-        missing(parts, ["ulp1_histogram.csv", "error_curve.csv"], "the ulp1 histogram")
-        return
+        return  # neither table: nothing sampled
+    parts = page.section("ulp1", "ulp1 distribution")
     ops = sorted(op for (op, _), d in groups.items() if impl in d)
     if not ops:
         parts.append("<p>No ulp1 figures of this implementation.</p>")
         return
-    if data.hist is None:
-        parts.append('<p class="missing">Missing: <code>ulp1_histogram.csv</code>; drawn from '
-                     "<code>error_curve.csv</code>, counting every case at its arc bin's largest ulp1 (an upper "
-                     "bound for each case).</p>")
+    if data.hist is None:  # no command writes a per-case histogram today: said as a fact, not as an alarm
+        parts.append("<p>Drawn from <code>error_curve.csv</code>, counting every case at its arc bin's largest "
+                     "ulp1 (an upper bound for each case).</p>")
     prec = precision_of(impl)
     for op in ops:
         d = groups[(op, prec)][impl]
@@ -203,10 +214,9 @@ def card_ulp1(page, data, impl):
 def card_velocity(page, data, impl):
     """Timing and speed error against t, one line per arc (7 arcs; squad's 2 tracks in a figure of their own):
     every line is this implementation's, each labelled in the legend."""
-    parts = page.section("velocity", "Angular velocity")
     if data.vel is None:
-        missing(parts, ["velocity_curve.csv"], "the angular-velocity curves")
-        return
+        return  # quatcheck curves not run: the grey line says so
+    parts = page.section("velocity", "Angular velocity")
     ops = sorted(op for (i, op) in data.vel_by if i == impl)
     if not ops:
         parts.append("<p>No angular-velocity curves of this implementation (broken and bench groups are not "
@@ -252,10 +262,9 @@ def rows_of(table, impl):
 
 
 def card_tables(page, data, impl, has_repro=False):
-    parts = page.section("regions", "Figures per region")
-    if data.summary is None:
-        missing(parts, ["summary.csv"], "the figures per region")
-    else:
+    if data.summary is not None or data.squad_summary is not None:
+        parts = page.section("regions", "Figures per region")
+    if data.summary is not None:
         rows = rows_of(data.summary, impl)
         cols = [c for c in ("op", "region", "cases", "nonfinite", "max_angle_err_rad", "p99_angle_err_rad",
                             "max_ulp1", "max_norm_err_ulp1", "branch_disagree", "max_angle_err_search_rad", "status",
@@ -265,12 +274,12 @@ def card_tables(page, data, impl, has_repro=False):
     if data.squad_summary is not None and rows_of(data.squad_summary, impl):
         parts.append(table_html(data.squad_summary, "squad_summary.csv", rows=rows_of(data.squad_summary, impl)))
 
+    if all(t is None for _, t in data.conformance):
+        return  # quatcheck conform not run: the grey line says so
     parts = page.section("properties", "Conformance")
     any_rows = False
     for name, t in data.conformance:
         rows = rows_of(t, impl)
-        if t is None:
-            missing(parts, [name], "its verdicts")
         if not rows:
             continue
         any_rows = True
@@ -295,20 +304,19 @@ def card_tables(page, data, impl, has_repro=False):
                 f'<code>{cell(r["property"])}</code></b>: worst {cell(r.get("worst", ""))}, tolerance '
                 f'{cell(r.get("tolerance", ""))} ({cell(name)} line {r["_line"]}).'
                 f'<div>Minimal counterexample (q0, q1, t as hexfloats):</div><pre>{cell(r.get("counterexample", ""))}</pre>'
-                f'<div>Reproduce:</div><pre>{cell(r.get("reproduce", ""))}</pre>'
+                f'<div>Reproduce:</div><pre>{cell(data.commands.complete(r.get("reproduce", ""), impl))}</pre>'
                 + (f"<details><summary>C snippet calling the routine on this case</summary><pre>{cell(snippet)}</pre>"
                    "</details>" if snippet else "")
                 + ('<div>Standalone reproducer in the library\'s language: <a href="#finding">Finding</a>.</div>'
                    if has_repro and r["verdict"] == "fail" else "") + "</div>")
-    if not any_rows and all(t is not None for _, t in data.conformance):
+    if not any_rows:
         parts.append("<p>No conformance rows of this implementation.</p>")
 
 
-def card_worst(page, data, impl, origin):
-    parts = page.section("worst-cases", "Worst cases")
+def card_worst(page, data, impl):
     if data.worst is None:
-        missing(parts, ["worst_cases.csv"], "the worst cases")
         return
+    parts = page.section("worst-cases", "Worst cases")
     rows = rows_of(data.worst, impl)
     if not rows:
         parts.append("<p>No worst cases of this implementation.</p>")
@@ -320,22 +328,19 @@ def card_worst(page, data, impl, origin):
                         "q1_x", "q1_y", "q1_z", "t") if c in data.worst.columns]
     parts.append(table_html(data.worst, "worst_cases.csv: the worst case of each op and region", cols,
                             rows=list(first.values()), verbatim=cols[5:]))
-    plugin = " --plugin PATH.so" if origin == "plugin" else ""
-    # Shell-quoted (the name is read from a CSV): pasted into a shell, the lines run as shown.
-    pattern = "^(impl,|" + "".join("\\" + c if c in ".^$*+?(){}|[]\\" else c for c in impl) + ",)"
-    mine = shlex.quote(impl + ".worst.csv")
-    parts.append("<p>Replay this implementation's worst cases against a fresh reference:</p><pre>"
-                 + cell(f"grep -E {shlex.quote(pattern)} worst_cases.csv > {mine}\nquatcheck replay {mine}{plugin}") + "</pre>")
+    # Shell-quoted (the name is read from a CSV), the folder by its absolute path and the plugin that provides
+    # the implementation named (commands.py): pasted into a shell anywhere, the lines run as shown.
+    parts.append("<p>Replay this implementation's worst cases against a fresh reference:</p><pre class=\"cmd\">"
+                 + cell(data.commands.replay_worst(impl)) + "</pre>")
 
 
 def card_timing_and_more(page, data, impl):
-    parts = page.section("timing", "Timing")
-    if data.timing is None:
-        missing(parts, ["timing.csv"], "its timing")
-    elif rows_of(data.timing, impl):
-        parts.append(table_html(data.timing, "timing.csv", rows=rows_of(data.timing, impl)))
-    else:
-        parts.append("<p>Not timed.</p>")
+    if data.timing is not None:  # absent: quatcheck bench not run, the grey line says so
+        parts = page.section("timing", "Timing")
+        if rows_of(data.timing, impl):
+            parts.append(table_html(data.timing, "timing.csv", rows=rows_of(data.timing, impl)))
+        else:
+            parts.append("<p>Not timed.</p>")
     extra = [(n, t) for n, t in data.extra if rows_of(t, impl)]
     if extra:
         parts = page.section("more", "Branch map, thresholds and other tables")
@@ -363,12 +368,16 @@ def draw_card(impl):
         head.append(" Leaderboard: " + "; ".join(
             f"{cell(r['op'])} rank {cell(r['rank'])} of {len(data.board.rows)} {badge(board_verdict(r))}" for r in brows))
     head.append("</p>")
+    # The card opens with what goes wrong in plain words (words.py), then the one grey line of the studies
+    # this folder does not have.
+    head.append(says_html(data, impl))
+    head.append(absent_line(data.absent))
     has_repro = card_finding(page, data, impl)
     card_tables(page, data, impl, has_repro)
     card_error_vs_arc(page, data, impl)
     card_ulp1(page, data, impl)
     card_velocity(page, data, impl)
-    card_worst(page, data, impl, info.get("origin"))
+    card_worst(page, data, impl)
     card_timing_and_more(page, data, impl)
     file = card_file(impl)
     write_page(page, f"{impl}: library card", "".join(head), os.path.join(data.staging, "cards", file))

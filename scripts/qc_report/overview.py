@@ -3,8 +3,9 @@ matrix, the comparison figures and the list of library cards."""
 import html
 import os
 
-from qc_report.base import (Page, VERDICT_TEXT, badge, board_verdict, card_file, cell, missing, num_cell,
+from qc_report.base import (Page, VERDICT_TEXT, badge, board_verdict, card_file, cell, num_cell,
     precision_of, static, table_html, write_page)
+from qc_report.commands import absent_line
 from qc_report.plots import (error_vs_arc_overview, frontier_plot, sweep_section, threshold_study, timing_plots,
     velocity_overview)
 
@@ -16,15 +17,10 @@ TABLE_SCRIPT = static("table.js")
 
 
 def leaderboard_section(page, data):
-    parts = page.section("leaderboard", "Leaderboard")
     board = data.board
     if board is None:
-        missing(parts, ["leaderboard.csv"], "the leaderboard (run quatcheck leaderboard DIR)")
-        impls = sorted(data.impls)
-        if impls:
-            parts.append("<p>Library cards: " + " ".join(
-                f'<a href="cards/{card_file(i)}">{cell(i)}</a>' for i in impls) + "</p>")
-        return
+        return  # the grey line gives the command; the cards are listed at the end of the page
+    parts = page.section("leaderboard", "Leaderboard")
     region_cols = [c for c in board.columns if c.endswith("_max_angle_err_rad") and not c.startswith("worst_")
                    and any(r.get(c, "") != "" for r in board.rows)]
     cols = [("rank", "#", "num"), ("impl", "implementation", "text"), ("op", "op", "text"),
@@ -89,12 +85,12 @@ def leaderboard_section(page, data):
 def conformance_matrix(page, data):
     """Every implementation x op against every property, as badges: the failures of all implementations at a
     glance. Each failure links to the card that shows its counterexample."""
+    if all(t is None for _, t in data.conformance):
+        return  # neither conform nor squad run: the grey line says so
     parts = page.section("conformance", "Conformance")
-    for n, t in data.conformance:
-        if t is None:
-            missing(parts, [n], "its conformance verdicts")
     rows = [(n, r) for n, t in data.conformance if t is not None for r in t.rows]
     if not rows:
+        parts.append("<p>No conformance rows.</p>")
         return
     props = []
     for _, r in rows:
@@ -130,7 +126,7 @@ def conformance_matrix(page, data):
 
 def summary_line(run):
     if run is None:
-        return '<p class="missing">Missing: <code>run.json</code>, so the run\'s settings cannot be shown.</p>'
+        return ""  # no quatcheck run in this folder: the grey line says so
     b = run.get("build", {})
     partial = ' <span class="bad">(partial run)</span>' if run.get("partial") else ""
     return (f"<p>Seed {run.get('seed')}, {run.get('cases_per_region')} cases per region and precision, "
@@ -141,12 +137,12 @@ def summary_line(run):
 
 
 def other_tables(page, tables):
+    tables = [(name, t) for name, t in tables if t is not None]
+    if not tables:
+        return
     parts = page.section("tables", "Other tables")
     for name, t in tables:
-        if t is None:
-            missing(parts, [name], "this table")
-        else:
-            parts.append(f"<details><summary><code>{cell(name)}</code></summary>{table_html(t, name)}</details>")
+        parts.append(f"<details><summary><code>{cell(name)}</code></summary>{table_html(t, name)}</details>")
 
 
 def overview(data):
@@ -170,6 +166,7 @@ def overview(data):
         parts.append("<p>No implementation in this folder's tables.</p>")
     other_tables(page, [("squad_summary.csv", data.squad_summary)] + data.extra)
     seed = f" (seed {data.run.get('seed')})" if data.run else ""
-    write_page(page, f"quatcheck report{seed}", summary_line(data.run), os.path.join(data.staging, "report.html"),
+    write_page(page, f"quatcheck report{seed}", summary_line(data.run) + absent_line(data.absent),
+               os.path.join(data.staging, "report.html"),
                TABLE_SCRIPT)
     return page.images

@@ -77,11 +77,10 @@ def error_vs_arc_overview(page, data):
     """Small multiples, not one crowded axes: 38 implementations on one axes cannot be told apart, and a
     static panel per group (at most MAX_SERIES lines each, shared axes so panels compare) reads without
     any interaction. Each implementation's own curve, against the floor, is on its card."""
-    parts = page.section("error-vs-arc", "Error versus arc angle")
     curve = data.curve
     if curve is None:
-        missing(parts, ["error_curve.csv"], "the error curves")
-        return
+        return  # not sampled: the grey line says so
+    parts = page.section("error-vs-arc", "Error versus arc angle")
     groups = log_curves(curve)
     if not groups:
         parts.append('<p class="missing">error_curve.csv has no rows with bins=log.</p>')
@@ -132,10 +131,9 @@ def velocity_overview(page, data):
     """A heat map per op instead of 7 x 2 panels of 30 overlapping lines: what one wants from the overview is
     which implementation strays from constant speed on which arc, and by how much; the curves against t are
     on each card, one implementation at a time."""
-    parts = page.section("velocity", "Angular velocity")
     if data.vel is None:
-        missing(parts, ["velocity_curve.csv"], "the angular-velocity error curves")
-        return
+        return  # quatcheck curves not run: the grey line says so
+    parts = page.section("velocity", "Angular velocity")
     for op in sorted({op for _, op in data.vel_by}):
         impls = sorted({i for i, o in data.vel_by if o == op}, key=lambda n: (precision_of(n), data.group(n), n))
         keys = sorted({k for (i, o), d in data.vel_by.items() if o == op for k in d},
@@ -179,10 +177,9 @@ def velocity_overview(page, data):
 def threshold_study(page, thr, thr_summary):
     """One static axes per precision: three families, each with its arc floor dotted and its tau* marked, is
     few enough lines to read without interaction."""
-    parts = page.section("threshold", "Threshold study")
     if thr is None:
-        missing(parts, ["threshold.csv"], "the threshold study")
-        return
+        return  # quatcheck threshold not run: the grey line says so
+    parts = page.section("threshold", "Threshold study")
     stars = {}
     if thr_summary is not None and "recommended_one_minus_tau" in thr_summary.columns:
         for r in thr_summary.rows:
@@ -223,8 +220,6 @@ def threshold_study(page, thr, thr_summary):
                 f"largest 1 − τ that stays within that floor, and the dashed line is the customary {threshold_dot():g}.")
     if thr_summary is not None:
         parts.append(table_html(thr_summary, "threshold_summary.csv"))
-    else:
-        missing(parts, ["threshold_summary.csv"], "the recommended thresholds")
 
 
 
@@ -284,10 +279,9 @@ def timing_plots(page, timing, summary):
     """Time per call: one row per implementation and one marker per region (at most five series), a dot plot
     because the question is the spread across regions. Accuracy versus cost: a scatter, one point per
     implementation and op, named beside the point (the legend only tells the ops apart)."""
-    parts = page.section("timing", "Timing and cost")
     if timing is None:
-        missing(parts, ["timing.csv"], "timing per region and accuracy versus cost")
-        return
+        return  # quatcheck bench not run: the grey line says so
+    parts = page.section("timing", "Timing and cost")
     by = {}
     for r in timing.rows:
         by.setdefault((r["op"], r["mode"]), {}).setdefault(r["impl"], {})[r["region"]] = number(timing, r, "ns_per_call")
@@ -310,8 +304,7 @@ def timing_plots(page, timing, summary):
                     "region's inputs (log scale, left is faster); markers spread apart mean the cost depends on "
                     "the input.")
     if summary is None:
-        missing(parts, ["summary.csv"], "accuracy versus cost")
-        return
+        return  # timed but not sampled: no accuracy to set against the cost
     worst = {}
     for r in summary.rows:
         key = (r["impl"], r["op"])
@@ -350,7 +343,6 @@ def cost_axes(ax, xlabel, ylabel, title):
 def frontier_plot(page, folder):
     """The accuracy-versus-cost frontier per precision (issue 18): the points of scripts/readme/frontier.py,
     Pareto-optimal ones ringed and joined."""
-    parts = page.section("frontier", "The accuracy-versus-cost frontier")
     sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "readme"))
     import frontier  # noqa: E402  (scripts/readme/frontier.py: the same points as the docs table)
     try:
@@ -358,8 +350,8 @@ def frontier_plot(page, folder):
     except qc_tables.TableError as e:
         raise ReportError(str(e))
     if pts is None:
-        missing(parts, ["summary.csv", "timing.csv"], "the accuracy-versus-cost frontier")
-        return
+        return  # not both sampled and timed: the grey line names the command that is missing
+    parts = page.section("frontier", "The accuracy-versus-cost frontier")
     for prec in sorted(pts):
         fig, ax = plt.subplots(figsize=(9, 6))
         for p in pts[prec]:
