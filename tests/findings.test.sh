@@ -57,11 +57,13 @@ want=(recipe-rtm recipe-filament)
 [ $js = 1 ] && want+=(playcanvas-slerp glmatrix-slerp)
 for w in "${want[@]}"; do [ -x "$f/$w/repro.sh" ] || fail "no findings/$w/repro.sh"; done
 grep -q "^## What goes wrong" "$f/recipe-rtm/README.md" || fail "recipe-rtm/README.md has no 'What goes wrong'"
-# The replay command, pasted into sh, runs exactly quatcheck replay case-1.csv (a built-in: no plugin option).
+# The replay command, pasted into sh, runs exactly quatcheck replay with the case file's absolute path (a
+# built-in: no plugin option; issue 38: it runs as printed from any folder).
 if [ $bullet = 1 ]; then
   line=$(grep -m1 '^  quatcheck replay ' "$f/bullet/README.md") || fail "bullet/README.md has no replay command"
   argv=$(sh -c 'quatcheck() { printf "[%s]" "$@"; }; '"$line")
-  [ "$argv" = "[replay][case-1.csv]" ] || fail "bullet/README.md's replay command runs $argv"
+  want="[replay][$(cd "$f/bullet" && pwd)/case-1.csv]"
+  [ "$argv" = "$want" ] || fail "bullet/README.md's replay command runs $argv (want $want)"
 fi
 
 # 1 and 2: every reproducer, as it is and with the reference's answer substituted.

@@ -108,6 +108,8 @@ export SMALL="$tmp/small"
 # before the hash (c620a57), byte for byte.
 make pair "$tmp/gb" "$tmp/gc" || fail "8: making the small pair"
 (cd "$tmp" && "$qc" compare gb gc --out go >go.out 2>go.err; echo "exit $?" >>go.out)
+# The reproduce commands name worst_cases.csv by its absolute path (issue 38): the temporary folder is cut out.
+sed -i "s|$tmp/||g" "$tmp/go.out" "$tmp/go/junit.xml" "$tmp/go/compare.md"
 cat >"$tmp/go.want" <<'EOF'
 quatcheck compare gb (baseline) gc (current)
 change            suite        impl      op     region/property     metric             baseline                 current

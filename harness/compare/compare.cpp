@@ -57,6 +57,17 @@ std::string plugin_option_of(const ReportData &d, const std::string &impl) {
     return s;
 }
 
+// The options that load every plugin of report d (each origin once, in name order): what `quatcheck replay` of
+// its whole worst_cases.csv needs, whose rows come from every implementation.
+std::string all_plugin_options(const ReportData &d) {
+    std::set<std::string> seen;
+    std::string s;
+    for (const auto &[name, info] : d.implementations)
+        if (seen.insert(info.origin).second)
+            for (const auto &w : load_words(info.origin)) s += " " + shell_quote(w);
+    return s;
+}
+
 std::string reproduce_row_command(const ReportData &d, const SummaryRow &row) {
     std::string s = fmt::format("quatcheck {}{} --impl {}", row.op == "squad" ? "squad" : "run",
                                 plugin_option_of(d, row.impl), shell_quote(row.impl));
@@ -198,6 +209,13 @@ private:
     std::unordered_map<RowKey, const WorstCaseRow *, RowKeyHash> first_, by_figure_;
 };
 
+// FILE of report folder DIR by its absolute path: a printed command runs from any working directory.
+std::string absolute_file(const std::string &dir, const char *file) {
+    std::error_code ec;
+    const auto p = std::filesystem::absolute(std::filesystem::path(dir) / file, ec);
+    return ec ? dir + "/" + file : p.lexically_normal().string();
+}
+
 // The case behind FIGURE of a row of report d, as its worst_cases.csv records it.
 std::string figure_case_text(const ReportData &d, const FigureCases &cases, const SummaryRow &row,
                              const std::string &figure) {
@@ -210,8 +228,8 @@ std::string figure_case_text(const ReportData &d, const FigureCases &cases, cons
         exact ? "the case behind " + figure
               : "worst case by angle (this worst_cases.csv names no case for " + figure + ")",
         d.dir, w->line, w->q0[0], w->q0[1], w->q0[2], w->q0[3], w->q1[0], w->q1[1], w->q1[2], w->q1[3], w->t, w->out[0],
-        w->out[1], w->out[2], w->out[3], num(w->angle_err_rad), num(w->ulp1), shell_quote(d.dir + "/worst_cases.csv"),
-        plugin_option_of(d, row.impl));
+        w->out[1], w->out[2], w->out[3], num(w->angle_err_rad), num(w->ulp1),
+        shell_quote(absolute_file(d.dir, "worst_cases.csv")), all_plugin_options(d));
 }
 
 // The cases behind the regressed figures of a row (the worst by angle when only its status or non-finite count

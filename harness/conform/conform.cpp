@@ -179,48 +179,6 @@ std::string conformance_csv(const std::vector<ConformRow> &rows, const std::stri
     return w.text();
 }
 
-namespace {
-
-// PATH made absolute against cwd (lexically: no symbolic link is resolved, nothing need exist).
-std::string absolute_against(const std::string &path, const std::string &cwd) {
-    std::filesystem::path p(path);
-    if (p.is_absolute()) return path;
-    return (std::filesystem::path(cwd) / p).lexically_normal().string();
-}
-
-bool names_file(const std::string &word, const std::string &cwd) {
-    std::error_code ec;
-    return !word.empty() && word[0] != '/' && std::filesystem::exists(std::filesystem::path(cwd) / word, ec);
-}
-
-}  // namespace
-
-std::vector<std::string> portable_plugin_words(const std::string &spec, const std::string &cwd) {
-    std::string command;
-    if (!is_process_plugin_spec(spec, &command)) return {"--plugin", absolute_against(spec, cwd)};
-    std::vector<std::string> words;
-    try {
-        words = split_command(command);
-    } catch (const std::exception &) {
-        return {"--plugin-cmd", command};  // not loadable as given either: repeated as given
-    }
-    bool changed = false;
-    for (size_t i = 0; i < words.size(); i++) {
-        const std::string &w = words[i];
-        const bool path = i == 0 ? w.find('/') != std::string::npos && w[0] != '/' : w[0] != '-' && names_file(w, cwd);
-        if (!path) continue;
-        words[i] = absolute_against(w, cwd);
-        changed = true;
-    }
-    return {"--plugin-cmd", changed ? shell_join(words) : command};
-}
-
-std::string portable_plugin_args(const std::vector<std::string> &specs, const std::string &cwd) {
-    std::string s;
-    for (const auto &spec : specs) s += " " + shell_join(portable_plugin_words(spec, cwd));
-    return s;
-}
-
 std::string bits_of(double x, Precision p) {
     if (p == Precision::f32) return fmt::format("0x{:08x}", std::bit_cast<uint32_t>(float(x)));
     return fmt::format("0x{:016x}", std::bit_cast<uint64_t>(x));

@@ -62,13 +62,4 @@ std::string failed_call_line(const std::vector<CallRecord> &calls);
 // The bit pattern of x in the format p, "0x" and 16 (f64) or 8 (f32) hex digits.
 std::string bits_of(double x, Precision p);
 
-// The words that load a plugin list entry (the vector --plugin and --plugin-cmd fill) again from any working
-// directory: {"--plugin", ABSOLUTE_PATH}; {"--plugin-cmd", COMMAND} where every word of COMMAND that names an
-// existing file relative to the working directory (the program only when it holds a '/', as the shell looks a
-// bare name up in PATH; an argument when it does not start with '-') is made absolute. Other words are kept;
-// the command is kept verbatim when no word changes. `cwd` is the working directory the paths are relative to.
-std::vector<std::string> portable_plugin_words(const std::string &spec, const std::string &cwd);
-// The same for a whole list, shell-quoted, each entry's words with a space in front (the plugin_args above).
-std::string portable_plugin_args(const std::vector<std::string> &specs, const std::string &cwd);
-
 }  // namespace qc

@@ -4,6 +4,7 @@
 #include "quatcheck/registry.h"
 #include "conform/properties.h"
 #include "findings/embedded.h"
+#include "isolate/process_plugin.h"
 #include "report/report_dir.h"
 #include "tables/quote.h"
 #include "tables/source_template.h"
@@ -75,8 +76,32 @@ std::string folder_name(const std::string &family) {
     return s.empty() ? "_" : s;
 }
 
+// TEXT with PREFIX before each of its lines (a fenced block inside a list item).
+std::string indent(const std::string &text, const std::string &prefix) {
+    std::string out;
+    for (size_t at = 0; at < text.size();) {
+        size_t end = text.find('\n', at);
+        end = end == std::string::npos ? text.size() : end + 1;
+        out += prefix + text.substr(at, end - at);
+        at = end;
+    }
+    return out;
+}
+
 // Markdown inline code of untrusted text (tables/quote.h).
 std::string code(const std::string &s) { return md_code(s); }
+
+// The --plugin / --plugin-cmd words of a command the tool wrote (a squad table's reproduce column), split as the
+// shell would (split_command: no expansion); none when the text is not one command.
+std::vector<std::string> plugin_words_of(const std::string &command) {
+    std::vector<std::string> w, out;
+    try {
+        w = split_command(command);
+    } catch (const std::exception &) { return {}; }
+    for (size_t i = 0; i + 1 < w.size(); i++)
+        if (w[i] == "--plugin" || w[i] == "--plugin-cmd") out.insert(out.end(), {w[i], w[i + 1]}), i++;
+    return out;
+}
 
 const char *region_about(const std::string &r) {
     if (r == "uniform") return "keys uniform on the sphere";
@@ -381,7 +406,9 @@ public:
             if (!seed.empty() && seed.find_first_not_of("0123456789") == std::string::npos)
                 cmd.insert(cmd.end(), {"--seed", seed});
         }
-        for (auto &w : load_words(info(impl).origin)) cmd.push_back(w);
+        std::vector<std::string> plugin = load_words(info(impl).origin);
+        if (plugin.empty()) plugin = plugin_words_of(repro);  // squad-only: run.json does not list it
+        cmd.insert(cmd.end(), plugin.begin(), plugin.end());
         return shell_join(cmd);
     }
     void squad_regions() {
@@ -477,7 +504,11 @@ public:
             for (auto &x : f.findings)
                 if (x.kind == "region" && !x.cases.empty()) {
                     x.case_csv = fmt::format("case-{}.csv", ++n);
-                    std::vector<std::string> cmd = {"quatcheck", "replay", x.case_csv};
+                    // The case file by its absolute path: the command runs as printed from any folder.
+                    std::error_code ec;
+                    const fs::path case_path =
+                        fs::absolute(dir / "findings" / folder_name(f.family) / x.case_csv, ec).lexically_normal();
+                    std::vector<std::string> cmd = {"quatcheck", "replay", case_path.string()};
                     for (auto &w : load_words(f.origin)) cmd.push_back(w);
                     x.reproduce = shell_join(cmd);
                 }
@@ -726,7 +757,7 @@ std::string readme(const FamilyFindings &f, const std::map<std::string, std::str
                              x.case_csv.empty()
                                  ? ""
                                  : fmt::format(" (`{}` is the worst case as a one-row worst_cases.csv)", x.case_csv),
-                             md_fence(x.reproduce, "sh"));
+                             indent(md_fence(x.reproduce, "sh"), "  "));
         s += "\n";
     }
     s += "## Where the cause lies\n\n";

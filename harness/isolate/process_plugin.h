@@ -29,6 +29,15 @@ std::vector<std::string> plugin_spec_args(const std::string &spec);
 // The same as one shell-quoted string (tables/quote.h), e.g. --plugin-cmd 'node impls/js/three.js'.
 std::string plugin_spec_label(const std::string &spec);
 
+// The words that load a plugin list entry (the vector --plugin and --plugin-cmd fill) again from any working
+// directory: {"--plugin", ABSOLUTE_PATH}; {"--plugin-cmd", COMMAND} where every word of COMMAND that names an
+// existing file relative to the working directory (the program only when it holds a '/', as the shell looks a
+// bare name up in PATH; an argument when it does not start with '-') is made absolute. Other words are kept;
+// the command is kept verbatim when no word changes. `cwd` is the working directory the paths are relative to.
+std::vector<std::string> portable_plugin_words(const std::string &spec, const std::string &cwd);
+// The same for a whole list, shell-quoted, each entry's words with a space in front (the plugin_args above).
+std::string portable_plugin_args(const std::vector<std::string> &specs, const std::string &cwd);
+
 // Splits a --plugin-cmd string into words: blanks separate words, '...' is literal, "..." and a
 // backslash escape as in the shell (no expansion of any kind). Throws InputError for an empty command,
 // an unterminated quote or more than 4096 characters.

@@ -5,6 +5,7 @@
 #include "run/build_info.h"
 #include "isolate/eval.h"
 #include "leaderboard/leaderboard.h"
+#include "isolate/process_plugin.h"
 
 #include <fmt/format.h>
 
@@ -14,6 +15,7 @@
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
+#include <filesystem>
 #include <map>
 #include <memory>
 #include <ctime>
@@ -32,6 +34,19 @@ std::string field(std::string text) {
 }
 
 }  // namespace
+
+// An implementation's origin as run.json records it: what loads it again from any working directory (a
+// plugin's absolute path; a process plugin's command with its relative file words made absolute, conform.h's
+// rule), so that every command built from run.json (compare, findings, the report's cards) runs as printed.
+std::string portable_origin(const std::string &origin) {
+    if (origin.empty() || origin == "builtin") return origin;
+    const bool library = origin.size() > 3 && origin.compare(origin.size() - 3, 3, ".so") == 0;
+    std::error_code ec;
+    const std::string cwd = std::filesystem::current_path(ec).string();
+    if (ec) return origin;
+    const auto words = portable_plugin_words(library ? origin : process_plugin_spec(origin), cwd);
+    return words.size() == 2 ? words[1] : origin;
+}
 
 std::vector<SummaryRow> summary_rows(const RunOutput &r, const std::vector<RowFailure> *failures) {
     std::vector<SummaryRow> rows;
@@ -245,7 +260,7 @@ nlohmann::json run_json(const RunOutput &r) {
         e["impl"] = io.impl->name;
         e["op"] = to_string(io.op);
         e["group"] = io.impl->group;
-        e["origin"] = io.impl->origin;
+        e["origin"] = portable_origin(io.impl->origin);
         if (!io.impl->version.empty()) e["library_version"] = io.impl->version;
         if (io.impl->backend) {  // a process plugin: what its round trips cost (the family's, all ops and precisions)
             BackendCounters c = io.impl->backend->counters();
