@@ -44,7 +44,8 @@ set -e
 [ "$rc" -ne 0 ] || { cat "$tmp/crash.ctest"; fail "negative control: the gate passed with a crashing adapter"; }
 grep -qE "^FAIL accuracy proc-seed-c\.f(32|64) slerp (near-0|threshold): status ok -> crashed" "$tmp/crash.ctest" \
   || { cat "$tmp/crash.ctest"; fail "the failure does not name a crashed row"; }
-grep -qF "reproduce the row: quatcheck run --plugin-cmd 'tools/adapter crash' --impl proc-seed-c." "$tmp/crash.ctest" \
+# (The adapter by its absolute path: run.json records a plugin in the form that loads it from any folder.)
+grep -qF "reproduce the row: quatcheck run --plugin-cmd '$tmp/proj/tools/adapter crash' --impl proc-seed-c." "$tmp/crash.ctest" \
   || { cat "$tmp/crash.ctest"; fail "no reproduce command with --plugin-cmd"; }
 diff -r "$tmp/pristine" proj >/dev/null || fail "ctest wrote into the project's source folder"
 echo "negative control: $(grep -m1 -E '^FAIL accuracy' "$tmp/crash.ctest")"

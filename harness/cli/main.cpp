@@ -3,6 +3,7 @@
 // verdict, 0 for success.
 #include "cli/command.h"
 #include "isolate/interrupt.h"
+#include "tables/table.h"
 #include "isolate/process_plugin.h"
 
 #include <fmt/format.h>
@@ -100,6 +101,8 @@ int main(int argc, char **argv) {
     // soon after the start is not met by the default action (exit 143 with no message and no OUT.partial).
     // The worker keeps the default action: its parent ends it.
     if (!(argc > 1 && std::string(argv[1]) == "worker")) install_interrupt_handlers();
+    // Table reads stop on a signal too (compare, merge, findings, replay read whole report folders).
+    set_table_read_check([] { signal_stop_token().throw_if_requested(); });
     cli::apply_damage_environment();
     CLI::App app{"quatcheck: accuracy and conformance harness for quaternion slerp, nlerp and squad"};
     app.require_subcommand(1);

@@ -360,7 +360,10 @@ void compare_conformance(const ReportData &b, const ReportData &c, const Compare
                                     "fail", base ? "new fail" : "new fail (no baseline row)"});
             tc.failed = true;
             tc.message = fmt::format("verdict {} -> fail", bv);
-            tc.detail = fmt::format("counterexample: {}\nreproduce: {}", cur.counterexample, cur.reproduce);
+            // The call that broke it (issue 38: for endpoints, which end, what it returned and what was expected).
+            tc.detail =
+                fmt::format("counterexample: {}\n{}reproduce: {}", cur.counterexample,
+                            cur.failed_call.empty() ? "" : "failed call: " + cur.failed_call + "\n", cur.reproduce);
             out.failed = true;
         } else if (base && base->verdict == "fail" && cur.verdict != "fail") {
             out.findings.push_back({Change::improvement, "conformance", cur.impl, cur.op, cur.property, "verdict", bv,

@@ -33,6 +33,7 @@ struct SummaryRow {
 struct ConformanceRow {
     unsigned line = 0;
     std::string impl, op, property, verdict, counterexample, reproduce;
+    std::string failed_call;  // the call that broke the promise, its output and expected value ("" if not recorded)
 };
 
 // One row of timing.csv (the columns compare and the leaderboard use).
