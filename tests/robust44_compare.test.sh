@@ -4,6 +4,7 @@
 #      of CPU; a scan per row took 10 s at 40,000 rows and grows with the square), the regressions named are exactly the
 #      rows made worse, and on a small pair with every kind of finding the output is byte for byte the one
 #      compare printed before the change;
+#   9  (also inside the parse of one 600,000-row file: the table reader polls the signal every 4096 lines)
 #   9  SIGTERM while compare reads the folders or matches their rows: exit 143 within 2 s (or 1 s of its own CPU
 #      time, on a machine loaded by other tests) with one stderr line
 #      "interrupted by SIGTERM", the earlier junit.xml in --out kept, and no staging folder or lock beside it
@@ -255,4 +256,27 @@ st=$?
 if [[ $st -eq 0 && -z "$(note_of "$tmp/seed1.out")" ]]; then pass "16: the same seed: no seed note, exit 0"
 else fail "16: the same seed: exit $st, note '$(note_of "$tmp/seed1.out")'"; fi
 
+# ---- 9, inside one file: SIGTERM while compare parses a single 600,000-row summary.csv (about 6 s of CPU) ----
+mkdir -p "$tmp/one/a"
+cp "$tmp/small/run.json" "$tmp/one/a/"
+/usr/bin/python3 - "$tmp/small/summary.csv" "$tmp/one/a/summary.csv" <<'PY'
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+w = csv.DictWriter(open(sys.argv[2], "w", newline=""), fieldnames=list(rows[0].keys()), lineterminator="\n")
+w.writeheader()
+for i in range(600000):
+    r = dict(rows[0]); r["impl"] = f"x{i}.f64"; w.writerow(r)
+PY
+cp -r "$tmp/one/a" "$tmp/one/b"
+"$qc" compare "$tmp/one/a" "$tmp/one/b" --out "$tmp/one/o" >/dev/null 2>"$tmp/one.err" &
+cpid=$!
+sleep 1
+t0=$(date +%s%N)
+kill -TERM $cpid
+wait $cpid
+crc=$?
+ms=$((($(date +%s%N) - t0) / 1000000))
+if [[ $crc == 143 && $ms -lt 2000 ]] && grep -q "interrupted by SIGTERM" "$tmp/one.err"; then
+  pass "9: SIGTERM inside the parse of one 600,000-row file: exit 143 after $ms ms"
+else fail "9: SIGTERM inside the parse of one 600,000-row file: exit $crc after $ms ms: $(head -2 "$tmp/one.err")"; fi
 finish
