@@ -51,6 +51,37 @@ export PKG_CONFIG_PATH="$prefix/share/pkgconfig"
 cflags="$(pkg-config --cflags quatcheck)"
 cc -O2 -shared -fPIC $cflags "$tmp/example_plugin.c" -o "$tmp/example.so" -lm || fail "plugin build with pkg-config --cflags quatcheck ($cflags) failed"
 [ "$(pkg-config --variable=quatcheck quatcheck)" -ef "$qc" ] || fail "pkg-config's quatcheck variable is not the installed binary"
+# One build flag set (issue 38 item 7): the pkg-config route and the CMake route (quatcheck_add_plugin) compile
+# the same routine the same way, -ffp-contract=off included, so they measure the same code even on a target
+# with FMA (-mfma here: the user's -march). Same figures, byte for byte. Negative control: -mfma without
+# -ffp-contract=off contracts the routine, and the figures differ (so the comparison can fail).
+if grep -qw fma /proc/cpuinfo; then
+  fig() { "$qc" run --plugin "$1" --impl example-slerp --cases 2000 --seed 3 --no-leaderboard --out "$2" >/dev/null 2>&1 || fail "run --plugin $1"; }
+  cc -O2 -mfma -shared -fPIC $cflags "$tmp/example_plugin.c" -o "$tmp/route_pc.so" -lm || fail "pkg-config route with -mfma"
+  mkdir -p "$tmp/route_proj"
+  cp "$tmp/example_plugin.c" "$tmp/route_proj/"
+  cat >"$tmp/route_proj/CMakeLists.txt" <<'CMAKE'
+cmake_minimum_required(VERSION 3.22)
+project(route LANGUAGES C)
+find_package(quatcheck CONFIG REQUIRED)
+quatcheck_add_plugin(route_cmake SOURCES example_plugin.c)
+CMAKE
+  cmake -S "$tmp/route_proj" -B "$tmp/route_build" -DCMAKE_PREFIX_PATH="$prefix" -DCMAKE_BUILD_TYPE=Release \
+    -DCMAKE_C_FLAGS=-mfma >"$tmp/route.log" 2>&1 && cmake --build "$tmp/route_build" >>"$tmp/route.log" 2>&1 ||
+    { cat "$tmp/route.log"; fail "CMake route with -mfma"; }
+  cc -O2 -mfma -shared -fPIC -I"$prefix/include" "$tmp/example_plugin.c" -o "$tmp/route_contracted.so" -lm ||
+    fail "negative control build"
+  fig "$tmp/route_pc.so" "$tmp/fig_pc"
+  fig "$tmp/route_build/route_cmake.so" "$tmp/fig_cmake"
+  fig "$tmp/route_contracted.so" "$tmp/fig_contracted"
+  cmp -s "$tmp/fig_pc/summary.csv" "$tmp/fig_cmake/summary.csv" ||
+    fail "the pkg-config and CMake routes measure different figures ($cflags)"
+  cmp -s "$tmp/fig_pc/summary.csv" "$tmp/fig_contracted/summary.csv" &&
+    fail "negative control: -mfma without -ffp-contract=off gave the same figures (the comparison cannot fail)"
+  echo "one flag set: pkg-config ($cflags) and quatcheck_add_plugin give the same figures with -mfma"
+else
+  echo "SKIP: the two build routes with -mfma (this CPU has no FMA)"
+fi
 "$qc" run --plugin "$tmp/example.so" --impl example-slerp --impl seed-c --cases 300 --out r 2>"$tmp/run.err" || { cat "$tmp/run.err"; fail "run"; }
 "$qc" compare r r >"$tmp/compare.out" 2>&1 || { cat "$tmp/compare.out"; fail "compare of a folder with itself"; }
 grep -q "^OK: 0 regression" "$tmp/compare.out" || fail "compare r r did not say OK"
