@@ -8,8 +8,10 @@
 #       PLUGIN <target or path>... | PLUGIN_CMD '<command args>'...
 #       IMPL <name or glob>... BASELINE <dir>
 #       [CASES <n>] [REGIONS <region>...] [OPS <op>...] [SEED <s>] [CONFORM ON|OFF] [RATIO <r>])
-#     Registers three CTest tests, in this order (fixtures):
+#     Registers up to four CTest tests, in this order (fixtures):
 #       <name>.run      quatcheck run into <build>/quatcheck/<name> (CASES per region, default 2000)
+#       <name>.squad    quatcheck squad into the same folder, when OPS has squad or is not given (then only if a
+#                       selected implementation provides squad); its tables are compared like the others
 #       <name>.conform  quatcheck conform into the same folder (CONFORM ON, the default); a failed property is
 #                       not this test's verdict but compare's: a fail that the baseline has too is known
 #       <name>.compare  quatcheck compare BASELINE against it: fails on an accuracy regression (a figure beyond
@@ -85,9 +87,26 @@ function(quatcheck_add_accuracy_test name)
   foreach(i IN LISTS ARG_IMPL)
     list(APPEND common --impl "${i}")
   endforeach()
-  foreach(o IN LISTS ARG_OPS)
-    list(APPEND common --op "${o}")
-  endforeach()
+  # OPS: the ops of run and conform (slerp, nlerp), and squad: the squad step. Without OPS, run and conform take
+  # every op and the squad step runs whenever a selected implementation provides squad (--allow-none).
+  set(op_args "")
+  set(squad_args "")
+  if(NOT ARG_OPS)
+    set(squad_args --allow-none)
+    set(squad ON)
+  else()
+    set(squad OFF)
+    foreach(o IN LISTS ARG_OPS)
+      if(o STREQUAL "squad")
+        set(squad ON)
+      else()
+        list(APPEND op_args --op "${o}")
+      endif()
+    endforeach()
+    if(NOT op_args)
+      message(FATAL_ERROR "quatcheck_add_accuracy_test(${name}): OPS needs slerp or nlerp (the run step) beside squad")
+    endif()
+  endif()
   set(run_args --cases ${ARG_CASES} --seed ${ARG_SEED} --no-leaderboard)
   foreach(r IN LISTS ARG_REGIONS)
     list(APPEND run_args --region "${r}")
@@ -99,15 +118,24 @@ function(quatcheck_add_accuracy_test name)
            -DQC_BUILD_DIR=${CMAKE_BINARY_DIR})
 
   add_test(NAME ${name}.run COMMAND ${step} -DQC_STEP=run -P ${_QUATCHECK_GATE_STEP} --
-           ${qc} run ${common} ${run_args} --out ${out})
+           ${qc} run ${common} ${op_args} ${run_args} --out ${out})
   set_tests_properties(${name}.run PROPERTIES FIXTURES_SETUP ${name}_run WORKING_DIRECTORY ${CMAKE_CURRENT_SOURCE_DIR})
   set(fixtures ${name}_run)
   if(ARG_CONFORM)
     add_test(NAME ${name}.conform COMMAND ${step} -DQC_STEP=conform -P ${_QUATCHECK_GATE_STEP} --
-             ${qc} conform ${common} --seed ${ARG_SEED} --out ${out})
+             ${qc} conform ${common} ${op_args} --seed ${ARG_SEED} --out ${out})
     set_tests_properties(${name}.conform PROPERTIES FIXTURES_REQUIRED ${name}_run FIXTURES_SETUP ${name}_conform
                          WORKING_DIRECTORY ${CMAKE_CURRENT_SOURCE_DIR})
     list(APPEND fixtures ${name}_conform)
+  endif()
+  if(squad)
+    # After conform (one writer of the folder at a time): squad_summary.csv and squad_conformance.csv, compared
+    # with the baseline's under the same rules.
+    add_test(NAME ${name}.squad COMMAND ${step} -DQC_STEP=squad -P ${_QUATCHECK_GATE_STEP} --
+             ${qc} squad ${common} ${squad_args} --seed ${ARG_SEED} --out ${out})
+    set_tests_properties(${name}.squad PROPERTIES FIXTURES_REQUIRED "${fixtures}" FIXTURES_SETUP ${name}_squad
+                         WORKING_DIRECTORY ${CMAKE_CURRENT_SOURCE_DIR})
+    list(APPEND fixtures ${name}_squad)
   endif()
   add_test(NAME ${name}.compare COMMAND ${step} -DQC_STEP=compare -P ${_QUATCHECK_GATE_STEP} --
            ${qc} compare ${baseline} ${out} --ratio ${ARG_RATIO})
@@ -118,10 +146,14 @@ function(quatcheck_add_accuracy_test name)
   # BASELINE is the old baseline or the new one, never a mix of the two runs.
   set(scratch "${out}.baseline")
   set(baseline_cmds COMMAND ${step} -DQC_STEP=baseline-run -DQC_OUT=${scratch} -P ${_QUATCHECK_GATE_STEP} --
-                    ${qc} run ${common} ${run_args} --out ${scratch})
+                    ${qc} run ${common} ${op_args} ${run_args} --out ${scratch})
   if(ARG_CONFORM)
     list(APPEND baseline_cmds COMMAND ${step} -DQC_STEP=baseline-conform -DQC_OUT=${scratch} -P ${_QUATCHECK_GATE_STEP} --
-                              ${qc} conform ${common} --seed ${ARG_SEED} --out ${scratch})
+                              ${qc} conform ${common} ${op_args} --seed ${ARG_SEED} --out ${scratch})
+  endif()
+  if(squad)
+    list(APPEND baseline_cmds COMMAND ${step} -DQC_STEP=baseline-squad -DQC_OUT=${scratch} -P ${_QUATCHECK_GATE_STEP} --
+                              ${qc} squad ${common} ${squad_args} --seed ${ARG_SEED} --out ${scratch})
   endif()
   list(APPEND baseline_cmds COMMAND ${step} -DQC_STEP=baseline-publish -DQC_OUT=${baseline} -P ${_QUATCHECK_GATE_STEP} --
                             ${qc} publish ${scratch} --out ${baseline})

@@ -28,7 +28,7 @@ configure_build() {  # DIR [cmake args...]
 # 1. As committed: the gate passes.
 configure_build good
 (cd good && ctest --output-on-failure) >"$tmp/good.ctest" 2>&1 || { cat "$tmp/good.ctest"; fail "the example's ctest failed as committed"; }
-grep -q "100% tests passed, 0 tests failed out of 3" "$tmp/good.ctest" || { cat "$tmp/good.ctest"; fail "expected 3 passing tests"; }
+grep -q "100% tests passed, 0 tests failed out of 4" "$tmp/good.ctest" || { cat "$tmp/good.ctest"; fail "expected 4 passing tests (run, conform, squad, compare)"; }
 echo "example as committed: 3/3 tests pass"
 
 # 2. The planted regression: plain (unnormalised) lerp as the fallback.

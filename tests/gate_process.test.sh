@@ -33,7 +33,7 @@ cmake --build b --target proc_baseline >"$tmp/baseline.log" 2>&1 || { cat "$tmp/
 grep -q "^proc-seed-c.f64,slerp,threshold,300," proj/quatcheck-baseline/summary.csv || fail "the baseline lacks the f64 threshold row"
 cp -r proj "$tmp/pristine"
 (cd b && ctest --output-on-failure) >"$tmp/ok.ctest" 2>&1 || { cat "$tmp/ok.ctest"; fail "the gate failed against its own fresh baseline"; }
-grep -q "100% tests passed, 0 tests failed out of 2" "$tmp/ok.ctest" || { cat "$tmp/ok.ctest"; fail "expected 2 passing tests (run, compare)"; }
+grep -q "100% tests passed, 0 tests failed out of 3" "$tmp/ok.ctest" || { cat "$tmp/ok.ctest"; fail "expected 3 passing tests (run, squad: none to measure, compare)"; }
 echo "process-plugin gate: baseline written, 2/2 tests pass"
 
 cmake -S proj -B b -DADAPTER_MODE=crash >"$tmp/configure2.log" 2>&1 || { cat "$tmp/configure2.log"; fail "reconfigure"; }

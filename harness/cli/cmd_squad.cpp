@@ -22,6 +22,7 @@ struct SquadArgs : SharedArgs {
     std::vector<std::string> impls, regions;
     long long tracks = 200, track = -1;
     int worst_k = 5;
+    bool allow_none = false;
 };
 
 int squad_command(const SquadArgs &a) {
@@ -43,6 +44,20 @@ int squad_command(const SquadArgs &a) {
         std::string command;
         const std::string origin = is_process_plugin_spec(spec, &command) ? command : spec;
         opt.plugin_words[origin] = portable_plugin_words(spec, cwd);
+    }
+    // --allow-none: a filter that matches no squad implementation is nothing to do, not an error.
+    // (A filter of a misspelt name fails the gate's run step, which takes the same --impl.)
+    auto provides_squad = [&] {
+        try {
+            return !select_squad_impls(catalogue, opt.impl_filters).empty();
+        } catch (const UsageError &) { return false; }
+    };
+    if (a.allow_none && !provides_squad()) {
+        // A gate's squad step (QuatcheckGate.cmake) for a plugin that may not provide squad: nothing to measure.
+        std::fprintf(stderr,
+                     "quatcheck squad: no selected implementation provides squad; nothing measured, "
+                     "nothing written (--allow-none)\n");
+        return 0;
     }
     // Every track of a region is kept until the region is summed up (harness/squad/squad_run.cpp): per query
     // (kTrackKeys - 1 segments of 8) its angle errors and output for each implementation of the precision,
@@ -75,6 +90,9 @@ int squad_command(const SquadArgs &a) {
 
 void setup(CLI::App *sub, int &status) {
     auto a = std::make_shared<SquadArgs>();
+    sub->add_flag("--allow-none", a->allow_none,
+                  "Exit 0 with one line, writing nothing, when no selected implementation provides squad (a gate's "
+                  "squad step for a plugin that may not have one)");
     sub->add_option("--impl", a->impls,
                     "Squad implementation name, family or glob (repeatable; default: all but broken-*)");
     sub->add_option("--region", a->regions,

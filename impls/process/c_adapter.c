@@ -18,6 +18,7 @@
  * and on every batch, whatever its cases:
  *   single    raise SIGSEGV on a batch of exactly one case (batches of two or more are answered correctly)
  *   time1     answer correctly but report 1 ns per batch    timemax   report 2^64-1 ns per batch
+ *   squadoff  answer correctly, but every squad output is off by 1e-3 in w (a planted squad defect)
  * and right after its hello, before any batch:
  *   closestdin  close stdin and stay alive with stdout open, reading nothing, until killed
  *   closeexit   close stdin, then exit 0
@@ -151,16 +152,18 @@ static int serves(unsigned family, unsigned op, int v2, int squad) {
 }
 
 /* One case of op in one precision (r: its values, o: its output); returns whether it is the trigger (t > 0.75). */
-#define QC_EVAL_CASE(T, SFX)                                                 \
-    static int eval_case_##SFX(unsigned op, const T *r, T *o) {              \
-        if (op == 4) {                                                       \
-            qc_seed_squad_setup_##SFX(r, r + 4, r + 8, o);                   \
-            return 0;                                                        \
-        }                                                                    \
-        if (op == 3) qc_seed_squad_##SFX(r, r + 4, r + 8, r + 12, r[16], o); \
-        else if (op == 2) slerp_tau_##SFX(r, r + 4, r[8], r[9], o);          \
-        else (op == 0 ? slerp_##SFX : nlerp_##SFX)(r, r + 4, r[8], o);       \
-        return r[op == 3 ? 16 : 8] > (T)0.75;                                \
+#define QC_EVAL_CASE(T, SFX)                                                  \
+    static int eval_case_##SFX(unsigned op, const T *r, T *o) {               \
+        if (op == 4) {                                                        \
+            qc_seed_squad_setup_##SFX(r, r + 4, r + 8, o);                    \
+            return 0;                                                         \
+        }                                                                     \
+        if (op == 3) {                                                        \
+            qc_seed_squad_##SFX(r, r + 4, r + 8, r + 12, r[16], o);           \
+            if (is("squadoff")) o[0] += (T)1e-3; /* a planted squad defect */ \
+        } else if (op == 2) slerp_tau_##SFX(r, r + 4, r[8], r[9], o);         \
+        else (op == 0 ? slerp_##SFX : nlerp_##SFX)(r, r + 4, r[8], o);        \
+        return r[op == 3 ? 16 : 8] > (T)0.75;                                 \
     }
 QC_EVAL_CASE(float, f32)
 QC_EVAL_CASE(double, f64)
