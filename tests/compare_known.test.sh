@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 38 item 4: known failures in sight. A property that fails in the baseline and still fails now does not
+# Issue 38 items 4 and 2: known failures in sight, and a new failure that names its call. A property that fails in the baseline and still fails now does not
 # fail compare, but a passing compare lists it on stdout (a KNOWN line and a count in the verdict), compare.md
 # lists it, and junit.xml records it as a skipped test case whose message says why. Negative controls: the
 # same failure against a baseline where it passed is a regression (exit 1); a folder without failures prints
@@ -40,6 +40,11 @@ PY
 rc=$?
 [ $rc = 1 ] && grep -q "^FAIL conformance broken-end-noflip.f64 slerp endpoints" "$tmp/out2.txt" &&
   pass "negative control: against a passing baseline it is a regression (exit 1)" || fail "negative control: exit $rc: $(tail -3 "$tmp/out2.txt")"
+# The new endpoints failure names its side (t = 1) and what the routine returned there (issue 38 item 2).
+grep -A3 "^FAIL conformance broken-end-noflip.f64 slerp endpoints" "$tmp/out2.txt" |
+  grep -q "failed call: call=op(q0,q1,1) t=0x1p+0 out=-0x1p+0,.* expected=0x1p+0,.*verdict=fail" &&
+  pass "the endpoints failure names t = 1 and the returned value" ||
+  fail "the endpoints failure does not name its side and value: $(grep -A3 '^FAIL conformance' "$tmp/out2.txt" | head -4)"
 # Negative control 2: nothing known, no KNOWN line.
 "$qc" run --impl seed-c --op slerp --region uniform --cases 200 --no-leaderboard --out "$tmp/clean" >/dev/null 2>&1
 "$qc" compare "$tmp/clean" "$tmp/clean" --out "$tmp/cmp3" >"$tmp/out3.txt" 2>&1

@@ -347,6 +347,22 @@ void compare_accuracy(const ReportData &b, const ReportData &c, const CompareOpt
                         *b.seed, *c.seed, *b.seed));
 }
 
+// The calls of a failed conformance row that broke the promise, one line each: t, what the routine returned,
+// the expected value and the error (its `calls` records whose verdict is fail); the failed call's name alone
+// when the table has no records (an older quatcheck's).
+std::string failed_calls_text(const ConformanceRow &r) {
+    std::string s;
+    for (size_t at = 0; at < r.calls.size();) {
+        size_t end = r.calls.find("; ", at);
+        if (end == std::string::npos) end = r.calls.size();
+        const std::string record = r.calls.substr(at, end - at);
+        if (record.find("verdict=fail") != std::string::npos) s += "failed call: " + record + "\n";
+        at = end + 2;
+    }
+    if (s.empty() && !r.failed_call.empty()) s = "failed call: " + r.failed_call + "\n";
+    return s;
+}
+
 void compare_conformance(const ReportData &b, const ReportData &c, const CompareOptions &o, const StopToken &stop,
                          Comparison &out) {
     if (!b.conformance && !c.conformance) return;
@@ -375,9 +391,8 @@ void compare_conformance(const ReportData &b, const ReportData &c, const Compare
             tc.failed = true;
             tc.message = fmt::format("verdict {} -> fail", bv);
             // The call that broke it (issue 38: for endpoints, which end, what it returned and what was expected).
-            tc.detail =
-                fmt::format("counterexample: {}\n{}reproduce: {}", cur.counterexample,
-                            cur.failed_call.empty() ? "" : "failed call: " + cur.failed_call + "\n", cur.reproduce);
+            tc.detail = fmt::format("counterexample: {}\n{}reproduce: {}", cur.counterexample, failed_calls_text(cur),
+                                    cur.reproduce);
             out.failed = true;
         } else if (base && base->verdict == "fail" && cur.verdict == "fail") {
             tc.skipped = true;

@@ -128,7 +128,8 @@ std::vector<ConformanceRow> read_conformance(const Table &t) {
     std::vector<ConformanceRow> rows;
     for (size_t i = 0; i < t.size(); i++)
         rows.push_back({t.line(i), t.text(i, "impl"), t.text(i, "op"), t.text(i, "property"), t.text(i, "verdict"),
-                        t.text(i, "counterexample"), t.text(i, "reproduce"), t.text(i, "failed_call")});
+                        t.text(i, "counterexample"), t.text(i, "reproduce"), t.text(i, "failed_call"),
+                        t.text(i, "calls")});
     return rows;
 }
 

@@ -33,7 +33,8 @@ struct SummaryRow {
 struct ConformanceRow {
     unsigned line = 0;
     std::string impl, op, property, verdict, counterexample, reproduce;
-    std::string failed_call;  // the call that broke the promise, its output and expected value ("" if not recorded)
+    std::string failed_call;  // the call that broke the promise, e.g. op(q0,q1,1) ("" if not recorded)
+    std::string calls;        // every call checked: "call=... t=... out=... expected=... ... verdict=...; ..."
 };
 
 // One row of timing.csv (the columns compare and the leaderboard use).
