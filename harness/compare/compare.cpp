@@ -3,6 +3,7 @@
 #include "tables/quote.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <cmath>
@@ -177,10 +178,9 @@ void missing_case(CompareCase &tc, const std::string &what, const CompareOptions
 // the row's identity with the figure's column appended to its region.
 class FigureCases {
 public:
-    FigureCases(const std::vector<WorstCaseRow> &rows, const StopToken &stop) {
+    FigureCases(const std::vector<WorstCaseRow> &rows, const StopToken &stop) : first_(rows, stop) {
         for (const auto &r : rows) {
             stop.throw_if_requested();
-            if (first_.find(key_of(r)) == first_.end()) first_.emplace(key_of(r), &r);
             for (std::string_view figure : split_words(r.attains))
                 by_figure_.emplace(RowKey{r.impl, r.op, r.region + "#" + std::string(figure)}, &r);
         }
@@ -190,9 +190,7 @@ public:
     const WorstCaseRow *find(const RowKey &key, const std::string &figure, bool &exact) const {
         auto it = by_figure_.find(RowKey{key.impl, key.op, key.key + "#" + figure});
         exact = it != by_figure_.end();
-        if (exact) return it->second;
-        auto f = first_.find(key);
-        return f == first_.end() ? nullptr : f->second;
+        return exact ? it->second : first_.find(key);
     }
 
 private:
@@ -206,7 +204,8 @@ private:
         }
         return out;
     }
-    std::unordered_map<RowKey, const WorstCaseRow *, RowKeyHash> first_, by_figure_;
+    RowIndex<WorstCaseRow> first_;  // a row's first case: the worst by angle
+    std::unordered_map<RowKey, const WorstCaseRow *, RowKeyHash> by_figure_;
 };
 
 // FILE of report folder DIR by its absolute path: a printed command runs from any working directory.
@@ -299,17 +298,13 @@ void compare_accuracy(const ReportData &b, const ReportData &c, const CompareOpt
                "rad");
         figure("max_ulp1", ulp1(*base), ulp1(cur), o.floor_ulp1, "ulp1");
         if (why.empty() && !known.empty()) {
-            std::string msg;
-            for (const auto &k : known) msg += (msg.empty() ? "" : "; ") + k;
             tc.skipped = true;
-            tc.message = "known failure: " + msg;
+            tc.message = fmt::format("known failure: {}", fmt::join(known, "; "));
             out.known.push_back(fmt::format("accuracy {} {} {}: {}", cur.impl, cur.op, cur.region, tc.message));
         }
         if (!why.empty()) {
             tc.failed = true;
-            std::string msg;
-            for (const auto &w : why) msg += (msg.empty() ? "" : "; ") + w;
-            tc.message = msg;
+            tc.message = fmt::format("{}", fmt::join(why, "; "));
             tc.detail = fmt::format(
                 "baseline: status={} cases={} nonfinite={} max_angle_err_rad={} max_ulp1={}\n"
                 "current:  status={} cases={} nonfinite={} max_angle_err_rad={} max_ulp1={}\n{}\n"

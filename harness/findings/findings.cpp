@@ -88,9 +88,6 @@ std::string indent(const std::string &text, const std::string &prefix) {
     return out;
 }
 
-// Markdown inline code of untrusted text (tables/quote.h).
-std::string code(const std::string &s) { return md_code(s); }
-
 // The --plugin / --plugin-cmd words of a command the tool wrote (a squad table's reproduce column), split as the
 // shell would (split_command: no expansion); none when the text is not one command.
 std::vector<std::string> plugin_words_of(const std::string &command) {
@@ -308,13 +305,14 @@ public:
             f.worst = worst, f.tolerance = tol, f.unit = "rad";
             const char *p = precision_of(r.impl) == Precision::f32 ? "f32" : "f64";
             if (r.nonfinite)
-                f.sentence = fmt::format("On {} ({}), its {} returns NaN or inf on {} of {} sampled cases.",
-                                         code(r.region), region_about(r.region), md_text(r.op), r.nonfinite, r.cases);
+                f.sentence =
+                    fmt::format("On {} ({}), its {} returns NaN or inf on {} of {} sampled cases.", md_code(r.region),
+                                region_about(r.region), md_text(r.op), r.nonfinite, r.cases);
             else
                 f.sentence = fmt::format(
                     "On {} ({}), its {} is off the exact slerp by up to {} rad, {:.3g} times the {} rounding "
                     "floor 8 eps = {} rad.",
-                    code(r.region), region_about(r.region), md_text(r.op), num(worst), worst / floor, p, num(floor));
+                    md_code(r.region), region_about(r.region), md_text(r.op), num(worst), worst / floor, p, num(floor));
             f.source = fmt::format("summary.csv:{}", r.line);
             if (w) {
                 const Precision prec = precision_of(r.impl);
@@ -360,7 +358,7 @@ public:
                         fmt::format("{} {}: the adapter declares a documented deviation from `{}` (verdict `known`, "
                                     "conformance.csv:{}); "
                                     "its registration line gives the library's own words.",
-                                    code(r.impl), md_text(r.op), md_text(r.property), r.line));
+                                    md_code(r.impl), md_text(r.op), md_text(r.property), r.line));
                     continue;
                 }
                 const Precision prec = precision_of(r.impl);
@@ -368,7 +366,7 @@ public:
                 Finding f;
                 f.impl = r.impl, f.op = r.op, f.kind = "property", f.what = r.property, f.unit = "";
                 const Property *prop = find_property(r.property);
-                f.sentence = fmt::format("It breaks the promise {}{}{}.", code(r.property), prop ? ": " : "",
+                f.sentence = fmt::format("It breaks the promise {}{}{}.", md_code(r.property), prop ? ": " : "",
                                          prop ? prop->description : "");
                 f.source = fmt::format("conformance.csv:{}", r.line);
                 if (values.size() >= 9) {
@@ -426,7 +424,7 @@ public:
                 f.sentence = fmt::format(
                     "On the key tracks of {}, its squad is off the reference squad curve (with its own "
                     "control points) by up to {} rad, {:.3g} times the rounding floor 8 eps{}.",
-                    code(r.region), num(r.max_angle_err_rad), r.max_angle_err_rad / floor,
+                    md_code(r.region), num(r.max_angle_err_rad), r.max_angle_err_rad / floor,
                     r.nonfinite ? fmt::format(", and returns NaN or inf on {} of {} samples", r.nonfinite, r.cases)
                                 : "");
                 f.source = fmt::format("squad_summary.csv:{}", r.line);
@@ -456,7 +454,7 @@ public:
                 f.sentence = fmt::format(
                     "Its squad breaks the promise {}: the angular velocity jumps at a key of a track{} "
                     "(docs/squad.md).",
-                    code(r.property), r.property == "c1-sign-flip" ? " whose keys flip sign" : "");
+                    md_code(r.property), r.property == "c1-sign-flip" ? " whose keys flip sign" : "");
                 f.source = fmt::format("squad_conformance.csv:{}", r.line);
                 std::string region, track;
                 for (const auto &w : words(r.counterexample)) {
@@ -485,9 +483,9 @@ public:
                         fmt::format("{} {}: the output jumps by {} rad between the adjacent a.b = {} and {} at t = {} "
                                     "(a branch of the "
                                     "routine; sweep/branch_map.csv:{}).",
-                                    code(bm.text(i, "impl")), code(bm.text(i, "op")), num(*bm.number(i, "jump_rad")),
-                                    code(bm.text(i, "dot_below")), code(bm.text(i, "dot_above")), code(bm.text(i, "t")),
-                                    bm.line(i)));
+                                    md_code(bm.text(i, "impl")), md_code(bm.text(i, "op")),
+                                    num(*bm.number(i, "jump_rad")), md_code(bm.text(i, "dot_below")),
+                                    md_code(bm.text(i, "dot_above")), md_code(bm.text(i, "t")), bm.line(i)));
                 }
             }
         }
@@ -680,7 +678,7 @@ std::string readme(const FamilyFindings &f, const std::map<std::string, std::str
         "Written by `quatcheck findings` from the report folder {}. quatcheck compares each routine with "
         "an arbitrary-precision reference (the exact slerp) and checks the promises callers rely on "
         "(docs/conformance.md).\n\n",
-        code(t.dir));
+        md_code(t.dir));
     // The library's name: the package or module its reproducer requires (npm:playcanvas, pkg:bullet, ...).
     std::string name;
     if (f.spec && !f.spec->requires_.empty()) {
@@ -689,9 +687,10 @@ std::string readme(const FamilyFindings &f, const std::map<std::string, std::str
         if (r.rfind("npm:", 0) != 0)
             name = name.substr(0, name.find_first_of("/."));  // irrlicht/quaternion.h, scipy.spatial
     }
-    s += fmt::format("- **Library**: {}{}, family {}\n", name.empty() ? "" : code(name) + " ", lib, code(f.family));
+    s += fmt::format("- **Library**: {}{}, family {}\n", name.empty() ? "" : md_code(name) + " ", lib,
+                     md_code(f.family));
     s += fmt::format("- **Group**: {}\n", f.group.empty() ? "not recorded" : md_text(f.group));
-    if (!f.origin.empty() && f.origin != "builtin") s += fmt::format("- **Loaded as**: {}\n", code(f.origin));
+    if (!f.origin.empty() && f.origin != "builtin") s += fmt::format("- **Loaded as**: {}\n", md_code(f.origin));
     s += fmt::format("- **Reproducer**: {}\n\n",
                      !f.spec ? "none (replay with the quatcheck commands below)"
                              : fmt::format("{} (`{}`), run by `./repro.sh`", language_name(f.spec),
@@ -711,7 +710,7 @@ std::string readme(const FamilyFindings &f, const std::map<std::string, std::str
     int k = 0;
     for (const auto &x : f.findings) {
         k++;
-        s += fmt::format("### {}. {} {} {}: {}\n\n{}\n\n", k, code(x.impl), md_text(x.op), x.kind, code(x.what),
+        s += fmt::format("### {}. {} {} {}: {}\n\n{}\n\n", k, md_code(x.impl), md_text(x.op), x.kind, md_code(x.what),
                          x.sentence);
         if (x.kind == "region" || x.kind == "squad-region")
             s += fmt::format(
@@ -727,17 +726,18 @@ std::string readme(const FamilyFindings &f, const std::map<std::string, std::str
             s += fmt::format(
                 "- Worst case, exact inputs (w, x, y, z):\n  - q0 = ({}, {}, {}, {})\n  - q1 = ({}, {}, {}, {})\n"
                 "  - t = {}\n",
-                code(x.q0[0]), code(x.q0[1]), code(x.q0[2]), code(x.q0[3]), code(x.q1[0]), code(x.q1[1]), code(x.q1[2]),
-                code(x.q1[3]), code(x.t));
+                md_code(x.q0[0]), md_code(x.q0[1]), md_code(x.q0[2]), md_code(x.q0[3]), md_code(x.q1[0]),
+                md_code(x.q1[1]), md_code(x.q1[2]), md_code(x.q1[3]), md_code(x.t));
         }
         if (x.kind == "region" && !x.ref[0].empty()) {
             const int p = precision_of(x.impl) == Precision::f32 ? 24 : 53;
             s += fmt::format(
                 "- Expected (the reference, each component certified to within 2^-{} = {:.3g}; docs/reference.md):\n"
                 "  ({}, {}, {}, {})\n",
-                p + 16, std::ldexp(1.0, -(p + 16)), code(x.ref[0]), code(x.ref[1]), code(x.ref[2]), code(x.ref[3]));
-            s += fmt::format("- The library returned: ({}, {}, {}, {}), an error of {} rad.\n", code(x.out[0]),
-                             code(x.out[1]), code(x.out[2]), code(x.out[3]), num(x.row.angle_err_rad));
+                p + 16, std::ldexp(1.0, -(p + 16)), md_code(x.ref[0]), md_code(x.ref[1]), md_code(x.ref[2]),
+                md_code(x.ref[3]));
+            s += fmt::format("- The library returned: ({}, {}, {}, {}), an error of {} rad.\n", md_code(x.out[0]),
+                             md_code(x.out[1]), md_code(x.out[2]), md_code(x.out[3]), num(x.row.angle_err_rad));
         }
         if (x.kind == "squad-region" || x.op == "squad")
             s += "- No standalone reproducer case (the reproducers check two-key calls); the command below regenerates "
@@ -747,11 +747,12 @@ std::string readme(const FamilyFindings &f, const std::map<std::string, std::str
                 "- The calls the reproducer checks, each against the reference (it prints what the library returns):\n";
             for (const auto &c : x.cases)
                 s += fmt::format("  - {}: t = {}, expected ({}, {}, {}, {}), check {} within {}\n",
-                                 md_text(c.label.substr(c.label.find(": ") + 2)), code(hexfloat(c.t)),
-                                 code(hexfloat(c.expected[0])), code(hexfloat(c.expected[1])),
-                                 code(hexfloat(c.expected[2])), code(hexfloat(c.expected[3])), c.check, num(c.tol));
+                                 md_text(c.label.substr(c.label.find(": ") + 2)), md_code(hexfloat(c.t)),
+                                 md_code(hexfloat(c.expected[0])), md_code(hexfloat(c.expected[1])),
+                                 md_code(hexfloat(c.expected[2])), md_code(hexfloat(c.expected[3])), c.check,
+                                 num(c.tol));
         }
-        s += fmt::format("- Source: {}\n", code(x.source));
+        s += fmt::format("- Source: {}\n", md_code(x.source));
         if (!x.reproduce.empty())
             s += fmt::format("- Reproduce with quatcheck{}:\n\n{}",
                              x.case_csv.empty()

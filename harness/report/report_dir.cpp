@@ -156,10 +156,8 @@ std::vector<fs::path> mount_points() {
 // Refuses an --out that is a mount point or holds one (issue 44): the folder is replaced by a rename, which a
 // mount point cannot take part in, and a mount inside would be carried into the new folder by copying and
 // then deleted with the old one.
-void refuse_mounts(const fs::path &dir, const fs::path &as_given) {
-    std::error_code ec;
-    const fs::path real = fs::weakly_canonical(dir, ec);
-    if (ec) return;
+// REAL: the folder with every symbolic link resolved, as mountinfo names mount points.
+void refuse_mounts(const fs::path &real, const fs::path &as_given) {
     for (const auto &m : mount_points()) {
         if (m == real)
             throw UsageError(fmt::format(
@@ -304,8 +302,10 @@ fs::path report_folder(const fs::path &dir) {
     if (out == out.root_path())
         throw UsageError(fmt::format("--out: cannot replace {} as a whole; name a folder of its own", dir.string()));
     // The current folder or one above it would be swapped away under this process (and its shell).
+    std::error_code real_ec;
+    const fs::path real = fs::weakly_canonical(out, real_ec);
     {
-        const fs::path cwd = fs::current_path(ec), real = fs::weakly_canonical(out, ec);
+        const fs::path cwd = fs::current_path(ec);
         const fs::path rel = cwd.lexically_relative(real);
         if (!cwd.empty() && !rel.empty() && *rel.begin() != "..")
             throw UsageError(
@@ -313,7 +313,7 @@ fs::path report_folder(const fs::path &dir) {
                             "folder as a whole: name a folder of its own",
                             dir.string()));
     }
-    refuse_mounts(out, dir);
+    if (!real_ec) refuse_mounts(real, dir);
     if (fs::exists(out, ec) && !fs::is_directory(out, ec))
         throw UsageError(fmt::format("--out: {} exists and is not a folder", out.string()));
     return out;

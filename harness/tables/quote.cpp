@@ -29,17 +29,26 @@ std::string shell_join(const std::vector<std::string> &argv) {
     return s;
 }
 
-std::string md_code(std::string_view text) {
-    std::string body;
+namespace {
+// The length of TEXT's longest run of backticks: a markdown fence must be longer.
+size_t longest_backtick_run(std::string_view text) {
     size_t run = 0, longest = 0;
     for (char c : text) {
         run = c == '`' ? run + 1 : 0;
         longest = std::max(longest, run);
+    }
+    return longest;
+}
+}  // namespace
+
+std::string md_code(std::string_view text) {
+    std::string body;
+    for (char c : text) {
         if (c == '|') body += "\\|";
         else if ((unsigned char)c < 0x20 || c == 0x7f) body += ' ';
         else body += c;
     }
-    const std::string fence(longest + 1, '`');
+    const std::string fence(longest_backtick_run(text) + 1, '`');
     const bool pad = !body.empty() && (body.front() == '`' || body.back() == '`');
     return fence + (pad ? " " : "") + body + (pad ? " " : "") + fence;
 }
@@ -91,12 +100,7 @@ std::string comment_text(std::string_view text) {
 }
 
 std::string md_fence(std::string_view text, std::string_view lang) {
-    size_t run = 0, longest = 0;
-    for (char c : text) {
-        run = c == '`' ? run + 1 : 0;
-        longest = std::max(longest, run);
-    }
-    const std::string fence(std::max<size_t>(3, longest + 1), '`');
+    const std::string fence(std::max<size_t>(3, longest_backtick_run(text) + 1), '`');
     std::string body(text);
     if (body.empty() || body.back() != '\n') body += '\n';
     return fence + std::string(lang) + "\n" + body + fence + "\n";
