@@ -5,6 +5,7 @@
 #include "cli/command.h"
 #include "cli/validators.h"
 #include "findings/findings.h"
+#include "tables/quote.h"
 
 #include <fmt/format.h>
 
@@ -24,8 +25,10 @@ void setup(CLI::App *sub, int &status) {
         ->check(number_where([](double f) { return f >= 1 && f <= 1e12; }, "a factor from 1 to 1e12"))
         ->capture_default_str();
     sub->callback([dir, opt, &status] {
+        if (const std::string nm = node_modules_env(); !nm.empty()) opt->source_roots.push_back(nm);
+        opt->command = shell_join({"quatcheck", "findings", *dir, "--factor", fmt::format("{:g}", opt->factor)});
         size_t n = findings::write_findings(*dir, *opt, command_context().stop);
-        std::fprintf(stderr, "quatcheck findings: wrote %s/findings/ (%zu famil%s with findings)\n", dir->c_str(), n,
+        std::fprintf(stderr, "quatcheck findings: wrote %s/findings/ (%zu librar%s with findings)\n", dir->c_str(), n,
                      n == 1 ? "y" : "ies");
         status = 0;
     });
@@ -33,7 +36,9 @@ void setup(CLI::App *sub, int &status) {
 
 }  // namespace
 
-QC_COMMAND("findings", "Write DIR/findings/: per library family, a README and a standalone reproducer of each finding",
+QC_COMMAND("findings",
+           "Write DIR/findings/: per library, its findings grouped by cause, with the source line, a reproducer in its "
+           "own API, a fix shown to work and a test to paste",
            setup);
 
 }  // namespace qc::cli

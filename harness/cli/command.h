@@ -116,6 +116,8 @@ ReferenceMode reference_mode(const std::string &mode);
 // stop token (harness/isolate/interrupt.h), `timeout_s` (--timeout where the command has it), `progress`,
 // --hello-timeout, and worker_exe and keep_child_stderr from QC_WORKER_EXE and QC_WORKER_STDERR=1.
 RunContext command_context(double timeout_s = 5, std::atomic<uint64_t> *progress = nullptr);
+// QC_NODE_MODULES: a node_modules folder holding the npm libraries (findings quotes their source from it).
+std::string node_modules_env();
 // The negative controls' switch, QC_DAMAGE_FAST_PATH (sine_coefficient | bound_too_small | batch_lane | screen:
 // a deliberately damaged fast reference, AVX2 batch or search screen, docs/reference.md), and QC_FORCE_SCALAR=1
 // (the fast reference's batch on its scalar path), applied once by main().

@@ -31,6 +31,8 @@ RunContext command_context(double timeout_s, std::atomic<uint64_t> *progress) {
     return ctx;
 }
 
+std::string node_modules_env() { return env("QC_NODE_MODULES"); }
+
 void apply_damage_environment() {
     const std::string damage = env("QC_DAMAGE_FAST_PATH");
     if (damage == "sine_coefficient") set_fast_damage(FastDamage::sine_coefficient);

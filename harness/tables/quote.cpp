@@ -1,5 +1,6 @@
 #include "tables/quote.h"
 
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -81,6 +82,37 @@ std::string c_literal(std::string_view text) {
 
 std::string js_literal(std::string_view text) {
     return nlohmann::json(std::string(text)).dump(-1, ' ', true, nlohmann::json::error_handler_t::replace);
+}
+
+std::string rs_literal(std::string_view text) {
+    // js_literal's ASCII form, with its escapes rewritten as Rust's: \uXXXX (a surrogate pair joined) becomes
+    // \u{X}, and \b, \f (not Rust escapes) become \u{8}, \u{c}.
+    const std::string j = js_literal(text);
+    std::string out;
+    for (size_t i = 0; i < j.size(); i++) {
+        if (j[i] != '\\' || i + 1 >= j.size()) {
+            out += j[i];
+            continue;
+        }
+        const char e = j[i + 1];
+        if (e == 'b' || e == 'f') {
+            out += e == 'b' ? "\\u{8}" : "\\u{c}";
+            i++;
+        } else if (e == 'u' && i + 5 < j.size()) {
+            unsigned cp = unsigned(std::stoul(j.substr(i + 2, 4), nullptr, 16));
+            i += 5;
+            if (cp >= 0xD800 && cp < 0xDC00 && i + 6 < j.size() && j[i + 1] == '\\' && j[i + 2] == 'u') {
+                const unsigned lo = unsigned(std::stoul(j.substr(i + 3, 4), nullptr, 16));
+                if (lo >= 0xDC00 && lo < 0xE000) cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00), i += 6;
+            }
+            if (cp >= 0xD800 && cp < 0xE000) cp = 0xFFFD;  // a lone surrogate: not a Rust char
+            out += fmt::format("\\u{{{:x}}}", cp);
+        } else {
+            out += j[i], out += e;
+            i++;
+        }
+    }
+    return out;
 }
 
 std::string comment_text(std::string_view text) {

@@ -37,6 +37,8 @@ std::string c_literal(std::string_view text);
 std::string js_literal(std::string_view text);
 // TEXT as a Python string literal: the same as js_literal (JSON's escapes are Python's).
 inline std::string py_literal(std::string_view text) { return js_literal(text); }
+// TEXT as a Rust string literal, quotes included (ASCII: every other character as \u{X}).
+std::string rs_literal(std::string_view text);
 
 // TEXT as one line of plain text safe inside any comment or docstring of C, C++, JavaScript, Python and sh:
 // letters, digits, space and -_.,:;()+=/@#!'~^&[]{}<> stay; every other byte (line breaks, quotes,

@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
-"""docs block (docs/findings.md): every finding of REPORT_DIR/findings/index.json (written by `quatcheck
-findings`) in one table, then the published figures the report contradicts (scripts/readme/published.py),
+"""docs block (docs/findings.md): one row per library of REPORT_DIR/findings/index.json (written by `quatcheck
+findings`): its causes, whether each cause's fix was verified, the reproducer's language; then the published figures the report contradicts (scripts/readme/published.py),
 each with the quatcheck command that reproduces the measurement.
 
-Every number comes from the report folder: the findings' worst errors and tolerances from index.json, the
+Every number comes from the report folder: the causes, their findings and fix results from index.json, the
 published comparison from summary.csv, the seed and cases of the reproduction command from run.json.
 """
 import json
@@ -55,38 +55,42 @@ def figure(x):
 
 def main(report):
     index = load_json(os.path.join(report, "findings", "index.json"))
-    families = index.get("families") if isinstance(index, dict) else None
-    if not isinstance(families, list):
-        fail("findings/index.json has no 'families' list")
+    libraries = index.get("libraries") if isinstance(index, dict) else None
+    if not isinstance(libraries, list):
+        fail("findings/index.json has no 'libraries' list")
     factor = index.get("factor")
+    ncauses = nfindings = 0
     rows = []
-    for fam in families:
-        if not isinstance(fam, dict) or not isinstance(fam.get("findings"), list):
-            fail("findings/index.json: a family without a 'findings' list")
-        folder = str(fam.get("folder", ""))
+    for lib in libraries:
+        if not isinstance(lib, dict) or not isinstance(lib.get("causes"), list):
+            fail("findings/index.json: a library without a 'causes' list")
+        folder = str(lib.get("folder", ""))
         if not re.fullmatch(r"[A-Za-z0-9_+-][A-Za-z0-9._+-]*", folder):
             fail(f"findings/index.json: bad folder name {folder!r}")
-        for x in fam["findings"]:
-            if not isinstance(x, dict):
-                fail("findings/index.json: a finding is not an object")
-            rows.append((fam, folder, x))
-    nfam = len(families)
-    print(f"{len(rows)} findings in {nfam} families, from `quatcheck findings` on the last full run "
-          f"(region findings: above {figure(factor)} x the rounding floor 8 eps). *worst* is the measured error "
-          "(rad) for a region, and for a property the tolerance of one call (rad for angles, absolute for norms "
-          "and endpoints); each folder's README.md has the figures, the exact worst case and the commands, "
-          "`repro.sh` runs its standalone reproducer.\n")
-    print("| library | version | routine | what | worst | tolerance | region | reproducer |")
-    print("|---|---|---|---|---:|---:|---|---|")
-    for fam, folder, x in rows:
-        region = text(x.get("what", "")) if x.get("kind") == "region" else ""
-        what = (f"region error above the floor" if x.get("kind") == "region"
-                else f"fails `{text(x.get('what', ''))}`")
-        worst = figure(x.get("worst")) if x.get("kind") == "region" else ""
-        link = f"`findings/{folder}/`"  # in the report folder (reports/latest is not committed: no link)
-        print(f"| `{text(fam.get('family', ''))}` | {text(fam.get('version', '')) or '-'} | "
-              f"`{text(x.get('impl', ''))}` {text(x.get('op', ''))} | {what} | {worst} | {figure(x.get('tolerance'))} | "
-              f"{region} | {link} ({LANGUAGES.get(fam.get('language', ''), '?')}) |")
+        for c in lib["causes"]:
+            if not isinstance(c, dict) or not isinstance(c.get("fix"), dict):
+                fail("findings/index.json: a cause is not an object with a 'fix'")
+            ncauses += 1
+            nfindings += int(c.get("findings", 0))
+        rows.append((lib, folder))
+    print(f"{len(rows)} libraries, {ncauses} causes, {nfindings} findings, from `quatcheck findings` on the last full "
+          f"run (region findings: above {figure(factor)} x the rounding floor 8 eps). One row per library: its causes "
+          "(findings one defect explains, docs/findings.md), whether the suggested fix keeps every promise on the "
+          "cause's cases (run inside quatcheck; `QC_REPRO_APPLY_FIX=1 ./repro.sh` runs the port), and the "
+          "reproducer's language (*API*: in the library's own API; *adapter*: through the file quatcheck compiles).\n")
+    print("| library | version | causes | fix verified | reproducer | folder |")
+    print("|---|---|---|---|---|---|")
+    for lib, folder in rows:
+        causes = "<br>".join(f"{k}. {text(c.get('title', ''))} ({text(c.get('severity', ''))}, "
+                             f"{int(c.get('findings', 0))} finding{'s' if int(c.get('findings', 0)) != 1 else ''})"
+                             for k, c in enumerate(lib["causes"], 1))
+        fixes = "<br>".join(f"{k}. " + ("yes" if c["fix"].get("offered") and c["fix"].get("failed") == 0
+                                        else "no" if c["fix"].get("offered") else "not offered")
+                            for k, c in enumerate(lib["causes"], 1))
+        lang = text(lib.get("language", "")) or "none"
+        how = "API" if lib.get("api") else "adapter"
+        print(f"| `{text(lib.get('library', ''))}` | {text(lib.get('version', '')) or '-'} | {causes} | {fixes} | "
+              f"{lang} ({how}) | `findings/{folder}/` |")
     print()
 
     run = load_json(os.path.join(report, "run.json")) if os.path.exists(os.path.join(report, "run.json")) else {}

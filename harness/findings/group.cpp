@@ -1,0 +1,289 @@
+// Step 2 of `quatcheck findings` (findings.h): a library's findings grouped into causes, each with its routine's
+// source quoted and marked, and the suggested fix run on its cases.
+//
+// The rules, in order; the first that applies to a finding decides its cause (Cause::formed says which):
+//   1. non-finite: the library returned NaN or inf. One cause per routine and input class (equal keys,
+//      opposite keys, ...): the division or domain error that class reaches.
+//   2. branch: the finding's worst case lies beyond a switch of the routine that the branch map found (an
+//      edge of sweep/branch_map.csv where one side is accurate and the other is not: max(err) >= 100 min(err)
+//      and the jump is at least half the larger error; |a.b| >= 0.01, the short-arc flip at 0 being by
+//      design). One cause per routine and switch: every failure past one switch is that branch's defect.
+//   3. property: a failed promise on an input class. One cause per routine, property and class.
+//   4. precision: a finite region error far above rounding. One cause per routine and input class.
+// The routine is the card's (library.h), so the families that call one function (OpenCV's two assumeUnit
+// modes, a routine's f32 and f64) share their causes.
+#include "findings/findings.h"
+
+#include "findings/util.h"
+#include "quatcheck/registry.h"
+#include "tables/quote.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <map>
+#include <optional>
+
+namespace qc::findings {
+
+const char *severity_name(Severity s) {
+    switch (s) {
+    case Severity::nan: return "NaN";
+    case Severity::wrong_rotation: return "wrong rotation";
+    case Severity::broken_promise: return "broken promise";
+    case Severity::lost_precision: return "lost precision";
+    }
+    return "?";
+}
+
+std::vector<const ReproCase *> Cause::cases() const {
+    std::vector<const ReproCase *> out;
+    for (const auto &f : findings)
+        for (const auto &c : f.cases) out.push_back(&c);
+    return out;
+}
+
+namespace {
+
+// What a reproducer's measure() returns (harness/findings/templates/*: the same definitions): the 3-D angle to
+// expected, | |r| - 1 |, the largest component difference, or 0 for finiteness; infinity for a non-finite r.
+double measure(const ReproCase &c, const std::array<double, 4> &r) {
+    for (double x : r)
+        if (!std::isfinite(x)) return INFINITY;
+    if (c.check == "finite") return 0;
+    long double n2 = 0;
+    for (double x : r) n2 += (long double)x * x;
+    if (c.check == "unit") return double(std::fabs(std::sqrt(n2) - 1));
+    if (c.check == "components") {
+        double m = 0;
+        for (int i = 0; i < 4; i++) m = std::max(m, std::fabs(r[i] - c.expected[i]));
+        return m;
+    }
+    const double n = std::sqrt(double(n2));
+    double dot = 0, d2 = 0, s2 = 0;
+    for (int i = 0; i < 4; i++) dot += r[i] * c.expected[i];
+    const double s = dot < 0 ? -1 : 1;
+    for (int i = 0; i < 4; i++) {
+        const double u = r[i] / n;
+        d2 += (u - s * c.expected[i]) * (u - s * c.expected[i]);
+        s2 += (u + s * c.expected[i]) * (u + s * c.expected[i]);
+    }
+    return 4 * std::atan2(std::sqrt(d2), std::sqrt(s2));
+}
+
+// The correct nlerp the fixes use for nlerp routines: short arc by the sign of a.b, then normalised.
+std::array<double, 4> fixed_nlerp(const ReproCase &c) {
+    const double s = c.q0[0] * c.q1[0] + c.q0[1] * c.q1[1] + c.q0[2] * c.q1[2] + c.q0[3] * c.q1[3] < 0 ? -1 : 1;
+    std::array<double, 4> r;
+    for (int i = 0; i < 4; i++) r[i] = (1 - c.t) * c.q0[i] + c.t * s * c.q1[i];
+    const double n = std::sqrt(r[0] * r[0] + r[1] * r[1] + r[2] * r[2] + r[3] * r[3]);
+    if (!(n > 0)) return {1, 0, 0, 0};
+    for (double &x : r) x /= n;
+    return r;
+}
+
+const qc_impl_v1 *builtin(const char *family) {
+    for (const auto &b : builtin_impls())
+        if (b.table && b.table->family && !std::strcmp(b.table->family, family)) return b.table;
+    return nullptr;
+}
+
+// The fix on the cause's cases: qc-slerp (its narrow build for the languages without a wider long double, which
+// is what the ports compute) or the correct nlerp, measured as the reproducer measures.
+FixCheck check_fix(const Cause &cause, Language lang) {
+    FixCheck fc;
+    const auto cases = cause.cases();
+    if (cases.empty()) {
+        fc.why_not = "its findings have no two-key case to run a fix on (squad tracks: see docs/squad.md)";
+        return fc;
+    }
+    if (!is_embedded(fix_port(lang))) {
+        fc.why_not = fmt::format("the {} port of the fix ({}) is not built into this quatcheck", language_name(lang),
+                                 fix_port(lang));
+        return fc;
+    }
+    const bool wide = lang == Language::cpp;
+    const qc_impl_v1 *qc = builtin("qc-slerp"), *narrow = builtin("qc-slerp-narrow");
+    fc.offered = true;
+    fc.routine = wide ? "qc-slerp (impls/recommended/qc_slerp.h)"
+                      : fmt::format("qc-slerp-narrow, the algorithm of the {} port in impls/fixes/", language_name(lang));
+    for (const ReproCase *c : cases) {
+        std::array<double, 4> r{NAN, NAN, NAN, NAN};
+        if (c->op == "nlerp") {
+            r = fixed_nlerp(*c);
+        } else if (c->bits == 32 && qc && qc->slerp_f32) {
+            float a[4], b[4], o[4];
+            for (int i = 0; i < 4; i++) a[i] = float(c->q0[i]), b[i] = float(c->q1[i]);
+            qc->slerp_f32(a, b, float(c->t), o);
+            for (int i = 0; i < 4; i++) r[i] = o[i];
+        } else if (const qc_impl_v1 *impl = wide ? qc : narrow; impl && impl->slerp_f64) {
+            impl->slerp_f64(c->q0.data(), c->q1.data(), c->t, r.data());
+        } else {
+            fc.offered = false;
+            fc.why_not = "qc-slerp is not built into this quatcheck";
+            return fc;
+        }
+        const double m = measure(*c, r);
+        fc.cases++;
+        if (!(m <= c->tol)) fc.failed++;
+        if (c->check == "angle") fc.max_angle = std::max(fc.max_angle, m);
+    }
+    return fc;
+}
+
+// The edges of the branch map that are switches of the routine (see the rules above), for IMPL, or for any
+// precision of its family when IMPL has none.
+std::vector<LibraryFindings::Edge> switches(const LibraryFindings &l, const std::string &impl) {
+    std::vector<LibraryFindings::Edge> own, fam;
+    for (const auto &e : l.edges) {
+        const double lo = std::min(e.err_below, e.err_above), hi = std::max(e.err_below, e.err_above);
+        if (!(hi >= 100 * lo && e.jump >= 0.5 * hi && std::fabs(e.dot_above) >= 0.01)) continue;
+        if (e.impl == impl) own.push_back(e);
+        else if (family_of(e.impl) == family_of(impl)) fam.push_back(e);
+    }
+    return own.empty() ? fam : own;
+}
+
+// The switch a case at |a.b| = D has passed: the largest switch point at or below D.
+const LibraryFindings::Edge *passed_switch(const std::vector<LibraryFindings::Edge> &edges, double d) {
+    const LibraryFindings::Edge *best = nullptr;
+    for (const auto &e : edges) {
+        const double at = std::min(std::fabs(e.dot_below), std::fabs(e.dot_above));
+        if (at <= std::fabs(d) && (!best || at > std::min(std::fabs(best->dot_below), std::fabs(best->dot_above))))
+            best = &e;
+    }
+    return best;
+}
+
+std::string routine_name(const LibraryFindings &l, const std::string &family) {
+    if (l.card)
+        if (const Routine *r = l.card->routine(family)) return r->api;
+    return family;
+}
+
+struct Keyed {
+    std::string key, formed;
+    std::optional<LibraryFindings::Edge> edge;
+};
+
+Keyed key_of(const LibraryFindings &l, const Finding &f) {
+    const std::string routine = routine_name(l, f.family);
+    const std::string cls = class_words(f.cls);
+    if (f.nonfinite)
+        return {fmt::format("nonfinite|{}|{}", routine, cls),
+                fmt::format("rule 1: the routine returned NaN or inf on {}", cls)};
+    const auto sw = switches(l, f.impl);
+    if (std::isfinite(f.dot))
+        if (const auto *e = passed_switch(sw, f.dot))
+            return {fmt::format("branch|{}|{:.3g}", routine, 1 - std::min(std::fabs(e->dot_below), std::fabs(e->dot_above))),
+                    fmt::format("rule 2: the worst case lies past the switch the branch map found at |a.b| = {:.17g} "
+                                "(sweep/branch_map.csv:{})",
+                                std::min(std::fabs(e->dot_below), std::fabs(e->dot_above)), e->line),
+                    *e};
+    if (f.kind == Kind::property)
+        return {fmt::format("property|{}|{}|{}", routine, f.what, cls),
+                fmt::format("rule 3: the same promise, {}, broken on {}", f.what, cls)};
+    return {fmt::format("precision|{}|{}", routine, cls),
+            fmt::format("rule 4: a finite error far above rounding on {}", cls)};
+}
+
+double worst_angle(const Cause &c) {
+    double w = 0;
+    for (const auto &f : c.findings)
+        if (f.unit == "rad" && !f.nonfinite) w = std::max(w, f.worst);
+    return w;
+}
+
+void describe(Cause &c, const std::string &routine, const LibraryFindings::Edge *edge) {
+    const Finding &f0 = c.findings.front();
+    const std::string cls = class_words(f0.cls);
+    const double worst = worst_angle(c);
+    std::vector<std::string> names;
+    for (const auto &f : c.findings) {
+        std::string n = f.kind == Kind::property ? f.what : fmt::format("region {}", f.what);
+        if (std::find(names.begin(), names.end(), n) == names.end()) names.push_back(n);
+    }
+    std::string list;
+    for (size_t i = 0; i < names.size(); i++) list += (i ? ", " : "") + names[i];
+    if (f0.nonfinite) {
+        c.severity = Severity::nan;
+        c.title = fmt::format("{} returns NaN for {}", routine, cls);
+        c.sentence = fmt::format("On {}, {} returns NaN or inf instead of a rotation (seen as: {}).", cls, routine, list);
+    } else if (edge) {
+        const double at = std::min(std::fabs(edge->dot_below), std::fabs(edge->dot_above));
+        c.severity = worst >= 1e-5 ? Severity::wrong_rotation : worst > 0 ? Severity::lost_precision
+                                                                          : Severity::broken_promise;
+        c.title = fmt::format("{}: the branch taken for |a.b| above {:.7g} is off slerp{}", routine, at,
+                              worst > 0 ? fmt::format(" by up to {:.2g} rad", worst) : "");
+        c.sentence = fmt::format(
+            "When the keys are closer than |a.b| = {:.7g}, {} switches to another computation, and that branch "
+            "breaks what the main path keeps (seen as: {}).",
+            at, routine, list);
+    } else if (f0.kind == Kind::property) {
+        c.severity = Severity::broken_promise;
+        c.title = fmt::format("{} breaks `{}` for {}", routine, f0.what, cls);
+        c.sentence = fmt::format("On {}, {} breaks the promise {} ({}).", cls, routine, f0.what, f0.sentence);
+    } else {
+        c.severity = worst >= 1e-5 ? Severity::wrong_rotation : Severity::lost_precision;
+        c.title = fmt::format("{} loses precision for {}: up to {:.2g} rad", routine, cls, worst);
+        c.sentence = fmt::format("On {}, {} is off the exact slerp by up to {:.3g} rad, far above rounding (seen as: {}).",
+                                 cls, routine, worst, list);
+    }
+}
+
+void locate(Cause &c, const LibraryFindings &l, const Options &o, const LibraryFindings::Edge *edge) {
+    if (!l.card) {
+        c.quote.missing = "quatcheck has no card for this library (impls/*/libraries.json), so it does not know "
+                          "where the routine's source lies";
+        return;
+    }
+    const Routine *r = l.card->routine(c.routine_family);
+    if (!r) return;
+    c.quote = quote_routine(*l.card, r->source, o.source_roots);
+    if (c.quote.lines.empty()) return;
+    const Finding &f0 = c.findings.front();
+    if (f0.nonfinite) mark_nonfinite(c.quote);
+    else if (edge) mark_edge(c.quote, edge->dot_below, edge->dot_above);
+    else if (f0.kind == Kind::property && (f0.what == "shortest-arc" || f0.what == "sign-invariance"))
+        mark_missing_flip(c.quote);
+    else if (f0.cls == InputClass::nearly_parallel) mark_precision(c.quote);
+}
+
+}  // namespace
+
+void group(std::vector<LibraryFindings> &libs, const Options &o) {
+    for (auto &l : libs) {
+        std::map<std::string, size_t> at;  // key -> index in l.causes, in order of first finding
+        std::vector<std::optional<LibraryFindings::Edge>> edges;
+        for (const auto &f : l.findings) {
+            const Keyed k = key_of(l, f);
+            auto it = at.find(k.key);
+            if (it == at.end()) {
+                it = at.emplace(k.key, l.causes.size()).first;
+                Cause c;
+                c.key = k.key, c.formed = k.formed, c.routine_family = f.family;
+                l.causes.push_back(std::move(c));
+                edges.push_back(k.edge);
+            }
+            l.causes[it->second].findings.push_back(f);
+        }
+        const Language lang = l.card ? l.card->language
+                              : l.spec && l.spec->language == "js"     ? Language::js
+                              : l.spec && l.spec->language == "python" ? Language::python
+                                                                       : Language::cpp;
+        for (size_t i = 0; i < l.causes.size(); i++) {
+            Cause &c = l.causes[i];
+            const LibraryFindings::Edge *edge = edges[i] ? &*edges[i] : nullptr;
+            describe(c, routine_name(l, c.routine_family), edge);
+            locate(c, l, o, edge);
+            c.fix = check_fix(c, lang);
+        }
+        // The worst first: NaN, then wrong rotations, broken promises and lost precision.
+        std::stable_sort(l.causes.begin(), l.causes.end(),
+                         [](const Cause &a, const Cause &b) { return int(a.severity) < int(b.severity); });
+    }
+}
+
+}  // namespace qc::findings
