@@ -26,19 +26,10 @@ _NEAR_UNIT = 2.0**-24  # |n - 1| below this: 1/sqrt(n) from a polynomial
 _LO, _HI = 2.0**-450, 2.0**450  # norms outside [_LO, _HI]: rescale the inputs first
 
 
-def _copy_fix_zero(q):
-    """A list copy of q with a zero quaternion read as the identity."""
-    a = [float(q[0]), float(q[1]), float(q[2]), float(q[3])]
-    if a[0] == 0.0 and a[1] == 0.0 and a[2] == 0.0 and a[3] == 0.0:
-        a[0] = 1.0
-    return a
-
-
 def _rescale(q):
-    """Rescales q (nonzero) in place by a power of two so that its largest component is in [1, 2)."""
+    """q (nonzero) times a power of two that puts its largest component in [1, 2), as a new list."""
     _, e = math.frexp(max(abs(x) for x in q))
-    for i in range(4):
-        q[i] = math.ldexp(q[i], 1 - e)
+    return [math.ldexp(x, 1 - e) for x in q]
 
 
 def _norm2(q):
@@ -54,14 +45,17 @@ def _rnorm(n):
 
 
 def _prepare(q0, q1):
-    """Copies of the inputs (zero read as identity, rescaled when a norm is far from 1), their reciprocal
-    norms and their dot product."""
-    a, b = _copy_fix_zero(q0), _copy_fix_zero(q1)
+    """The inputs ready for use (a zero quaternion read as the identity; both rescaled when a norm is far
+    from 1), their reciprocal norms and their dot product."""
+    a, b = q0, q1
     na, nb = _norm2(a), _norm2(b)
-    if not (_LO < na < _HI and _LO < nb < _HI):
-        _rescale(a)
-        _rescale(b)
+    if not (_LO < na < _HI and _LO < nb < _HI):  # rare: zero, tiny or huge inputs
+        a = [1.0, 0.0, 0.0, 0.0] if na == 0.0 else a
+        b = [1.0, 0.0, 0.0, 0.0] if nb == 0.0 else b
         na, nb = _norm2(a), _norm2(b)
+        if not (_LO < na < _HI and _LO < nb < _HI):
+            a, b = _rescale(a), _rescale(b)
+            na, nb = _norm2(a), _norm2(b)
     d = (a[0] * b[0] + a[1] * b[1]) + (a[2] * b[2] + a[3] * b[3])
     return a, b, _rnorm(na), _rnorm(nb), d
 
@@ -70,8 +64,7 @@ def _series(t, y):
     """sin(tA)/sin A for y = 1 - cos A < 2^-10: six terms of sum_i c_i(t) y^i, c_0 = t,
     c_i = c_{i-1} (i^2 - t^2)/(i (2i + 1)); truncation below 2^-66."""
     t2 = t * t
-    g = 1.0
-    g = 1.0 + y * ((36.0 - t2) * (1.0 / 78.0)) * g
+    g = 1.0 + y * ((36.0 - t2) * (1.0 / 78.0))
     g = 1.0 + y * ((25.0 - t2) * (1.0 / 55.0)) * g
     g = 1.0 + y * ((16.0 - t2) * (1.0 / 36.0)) * g
     g = 1.0 + y * ((9.0 - t2) * (1.0 / 21.0)) * g
@@ -82,9 +75,9 @@ def _series(t, y):
 
 def slerp(q0, q1, t):
     a, b, ra, rb, d = _prepare(q0, q1)
-    t = float(t)
-    sign = -1.0 if d < 0.0 else 1.0  # shortest arc; d = 0 keeps q1
-    c = min(abs(d) * ra * rb, 1.0)
+    c = abs(d) * ra * rb
+    if c > 1.0:
+        c = 1.0
     y = 1.0 - c  # exact for c >= 1/2
     if y < _SERIES_Y:
         w1 = _series(t, y)
@@ -94,22 +87,23 @@ def slerp(q0, q1, t):
         x = t * math.acos(c)
         w1 = math.sin(x) * inv_s
         w0 = math.cos(x) - c * w1
-    wa, wb = w0 * ra, sign * w1 * rb  # normalisation folded into the weights
-    return [wa * a[i] + wb * b[i] for i in range(4)]
+    wa = w0 * ra
+    wb = (-w1 if d < 0.0 else w1) * rb  # shortest arc (d = 0 keeps q1); normalisation folded into the weights
+    return [wa * a[0] + wb * b[0], wa * a[1] + wb * b[1], wa * a[2] + wb * b[2], wa * a[3] + wb * b[3]]
 
 
 def nlerp(q0, q1, t):
     a, b, ra, rb, d = _prepare(q0, q1)
-    t = float(t)
-    wa, wb = (1.0 - t) * ra, (-t if d < 0.0 else t) * rb
-    v = [wa * a[i] + wb * b[i] for i in range(4)]
+    wa = (1.0 - t) * ra
+    wb = (-t if d < 0.0 else t) * rb
+    v = [wa * a[0] + wb * b[0], wa * a[1] + wb * b[1], wa * a[2] + wb * b[2], wa * a[3] + wb * b[3]]
     n = _norm2(v)
     if not _LO < n < _HI:
         if v[0] == 0.0 and v[1] == 0.0 and v[2] == 0.0 and v[3] == 0.0:
             return [1.0, 0.0, 0.0, 0.0]
         if not all(math.isfinite(x) for x in v):
             return v  # only from a non-finite t
-        _rescale(v)
+        v = _rescale(v)
         n = _norm2(v)
     r = 1.0 / math.sqrt(n)
-    return [x * r for x in v]
+    return [v[0] * r, v[1] * r, v[2] * r, v[3] * r]
