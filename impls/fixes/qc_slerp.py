@@ -26,6 +26,13 @@ _NEAR_UNIT = 2.0**-24  # |n - 1| below this: 1/sqrt(n) from a polynomial
 _LO, _HI = 2.0**-450, 2.0**450  # norms outside [_LO, _HI]: rescale the inputs first
 
 
+def _fix_zero(q):
+    """q, or the identity if q is the zero quaternion (a nonzero q whose norm underflows is not)."""
+    if q[0] == 0.0 and q[1] == 0.0 and q[2] == 0.0 and q[3] == 0.0:
+        return [1.0, 0.0, 0.0, 0.0]
+    return q
+
+
 def _rescale(q):
     """q (nonzero) times a power of two that puts its largest component in [1, 2), as a new list."""
     _, e = math.frexp(max(abs(x) for x in q))
@@ -50,8 +57,7 @@ def _prepare(q0, q1):
     a, b = q0, q1
     na, nb = _norm2(a), _norm2(b)
     if not (_LO < na < _HI and _LO < nb < _HI):  # rare: zero, tiny or huge inputs
-        a = [1.0, 0.0, 0.0, 0.0] if na == 0.0 else a
-        b = [1.0, 0.0, 0.0, 0.0] if nb == 0.0 else b
+        a, b = _fix_zero(a), _fix_zero(b)
         na, nb = _norm2(a), _norm2(b)
         if not (_LO < na < _HI and _LO < nb < _HI):
             a, b = _rescale(a), _rescale(b)
