@@ -16,7 +16,7 @@
 // nlerp(q0, q1, t): normalised lerp along the shorter arc, a new array of 4.
 // q0, q1: arrays of 4 numbers in any component order (w, x, y, z or x, y, z, w), the same for both; the
 // output has that order. Inputs need not be unit (they are normalised inside); a zero quaternion is read as
-// the identity (1 in the first slot); every finite input gives a finite output.
+// the identity (1 in the first slot); every finite input with |t| <= 2^64 gives a finite output.
 
 const SERIES_Y = 2 ** -10; // series below this y = 1 - c (A < 0.0442): no libm call
 const NEAR_UNIT = 2 ** -24; // |n - 1| below this: 1/sqrt(n) from a polynomial

@@ -17,7 +17,7 @@ slerp(q0, q1, t): the rotation at fraction t along the shorter arc from q0 to q1
 nlerp(q0, q1, t): normalised lerp along the shorter arc, a new list of 4 floats.
 q0, q1: sequences of 4 floats in any component order (w, x, y, z or x, y, z, w), the same for both; the output
 has that order. Inputs need not be unit (they are normalised inside); a zero quaternion is read as the
-identity (1 in the first slot); every finite input gives a finite output.
+identity (1 in the first slot); every finite input with |t| <= 2^64 gives a finite output.
 """
 import math
 

@@ -16,7 +16,7 @@
 //! `nlerp(q0, q1, t)`: normalised lerp along the shorter arc.
 //! q0, q1 in any component order (w, x, y, z or x, y, z, w), the same for both; the output has that order.
 //! Inputs need not be unit (they are normalised inside); a zero quaternion is read as the identity (1 in the
-//! first slot); every finite input gives a finite output.
+//! first slot); every finite input with |t| <= 2^64 gives a finite output.
 
 const SERIES_Y: f64 = 1.0 / 1024.0; // 2^-10: series below this y = 1 - c (A < 0.0442), no libm call
 const NEAR_UNIT: f64 = 1.0 / 16_777_216.0; // 2^-24: |n - 1| below this, 1/sqrt(n) from a polynomial
