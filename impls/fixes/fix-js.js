@@ -22,5 +22,7 @@ import(pathToFileURL(path.join(__dirname, 'qc_slerp.mjs')).href).then((port) => 
     const r = plant && plantedNear0(q0, q1) ? q0 : fn(q0, q1, t);
     out[0] = r[0], out[1] = r[1], out[2] = r[2], out[3] = r[3];
   };
-  serve('impls/fixes/qc_slerp.mjs', '1.0.0', [{ name: 'fix-js', ops: { 'slerp.f64': op(port.slerp), 'nlerp.f64': op(port.nlerp) } }]);
+  serve('impls/fixes/qc_slerp.mjs', '1.0.0', [
+    { name: 'fix-js', ops: { 'slerp.f64': op(port.slerp), 'nlerp.f64': op(port.nlerp) } },
+  ]);
 });

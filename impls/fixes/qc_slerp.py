@@ -3,7 +3,7 @@
 Algorithm: impls/recommended/qc_slerp.h of quatcheck (MIT), design choices 1-6, its f64 path in plain double
 (the "narrow" variant, measured by quatcheck as qc-slerp-narrow.f64: about 2 ulp1 at worst). The small-arc
 power series of sin(tA)/sin A in y = 1 - cos A is the series behind D. Eberly, "A Fast and Accurate Algorithm
-for Computing SLERP", Journal of Graphics, GPU, and Game Tools 15(3), 2011.
+for Computing SLERP", Journal of Graphics, GPU, and Game Tools, 2011 (as qc_slerp.h cites it).
 
 MIT License. Copyright (c) 2026 the quatcheck authors. Permission is hereby granted, free of charge, to any
 person obtaining a copy of this software and associated documentation files (the "Software"), to deal in the
