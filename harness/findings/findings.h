@@ -98,7 +98,7 @@ struct Cause {
     std::string formed;    // how the group was formed, one sentence
     Severity severity = Severity::broken_promise;
     std::vector<Finding> findings;
-    std::string routine_family;  // the family whose routine the quote is of
+    std::string routine_family, routine_op;  // the family and op whose routine the quote is of
     Quote quote;
     FixCheck fix;
     std::vector<const ReproCase *> cases() const;

@@ -2,16 +2,18 @@
 // source quoted and marked, and the suggested fix run on its cases.
 //
 // The rules, in order; the first that applies to a finding decides its cause (Cause::formed says which):
-//   1. non-finite: the library returned NaN or inf. One cause per routine and input class (equal keys,
-//      opposite keys, ...): the division or domain error that class reaches.
-//   2. branch: the finding's worst case lies beyond a switch of the routine that the branch map found (an
+//   1. non-finite: the library returned NaN or inf. One cause per routine and input class (equal or opposite
+//      keys as one class, nearly equal, ...): the division or domain error that class reaches.
+//   2. long arc: the routine breaks shortest-arc or sign-invariance, and the finding's case has a.b < 0 (where
+//      the long arc and the short one differ). One cause per routine: the missing sign flip.
+//   3. branch: the finding's worst case lies beyond a switch of the routine that the branch map found (an
 //      edge of sweep/branch_map.csv where one side is accurate and the other is not: max(err) >= 100 min(err)
 //      and the jump is at least half the larger error; |a.b| >= 0.01, the short-arc flip at 0 being by
 //      design). One cause per routine and switch: every failure past one switch is that branch's defect.
-//   3. property: a failed promise on an input class. One cause per routine, property and class.
-//   4. precision: a finite region error far above rounding. One cause per routine and input class.
-// The routine is the card's (library.h), so the families that call one function (OpenCV's two assumeUnit
-// modes, a routine's f32 and f64) share their causes.
+//   4. class: the other finite failures (properties, region errors) of the routine's main path, one cause per
+//      routine and input class (nearly equal keys, a quarter turn apart, general position).
+// The routine is the card's (library.h) and known by where its source lies, so the families that call one
+// function (OpenCV's two assumeUnit modes, a routine's f32 and f64) share their causes.
 #include "findings/findings.h"
 
 #include "findings/util.h"
@@ -157,10 +159,19 @@ const LibraryFindings::Edge *passed_switch(const std::vector<LibraryFindings::Ed
     return best;
 }
 
-std::string routine_name(const LibraryFindings &l, const std::string &family) {
+std::string routine_name(const LibraryFindings &l, const std::string &family, const std::string &op) {
     if (l.card)
-        if (const Routine *r = l.card->routine(family)) return r->api;
+        if (const Routine *r = l.card->routine(family, op)) return r->api;
     return family;
+}
+
+// The routine's identity for the grouping: where its source lies (families that call one function with other
+// arguments, as OpenCV's assumeUnit modes, share it), else its name.
+std::string routine_id(const LibraryFindings &l, const std::string &family, const std::string &op) {
+    if (l.card)
+        if (const Routine *r = l.card->routine(family, op); r && !r->source.file.empty())
+            return r->source.file + "#" + r->source.find;
+    return routine_name(l, family, op) + "|" + op;
 }
 
 struct Keyed {
@@ -168,25 +179,41 @@ struct Keyed {
     std::optional<LibraryFindings::Edge> edge;
 };
 
+// Whether a routine of the library breaks the short-arc promises (shortest-arc or sign-invariance) anywhere.
+bool takes_long_arc(const LibraryFindings &l, const std::string &routine) {
+    for (const auto &f : l.findings)
+        if (f.kind == Kind::property && (f.what == "shortest-arc" || f.what == "sign-invariance") &&
+            routine_id(l, f.family, f.op) == routine)
+            return true;
+    return false;
+}
+
 Keyed key_of(const LibraryFindings &l, const Finding &f) {
-    const std::string routine = routine_name(l, f.family);
-    const std::string cls = class_words(f.cls);
+    const std::string routine = routine_id(l, f.family, f.op);
+    const InputClass cls = f.cls == InputClass::opposite ? InputClass::equal : f.cls;  // q1 = +-q0: one class
+    const std::string cls_words =
+        cls == InputClass::equal ? "equal or opposite keys (q1 = q0 or q1 = -q0)" : class_words(cls);
     if (f.nonfinite)
-        return {fmt::format("nonfinite|{}|{}", routine, cls),
-                fmt::format("rule 1: the routine returned NaN or inf on {}", cls)};
+        return {fmt::format("nonfinite|{}|{}", routine, cls_words),
+                fmt::format("rule 1: the routine returned NaN or inf on {}", cls_words)};
+    if (takes_long_arc(l, routine) && std::isfinite(f.dot) && f.dot < 0)
+        return {fmt::format("longarc|{}", routine),
+                "rule 2: the routine breaks the short-arc promises, and this case has a.b < 0, where the long "
+                "arc differs from the short one"};
     const auto sw = switches(l, f.impl);
     if (std::isfinite(f.dot))
-        if (const auto *e = passed_switch(sw, f.dot))
-            return {fmt::format("branch|{}|{:.3g}", routine, 1 - std::min(std::fabs(e->dot_below), std::fabs(e->dot_above))),
-                    fmt::format("rule 2: the worst case lies past the switch the branch map found at |a.b| = {:.17g} "
+        if (const auto *e = passed_switch(sw, f.dot)) {
+            const double at = std::min(std::fabs(e->dot_below), std::fabs(e->dot_above));
+            return {fmt::format("branch|{}|{:.3g}", routine, 1 - at),
+                    fmt::format("rule 3: the worst case lies past the switch the branch map found at |a.b| = {:.17g} "
                                 "(sweep/branch_map.csv:{})",
-                                std::min(std::fabs(e->dot_below), std::fabs(e->dot_above)), e->line),
+                                at, e->line),
                     *e};
-    if (f.kind == Kind::property)
-        return {fmt::format("property|{}|{}|{}", routine, f.what, cls),
-                fmt::format("rule 3: the same promise, {}, broken on {}", f.what, cls)};
-    return {fmt::format("precision|{}|{}", routine, cls),
-            fmt::format("rule 4: a finite error far above rounding on {}", cls)};
+        }
+    return {fmt::format("class|{}|{}", routine, cls_words),
+            fmt::format("rule 4: finite failures of the routine's main path on {} (no switch of the branch map "
+                        "lies below them)",
+                        cls_words)};
 }
 
 double worst_angle(const Cause &c) {
@@ -198,38 +225,49 @@ double worst_angle(const Cause &c) {
 
 void describe(Cause &c, const std::string &routine, const LibraryFindings::Edge *edge) {
     const Finding &f0 = c.findings.front();
-    const std::string cls = class_words(f0.cls);
+    const std::string cls = f0.cls == InputClass::equal || f0.cls == InputClass::opposite
+                                ? "equal or opposite keys (q1 = q0 or q1 = -q0)"
+                                : class_words(f0.cls);
     const double worst = worst_angle(c);
     std::vector<std::string> names;
+    bool region = false;
     for (const auto &f : c.findings) {
         std::string n = f.kind == Kind::property ? f.what : fmt::format("region {}", f.what);
+        region = region || f.kind != Kind::property;
         if (std::find(names.begin(), names.end(), n) == names.end()) names.push_back(n);
     }
     std::string list;
     for (size_t i = 0; i < names.size(); i++) list += (i ? ", " : "") + names[i];
-    if (f0.nonfinite) {
+    const std::string by = worst > 0 ? fmt::format(" by up to {:.2g} rad", worst) : "";
+    auto rotation_severity = [&] {
+        return worst >= 1e-5 ? Severity::wrong_rotation : region ? Severity::lost_precision : Severity::broken_promise;
+    };
+    if (c.key.rfind("nonfinite|", 0) == 0) {
         c.severity = Severity::nan;
         c.title = fmt::format("{} returns NaN for {}", routine, cls);
         c.sentence = fmt::format("On {}, {} returns NaN or inf instead of a rotation (seen as: {}).", cls, routine, list);
+    } else if (c.key.rfind("longarc|", 0) == 0) {
+        c.severity = Severity::wrong_rotation;
+        c.title = fmt::format("{} takes the long way round when q0.q1 < 0", routine);
+        c.sentence = fmt::format(
+            "When q0.q1 < 0, {} interpolates along the longer arc (no sign flip of one key), so the result is not the "
+            "short-arc rotation callers expect (seen as: {}).",
+            routine, list);
     } else if (edge) {
         const double at = std::min(std::fabs(edge->dot_below), std::fabs(edge->dot_above));
-        c.severity = worst >= 1e-5 ? Severity::wrong_rotation : worst > 0 ? Severity::lost_precision
-                                                                          : Severity::broken_promise;
-        c.title = fmt::format("{}: the branch taken for |a.b| above {:.7g} is off slerp{}", routine, at,
-                              worst > 0 ? fmt::format(" by up to {:.2g} rad", worst) : "");
+        const bool at_one = at >= 1 - 0x1p-52;
+        c.severity = rotation_severity();
+        c.title = at_one ? fmt::format("{}: the branch for |a.b| = 1 is off slerp{}", routine, by)
+                         : fmt::format("{}: the branch taken for |a.b| above {:.7g} is off slerp{}", routine, at, by);
         c.sentence = fmt::format(
-            "When the keys are closer than |a.b| = {:.7g}, {} switches to another computation, and that branch "
-            "breaks what the main path keeps (seen as: {}).",
-            at, routine, list);
-    } else if (f0.kind == Kind::property) {
-        c.severity = Severity::broken_promise;
-        c.title = fmt::format("{} breaks `{}` for {}", routine, f0.what, cls);
-        c.sentence = fmt::format("On {}, {} breaks the promise {} ({}).", cls, routine, f0.what, f0.sentence);
+            "When {}, {} switches to another computation, and that branch breaks what the main path keeps (seen "
+            "as: {}).",
+            at_one ? "|a.b| rounds to 1" : fmt::format("the keys are closer than |a.b| = {:.7g}", at), routine, list);
     } else {
-        c.severity = worst >= 1e-5 ? Severity::wrong_rotation : Severity::lost_precision;
-        c.title = fmt::format("{} loses precision for {}: up to {:.2g} rad", routine, cls, worst);
-        c.sentence = fmt::format("On {}, {} is off the exact slerp by up to {:.3g} rad, far above rounding (seen as: {}).",
-                                 cls, routine, worst, list);
+        c.severity = rotation_severity();
+        c.title = worst > 0 ? fmt::format("{} is off slerp{} on {}", routine, by, cls)
+                            : fmt::format("{} breaks {} on {}", routine, list, cls);
+        c.sentence = fmt::format("On {}, the main path of {} fails (seen as: {}).", cls, routine, list);
     }
 }
 
@@ -239,14 +277,14 @@ void locate(Cause &c, const LibraryFindings &l, const Options &o, const LibraryF
                           "where the routine's source lies";
         return;
     }
-    const Routine *r = l.card->routine(c.routine_family);
+    const Routine *r = l.card->routine(c.routine_family, c.routine_op);
     if (!r) return;
     c.quote = quote_routine(*l.card, r->source, o.source_roots);
     if (c.quote.lines.empty()) return;
     const Finding &f0 = c.findings.front();
     if (f0.nonfinite) mark_nonfinite(c.quote);
     else if (edge) mark_edge(c.quote, edge->dot_below, edge->dot_above);
-    else if (f0.kind == Kind::property && (f0.what == "shortest-arc" || f0.what == "sign-invariance"))
+    else if (c.key.rfind("longarc|", 0) == 0)
         mark_missing_flip(c.quote);
     else if (f0.cls == InputClass::nearly_parallel) mark_precision(c.quote);
 }
@@ -263,7 +301,7 @@ void group(std::vector<LibraryFindings> &libs, const Options &o) {
             if (it == at.end()) {
                 it = at.emplace(k.key, l.causes.size()).first;
                 Cause c;
-                c.key = k.key, c.formed = k.formed, c.routine_family = f.family;
+                c.key = k.key, c.formed = k.formed, c.routine_family = f.family, c.routine_op = f.op;
                 l.causes.push_back(std::move(c));
                 edges.push_back(k.edge);
             }
@@ -276,7 +314,7 @@ void group(std::vector<LibraryFindings> &libs, const Options &o) {
         for (size_t i = 0; i < l.causes.size(); i++) {
             Cause &c = l.causes[i];
             const LibraryFindings::Edge *edge = edges[i] ? &*edges[i] : nullptr;
-            describe(c, routine_name(l, c.routine_family), edge);
+            describe(c, routine_name(l, c.routine_family, c.routine_op), edge);
             locate(c, l, o, edge);
             c.fix = check_fix(c, lang);
         }

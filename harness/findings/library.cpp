@@ -21,9 +21,9 @@ const char *language_name(Language l) {
     return "?";
 }
 
-const Routine *Library::routine(const std::string &family) const {
+const Routine *Library::routine(const std::string &family, const std::string &op) const {
     for (const auto &r : routines)
-        if (fnmatch(r.family.c_str(), family.c_str(), 0) == 0) return &r;
+        if (fnmatch(r.family.c_str(), family.c_str(), 0) == 0 && (op.empty() || r.op == op)) return &r;
     return nullptr;
 }
 

@@ -46,7 +46,8 @@ struct Library {
     std::vector<Routine> routines;
     std::vector<Documented> documented;
 
-    const Routine *routine(const std::string &family) const;
+    // The routine of FAMILY for OP (slerp or nlerp; empty: the first of any op).
+    const Routine *routine(const std::string &family, const std::string &op = "") const;
 };
 
 // Every embedded card, in file order; the card of a family (nullptr: none).

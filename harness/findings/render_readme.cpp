@@ -39,7 +39,7 @@ std::string error_words(double err, bool f32, const char *unit = " rad") {
 
 std::string routine_line(const LibraryFindings &l, const Cause &c) {
     if (!l.card) return md_code(c.routine_family);
-    const Routine *r = l.card->routine(c.routine_family);
+    const Routine *r = l.card->routine(c.routine_family, c.routine_op);
     return r ? fmt::format("{} (called as {})", md_code(r->api), md_code(r->call)) : md_code(c.routine_family);
 }
 
@@ -75,9 +75,13 @@ std::string evidence(const LibraryFindings &l, const Finding &x, const Options &
                          in_order(c.expected, order),
                          c.check == "angle" ? "" : fmt::format(", checked: {} within {}", c.check, num(c.tol)));
     }
-    if (x.kind == Kind::region && !x.out[0].empty())
-        s += fmt::format("  - The library returned ({}, {}, {}, {}) in (w, x, y, z), hexfloats as the run recorded them.\n",
-                         md_code(x.out[0]), md_code(x.out[1]), md_code(x.out[2]), md_code(x.out[3]));
+    if (x.kind == Kind::region && !x.out[0].empty()) {
+        std::array<double, 4> out{};
+        for (int i = 0; i < 4; i++) out[i] = std::strtod(x.out[i].c_str(), nullptr);  // parsed strictly by collect()
+        s += fmt::format("  - The library returned {} (exactly: {}, {}, {}, {} in (w, x, y, z)).\n",
+                         in_order(out, order), md_code(x.out[0]), md_code(x.out[1]), md_code(x.out[2]),
+                         md_code(x.out[3]));
+    }
     s += fmt::format("  - Source: {}\n", md_code(x.source));
     if (!x.reproduce.empty())
         s += fmt::format("  - With quatcheck{}:\n\n{}\n", x.case_csv.empty() ? "" : fmt::format(" (`{}` is the case as a "

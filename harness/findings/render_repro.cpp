@@ -195,7 +195,7 @@ std::string rust_call_body(const Library &lib, const Routine &r, const char *typ
 std::string lib_cases_code(const Library &lib, const std::vector<LibCase> &cases) {
     std::string s;
     for (const auto &[c, cause, fix] : cases) {
-        const Routine *r = lib.routine(c->family);
+        const Routine *r = lib.routine(c->family, c->op);
         const std::string api = r ? r->api : c->family;
         switch (lib.language) {
         case Language::js:
@@ -236,16 +236,18 @@ std::pair<std::string, std::string> lib_routines_code(const LibraryFindings &l) 
     const Library &lib = *l.card;
     std::string functions, table;
     int k = 0;
-    for (const auto &fam : l.families) {
-        const Routine *r = lib.routine(fam);
+    for (const auto &fam : l.families)
+        for (const char *op : {"slerp", "nlerp"}) {
+        const Routine *r = lib.routine(fam, op);
         if (!r) continue;
         k++;
+        const std::string key = fam + " " + op;  // the cases' family and op
         switch (lib.language) {
         case Language::js:
-            table += fmt::format("  {}: (a, b, t) => {},\n", js_literal(fam), r->call);
+            table += fmt::format("  {}: (a, b, t) => {},\n", js_literal(key), r->call);
             break;
         case Language::python:
-            table += fmt::format("    {}: lambda a, b, t: {},\n", py_literal(fam), r->call);
+            table += fmt::format("    {}: lambda a, b, t: {},\n", py_literal(key), r->call);
             break;
         case Language::cpp:
             functions += fmt::format(
@@ -254,7 +256,7 @@ std::pair<std::string, std::string> lib_routines_code(const LibraryFindings &l) 
                 "    const auto b = make<T>(T(q1[0]), T(q1[1]), T(q1[2]), T(q1[3]));\n"
                 "    const T t = T(tt);\n    const auto r = {};\n    return read(r);\n}}\n",
                 k, r->call);
-            table += fmt::format("    {{{}, {}, {}, {}}},\n", c_literal(fam), c_literal(r->api),
+            table += fmt::format("    {{{}, {}, {}, {}}},\n", c_literal(key), c_literal(r->api),
                                  has_precision(*r, 32) ? fmt::format("call_{}<float>", k) : "nullptr",
                                  has_precision(*r, 64) ? fmt::format("call_{}<double>", k) : "nullptr");
             break;
@@ -264,13 +266,13 @@ std::pair<std::string, std::string> lib_routines_code(const LibraryFindings &l) 
                     functions += fmt::format("#[allow(unused_variables)]\nfn call_{}_{}(q0: [f64; 4], q1: [f64; 4], t: "
                                              "f64) -> [f64; 4] {{\n{}}}\n",
                                              k, type, rust_call_body(lib, *r, type));
-            table += fmt::format("    Routine {{ family: {}, api: {}, f32: {}, f64: {} }},\n", rs_literal(fam),
+            table += fmt::format("    Routine {{ family: {}, api: {}, f32: {}, f64: {} }},\n", rs_literal(key),
                                  rs_literal(r->api),
                                  has_precision(*r, 32) ? fmt::format("Some(call_{}_f32)", k) : "None",
                                  has_precision(*r, 64) ? fmt::format("Some(call_{}_f64)", k) : "None");
             break;
         }
-    }
+        }
     return {functions, table};
 }
 
@@ -335,11 +337,20 @@ std::string tolerance_words(const Cause &cause) {
            "norms and endpoints.";
 }
 
+// The C++ test's call of its routine: in the precisions its cases use only (a library may not compile in the
+// other, as OpenCV's slerp in float).
+std::string dispatch(const Cause &cause) {
+    bool f32 = false, f64 = false;
+    for (const ReproCase *c : cause.cases()) (c->bits == 32 ? f32 : f64) = true;
+    if (f32 && f64) return "c.f32 ? routine<float>(c.q0, c.q1, c.t) : routine<double>(c.q0, c.q1, c.t)";
+    return f32 ? "routine<float>(c.q0, c.q1, c.t)" : "routine<double>(c.q0, c.q1, c.t)";
+}
+
 // The paste-in test of cause K (1-based) and, when the cause has a fix, the routine block that replaces the
 // library's in the test's fixed copy (repro.sh --tests).
 void lib_tests(const LibraryFindings &l, const Cause &cause, int k, std::map<std::string, std::string> &files) {
     const Library &lib = *l.card;
-    const Routine *r = lib.routine(cause.routine_family);
+    const Routine *r = lib.routine(cause.routine_family, cause.routine_op);
     if (!r || cause.cases().empty()) return;
     const std::string op = cause.findings.front().op;
     const std::string title = fmt::format("quatcheck finding, {} cause {}: {}", lib.name, k, cause.title);
@@ -357,6 +368,7 @@ void lib_tests(const LibraryFindings &l, const Cause &cause, int k, std::map<std
         {"TEST_FUNCTION", TemplateText{fmt::format("test_cause_{}", k)}},
         {"OP", TemplateText{op}},
         {"NLERP", TemplateText{op}},
+        {"DISPATCH", TemplateCode{dispatch(cause)}},
     };
     if (lib.language == Language::rust)
         v["TEST_ROUTINE"] = TemplateCode{fmt::format(
