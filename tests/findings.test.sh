@@ -1,10 +1,17 @@
 #!/usr/bin/env bash
-# quatcheck findings (docs/findings.md) on a short run: RTM, Filament and Bullet f32 (C++), PlayCanvas and
-# gl-matrix (JavaScript, when node and impls/js/node_modules are present), SciPy (Python, when importable) and
+# quatcheck findings (docs/findings.md) on a short run with a narrow sweep near a.b = 1 (the branch map): RTM,
+# Filament and Bullet f32 (C++, through their adapter files), PlayCanvas and gl-matrix (JavaScript, in the
+# libraries' own API, when node and impls/js/node_modules are present), SciPy (Python, when importable) and
 # qc-slerp (a correct routine).
-#  1. every reproducer the short run writes is executed and exits 1 (the finding reproduces outside quatcheck);
-#  2. negative control: the same reproducer with QC_REPRO_SUBSTITUTE=expected (the reference's own output in
-#     place of the library's answer) exits 0; the correct routine qc-slerp gets no folder at all;
+#  1. every reproducer the short run writes is executed and exits 1 (the finding reproduces outside quatcheck),
+#     from a copy of its folder outside the checkout; with QC_REPRO_APPLY_FIX=1 it exits 0 (the fix keeps every
+#     promise); its tests to paste fail (--tests: exit 1) and pass with the fix (exit 0);
+#  2. negative controls: the same reproducer with QC_REPRO_SUBSTITUTE=expected (the reference's own output in
+#     place of the library's answer) exits 0; a fix that does not fix (the port replaced by one that returns
+#     q0) exits 1, and so does its fixed test; the correct routine qc-slerp gets no folder at all;
+#  2c. grouping: PlayCanvas's near-0 defect is one cause, formed by the branch map's switch, its source quoted
+#     from the installed package with the `sinHalfTheta < 1e-3` line marked; negative control: without the
+#     branch map the same findings are not that one cause;
 #  3. inputs round-trip bit for bit: each reproducer's literals (C++ hexfloats, JS bit patterns, Python
 #     float.fromhex), parsed back, equal the worst_cases.csv row of its case-N.csv; negative control: a literal
 #     changed by one ulp is caught;
@@ -48,28 +55,39 @@ s=0
 "$qc" conform --out "$r" --cases 60 --timeout 60 --property finite --property endpoints --property unit --property shortest-arc \
   "${impls[@]}" "${plugins[@]}" >/dev/null 2>"$tmp/err" || s=$?
 [ $s -le 1 ] || fail "quatcheck conform failed: $(tail -1 "$tmp/err")"
+# The branch map near a.b = 1: where PlayCanvas's slerp switches to its midpoint branch.
+if [ $js = 1 ]; then
+  "$qc" sweep --over dot --t 0.25 --window 0.99999:1 --points 20000 --impl playcanvas-slerp --impl glmatrix-slerp \
+    --timeout 60 --out "$r/sweep" "${plugins[@]}" >/dev/null 2>"$tmp/err" || fail "quatcheck sweep failed: $(tail -1 "$tmp/err")"
+fi
+cp -r "$r" "$tmp/r-nomap"
+export QC_NODE_MODULES="$src/impls/js/node_modules" PYTHON=/usr/bin/python3
 "$qc" findings "$r" 2>"$tmp/err" || fail "quatcheck findings failed: $(cat "$tmp/err")"
 f="$r/findings"
 [ -f "$f/index.json" ] || fail "no findings/index.json"
 [ ! -e "$f/qc-slerp" ] || fail "the correct routine qc-slerp has a findings folder"
 want=(recipe-rtm recipe-filament)
 [ $bullet = 1 ] && want+=(bullet)
-[ $js = 1 ] && want+=(playcanvas-slerp glmatrix-slerp)
+[ $js = 1 ] && want+=(playcanvas gl-matrix)
 for w in "${want[@]}"; do [ -x "$f/$w/repro.sh" ] || fail "no findings/$w/repro.sh"; done
-grep -q "^## What goes wrong" "$f/recipe-rtm/README.md" || fail "recipe-rtm/README.md has no 'What goes wrong'"
+grep -q "^## Summary" "$f/recipe-rtm/README.md" || fail "recipe-rtm/README.md has no 'Summary'"
+grep -q "^## Environment" "$f/recipe-rtm/README.md" || fail "recipe-rtm/README.md has no 'Environment'"
 # The replay command, pasted into sh, runs exactly quatcheck replay with the case file's absolute path (a
 # built-in: no plugin option; issue 38: it runs as printed from any folder).
 if [ $bullet = 1 ]; then
-  line=$(grep -m1 '^  quatcheck replay ' "$f/bullet/README.md") || fail "bullet/README.md has no replay command"
+  line=$(grep -m1 '^ *quatcheck replay ' "$f/bullet/README.md") || fail "bullet/README.md has no replay command"
+  line=${line#"${line%%[! ]*}"}
   argv=$(sh -c 'quatcheck() { printf "[%s]" "$@"; }; '"$line")
   want="[replay][$(cd "$f/bullet" && pwd)/case-1.csv]"
   [ "$argv" = "$want" ] || fail "bullet/README.md's replay command runs $argv (want $want)"
 fi
 
-# 1 and 2: every reproducer, as it is and with the reference's answer substituted.
-export QC_NODE_MODULES="$src/impls/js/node_modules" PYTHON=/usr/bin/python3
-for d in "$f"/*/; do
-  name="$(basename "$d")"
+# 1 and 2: every reproducer, from a copy outside the checkout, as it is, with the reference's answer substituted,
+# and with the fix.
+mkdir -p "$tmp/outside"
+for d0 in "$f"/*/; do
+  name="$(basename "$d0")"
+  cp -r "$d0" "$tmp/outside/$name" && d="$tmp/outside/$name"
   "$d/repro.sh" >"$tmp/$name.out" 2>&1
   s=$?
   if [ $s = 77 ]; then
@@ -82,27 +100,90 @@ for d in "$f"/*/; do
   QC_REPRO_SUBSTITUTE=expected "$d/repro.sh" >"$tmp/$name.neg" 2>&1
   s=$?
   [ $s = 0 ] || fail "negative control: findings/$name/repro.sh with the reference's output exited $s, not 0: $(tail -5 "$tmp/$name.neg")"
-  echo "ok: findings/$name reproduces (exit 1) and passes on the reference's output (exit 0)"
+  if [ -d "$d/fix" ]; then
+    QC_REPRO_APPLY_FIX=1 "$d/repro.sh" >"$tmp/$name.fix" 2>&1; s=$?
+    [ $s = 0 ] || fail "findings/$name with the fix exited $s, not 0: $(tail -5 "$tmp/$name.fix")"
+  fi
+  if [ -d "$d/tests" ]; then
+    "$d/repro.sh" --tests >"$tmp/$name.tests" 2>&1; s=$?
+    [ $s = 1 ] || fail "findings/$name's tests to paste exited $s before the fix, not 1: $(tail -5 "$tmp/$name.tests")"
+    QC_REPRO_APPLY_FIX=1 "$d/repro.sh" --tests >"$tmp/$name.tests-fixed" 2>&1; s=$?
+    [ $s = 0 ] || fail "findings/$name's tests to paste exited $s with the fix, not 0: $(tail -5 "$tmp/$name.tests-fixed")"
+  fi
+  echo "ok: findings/$name reproduces (exit 1), passes on the reference's output and with the fix (exit 0)"
 done
+# 2: a fix that does not fix is caught, by the reproducer and by the fixed tests.
+if [ $js = 1 ]; then
+  d="$tmp/outside/playcanvas"
+  printf '%s\n' 'export const slerp = (q0, q1, t) => q0.slice();' 'export const nlerp = slerp;' > "$d/fix/qc_slerp.mjs"
+  QC_REPRO_APPLY_FIX=1 "$d/repro.sh" >/dev/null 2>&1; s=$?
+  [ $s = 1 ] || fail "negative control: a fix that returns q0 passed the reproducer (exit $s)"
+  QC_REPRO_APPLY_FIX=1 "$d/repro.sh" --tests >/dev/null 2>&1; s=$?
+  [ $s = 1 ] || fail "negative control: a fix that returns q0 passed the tests to paste (exit $s)"
+  echo "ok: a fix that does not fix fails the reproducer and the tests"
+fi
+
+# 2c: the grouping and the source quote, with negative controls.
+if [ $js = 1 ]; then
+  /usr/bin/python3 - "$f" "$tmp/r-nomap" "$qc" <<'PY' || fail "the grouping or the source quote"
+import json, os, subprocess, sys
+f, nomap, qc = sys.argv[1:4]
+
+def near0_causes(folder):
+    lib = next(l for l in json.load(open(os.path.join(folder, "index.json")))["libraries"] if l["library"] == "playcanvas")
+    return [c for c in lib["causes"] if any(e["impl"] == "playcanvas-slerp.f64" and e["what"] == "near-0"
+                                             for e in c["evidence"])], lib
+
+def check(folder):
+    """The near-0 defect is one cause, formed by the branch map, with the quoted line marked. Returns why not."""
+    causes, lib = near0_causes(folder)
+    if len(causes) != 1:
+        return f"{len(causes)} causes hold the near-0 finding"
+    c = causes[0]
+    if "branch map" not in c["formed"]:
+        return f"formed by {c['formed']!r}, not the branch map"
+    others = [x for x in lib["causes"] if x is not c and any(e["impl"].startswith("playcanvas-slerp")
+                                                             and e["what"] in ("near-0", "near-pi") for e in x["evidence"])]
+    if others:
+        return "near-0 or near-pi findings of the same defect in another cause"
+    if not c["quoted"].endswith("quat.js"):
+        return f"quoted from {c['quoted']!r}"
+    lines = open(c["quoted"]).read().splitlines()
+    marked = [lines[n - 1] for n in c["marked_lines"]]
+    if not any("sinHalfTheta" in m and "1e-3" in m for m in marked):
+        return f"marked lines {c['marked_lines']} are not the sinHalfTheta < 1e-3 test: {marked}"
+    return None
+
+why = check(f)
+if why:
+    sys.exit("PlayCanvas: " + why)
+print("ok: PlayCanvas's near-0 defect is one cause, by the branch map, the sinHalfTheta < 1e-3 line marked")
+# negative control: the same report without the branch map groups differently (the check catches it)
+subprocess.run([qc, "findings", nomap], check=True, capture_output=True)
+if check(os.path.join(nomap, "findings")) is None:
+    sys.exit("negative control: without the branch map the grouping check still passed")
+print("ok: without the branch map, the check catches the different grouping")
+PY
+fi
 # ... and each finding on its own: at least one of its cases (same property or region, same precision) breaks.
 /usr/bin/python3 - "$f" "$tmp" <<'PY' || fail "a finding that none of its cases reproduces"
 import json, os, re, sys
 folder, work = sys.argv[1], sys.argv[2]
 checked = 0
-for fam in json.load(open(os.path.join(folder, "index.json")))["families"]:
-    out = os.path.join(work, fam["folder"] + ".out")
+for lib in json.load(open(os.path.join(folder, "index.json")))["libraries"]:
+    out = os.path.join(work, lib["folder"] + ".out")
     if not os.path.exists(out) or "SKIP" in open(out).read():
         continue
     cases = []
-    for block in re.split(r"(?m)^case \d+: ", open(out).read())[1:]:
-        cases.append((block.split("\n")[0], re.search(r" f(32|64) at t", block).group(1), "BROKEN" in block))
-    for x in fam["findings"]:
+    for block in re.split(r"(?m)^case \d+(?: \(cause \d+\))?: ", open(out).read())[1:]:
+        cases.append((block.split("\n")[0], re.search(r" f(32|64)\b", block).group(1), "BROKEN" in block))
+    for x in (e for c in lib["causes"] for e in c["evidence"]):
         if x["cases"] == 0:
             continue
         prefix = ("region " if x["kind"] == "region" else "property ") + x["what"] + ":"
         mine = [c for c in cases if c[0].startswith(prefix) and c[1] == x["impl"][-2:]]
         if not any(c[2] for c in mine):
-            sys.exit(f"{fam['folder']}: {x['impl']} {x['kind']} {x['what']}: none of its {len(mine)} cases breaks the promise")
+            sys.exit(f"{lib['folder']}: {x['impl']} {x['kind']} {x['what']}: none of its {len(mine)} cases breaks the promise")
         checked += 1
 print(f"ok: each of the {checked} findings with cases is reproduced by at least one of its own cases")
 PY
@@ -123,7 +204,7 @@ if pkg-config --exists eigen3 2>/dev/null; then
 else
   echo "SKIP: findings/eigen on a correct case: pkg-config module eigen3 not found (Debian libeigen3-dev; not in the core profile)"
 fi
-[ $py = 1 ] && correct+=(scipy-slerp)
+[ $py = 1 ] && correct+=(scipy)
 for name in "${correct[@]}"; do
   "$r2/findings/$name/repro.sh" >"$tmp/$name.correct" 2>&1; s=$?
   [ $s = 77 ] && fail "findings/$name skipped although its runtime is present: $(head -1 "$tmp/$name.correct")"
@@ -147,6 +228,8 @@ for d in sorted(p for p in folder.iterdir() if p.is_dir()):
     elif (d / "repro.mjs").exists():
         lines = [l for l in (d / "repro.mjs").read_text().splitlines() if l.strip().startswith('{ label: "region ')]
         parse = lambda l: [struct.unpack(">d", bytes.fromhex(x))[0] for x in re.findall(r"'([0-9a-f]{16})'", l)][:9]
+    elif (d / "rust" / "src" / "main.rs").exists():
+        continue
     elif (d / "repro.py").exists():
         lines = [l for l in (d / "repro.py").read_text().splitlines() if l.strip().startswith('{"label": "region ')]
         parse = lambda l: [float.fromhex(x) for x in re.findall(r"h\('([^']+)'\)", l)][:9]
@@ -191,9 +274,9 @@ rm -f "$tmp/mutant/recipe-rtm/repro"
 out="$(CXX=/nonexistent/c++ "$tmp/mutant/recipe-rtm/repro.sh" 2>&1)"; s=$?
 [ $s = 77 ] && grep -q "^SKIP: no C++ compiler" <<<"$out" || fail "a missing compiler: exit $s, '$out'"
 if [ $js = 1 ]; then
-  out="$(env -u QC_NODE_MODULES PATH=/usr/bin:/bin bash -c "rm -f '$tmp/mutant/playcanvas-slerp/node_modules'; '$tmp/mutant/playcanvas-slerp/repro.sh'" 2>&1)"; s=$?
+  out="$(env -u QC_NODE_MODULES PATH=/usr/bin:/bin bash -c "rm -f '$tmp/mutant/playcanvas/node_modules'; '$tmp/mutant/playcanvas/repro.sh'" 2>&1)"; s=$?
   [ $s = 77 ] && grep -q "^SKIP: npm package playcanvas not found" <<<"$out" || fail "a missing npm package: exit $s, '$out'"
-  out="$(PATH=/nonexistent /bin/sh "$tmp/mutant/playcanvas-slerp/repro.sh" 2>&1)"; s=$?
+  out="$(PATH=/nonexistent /bin/sh "$tmp/mutant/playcanvas/repro.sh" 2>&1)"; s=$?
   [ $s = 77 ] && grep -q "^SKIP: node is not on PATH" <<<"$out" || fail "missing node: exit $s, '$out'"
 fi
 echo "ok: a missing compiler or runtime is a SKIP with exit 77"

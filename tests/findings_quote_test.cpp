@@ -34,25 +34,38 @@ const std::string kVersion =
     "1.0\ntouch PWN\nrequire('fs').writeFileSync('PWN','')\n__import__('os').system('touch PWN')\n"
     "int pwn3=std::system(\"touch PWN\");\r\n*/ \\";
 
-findings::FamilyFindings family(const std::string &name, const std::string &version, int bits) {
-    findings::FamilyFindings f;
-    f.family = name, f.version = version, f.group = "g\n# " + kPayload;
-    f.spec = findings::spec_for(name);
+// A library of one cause with one case. CARD: the PlayCanvas card (its reproducer in the library's own API), the
+// case's family NAME (not one of the card's, so the reproducer stops at it); otherwise a family of its own,
+// reproduced through its adapter file (impls/*/repro.txt).
+findings::LibraryFindings library(const std::string &name, const std::string &version, int bits, bool card = false) {
+    findings::LibraryFindings l;
+    l.name = name, l.folder = "lib", l.version = version, l.group = "g\n# " + kPayload;
+    if (card) {
+        l.card = findings::library_of("playcanvas-slerp");
+        l.families = {"playcanvas-slerp"};
+    } else {
+        l.spec = findings::spec_for(name);
+        l.families = {name};
+    }
     findings::Finding x;
-    x.impl = name + (bits == 32 ? ".f32" : ".f64"), x.op = "slerp", x.kind = "property", x.what = "unit";
-    x.sentence = "s";
+    x.impl = name + (bits == 32 ? ".f32" : ".f64"), x.op = "slerp", x.kind = findings::Kind::property, x.what = "unit";
+    x.family = name, x.sentence = "s";
     findings::ReproCase c;
-    c.label = kPayload, c.op = "slerp", c.bits = bits, c.q0 = {1, 0, 0, 0}, c.q1 = {0, 1, 0, 0}, c.t = 0.5;
-    c.expected = {0.7071067811865476, 0.7071067811865476, 0, 0}, c.check = "unit", c.tol = 1e-15;
+    c.label = kPayload, c.op = "slerp", c.family = name, c.bits = bits, c.q0 = {1, 0, 0, 0}, c.q1 = {0, 1, 0, 0};
+    c.t = 0.5, c.expected = {0.7071067811865476, 0.7071067811865476, 0, 0}, c.check = "unit", c.tol = 1e-15;
     x.cases.push_back(c);
-    f.findings.push_back(x);
-    return f;
+    findings::Cause cause;
+    cause.title = kPayload, cause.sentence = kPayload, cause.formed = kPayload, cause.key = "class|x";
+    cause.routine_family = l.families.front(), cause.routine_op = "slerp";
+    cause.findings.push_back(x);
+    l.causes.push_back(cause);
+    return l;
 }
 
-// Writes the rendered files of FAMILY under a fresh folder; returns the family's folder.
-fs::path write(const findings::FamilyFindings &f, const fs::path &root) {
+// Writes the rendered files of L under a fresh folder; returns the library's folder.
+fs::path write(const findings::LibraryFindings &l, const fs::path &root) {
     ReportTables t;
-    const auto files = findings::render({f}, t, {});
+    const auto files = findings::render({l}, t, {});
     fs::path dir;
     for (const auto &[name, content] : files) {
         const fs::path p = root / name;
@@ -72,11 +85,11 @@ struct Rendered {
     fs::path plain, hostile, root;
 };
 
-Rendered render_both(const std::string &prefix, int bits) {
+Rendered render_both(const std::string &prefix, int bits, bool card = false) {
     char tmpl[] = "/tmp/qc-findings-quote-XXXXXX";
     const fs::path root = ::mkdtemp(tmpl);
-    Rendered r{write(family(prefix + "plain", "1.0", bits), root / "plain"),
-               write(family(prefix + kPayload, kVersion, bits), root / "hostile"), root};
+    Rendered r{write(library(prefix + "plain", "1.0", bits, card), root / "plain"),
+               write(library(prefix + kPayload, kVersion, bits, card), root / "hostile"), root};
     return r;
 }
 
@@ -125,6 +138,26 @@ TEST(FindingsQuote, JavaScriptReproducerKeepsHostileValuesAsData) {
     const test::Ran ran = test::sh(in(r.hostile, "node repro.mjs 2>&1"));
     EXPECT_EQ(ran.status, 2) << ran.output;
     EXPECT_NE(ran.output.find("offers no family playcanvas-" + kPayload), std::string::npos) << ran.output;
+    EXPECT_FALSE(fs::exists(r.hostile / "PWN"));
+    fs::remove_all(r.root);
+}
+
+// The reproducer in the library's own API (a card), its tests to paste and the fixed test's routine block.
+TEST(FindingsQuote, LibraryApiReproducerKeepsHostileValuesAsData) {
+    if (test::sh("command -v node >/dev/null").status != 0) GTEST_SKIP() << "node is not on PATH";
+    const Rendered r = render_both("playcanvas-slerp", 64, true);
+    ASSERT_TRUE(fs::exists(r.hostile / "repro.mjs"));
+    for (const char *f : {"repro.mjs", "repro.sh", "tests/cause-1.test.mjs", "README.md"}) expect_same_lines(r, f);
+    EXPECT_EQ(test::sh(in(r.hostile, "sh -n repro.sh && node --check repro.mjs && node --check tests/cause-1.test.mjs "
+                                     "2>&1")).status,
+              0);
+    // Without the package the import fails before any case runs, so the stand-in below is what it imports.
+    fs::create_directories(r.hostile / "node_modules" / "playcanvas");
+    std::ofstream(r.hostile / "node_modules" / "playcanvas" / "package.json") << "{\"type\": \"module\", \"main\": \"i.js\"}\n";
+    std::ofstream(r.hostile / "node_modules" / "playcanvas" / "i.js") << "export class Quat {}\n";
+    const test::Ran ran = test::sh(in(r.hostile, "node repro.mjs 2>&1"));
+    EXPECT_EQ(ran.status, 2) << ran.output;
+    EXPECT_NE(ran.output.find("no slerp routine for playcanvas-slerp" + kPayload), std::string::npos) << ran.output;
     EXPECT_FALSE(fs::exists(r.hostile / "PWN"));
     fs::remove_all(r.root);
 }

@@ -165,9 +165,10 @@ f32,seed-c,1e-6,0.999999,2e-7
 # findings/ (quatcheck findings, docs/findings.md) for the nlerp family only: its card links the README and
 # shows the reproducer in its language; lerp.f32, without a finding, keeps the C snippet.
 mkdir -p r/findings/nlerp
-printf '%s\n' '{"factor": 100, "families": [{"family": "nlerp", "folder": "nlerp", "group": "seed", "version": "",
- "language": "cpp", "reproducer": "repro.cpp", "findings": [{"impl": "nlerp.f32", "op": "nlerp", "kind": "property",
- "what": "unit", "sentence": "fixture-finding-sentence"}]}]}' > r/findings/index.json
+printf '%s\n' '{"factor": 100, "libraries": [{"library": "nlerp", "folder": "nlerp", "group": "seed", "version": "",
+ "families": ["nlerp"], "language": "C++", "api": false, "reproducer": "repro.cpp", "documented": 0,
+ "causes": [{"title": "fixture-finding-sentence", "severity": "broken promise", "findings": 1, "impls": ["nlerp.f32"],
+ "fix": {"offered": true, "cases": 1, "failed": 0, "max_angle_rad": 0}}]}]}' > r/findings/index.json
 printf '%s\n' '// fixture-reproducer-source' 'int main() { return 1; }' > r/findings/nlerp/repro.cpp
 
 # --- draw ---

@@ -214,6 +214,7 @@ public:
     // whose card says it is not slerp above |a.b| = dot_above, with its worst case above that.
     void add(const std::string &impl, Finding f) {
         f.family = family_of(impl);
+        f.origin = info(impl).origin;
         set_case_class(f);
         LibraryFindings &l = library(impl);
         if (l.card && f.kind == Kind::region && !f.nonfinite && std::isfinite(f.dot))
@@ -441,26 +442,11 @@ public:
         }
     }
 
-    // The libraries with findings; region findings get their case file names and replay commands, numbered
-    // per library.
+    // The libraries with findings.
     std::vector<LibraryFindings> finish() {
         std::vector<LibraryFindings> out;
         for (auto &[name, l] : libs)
             if (!l.findings.empty()) out.push_back(std::move(l));
-        for (auto &l : out) {
-            int n = 0;
-            for (auto &x : l.findings)
-                if (x.kind == Kind::region && !x.cases.empty()) {
-                    x.case_csv = fmt::format("case-{}.csv", ++n);
-                    // The case file by its absolute path: the command runs as printed from any folder.
-                    std::error_code ec;
-                    const fs::path case_path =
-                        fs::absolute(dir / "findings" / l.folder / x.case_csv, ec).lexically_normal();
-                    std::vector<std::string> cmd = {"quatcheck", "replay", case_path.string()};
-                    for (auto &w : load_words(info(x.impl).origin)) cmd.push_back(w);
-                    x.reproduce = shell_join(cmd);
-                }
-        }
         return out;
     }
 

@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <fnmatch.h>
 #include <fstream>
 #include <sstream>
@@ -71,9 +72,12 @@ std::map<std::string, std::string> render(const std::vector<LibraryFindings> &li
                                              : l.spec->language == "python" ? "Python"
                                                                             : "C++")
                                           : "";
-        nlohmann::json lj = {{"library", l.name}, {"folder", l.folder},     {"group", l.group},
-                             {"version", l.version}, {"families", l.families}, {"language", lang},
-                             {"api", l.card != nullptr}, {"causes", nlohmann::json::array()},
+        std::string main;  // the reproducer's own file, "" when there is none
+        for (const char *m : {"repro.mjs", "repro.cpp", "repro.py", "rust/src/main.rs"})
+            if (files.count(m)) main = m;
+        nlohmann::json lj = {{"library", l.name},    {"folder", l.folder},        {"group", l.group},
+                             {"version", l.version}, {"families", l.families},    {"language", lang},
+                             {"api", l.card != nullptr}, {"reproducer", main},    {"causes", nlohmann::json::array()},
                              {"documented", l.documented.size()}};
         for (const auto &c : l.causes) {
             nlohmann::json cj = {{"title", c.title},
@@ -85,6 +89,14 @@ std::map<std::string, std::string> render(const std::vector<LibraryFindings> &li
                                  {"fix", {{"offered", c.fix.offered}, {"cases", c.fix.cases}, {"failed", c.fix.failed},
                                           {"max_angle_rad", c.fix.max_angle}}}};
             for (const auto &m : c.quote.marks) cj["marked_lines"].push_back(m.line);
+            std::vector<std::string> impls;
+            for (const auto &x : c.findings)
+                if (std::find(impls.begin(), impls.end(), x.impl) == impls.end()) impls.push_back(x.impl);
+            cj["impls"] = impls;
+            cj["evidence"] = nlohmann::json::array();
+            for (const auto &x : c.findings)
+                cj["evidence"].push_back({{"impl", x.impl}, {"op", x.op}, {"kind", kind_name(x.kind)}, {"what", x.what},
+                                          {"nonfinite", x.nonfinite}, {"worst", x.worst}, {"cases", x.cases.size()}});
             lj["causes"].push_back(cj);
         }
         index["libraries"].push_back(lj);
@@ -98,6 +110,7 @@ size_t write_findings(const fs::path &dir, Options o, StopToken stop) {
     std::error_code ec;
     if (!fs::is_directory(dir, ec)) throw UsageError(fmt::format("findings: {}: not a folder", dir.string()));
     const ReportTables tables = read_report_tables(dir);
+    o.findings_dir = fs::absolute(dir / "findings", ec).lexically_normal();
     auto libs = collect(tables, dir, o);
     group(libs, o);
     const auto files = render(libs, tables, o);

@@ -39,6 +39,7 @@ struct Options {
     // node_modules beside each JavaScript adapter of run.json's origins are added by collect().
     std::vector<std::filesystem::path> source_roots;
     std::string command;  // the command line that wrote the report, for the environment block
+    std::filesystem::path findings_dir;  // DIR/findings, absolute: the replay commands name their case files by it
 };
 
 enum class Kind { property, region, squad_region };
@@ -75,6 +76,7 @@ struct Finding {
     std::string source;     // "worst_cases.csv:LINE" or "conformance.csv:LINE"
     std::string reproduce;  // the quatcheck command, every word shell-quoted
     std::string case_csv;   // region findings: the file name of the one-row worst_cases.csv
+    std::string origin;     // run.json's origin of the implementation (how quatcheck loads it again)
     WorstCaseRow row;       // region findings: that row
     std::vector<ReproCase> cases;
 };

@@ -211,8 +211,7 @@ Keyed key_of(const LibraryFindings &l, const Finding &f) {
                     *e};
         }
     return {fmt::format("class|{}|{}", routine, cls_words),
-            fmt::format("rule 4: finite failures of the routine's main path on {} (no switch of the branch map "
-                        "lies below them)",
+            fmt::format("rule 4: finite failures of the routine's main path on {} (past no switch the sweep found)",
                         cls_words)};
 }
 
@@ -289,6 +288,20 @@ void locate(Cause &c, const LibraryFindings &l, const Options &o, const LibraryF
     else if (f0.cls == InputClass::nearly_parallel) mark_precision(c.quote);
 }
 
+// Region findings get their case file (case-N.csv, numbered in the order of the causes, as the reproducer lists
+// them) and the replay command that names it by its absolute path: it runs as printed from any folder.
+void number_cases(LibraryFindings &l, const Options &o) {
+    int n = 0;
+    for (auto &c : l.causes)
+        for (auto &x : c.findings)
+            if (x.kind == Kind::region && !x.cases.empty()) {
+                x.case_csv = fmt::format("case-{}.csv", ++n);
+                std::vector<std::string> cmd = {"quatcheck", "replay", (o.findings_dir / l.folder / x.case_csv).string()};
+                for (auto &w : load_words(x.origin)) cmd.push_back(w);
+                x.reproduce = shell_join(cmd);
+            }
+}
+
 }  // namespace
 
 void group(std::vector<LibraryFindings> &libs, const Options &o) {
@@ -321,6 +334,7 @@ void group(std::vector<LibraryFindings> &libs, const Options &o) {
         // The worst first: NaN, then wrong rotations, broken promises and lost precision.
         std::stable_sort(l.causes.begin(), l.causes.end(),
                          [](const Cause &a, const Cause &b) { return int(a.severity) < int(b.severity); });
+        number_cases(l, o);
     }
 }
 

@@ -183,7 +183,7 @@ std::string readme(const LibraryFindings &l, const std::map<std::string, std::st
         "library's source, a suggested fix measured on the same cases, and a test to paste into the library's own "
         "suite.\n\n",
         md_text(l.name), md_text(fmt::format("{}", fmt::join(l.families, ", "))));
-    s += "## Summary\n\n" + summary(l) + "\n";
+    s += fmt::format("## Summary\n\n{}\n", summary(l));
     for (size_t k = 0; k < l.causes.size(); k++) {
         const Cause &c = l.causes[k];
         s += fmt::format("## Cause {}: {}\n\n{}\n\n", k + 1, md_text(c.title), c.sentence);
@@ -191,9 +191,9 @@ std::string readme(const LibraryFindings &l, const std::map<std::string, std::st
                          routine_line(l, c), md_text(c.formed));
         s += "### Evidence\n\n";
         for (const auto &x : c.findings) s += evidence(l, x, o);
-        s += "\n### Where the cause lies\n\n" + where(c, l.card ? l.card->language : Language::cpp) + "\n";
-        s += "### Suggested fix\n\n" + fix_section(l, c, int(k + 1)) + "\n";
-        if (l.card) s += "### Test to paste\n\n" + test_section(l, files, int(k + 1)) + "\n";
+        s += fmt::format("\n### Where the cause lies\n\n{}\n", where(c, l.card ? l.card->language : Language::cpp));
+        s += fmt::format("### Suggested fix\n\n{}\n", fix_section(l, c, int(k + 1)));
+        if (l.card) s += fmt::format("### Test to paste\n\n{}\n", test_section(l, files, int(k + 1)));
     }
     if (!l.documented.empty()) {
         s += "## Documented behaviour and the branch map\n\nNot findings: deviations the library documents, and "
@@ -227,7 +227,7 @@ std::string readme(const LibraryFindings &l, const std::map<std::string, std::st
     if (l.card && l.card->language == Language::js)
         s += "\nThe npm package is resolved from `./node_modules`: set `QC_NODE_MODULES` to a `node_modules` folder "
              "that holds it (repro.sh links it here).\n";
-    s += "\n" + environment(l, t, o);
+    s += fmt::format("\n{}", environment(l, t, o));
     return s;
 }
 

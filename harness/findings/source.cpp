@@ -120,7 +120,9 @@ std::vector<double> literals_of(const std::string &line) {
             continue;
         }
         if (line.compare(i, 2, "0x") == 0 || line.compare(i, 2, "0X") == 0) {  // hex: not a threshold we match
-            while (i < line.size() && ident_char(line[i])) i++;
+            while (i < line.size() && (ident_char(line[i]) || line[i] == '.' ||
+                                       ((line[i] == '-' || line[i] == '+') && (line[i - 1] == 'p' || line[i - 1] == 'P'))))
+                i++;
             continue;
         }
         char *end = nullptr;
@@ -188,11 +190,15 @@ std::vector<std::string> quote_code(const Quote &q) {
     return code_only(q.lines, Language::js);
 }
 
+// A comparison: < or > (or <=, >=) with a blank or '=' after it, so that templates and generics (Quat<T>,
+// ApproxEq<T>) and shifts, arrows (<<, ->, =>) are not taken for one.
 bool has_comparison(const std::string &s) {
-    for (size_t i = 0; i < s.size(); i++)
-        if ((s[i] == '<' || s[i] == '>') && !(i + 1 < s.size() && (s[i + 1] == s[i])) && !(i > 0 && s[i - 1] == s[i]) &&
-            !(i > 0 && s[i - 1] == '-'))
-            return true;
+    for (size_t i = 0; i < s.size(); i++) {
+        if (s[i] != '<' && s[i] != '>') continue;
+        if ((i + 1 < s.size() && s[i + 1] == s[i]) || (i > 0 && (s[i - 1] == s[i] || s[i - 1] == '-' || s[i - 1] == '=')))
+            continue;
+        if (i + 1 < s.size() && (s[i + 1] == ' ' || s[i + 1] == '=')) return true;
+    }
     return false;
 }
 
@@ -237,6 +243,16 @@ void mark_edge(Quote &q, double dot_below, double dot_above) {
             if (std::regex_search(code[i], use) && has_comparison(code[i]))
                 add_mark(q, q.first + int(i), fmt::format("the test against {}: where the routine switches branch", name));
     }
+    if (!q.marks.empty()) return;
+    // No literal of the routine matches: a test of a tolerance named outside it (glMatrix.EPSILON, approx_eq).
+    static const std::regex named(R"(eps|epsilon|threshold|tolerance)", std::regex::icase),
+        approx(R"(\bapprox\w*\s*\()", std::regex::icase);
+    for (size_t i = 0; i < code.size(); i++)
+        if ((std::regex_search(code[i], named) && has_comparison(code[i])) || std::regex_search(code[i], approx))
+            add_mark(q, q.first + int(i),
+                     fmt::format("a test of a tolerance defined outside this routine: the branch map found the switch "
+                                 "between a.b = {:.17g} and {:.17g}",
+                                 dot_below, dot_above));
 }
 
 void mark_nonfinite(Quote &q) {
@@ -274,7 +290,7 @@ void mark_precision(Quote &q) {
 
 void mark_missing_flip(Quote &q) {
     const auto code = quote_code(q);
-    static const std::regex sign_test(R"((<|>)=?\s*(0(\.0*)?|T::zero\(\)|zero)\b)"), dot_def(R"((dot|cos)\w*\s*=[^=])",
+    static const std::regex sign_test(R"((<|>)=?\s*(T::zero\(\)|0(\.0*)?\b|zero\b))"), dot_def(R"((dot|cos)\w*\s*=[^=])",
                                                                                            std::regex::icase);
     for (const auto &s : code)
         if (std::regex_search(s, sign_test)) return;  // it tests a sign: the cause is elsewhere

@@ -54,15 +54,16 @@ def c_snippet(impl, op, prop, counterexample, line):
     return "\n".join(body)
 
 
-# `quatcheck findings` (docs/findings.md): findings/index.json lists each family's folder and reproducer.
+# `quatcheck findings` (docs/findings.md): findings/index.json lists each library's folder, families, causes and
+# reproducer.
 FINDINGS_MAX_BYTES = 4 << 20
 REPRO_MAX_BYTES = 256 << 10
-REPRO_LANGUAGES = {"cpp": "C++", "js": "JavaScript", "python": "Python"}
+REPRO_FILES = ("", "repro.cpp", "repro.mjs", "repro.py", "rust/src/main.rs")
 
 
 def read_findings(folder):
-    """family -> its entry of findings/index.json ({} when the folder has no findings/). The file is untrusted:
-    bounded, and every field used is checked (a folder name is one path component)."""
+    """family -> its library's entry of findings/index.json ({} when the folder has no findings/). The file is
+    untrusted: bounded, and every field used is checked (a folder name is one path component)."""
     path = os.path.join(folder, "findings", "index.json")
     if not os.path.exists(path):
         return {}
@@ -75,12 +76,17 @@ def read_findings(folder):
     except (ValueError, UnicodeDecodeError) as e:
         raise ReportError(f"{path}:{getattr(e, 'lineno', 1)}: not valid JSON ({e})")
     out = {}
-    for e in (j.get("families") if isinstance(j, dict) else None) or []:
-        ok = isinstance(e, dict) and all(isinstance(e.get(k), str) for k in ("family", "folder", "language", "reproducer"))
+    for e in (j.get("libraries") if isinstance(j, dict) else None) or []:
+        ok = isinstance(e, dict) and all(isinstance(e.get(k), str) for k in ("library", "folder", "language", "reproducer"))
+        ok = ok and isinstance(e.get("families"), list) and isinstance(e.get("causes"), list)
         if not ok or not re.fullmatch(r"[A-Za-z0-9_+-][A-Za-z0-9._+-]*", e["folder"]) or \
-                e["reproducer"] not in ("", "repro.cpp", "repro.mjs", "repro.py") or not isinstance(e.get("findings"), list):
-            raise ReportError(f"{path}:1: a 'families' entry lacks a valid family, folder, language, reproducer or findings")
-        out[e["family"]] = e
+                e["reproducer"] not in REPRO_FILES or \
+                not all(isinstance(c, dict) and isinstance(c.get("impls"), list) for c in e["causes"]):
+            raise ReportError(f"{path}:1: a 'libraries' entry lacks a valid library, folder, language, reproducer, "
+                              "families or causes")
+        for fam in e["families"]:
+            if isinstance(fam, str):
+                out[fam] = e
     return out
 
 
@@ -98,23 +104,24 @@ def findings_factor(folder):
 
 
 def card_finding(page, data, impl):
-    """The card's link to the library's finding (findings/FAMILY/README.md) and its standalone reproducer in the
-    library's own language. Returns True when the family has a reproducer (the C snippet is then left out)."""
+    """The card's link to the library's findings (findings/LIBRARY/README.md), the causes this implementation
+    shows, and the standalone reproducer. Returns True when the library has a reproducer (the C snippet is then
+    left out)."""
     e = data.findings.get(impl.rsplit(".", 1)[0])
     if not e:
         return False
     parts = page.section("finding", "Finding for the library's maintainers")
-    mine = [x for x in e["findings"] if isinstance(x, dict) and x.get("impl") == impl]
+    mine = [c for c in e["causes"] if impl in c["impls"]]
     readme = f"../findings/{e['folder']}/README.md"
     parts.append(f'<p><a href="{cell(readme)}">findings/{cell(e["folder"])}/README.md</a>: '
-                 f"{len(e['findings'])} finding(s) of the family <code>{cell(e['family'])}</code>, "
-                 f"{len(mine)} of them of {cell(impl)}, written by <code>quatcheck findings</code> for the library's "
-                 "maintainers: what goes wrong, the worst case as exact inputs, the reference's output and what the "
-                 "library returns, and the quatcheck command that reproduces it.</p>")
+                 f"{len(e['causes'])} cause(s) in the library <code>{cell(e['library'])}</code>, "
+                 f"{len(mine)} of them seen in {cell(impl)}, written by <code>quatcheck findings</code> for the "
+                 "library's maintainers: the evidence, where the cause lies in the library's source, a fix shown to "
+                 "work, and a test to paste.</p>")
     if mine:
-        parts.append("<ul>" + "".join(f"<li>{cell(str(x.get('sentence', '')))}</li>" for x in mine) + "</ul>")
+        parts.append("<ul>" + "".join(f"<li>{cell(str(c.get('title', '')))}</li>" for c in mine) + "</ul>")
     if not e["reproducer"]:
-        parts.append("<p>No standalone reproducer for this family (a plugin, or no template): use the quatcheck "
+        parts.append("<p>No standalone reproducer for this library (a plugin, or no template): use the quatcheck "
                      "commands of the README.</p>")
         return False
     path = os.path.join(data.folder, "findings", e["folder"], e["reproducer"])
@@ -126,12 +133,12 @@ def card_finding(page, data, impl):
         return False
     if len(text) > REPRO_MAX_BYTES:
         text = text[:REPRO_MAX_BYTES] + "\n... (cut at 256 KiB)"
-    language = REPRO_LANGUAGES.get(e["language"], e["language"])
+    how = ("calls the library in its own API, as its users do" if e.get("api") is True
+           else "calls the library through the file quatcheck compiles")
     link = f"../findings/{e['folder']}/{e['reproducer']}"
-    parts.append(f'<p>Standalone reproducer in {cell(language)}, <a href="{cell(link)}">{cell(e["reproducer"])}</a>: '
-                 "it needs no part of quatcheck, calls the library as its users do (through the same adapter file "
-                 "quatcheck uses), and exits 1 when the library breaks its promise. Run it with "
-                 f"<code>findings/{cell(e['folder'])}/repro.sh</code>.</p>"
+    parts.append(f'<p>Standalone reproducer in {cell(e["language"])}, <a href="{cell(link)}">{cell(e["reproducer"])}</a>: '
+                 f"it needs no part of quatcheck, {how}, and exits 1 when the library breaks its promise. Run it "
+                 f"with <code>findings/{cell(e['folder'])}/repro.sh</code>.</p>"
                  f"<details><summary>{cell(e['reproducer'])}</summary><pre>{cell(text)}</pre></details>")
     return True
 
