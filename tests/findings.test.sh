@@ -39,7 +39,7 @@ else
 fi
 impls=(--impl recipe-rtm --impl recipe-filament --impl qc-slerp)
 bullet=0
-if "$qc" list 2>/dev/null | grep -q '^bullet\.f32 '; then
+if "$qc" list 2>/dev/null | grep '^bullet\.f32 ' >/dev/null; then
   impls+=(--impl bullet.f32)
   bullet=1
 else
@@ -55,12 +55,13 @@ s=0
 "$qc" conform --out "$r" --cases 60 --timeout 60 --property finite --property endpoints --property unit --property shortest-arc \
   "${impls[@]}" "${plugins[@]}" >/dev/null 2>"$tmp/err" || s=$?
 [ $s -le 1 ] || fail "quatcheck conform failed: $(tail -1 "$tmp/err")"
-# The branch map near a.b = 1: where PlayCanvas's slerp switches to its midpoint branch.
+# The branch map near a.b = 1: where PlayCanvas's slerp switches to its midpoint branch (r-nomap: the report
+# without it, for the grouping's negative control).
+cp -r "$r" "$tmp/r-nomap"
 if [ $js = 1 ]; then
   "$qc" sweep --over dot --t 0.25 --window 0.99999:1 --points 20000 --impl playcanvas-slerp --impl glmatrix-slerp \
     --timeout 60 --out "$r/sweep" "${plugins[@]}" >/dev/null 2>"$tmp/err" || fail "quatcheck sweep failed: $(tail -1 "$tmp/err")"
 fi
-cp -r "$r" "$tmp/r-nomap"
 export QC_NODE_MODULES="$src/impls/js/node_modules" PYTHON=/usr/bin/python3
 "$qc" findings "$r" 2>"$tmp/err" || fail "quatcheck findings failed: $(cat "$tmp/err")"
 f="$r/findings"

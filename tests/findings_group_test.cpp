@@ -79,7 +79,8 @@ TEST(FindingsSource, OpenCvMarksItsThresholdAndTheDivision) {
     findings::mark_nonfinite(nan);
     ASSERT_TRUE(marks_inside(nan));
     bool division = false;
-    for (size_t k = 0; k < nan.marks.size(); k++) division = division || marked_text(nan, k).find("/ (sinTheta)") != std::string::npos;
+    for (size_t k = 0; k < nan.marks.size(); k++)
+        division = division || marked_text(nan, k).find("/ (sinTheta)") != std::string::npos;
     EXPECT_TRUE(division) << "the division by sinTheta";
 }
 
@@ -121,7 +122,8 @@ LibraryFindings playcanvas(bool with_edge) {
         f.dot = d[k], f.cls = findings::InputClass::nearly_parallel;
         l.findings.push_back(f);
     }
-    if (with_edge) l.edges.push_back({"playcanvas-slerp.f64", 0.99999949999987492, 0.99999949999987503, 2.5e-4, 0, 2.5e-4, 7});
+    if (with_edge)
+        l.edges.push_back({"playcanvas-slerp.f64", 0.99999949999987492, 0.99999949999987503, 2.5e-4, 0, 2.5e-4, 7});
     return l;
 }
 

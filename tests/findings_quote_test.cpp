@@ -148,12 +148,15 @@ TEST(FindingsQuote, LibraryApiReproducerKeepsHostileValuesAsData) {
     const Rendered r = render_both("playcanvas-slerp", 64, true);
     ASSERT_TRUE(fs::exists(r.hostile / "repro.mjs"));
     for (const char *f : {"repro.mjs", "repro.sh", "tests/cause-1.test.mjs", "README.md"}) expect_same_lines(r, f);
-    EXPECT_EQ(test::sh(in(r.hostile, "sh -n repro.sh && node --check repro.mjs && node --check tests/cause-1.test.mjs "
-                                     "2>&1")).status,
+    EXPECT_EQ(test::sh(in(r.hostile,
+                          "sh -n repro.sh && node --check repro.mjs && node --check tests/cause-1.test.mjs "
+                          "2>&1"))
+                  .status,
               0);
     // Without the package the import fails before any case runs, so the stand-in below is what it imports.
     fs::create_directories(r.hostile / "node_modules" / "playcanvas");
-    std::ofstream(r.hostile / "node_modules" / "playcanvas" / "package.json") << "{\"type\": \"module\", \"main\": \"i.js\"}\n";
+    std::ofstream(r.hostile / "node_modules" / "playcanvas" / "package.json")
+        << "{\"type\": \"module\", \"main\": \"i.js\"}\n";
     std::ofstream(r.hostile / "node_modules" / "playcanvas" / "i.js") << "export class Quat {}\n";
     const test::Ran ran = test::sh(in(r.hostile, "node repro.mjs 2>&1"));
     EXPECT_EQ(ran.status, 2) << ran.output;

@@ -23,20 +23,28 @@ namespace fs = std::filesystem;
 
 const char *kind_name(Kind k) {
     switch (k) {
-    case Kind::property: return "property";
-    case Kind::region: return "region";
-    case Kind::squad_region: return "squad-region";
+        case Kind::property:
+            return "property";
+        case Kind::region:
+            return "region";
+        case Kind::squad_region:
+            return "squad-region";
     }
     return "?";
 }
 
 const char *class_words(InputClass c) {
     switch (c) {
-    case InputClass::equal: return "equal keys (q1 = q0)";
-    case InputClass::opposite: return "opposite keys (q1 = -q0)";
-    case InputClass::nearly_parallel: return "nearly equal or nearly opposite keys (|a.b| near 1)";
-    case InputClass::quarter_turn: return "keys a quarter turn apart on the 4-D sphere (a.b near 0)";
-    case InputClass::general: return "keys in general position";
+        case InputClass::equal:
+            return "equal keys (q1 = q0)";
+        case InputClass::opposite:
+            return "opposite keys (q1 = -q0)";
+        case InputClass::nearly_parallel:
+            return "nearly equal or nearly opposite keys (|a.b| near 1)";
+        case InputClass::quarter_turn:
+            return "keys a quarter turn apart on the 4-D sphere (a.b near 0)";
+        case InputClass::general:
+            return "keys in general position";
     }
     return "?";
 }
@@ -163,7 +171,6 @@ std::vector<ReproCase> property_calls(CheckContext &cx, const std::string &impl,
     return out;
 }
 
-
 }  // namespace
 
 namespace {
@@ -224,8 +231,8 @@ public:
                     l.documented.push_back(fmt::format(
                         "{} {} on {}: off slerp by up to {} rad, documented: above |a.b| = {} the routine is not "
                         "slerp. {} ({})",
-                        md_code(impl), md_text(f.op), md_code(f.what), num(f.worst), num(d.dot_above),
-                        md_text(d.words), md_text(f.source)));
+                        md_code(impl), md_text(f.op), md_code(f.what), num(f.worst), num(d.dot_above), md_text(d.words),
+                        md_text(f.source)));
                     return;
                 }
         l.findings.push_back(std::move(f));

@@ -56,7 +56,6 @@ const ReproSpec *spec_for(const std::string &family) {
     return nullptr;
 }
 
-
 std::map<std::string, std::string> render(const std::vector<LibraryFindings> &libs, const ReportTables &t,
                                           const Options &o) {
     std::map<std::string, std::string> out;
@@ -67,7 +66,7 @@ std::map<std::string, std::string> render(const std::vector<LibraryFindings> &li
         for (const auto &c : l.causes)
             for (const auto &x : c.findings)
                 if (!x.case_csv.empty()) files[x.case_csv] = worst_cases_csv({x.row});
-        const std::string lang = l.card ? language_name(l.card->language)
+        const std::string lang = l.card   ? language_name(l.card->language)
                                  : l.spec ? (l.spec->language == "js"       ? "JavaScript"
                                              : l.spec->language == "python" ? "Python"
                                                                             : "C++")
@@ -75,9 +74,15 @@ std::map<std::string, std::string> render(const std::vector<LibraryFindings> &li
         std::string main;  // the reproducer's own file, "" when there is none
         for (const char *m : {"repro.mjs", "repro.cpp", "repro.py", "rust/src/main.rs"})
             if (files.count(m)) main = m;
-        nlohmann::json lj = {{"library", l.name},    {"folder", l.folder},        {"group", l.group},
-                             {"version", l.version}, {"families", l.families},    {"language", lang},
-                             {"api", l.card != nullptr}, {"reproducer", main},    {"causes", nlohmann::json::array()},
+        nlohmann::json lj = {{"library", l.name},
+                             {"folder", l.folder},
+                             {"group", l.group},
+                             {"version", l.version},
+                             {"families", l.families},
+                             {"language", lang},
+                             {"api", l.card != nullptr},
+                             {"reproducer", main},
+                             {"causes", nlohmann::json::array()},
                              {"documented", l.documented.size()}};
         for (const auto &c : l.causes) {
             nlohmann::json cj = {{"title", c.title},
@@ -86,8 +91,11 @@ std::map<std::string, std::string> render(const std::vector<LibraryFindings> &li
                                  {"findings", c.findings.size()},
                                  {"quoted", c.quote.path},
                                  {"marked_lines", nlohmann::json::array()},
-                                 {"fix", {{"offered", c.fix.offered}, {"cases", c.fix.cases}, {"failed", c.fix.failed},
-                                          {"max_angle_rad", c.fix.max_angle}}}};
+                                 {"fix",
+                                  {{"offered", c.fix.offered},
+                                   {"cases", c.fix.cases},
+                                   {"failed", c.fix.failed},
+                                   {"max_angle_rad", c.fix.max_angle}}}};
             for (const auto &m : c.quote.marks) cj["marked_lines"].push_back(m.line);
             std::vector<std::string> impls;
             for (const auto &x : c.findings)
@@ -95,8 +103,13 @@ std::map<std::string, std::string> render(const std::vector<LibraryFindings> &li
             cj["impls"] = impls;
             cj["evidence"] = nlohmann::json::array();
             for (const auto &x : c.findings)
-                cj["evidence"].push_back({{"impl", x.impl}, {"op", x.op}, {"kind", kind_name(x.kind)}, {"what", x.what},
-                                          {"nonfinite", x.nonfinite}, {"worst", x.worst}, {"cases", x.cases.size()}});
+                cj["evidence"].push_back({{"impl", x.impl},
+                                          {"op", x.op},
+                                          {"kind", kind_name(x.kind)},
+                                          {"what", x.what},
+                                          {"nonfinite", x.nonfinite},
+                                          {"worst", x.worst},
+                                          {"cases", x.cases.size()}});
             lj["causes"].push_back(cj);
         }
         index["libraries"].push_back(lj);

@@ -38,7 +38,7 @@ struct Options {
     // Folders that may hold an npm library's package (node_modules): QC_NODE_MODULES, given by the CLI; the
     // node_modules beside each JavaScript adapter of run.json's origins are added by collect().
     std::vector<std::filesystem::path> source_roots;
-    std::string command;  // the command line that wrote the report, for the environment block
+    std::string command;                 // the command line that wrote the report, for the environment block
     std::filesystem::path findings_dir;  // DIR/findings, absolute: the replay commands name their case files by it
 };
 
@@ -116,10 +116,10 @@ struct ReproSpec {
 
 struct LibraryFindings {
     std::string name, folder, version, group, origin;
-    const Library *card = nullptr;     // nullptr: a family of its own, reproduced through spec
-    const ReproSpec *spec = nullptr;   // cardless families: the adapter-file reproducer (nullptr: none)
+    const Library *card = nullptr;    // nullptr: a family of its own, reproduced through spec
+    const ReproSpec *spec = nullptr;  // cardless families: the adapter-file reproducer (nullptr: none)
     std::vector<std::string> families;
-    std::vector<Finding> findings;     // collected, before grouping
+    std::vector<Finding> findings;  // collected, before grouping
     std::vector<Cause> causes;
     std::vector<std::string> documented;  // documented behaviour and branch-map edges, one line each
     struct Edge {

@@ -32,10 +32,14 @@ namespace qc::findings {
 
 const char *severity_name(Severity s) {
     switch (s) {
-    case Severity::nan: return "NaN";
-    case Severity::wrong_rotation: return "wrong rotation";
-    case Severity::broken_promise: return "broken promise";
-    case Severity::lost_precision: return "lost precision";
+        case Severity::nan:
+            return "NaN";
+        case Severity::wrong_rotation:
+            return "wrong rotation";
+        case Severity::broken_promise:
+            return "broken promise";
+        case Severity::lost_precision:
+            return "lost precision";
     }
     return "?";
 }
@@ -109,8 +113,9 @@ FixCheck check_fix(const Cause &cause, Language lang) {
     const bool wide = lang == Language::cpp;
     const qc_impl_v1 *qc = builtin("qc-slerp"), *narrow = builtin("qc-slerp-narrow");
     fc.offered = true;
-    fc.routine = wide ? "qc-slerp (impls/recommended/qc_slerp.h)"
-                      : fmt::format("qc-slerp-narrow, the algorithm of the {} port in impls/fixes/", language_name(lang));
+    fc.routine =
+        wide ? "qc-slerp (impls/recommended/qc_slerp.h)"
+             : fmt::format("qc-slerp-narrow, the algorithm of the {} port in impls/fixes/", language_name(lang));
     for (const ReproCase *c : cases) {
         std::array<double, 4> r{NAN, NAN, NAN, NAN};
         if (c->op == "nlerp") {
@@ -244,7 +249,8 @@ void describe(Cause &c, const std::string &routine, const LibraryFindings::Edge 
     if (c.key.rfind("nonfinite|", 0) == 0) {
         c.severity = Severity::nan;
         c.title = fmt::format("{} returns NaN for {}", routine, cls);
-        c.sentence = fmt::format("On {}, {} returns NaN or inf instead of a rotation (seen as: {}).", cls, routine, list);
+        c.sentence =
+            fmt::format("On {}, {} returns NaN or inf instead of a rotation (seen as: {}).", cls, routine, list);
     } else if (c.key.rfind("longarc|", 0) == 0) {
         c.severity = Severity::wrong_rotation;
         c.title = fmt::format("{} takes the long way round when q0.q1 < 0", routine);
@@ -272,8 +278,9 @@ void describe(Cause &c, const std::string &routine, const LibraryFindings::Edge 
 
 void locate(Cause &c, const LibraryFindings &l, const Options &o, const LibraryFindings::Edge *edge) {
     if (!l.card) {
-        c.quote.missing = "quatcheck has no card for this library (impls/*/libraries.json), so it does not know "
-                          "where the routine's source lies";
+        c.quote.missing =
+            "quatcheck has no card for this library (impls/*/libraries.json), so it does not know "
+            "where the routine's source lies";
         return;
     }
     const Routine *r = l.card->routine(c.routine_family, c.routine_op);
@@ -283,8 +290,7 @@ void locate(Cause &c, const LibraryFindings &l, const Options &o, const LibraryF
     const Finding &f0 = c.findings.front();
     if (f0.nonfinite) mark_nonfinite(c.quote);
     else if (edge) mark_edge(c.quote, edge->dot_below, edge->dot_above);
-    else if (c.key.rfind("longarc|", 0) == 0)
-        mark_missing_flip(c.quote);
+    else if (c.key.rfind("longarc|", 0) == 0) mark_missing_flip(c.quote);
     else if (f0.cls == InputClass::nearly_parallel) mark_precision(c.quote);
 }
 
@@ -296,7 +302,8 @@ void number_cases(LibraryFindings &l, const Options &o) {
         for (auto &x : c.findings)
             if (x.kind == Kind::region && !x.cases.empty()) {
                 x.case_csv = fmt::format("case-{}.csv", ++n);
-                std::vector<std::string> cmd = {"quatcheck", "replay", (o.findings_dir / l.folder / x.case_csv).string()};
+                std::vector<std::string> cmd = {"quatcheck", "replay",
+                                                (o.findings_dir / l.folder / x.case_csv).string()};
                 for (auto &w : load_words(x.origin)) cmd.push_back(w);
                 x.reproduce = shell_join(cmd);
             }
@@ -320,7 +327,7 @@ void group(std::vector<LibraryFindings> &libs, const Options &o) {
             }
             l.causes[it->second].findings.push_back(f);
         }
-        const Language lang = l.card ? l.card->language
+        const Language lang = l.card                                   ? l.card->language
                               : l.spec && l.spec->language == "js"     ? Language::js
                               : l.spec && l.spec->language == "python" ? Language::python
                                                                        : Language::cpp;

@@ -13,10 +13,14 @@ namespace qc::findings {
 
 const char *language_name(Language l) {
     switch (l) {
-    case Language::cpp: return "C++";
-    case Language::js: return "JavaScript";
-    case Language::python: return "Python";
-    case Language::rust: return "Rust";
+        case Language::cpp:
+            return "C++";
+        case Language::js:
+            return "JavaScript";
+        case Language::python:
+            return "Python";
+        case Language::rust:
+            return "Rust";
     }
     return "?";
 }
@@ -42,8 +46,10 @@ Library parse_library(const nlohmann::json &j, const std::string &file) {
     Library l;
     l.name = str(j, "name");
     const std::string lang = str(j, "language");
-    l.language = lang == "js" ? Language::js : lang == "python" ? Language::python : lang == "rust" ? Language::rust
-                                                                                                   : Language::cpp;
+    l.language = lang == "js"       ? Language::js
+                 : lang == "python" ? Language::python
+                 : lang == "rust"   ? Language::rust
+                                    : Language::cpp;
     if (lang != "js" && lang != "python" && lang != "rust" && lang != "cpp")
         throw std::logic_error(fmt::format("{}: {}: unknown language {}", file, l.name, lang));
     l.package = str(j, "package"), l.order = str(j, "order");
@@ -53,7 +59,8 @@ Library parse_library(const nlohmann::json &j, const std::string &file) {
     for (const auto &r : j.at("routines")) {
         Routine x{str(r, "family"), str(r, "op"), str(r, "api"), str(r, "call"), {}};
         if (r.contains("source")) x.source = {str(r.at("source"), "file"), str(r.at("source"), "find")};
-        for (const auto &p : r.value("precisions", nlohmann::json::array())) x.precisions.push_back(p.get<std::string>());
+        for (const auto &p : r.value("precisions", nlohmann::json::array()))
+            x.precisions.push_back(p.get<std::string>());
         if (x.op != "slerp" && x.op != "nlerp")
             throw std::logic_error(fmt::format("{}: {}: op {} is neither slerp nor nlerp", file, x.family, x.op));
         l.routines.push_back(x);

@@ -37,8 +37,8 @@ struct Documented {
 struct Library {
     std::string name;
     Language language = Language::cpp;
-    std::string package;  // npm package, pkg-config module, Python module or crate (NAME VERSION)
-    std::string order;    // the component order of the library's constructor: xyzw or wxyz
+    std::string package;               // npm package, pkg-config module, Python module or crate (NAME VERSION)
+    std::string order;                 // the component order of the library's constructor: xyzw or wxyz
     std::vector<std::string> prelude;  // imports, includes, uses
     std::string make, make_f32;        // a library quaternion from w, x, y, z (make_f32: its f32 form, if other)
     std::string read;                  // (w, x, y, z) of a library quaternion r

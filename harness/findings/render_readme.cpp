@@ -67,8 +67,9 @@ std::string evidence(const LibraryFindings &l, const Finding &x, const Options &
     if (x.nonfinite)
         s += "  - The library returned NaN or inf: no error figure applies (a non-finite output fails every check).\n";
     else if (x.kind != Kind::property)
-        s += fmt::format("  - Error: {}; tolerance {} rad ({} x the rounding floor 8 eps, `quatcheck findings --factor`).\n",
-                         error_words(x.worst, f32), num(x.tolerance), num(o.factor));
+        s += fmt::format(
+            "  - Error: {}; tolerance {} rad ({} x the rounding floor 8 eps, `quatcheck findings --factor`).\n",
+            error_words(x.worst, f32), num(x.tolerance), num(o.factor));
     for (const auto &c : x.cases) {
         s += fmt::format("  - {}: q0 = {}, q1 = {}, t = {:.17g} (in the library's order {}); expected {}{}\n",
                          md_text(c.label), in_order(c.q0, order), in_order(c.q1, order), c.t, md_code(order),
@@ -84,9 +85,11 @@ std::string evidence(const LibraryFindings &l, const Finding &x, const Options &
     }
     s += fmt::format("  - Source: {}\n", md_code(x.source));
     if (!x.reproduce.empty())
-        s += fmt::format("  - With quatcheck{}:\n\n{}\n", x.case_csv.empty() ? "" : fmt::format(" (`{}` is the case as a "
-                                                                                              "one-row worst_cases.csv)",
-                                                                                              x.case_csv),
+        s += fmt::format("  - With quatcheck{}:\n\n{}\n",
+                         x.case_csv.empty() ? ""
+                                            : fmt::format(" (`{}` is the case as a "
+                                                          "one-row worst_cases.csv)",
+                                                          x.case_csv),
                          indent(md_fence(x.reproduce, "sh"), "    "));
     return s;
 }
@@ -99,10 +102,14 @@ std::string where(const Cause &c, const Language lang) {
     const int width = int(std::to_string(last).size());
     for (size_t i = 0; i < c.quote.lines.size(); i++) {
         const int n = c.quote.first + int(i);
-        const bool marked = std::any_of(c.quote.marks.begin(), c.quote.marks.end(), [&](const Mark &m) { return m.line == n; });
+        const bool marked =
+            std::any_of(c.quote.marks.begin(), c.quote.marks.end(), [&](const Mark &m) { return m.line == n; });
         body += fmt::format("{}{:>{}} {}\n", marked ? ">>" : "  ", n, width, c.quote.lines[i]);
     }
-    const char *fence = lang == Language::js ? "js" : lang == Language::python ? "python" : lang == Language::rust ? "rust" : "cpp";
+    const char *fence = lang == Language::js       ? "js"
+                        : lang == Language::python ? "python"
+                        : lang == Language::rust   ? "rust"
+                                                   : "cpp";
     std::string s = fmt::format("From {}, lines {} to {}{} (`>>` marks the lines the evidence points to):\n\n{}\n",
                                 md_code(c.quote.path), c.quote.first, last, c.quote.truncated ? " (cut)" : "",
                                 md_fence(body, fence));
@@ -115,11 +122,14 @@ std::string where(const Cause &c, const Language lang) {
 }
 
 std::string fix_section(const LibraryFindings &l, const Cause &c, int k) {
-    if (!c.fix.offered) return fmt::format("No fix is offered: {}. `QC_REPRO_APPLY_FIX=1 ./repro.sh` skips these cases.\n", c.fix.why_not);
+    if (!c.fix.offered)
+        return fmt::format("No fix is offered: {}. `QC_REPRO_APPLY_FIX=1 ./repro.sh` skips these cases.\n",
+                           c.fix.why_not);
     const Language lang = l.card ? l.card->language : Language::cpp;
-    const char *port = lang == Language::js ? "fix/qc_slerp.mjs" : lang == Language::python ? "fix/qc_slerp.py"
-                       : lang == Language::rust                                          ? "fix/qc_slerp.rs"
-                                                                                         : "fix/qc_slerp.h";
+    const char *port = lang == Language::js       ? "fix/qc_slerp.mjs"
+                       : lang == Language::python ? "fix/qc_slerp.py"
+                       : lang == Language::rust   ? "fix/qc_slerp.rs"
+                                                  : "fix/qc_slerp.h";
     std::string s = fmt::format(
         "Replace the routine's body by quatcheck's qc-slerp ({} in this folder, {}; for an nlerp, the short-arc "
         "normalised lerp beside it): no threshold, so no branch to get wrong; the inputs normalised inside; a "
@@ -142,26 +152,29 @@ std::string test_section(const LibraryFindings &l, const std::map<std::string, s
             const std::string stem = fs::path(name).stem().string();
             if (stem.find(fmt::format("cause-{}.", k)) == 0 || stem == fmt::format("test_cause_{}", k) ||
                 stem == fmt::format("cause_{}", k) || stem == fmt::format("cause-{}.test", k))
-                return fmt::format("{} ({}): the failing cases and their tolerance; it fails before the fix and passes "
-                                   "with it (`./repro.sh --tests`, `QC_REPRO_APPLY_FIX=1 ./repro.sh --tests`).\n",
-                                   md_code(name), language_name(l.card->language));
+                return fmt::format(
+                    "{} ({}): the failing cases and their tolerance; it fails before the fix and passes "
+                    "with it (`./repro.sh --tests`, `QC_REPRO_APPLY_FIX=1 ./repro.sh --tests`).\n",
+                    md_code(name), language_name(l.card->language));
         }
     return "None: this cause has no two-key case to test.\n";
 }
 
 std::string environment(const LibraryFindings &l, const ReportTables &t, const Options &o) {
-    struct utsname u{};
+    struct utsname u {};
     ::uname(&u);
     const auto b = build_info();
     std::string s = "## Environment\n\n";
-    s += fmt::format("- Library: {} {}, loaded as {}\n", md_text(l.name), md_text(l.version.empty() ? "(version not recorded)" : l.version),
+    s += fmt::format("- Library: {} {}, loaded as {}\n", md_text(l.name),
+                     md_text(l.version.empty() ? "(version not recorded)" : l.version),
                      md_code(l.origin.empty() ? "not recorded" : l.origin));
     s += fmt::format("- Families measured: {}\n", md_text(fmt::format("{}", fmt::join(l.families, ", "))));
     s += fmt::format("- quatcheck {} (commit {}), built by {} with {}\n", b.value("quatcheck_version", "?"),
                      b.value("commit", "not recorded"), b.value("compiler", "?"), md_code(b.value("cxx_flags", "?")));
     s += fmt::format("- Machine: {} {} {}\n", u.sysname, u.release, u.machine);
     s += fmt::format("- Report: {}", md_code(t.dir));
-    if (t.seed && t.cases_per_region) s += fmt::format(" (run seed {}, {} cases per region)", *t.seed, *t.cases_per_region);
+    if (t.seed && t.cases_per_region)
+        s += fmt::format(" (run seed {}, {} cases per region)", *t.seed, *t.cases_per_region);
     s += "\n";
     if (!o.command.empty()) s += fmt::format("- Written by: {}\n", md_code(o.command));
     s += "- The reproducer prints its runtime's version (node, Python, cargo or the C++ compiler) as its first line.\n";
@@ -222,8 +235,7 @@ std::string readme(const LibraryFindings &l, const std::map<std::string, std::st
              "compiles (`lib/`); exit status 1: a promise is broken, 0: kept, 77: SKIP, 2: could not run. "
              "`QC_REPRO_SUBSTITUTE=expected` is its negative control. (No library card: the reproducer is not in "
              "the library's own API.)\n";
-    else
-        s += "None: `./repro.sh` says SKIP (exit 77). Use the quatcheck commands above.\n";
+    else s += "None: `./repro.sh` says SKIP (exit 77). Use the quatcheck commands above.\n";
     if (l.card && l.card->language == Language::js)
         s += "\nThe npm package is resolved from `./node_modules`: set `QC_NODE_MODULES` to a `node_modules` folder "
              "that holds it (repro.sh links it here).\n";

@@ -81,7 +81,6 @@ std::string requires_lines(const ReproSpec &s) {
     return out;
 }
 
-
 // The reproducer files of one family (name -> content).
 std::map<std::string, std::string> adapter_reproducer(const LibraryFindings &f) {
     std::map<std::string, std::string> files;
@@ -96,12 +95,14 @@ std::map<std::string, std::string> adapter_reproducer(const LibraryFindings &f) 
             "quatcheck command.\n"
             "echo {}\nexit 77\n",
             comment_text(title),
-            !f.spec ? "no template: a plugin, or an implementation without a line in impls/*/repro.txt"
-                    : "no case to check",
-            shell_quote(
-                fmt::format("SKIP: no standalone reproducer for {}: {}", f.name,
-                            !f.spec ? "no template for its language (replay it with the quatcheck command in README.md)"
-                                    : "its findings have no case a reproducer can check")));
+            cases.empty() ? "no case to check"
+                          : "no template: a plugin, or an implementation without a line in impls/*/repro.txt",
+            shell_quote(fmt::format("SKIP: no standalone reproducer for {}: {}", f.name,
+                                    cases.empty()
+                                        ? "its findings have no case a reproducer can check (squad tracks: "
+                                          "the README gives the quatcheck command)"
+                                        : "no template for its language (replay it with the quatcheck command in "
+                                          "README.md)")));
         return files;
     }
     const ReproSpec &s = *f.spec;
@@ -185,11 +186,12 @@ bool has_precision(const Routine &r, int bits) {
 
 // Rust's type parameter: the card's snippets name the scalar type T, bound per precision by `type T = ...;`.
 std::string rust_call_body(const Library &lib, const Routine &r, const char *type) {
-    return fmt::format("    type T = {};\n    let make = |w: T, x: T, y: T, z: T| {};\n"
-                       "    let a = make(q0[0] as T, q0[1] as T, q0[2] as T, q0[3] as T);\n"
-                       "    let b = make(q1[0] as T, q1[1] as T, q1[2] as T, q1[3] as T);\n    let t = t as T;\n"
-                       "    let r = {};\n    {}\n",
-                       type, lib.make, r.call, lib.read);
+    return fmt::format(
+        "    type T = {};\n    let make = |w: T, x: T, y: T, z: T| {};\n"
+        "    let a = make(q0[0] as T, q0[1] as T, q0[2] as T, q0[3] as T);\n"
+        "    let b = make(q1[0] as T, q1[1] as T, q1[2] as T, q1[3] as T);\n    let t = t as T;\n"
+        "    let r = {};\n    {}\n",
+        type, lib.make, r.call, lib.read);
 }
 
 std::string lib_cases_code(const Library &lib, const std::vector<LibCase> &cases) {
@@ -198,33 +200,36 @@ std::string lib_cases_code(const Library &lib, const std::vector<LibCase> &cases
         const Routine *r = lib.routine(c->family, c->op);
         const std::string api = r ? r->api : c->family;
         switch (lib.language) {
-        case Language::js:
-            s += fmt::format("  {{ label: {}, family: {}, api: {}, op: {}, cause: {}, bits: {}, q0: q([{}]), q1: q([{}]), "
-                             "t: bits({}), expected: q([{}]), check: {}, tol: bits({}), fix: {} }},\n",
-                             js_literal(c->label), js_literal(c->family), js_literal(api), js_literal(c->op), cause,
-                             c->bits, join4(c->q0, js_bits), join4(c->q1, js_bits), js_bits(c->t),
-                             join4(c->expected, js_bits), js_literal(c->check), js_bits(c->tol), fix);
-            break;
-        case Language::cpp:
-            s += fmt::format("    {{{}, {}, {}, {}, {}, {{{}}}, {{{}}}, {}, {{{}}}, {}, {}, {}}},\n", c_literal(c->label),
-                             c_literal(c->family), c_literal(c->op), cause, c->bits, join4(c->q0, hexf),
-                             join4(c->q1, hexf), hexf(c->t), join4(c->expected, hexf), c_literal(c->check),
-                             hexf(c->tol), fix);
-            break;
-        case Language::python:
-            s += fmt::format("    {{\"label\": {}, \"family\": {}, \"api\": {}, \"op\": {}, \"cause\": {}, \"q0\": [{}], "
-                             "\"q1\": [{}], \"t\": {}, \"expected\": [{}], \"check\": {}, \"tol\": {}, \"fix\": {}}},\n",
-                             py_literal(c->label), py_literal(c->family), py_literal(api), py_literal(c->op), cause,
-                             join4(c->q0, py_hex), join4(c->q1, py_hex), py_hex(c->t), join4(c->expected, py_hex),
-                             py_literal(c->check), py_hex(c->tol), fix ? "True" : "False");
-            break;
-        case Language::rust:
-            s += fmt::format("    Case {{ label: {}, family: {}, op: {}, cause: {}, bits: {}, q0: [{}], q1: [{}], t: {}, "
-                             "expected: [{}], check: {}, tol: {}, fix: {} }},\n",
-                             rs_literal(c->label), rs_literal(c->family), rs_literal(c->op), cause, c->bits,
-                             join4(c->q0, rs_bits), join4(c->q1, rs_bits), rs_bits(c->t), join4(c->expected, rs_bits),
-                             rs_literal(c->check), rs_bits(c->tol), fix);
-            break;
+            case Language::js:
+                s += fmt::format(
+                    "  {{ label: {}, family: {}, api: {}, op: {}, cause: {}, bits: {}, q0: q([{}]), q1: q([{}]), "
+                    "t: bits({}), expected: q([{}]), check: {}, tol: bits({}), fix: {} }},\n",
+                    js_literal(c->label), js_literal(c->family), js_literal(api), js_literal(c->op), cause, c->bits,
+                    join4(c->q0, js_bits), join4(c->q1, js_bits), js_bits(c->t), join4(c->expected, js_bits),
+                    js_literal(c->check), js_bits(c->tol), fix);
+                break;
+            case Language::cpp:
+                s += fmt::format("    {{{}, {}, {}, {}, {}, {{{}}}, {{{}}}, {}, {{{}}}, {}, {}, {}}},\n",
+                                 c_literal(c->label), c_literal(c->family), c_literal(c->op), cause, c->bits,
+                                 join4(c->q0, hexf), join4(c->q1, hexf), hexf(c->t), join4(c->expected, hexf),
+                                 c_literal(c->check), hexf(c->tol), fix);
+                break;
+            case Language::python:
+                s += fmt::format(
+                    "    {{\"label\": {}, \"family\": {}, \"api\": {}, \"op\": {}, \"cause\": {}, \"q0\": [{}], "
+                    "\"q1\": [{}], \"t\": {}, \"expected\": [{}], \"check\": {}, \"tol\": {}, \"fix\": {}}},\n",
+                    py_literal(c->label), py_literal(c->family), py_literal(api), py_literal(c->op), cause,
+                    join4(c->q0, py_hex), join4(c->q1, py_hex), py_hex(c->t), join4(c->expected, py_hex),
+                    py_literal(c->check), py_hex(c->tol), fix ? "True" : "False");
+                break;
+            case Language::rust:
+                s += fmt::format(
+                    "    Case {{ label: {}, family: {}, op: {}, cause: {}, bits: {}, q0: [{}], q1: [{}], t: {}, "
+                    "expected: [{}], check: {}, tol: {}, fix: {} }},\n",
+                    rs_literal(c->label), rs_literal(c->family), rs_literal(c->op), cause, c->bits,
+                    join4(c->q0, rs_bits), join4(c->q1, rs_bits), rs_bits(c->t), join4(c->expected, rs_bits),
+                    rs_literal(c->check), rs_bits(c->tol), fix);
+                break;
         }
     }
     return s;
@@ -238,40 +243,42 @@ std::pair<std::string, std::string> lib_routines_code(const LibraryFindings &l) 
     int k = 0;
     for (const auto &fam : l.families)
         for (const char *op : {"slerp", "nlerp"}) {
-        const Routine *r = lib.routine(fam, op);
-        if (!r) continue;
-        k++;
-        const std::string key = fam + " " + op;  // the cases' family and op
-        switch (lib.language) {
-        case Language::js:
-            table += fmt::format("  {}: (a, b, t) => {},\n", js_literal(key), r->call);
-            break;
-        case Language::python:
-            table += fmt::format("    {}: lambda a, b, t: {},\n", py_literal(key), r->call);
-            break;
-        case Language::cpp:
-            functions += fmt::format(
-                "template <class T> std::array<double, 4> call_{}(const double *q0, const double *q1, double tt) {{\n"
-                "    const auto a = make<T>(T(q0[0]), T(q0[1]), T(q0[2]), T(q0[3]));\n"
-                "    const auto b = make<T>(T(q1[0]), T(q1[1]), T(q1[2]), T(q1[3]));\n"
-                "    const T t = T(tt);\n    const auto r = {};\n    return read(r);\n}}\n",
-                k, r->call);
-            table += fmt::format("    {{{}, {}, {}, {}}},\n", c_literal(key), c_literal(r->api),
-                                 has_precision(*r, 32) ? fmt::format("call_{}<float>", k) : "nullptr",
-                                 has_precision(*r, 64) ? fmt::format("call_{}<double>", k) : "nullptr");
-            break;
-        case Language::rust:
-            for (const char *type : {"f32", "f64"})
-                if (has_precision(*r, type[1] == '3' ? 32 : 64))
-                    functions += fmt::format("#[allow(unused_variables)]\nfn call_{}_{}(q0: [f64; 4], q1: [f64; 4], t: "
-                                             "f64) -> [f64; 4] {{\n{}}}\n",
-                                             k, type, rust_call_body(lib, *r, type));
-            table += fmt::format("    Routine {{ family: {}, api: {}, f32: {}, f64: {} }},\n", rs_literal(key),
-                                 rs_literal(r->api),
-                                 has_precision(*r, 32) ? fmt::format("Some(call_{}_f32)", k) : "None",
-                                 has_precision(*r, 64) ? fmt::format("Some(call_{}_f64)", k) : "None");
-            break;
-        }
+            const Routine *r = lib.routine(fam, op);
+            if (!r) continue;
+            k++;
+            const std::string key = fam + " " + op;  // the cases' family and op
+            switch (lib.language) {
+                case Language::js:
+                    table += fmt::format("  {}: (a, b, t) => {},\n", js_literal(key), r->call);
+                    break;
+                case Language::python:
+                    table += fmt::format("    {}: lambda a, b, t: {},\n", py_literal(key), r->call);
+                    break;
+                case Language::cpp:
+                    functions += fmt::format(
+                        "template <class T> std::array<double, 4> call_{}(const double *q0, const double *q1, double "
+                        "tt) {{\n"
+                        "    const auto a = make<T>(T(q0[0]), T(q0[1]), T(q0[2]), T(q0[3]));\n"
+                        "    const auto b = make<T>(T(q1[0]), T(q1[1]), T(q1[2]), T(q1[3]));\n"
+                        "    const T t = T(tt);\n    const auto r = {};\n    return read(r);\n}}\n",
+                        k, r->call);
+                    table += fmt::format("    {{{}, {}, {}, {}}},\n", c_literal(key), c_literal(r->api),
+                                         has_precision(*r, 32) ? fmt::format("call_{}<float>", k) : "nullptr",
+                                         has_precision(*r, 64) ? fmt::format("call_{}<double>", k) : "nullptr");
+                    break;
+                case Language::rust:
+                    for (const char *type : {"f32", "f64"})
+                        if (has_precision(*r, type[1] == '3' ? 32 : 64))
+                            functions += fmt::format(
+                                "#[allow(unused_variables)]\nfn call_{}_{}(q0: [f64; 4], q1: [f64; 4], t: "
+                                "f64) -> [f64; 4] {{\n{}}}\n",
+                                k, type, rust_call_body(lib, *r, type));
+                    table += fmt::format("    Routine {{ family: {}, api: {}, f32: {}, f64: {} }},\n", rs_literal(key),
+                                         rs_literal(r->api),
+                                         has_precision(*r, 32) ? fmt::format("Some(call_{}_f32)", k) : "None",
+                                         has_precision(*r, 64) ? fmt::format("Some(call_{}_f64)", k) : "None");
+                    break;
+            }
         }
     return {functions, table};
 }
@@ -285,10 +292,14 @@ std::string prelude_code(const Library &lib) {
 
 const char *lang_key(Language l) {
     switch (l) {
-    case Language::js: return "mjs";
-    case Language::cpp: return "cpp";
-    case Language::python: return "py";
-    case Language::rust: return "rs";
+        case Language::js:
+            return "mjs";
+        case Language::cpp:
+            return "cpp";
+        case Language::python:
+            return "py";
+        case Language::rust:
+            return "rs";
     }
     return "?";
 }
@@ -300,27 +311,29 @@ std::string test_cases_code(const Library &lib, const Cause &cause) {
     for (const ReproCase *c : cause.cases()) {
         const bool f32 = c->bits == 32;
         switch (lib.language) {
-        case Language::js:
-            s += fmt::format("  {{ what: {}, f32: {}, q0: [{}], q1: [{}], t: {}, expected: [{}], check: {}, tol: {} }},\n",
-                             js_literal(c->label), f32, join4(c->q0, dec17), join4(c->q1, dec17), dec17(c->t),
-                             join4(c->expected, dec17), js_literal(c->check), dec17(c->tol));
-            break;
-        case Language::cpp:
-            s += fmt::format("    {{{}, {}, {{{}}}, {{{}}}, {}, {{{}}}, {}, {}}},\n", c_literal(c->label), f32,
-                             join4(c->q0, hexf), join4(c->q1, hexf), hexf(c->t), join4(c->expected, hexf),
-                             c_literal(c->check), hexf(c->tol));
-            break;
-        case Language::python:
-            s += fmt::format("    {{\"what\": {}, \"q0\": [{}], \"q1\": [{}], \"t\": {}, \"expected\": [{}], \"check\": {}, "
-                             "\"tol\": {}}},\n",
-                             py_literal(c->label), join4(c->q0, py_hex), join4(c->q1, py_hex), py_hex(c->t),
-                             join4(c->expected, py_hex), py_literal(c->check), py_hex(c->tol));
-            break;
-        case Language::rust:
-            s += fmt::format("        ({}, {}, [{}], [{}], {}, [{}], {}, {}),\n", rs_literal(c->label), f32,
-                             join4(c->q0, rs_bits), join4(c->q1, rs_bits), rs_bits(c->t), join4(c->expected, rs_bits),
-                             rs_literal(c->check), rs_bits(c->tol));
-            break;
+            case Language::js:
+                s += fmt::format(
+                    "  {{ what: {}, f32: {}, q0: [{}], q1: [{}], t: {}, expected: [{}], check: {}, tol: {} }},\n",
+                    js_literal(c->label), f32, join4(c->q0, dec17), join4(c->q1, dec17), dec17(c->t),
+                    join4(c->expected, dec17), js_literal(c->check), dec17(c->tol));
+                break;
+            case Language::cpp:
+                s += fmt::format("    {{{}, {}, {{{}}}, {{{}}}, {}, {{{}}}, {}, {}}},\n", c_literal(c->label), f32,
+                                 join4(c->q0, hexf), join4(c->q1, hexf), hexf(c->t), join4(c->expected, hexf),
+                                 c_literal(c->check), hexf(c->tol));
+                break;
+            case Language::python:
+                s += fmt::format(
+                    "    {{\"what\": {}, \"q0\": [{}], \"q1\": [{}], \"t\": {}, \"expected\": [{}], \"check\": {}, "
+                    "\"tol\": {}}},\n",
+                    py_literal(c->label), join4(c->q0, py_hex), join4(c->q1, py_hex), py_hex(c->t),
+                    join4(c->expected, py_hex), py_literal(c->check), py_hex(c->tol));
+                break;
+            case Language::rust:
+                s += fmt::format("        ({}, {}, [{}], [{}], {}, [{}], {}, {}),\n", rs_literal(c->label), f32,
+                                 join4(c->q0, rs_bits), join4(c->q1, rs_bits), rs_bits(c->t),
+                                 join4(c->expected, rs_bits), rs_literal(c->check), rs_bits(c->tol));
+                break;
         }
     }
     return s;
@@ -330,9 +343,10 @@ std::string tolerance_words(const Cause &cause) {
     const Finding &f = cause.findings.front();
     if (f.nonfinite) return "none needed: every output must be finite (a NaN or inf fails whatever the bound).";
     if (f.kind == Kind::region)
-        return fmt::format("{} rad = {} x the rounding floor 8 eps of the format (quatcheck findings --factor): "
-                           "two decades above the last bits, where careful routines stay.",
-                           num(f.tolerance), num(f.tolerance / (precision_of(f.impl) == Precision::f32 ? 0x1p-20 : 0x1p-49)));
+        return fmt::format(
+            "{} rad = {} x the rounding floor 8 eps of the format (quatcheck findings --factor): "
+            "two decades above the last bits, where careful routines stay.",
+            num(f.tolerance), num(f.tolerance / (precision_of(f.impl) == Precision::f32 ? 0x1p-20 : 0x1p-49)));
     return "each call's budget of docs/conformance.md: the angle budget A(W) of the arc for angles, 16 eps for "
            "norms and endpoints.";
 }
@@ -393,10 +407,14 @@ void lib_tests(const LibraryFindings &l, const Cause &cause, int k, std::map<std
 // The repro.sh lines that check the library is installed (the card's package), in the language's runner.
 std::string need_lines(const Library &lib) {
     switch (lib.language) {
-    case Language::js: return fmt::format("need_npm {}", shell_quote(lib.package));
-    case Language::python: return fmt::format("need_py {}", shell_quote(lib.package));
-    case Language::cpp: return lib.package.empty() ? "" : fmt::format("need_pkg {}", shell_quote(lib.package));
-    case Language::rust: return fmt::format("need_crate {}", shell_quote(lib.package));
+        case Language::js:
+            return fmt::format("need_npm {}", shell_quote(lib.package));
+        case Language::python:
+            return fmt::format("need_py {}", shell_quote(lib.package));
+        case Language::cpp:
+            return lib.package.empty() ? "" : fmt::format("need_pkg {}", shell_quote(lib.package));
+        case Language::rust:
+            return fmt::format("need_crate {}", shell_quote(lib.package));
     }
     return "";
 }
@@ -441,7 +459,8 @@ std::map<std::string, std::string> card_reproducer(const LibraryFindings &l) {
     if (lib.language == Language::rust)
         files["rust/Cargo.toml"] = fmt::format(
             "# The reproducer and the tests to paste of {}, as a cargo project (repro.sh builds it offline against\n"
-            "# Debian's packaged crates when they are installed).\n[package]\nname = \"qc-repro\"\nversion = \"0.0.0\"\n"
+            "# Debian's packaged crates when they are installed).\n[package]\nname = \"qc-repro\"\nversion = "
+            "\"0.0.0\"\n"
             "edition = \"2018\"\npublish = false\n\n[dependencies]\n{}\n",
             comment_text(l.name), lib.build);
     return files;
@@ -450,7 +469,10 @@ std::map<std::string, std::string> card_reproducer(const LibraryFindings &l) {
 }  // namespace
 
 std::map<std::string, std::string> reproducer(const LibraryFindings &l) {
-    return l.card ? card_reproducer(l) : adapter_reproducer(l);
+    bool any_case = false;
+    for (const auto &c : l.causes) any_case = any_case || !c.cases().empty();
+    // No two-key case (squad findings only): the adapter's route, whose repro.sh says SKIP (exit 77).
+    return l.card && any_case ? card_reproducer(l) : adapter_reproducer(l);
 }
 
 }  // namespace qc::findings

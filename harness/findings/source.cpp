@@ -41,7 +41,8 @@ std::vector<std::string> code_only(const std::vector<std::string> &lines, Langua
                 s.erase(i);
             } else if (lang != Language::python && s.compare(i, 2, "/*") == 0) {
                 block = true, s[i] = s[i + 1] = ' ', i++;
-            } else if (s[i] == '"' || s[i] == '`' || (s[i] == '\'' && lang != Language::rust && lang != Language::cpp)) {
+            } else if (s[i] == '"' || s[i] == '`' ||
+                       (s[i] == '\'' && lang != Language::rust && lang != Language::cpp)) {
                 quote = s[i];
             }
         }
@@ -120,8 +121,9 @@ std::vector<double> literals_of(const std::string &line) {
             continue;
         }
         if (line.compare(i, 2, "0x") == 0 || line.compare(i, 2, "0X") == 0) {  // hex: not a threshold we match
-            while (i < line.size() && (ident_char(line[i]) || line[i] == '.' ||
-                                       ((line[i] == '-' || line[i] == '+') && (line[i - 1] == 'p' || line[i - 1] == 'P'))))
+            while (i < line.size() &&
+                   (ident_char(line[i]) || line[i] == '.' ||
+                    ((line[i] == '-' || line[i] == '+') && (line[i - 1] == 'p' || line[i - 1] == 'P'))))
                 i++;
             continue;
         }
@@ -143,8 +145,9 @@ Quote quote_routine(const Library &lib, const SourceRef &ref, const std::vector<
     }
     const auto paths = candidates(lib, ref, roots);
     if (paths.empty()) {
-        q.missing = fmt::format("{} is not on this machine{}", ref.file,
-                                fs::path(ref.file).is_absolute() ? "" : fmt::format(" (in the {} package)", lib.package));
+        q.missing =
+            fmt::format("{} is not on this machine{}", ref.file,
+                        fs::path(ref.file).is_absolute() ? "" : fmt::format(" (in the {} package)", lib.package));
         return q;
     }
     const fs::path path = paths.back();  // the newest version folder, when several match
@@ -163,7 +166,8 @@ Quote quote_routine(const Library &lib, const SourceRef &ref, const std::vector<
         }
     if (start == lines->size()) {
         q.path = path.string();
-        q.missing = fmt::format("{} holds no line with `{}` (the library's version may differ)", path.string(), ref.find);
+        q.missing =
+            fmt::format("{} holds no line with `{}` (the library's version may differ)", path.string(), ref.find);
         return q;
     }
     size_t end = routine_end(code, start, lib.language);
@@ -195,7 +199,8 @@ std::vector<std::string> quote_code(const Quote &q) {
 bool has_comparison(const std::string &s) {
     for (size_t i = 0; i < s.size(); i++) {
         if (s[i] != '<' && s[i] != '>') continue;
-        if ((i + 1 < s.size() && s[i + 1] == s[i]) || (i > 0 && (s[i - 1] == s[i] || s[i - 1] == '-' || s[i - 1] == '=')))
+        if ((i + 1 < s.size() && s[i + 1] == s[i]) ||
+            (i > 0 && (s[i - 1] == s[i] || s[i - 1] == '-' || s[i - 1] == '=')))
             continue;
         if (i + 1 < s.size() && (s[i + 1] == ' ' || s[i + 1] == '=')) return true;
     }
@@ -241,7 +246,8 @@ void mark_edge(Quote &q, double dot_below, double dot_above) {
         const std::regex use("(^|[^A-Za-z0-9_$])" + name + "([^A-Za-z0-9_$]|$)");
         for (size_t i = 0; i < code.size(); i++)
             if (std::regex_search(code[i], use) && has_comparison(code[i]))
-                add_mark(q, q.first + int(i), fmt::format("the test against {}: where the routine switches branch", name));
+                add_mark(q, q.first + int(i),
+                         fmt::format("the test against {}: where the routine switches branch", name));
     }
     if (!q.marks.empty()) return;
     // No literal of the routine matches: a test of a tolerance named outside it (glMatrix.EPSILON, approx_eq).
@@ -283,15 +289,16 @@ void mark_precision(Quote &q) {
                      "acos of a.b near 1: one rounding of a.b (eps/2) becomes an angle error of about "
                      "sqrt(eps), 1e-8 rad in double");
         if (std::regex_search(code[i], sin_from_cos))
-            add_mark(q, q.first + int(i), "sqrt(1 - c*c) near c = 1: the subtraction cancels, and the sine keeps "
-                                          "only about half the digits");
+            add_mark(q, q.first + int(i),
+                     "sqrt(1 - c*c) near c = 1: the subtraction cancels, and the sine keeps "
+                     "only about half the digits");
     }
 }
 
 void mark_missing_flip(Quote &q) {
     const auto code = quote_code(q);
-    static const std::regex sign_test(R"((<|>)=?\s*(T::zero\(\)|0(\.0*)?\b|zero\b))"), dot_def(R"((dot|cos)\w*\s*=[^=])",
-                                                                                           std::regex::icase);
+    static const std::regex sign_test(R"((<|>)=?\s*(T::zero\(\)|0(\.0*)?\b|zero\b))"),
+        dot_def(R"((dot|cos)\w*\s*=[^=])", std::regex::icase);
     for (const auto &s : code)
         if (std::regex_search(s, sign_test)) return;  // it tests a sign: the cause is elsewhere
     for (size_t i = 0; i < code.size(); i++)

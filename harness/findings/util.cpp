@@ -25,10 +25,14 @@ bool is_embedded(std::string_view path) {
 
 const char *fix_port(Language l) {
     switch (l) {
-    case Language::js: return "impls/fixes/qc_slerp.mjs";
-    case Language::python: return "impls/fixes/qc_slerp.py";
-    case Language::rust: return "impls/fixes/qc_slerp.rs";
-    case Language::cpp: return "impls/recommended/qc_slerp.h";
+        case Language::js:
+            return "impls/fixes/qc_slerp.mjs";
+        case Language::python:
+            return "impls/fixes/qc_slerp.py";
+        case Language::rust:
+            return "impls/fixes/qc_slerp.rs";
+        case Language::cpp:
+            return "impls/recommended/qc_slerp.h";
     }
     return "";
 }
@@ -90,7 +94,8 @@ std::array<std::string, 4> hex4(const double *q) {
 
 double unit_dot(const std::array<double, 4> &a, const std::array<double, 4> &b) {
     long double d = 0, na = 0, nb = 0;
-    for (int i = 0; i < 4; i++) d += (long double)a[i] * b[i], na += (long double)a[i] * a[i], nb += (long double)b[i] * b[i];
+    for (int i = 0; i < 4; i++)
+        d += (long double)a[i] * b[i], na += (long double)a[i] * a[i], nb += (long double)b[i] * b[i];
     if (!(na > 0) || !(nb > 0)) return NAN;
     return double(d / std::sqrt(na * nb));
 }

@@ -1,5 +1,7 @@
 #include "run/build_info.h"
 
+#include "git_commit.h"  // generated: QC_GIT_COMMIT (cmake/QuatcheckCommit.cmake)
+
 #include <boost/version.hpp>
 #include <gmp.h>
 #include <mpfr.h>
@@ -24,6 +26,7 @@ static std::string cpu_model() {
 nlohmann::json build_info() {
     nlohmann::json j;
     j["quatcheck_version"] = QC_VERSION;
+    j["commit"] = QC_GIT_COMMIT;
     j["compiler"] = __VERSION__;
     j["cpu_model"] = cpu_model();
     j["cxx_flags"] = QC_CXX_FLAGS;

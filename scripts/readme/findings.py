@@ -73,8 +73,10 @@ def main(report):
             ncauses += 1
             nfindings += int(c.get("findings", 0))
         rows.append((lib, folder))
-    print(f"{len(rows)} libraries, {ncauses} causes, {nfindings} findings, from `quatcheck findings` on the last full "
-          f"run (region findings: above {figure(factor)} x the rounding floor 8 eps). One row per library: its causes "
+    run = load_json(os.path.join(report, "run.json")) if os.path.exists(os.path.join(report, "run.json")) else {}
+    print(f"{len(rows)} libraries, {ncauses} causes, {nfindings} findings, from `quatcheck findings` on a run of "
+          f"{run.get('cases_per_region', '?')} cases per region with conform and the dot sweep "
+          f"(region findings: above {figure(factor)} x the rounding floor 8 eps). One row per library: its causes "
           "(findings one defect explains, docs/findings.md), whether the suggested fix keeps every promise on the "
           "cause's cases (run inside quatcheck; `QC_REPRO_APPLY_FIX=1 ./repro.sh` runs the port), and the "
           "reproducer's language (*API*: in the library's own API; *adapter*: through the file quatcheck compiles).\n")
