@@ -79,6 +79,7 @@ struct Finding {
     std::string origin;     // run.json's origin of the implementation (how quatcheck loads it again)
     WorstCaseRow row;       // region findings: that row
     std::vector<ReproCase> cases;
+    int tie_cases = 0;  // cases left out: in the tie band |a.b| <= 4 eps, where either arc is a right answer
 };
 
 enum class Severity { nan, wrong_rotation, broken_promise, lost_precision };
@@ -123,7 +124,7 @@ struct LibraryFindings {
     std::vector<Cause> causes;
     std::vector<std::string> documented;  // documented behaviour and branch-map edges, one line each
     struct Edge {
-        std::string impl;
+        std::string impl, op;
         double dot_below = 0, dot_above = 0, jump = 0, err_below = 0, err_above = 0;
         int line = 0;
     };

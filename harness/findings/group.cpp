@@ -142,11 +142,11 @@ FixCheck check_fix(const Cause &cause, Language lang) {
 
 // The edges of the branch map that are switches of the routine (see the rules above), for IMPL, or for any
 // precision of its family when IMPL has none.
-std::vector<LibraryFindings::Edge> switches(const LibraryFindings &l, const std::string &impl) {
+std::vector<LibraryFindings::Edge> switches(const LibraryFindings &l, const std::string &impl, const std::string &op) {
     std::vector<LibraryFindings::Edge> own, fam;
     for (const auto &e : l.edges) {
         const double lo = std::min(e.err_below, e.err_above), hi = std::max(e.err_below, e.err_above);
-        if (!(hi >= 100 * lo && e.jump >= 0.5 * hi && std::fabs(e.dot_above) >= 0.01)) continue;
+        if (e.op != op || !(hi >= 100 * lo && e.jump >= 0.5 * hi && std::fabs(e.dot_above) >= 0.01)) continue;
         if (e.impl == impl) own.push_back(e);
         else if (family_of(e.impl) == family_of(impl)) fam.push_back(e);
     }
@@ -205,7 +205,7 @@ Keyed key_of(const LibraryFindings &l, const Finding &f) {
         return {fmt::format("longarc|{}", routine),
                 "rule 2: the routine breaks the short-arc promises, and this case has a.b < 0, where the long "
                 "arc differs from the short one"};
-    const auto sw = switches(l, f.impl);
+    const auto sw = switches(l, f.impl, f.op);
     if (std::isfinite(f.dot))
         if (const auto *e = passed_switch(sw, f.dot)) {
             const double at = std::min(std::fabs(e->dot_below), std::fabs(e->dot_above));

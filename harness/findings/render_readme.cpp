@@ -76,6 +76,11 @@ std::string evidence(const LibraryFindings &l, const Finding &x, const Options &
                          in_order(c.expected, order),
                          c.check == "angle" ? "" : fmt::format(", checked: {} within {}", c.check, num(c.tol)));
     }
+    if (x.tie_cases)
+        s += fmt::format("  - {} case{} left out of the reproducer: in the tie band |a.b| <= 4 eps, where either arc "
+                         "is a right answer (quatcheck measures against the nearer one); the quatcheck command "
+                         "below replays {}.\n",
+                         x.tie_cases, x.tie_cases == 1 ? "" : "s", x.tie_cases == 1 ? "it" : "them");
     if (x.kind == Kind::region && !x.out[0].empty()) {
         std::array<double, 4> out{};
         for (int i = 0; i < 4; i++) out[i] = std::strtod(x.out[i].c_str(), nullptr);  // parsed strictly by collect()
@@ -233,7 +238,8 @@ std::string readme(const LibraryFindings &l, const std::map<std::string, std::st
     else if (l.spec)
         s += "`./repro.sh` builds and runs the reproducer, which calls the routine through the file quatcheck "
              "compiles (`lib/`); exit status 1: a promise is broken, 0: kept, 77: SKIP, 2: could not run. "
-             "`QC_REPRO_SUBSTITUTE=expected` is its negative control. (No library card: the reproducer is not in "
+             "`QC_REPRO_SUBSTITUTE=expected` is its negative control, and `QC_REPRO_APPLY_FIX=1` runs the suggested "
+             "fix on the same cases (exit 0: it keeps every promise). (No library card: the reproducer is not in "
              "the library's own API.)\n";
     else s += "None: `./repro.sh` says SKIP (exit 77). Use the quatcheck commands above.\n";
     if (l.card && l.card->language == Language::js)

@@ -129,6 +129,10 @@ std::map<std::string, std::string> adapter_reproducer(const LibraryFindings &f) 
                               {"PACKAGES", TemplateText{packages}},
                               {"CASES", TemplateCode{without_last_newline(cases_text)}}});
     };
+    const Language lang = s.language == "js" ? Language::js : s.language == "python" ? Language::python : Language::cpp;
+    if (is_embedded(fix_port(lang)))
+        files[std::string("fix/") + fs::path(fix_port(lang)).filename().string()] =
+            std::string(embedded(fix_port(lang)));
     if (s.language == "cpp") {
         files["repro.cpp"] = fill("harness/findings/templates/repro.cpp.in", cpp_cases(cases));
         files["repro.sh"] = fill("harness/findings/templates/repro_cpp.sh.in", "");

@@ -40,8 +40,8 @@ def load_json(path):
 
 
 def text(x):
-    """A table cell of untrusted text: no pipes, backticks or newlines."""
-    return re.sub(r"[|`\r\n]", " ", str(x))
+    """A table cell of untrusted text: pipes escaped, no backticks, backslashes or newlines."""
+    return re.sub(r"[`\\\r\n]", " ", str(x)).replace("|", "\\|")
 
 
 def quote(word):
