@@ -123,7 +123,8 @@ LibraryFindings playcanvas(bool with_edge) {
         l.findings.push_back(f);
     }
     if (with_edge)
-        l.edges.push_back({"playcanvas-slerp.f64", "slerp", 0.99999949999987492, 0.99999949999987503, 2.5e-4, 0, 2.5e-4, 7});
+        l.edges.push_back(
+            {"playcanvas-slerp.f64", "slerp", 0.99999949999987492, 0.99999949999987503, 2.5e-4, 0, 2.5e-4, 7});
     return l;
 }
 

@@ -77,10 +77,11 @@ std::string evidence(const LibraryFindings &l, const Finding &x, const Options &
                          c.check == "angle" ? "" : fmt::format(", checked: {} within {}", c.check, num(c.tol)));
     }
     if (x.tie_cases)
-        s += fmt::format("  - {} case{} left out of the reproducer: in the tie band |a.b| <= 4 eps, where either arc "
-                         "is a right answer (quatcheck measures against the nearer one); the quatcheck command "
-                         "below replays {}.\n",
-                         x.tie_cases, x.tie_cases == 1 ? "" : "s", x.tie_cases == 1 ? "it" : "them");
+        s += fmt::format(
+            "  - {} case{} left out of the reproducer: in the tie band |a.b| <= 4 eps, where either arc "
+            "is a right answer (quatcheck measures against the nearer one); the quatcheck command "
+            "below replays {}.\n",
+            x.tie_cases, x.tie_cases == 1 ? "" : "s", x.tie_cases == 1 ? "it" : "them");
     if (x.kind == Kind::region && !x.out[0].empty()) {
         std::array<double, 4> out{};
         for (int i = 0; i < 4; i++) out[i] = std::strtod(x.out[i].c_str(), nullptr);  // parsed strictly by collect()
