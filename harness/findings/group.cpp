@@ -102,7 +102,11 @@ FixCheck check_fix(const Cause &cause, Language lang) {
     FixCheck fc;
     const auto cases = cause.cases();
     if (cases.empty()) {
-        fc.why_not = "its findings have no two-key case to run a fix on (squad tracks: see docs/squad.md)";
+        int ties = 0;
+        for (const auto &f : cause.findings) ties += f.tie_cases;
+        fc.why_not = ties ? "its cases lie in the tie band |a.b| <= 4 eps, where either arc is right, so no fixed "
+                            "expected value can judge a fix (replay them with quatcheck)"
+                          : "its findings have no two-key case to run a fix on (squad tracks: see docs/squad.md)";
         return fc;
     }
     if (!is_embedded(fix_port(lang))) {
@@ -342,6 +346,14 @@ void group(std::vector<LibraryFindings> &libs, const Options &o) {
         std::stable_sort(l.causes.begin(), l.causes.end(),
                          [](const Cause &a, const Cause &b) { return int(a.severity) < int(b.severity); });
         number_cases(l, o);
+        // Two causes of one title (routines the card names alike): each says its family and op.
+        for (auto &c : l.causes)
+            for (const auto &d : l.causes)
+                if (&c != &d && c.title == d.title) {
+                    for (auto &x : l.causes)
+                        if (x.title == c.title) x.title += fmt::format(" ({} {})", x.routine_family, x.routine_op);
+                    break;
+                }
     }
 }
 
