@@ -656,6 +656,19 @@ bool call_specs(const Property &prop, const CaseValues &c, Precision p, std::vec
     return true;
 }
 
+}  // namespace
+
+std::vector<PropertyCall> property_calls(const Property &prop, const CaseValues &c, Precision p) {
+    std::vector<CallSpec> specs;
+    CallKind kind = CallKind::single;
+    std::vector<PropertyCall> out;
+    if (call_specs(prop, c, p, specs, kind))
+        for (const auto &s : specs) out.push_back({s.label, s.q0, s.q1, s.t});
+    return out;
+}
+
+namespace {
+
 std::string hex_list(const double *v, size_t n) {
     std::string s;
     for (size_t i = 0; i < n; i++) s += fmt::format("{}{:a}", i ? "," : "", v[i]);

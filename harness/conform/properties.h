@@ -117,6 +117,16 @@ struct CallRecord {
     bool failed() const { return !(err <= tol); }
 };
 
+// The calls a property makes on case c, in the property's terms (label "op(q0,-q1,t)", keys, t): the one table
+// of call shapes, used by explain_case and by `quatcheck findings`' reproducers. Empty for an unknown property or
+// a case of the wrong size.
+struct PropertyCall {
+    std::string label;
+    std::array<double, 4> q0{}, q1{};
+    double t = 0;
+};
+std::vector<PropertyCall> property_calls(const Property &property, const CaseValues &c, Precision p);
+
 // The calls of one case of a property, each evaluated again with its reference. err is the property's
 // measured value where the property makes one call (finite, unit, shortest-arc, constant-speed), the
 // component distance from the expected end in ulp1 for endpoints (at t = 0 and at t = 1), and the rotation

@@ -126,50 +126,18 @@ std::vector<double> parse_values(const std::string &text, Precision p, const std
 // whenever the property fails (its tolerance is the sum of theirs).
 std::vector<ReproCase> property_calls(CheckContext &cx, const std::string &impl, const std::string &op,
                                       const std::string &property, const std::vector<double> &c) {
-    struct Call {
-        std::array<double, 4> q0, q1;
-        double t;
-        std::string label;
-    };
-    auto quat = [&](size_t at, double sign = 1) {
-        return std::array<double, 4>{sign * c[at], sign * c[at + 1], sign * c[at + 2], sign * c[at + 3]};
-    };
-    std::vector<Call> calls;
-    std::string check = "angle";
+    const Property *prop = find_property(property);
     const bool f32 = precision_of(impl) == Precision::f32;
-    if (property == "finite" || property == "unit" || property == "shortest-arc" || property == "constant-speed") {
-        if (c.size() != 9) return {};
-        calls.push_back({quat(0), quat(4), c[8], "op(q0, q1, t)"});
-        if (property == "finite") check = "finite";
-        if (property == "unit") check = "unit";
-    } else if (property == "endpoints") {
-        if (c.size() != 9) return {};
-        calls.push_back({quat(0), quat(4), 0, "op(q0, q1, 0) must be q0"});
-        calls.push_back({quat(0), quat(4), 1, "op(q0, q1, 1) must be the end the short arc reaches"});
-        check = "components";
-    } else if (property == "sign-invariance") {
-        if (c.size() != 9) return {};
-        calls.push_back({quat(0), quat(4), c[8], "op(q0, q1, t)"});
-        calls.push_back({quat(0), quat(4, -1), c[8], "op(q0, -q1, t), the same rotation"});
-        calls.push_back({quat(0, -1), quat(4), c[8], "op(-q0, q1, t), the same rotation"});
-    } else if (property == "symmetry") {
-        if (c.size() != 9) return {};
-        double s = f32 ? double(float(1 - c[8])) : 1 - c[8];
-        calls.push_back({quat(0), quat(4), c[8], "op(q0, q1, t)"});
-        calls.push_back({quat(4), quat(0), s, "op(q1, q0, 1 - t), the same rotation"});
-    } else if (property == "monotone") {
-        if (c.size() != 10) return {};
-        calls.push_back({quat(0), quat(4), c[8], "op(q0, q1, t)"});
-        calls.push_back({quat(0), quat(4), c[9], "op(q0, q1, t2), t2 >= t, must not turn back"});
-    } else if (property == "threshold-continuity") {
-        if (c.size() != 13) return {};
-        calls.push_back({quat(0), quat(4), c[12], "op(q0, q1, t), q1 below the jump"});
-        calls.push_back({quat(0), quat(8), c[12], "op(q0, q1', t), q1' above the jump (the adjacent a.b)"});
-    } else {
-        return {};
-    }
+    if (!prop) return {};
+    // The call shapes are conform's (properties.h); how each call is judged on its own: finiteness, the norm,
+    // the components of an end, else the angle to its reference (docs/conformance.md).
+    const auto calls = qc::property_calls(*prop, c, f32 ? Precision::f32 : Precision::f64);
+    const std::string check = property == "finite"      ? "finite"
+                              : property == "unit"      ? "unit"
+                              : property == "endpoints" ? "components"
+                                                        : "angle";
     std::vector<ReproCase> out;
-    for (const Call &k : calls) {
+    for (const PropertyCall &k : calls) {
         ReproCase r;
         r.label = fmt::format("property {}: {}", property, k.label);
         r.op = op, r.family = family_of(impl);
