@@ -54,5 +54,5 @@ git checkout -q main
 git bisect start "$c6" "$c1" > /dev/null
 git bisect run "${gate[@]}" > "$tmp/bisect.log" 2>&1 || fail "git bisect run failed: $(tail -5 "$tmp/bisect.log")"
 grep -q "^$c4 is the first bad commit" "$tmp/bisect.log" || fail "git bisect did not name commit 4: $(grep 'first bad' "$tmp/bisect.log")"
-git bisect reset -q 2> /dev/null || git bisect reset > /dev/null
-pass "git bisect run scripts/bisect-gate names commit 4 ($(git log -1 --format=%s "$c4" | cut -c1-40))"
+git bisect reset > /dev/null 2>&1
+pass "git bisect run scripts/bisect-gate names commit 4 ($(git log -1 --format="%h %s" "$c4" | cut -c1-30))"
