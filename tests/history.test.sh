@@ -80,3 +80,16 @@ expect 2 "no adapter for 'left-pad'" "$qc" history --npm left-pad@1.0.0..1.1.0 -
 expect 2 "--version: expected LABEL=" "$qc" history --version 'v1=--nope x' --impl seed-c --out "$tmp/x"
 [ ! -e "$tmp/x" ] || fail "a refused history wrote $tmp/x"
 pass "bad input: one line and exit 2, nothing written"
+
+# --version LABEL='--plugin PATH.so': builds by label. v1 and v2 are the same build (no transition between
+# them: the negative control), v3 a normalised lerp (regressed).
+command -v cc > /dev/null || skip "cc is not installed"
+cp "$src/tests/history/mylib.c" "$tmp/mylib.c"
+cc -O2 -shared -fPIC -ffp-contract=off -I"$src/harness/include" "$tmp/mylib.c" -o "$tmp/good.so" -lm
+cc -DPLANT_LERP -O2 -shared -fPIC -ffp-contract=off -I"$src/harness/include" "$tmp/mylib.c" -o "$tmp/bad.so" -lm
+"$qc" history --version v1="--plugin $tmp/good.so" --version v2="--plugin $tmp/good.so" --version v3="--plugin $tmp/bad.so" \
+  --impl mylib --op slerp --region uniform --cases 100 --out "$tmp/hv" > /dev/null
+t="$tmp/hv/transitions.csv"
+grep -q '^builds,mylib,slerp,f64,uniform,max_angle_err_rad,v2,v3,.*,regressed$' "$t" || fail "--version: no regression v2 -> v3: $(cat "$t")"
+grep -q ',v1,v2,' "$t" && fail "--version: a transition between two identical builds: $(cat "$t")"
+pass "--version: v2 -> v3 regressed; v1 -> v2 (the same build) none"

@@ -122,8 +122,7 @@ void prepare(Version &v, const fs::path &logs) {
     if (v.package.empty()) return;
     const fs::path log = logs / fmt::format("{}.supports.log", v.folder());
     if (run_logged({node(), v.adapter, "--supports", v.label}, {}, log) != 0)
-        throw InputError(
-            fmt::format("history: {} --supports {} failed (output in {})", v.adapter, v.label, log.string()));
+        throw InputError(fmt::format("history: {} --supports {} failed: {}", v.adapter, v.label, last_line(log)));
     std::string answer = read_text_file(log).value_or("");
     while (!answer.empty() && answer.back() == '\n') answer.pop_back();
     if (answer.rfind("unsupported: ", 0) == 0) {
@@ -144,6 +143,8 @@ struct Runner {
     std::mutex mu;
     std::atomic<int> installs{0};
 
+    Runner(const HistoryArgs &a, fs::path staging, int jobs) : args(a), root(std::move(staging)), child_jobs(jobs) {}
+
     // The steps of one version: run and conform for slerp and nlerp, squad for squad (--allow-none: a no-op
     // when the adapter has no squad), as --op asks (all three without it).
     std::vector<std::string> steps() const {
@@ -157,8 +158,9 @@ struct Runner {
     }
 
     std::vector<std::string> command(const std::string &sub, const Version &v) const {
-        std::error_code ec;
-        std::vector<std::string> c = {fs::read_symlink("/proc/self/exe", ec).string(), sub};
+        // This very binary, through /proc/self/exe: a rebuild that replaces the file during a long scan does not
+        // change what the remaining versions run (nor fail them while the linker writes it).
+        std::vector<std::string> c = {"/proc/self/exe", sub};
         c.insert(c.end(), v.plugin.begin(), v.plugin.end());
         for (const auto &i : v.impls) c.insert(c.end(), {"--impl", i});
         if (sub != "squad")
@@ -186,8 +188,8 @@ struct Runner {
                 const fs::path log = logs / fmt::format("{}.{}.log", v.folder(), sub);
                 const int rc = run_logged(command(sub, v), v.env, log);
                 if (rc != 0 && !(rc == 1 && sub != "run"))  // conform and squad exit 1 on a failed property
-                    throw InputError(fmt::format("history: {} {}: quatcheck {} failed (exit {}; output in {})",
-                                                 v.series, v.label, sub, rc, log.string()));
+                    throw InputError(fmt::format("history: {} {}: quatcheck {} failed (exit {}): {}", v.series, v.label,
+                                                 sub, rc, last_line(log)));
             }
             v.data = read_report_folder((root / "versions" / v.folder()).string());
         }
@@ -236,8 +238,7 @@ int history_command(const HistoryArgs &a) {
     check_unique_labels(vs);
     ReportDir dir(a.out, command_context().stop);
     fs::create_directories(dir.staging() / "logs");
-    Runner r{a, dir.staging()};
-    r.child_jobs = a.jobs > 1 ? 1 : 0;
+    Runner r(a, dir.staging(), a.jobs > 1 ? 1 : 0);
     HistoryResult h;
     if (a.bisect) h = bisect_history(vs, [&](std::vector<size_t> todo) { r.measure_all(vs, todo); });
     else {

@@ -71,6 +71,15 @@ std::vector<std::string> read_version_list(const std::string &text, const std::s
 
 }  // namespace
 
+// The last non-empty line of a child's log (its one-line error), for the message: the log itself lives in the
+// staging folder, which a failed history removes.
+std::string last_line(const fs::path &log) {
+    std::string text = read_text_file(log).value_or("");
+    while (!text.empty() && (text.back() == '\n' || text.back() == '\r')) text.pop_back();
+    const size_t nl = text.rfind('\n');
+    return text.empty() ? "no output" : text.substr(nl == std::string::npos ? 0 : nl + 1);
+}
+
 bool is_version(const std::string &v) { return std::regex_match(v, kVersion); }
 bool is_prerelease(const std::string &v) { return v.find('-') != std::string::npos; }
 
@@ -181,9 +190,8 @@ std::vector<std::string> registry_versions(const std::string &package, const std
     const std::string text = read_text_file(log).value_or("");
     if (rc != 0) {
         const bool missing = text.find("E404") != std::string::npos;
-        throw UsageError(
-            missing ? fmt::format("--npm: the npm registry has no package '{}'", package)
-                    : fmt::format("--npm {}: npm view failed (exit {}; output in {})", package, rc, log.string()));
+        throw UsageError(missing ? fmt::format("--npm: the npm registry has no package '{}'", package)
+                                 : fmt::format("--npm {}: npm view failed (exit {}): {}", package, rc, last_line(log)));
     }
     auto list = read_version_list(text, fmt::format("npm view {} versions", package));
     write_file_atomic(cached, nlohmann::json(list).dump() + "\n");
@@ -212,8 +220,8 @@ Installed ensure_installed(const std::string &package, const std::string &versio
         if (rc != 0 || !lock.is_object() || !lock.contains("packages") || !lock["packages"].contains(key) ||
             lock["packages"][key].value("version", "") != version) {
             fs::remove_all(tmp);
-            throw InputError(fmt::format("history: npm install {}@{} failed (exit {}; output in {})", package, version,
-                                         rc, log.string()));
+            throw InputError(
+                fmt::format("history: npm install {}@{} failed (exit {}): {}", package, version, rc, last_line(log)));
         }
         const auto &p = lock["packages"][key];
         nlohmann::json r = {{"package", package},

@@ -48,6 +48,10 @@ Installed ensure_installed(const std::string &package, const std::string &versio
 // Runs argv (argv[0] looked up on the PATH) with `env` added to the environment, stdin from /dev/null and
 // stdout and stderr into `log`; returns the exit status (128 + signal when killed). Throws InputError when it
 // cannot be started.
+// The last non-empty line of a child's log (its one-line error), for a message: the logs live in the staging
+// folder, which a failed history removes.
+std::string last_line(const std::filesystem::path &log);
+
 int run_logged(const std::vector<std::string> &argv, const std::vector<std::string> &env,
                const std::filesystem::path &log);
 

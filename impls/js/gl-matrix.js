@@ -11,7 +11,19 @@
 'use strict';
 const { serve, packageVersion, library, supports } = require('./protocol');
 supports('gl-matrix', '2.0.0', 'npm has no older release; 1.x had another API');
-const { quat } = library('gl-matrix');
+// 2.6.0's UMD wrapper reads `window` and throws in Node (the release broke require() there); it is loaded with
+// window as an alias of the global object, which the wrapper then exports to.
+function loadLibrary() {
+  try {
+    return library('gl-matrix');
+  } catch (e) {
+    if (!(e instanceof ReferenceError) || !/window/.test(e.message) || typeof window !== 'undefined') throw e;
+    globalThis.window = globalThis;
+    const m = library('gl-matrix');
+    return m && m.quat ? m : globalThis;
+  }
+}
+const { quat } = loadLibrary();
 
 function buffers(make) { return { a: make(), b: make(), r: make() }; }
 const f32 = buffers(() => new Float32Array(4));

@@ -20,6 +20,23 @@ const libraryRequire = require('module').createRequire(path.join(prefix, 'packag
 // require() of a library from that prefix (its main field: the UMD or CommonJS build of old releases).
 function library(name) { return libraryRequire(name); }
 
+// import() of a library's module: from this folder as usual, or from QC_JS_PREFIX through the file that the
+// package's ES module entry names (exports' "import" condition, else "module", else "main"; a subpath as it is).
+function importLibrary(spec) {
+  if (!process.env.QC_JS_PREFIX) return import(spec);
+  const parts = spec.split('/');
+  const name = parts.slice(0, spec.startsWith('@') ? 2 : 1).join('/'), sub = parts.slice(name.split('/').length).join('/');
+  const dir = path.join(prefix, 'node_modules', name);
+  let entry = sub;
+  if (!entry) {
+    const pkg = JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8'));
+    let e = pkg.exports && (typeof pkg.exports === 'string' ? pkg.exports : pkg.exports['.'] || pkg.exports);
+    while (e && typeof e === 'object') e = e.import || e.node || e.default;
+    entry = e || pkg.module || pkg.main || 'index.js';
+  }
+  return import(require('url').pathToFileURL(path.join(dir, entry)).href);
+}
+
 // The version of an installed package, read from its package.json (some packages do not export it).
 function packageVersion(name) {
   const file = path.join(prefix, 'node_modules', name, 'package.json');
@@ -146,4 +163,4 @@ function serve(library, version, families) {
   }
 }
 
-module.exports = { serve, packageVersion, library, supports, compareVersions };
+module.exports = { serve, packageVersion, library, importLibrary, supports, compareVersions };
