@@ -15,5 +15,5 @@ for r in m["runs"]:
     print(f"| {r['package']} | {r['range']} | {r['versions']} | {r['jobs']} | {r['cache']} | {r['installs']} | "
           f"{r['wall_time_s']:.1f} s |")
 print()
-print(f"_Measured by `scripts/history-measure` on {m['cpus']} CPUs (`--op slerp`, 4000 cases per region; "
+print(f"_Measured by `scripts/history-measure` on {m['cpus']} CPUs shared with other work, so the times are noisy (`--op slerp`, 4000 cases per region; "
       "uncached: an empty `XDG_CACHE_HOME`, so every version is installed from the registry)._")
