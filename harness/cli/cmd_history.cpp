@@ -142,6 +142,7 @@ struct Runner {
     int child_jobs = 0;
     std::mutex mu;
     std::atomic<int> installs{0};
+    StopToken stop = command_context().stop;  // SIGINT/SIGTERM: checked before and after every step
 
     Runner(const HistoryArgs &a, fs::path staging, int jobs) : args(a), root(std::move(staging)), child_jobs(jobs) {}
 
@@ -186,7 +187,9 @@ struct Runner {
         if (v.skip.empty()) {
             for (const auto &sub : steps()) {
                 const fs::path log = logs / fmt::format("{}.{}.log", v.folder(), sub);
+                stop.throw_if_requested();
                 const int rc = run_logged(command(sub, v), v.env, log);
+                stop.throw_if_requested();  // the child got the signal too: this is no failure of the version
                 if (rc != 0 && !(rc == 1 && sub != "run"))  // conform and squad exit 1 on a failed property
                     throw InputError(fmt::format("history: {} {}: quatcheck {} failed (exit {}): {}", v.series, v.label,
                                                  sub, rc, last_line(log)));
