@@ -244,10 +244,30 @@ Schema leaderboard(const std::vector<std::string> &regions) {
     return {"leaderboard.csv", "per implementation x op, most accurate first", c, {"impl", "op"}, false};
 }
 
+const Schema history{
+    "history.csv",
+    "per library version x implementation x op x region: the run's figures and the properties conform failed",
+    {col("library", T::key), col("version", T::key), empty(col("integrity", T::text)), col("impl", T::key),
+     col("family", T::key), col("op", T::key), col("precision", T::key), col("region", T::key),
+     col("max_angle_err_rad", T::real, "rad"), empty(col("max_ulp1", T::real, "ulp")), col("nonfinite", T::count),
+     col("status", T::key), empty(col("failed_properties", T::text))},
+    {"library", "version", "impl", "op", "region"},
+    false};
+
+const Schema transitions{
+    "transitions.csv",
+    "per change between consecutive versions: a figure past compare's rules or a conformance property flipping",
+    {col("library", T::key), col("family", T::key), col("op", T::key), col("precision", T::key),
+     col("region_or_property", T::key), col("metric", T::key), col("from_version", T::key), col("to_version", T::key),
+     col("before", T::text), col("after", T::text), choice("change", {"fixed", "regressed"})},
+    {"library", "family", "op", "precision", "region_or_property", "metric", "from_version", "to_version"},
+    false};
+
 std::vector<const Schema *> all() {
-    return {&summary,           &worst_cases,   &error_curve, &conformance, &squad_summary, &squad_worst_cases,
-            &squad_conformance, &timing,        &throughput,  &parallel,    &threshold,     &threshold_summary,
-            &velocity_curve,    &sweep_summary, &sweep_curve, &branch_map,  &t_branch_map};
+    return {&summary,           &worst_cases,       &error_curve,    &conformance,   &squad_summary,
+            &squad_worst_cases, &squad_conformance, &timing,         &throughput,    &parallel,
+            &threshold,         &threshold_summary, &velocity_curve, &sweep_summary, &sweep_curve,
+            &branch_map,        &t_branch_map,      &history,        &transitions};
 }
 
 nlohmann::json to_json() {

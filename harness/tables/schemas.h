@@ -35,6 +35,8 @@ extern const Schema sweep_summary;      // quatcheck sweep: per slice x impl x o
 extern const Schema sweep_curve;        // quatcheck sweep: error per bin of the swept value
 extern const Schema branch_map;         // quatcheck sweep --over dot: every branch edge found
 extern const Schema t_branch_map;       // quatcheck sweep --over t: every edge found along t
+extern const Schema history;            // quatcheck history: per version x impl x op x region
+extern const Schema transitions;        // quatcheck history: each change between consecutive versions
 
 // leaderboard.csv: its per-region columns depend on the regions of the report.
 Schema leaderboard(const std::vector<std::string> &regions);

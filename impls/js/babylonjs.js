@@ -3,9 +3,10 @@
 // babylon-slerp: Quaternion.SlerpToRef(left, right, amount, result), which Quaternion.Slerp and the
 //   animation system call. Babylon has no quaternion nlerp.
 'use strict';
-const { serve, packageVersion } = require('./protocol');
+const { serve, packageVersion, importLibrary, supports } = require('./protocol');
+supports('@babylonjs/core', '7.0.0', 'older majors were not checked');
 
-import('@babylonjs/core/Maths/math.vector.js').then(({ Quaternion }) => {
+importLibrary('@babylonjs/core/Maths/math.vector.js').then(({ Quaternion }) => {
   const a = new Quaternion(), b = new Quaternion(), r = new Quaternion();
   serve('@babylonjs/core', packageVersion('@babylonjs/core'), [
     {

@@ -4,9 +4,10 @@
 // playcanvas-lerp: new Quat().lerp(lhs, rhs, alpha) -- PlayCanvas's lerp flips the sign for the short arc
 //   and normalises: an nlerp.
 'use strict';
-const { serve, packageVersion } = require('./protocol');
+const { serve, packageVersion, importLibrary, supports } = require('./protocol');
+supports('playcanvas', '2.2.0', 'the first 2.x release on npm; older majors were not checked');
 
-import('playcanvas').then(({ Quat }) => {
+importLibrary('playcanvas').then(({ Quat }) => {
   const a = new Quat(), b = new Quat(), r = new Quat();
   const run = (method) => (q0, q1, t, out) => {
     a.set(q0[1], q0[2], q0[3], q0[0]);

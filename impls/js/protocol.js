@@ -13,10 +13,60 @@
 const fs = require('fs');
 const path = require('path');
 
+// Where the libraries come from: this folder's node_modules, or with QC_JS_PREFIX=DIR the node_modules of DIR
+// (quatcheck history installs each version of a library into a prefix of its own and points an adapter at it).
+const prefix = process.env.QC_JS_PREFIX || __dirname;
+const libraryRequire = require('module').createRequire(path.join(prefix, 'package.json'));
+// require() of a library from that prefix (its main field: the UMD or CommonJS build of old releases).
+function library(name) { return libraryRequire(name); }
+
+// import() of a library's module: from this folder as usual, or from QC_JS_PREFIX through the file that the
+// package's ES module entry names (exports' "import" condition, else "module", else "main"; a subpath as it is).
+function importLibrary(spec) {
+  if (!process.env.QC_JS_PREFIX) return import(spec);
+  const parts = spec.split('/');
+  const name = parts.slice(0, spec.startsWith('@') ? 2 : 1).join('/'), sub = parts.slice(name.split('/').length).join('/');
+  const dir = path.join(prefix, 'node_modules', name);
+  let entry = sub;
+  if (!entry) {
+    const pkg = JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8'));
+    let e = pkg.exports && (typeof pkg.exports === 'string' ? pkg.exports : pkg.exports['.'] || pkg.exports);
+    while (e && typeof e === 'object') e = e.import || e.node || e.default;
+    entry = e || pkg.module || pkg.main || 'index.js';
+  }
+  return import(require('url').pathToFileURL(path.join(dir, entry)).href);
+}
+
 // The version of an installed package, read from its package.json (some packages do not export it).
 function packageVersion(name) {
-  const file = path.join(__dirname, 'node_modules', name, 'package.json');
+  const file = path.join(prefix, 'node_modules', name, 'package.json');
   return JSON.parse(fs.readFileSync(file, 'utf8')).version;
+}
+
+// Semver order of two release versions "MAJOR.MINOR.PATCH" (a pre-release sorts before its release).
+function compareVersions(a, b) {
+  const parse = (v) => { const [core, pre] = v.split('-', 2); return [core.split('.').map(Number), pre]; };
+  const [ca, pa] = parse(a), [cb, pb] = parse(b);
+  for (let i = 0; i < 3; i++) if ((ca[i] || 0) !== (cb[i] || 0)) return (ca[i] || 0) < (cb[i] || 0) ? -1 : 1;
+  if (pa === pb) return 0;
+  return pa === undefined ? 1 : pb === undefined ? -1 : pa < pb ? -1 : 1;
+}
+
+// Which versions of its library an adapter supports: `node ADAPTER --supports VERSION` prints "supported" or
+// "unsupported: WHY" and exits 0 without loading the library (quatcheck history asks before it installs a
+// version, and prints one SKIP line for an unsupported one). Called first by an adapter that has a range;
+// `min` is the oldest release the adapter calls correctly, `why` what older ones lack.
+function supports(name, min, why) {
+  if (process.argv[2] !== '--supports') return;
+  const v = process.argv[3] || '';
+  if (!/^\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?$/.test(v)) {
+    process.stdout.write(`unsupported: ${name} '${v}' is not a version\n`);
+  } else if (compareVersions(v, min) < 0) {
+    process.stdout.write(`unsupported: ${name} ${v} is older than ${min}, the oldest release this adapter supports (${why})\n`);
+  } else {
+    process.stdout.write('supported\n');
+  }
+  process.exit(0);
 }
 
 function readExactly(buf, n) {
@@ -113,4 +163,4 @@ function serve(library, version, families) {
   }
 }
 
-module.exports = { serve, packageVersion };
+module.exports = { serve, packageVersion, library, importLibrary, supports, compareVersions };

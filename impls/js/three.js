@@ -4,10 +4,16 @@
 // three-slerpflat.f32: Quaternion.slerpFlat(dst, 0, src0, 0, src1, 0, t) on Float32Arrays, as three's own
 //   QuaternionLinearInterpolant runs it over animation tracks (whose value buffers are Float32Array).
 // three has no nlerp.
+// Across releases (quatcheck history, QC_JS_PREFIX): releases before r123 have no slerpQuaternions and are
+// called through the static Quaternion.slerp(qa, qb, qm, t) their documentation showed; their main is the UMD
+// build (build/three.js), loaded with require(). slerpFlat is there from r84 on (the oldest supported).
 'use strict';
-const { serve, packageVersion } = require('./protocol');
+const { serve, packageVersion, library, supports } = require('./protocol');
+supports('three', '0.84.0', 'the releases checked start at r84; older ones are not');
 
-import('three').then((THREE) => {  // three is an ES module (its CommonJS build is deprecated)
+// three is an ES module (its CommonJS build is deprecated): imported as such from this folder; from another
+// prefix, required (old releases have only the UMD build, new ones a CommonJS build beside the module).
+(process.env.QC_JS_PREFIX ? Promise.resolve(library('three')) : import('three')).then((THREE) => {
 const a = new THREE.Quaternion(), b = new THREE.Quaternion(), r = new THREE.Quaternion();
 const fa = new Float32Array(4), fb = new Float32Array(4), fr = new Float32Array(4);
 
@@ -18,7 +24,8 @@ serve('three', packageVersion('three'), [
       'slerp.f64': (q0, q1, t, out) => {
         a.set(q0[1], q0[2], q0[3], q0[0]);
         b.set(q1[1], q1[2], q1[3], q1[0]);
-        r.slerpQuaternions(a, b, t);
+        if (r.slerpQuaternions) r.slerpQuaternions(a, b, t);
+        else THREE.Quaternion.slerp(a, b, r, t);
         out[0] = r.w, out[1] = r.x, out[2] = r.y, out[3] = r.z;
       },
     },
