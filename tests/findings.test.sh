@@ -282,6 +282,22 @@ if [ $js = 1 ]; then
 fi
 echo "ok: a missing compiler or runtime is a SKIP with exit 77"
 
+# 4b: --history: a `quatcheck history` folder's transitions.csv gives the first bad release in the README of the
+# library whose family it names; a malformed one is a one-line error (exit 2).
+if [ $js = 1 ]; then
+  mkdir -p "$tmp/hist"
+  printf '%s\n' 'library,family,op,precision,region_or_property,metric,from_version,to_version,before,after,change' \
+    'playcanvas,playcanvas-slerp,slerp,f64,near-0,max_angle_err_rad,1.62.0,1.63.0,1e-16,0.001,regressed' > "$tmp/hist/transitions.csv"
+  cp -r "$r" "$tmp/rh" && rm -rf "$tmp/rh/findings"
+  "$qc" findings "$tmp/rh" --history "$tmp/hist" 2>"$tmp/err" || fail "findings --history failed: $(cat "$tmp/err")"
+  grep -q 'first bad release: `1.63.0`' "$tmp/rh/findings/playcanvas/README.md" || fail "--history: no first bad release in PlayCanvas's README"
+  ! grep -q 'Since which release' "$tmp/rh/findings/gl-matrix/README.md" || fail "--history: a transition of PlayCanvas in gl-matrix's README"
+  sed -i 's/,regressed$/,worse/' "$tmp/hist/transitions.csv"
+  "$qc" findings "$tmp/rh" --history "$tmp/hist" >/dev/null 2>"$tmp/err"; s=$?
+  [ $s = 2 ] && [ "$(wc -l <"$tmp/err")" = 1 ] || fail "--history with a malformed transitions.csv: exit $s, $(cat "$tmp/err")"
+  echo "ok: --history names the first bad release in the library's README; a malformed transitions.csv is one line, exit 2"
+fi
+
 # 5: a malformed table: one line, exit 2, findings/ untouched.
 before="$(cd "$f" && find . -type f | sort | xargs md5sum)"
 cp "$r/conformance.csv" "$tmp/conformance.csv"

@@ -24,6 +24,9 @@ void setup(CLI::App *sub, int &status) {
                     "A slerp region is a finding when its max angle error exceeds F x the rounding floor 8 eps")
         ->check(number_where([](double f) { return f >= 1 && f <= 1e12; }, "a factor from 1 to 1e12"))
         ->capture_default_str();
+    sub->add_option(
+        "--history", opt->history,
+        "A `quatcheck history` folder: each library's README says since which release (its transitions.csv)");
     sub->callback([dir, opt, &status] {
         if (const std::string nm = node_modules_env(); !nm.empty()) opt->source_roots.push_back(nm);
         opt->command = shell_join({"quatcheck", "findings", *dir, "--factor", fmt::format("{:g}", opt->factor)});

@@ -432,6 +432,32 @@ public:
         }
     }
 
+    // `quatcheck history`'s transitions.csv (--history): for each change of a library's families between two
+    // consecutive releases, the first bad or first good release.
+    void history(const fs::path &folder) {
+        if (folder.empty()) return;
+        const fs::path path = folder / "transitions.csv";
+        auto text = read_text_file(path);
+        if (!text)
+            throw InputError(fmt::format("{}: no transitions.csv (run `quatcheck history --out {}`)", folder.string(),
+                                         folder.string()));
+        Table tr = read_table(tables::transitions, path.string(), *text);
+        for (size_t i = 0; i < tr.size(); i++) {
+            const std::string fam = tr.text(i, "family");
+            const Library *card = library_of(fam);
+            auto it = libs.find(card ? card->name : fam);
+            if (it == libs.end()) continue;
+            const bool regressed = tr.text(i, "change") == "regressed";
+            it->second.history.push_back(fmt::format(
+                "{} {} {} {} ({}): {} between {} and {} ({} -> {}); first {} release: {} (transitions.csv:{})",
+                md_code(fam), md_text(tr.text(i, "op")), md_text(tr.text(i, "precision")),
+                md_code(tr.text(i, "region_or_property")), md_text(tr.text(i, "metric")),
+                regressed ? "regressed" : "fixed", md_code(tr.text(i, "from_version")),
+                md_code(tr.text(i, "to_version")), md_text(tr.text(i, "before")), md_text(tr.text(i, "after")),
+                regressed ? "bad" : "good", md_code(tr.text(i, "to_version")), tr.line(i)));
+        }
+    }
+
     // The libraries with findings.
     std::vector<LibraryFindings> finish() {
         std::vector<LibraryFindings> out;
@@ -479,6 +505,7 @@ std::vector<LibraryFindings> collect(const ReportTables &t, const fs::path &dir,
     c.squad_regions();
     c.squad_properties();
     c.branch_map();
+    c.history(o.history);
     c.source_roots(o);
     return c.finish();
 }

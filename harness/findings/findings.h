@@ -40,6 +40,7 @@ struct Options {
     std::vector<std::filesystem::path> source_roots;
     std::string command;                 // the command line that wrote the report, for the environment block
     std::filesystem::path findings_dir;  // DIR/findings, absolute: the replay commands name their case files by it
+    std::filesystem::path history;       // --history: a `quatcheck history` folder (its transitions.csv), or empty
 };
 
 enum class Kind { property, region, squad_region };
@@ -129,6 +130,8 @@ struct LibraryFindings {
         int line = 0;
     };
     std::vector<Edge> edges;  // sweep/branch_map.csv rows of its families
+    // From `quatcheck history` (--history): since which release, one line per change of its families.
+    std::vector<std::string> history;
 };
 
 // The reproducer specs of every embedded impls/*/repro.txt, in file order.

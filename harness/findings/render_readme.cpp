@@ -220,6 +220,12 @@ std::string readme(const LibraryFindings &l, const std::map<std::string, std::st
         for (const auto &d : l.documented) s += "- " + d + "\n";
         s += "\n";
     }
+    if (!l.history.empty()) {
+        s += "## Since which release\n\nFrom `quatcheck history` (docs/history.md): each change of a figure past "
+             "compare's rules, or of a property's verdict, between two consecutive releases.\n\n";
+        for (const auto &h : l.history) s += "- " + h + "\n";
+        s += "\n";
+    }
     s += "## Reproduce\n\n";
     if (l.card)
         s += fmt::format(
