@@ -6,11 +6,13 @@
 #     P/share/quatcheck/scripts/         plot_report.py and the helpers it imports (found by `quatcheck report`), bench_peers.py (`quatcheck bench`),
 #                                        relative to the binary: <exe>/../share/quatcheck/scripts)
 #     P/include/quatcheck/plugin.h       the plugin ABI (it includes only <stddef.h>)
+#     P/include/quatcheck/{case,reference,gtest,rapidcheck,properties}.h   quatcheck::testing's headers (C++17)
+#     P/lib/<arch>/libquatcheck_testing.so*  quatcheck::testing (docs/testing-api.md)
 #     P/lib/<arch>/cmake/quatcheck/      quatcheckConfig.cmake (+ version), the exported targets
-#                                        quatcheck::plugin (INTERFACE, include path) and quatcheck::quatcheck
+#                                        quatcheck::plugin (INTERFACE, include path), quatcheck::testing and quatcheck::quatcheck
 #                                        (imported executable), and QuatcheckGate.cmake (the CTest gate)
 #     P/share/pkgconfig/quatcheck.pc     for plugin authors without CMake
-#     P/share/doc/quatcheck/             README.md, docs/, help-all.txt (`quatcheck --help-all`)
+#     P/share/doc/quatcheck/             README.md, docs/, examples/, help-all.txt (`quatcheck --help-all`)
 #     P/share/man/man1/quatcheck.1       the man page, generated from the same help
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
@@ -29,6 +31,12 @@ add_library(quatcheck::plugin ALIAS qc_plugin_api)
 install(TARGETS quatcheck qc_plugin_api EXPORT quatcheckTargets
   RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 install(FILES harness/include/quatcheck/plugin.h DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/quatcheck)
+# quatcheck::testing (docs/testing-api.md): the shared library and its C++17 headers.
+install(TARGETS qc_testing EXPORT quatcheckTargets
+  LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
+install(FILES harness/include/quatcheck/case.h testing/include/quatcheck/reference.h testing/include/quatcheck/gtest.h
+  testing/include/quatcheck/rapidcheck.h testing/include/quatcheck/properties.h
+  DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/quatcheck)
 install(FILES scripts/plot_report.py scripts/qc_tables.py scripts/bench_peers.py DESTINATION ${QC_INSTALL_DATADIR}/scripts)
 install(FILES scripts/readme/frontier.py DESTINATION ${QC_INSTALL_DATADIR}/scripts/readme)
 # The report's pages (qc_report/*.py) and the style sheet and scripts they carry inline (qc_report/static/).
@@ -51,6 +59,9 @@ install(FILES ${PROJECT_BINARY_DIR}/quatcheck.pc DESTINATION ${CMAKE_INSTALL_DAT
 # Documentation, the full help as text and as a man page (both generated from `quatcheck --help-all`).
 install(FILES README.md DESTINATION ${CMAKE_INSTALL_DOCDIR})
 install(DIRECTORY docs/ DESTINATION ${CMAKE_INSTALL_DOCDIR}/docs)
+# The README's "Five minutes" paths for a user of the package: examples/downstream (a plugin and its CTest gate)
+# and examples/unit-tests (quatcheck::testing in a project's own tests).
+install(DIRECTORY examples/ DESTINATION ${CMAKE_INSTALL_DOCDIR}/examples)
 add_custom_command(OUTPUT ${PROJECT_BINARY_DIR}/help-all.txt ${PROJECT_BINARY_DIR}/quatcheck.1
   COMMAND ${QC_PYTHON} ${PROJECT_SOURCE_DIR}/scripts/make_manpage.py $<TARGET_FILE:quatcheck> ${PROJECT_VERSION}
           ${PROJECT_BINARY_DIR}/help-all.txt ${PROJECT_BINARY_DIR}/quatcheck.1

@@ -69,18 +69,14 @@ double CheckContext::angle_between(const double u[4], const double v[4]) {
 
 namespace {
 
-struct Params {
-    int place, sub, q0_kind, dir_kind;
-    unsigned seed;
-    int k, m, t_kind, t_k, t_m;
-};
-
 void basis(int i, double sign, double q[4]) {
     for (int j = 0; j < 4; j++) q[j] = 0;
     q[i] = sign;
 }
 
-CaseValues make_case(Precision p, const Params &a) {
+}  // namespace
+
+CaseValues structured_case(Precision p, const CaseParams &a) {
     double q0[4], v[4], q1[4];
     int axis = -1;
     if (a.q0_kind == 0) {
@@ -192,6 +188,8 @@ CaseValues make_case(Precision p, const Params &a) {
     return c;
 }
 
+namespace {
+
 rc::Gen<CaseValues> structured_gen(Precision p, int place_lo, int place_hi) {
     using namespace rc;
     return gen::map(
@@ -199,9 +197,9 @@ rc::Gen<CaseValues> structured_gen(Precision p, int place_lo, int place_hi) {
                    gen::inRange(0u, 1u << 31), gen::inRange(0, 38), gen::inRange(0, 1 << 20), gen::inRange(0, 10),
                    gen::inRange(1, 60), gen::inRange(0, 1 << 24)),
         [p](const std::tuple<int, int, int, int, unsigned, int, int, int, int, int> &x) {
-            Params a{std::get<0>(x), std::get<1>(x), std::get<2>(x), std::get<3>(x), std::get<4>(x),
-                     std::get<5>(x), std::get<6>(x), std::get<7>(x), std::get<8>(x), std::get<9>(x)};
-            return make_case(p, a);
+            CaseParams a{std::get<0>(x), std::get<1>(x), std::get<2>(x), std::get<3>(x), std::get<4>(x),
+                         std::get<5>(x), std::get<6>(x), std::get<7>(x), std::get<8>(x), std::get<9>(x)};
+            return structured_case(p, a);
         });
 }
 

@@ -101,6 +101,19 @@ const Property *find_property(const std::string &name);
 // uniform). Every choice shrinks toward the simple one: identity q0, a basis direction, a power-of-two
 // offset, t = 1/2. Random directions come from the regions' Rng and random_unit/random_orthogonal.
 rc::Gen<CaseValues> two_key_case_gen(Precision p);
+// The parameters two_key_case_gen draws, each in the range given, and the case they make (structured_case),
+// for generators that fix some of them (the testing library's per-region generators, testing/src):
+//   place 0..5 (anywhere, near-0, near-half-pi, near-pi, threshold, exact special), sub 0..7 (a sign, or
+//   which special case: sub % 4 = equal ends, q1 = -q0, a.b = 0, 0.9995's neighbours), q0_kind 0..3
+//   (identity, basis axis, random, random), dir_kind 0..2 (basis, random, random), seed < 2^31, k 0..37 and m < 2^20
+//   (offset 2^-(3+k) (1 + m/2^20)), t_kind 0..9 (1/2, 0, 1, 2^-t_k, 1 - 2^-t_k, t_m/2^24), t_k 1..59,
+//   t_m < 2^24.
+struct CaseParams {
+    int place, sub, q0_kind, dir_kind;
+    unsigned seed;
+    int k, m, t_kind, t_k, t_m;
+};
+CaseValues structured_case(Precision p, const CaseParams &a);
 // The same with a second parameter t2 >= t appended (monotone).
 rc::Gen<CaseValues> two_key_case_pair_gen(Precision p);
 

@@ -23,8 +23,7 @@
 
 namespace qc {
 
-enum class Region { uniform, near_0, near_half_pi, near_pi, threshold };
-
+// Region: quatcheck/case.h (shared with the testing library).
 const std::vector<Region> &all_regions();
 const char *to_string(Region r);
 std::optional<Region> parse_region(std::string_view s);

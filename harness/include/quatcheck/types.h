@@ -1,6 +1,8 @@
 // Vocabulary shared by every part of the harness: precisions, operations, quaternions, cases, errors.
 #pragma once
 
+#include "quatcheck/case.h"
+
 #include <array>
 #include <cstdint>
 #include <optional>
@@ -37,15 +39,6 @@ template <> struct Format<double> {
 
 inline int precision_bits(Precision p) { return p == Precision::f32 ? 24 : 53; }
 inline double precision_eps(Precision p) { return p == Precision::f32 ? 0x1p-23 : 0x1p-52; }
-
-// A quaternion (w, x, y, z), scalar part first, in the implementation's format.
-template <class T> using Quat = std::array<T, 4>;
-
-// One two-key case: interpolate from q0 to q1 at parameter t.
-template <class T> struct SlerpCase {
-    Quat<T> q0{}, q1{};
-    T t{};
-};
 
 // Errors that end the program with a one-line message "quatcheck: <what>: <why>".
 // UsageError and InputError exit with status 2.
