@@ -68,13 +68,14 @@ std::string failure_text(const ConformRow &row, const std::string &label, Precis
         "quatcheck property {} fails for {} ({}): worst {:.4g} > tolerance {:.4g} [{}], {} cases", row.property->name,
         label, to_string(p), row.worst.measured, row.worst.tolerance, row.property->tolerance, row.cases);
     s += fmt::format("\n  counterexample: {}", format_case(c));
-    if (c.size() >= 9) {
-        s += fmt::format(" (region {})", region_list(p == Precision::f32, c.data(), c.data() + 4, c[8]));
+    if (c.size() >= 9) {  // q0, q1, t (monotone: t2 after; threshold-continuity: q1 above, then t)
+        const double t = c.size() == 13 ? c[12] : c[8];
+        s += fmt::format(" (region {})", region_list(p == Precision::f32, c.data(), c.data() + 4, t));
         s += fmt::format("\n    q0 = {}\n    q1 = {}", dec_quat(c.data(), p == Precision::f32),
                          dec_quat(c.data() + 4, p == Precision::f32));
     }
-    if (const std::string line = failed_call_line(row.calls); !line.empty()) s += "\n  " + line;
-    s += "\n" + explain_calls_text(row.calls, p);
+    if (const std::string line = failed_call_line(row.calls); !line.empty()) s += fmt::format("\n  {}", line);
+    s += fmt::format("\n{}", explain_calls_text(row.calls, p));
     return s;
 }
 
