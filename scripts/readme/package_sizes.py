@@ -2,6 +2,10 @@
 """docs block: what `scripts/setup` and `scripts/setup --core` download and install, measured with apt.
 
     scripts/readme/package_sizes.py [REPORT_DIR] [--base FILE]
+    scripts/readme/package_sizes.py --deb FILE.deb
+
+--deb: what `apt install ./FILE.deb` downloads and installs on a minimal Debian 12 (apt's defaults: Recommends
+included), and the same with python3-matplotlib for `quatcheck report` (docs/install.md's block core_deb_sizes).
 
 For each profile (scripts/packages core | full), apt-get resolves the packages with --no-install-recommends
 (as scripts/setup installs them) against a dpkg status that holds only a base set of packages, and prints
@@ -76,18 +80,52 @@ def base_names(path, installed):
     return names, os.path.basename(path)
 
 
-def measure(profile, status, cache):
-    pkgs = subprocess.run([os.path.join(ROOT, "scripts", "packages"), profile], check=True, capture_output=True,
-                          text=True).stdout.split()
-    out = subprocess.run(["apt-get", "install", "--print-uris", "--no-install-recommends", "-o", f"Dir::State::status={status}",
+def apt_sizes(what, pkgs, status, cache, recommends=False):
+    """apt-get's figures for installing pkgs (names, or ./FILE.deb) on the base in status: (packages newly
+    installed, download, installed size)."""
+    rec = [] if recommends else ["--no-install-recommends"]
+    out = subprocess.run(["apt-get", "install", "--print-uris", *rec, "-o", f"Dir::State::status={status}",
                           "-o", f"Dir::Cache::archives={cache}", "-o", "Debug::NoLocking=1", *pkgs],
                          capture_output=True, text=True, env=dict(os.environ, LC_ALL="C"))
     if out.returncode != 0:
-        sys.exit(f"package_sizes: apt-get failed for the {profile} profile: {out.stderr.strip().splitlines()[-1:]}")
+        sys.exit(f"package_sizes: apt-get failed for {what}: {out.stderr.strip().splitlines()[-1:]}")
     need, after, new = NEED.search(out.stdout), AFTER.search(out.stdout), NEW.search(out.stdout)
     if not (need and after and new):
-        sys.exit(f"package_sizes: apt-get printed no size summary for the {profile} profile")
-    return len(pkgs), int(new.group(2)), need.group(1), after.group(1)
+        sys.exit(f"package_sizes: apt-get printed no size summary for {what}")
+    return int(new.group(2)), need.group(1), after.group(1)
+
+
+def measure(profile, status, cache):
+    pkgs = subprocess.run([os.path.join(ROOT, "scripts", "packages"), profile], check=True, capture_output=True,
+                          text=True).stdout.split()
+    return (len(pkgs),) + apt_sizes(f"the {profile} profile", pkgs, status, cache)
+
+
+def base_status(tmp, installed, path=None):
+    """A dpkg status of the base (minimal Debian 12, or the list in path) and an empty archive cache in tmp."""
+    names, label = base_names(path, installed)
+    kept = sorted(closure(names, installed))
+    status = os.path.join(tmp, "status")
+    with open(status, "w", encoding="utf-8") as f:
+        f.write("\n\n".join(installed[n] for n in kept) + "\n")
+    os.makedirs(os.path.join(tmp, "archives", "partial"), exist_ok=True)
+    return status, os.path.join(tmp, "archives"), f"{label}: {len(kept)} packages"
+
+
+def deb_rows(deb):
+    """`apt install ./DEB` on a minimal Debian 12 as apt does it by default (Recommends included), then with
+    python3-matplotlib (what `quatcheck report` draws with): the rows of the table."""
+    deb = os.path.abspath(deb)
+    if not os.path.isfile(deb):
+        sys.exit(f"package_sizes: no such package file: {deb}")
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        status, cache, label = base_status(tmp, stanzas())
+        for extra in ([], ["python3-matplotlib"]):
+            new, need, after = apt_sizes(os.path.basename(deb), [deb] + extra, status, cache, True)
+            what = " ".join([f"./{os.path.basename(deb)}"] + extra)
+            rows.append(f"| `apt install {what}` | {label} | {new} | {need} | {after} |")
+    return rows
 
 
 def main():
@@ -98,19 +136,25 @@ def main():
         if i + 1 >= len(args):
             sys.exit("package_sizes: --base needs a FILE")
         base = args[i + 1]
+    if "--deb" in args:
+        i = args.index("--deb")
+        if i + 1 >= len(args):
+            sys.exit("package_sizes: --deb needs a FILE")
+        print("| command | base | packages installed (with the package) | download | installed size |")
+        print("|---|---|---|---|---|")
+        print("\n".join(deb_rows(args[i + 1])))
+        print()
+        print("_Measured by `scripts/readme/package_sizes.py --deb` with apt-get against this machine's package lists "
+              "(apt's own figures, MB = 10^6 bytes; nothing is downloaded or installed)._")
+        return
     installed = stanzas()
     rows = []
     for path in [None] + ([base] if base else []):
-        names, label = base_names(path, installed)
-        kept = sorted(closure(names, installed))
         with tempfile.TemporaryDirectory() as tmp:
-            status = os.path.join(tmp, "status")
-            with open(status, "w", encoding="utf-8") as f:
-                f.write("\n\n".join(installed[n] for n in kept) + "\n")
-            os.makedirs(os.path.join(tmp, "archives", "partial"))
+            status, cache, label = base_status(tmp, installed, path)
             for profile, how in (("core", "`scripts/setup --core`"), ("full", "`scripts/setup`")):
-                listed, new, need, after = measure(profile, status, os.path.join(tmp, "archives"))
-                rows.append(f"| {how} | {label}: {len(kept)} packages | {listed} | {new} | {need} | {after} |")
+                listed, new, need, after = measure(profile, status, cache)
+                rows.append(f"| {how} | {label} | {listed} | {new} | {need} | {after} |")
     print("| profile | base | packages listed | packages installed (with dependencies) | download | installed size |")
     print("|---|---|---|---|---|---|")
     print("\n".join(rows))
