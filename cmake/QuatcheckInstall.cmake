@@ -62,6 +62,8 @@ install(DIRECTORY docs/ DESTINATION ${CMAKE_INSTALL_DOCDIR}/docs)
 # The README's "Five minutes" paths for a user of the package: examples/downstream (a plugin and its CTest gate)
 # and examples/unit-tests (quatcheck::testing in a project's own tests).
 install(DIRECTORY examples/ DESTINATION ${CMAKE_INSTALL_DOCDIR}/examples PATTERN "build*" EXCLUDE)
+# ... and the complete plugin step 1 names (impls/examples/example_plugin.c in a checkout).
+install(FILES impls/examples/example_plugin.c DESTINATION ${CMAKE_INSTALL_DOCDIR}/examples/plugin)
 add_custom_command(OUTPUT ${PROJECT_BINARY_DIR}/help-all.txt ${PROJECT_BINARY_DIR}/quatcheck.1
   COMMAND ${QC_PYTHON} ${PROJECT_SOURCE_DIR}/scripts/make_manpage.py $<TARGET_FILE:quatcheck> ${PROJECT_VERSION}
           ${PROJECT_BINARY_DIR}/help-all.txt ${PROJECT_BINARY_DIR}/quatcheck.1

@@ -17,7 +17,7 @@ prefix="$tmp/prefix"
 cmake --install "$build" --prefix "$prefix" >"$tmp/install.log" || { cat "$tmp/install.log"; fail "cmake --install failed"; }
 for f in include/quatcheck/reference.h include/quatcheck/gtest.h include/quatcheck/rapidcheck.h \
          include/quatcheck/properties.h include/quatcheck/case.h share/doc/quatcheck/examples/unit-tests/CMakeLists.txt \
-         share/doc/quatcheck/examples/downstream/CMakeLists.txt; do
+         share/doc/quatcheck/examples/downstream/CMakeLists.txt share/doc/quatcheck/examples/plugin/example_plugin.c; do
   [ -f "$prefix/$f" ] || fail "not installed: $f"
 done
 [ -n "$(find "$prefix" -name 'libquatcheck_testing.so*' -print -quit)" ] || fail "libquatcheck_testing.so not installed"

@@ -69,6 +69,7 @@ TEST(TestingMetrics, Ulp1CountsEps) {
     EXPECT_LE(base, 0.5) << "the rounded ideal is within half an eps";
     got[2] += 3 * 0x1p-52;  // component 2 is 0 in the ideal: 3 eps off
     EXPECT_EQ(qc::error::ulp1(got, ideal), 3);
+    EXPECT_EQ(qc::error::ulp1<double>(got, ideal), 3);  // the scalar named, as the issue writes it
     EXPECT_GT(qc::error::angle_rad(got, ideal), 0);
     const Q twice{2 * got[0], 2 * got[1], 2 * got[2], 2 * got[3]};
     EXPECT_NEAR(qc::error::norm_error(twice), 0x1p52, 1) << "| |r| - 1 | / eps for a norm of 2";

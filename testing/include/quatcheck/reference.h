@@ -168,6 +168,11 @@ template <class Q, class I> Errors measure(const Q &got, const I &ideal) {
 }
 template <class Q, class I> double ulp1(const Q &got, const I &ideal) { return measure(got, ideal).ulp1; }
 template <class Q, class I> double angle_rad(const Q &got, const I &ideal) { return measure(got, ideal).angle_rad; }
+// The same with the scalar named: ulp1<double>(got, ideal) on arrays.
+template <class T> double ulp1(const std::array<T, 4> &got, const Ideal<T> &ideal) { return measure(got, ideal).ulp1; }
+template <class T> double angle_rad(const std::array<T, 4> &got, const Ideal<T> &ideal) {
+    return measure(got, ideal).angle_rad;
+}
 // | |r| - 1 | / eps in ulp1 (the spacing of the format at 1), computed exactly enough for every figure printed.
 template <class Q> double norm_error(const Q &got) {
     using T = scalar_t<Q>;
