@@ -5,6 +5,7 @@
 // consecutive versions by compare's rules (compare/compare.h), history.html draws error against version.
 // --bisect probes O(log n) versions per transition instead of all of them.
 #include "cli/command.h"
+#include "cli/validators.h"
 #include "cli/history.h"
 #include "cli/history_npm.h"
 #include "compare/compare.h"
@@ -35,6 +36,7 @@ struct HistoryArgs {
     int jobs = 1;
     std::string out = "reports/history";
     bool bisect = false;
+    double hello_timeout_s = kDefaultHelloTimeout;  // handed to every child that starts an adapter
 };
 
 // The JS adapter of each npm library and the families it serves (impls/js, docs/plugin-protocol.md).
@@ -168,7 +170,8 @@ struct Runner {
             for (const auto &o : args.ops)
                 if (o != "squad") c.insert(c.end(), {"--op", o});
         c.insert(c.end(), {"--seed", std::to_string(args.seed), "--jobs", std::to_string(child_jobs), "--out",
-                           (root / "versions" / v.folder()).string()});
+                           (root / "versions" / v.folder()).string(), "--hello-timeout",
+                           fmt::format("{:g}", args.hello_timeout_s)});
         if (sub == "run") {
             for (const auto &r : args.regions) c.insert(c.end(), {"--region", r});
             c.insert(c.end(), {"--cases", std::to_string(args.cases), "--no-leaderboard"});
@@ -278,6 +281,11 @@ void setup(CLI::App *sub, int &status) {
         ->check(CLI::Range(1LL, kMaxJobs))
         ->capture_default_str();
     sub->add_option("--out", a->out, kOutHelp)->capture_default_str();
+    sub->add_option("--hello-timeout", a->hello_timeout_s,
+                    "Seconds each version's adapter may take to start and send its hello (handed to run, conform and "
+                    "squad); raise it for a runtime that loads slowly on a busy machine")
+        ->check(number_where([](double s) { return s > 0 && s <= 3600; }, "seconds in (0, 3600]"))
+        ->capture_default_str();
     sub->add_flag("--bisect", a->bisect,
                   "Find the transitions by bisection: O(log n) versions per transition instead of every version");
     sub->callback([a, &status] { status = history_command(*a); });
