@@ -82,6 +82,13 @@ std::string requires_lines(const ReproSpec &s) {
 }
 
 // The reproducer files of one family (name -> content).
+// The port of the suggested fix for LANG as fix/NAME, when this quatcheck has it embedded.
+void add_fix_port(Language lang, std::map<std::string, std::string> &files) {
+    if (is_embedded(fix_port(lang)))
+        files[std::string("fix/") + fs::path(fix_port(lang)).filename().string()] =
+            std::string(embedded(fix_port(lang)));
+}
+
 std::map<std::string, std::string> adapter_reproducer(const LibraryFindings &f) {
     std::map<std::string, std::string> files;
     std::vector<const ReproCase *> cases;
@@ -130,9 +137,7 @@ std::map<std::string, std::string> adapter_reproducer(const LibraryFindings &f) 
                               {"CASES", TemplateCode{without_last_newline(cases_text)}}});
     };
     const Language lang = s.language == "js" ? Language::js : s.language == "python" ? Language::python : Language::cpp;
-    if (is_embedded(fix_port(lang)))
-        files[std::string("fix/") + fs::path(fix_port(lang)).filename().string()] =
-            std::string(embedded(fix_port(lang)));
+    add_fix_port(lang, files);
     if (s.language == "cpp") {
         files["repro.cpp"] = fill("harness/findings/templates/repro.cpp.in", cpp_cases(cases));
         files["repro.sh"] = fill("harness/findings/templates/repro_cpp.sh.in", "");
@@ -451,15 +456,8 @@ std::map<std::string, std::string> card_reproducer(const LibraryFindings &l) {
     files[main] = fill_template(tmpl, embedded(tmpl), v);
     const std::string sh = fmt::format("harness/findings/templates/lib_repro_{}.sh.in", ext);
     files["repro.sh"] = fill_template(sh, embedded(sh), v);
-    bool any_fix = false;
-    for (size_t k = 0; k < l.causes.size(); k++) {
-        lib_tests(l, l.causes[k], int(k + 1), files);
-        any_fix = any_fix || l.causes[k].fix.offered;
-    }
-    (void)any_fix;  // the port is copied even when no cause has a fix: the C++ reproducer includes it
-    if (is_embedded(fix_port(lib.language)))
-        files[std::string("fix/") + fs::path(fix_port(lib.language)).filename().string()] =
-            std::string(embedded(fix_port(lib.language)));
+    for (size_t k = 0; k < l.causes.size(); k++) lib_tests(l, l.causes[k], int(k + 1), files);
+    add_fix_port(lib.language, files);  // even when no cause has a fix: the C++ reproducer includes it
     if (lib.language == Language::rust)
         files["rust/Cargo.toml"] = fmt::format(
             "# The reproducer and the tests to paste of {}, as a cargo project (repro.sh builds it offline against\n"
