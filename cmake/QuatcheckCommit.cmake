@@ -1,6 +1,6 @@
 # cmake -DROOT=... -DOUT=... -P QuatcheckCommit.cmake: writes OUT (a header defining QC_GIT_COMMIT, the commit the
 # tool is built from, with "-dirty" when the work tree has changes; "unknown" outside a git checkout). OUT is
-# rewritten only when its text changes, so only harness/run/build_info.cpp is rebuilt after a new commit.
+# rewritten only when its text changes, so only harness/base/build_info.cpp is rebuilt after a new commit.
 execute_process(COMMAND git -C ${ROOT} rev-parse --short=12 HEAD OUTPUT_VARIABLE commit
                 RESULT_VARIABLE rc OUTPUT_STRIP_TRAILING_WHITESPACE ERROR_QUIET)
 if(NOT rc EQUAL 0 OR commit STREQUAL "")

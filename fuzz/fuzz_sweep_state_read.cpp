@@ -8,7 +8,7 @@
 // file and sweep_report.cpp are compiled with it, the rest of the harness comes from the build's libraries.
 #include "sweep/sweep.h"
 #include "merge_fuzz.h"
-#include "run/shard.h"
+#include "base/shard.h"
 
 #include <cstdint>
 #include <string>

@@ -2,21 +2,31 @@
 """Checks that the harness's layers point one way (issue 17; README "Layout"): a file includes only headers of
 its own layer or of a lower one, and the folders of one layer include each other without a cycle (issue 27:
 a cycle, e.g. plugins -> isolate -> plugins, means neither folder can be read or built without the other).
-It also refuses getenv below the cli layer (issue 27; harness/isolate/context.h): the environment is read by the
+It also refuses getenv below the cli layer (issue 27; harness/base/context.h): the environment is read by the
 CLI and passed down as values (RunContext, options), so that what a study does is decided by its arguments.
 Run by the build (CMake target check_layers, part of ALL), so a violation is a build error naming the file,
 the header and both layers, each folder of the cycle with one include that makes each step, or the file and
 line of a getenv.
 
+With --link BUILD_DIR it checks the built layer libraries (libqc_<layer>.a) instead: a symbol one layer uses
+and does not define itself must not be defined only in a layer above it (issue 42). The include check cannot see
+that: a header of the ground floor (quatcheck/types.h) whose function were defined in evaluation would let a core
+file include it legally and then fail to link, since qc_core links only the layers below it. One line per symbol:
+the object that uses it, its layer, and the object and layer that define it.
+
 Usage: scripts/check_layers.py [ROOT]
+       scripts/check_layers.py --link BUILD_DIR [LAYER=ARCHIVE ...]   (default: every libqc_<layer>.a in BUILD_DIR)
 """
 import os
 import re
+import subprocess
 import sys
 
-# Lowest first. A directory of harness/ not listed here is an error too: place a new one in a layer.
+# Lowest first. A directory of harness/ not listed here is an error too: place a new one in a layer. The ground
+# floor holds the interface headers (harness/include/quatcheck) and harness/base, where the interface's functions
+# are defined beside what every layer uses (types, parallel_for, build info, progress, shard spec, RunContext).
 LAYERS = [
-    ("interface", ["include"]),
+    ("base", ["include", "base"]),
     ("core", ["reference", "metrics", "regions", "tables"]),
     ("evaluation", ["plugins", "isolate", "run"]),
     ("studies", ["search", "conform", "squad", "threshold", "curves", "sweep", "pipeline"]),
@@ -73,7 +83,69 @@ def folder_cycles(edges):
     return cycles
 
 
+def archive_symbols(path):
+    """(defined, undefined) of a static library: {mangled symbol: object file}. Defined are the global and weak
+    symbols nm lists as defined; undefined the ones an object needs from elsewhere."""
+    defined, undefined = {}, {}
+    for flag, into in (("--defined-only", defined), ("--undefined-only", undefined)):
+        out = subprocess.run(["nm", "-A", "-g", flag, path], capture_output=True, text=True, check=True).stdout
+        for line in out.splitlines():
+            # archive.a:object.o:[address] TYPE symbol
+            where, _, rest = line.partition(".o:")
+            parts = rest.split()
+            if len(parts) >= 2:
+                into.setdefault(parts[-1], where.split(":")[-1] + ".o")
+    return defined, undefined
+
+
+def demangle(symbol):
+    try:
+        return subprocess.run(["c++filt", symbol], capture_output=True, text=True, check=True).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return symbol
+
+
+def check_link(build, given):
+    """given: [(layer, archive)] lowest first. Returns the error lines."""
+    tables = [(layer, archive_symbols(path)) for layer, path in given]
+    errors = []
+    for i, (layer, (defined, undefined)) in enumerate(tables):
+        below = set(defined)
+        for _, (d, _) in tables[:i]:
+            below.update(d)
+        for symbol, user in sorted(undefined.items()):
+            if symbol in below:
+                continue
+            for upper, (d, _) in tables[i + 1:]:
+                if symbol in d:
+                    errors.append(f"{layer}/{user} uses {demangle(symbol)}, defined only in layer {upper} "
+                                  f"({d[symbol]}), which {layer} does not link: define it in {layer} or below")
+                    break
+    return errors
+
+
+def main_link(args):
+    if not args:
+        print("check_layers: --link needs a build folder", file=sys.stderr)
+        return 2
+    build, pairs = args[0], args[1:]
+    if pairs:
+        given = [tuple(p.split("=", 1)) for p in pairs]
+    else:
+        given = [(name, os.path.join(build, f"libqc_{name}.a")) for name, _ in LAYERS if name != "cli"]
+    missing = [p for _, p in given if not os.path.isfile(p)]
+    if missing:
+        print(f"check_layers: --link: no such library {missing[0]} (build the harness first)", file=sys.stderr)
+        return 2
+    errors = check_link(build, given)
+    for e in errors:
+        print(f"check_layers: {e}", file=sys.stderr)
+    return 1 if errors else 0
+
+
 def main():
+    if len(sys.argv) > 1 and sys.argv[1] == "--link":
+        return main_link(sys.argv[2:])
     root = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(__file__), ".."))
     harness = os.path.join(root, "harness")
     errors = []

@@ -3,7 +3,8 @@
 # (a core file including a study's header), a directory placed in no layer, a file of the cli layer
 # included from the output layer, and a cycle between folders of one layer (two folders, and three) each
 # fail it with one line naming the file or the cycle, and so does a getenv below harness/cli (a comment
-# naming getenv does not; harness/cli may call it) (negative controls on copies).
+# naming getenv does not; harness/cli may call it) (negative controls on copies). The link check (--link) passes
+# on the built layer libraries and refuses a definition moved up a layer (negative control on copied archives).
 # Usage: bash tests/check_layers.test.sh BUILD_DIR SOURCE_DIR
 source "$(dirname "$0")/lib.sh" "$@"
 check="$src/scripts/check_layers.py"
@@ -47,4 +48,16 @@ copy
 printf '// getenv( in a comment\n' >> "$tmp/t/harness/run/runner.cpp"
 printf 'const char *y = ::getenv("QC_Y");\n' >> "$tmp/t/harness/cli/context.cpp"
 /usr/bin/python3 "$check" "$tmp/t" 2>"$tmp/err" || { cat "$tmp/err"; fail "a getenv in a comment, or in harness/cli, was refused"; }
+
+# The link check (--link): the built layer libraries pass; with types.h's definitions (base/types.cpp.o) moved up
+# into the studies library, an evaluation object's use of one is refused, naming both objects and layers.
+/usr/bin/python3 "$check" --link "$build" || fail "the built layer libraries use a symbol defined above them"
+mkdir -p "$tmp/ar" && cd "$tmp/ar" || fail "no temporary folder"
+for l in base core evaluation studies output; do cp "$build/libqc_$l.a" "$tmp/ar/$l.a"; done
+ar x base.a types.cpp.o && ar d base.a types.cpp.o && ar q studies.a types.cpp.o || fail "ar failed"
+layers=(); for l in base core evaluation studies output; do layers+=("$l=$tmp/ar/$l.a"); done
+if /usr/bin/python3 "$check" --link "$tmp/ar" "${layers[@]}" 2> "$tmp/err"; then fail "a definition moved up: not caught"; fi
+grep -q '^check_layers: evaluation/impls\.cpp\.o uses qc::to_string(qc::Precision), defined only in layer studies (types\.cpp\.o)' "$tmp/err" ||
+    { cat "$tmp/err"; fail "the moved definition: the message does not name the user, the symbol and the layer"; }
+cd "$src" || fail "cd"
 echo "check_layers: ok"

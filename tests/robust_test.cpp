@@ -2,7 +2,7 @@
 // them while the run completes for the others; malformed plugins are refused with a reason; an isolated
 // built-in measures exactly as in process; an interrupted run returns a partial, consistent result.
 #include "isolate/eval.h"
-#include "isolate/context.h"
+#include "base/context.h"
 #include "report/run_report.h"
 #include "run/runner.h"
 #include "pipeline/pipeline.h"

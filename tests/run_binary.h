@@ -2,7 +2,7 @@
 // exit status and what it printed. One place for popen/pclose and the wait-status decoding.
 #pragma once
 
-#include "isolate/context.h"
+#include "base/context.h"
 
 #include <string>
 

@@ -2,7 +2,7 @@
 // byte, through shard.bin on disk (with negative controls: a changed shard changes the merge, a missing or
 // foreign shard is refused). Also the progress line's text and noop's exclusion from accuracy runs.
 #include "report/run_report.h"
-#include "run/progress.h"
+#include "base/progress.h"
 #include "quatcheck/registry.h"
 #include "run/shard_file.h"
 #include "pipeline/pipeline.h"

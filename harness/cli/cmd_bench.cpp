@@ -12,7 +12,7 @@
 #include "cli/validators.h"
 #include "pipeline/pipeline.h"
 #include "report/run_report.h"
-#include "run/build_info.h"
+#include "base/build_info.h"
 #include "sweep/sweep.h"
 #include "tables/schemas.h"
 

@@ -6,8 +6,8 @@
 #include "cli/command.h"
 #include "pipeline/pipeline.h"
 #include "report/run_report.h"
-#include "run/parallel.h"
-#include "run/shard.h"
+#include "base/parallel.h"
+#include "base/shard.h"
 #include "sweep/sweep.h"
 
 #include <fmt/format.h>

@@ -3,9 +3,9 @@
 #include "cli/validators.h"
 #include "pipeline/pipeline.h"
 #include "isolate/eval.h"
-#include "isolate/interrupt.h"
+#include "base/interrupt.h"
 #include "report/run_report.h"
-#include "run/progress.h"
+#include "base/progress.h"
 #include "run/shard_file.h"
 
 #include <fmt/format.h>

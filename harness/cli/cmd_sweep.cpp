@@ -5,8 +5,8 @@
 #include "cli/validators.h"
 #include "isolate/eval.h"
 #include "report/report_dir.h"
-#include "run/parallel.h"
-#include "run/progress.h"
+#include "base/parallel.h"
+#include "base/progress.h"
 #include "sweep/sweep.h"
 #include "tables/table.h"
 

@@ -5,7 +5,7 @@
 #include "isolate/eval.h"
 #include "plugins/select.h"
 #include "report/report_dir.h"
-#include "run/parallel.h"
+#include "base/parallel.h"
 #include "threshold/study.h"
 
 #include <fmt/format.h>

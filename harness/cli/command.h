@@ -3,7 +3,7 @@
 
 #include "quatcheck/types.h"
 #include "reference/reference.h"
-#include "isolate/context.h"
+#include "base/context.h"
 #include "regions/regions.h"
 
 #include <CLI/CLI.hpp>
@@ -113,7 +113,7 @@ void add_reference_option(CLI::App *sub, std::string &mode);
 void add_search_max_block_option(CLI::App *sub, size_t &max_block);
 ReferenceMode reference_mode(const std::string &mode);
 // The context a command hands down to the catalogue, the studies and the report writer: the signal handlers'
-// stop token (harness/isolate/interrupt.h), `timeout_s` (--timeout where the command has it), `progress`,
+// stop token (harness/base/interrupt.h), `timeout_s` (--timeout where the command has it), `progress`,
 // --hello-timeout, and worker_exe and keep_child_stderr from QC_WORKER_EXE and QC_WORKER_STDERR=1.
 RunContext command_context(double timeout_s = 5, std::atomic<uint64_t> *progress = nullptr);
 // QC_NODE_MODULES: a node_modules folder holding the npm libraries (findings quotes their source from it).

@@ -1,7 +1,7 @@
 // command_context(): where the signal flag and the environment enter the RunContext every command passes
 // down. The environment variables quatcheck reads are read here and nowhere below the CLI (context.h).
 #include "cli/command.h"
-#include "isolate/interrupt.h"
+#include "base/interrupt.h"
 #include "metrics/metrics.h"
 #include "reference/fast_reference.h"
 #include "search/screen.h"

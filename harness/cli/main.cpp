@@ -2,7 +2,7 @@
 // Errors are printed as "quatcheck: <what>: <why>"; exit 2 for usage and input errors, 1 for a failed
 // verdict, 0 for success.
 #include "cli/command.h"
-#include "isolate/interrupt.h"
+#include "base/interrupt.h"
 #include "tables/table.h"
 #include "isolate/process_plugin.h"
 

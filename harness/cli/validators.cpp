@@ -1,6 +1,6 @@
 // The shared CLI11 validators (cli/validators.h).
 #include "cli/validators.h"
-#include "run/runner.h"
+#include "base/shard.h"
 
 #include <cerrno>
 #include <charconv>

@@ -17,7 +17,7 @@
 // Timing (ns_per_call) is compared with a wider ratio and fails the comparison only when asked.
 #pragma once
 
-#include "isolate/context.h"
+#include "base/context.h"
 #include "tables/rows.h"
 
 #include <map>

@@ -1,7 +1,7 @@
 #include "conform/conform.h"
 #include "isolate/process_plugin.h"
 #include "quatcheck/names.h"
-#include "run/parallel.h"
+#include "base/parallel.h"
 
 #include "tables/schemas.h"
 #include "tables/quote.h"

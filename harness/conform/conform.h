@@ -5,7 +5,7 @@
 #pragma once
 
 #include "conform/properties.h"
-#include "run/runner.h"
+#include "plugins/select.h"
 
 #include <string>
 #include <vector>

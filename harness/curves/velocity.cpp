@@ -4,7 +4,6 @@
 #include "regions/regions.h"
 #include "tables/schemas.h"
 #include "plugins/select.h"
-#include "run/runner.h"
 #include "squad/squad_run.h"
 
 #include <fmt/format.h>

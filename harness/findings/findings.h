@@ -22,7 +22,7 @@
 
 #include "findings/library.h"
 #include "findings/source.h"
-#include "isolate/context.h"
+#include "base/context.h"
 #include "tables/rows.h"
 
 #include <array>

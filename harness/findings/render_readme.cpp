@@ -4,7 +4,7 @@
 #include "findings/render.h"
 
 #include "findings/util.h"
-#include "run/build_info.h"
+#include "base/build_info.h"
 #include "tables/quote.h"
 
 #include <fmt/format.h>

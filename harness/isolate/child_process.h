@@ -5,7 +5,7 @@
 // ending a child with everything it forked.
 #pragma once
 
-#include "isolate/context.h"
+#include "base/context.h"
 
 #include <sys/types.h>
 

@@ -12,7 +12,7 @@
 #pragma once
 
 #include "quatcheck/types.h"
-#include "isolate/context.h"
+#include "base/context.h"
 
 #include <atomic>
 #include <cmath>

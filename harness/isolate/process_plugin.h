@@ -5,7 +5,7 @@
 // when the hello says `wire text`, one batch of hexfloat lines (text_wire.h).
 //
 // The adapter runs in its own process group with only its three standard fds; every batch has the
-// timeout of the RunContext's timeout_s (harness/isolate/context.h), and its stop token abandons a batch. A crash, a hang, garbage, a short answer or a wrong
+// timeout of the RunContext's timeout_s (harness/base/context.h), and its stop token abandons a batch. A crash, a hang, garbage, a short answer or a wrong
 // sequence number kills the whole group and ends the batch with a status (eval.h); the cases of a failed
 // batch are then replayed one at a time so that the outcome names the triggering case.
 #pragma once

@@ -6,7 +6,7 @@
 #pragma once
 
 #include "plugins/impls.h"
-#include "isolate/context.h"
+#include "base/context.h"
 #include "run/runner.h"
 #include "search/search.h"
 

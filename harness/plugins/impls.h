@@ -92,7 +92,7 @@ struct Impl {
 // Loads the plugins at the given paths (only those paths: nothing is loaded implicitly) and returns
 // the built-ins followed by the plugins' implementations. Throws InputError with a one-line reason
 // naming the file for a plugin that cannot be loaded or whose table is malformed. The out-of-process
-// backends keep ctx's timeout and stop token (harness/isolate/context.h); the default never stops.
+// backends keep ctx's timeout and stop token (harness/base/context.h); the default never stops.
 std::vector<Impl> load_catalogue(const std::vector<std::string> &plugin_paths, const RunContext &ctx = {});
 
 // True when `impl` must not be called (again) by a case-by-case caller: its latch has tripped, or `o` (an

@@ -51,4 +51,14 @@ std::vector<const Impl *> select_implementations(const std::vector<Impl> &catalo
     return out;
 }
 
+std::vector<ImplOp> select_impls(const std::vector<Impl> &catalogue, const std::vector<std::string> &filters,
+                                 const std::vector<Op> &ops) {
+    const std::vector<Op> want = ops.empty() ? std::vector<Op>{Op::slerp, Op::nlerp} : ops;
+    std::vector<ImplOp> out;
+    for (const Impl *i : select_implementations(catalogue, filters))
+        for (Op op : want)
+            if (op != Op::squad && i->supports(op)) out.push_back({i, op});
+    return out;
+}
+
 }  // namespace qc

@@ -32,4 +32,16 @@ std::vector<const Impl *> select_implementations(const std::vector<Impl> &catalo
                                                  const std::function<bool(const Impl &)> &usable = {},
                                                  std::string_view what = "implementation");
 
+// A selected (implementation, op) pair.
+struct ImplOp {
+    const Impl *impl;
+    Op op;
+};
+
+// The (implementation, op) pairs of the selection rule above and the ops (default slerp and nlerp), each
+// implementation with the ops it supports (squad is never paired here: `quatcheck squad` selects its own).
+// Throws UsageError when a filter matches nothing.
+std::vector<ImplOp> select_impls(const std::vector<Impl> &catalogue, const std::vector<std::string> &filters,
+                                 const std::vector<Op> &ops);
+
 }  // namespace qc

@@ -1,7 +1,7 @@
 #include "report/report_dir.h"
 
 #include "quatcheck/types.h"
-#include "run/shard.h"
+#include "base/shard.h"
 #include "tables/schemas.h"
 
 #include <fcntl.h>

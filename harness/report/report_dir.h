@@ -10,7 +10,7 @@
 // docs/robustness.md.
 #pragma once
 
-#include "isolate/context.h"
+#include "base/context.h"
 
 #include <filesystem>
 #include <set>
@@ -29,7 +29,7 @@ public:
     ReportDir(const ReportDir &) = delete;
     ReportDir &operator=(const ReportDir &) = delete;
 
-    // Stages one file. Throws Interrupted (harness/isolate/context.h) once a stop has been requested.
+    // Stages one file. Throws Interrupted (harness/base/context.h) once a stop has been requested.
     void write(const std::string &name, const std::string &content);
     // NAME, if present in the current folder, must not survive into the new one (e.g. a stale shard.bin
     // under an unsharded report). A later write() of NAME takes precedence.

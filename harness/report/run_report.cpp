@@ -2,7 +2,7 @@
 #include "report/run_report.h"
 #include "reference/fast_reference.h"
 #include "reference/stats_json.h"
-#include "run/build_info.h"
+#include "base/build_info.h"
 #include "isolate/eval.h"
 #include "leaderboard/leaderboard.h"
 #include "isolate/process_plugin.h"

@@ -6,9 +6,10 @@
 #pragma once
 
 #include "plugins/impls.h"
+#include "plugins/select.h"
 #include "reference/reference.h"
 #include "regions/regions.h"
-#include "run/shard.h"
+#include "base/shard.h"
 
 #include <cstdint>
 #include <string>
@@ -27,17 +28,6 @@ struct RunOptions {
     Shard shard;                                      // the slice of the cases to run (default: all)
     ReferenceMode reference = kDefaultReferenceMode;  // --reference: fast path (MPFR fallback) or MPFR only
 };
-
-// A selected (implementation, op) pair.
-struct ImplOp {
-    const Impl *impl;
-    Op op;
-};
-
-// The (implementation, op) pairs of the selection rule (plugins/select.h) and the ops (default slerp and
-// nlerp), each implementation with the ops it supports. Throws UsageError when a filter matches nothing.
-std::vector<ImplOp> select_impls(const std::vector<Impl> &catalogue, const std::vector<std::string> &filters,
-                                 const std::vector<Op> &ops);
 
 struct RunPlan {
     RunOptions options;

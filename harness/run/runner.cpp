@@ -1,7 +1,7 @@
 #include "metrics/comparison.h"
 #include "run/runner.h"
 #include "metrics/same_outputs.h"
-#include "run/parallel.h"
+#include "base/parallel.h"
 #include "plugins/select.h"
 
 #include "tables/table.h"
@@ -22,16 +22,6 @@
 #include <tuple>
 
 namespace qc {
-
-std::vector<ImplOp> select_impls(const std::vector<Impl> &catalogue, const std::vector<std::string> &filters,
-                                 const std::vector<Op> &ops) {
-    const std::vector<Op> want = ops.empty() ? std::vector<Op>{Op::slerp, Op::nlerp} : ops;
-    std::vector<ImplOp> out;
-    for (const Impl *i : select_implementations(catalogue, filters))
-        for (Op op : want)
-            if (op != Op::squad && i->supports(op)) out.push_back({i, op});
-    return out;
-}
 
 template <class T> std::string case_text(const SlerpCase<T> &c) {
     auto q = [](const Quat<T> &v) {

@@ -8,7 +8,7 @@
 #include "plugins/impls.h"
 #include "reference/reference.h"
 #include "regions/regions.h"
-#include "isolate/context.h"
+#include "base/context.h"
 #include "run/plan.h"
 
 #include <atomic>
@@ -65,7 +65,7 @@ struct CurveResult {
 // What one case range of one region contributes to the report, before percentiles and worst-K are
 // taken: the per-case angle errors (+inf for a non-finite output) and arcs, plus the figures that merge
 // by sum or max. Slices of disjoint ranges merge exactly, so sharded runs merge into the unsharded
-// report (shard.bin, harness/run/shard.h, stores these).
+// report (shard.bin, harness/base/shard.h, stores these).
 struct RowSlice {
     std::vector<double> angle_err_rad;  // per case of the range; +inf = non-finite output
     uint64_t branch_disagree = 0;

@@ -1,6 +1,6 @@
 #include "run/shard_file.h"
 #include "reference/stats_json.h"
-#include "run/build_info.h"
+#include "base/build_info.h"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>

@@ -20,7 +20,7 @@
 #pragma once
 
 #include "run/runner.h"
-#include "run/shard.h"
+#include "base/shard.h"
 
 #include <nlohmann/json.hpp>
 

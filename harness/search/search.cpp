@@ -2,7 +2,7 @@
 #include "search/search.h"
 #include "isolate/eval.h"
 #include "isolate/process_plugin.h"
-#include "run/parallel.h"
+#include "base/parallel.h"
 
 #include "metrics/metrics.h"
 #include "run/runner.h"

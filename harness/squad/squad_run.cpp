@@ -1,10 +1,9 @@
 #include "squad/squad_run.h"
-#include "run/parallel.h"
+#include "base/parallel.h"
 
 #include "metrics/metrics.h"
 #include "plugins/select.h"
 #include "reference/quat_real.h"
-#include "run/runner.h"
 
 #include <fmt/format.h>
 

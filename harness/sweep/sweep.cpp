@@ -8,7 +8,7 @@
 #include "isolate/eval.h"
 #include "metrics/metrics.h"
 #include "regions/regions.h"
-#include "run/parallel.h"
+#include "base/parallel.h"
 #include "tables/table.h"
 
 #include <fmt/format.h>

@@ -35,7 +35,7 @@
 #include "plugins/impls.h"
 #include "reference/reference.h"
 #include "regions/regions.h"
-#include "isolate/context.h"
+#include "base/context.h"
 #include "run/plan.h"
 
 #include <atomic>
@@ -174,7 +174,7 @@ double sweep_p99(const SweepRow &row);
 std::vector<std::pair<std::string, std::string>> sweep_report_files(const SweepResult &r);
 bool is_sweep_folder(const std::string &dir);
 // Throws InputError "merge: PATH: reason" for a missing or malformed state, shards of different sweeps, a
-// missing or repeated shard (the checks of run/shard.h's ShardSet, as for a run's shards), or an
+// missing or repeated shard (the checks of base/shard.h's ShardSet, as for a run's shards), or an
 // implementation that is not loaded.
 SweepResult merge_sweep_shards(const std::vector<std::string> &dirs, const std::vector<Impl> &catalogue);
 

@@ -4,8 +4,8 @@
 #include "sweep/sweep.h"
 
 #include "reference/stats_json.h"
-#include "run/build_info.h"
-#include "run/shard.h"
+#include "base/build_info.h"
+#include "base/shard.h"
 #include "tables/rows.h"
 #include "tables/schemas.h"
 

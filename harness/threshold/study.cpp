@@ -1,12 +1,12 @@
 #include "metrics/comparison.h"
 #include "threshold/study.h"
-#include "run/parallel.h"
+#include "base/parallel.h"
 #include "isolate/eval.h"
 #include "plugins/impls.h"
 
 #include "metrics/metrics.h"
 #include "regions/regions.h"
-#include "run/build_info.h"
+#include "base/build_info.h"
 #include "tables/schemas.h"
 #include "reference/stats_json.h"
 

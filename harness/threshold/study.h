@@ -39,7 +39,7 @@
 #include "quatcheck/types.h"
 #include "reference/reference.h"
 #include "regions/regions.h"
-#include "isolate/context.h"
+#include "base/context.h"
 #include "threshold/families.h"
 
 #include <cstdint>

@@ -1,4 +1,4 @@
-#include "isolate/interrupt.h"
+#include "base/interrupt.h"
 
 #include <fmt/format.h>
 

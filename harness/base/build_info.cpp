@@ -1,4 +1,4 @@
-#include "run/build_info.h"
+#include "base/build_info.h"
 
 #include "git_commit.h"  // generated: QC_GIT_COMMIT (cmake/QuatcheckCommit.cmake)
 

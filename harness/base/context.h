@@ -38,7 +38,7 @@ private:
     const std::atomic<int> *signal_ = nullptr;
 };
 
-// Owns a stop request (tests; the signal handler has its own, harness/isolate/interrupt.h).
+// Owns a stop request (tests; the signal handler has its own, harness/base/interrupt.h).
 class StopSource {
 public:
     void request(int sig) {

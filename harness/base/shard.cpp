@@ -1,5 +1,5 @@
-#include "run/shard.h"
-#include "run/build_info.h"
+#include "base/shard.h"
+#include "base/build_info.h"
 
 #include <fmt/format.h>
 

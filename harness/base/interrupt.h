@@ -1,10 +1,10 @@
 // SIGINT / SIGTERM: the first one asks the command to stop (the runner finishes its current chunk, abandons
 // out-of-process batches, and the caller writes a partial report); a second one ends the process at once.
 // The handler only sets a flag (async-signal-safe); the CLI hands signal_stop_token() down in its
-// RunContext (harness/isolate/context.h), and code below the CLI reads the flag only through that token.
+// RunContext (harness/base/context.h), and code below the CLI reads the flag only through that token.
 #pragma once
 
-#include "isolate/context.h"
+#include "base/context.h"
 
 namespace qc {
 
