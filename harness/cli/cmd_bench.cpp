@@ -13,14 +13,13 @@
 #include "pipeline/pipeline.h"
 #include "report/run_report.h"
 #include "base/build_info.h"
+#include "base/subprocess.h"
 #include "sweep/sweep.h"
 #include "tables/schemas.h"
 
-#include <fcntl.h>
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 #include <sys/resource.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -166,41 +165,23 @@ std::string run_peer_script(const std::vector<double> &cases, const BenchArgs &a
     }
     const std::string n = std::to_string(kMpmathCases), min_time = fmt::format("{}", a.min_time_s),
                       reps = std::to_string(a.repetitions);
-    int out[2];
-    if (::pipe2(out, O_CLOEXEC) != 0) {
+    ToolRun run;
+    run.argv = {python, script, path, n, min_time, reps};
+    run.out = ToolRun::Out::capture;
+    run.capture_max = kPeerOutputMax;
+    ToolResult r;
+    try {
+        r = run_tool(run);
+    } catch (...) {
         ::unlink(path);
-        throw InputError(fmt::format("bench: peers: pipe: {}", std::strerror(errno)));
+        throw;
     }
-    std::fflush(nullptr);
-    const pid_t pid = ::fork();
-    if (pid == 0) {
-        ::dup2(out[1], 1);
-        const char *argv[] = {python.c_str(), script.c_str(), path, n.c_str(), min_time.c_str(), reps.c_str(), nullptr};
-        ::execv(python.c_str(), const_cast<char *const *>(argv));
-        ::_exit(127);
-    }
-    ::close(out[1]);
-    std::string text;
-    char buf[4096];
-    bool too_long = false;
-    for (ssize_t k; pid > 0 && (k = ::read(out[0], buf, sizeof buf)) != 0;) {
-        if (k < 0) {
-            if (errno == EINTR) continue;
-            break;
-        }
-        if (text.size() + size_t(k) > kPeerOutputMax) too_long = true;
-        else text.append(buf, size_t(k));
-    }
-    ::close(out[0]);
-    int status = 0;
-    while (pid > 0 && ::waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
     ::unlink(path);
     stop.throw_if_requested();  // SIGINT/SIGTERM reached the script too: bench stops as after a benchmark
-    if (pid < 0) throw InputError(fmt::format("bench: peers: fork: {}", std::strerror(errno)));
-    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
-        throw InputError(fmt::format("bench: peers: {} {} failed (status {})", python, script, status));
-    if (too_long) throw InputError(fmt::format("bench: peers: {} wrote more than {} bytes", script, kPeerOutputMax));
-    return text;
+    if (!r.ok()) throw InputError(fmt::format("bench: peers: {} {} {}", python, script, r.describe()));
+    if (r.out_truncated)
+        throw InputError(fmt::format("bench: peers: {} wrote more than {} bytes", script, kPeerOutputMax));
+    return r.out;
 }
 
 // The peers' rows; a peer the script skipped (its module missing) is named on stderr with the reason.
@@ -264,7 +245,7 @@ void print_peer_ratios(const std::map<std::string, double> &f64_all) {
         std::printf("  %-44s %10.1f  %7.1fx\n", "mpmath slerp, 40 digits (200 cases)", mpmath, mpmath / fast);
 }
 
-// Issue 29's goals (docs/timing.md "Goals"), each figure from this run's benchmarks: figures maps
+// The performance goals (docs/timing.md "Goals"), each figure from this run's benchmarks: figures maps
 // "suite/op/precision/region" to ns per case (or per point). A figure whose benchmarks did not run (--filter) is
 // left out. Printed on stdout.
 void print_goals(const std::map<std::string, double> &figures) {
@@ -295,7 +276,7 @@ void print_goals(const std::map<std::string, double> &figures) {
                          fmt::format("{:.0f}", metric), "<= 30", metric <= 30});
     if (double now = get("runner_fast/slerp+nlerp/both/all"), before = get("runner_fast_before/slerp+nlerp/both/all");
         now > 0 && before > 0)
-        goals.push_back({"whole runner (default selection, search included) vs the fast path before issue 29",
+        goals.push_back({"whole runner (default selection, search included) vs the same on the scalar path",
                          fmt::format("{:.1f} / {:.1f} us = {:.2f}x", before / 1e3, now / 1e3, before / now), ">= 3x",
                          before >= 3 * now});
     if (double point = get("sweep_t_point/slerp/f32/all"); point > 0) {
@@ -305,7 +286,7 @@ void print_goals(const std::map<std::string, double> &figures) {
                          fmt::format("{:.1f} min", minutes), "<= 45 min", minutes <= 45});
     }
     if (goals.empty()) return;
-    std::printf("issue 29 goals, measured in this run\n");
+    std::printf("performance goals (docs/timing.md \"Goals\"), measured in this run\n");
     for (const Goal &g : goals)
         std::printf("  %-84s %-26s goal %-9s %s\n", g.figure.c_str(), g.measured.c_str(), g.goal.c_str(),
                     g.met ? "met" : "NOT MET");

@@ -4,6 +4,7 @@
 #include "cli/command.h"
 #include "report/report_dir.h"
 #include "tables/rows.h"
+#include "base/subprocess.h"
 
 #include <fmt/format.h>
 #include <sys/wait.h>
@@ -12,8 +13,6 @@
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
-
-#include <fcntl.h>
 
 namespace qc::cli {
 namespace {
@@ -48,39 +47,19 @@ int report_command(const std::string &dir, const std::string &script_option, con
     // swapped in; a failure, a kill or an interrupt leaves DIR as it was.
     ReportDir out(fs::path(dir), command_context().stop);
     const std::string staging = out.staging().string();
-    std::fflush(nullptr);
-    // The script's stderr comes back through a pipe: passed on as it is, and when a failing Python said
-    // nothing at all, one line of ours says what failed.
-    int err[2];
-    if (::pipe2(err, O_CLOEXEC) != 0) throw UsageError(fmt::format("report: pipe: {}", std::strerror(errno)));
-    pid_t pid = ::fork();
-    if (pid < 0) throw UsageError(fmt::format("report: fork: {}", std::strerror(errno)));
-    if (pid == 0) {
-        // A folder without schema.json (written before it existed) is read with this binary's schema.
-        std::error_code ec;
-        fs::path exe = fs::read_symlink("/proc/self/exe", ec);
-        if (!ec) ::setenv("QC_QUATCHECK", exe.c_str(), 0);
-        ::dup2(err[1], 2);
-        const char *argv[] = {python.c_str(), script.c_str(), dir.c_str(), staging.c_str(), nullptr};
-        ::execv(python.c_str(), const_cast<char *const *>(argv));
-        std::fprintf(stderr, "quatcheck: report: cannot run %s: %s\n", python.c_str(), std::strerror(errno));
-        ::_exit(2);
-    }
-    ::close(err[1]);
-    bool said = false;
-    char buf[4096];
-    for (ssize_t k; (k = ::read(err[0], buf, sizeof buf)) != 0;) {
-        if (k < 0) {
-            if (errno == EINTR) continue;
-            break;
-        }
-        said = true;
-        if (::write(2, buf, size_t(k)) < 0) break;
-    }
-    ::close(err[0]);
-    int status = 0;
-    while (::waitpid(pid, &status, 0) < 0)
-        if (errno != EINTR) throw UsageError(fmt::format("report: waitpid: {}", std::strerror(errno)));
+    // The script's stderr is relayed: passed on as it is, and when a failing Python said nothing at all, one line
+    // of ours says what failed. A folder without schema.json (written before it existed) is read with this
+    // binary's schema (QC_QUATCHECK).
+    ToolRun run;
+    run.argv = {python, script, dir, staging};
+    std::error_code ec;
+    if (fs::path exe = fs::read_symlink("/proc/self/exe", ec); !ec) run.env = {{"QC_QUATCHECK", exe.string()}};
+    run.env_keep_existing = true;
+    run.relay_stderr = true;
+    const ToolResult r = run_tool(run);
+    if (r.spawn_errno) throw UsageError(fmt::format("report: cannot run {}: {}", python, std::strerror(r.spawn_errno)));
+    const int status = r.status;
+    const bool said = r.said_on_stderr;
     // The script prints its own one-line error; pass its status on (2 for bad input), never a crash.
     if (WIFEXITED(status) && WEXITSTATUS(status) == 0) {
         for (const char *name : {"report.html", "plots", "cards"})

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Issue 29's goals, from throughput.csv and bench_build.json (quatcheck bench --suite harness): the same figures
-`quatcheck bench` prints under "issue 29 goals", measured side by side in one run."""
+`quatcheck bench` prints under "performance goals", measured side by side in one run."""
 import json
 import os
 import struct
