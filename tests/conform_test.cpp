@@ -362,19 +362,20 @@ TEST(ConformExplain, PortablePluginWords) {
     std::ofstream(cwd + "/adapter.py") << "";
     std::ofstream(cwd + "/lib dir/x.so") << "";
     using V = std::vector<std::string>;
-    EXPECT_EQ(portable_plugin_words("lib dir/x.so", cwd), (V{"--plugin", cwd + "/lib dir/x.so"}));
-    EXPECT_EQ(portable_plugin_words("./lib dir/../lib dir/x.so", cwd), (V{"--plugin", cwd + "/lib dir/x.so"}));
-    EXPECT_EQ(portable_plugin_words("/abs/x.so", cwd), (V{"--plugin", "/abs/x.so"}));
+    EXPECT_EQ(portable_plugin_words(PluginSpec::library("lib dir/x.so"), cwd), (V{"--plugin", cwd + "/lib dir/x.so"}));
+    EXPECT_EQ(portable_plugin_words(PluginSpec::library("./lib dir/../lib dir/x.so"), cwd),
+              (V{"--plugin", cwd + "/lib dir/x.so"}));
+    EXPECT_EQ(portable_plugin_words(PluginSpec::library("/abs/x.so"), cwd), (V{"--plugin", "/abs/x.so"}));
     // The program when it holds a '/', an argument naming an existing file; not a bare program, not an option,
     // not a word that names no file.
-    const V w = portable_plugin_words(process_plugin_spec("python3 adapter.py -v fast 'lib dir/x.so'"), cwd);
+    const V w = portable_plugin_words(PluginSpec::command("python3 adapter.py -v fast 'lib dir/x.so'"), cwd);
     ASSERT_EQ(w.size(), 2u);
     EXPECT_EQ(w[0], "--plugin-cmd");
     EXPECT_EQ(split_command(w[1]), (V{"python3", cwd + "/adapter.py", "-v", "fast", cwd + "/lib dir/x.so"})) << w[1];
-    EXPECT_EQ(split_command(portable_plugin_words(process_plugin_spec("./bin/adapter ok"), cwd)[1]),
+    EXPECT_EQ(split_command(portable_plugin_words(PluginSpec::command("./bin/adapter ok"), cwd)[1]),
               (V{cwd + "/bin/adapter", "ok"}));
-    EXPECT_EQ(portable_plugin_words(process_plugin_spec("node  /x/three.js"), cwd),
+    EXPECT_EQ(portable_plugin_words(PluginSpec::command("node  /x/three.js"), cwd),
               (V{"--plugin-cmd", "node  /x/three.js"}));
-    EXPECT_EQ(portable_plugin_args({"lib dir/x.so"}, cwd), " --plugin '" + cwd + "/lib dir/x.so'");
+    EXPECT_EQ(portable_plugin_args({PluginSpec::library("lib dir/x.so")}, cwd), " --plugin '" + cwd + "/lib dir/x.so'");
     std::filesystem::remove_all(cwd);
 }

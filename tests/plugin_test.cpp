@@ -11,7 +11,7 @@
 using namespace qc;
 
 TEST(Plugin, ExamplePluginLoadsBesideTheBuiltins) {
-    std::vector<Impl> cat = load_catalogue({QC_EXAMPLE_PLUGIN}, test::worker_context());
+    std::vector<Impl> cat = load_catalogue({PluginSpec::library(QC_EXAMPLE_PLUGIN)}, test::worker_context());
     const Impl *f32 = nullptr, *f64 = nullptr;
     for (const auto &i : cat) {
         if (i.name == "example-slerp.f32") f32 = &i;
@@ -47,16 +47,18 @@ TEST(Plugin, ExamplePluginLoadsBesideTheBuiltins) {
 
 TEST(Plugin, RefusesWhatIsNotAPlugin) {
     const RunContext ctx = test::worker_context();
-    EXPECT_THROW(load_catalogue({"example_plugin.so"}, ctx), InputError);       // no slash: never searched
-    EXPECT_THROW(load_catalogue({"/nonexistent/plugin.so"}, ctx), InputError);  // cannot load
+    EXPECT_THROW(load_catalogue({PluginSpec::library("example_plugin.so")}, ctx),
+                 InputError);  // no slash: never searched
+    EXPECT_THROW(load_catalogue({PluginSpec::library("/nonexistent/plugin.so")}, ctx), InputError);  // cannot load
     try {
-        load_catalogue({"/lib/x86_64-linux-gnu/libm.so.6"}, ctx);
+        load_catalogue({PluginSpec::library("/lib/x86_64-linux-gnu/libm.so.6")}, ctx);
         FAIL() << "libm accepted as a plugin";
     } catch (const InputError &e) {
         EXPECT_NE(std::string(e.what()).find("no qc_plugin_v1"), std::string::npos) << e.what();
     }
     // Loading the same plugin twice duplicates its families.
-    EXPECT_THROW(load_catalogue({QC_EXAMPLE_PLUGIN, QC_EXAMPLE_PLUGIN}, ctx), InputError);
+    EXPECT_THROW(load_catalogue({PluginSpec::library(QC_EXAMPLE_PLUGIN), PluginSpec::library(QC_EXAMPLE_PLUGIN)}, ctx),
+                 InputError);
 }
 
 namespace {

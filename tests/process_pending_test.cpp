@@ -31,7 +31,7 @@ struct AdapterImpl {
     AdapterImpl() {
         RunContext ctx;
         ctx.timeout_s = 10;
-        impls = load_catalogue({process_plugin_spec(QC_BINARY_DIR "/process/c_adapter")}, ctx);
+        impls = load_catalogue({PluginSpec::command(QC_BINARY_DIR "/process/c_adapter")}, ctx);
         for (const auto &i : impls)
             if (i.name == "proc-seed-c.f64") slerp64 = &i;
     }

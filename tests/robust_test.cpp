@@ -19,7 +19,9 @@
 using namespace qc;
 
 namespace {
-std::string bad(const char *name) { return std::string(QC_BINARY_DIR "/bad_plugins/bad_") + name + ".so"; }
+PluginSpec bad(const char *name) {
+    return PluginSpec::library(std::string(QC_BINARY_DIR "/bad_plugins/bad_") + name + ".so");
+}
 
 const RowResult *find_row(const RunResult &r, const std::string &impl, Region region) {
     for (const auto &row : r.rows)
@@ -34,7 +36,8 @@ RunContext with_timeout(double s) { return test::worker_context(s); }
 
 TEST(Robust, MisbehavingPluginsAreReportedAndTheRunCompletesForTheOthers) {
     std::vector<Impl> cat = load_catalogue(
-        {QC_EXAMPLE_PLUGIN, bad("crash"), bad("abort"), bad("hang"), bad("scribble")}, with_timeout(1.0));
+        {PluginSpec::library(QC_EXAMPLE_PLUGIN), bad("crash"), bad("abort"), bad("hang"), bad("scribble")},
+        with_timeout(1.0));
     RunOptions opt;
     opt.impl_filters = {"bad-*", "example-slerp.f64"};
     opt.ops = {Op::slerp};

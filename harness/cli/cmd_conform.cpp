@@ -4,7 +4,7 @@
 #include "cli/command.h"
 #include "cli/validators.h"
 #include "conform/conform.h"
-#include "isolate/process_plugin.h"
+#include "isolate/plugin_spec.h"
 #include "report/report_dir.h"
 #include "tables/table.h"
 

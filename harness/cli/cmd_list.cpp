@@ -6,7 +6,7 @@ namespace qc::cli {
 namespace {
 
 void setup(CLI::App *sub, int &status) {
-    auto plugins = std::make_shared<std::vector<std::string>>();
+    auto plugins = std::make_shared<PluginList>();
     auto all = std::make_shared<bool>(false);
     add_plugin_option(sub, *plugins);
     sub->add_flag("--summary", *all, "Also print each implementation's one-line contract");

@@ -63,7 +63,7 @@ template <class T> bool replay_row(const Impl &impl, Op op, const WorstCaseRow &
 
 void setup(CLI::App *sub, int &status) {
     auto file = std::make_shared<std::string>();
-    auto plugins = std::make_shared<std::vector<std::string>>();
+    auto plugins = std::make_shared<PluginList>();
     auto strict = std::make_shared<bool>(false);
     auto reference = std::make_shared<std::string>("fast");
     auto timeout_s = std::make_shared<double>(5);

@@ -4,7 +4,7 @@
 #include "cli/command.h"
 #include "cli/validators.h"
 #include "conform/conform.h"
-#include "isolate/process_plugin.h"
+#include "isolate/plugin_spec.h"
 #include "report/report_dir.h"
 #include "squad/squad_report.h"
 #include "squad/squad_run.h"
@@ -40,11 +40,7 @@ int squad_command(const SquadArgs &a) {
     std::vector<Impl> catalogue = load_catalogue(a.plugins, ctx);
     // The reproduce commands load each plugin by absolute paths: they run as printed from any working directory.
     const std::string cwd = std::filesystem::current_path().string();
-    for (const auto &spec : a.plugins) {
-        std::string command;
-        const std::string origin = is_process_plugin_spec(spec, &command) ? command : spec;
-        opt.plugin_words[origin] = portable_plugin_words(spec, cwd);
-    }
+    for (const PluginSpec &spec : a.plugins) opt.plugin_words[spec.text] = portable_plugin_words(spec, cwd);
     // --allow-none: a filter that matches no squad implementation is nothing to do, not an error.
     // (A filter of a misspelt name fails the gate's run step, which takes the same --impl.)
     auto provides_squad = [&] {

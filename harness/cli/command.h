@@ -4,6 +4,7 @@
 #include "quatcheck/types.h"
 #include "reference/reference.h"
 #include "base/context.h"
+#include "isolate/plugin_spec.h"
 #include "regions/regions.h"
 
 #include <CLI/CLI.hpp>
@@ -43,13 +44,13 @@ constexpr long long kMaxJobs = 1024;
 // runtime loading on a busy machine); (0, 3600], default kDefaultHelloTimeout. One command runs per process:
 // the value is kept here, and command_context() hands it down (RunContext::hello_timeout_s).
 inline constexpr double kDefaultHelloTimeout = 60;
-void add_plugin_option(CLI::App *sub, std::vector<std::string> &plugins);
+void add_plugin_option(CLI::App *sub, PluginList &plugins);
 double hello_timeout_s();
 // The options most commands share. A command's arguments derive from SharedArgs, and add_shared_options adds
 // the ones SharedHelp names (a help text, or true), each with its check: --seed 0 to 2^64-1 in decimal digits,
 // --jobs 0 (all cores) to kMaxJobs, --timeout as add_timeout_option, --reference fast|mpfr.
 struct SharedArgs {
-    std::vector<std::string> plugins;  // --plugin and --plugin-cmd
+    PluginList plugins;  // --plugin and --plugin-cmd, in the order given
     unsigned long long seed = 1;
     int jobs = 0;
     std::string out = "reports/latest";

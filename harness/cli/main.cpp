@@ -4,7 +4,6 @@
 #include "cli/command.h"
 #include "base/interrupt.h"
 #include "tables/table.h"
-#include "isolate/process_plugin.h"
 
 #include <fmt/format.h>
 

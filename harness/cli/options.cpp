@@ -17,16 +17,20 @@ double g_hello_timeout_s = kDefaultHelloTimeout;  // --hello-timeout of the comm
 
 double hello_timeout_s() { return g_hello_timeout_s; }
 
-void add_plugin_option(CLI::App *sub, std::vector<std::string> &plugins) {
-    sub->add_option("--plugin", plugins,
-                    "Load implementations from this shared library (repeatable). A plugin is code quatcheck "
-                    "runs: load only libraries you trust.")
+void add_plugin_option(CLI::App *sub, PluginList &plugins) {
+    sub->add_option_function<std::vector<std::string>>(
+           "--plugin",
+           [&plugins](const std::vector<std::string> &paths) {
+               for (const auto &p : paths) plugins.push_back(PluginSpec::library(p));
+           },
+           "Load implementations from this shared library (repeatable). A plugin is code quatcheck "
+           "runs: load only libraries you trust.")
         ->type_name("PATH.so");
-    // Kept in the same list as --plugin (tagged), so every command that takes --plugin takes this too.
+    // Kept in the same list as --plugin, so every command that takes --plugin takes this too.
     sub->add_option_function<std::vector<std::string>>(
            "--plugin-cmd",
            [&plugins](const std::vector<std::string> &cmds) {
-               for (const auto &c : cmds) plugins.push_back(process_plugin_spec(c));
+               for (const auto &c : cmds) plugins.push_back(PluginSpec::command(c));
            },
            "Run this program as a process plugin speaking docs/plugin-protocol.md on stdin/stdout "
            "(repeatable; words split as by a shell, no expansion), e.g. 'node impls/js/three.js'. It is code "

@@ -1,5 +1,5 @@
 #include "conform/conform.h"
-#include "isolate/process_plugin.h"
+#include "isolate/eval.h"
 #include "quatcheck/names.h"
 #include "base/parallel.h"
 

@@ -3,7 +3,7 @@
 #include "compare/compare.h"
 #include "conform/properties.h"
 #include "findings/util.h"
-#include "isolate/process_plugin.h"
+#include "isolate/plugin_spec.h"
 #include "quatcheck/registry.h"
 #include "report/report_dir.h"
 #include "tables/quote.h"

@@ -73,7 +73,7 @@ const KnownDeviation *Impl::known_deviation(Op op, const std::string &property) 
     return nullptr;
 }
 
-std::vector<Impl> load_catalogue(const std::vector<std::string> &plugin_paths, const RunContext &ctx) {
+std::vector<Impl> load_catalogue(const PluginList &plugins, const RunContext &ctx) {
     std::vector<Impl> out;
     std::set<std::string> families;
     for (const auto &b : builtin_impls()) {
@@ -83,12 +83,11 @@ std::vector<Impl> load_catalogue(const std::vector<std::string> &plugin_paths, c
         for (size_t k = first; k < out.size(); k++) out[k].curve = b.curve;
         families.insert(b.table->family);
     }
-    for (const auto &path : plugin_paths) {
+    for (const PluginSpec &spec : plugins) {
         // A control character (a newline, a tab) in a path or command would go into the reports' `reproduce`
         // columns, where a line break makes the CSV unreadable for every later command: refused.
-        std::string command;
-        const bool process = is_process_plugin_spec(path, &command);
-        const std::string &given = process ? command : path;
+        const bool process = spec.is_command();
+        const std::string &given = spec.text;
         for (size_t k = 0; k < given.size(); ++k)
             if ((unsigned char)given[k] < 0x20 || given[k] == 0x7f)
                 throw UsageError(fmt::format(
@@ -97,6 +96,7 @@ std::vector<Impl> load_catalogue(const std::vector<std::string> &plugin_paths, c
                     process ? "--plugin-cmd" : "--plugin", process ? "command" : "path", (unsigned char)given[k], k));
         // --plugin-cmd: a program speaking docs/plugin-protocol.md (harness/isolate/process_plugin.h).
         if (process) {
+            const std::string &command = spec.text;
             const ProcessPlugin plugin = start_process_plugin(command, families, ctx);
             const std::string summary =
                 fmt::format("{} {} through --plugin-cmd '{}'", plugin.library, plugin.version, command);
@@ -109,6 +109,7 @@ std::vector<Impl> load_catalogue(const std::vector<std::string> &plugin_paths, c
             }
             continue;
         }
+        const std::string &path = spec.text;
         // The path is used exactly as given (a path without a
         // slash would make dlopen search the library path, so it is refused).
         if (path.empty()) throw UsageError("--plugin: empty path (name a shared library, e.g. ./libmyslerp.so)");

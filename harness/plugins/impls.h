@@ -6,6 +6,7 @@
 #include "quatcheck/registry.h"
 #include "quatcheck/types.h"
 #include "isolate/eval.h"
+#include "isolate/plugin_spec.h"
 
 #include <atomic>
 #include <memory>
@@ -93,7 +94,7 @@ struct Impl {
 // the built-ins followed by the plugins' implementations. Throws InputError with a one-line reason
 // naming the file for a plugin that cannot be loaded or whose table is malformed. The out-of-process
 // backends keep ctx's timeout and stop token (harness/base/context.h); the default never stops.
-std::vector<Impl> load_catalogue(const std::vector<std::string> &plugin_paths, const RunContext &ctx = {});
+std::vector<Impl> load_catalogue(const PluginList &plugins, const RunContext &ctx = {});
 
 // True when `impl` must not be called (again) by a case-by-case caller: its latch has tripped, or `o` (an
 // outcome just returned for it) is a failure, which trips it.

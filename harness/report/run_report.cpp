@@ -5,7 +5,7 @@
 #include "base/build_info.h"
 #include "isolate/eval.h"
 #include "leaderboard/leaderboard.h"
-#include "isolate/process_plugin.h"
+#include "isolate/plugin_spec.h"
 
 #include <fmt/format.h>
 
@@ -44,7 +44,7 @@ std::string portable_origin(const std::string &origin) {
     std::error_code ec;
     const std::string cwd = std::filesystem::current_path(ec).string();
     if (ec) return origin;
-    const auto words = portable_plugin_words(library ? origin : process_plugin_spec(origin), cwd);
+    const auto words = portable_plugin_words(library ? PluginSpec::library(origin) : PluginSpec::command(origin), cwd);
     return words.size() == 2 ? words[1] : origin;
 }
 
