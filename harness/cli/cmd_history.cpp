@@ -240,9 +240,9 @@ struct Runner {
 // What makes shards parts of one scan: the options that decide what is measured (not --jobs, --out or
 // --hello-timeout), the build, and the versions in range order as this shard resolved them.
 nlohmann::json scan_identity(const HistoryArgs &a, const std::vector<Version> &vs) {
-    return {{"npm", a.npm},     {"version", a.versions}, {"impl", a.impls},
-            {"op", a.ops},      {"region", a.regions},   {"cases", a.cases},
-            {"seed", a.seed},   {"build", build_identity()}, {"versions", version_identity(vs)}};
+    return {{"npm", a.npm},   {"version", a.versions},     {"impl", a.impls},
+            {"op", a.ops},    {"region", a.regions},       {"cases", a.cases},
+            {"seed", a.seed}, {"build", build_identity()}, {"versions", version_identity(vs)}};
 }
 
 // history --shard K/N: versions K, K+N, ... measured into --out, with history_shard.json (history.h).
@@ -252,16 +252,17 @@ int history_shard_command(const HistoryArgs &a, std::vector<Version> &vs, const 
     ReportDir dir(a.out, command_context().stop);
     fs::create_directories(dir.staging() / "logs");
     fs::create_directories(dir.staging() / "versions");
-    Runner r(a, dir.staging(), a.jobs > 1 ? 1 : 0);
+    Runner r(a, dir.staging(), 1);  // a task of C CPUs (--jobs C): C versions at once, each on one thread
     r.measure_all(vs, mine);
     const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     dir.write("history_shard.json", history_shard_json(scan_identity(a, vs), s, vs, mine, r.installs, wall));
     dir.adopt("versions");
     dir.adopt("logs");
     dir.commit();
-    std::printf("quatcheck history: shard %d/%d: %zu of %zu version(s), %d installed, %.1f s, in %s (quatcheck merge "
-                "the %d shard folders)\n",
-                s.index, s.count, mine.size(), vs.size(), r.installs.load(), wall, a.out.c_str(), s.count);
+    std::printf(
+        "quatcheck history: shard %d/%d: %zu of %zu version(s), %d installed, %.1f s, in %s (quatcheck merge "
+        "the %d shard folders)\n",
+        s.index, s.count, mine.size(), vs.size(), r.installs.load(), wall, a.out.c_str(), s.count);
     return 0;
 }
 
@@ -280,7 +281,8 @@ int history_command(const HistoryArgs &a) {
     check_unique_labels(vs);
     const Shard shard = a.shard.empty() ? Shard{} : parse_shard(a.shard);
     if (a.plan) {  // the versions this scan (or this shard) would measure; nothing installed or written
-        for (size_t i : shard_versions(vs.size(), shard)) std::printf("%s %s\n", vs[i].series.c_str(), vs[i].label.c_str());
+        for (size_t i : shard_versions(vs.size(), shard))
+            std::printf("%s %s\n", vs[i].series.c_str(), vs[i].label.c_str());
         return 0;
     }
     if (!a.shard.empty()) return history_shard_command(a, vs, shard);
@@ -319,7 +321,9 @@ void setup(CLI::App *sub, int &status) {
     add_region_option(sub, a->regions);
     add_count_option(sub, "--cases", a->cases, "Cases per region and precision, for each version");
     sub->add_option("--seed", a->seed, kSeedHelp)->capture_default_str();
-    sub->add_option("--jobs", a->jobs, "Versions measured at once (each run on one thread when more than 1)")
+    sub->add_option(
+           "--jobs", a->jobs,
+           "Versions measured at once (each run on one thread when more than 1, and with --shard: a shard uses J CPUs)")
         ->check(CLI::Range(1LL, kMaxJobs))
         ->capture_default_str();
     sub->add_option("--out", a->out, kOutHelp)->capture_default_str();

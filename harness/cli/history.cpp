@@ -251,18 +251,16 @@ std::string history_shard_json(const nlohmann::json &identity, const Shard &s, c
                            {"installed", v.installed_now},
                            {"seconds", v.seconds}});
     }
-    nlohmann::json j = {{"format", kShardFormat},
-                        {"shard", {{"index", s.index}, {"count", s.count}}},
-                        {"identity", identity},
-                        {"records", records},
-                        {"installs", installs},
-                        {"wall_time_s", wall_s}};
+    nlohmann::json j = {{"format", kShardFormat}, {"shard", {{"index", s.index}, {"count", s.count}}},
+                        {"identity", identity},   {"records", records},
+                        {"installs", installs},   {"wall_time_s", wall_s}};
     return j.dump(1) + "\n";
 }
 
 bool is_history_folder(const std::string &dir) {
     std::error_code ec;
-    return fs::is_regular_file(fs::path(dir) / kShardFile, ec) || fs::is_regular_file(fs::path(dir) / "history.json", ec);
+    return fs::is_regular_file(fs::path(dir) / kShardFile, ec) ||
+           fs::is_regular_file(fs::path(dir) / "history.json", ec);
 }
 
 namespace {
@@ -277,9 +275,10 @@ ShardDoc read_shard_doc(const std::string &dir) {
     const auto text = read_text_file(path);
     if (!text) {
         if (fs::exists(fs::path(dir) / "history.json"))
-            throw InputError(fmt::format("merge: {}: the output of a whole history scan, not a shard of one (history "
-                                         "--shard K/N writes {})",
-                                         dir, kShardFile));
+            throw InputError(
+                fmt::format("merge: {}: the output of a whole history scan, not a shard of one (history "
+                            "--shard K/N writes {})",
+                            dir, kShardFile));
         throw InputError(
             fmt::format("merge: {}: no {}: not a shard of a history scan (history --shard K/N)", dir, kShardFile));
     }
@@ -303,17 +302,19 @@ void take_version(Version &v, const ShardDoc &d, const fs::path &staging) {
     const nlohmann::json *rec = nullptr;
     for (const auto &r : d.j["records"])
         if (r.is_object() && r.value("folder", "") == v.folder()) rec = &r;
-    if (!rec) throw InputError(fmt::format("merge: {}: no record of version {} in its {}", d.dir, v.folder(), kShardFile));
+    if (!rec)
+        throw InputError(fmt::format("merge: {}: no record of version {} in its {}", d.dir, v.folder(), kShardFile));
     v.skip = rec->value("skip", "");
     v.integrity = rec->value("integrity", "");
     v.resolved = rec->value("resolved", "");
     v.installed_now = rec->value("installed", false);
     v.seconds = rec->value("seconds", 0.0);
-    const fs::path logs = fs::path(d.dir) / "logs";
     std::error_code ec;
-    for (const auto &e : fs::directory_iterator(logs, ec))
-        if (e.path().filename().string().rfind(v.folder() + ".", 0) == 0)
-            copy_tree(e.path(), staging / "logs" / e.path().filename());
+    for (const char *step : {"supports", "install", "run", "conform", "squad"}) {  // cmd_history.cpp's logs
+        const std::string name = fmt::format("{}.{}.log", v.folder(), step);
+        if (fs::is_regular_file(fs::path(d.dir) / "logs" / name, ec))
+            copy_tree(fs::path(d.dir) / "logs" / name, staging / "logs" / name);
+    }
     if (rec->value("status", "") != "measured") {
         if (v.skip.empty()) v.skip = "skipped";
         return;
