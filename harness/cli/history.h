@@ -61,7 +61,7 @@ HistoryResult bisect_history(std::vector<Version> &vs, const std::function<void(
 
 // history.csv, transitions.csv, history.json and history.html into dir.
 void write_history(ReportDir &dir, const std::vector<Version> &vs, const HistoryResult &h);
-// Sharded scans (history --shard K/N, docs/history.md#slurm). Shard K of N measures versions K, K+N, K+2N, ...
+// Sharded scans (history --shard K/N, docs/history.md "Slurm"). Shard K of N measures versions K, K+N, K+2N, ...
 // (1-based, in range order) and writes only their versions/ and logs/ folders and history_shard.json: the
 // scan's identity (its options, the build and the whole ordered list of versions, so that shards of other
 // ranges, seeds or registry answers are never merged) and one record per version it measured.
