@@ -2,7 +2,10 @@
 # from a folder as QC_NPM, tests/history/plant.sh writes them): range parsing (a pre-release only when named),
 # the cache (a second run installs nothing), an unsupported version (one SKIP line), the transitions of a
 # planted regression and fix, a history without change (no transition: the negative control), --bisect giving
-# the full scan's transitions.csv on a range with one transition per figure, and bad input (one line, exit 2).
+# the full scan's transitions.csv on a range with one transition per figure, a sharded scan (--shard K/N, 3
+# shards at once into one cache, quatcheck merge) byte-identical to the unsharded one with its negative
+# controls (a missing shard, another seed or range, ...), concurrent scans sharing one empty cache, and bad
+# input (one line, exit 2).
 source "$(dirname "$0")/lib.sh" "$@"
 command -v node > /dev/null || skip "node is not installed"
 export QC_NPM="$src/tests/history/fake_npm.sh" FAKE_NPM_LOG="$tmp/npm.log" QC_JS_ADAPTERS="$src/impls/js"
@@ -69,6 +72,76 @@ probes=$(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["pr
 history "$tmp/regfix" "$tmp/c1" "$tmp/bis2" --npm gl-matrix@2.1.0..2.4.0 --bisect > /dev/null
 [ "$(wc -l < "$tmp/bis2/transitions.csv")" = 1 ] || fail "bisect over a fixed-again range: $(cat "$tmp/bis2/transitions.csv")"
 pass "--bisect: the full scan's $(($(wc -l < "$tmp/full/transitions.csv") - 1)) transitions from $probes of 5 versions; a regression fixed inside the range is missed, as documented"
+
+# Sharded: --shard K/N measures versions K, K+N, ... into a shard folder; quatcheck merge of the N folders writes
+# the unsharded scan's history.csv, transitions.csv and history.html byte for byte. The 3 shards run at once
+# into one empty cache (concurrent registry lists and installs); 1.9.0 (skipped) is in shard 1, the regression
+# 2.1.0 -> 2.2.0 spans shards 3 and 1.
+range=(--npm gl-matrix@1.9.0..2.4.0)
+history "$tmp/regfix" "$tmp/c1" "$tmp/whole" "${range[@]}" > /dev/null
+[ "$(history "$tmp/regfix" "$tmp/c1" "$tmp/x" "${range[@]}" --shard 2/3 --plan)" = "gl-matrix 2.0.0
+gl-matrix 2.3.0" ] || fail "--plan of shard 2/3: $(history "$tmp/regfix" "$tmp/c1" "$tmp/x" "${range[@]}" --shard 2/3 --plan)"
+[ ! -e "$tmp/x" ] || fail "--plan wrote $tmp/x"
+pids=()
+for k in 1 2 3; do
+  history "$tmp/regfix" "$tmp/c4" "$tmp/s$k" "${range[@]}" --shard "$k/3" > "$tmp/s$k.txt" &
+  pids+=($!)
+done
+for p in "${pids[@]}"; do wait "$p" || fail "a shard failed: $(cat "$tmp"/s?.txt)"; done
+grep -q '^SKIP gl-matrix 1.9.0:' "$tmp/s1.txt" || fail "shard 1/3 did not skip 1.9.0: $(cat "$tmp/s1.txt")"
+[ "$(ls "$tmp/s3/versions")" = "gl-matrix@2.1.0
+gl-matrix@2.4.0" ] || fail "shard 3/3 measured $(ls "$tmp/s3/versions")"
+[ "$(LC_ALL=C ls -A "$tmp/c4/quatcheck/npm/gl-matrix" | tr '\n' ' ')" = ".2.0.0.lock .2.1.0.lock .2.2.0.lock .2.3.0.lock .2.4.0.lock 2.0.0 2.1.0 2.2.0 2.3.0 2.4.0 versions.json " ] ||
+  fail "the shared cache after 3 concurrent shards: $(ls -A "$tmp/c4/quatcheck/npm/gl-matrix")"
+"$qc" merge "$tmp/s3" "$tmp/s1" "$tmp/s2" --out "$tmp/merged" > "$tmp/merged.txt"
+for f in history.csv transitions.csv history.html; do
+  cmp "$tmp/whole/$f" "$tmp/merged/$f" || fail "the merged $f differs from the unsharded scan's"
+done
+[ "$(wc -l < "$tmp/merged/transitions.csv")" -gt 1 ] || fail "the merged scan found no transition"
+[ "$(labels "$tmp/merged/history.json")" = "1.9.0 2.0.0 2.1.0 2.2.0 2.3.0 2.4.0" ] || fail "merged history.json: $(labels "$tmp/merged/history.json")"
+python3 -c 'import json,sys; h=json.load(open(sys.argv[1])); assert h["shards"]["count"]==3 and h["installs"]==5, h' "$tmp/merged/history.json" ||
+  fail "merged history.json: shards or installs wrong"
+# (the unsharded scan took its versions from the cache: no install logs; the shards installed 5)
+diff <(cd "$tmp/whole" && find versions logs -type f | sort) <(cd "$tmp/merged" && find versions logs -type f | grep -v '\.install\.log$' | sort) ||
+  fail "the merged versions/ and logs/ are not the unsharded scan's"
+[ "$(find "$tmp/merged/logs" -name '*.install.log' | wc -l)" = 5 ] || fail "the merged logs lack the shards' 5 install logs"
+pass "3 shards at once into one empty cache, merged: history.csv, transitions.csv, history.html byte-identical to the unsharded scan ($(($(wc -l < "$tmp/merged/transitions.csv") - 1)) transitions), the same versions/ and logs/"
+
+# Negative controls: a missing shard, a shard of another seed or range, a whole scan, a folder that is no
+# history shard, a damaged history_shard.json: one line, exit 2, nothing written.
+expect -F 2 "merge: shards missing: 2/3 (every shard of the history scan is needed)" "$qc" merge "$tmp/s1" "$tmp/s3" --out "$tmp/x"
+history "$tmp/regfix" "$tmp/c1" "$tmp/seed2" "${range[@]}" --shard 2/3 --seed 2 > /dev/null
+expect 2 "merge: $tmp/seed2: 'seed' differs from $tmp/s1's: not shards of one history scan" \
+  "$qc" merge "$tmp/s1" "$tmp/seed2" "$tmp/s3" --out "$tmp/x"
+history "$tmp/regfix" "$tmp/c1" "$tmp/other" --npm gl-matrix@2.0.0..2.4.0 --shard 2/3 > /dev/null
+expect 2 "merge: $tmp/other: 'npm' differs from $tmp/s1's: not shards of one history scan" \
+  "$qc" merge "$tmp/s1" "$tmp/other" "$tmp/s3" --out "$tmp/x"
+expect -F 2 "merge: $tmp/whole: the output of a whole history scan, not a shard of one" "$qc" merge "$tmp/whole" --out "$tmp/x"
+mkdir "$tmp/empty"
+expect -F 2 "merge: $tmp/empty: no history_shard.json: not a shard of a history scan" "$qc" merge "$tmp/s1" "$tmp/empty" "$tmp/s3" --out "$tmp/x"
+cp -r "$tmp/s2" "$tmp/bad2" && echo '{"format":' > "$tmp/bad2/history_shard.json"
+expect -F 2 "merge: $tmp/bad2/history_shard.json: damaged, or not a history shard" "$qc" merge "$tmp/s1" "$tmp/bad2" "$tmp/s3" --out "$tmp/x"
+cp -r "$tmp/s1" "$tmp/lost1" && rm -r "$tmp/lost1/versions/gl-matrix@2.2.0"
+expect -F 2 "merge: $tmp/lost1: versions/gl-matrix@2.2.0 is missing" "$qc" merge "$tmp/lost1" "$tmp/s2" "$tmp/s3" --out "$tmp/x"
+expect 2 "--shard: expected K/N" "$qc" history "${range[@]}" --shard 4/3 --out "$tmp/x"
+expect 2 "--shard: expected K/N" "$qc" history "${range[@]}" --shard 1/0 --out "$tmp/x"
+expect 2 "--shard: expected K/N" "$qc" history "${range[@]}" --shard two --out "$tmp/x"
+expect -F 2 "history: --bisect cannot be split with --shard" "$qc" history "${range[@]}" --bisect --shard 1/2 --out "$tmp/x"
+[ ! -e "$tmp/x" ] || fail "a refused merge or shard wrote $tmp/x"
+pass "merge refuses a missing shard (2/3), another seed, another range, a whole scan, a non-shard folder, a damaged or incomplete shard; --shard K/N checked, --bisect refused with --shard"
+
+# Concurrent scans of one range into one empty cache: each version installed into place once, the other
+# install dropped (a lock on .VERSION.lock: 5 installs in place in all), both scans complete and equal, no temporary prefix left.
+history "$tmp/regfix" "$tmp/c5" "$tmp/ca" --npm gl-matrix@2.0.0..2.4.0 > /dev/null &
+pa=$!
+history "$tmp/regfix" "$tmp/c5" "$tmp/cb" --npm gl-matrix@2.0.0..2.4.0 > /dev/null &
+pb=$!
+wait "$pa" && wait "$pb" || fail "one of two concurrent scans failed"
+cmp "$tmp/ca/history.csv" "$tmp/cb/history.csv" || fail "two concurrent scans of one cache differ"
+[ -z "$(find "$tmp/c5" -name '*installing*' -o -name '.versions-*')" ] || fail "left in the cache: $(find "$tmp/c5" -name '*installing*' -o -name '.versions-*')"
+python3 -c 'import json,sys; a,b=(json.load(open(p))["installs"] for p in sys.argv[1:]); assert a+b==5, (a,b)' "$tmp/ca/history.json" "$tmp/cb/history.json" ||
+  fail "concurrent scans: not exactly one install into place per version"
+pass "two scans at once into one empty cache: both complete, identical history.csv, nothing half-installed left"
 
 # Bad input: one line, exit 2.
 export FAKE_REGISTRY="$tmp/regfix" XDG_CACHE_HOME="$tmp/c1"

@@ -7,7 +7,10 @@
 #     names shards 2 and 4 and the command that resubmits only those; that command then completes the run
 #     (byte-identical again);
 #  3. a shard of another run (other seed) planted in its place: the merge job refuses it, naming shard 3
-#     (negative control of the identity check); and a new submission into a used folder is refused (exit 2).
+#     (negative control of the identity check); and a new submission into a used folder is refused (exit 2);
+#  4. a 3-task `history` scan of 5 planted npm releases (tests/history's fake npm, no network) whose merged
+#     history.csv, transitions.csv and history.html are byte-identical to the unsharded scan's; a lost shard 2
+#     fails the merge job, naming it and the resubmit command, which completes it (skipped without node).
 # The daemons it started are stopped by pid on exit and nothing is left behind. SKIP (exit 77) only when
 # munge or slurm-wlm is not installed (scripts/setup installs them from scripts/packages.txt).
 source "$(dirname "$0")/lib.sh" "$@"
@@ -142,6 +145,62 @@ grep -q "shard 3/4: refused by quatcheck merge (.*not shards of one run)" "$log"
 ! grep -q "shard [124]/4:" "$log" || fail "the merge job blames shards other than 3: $(cat "$log")"
 same_tables "$tmp/third/merged" "$tmp/whole-run" "${run_tables[@]}"  # the refused merge left the good one as it was
 echo "ok   a shard of another run (seed 8) is refused by the merge job, naming shard 3/4"
+
+# A history scan as an array (docs/history.md#slurm): 5 planted gl-matrix releases (tests/history, no network) in 3
+# tasks sharing one empty cache, merged by the merge job byte-identically to the unsharded scan; then shard 2
+# lost (its folder and status gone): the merge job fails naming it and the resubmit command, which completes it.
+if command -v node > /dev/null; then
+  export QC_NPM="$src/tests/history/fake_npm.sh" FAKE_NPM_LOG="$tmp/npm.log" QC_JS_ADAPTERS="$src/impls/js" \
+    FAKE_REGISTRY="$tmp/registry" XDG_CACHE_HOME="$tmp/hcache"
+  "$src/tests/history/plant.sh" "$tmp/registry" 2.0.0:good 2.1.0:good 2.2.0:bad 2.3.0:bad 2.4.0:good
+  hist_args=(--npm gl-matrix@2.0.0..2.4.0 --impl glmatrix-slerp.f64 --op slerp --region uniform --region near-0 --cases 60)
+  XDG_CACHE_HOME="$tmp/hcache-whole" "$qc" history "${hist_args[@]}" --out "$tmp/whole-history" > /dev/null
+  hist_tables=(history.csv transitions.csv history.html)
+  start=$SECONDS
+  "$submit" history --shards 3 --out "$tmp/hist" --quatcheck "$qc" -- "${hist_args[@]}" > "$tmp/hist.ids"
+  read -r hist_array hist_merge < <(job_ids "$tmp/hist.ids")
+  [ -n "${hist_merge:-}" ] || fail "history: no job ids in: $(cat "$tmp/hist.ids")"
+  grep -q "^history: 5 version(s) (gl-matrix 2.0.0 .. gl-matrix 2.4.0)" "$tmp/hist.ids" || fail "history: no plan line: $(cat "$tmp/hist.ids")"
+  wait_merge "$tmp/hist" "$hist_merge" COMPLETED
+  same_tables "$tmp/hist/merged" "$tmp/whole-history" "${hist_tables[@]}"
+  [ "$(grep -c ',2.1.0,2.2.0,' "$tmp/hist/merged/transitions.csv")" -ge 1 ] && [ "$(grep -c ',2.3.0,2.4.0,' "$tmp/hist/merged/transitions.csv")" -ge 1 ] ||
+    fail "history: the merged scan lacks the planted transitions: $(cat "$tmp/hist/merged/transitions.csv")"
+  [ "$(grep -c "^install --prefix $tmp/hcache/" "$FAKE_NPM_LOG")" = 5 ] || fail "history: expected 5 installs by the 3 tasks: $(cat "$FAKE_NPM_LOG")"
+  echo "ok   history scan of 5 releases as a 3-task array sharing one empty cache: ${#hist_tables[@]} tables of the merge job byte-identical to the unsharded scan ($((SECONDS - start)) s)"
+
+  rm -r "$tmp/hist/shards/2" "$tmp/hist/status/2"
+  "$submit" resubmit "$tmp/hist" > "$tmp/hist2.ids"
+  hist_merge2="$(sed -n '1s/^merge job \([0-9]*\)$/\1/p' "$tmp/hist2.ids")"
+  wait_merge "$tmp/hist" "$hist_merge2" FAILED
+  log="$tmp/hist/logs/merge-$hist_merge2.out"
+  grep -q "merge: 1 of 3 shards missing or broken" "$log" && grep -q "shard 2/3: no exit status" "$log" ||
+    fail "history: the merge of a lost shard 2 does not name it: $(cat "$log")"
+  ! grep -q "shard [13]/3:" "$log" || fail "history: the merge job blames shards that completed: $(cat "$log")"
+  resubmit="$(sed -n 's/^resubmit only those: //p' "$log")"
+  [[ "$resubmit" == *" resubmit $tmp/hist --tasks 2" ]] || fail "history: no resubmit command for shard 2: $(cat "$log")"
+  eval "$resubmit" > "$tmp/hist3.ids"
+  read -r _ hist_merge3 < <(job_ids "$tmp/hist3.ids")
+  wait_merge "$tmp/hist" "$hist_merge3" COMPLETED
+  same_tables "$tmp/hist/merged" "$tmp/whole-history" "${hist_tables[@]}"
+  echo "ok   history shard 2/3 lost: the merge job failed naming it and 'slurm-submit ${resubmit#* }', which completed the scan byte-identically"
+
+  status=0
+  "$submit" history --shards 2 --out "$tmp/hx" --quatcheck "$qc" -- "${hist_args[@]}" --bisect > /dev/null 2> "$tmp/err" || status=$?
+  [ "$status" -eq 2 ] && [ "$(wc -l < "$tmp/err")" -eq 1 ] && grep -q "^quatcheck: slurm-submit: --bisect: not with slurm-submit history" "$tmp/err" ||
+    fail "history --bisect: exit $status: $(cat "$tmp/err")"
+  status=0
+  "$submit" history --shards 6 --out "$tmp/hx" --quatcheck "$qc" -- "${hist_args[@]}" > /dev/null 2> "$tmp/err" || status=$?
+  [ "$status" -eq 2 ] && grep -q "^quatcheck: slurm-submit: --shards 6: the scan has 5 version(s): use at most 5 shards" "$tmp/err" ||
+    fail "history --shards 6 of 5 versions: exit $status: $(cat "$tmp/err")"
+  status=0
+  "$submit" history --shards 2 --out "$tmp/hx" --quatcheck "$qc" -- --npm gl-matrix@2.0.0..9.9.9 > /dev/null 2> "$tmp/err" || status=$?
+  [ "$status" -eq 2 ] && grep -q "^quatcheck: slurm-submit: quatcheck history --plan: .*the registry has no version 9.9.9" "$tmp/err" ||
+    fail "history of an unknown version: exit $status: $(cat "$tmp/err")"
+  [ ! -e "$tmp/hx" ] || fail "a refused history submission created its folder"
+  echo "ok   slurm-submit history refuses --bisect, more shards than versions and a range the registry lacks before queueing anything (exit 2, one line)"
+else
+  echo "ok   (history array not run: node is not installed)"
+fi
 
 slurm_local_down
 for pid in "${pids[@]}"; do

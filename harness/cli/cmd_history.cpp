@@ -3,13 +3,16 @@
 // its JS adapter against it; --version LABEL='--plugin PATH.so' takes any build. Every version gets a run and a
 // conform into versions/LABEL/; history.csv gathers their figures, transitions.csv lists each change between
 // consecutive versions by compare's rules (compare/compare.h), history.html draws error against version.
-// --bisect probes O(log n) versions per transition instead of all of them.
+// --bisect probes O(log n) versions per transition instead of all of them. --shard K/N measures every N-th
+// version into a shard folder, and quatcheck merge of the N folders writes the unsharded scan's outputs
+// (scripts/slurm-submit history runs the shards as a Slurm array).
 #include "cli/command.h"
 #include "cli/validators.h"
 #include "cli/history.h"
 #include "cli/history_npm.h"
 #include "compare/compare.h"
 #include "report/report_dir.h"
+#include "run/shard.h"
 #include "tables/quote.h"
 #include "tables/schemas.h"
 #include "tables/table.h"
@@ -35,7 +38,8 @@ struct HistoryArgs {
     unsigned long long seed = 1;
     int jobs = 1;
     std::string out = "reports/history";
-    bool bisect = false;
+    bool bisect = false, plan = false;
+    std::string shard;  // K/N: measure versions K, K+N, ... into a shard folder for quatcheck merge
     double hello_timeout_s = kDefaultHelloTimeout;  // handed to every child that starts an adapter
 };
 
@@ -233,8 +237,41 @@ struct Runner {
     }
 };
 
+// What makes shards parts of one scan: the options that decide what is measured (not --jobs, --out or
+// --hello-timeout), the build, and the versions in range order as this shard resolved them.
+nlohmann::json scan_identity(const HistoryArgs &a, const std::vector<Version> &vs) {
+    return {{"npm", a.npm},   {"version", a.versions},     {"impl", a.impls},
+            {"op", a.ops},    {"region", a.regions},       {"cases", a.cases},
+            {"seed", a.seed}, {"build", build_identity()}, {"versions", version_identity(vs)}};
+}
+
+// history --shard K/N: versions K, K+N, ... measured into --out, with history_shard.json (history.h).
+int history_shard_command(const HistoryArgs &a, std::vector<Version> &vs, const Shard &s) {
+    const auto t0 = std::chrono::steady_clock::now();
+    const std::vector<size_t> mine = shard_versions(vs.size(), s);
+    ReportDir dir(a.out, command_context().stop);
+    fs::create_directories(dir.staging() / "logs");
+    fs::create_directories(dir.staging() / "versions");
+    Runner r(a, dir.staging(), 1);  // a task of C CPUs (--jobs C): C versions at once, each on one thread
+    r.measure_all(vs, mine);
+    const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    dir.write("history_shard.json", history_shard_json(scan_identity(a, vs), s, vs, mine, r.installs, wall));
+    dir.adopt("versions");
+    dir.adopt("logs");
+    dir.commit();
+    std::printf(
+        "quatcheck history: shard %d/%d: %zu of %zu version(s), %d installed, %.1f s, in %s (quatcheck merge "
+        "the %d shard folders)\n",
+        s.index, s.count, mine.size(), vs.size(), r.installs.load(), wall, a.out.c_str(), s.count);
+    return 0;
+}
+
 int history_command(const HistoryArgs &a) {
     if (a.npm.empty() && a.versions.empty()) throw UsageError("history: name versions with --npm or --version");
+    if (a.bisect && !a.shard.empty())
+        throw UsageError(
+            "history: --bisect cannot be split with --shard: each probe is chosen from the versions measured before "
+            "it; shard a full scan instead (without --bisect), which finds every transition bisection finds");
     if (a.bisect && a.jobs > 1) std::fprintf(stderr, "quatcheck history: --bisect probes one version at a time\n");
     const auto t0 = std::chrono::steady_clock::now();
     std::vector<Version> vs;
@@ -242,6 +279,13 @@ int history_command(const HistoryArgs &a) {
         for (auto &v : npm_versions(n, a.impls)) vs.push_back(std::move(v));
     for (const auto &t : a.versions) vs.push_back(parse_version_option(t, a.impls));
     check_unique_labels(vs);
+    const Shard shard = a.shard.empty() ? Shard{} : parse_shard(a.shard);
+    if (a.plan) {  // the versions this scan (or this shard) would measure; nothing installed or written
+        for (size_t i : shard_versions(vs.size(), shard))
+            std::printf("%s %s\n", vs[i].series.c_str(), vs[i].label.c_str());
+        return 0;
+    }
+    if (!a.shard.empty()) return history_shard_command(a, vs, shard);
     ReportDir dir(a.out, command_context().stop);
     fs::create_directories(dir.staging() / "logs");
     Runner r(a, dir.staging(), a.jobs > 1 ? 1 : 0);
@@ -277,7 +321,9 @@ void setup(CLI::App *sub, int &status) {
     add_region_option(sub, a->regions);
     add_count_option(sub, "--cases", a->cases, "Cases per region and precision, for each version");
     sub->add_option("--seed", a->seed, kSeedHelp)->capture_default_str();
-    sub->add_option("--jobs", a->jobs, "Versions measured at once (each run on one thread when more than 1)")
+    sub->add_option(
+           "--jobs", a->jobs,
+           "Versions measured at once (each run on one thread when more than 1, and with --shard: a shard uses J CPUs)")
         ->check(CLI::Range(1LL, kMaxJobs))
         ->capture_default_str();
     sub->add_option("--out", a->out, kOutHelp)->capture_default_str();
@@ -288,6 +334,14 @@ void setup(CLI::App *sub, int &status) {
         ->capture_default_str();
     sub->add_flag("--bisect", a->bisect,
                   "Find the transitions by bisection: O(log n) versions per transition instead of every version");
+    sub->add_option("--shard", a->shard,
+                    "Measure only versions K, K+N, K+2N, ... (in range order) into a shard folder for quatcheck merge "
+                    "(scripts/slurm-submit history)")
+        ->type_name("K/N")
+        ->check(shard_spec());
+    sub->add_flag("--plan", a->plan,
+                  "Print the versions the scan (or --shard K/N) would measure, one 'SERIES LABEL' a line; install, "
+                  "measure and write nothing");
     sub->callback([a, &status] { status = history_command(*a); });
 }
 

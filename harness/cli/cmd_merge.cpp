@@ -3,7 +3,10 @@
 // unsharded run with the same seed. Every shard is needed; each must have been run with the same options.
 // The worst-case search (harness/search) needs every case's error of a row, so shards skip it and merge
 // runs it on the merged data, exactly as the unsharded run does: that part of the work is not spread.
+// The shards of a sweep (sweep_state.json) and of a history scan (history_shard.json, cli/history.h) are merged
+// here too.
 #include "cli/command.h"
+#include "cli/history.h"
 #include "pipeline/pipeline.h"
 #include "report/run_report.h"
 #include "base/parallel.h"
@@ -27,6 +30,14 @@ int merge_command(const MergeArgs &a) {
     const RunContext ctx = command_context();
     std::vector<Impl> catalogue = load_catalogue(a.plugins, ctx);
     ReportDir dir(a.out, ctx.stop);
+    if (!a.dirs.empty() && is_history_folder(a.dirs.front())) {  // the shards of quatcheck history --shard K/N
+        const std::string text = merge_history_shards(a.dirs, dir);
+        dir.commit();
+        std::printf("%s", text.c_str());
+        std::printf("quatcheck merge: %zu history shards: history.csv, transitions.csv and history.html in %s\n",
+                    a.dirs.size(), a.out.c_str());
+        return 0;
+    }
     if (!a.dirs.empty() && is_sweep_folder(a.dirs.front())) {  // the shards of quatcheck sweep --shard K/N
         SweepResult r = merge_sweep_shards(a.dirs, catalogue);
         for (const auto &[name, content] : sweep_report_files(r)) dir.write(name, content);
@@ -60,7 +71,8 @@ int merge_command(const MergeArgs &a) {
 void setup(CLI::App *sub, int &status) {
     auto a = std::make_shared<MergeArgs>();
     sub->add_option("dirs", a->dirs,
-                    "Report folders of every shard (each holds shard.bin, or sweep_state.json for sweep --shard)")
+                    "Report folders of every shard (each holds shard.bin, sweep_state.json for sweep --shard, or "
+                    "history_shard.json for history --shard)")
         ->required();
     add_shared_options(
         sub, *a,

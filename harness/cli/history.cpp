@@ -12,10 +12,12 @@
 #include <cctype>
 #include <cmath>
 #include <cstring>
+#include <filesystem>
 #include <map>
 #include <set>
 
 namespace qc::cli {
+namespace fs = std::filesystem;
 namespace {
 
 std::pair<std::string, std::string> split_impl(const std::string &impl) {
@@ -197,6 +199,7 @@ std::string history_json(const std::vector<Version> &vs, const HistoryResult &h)
                         {"wall_time_s", h.wall_s},
                         {"transitions", h.transitions.size()}};
     if (h.bisect) j["probes"] = h.probes;
+    if (!h.shard_wall_s.empty()) j["shards"] = {{"count", h.shard_wall_s.size()}, {"wall_time_s", h.shard_wall_s}};
     return j.dump(2) + "\n";
 }
 
@@ -209,6 +212,163 @@ void write_history(ReportDir &dir, const std::vector<Version> &vs, const History
     dir.write("transitions.csv", transitions_csv(h));
     dir.write("history.json", history_json(vs, h));
     dir.write("history.html", history_page(vs, h));
+}
+
+std::vector<size_t> shard_versions(size_t count, const Shard &s) {
+    std::vector<size_t> mine;
+    for (size_t i = size_t(s.index - 1); i < count; i += size_t(s.count)) mine.push_back(i);
+    return mine;
+}
+
+nlohmann::json version_identity(const std::vector<Version> &vs) {
+    nlohmann::json out = nlohmann::json::array();
+    for (const auto &v : vs)
+        out.push_back({{"series", v.series},
+                       {"label", v.label},
+                       {"package", v.package},
+                       {"plugin", v.plugin},
+                       {"impls", v.impls}});
+    return out;
+}
+
+namespace {
+
+constexpr const char *kShardFile = "history_shard.json";
+constexpr const char *kShardFormat = "quatcheck-history-shard-1";
+
+}  // namespace
+
+std::string history_shard_json(const nlohmann::json &identity, const Shard &s, const std::vector<Version> &vs,
+                               const std::vector<size_t> &mine, size_t installs, double wall_s) {
+    nlohmann::json records = nlohmann::json::array();
+    for (size_t i : mine) {
+        const Version &v = vs[i];
+        records.push_back({{"folder", v.folder()},
+                           {"status", usable(v) ? "measured" : "skipped"},
+                           {"skip", v.skip},
+                           {"integrity", v.integrity},
+                           {"resolved", v.resolved},
+                           {"installed", v.installed_now},
+                           {"seconds", v.seconds}});
+    }
+    nlohmann::json j = {{"format", kShardFormat}, {"shard", {{"index", s.index}, {"count", s.count}}},
+                        {"identity", identity},   {"records", records},
+                        {"installs", installs},   {"wall_time_s", wall_s}};
+    return j.dump(1) + "\n";
+}
+
+bool is_history_folder(const std::string &dir) {
+    std::error_code ec;
+    return fs::is_regular_file(fs::path(dir) / kShardFile, ec) ||
+           fs::is_regular_file(fs::path(dir) / "history.json", ec);
+}
+
+namespace {
+
+struct ShardDoc {
+    std::string dir;
+    nlohmann::json j;
+};
+
+ShardDoc read_shard_doc(const std::string &dir) {
+    const fs::path path = fs::path(dir) / kShardFile;
+    const auto text = read_text_file(path);
+    if (!text) {
+        if (fs::exists(fs::path(dir) / "history.json"))
+            throw InputError(
+                fmt::format("merge: {}: the output of a whole history scan, not a shard of one (history "
+                            "--shard K/N writes {})",
+                            dir, kShardFile));
+        throw InputError(
+            fmt::format("merge: {}: no {}: not a shard of a history scan (history --shard K/N)", dir, kShardFile));
+    }
+    auto j = nlohmann::json::parse(*text, nullptr, false);
+    const bool ok = j.is_object() && j.value("format", "") == kShardFormat && j.contains("shard") &&
+                    j["shard"].is_object() && j["shard"].value("index", 0) >= 1 && j["shard"].value("count", 0) >= 1 &&
+                    j.contains("identity") && j["identity"].is_object() && j["identity"].contains("versions") &&
+                    j["identity"]["versions"].is_array() && j.contains("records") && j["records"].is_array();
+    if (!ok) throw InputError(fmt::format("merge: {}/{}: damaged, or not a history shard", dir, kShardFile));
+    return {dir, std::move(j)};
+}
+
+// Copies FROM into TO recursively (TO must not exist): the merged scan owns its versions' reports.
+void copy_tree(const fs::path &from, const fs::path &to) {
+    fs::create_directories(to.parent_path());
+    fs::copy(from, to, fs::copy_options::recursive);
+}
+
+// Version i of the merged scan, from the record of the shard that measured it.
+void take_version(Version &v, const ShardDoc &d, const fs::path &staging) {
+    const nlohmann::json *rec = nullptr;
+    for (const auto &r : d.j["records"])
+        if (r.is_object() && r.value("folder", "") == v.folder()) rec = &r;
+    if (!rec)
+        throw InputError(fmt::format("merge: {}: no record of version {} in its {}", d.dir, v.folder(), kShardFile));
+    v.skip = rec->value("skip", "");
+    v.integrity = rec->value("integrity", "");
+    v.resolved = rec->value("resolved", "");
+    v.installed_now = rec->value("installed", false);
+    v.seconds = rec->value("seconds", 0.0);
+    std::error_code ec;
+    for (const char *step : {"supports", "install", "run", "conform", "squad"}) {  // cmd_history.cpp's logs
+        const std::string name = fmt::format("{}.{}.log", v.folder(), step);
+        if (fs::is_regular_file(fs::path(d.dir) / "logs" / name, ec))
+            copy_tree(fs::path(d.dir) / "logs" / name, staging / "logs" / name);
+    }
+    if (rec->value("status", "") != "measured") {
+        if (v.skip.empty()) v.skip = "skipped";
+        return;
+    }
+    const fs::path report = fs::path(d.dir) / "versions" / v.folder();
+    if (!fs::is_directory(report, ec))
+        throw InputError(fmt::format("merge: {}: versions/{} is missing (the shard measured it)", d.dir, v.folder()));
+    v.data = read_report_folder(report.string());
+    copy_tree(report, staging / "versions" / v.folder());
+}
+
+}  // namespace
+
+std::string merge_history_shards(const std::vector<std::string> &dirs, ReportDir &dir) {
+    std::vector<ShardDoc> docs;
+    ShardSet set("history scan", dirs.front());
+    for (const auto &d : dirs) {
+        docs.push_back(read_shard_doc(d));
+        const auto &s = docs.back().j["shard"];
+        set.add(d, s["index"].get<int>(), s["count"].get<int>(), docs.back().j["identity"]);
+    }
+    set.require_complete();
+    std::map<int, const ShardDoc *> by_index;
+    HistoryResult h;
+    for (const auto &d : docs) {
+        by_index[d.j["shard"]["index"].get<int>()] = &d;
+        h.installs += d.j.value("installs", size_t(0));
+        h.shard_wall_s.push_back(0);
+    }
+    for (const auto &[k, d] : by_index) h.shard_wall_s[size_t(k - 1)] = d->j.value("wall_time_s", 0.0);
+    std::vector<Version> vs;
+    for (const auto &e : docs.front().j["identity"]["versions"]) {
+        Version v;
+        v.series = e.value("series", "");
+        v.label = e.value("label", "");
+        v.package = e.value("package", "");
+        v.plugin = e.value("plugin", std::vector<std::string>{});
+        v.impls = e.value("impls", std::vector<std::string>{});
+        if (!is_safe_label(v.label))
+            throw InputError(fmt::format("merge: {}/{}: a version label '{}' that is not a folder name", dirs.front(),
+                                         kShardFile, v.label));
+        vs.push_back(std::move(v));
+    }
+    fs::create_directories(dir.staging() / "versions");
+    fs::create_directories(dir.staging() / "logs");
+    const size_t n = by_index.size();
+    for (size_t i = 0; i < vs.size(); i++) take_version(vs[i], *by_index.at(int(i % n) + 1), dir.staging());
+    HistoryResult scan = scan_history(vs);
+    h.transitions = std::move(scan.transitions);
+    h.wall_s = *std::max_element(h.shard_wall_s.begin(), h.shard_wall_s.end());
+    write_history(dir, vs, h);
+    dir.adopt("versions");
+    dir.adopt("logs");
+    return history_text(vs, h);
 }
 
 std::string history_text(const std::vector<Version> &vs, const HistoryResult &h) {

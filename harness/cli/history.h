@@ -3,6 +3,9 @@
 
 #include "compare/compare.h"
 #include "report/report_dir.h"
+#include "run/shard.h"
+
+#include <nlohmann/json.hpp>
 
 #include <functional>
 #include <optional>
@@ -43,6 +46,7 @@ struct HistoryResult {
     std::vector<std::string> probes;  // bisect: the versions measured, in order ("SERIES LABEL")
     size_t installs = 0;
     double wall_s = 0;
+    std::vector<double> shard_wall_s;  // a merged scan (merge of history --shard K/N): each shard's wall time
 };
 
 // The transitions between a and b (both measured, not skipped) by compare's rules.
@@ -57,6 +61,22 @@ HistoryResult bisect_history(std::vector<Version> &vs, const std::function<void(
 
 // history.csv, transitions.csv, history.json and history.html into dir.
 void write_history(ReportDir &dir, const std::vector<Version> &vs, const HistoryResult &h);
+// Sharded scans (history --shard K/N, docs/history.md "Slurm"). Shard K of N measures versions K, K+N, K+2N, ...
+// (1-based, in range order) and writes only their versions/ and logs/ folders and history_shard.json: the
+// scan's identity (its options, the build and the whole ordered list of versions, so that shards of other
+// ranges, seeds or registry answers are never merged) and one record per version it measured.
+std::vector<size_t> shard_versions(size_t count, const Shard &s);
+nlohmann::json version_identity(const std::vector<Version> &vs);
+std::string history_shard_json(const nlohmann::json &identity, const Shard &s, const std::vector<Version> &vs,
+                               const std::vector<size_t> &mine, size_t installs, double wall_s);
+// DIR holds a history scan's output or a shard of one (quatcheck merge dispatches on it).
+bool is_history_folder(const std::string &dir);
+// quatcheck merge of the N shard folders of one scan: checks they are one scan's N shards (each once), reads
+// each version's report from its shard, copies versions/ and logs/ into dir and writes history.csv,
+// transitions.csv, history.json and history.html exactly as the unsharded scan does. Throws InputError
+// "merge: SHARD_DIR...: why" naming the shard at fault. Returns the summary history_text prints.
+std::string merge_history_shards(const std::vector<std::string> &dirs, ReportDir &dir);
+
 // The summary printed at the end: transitions, versions measured, installs, wall time.
 std::string history_text(const std::vector<Version> &vs, const HistoryResult &h);
 

@@ -9,12 +9,14 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
 #include <fcntl.h>
 #include <regex>
 #include <spawn.h>
+#include <sys/file.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -67,6 +69,42 @@ std::vector<std::string> read_version_list(const std::string &text, const std::s
     for (const auto &v : j)
         if (v.is_string() && is_version(v.get<std::string>())) out.push_back(v.get<std::string>());
     return out;
+}
+
+// HOST-PID: unique among the processes of every host that shares the cache (a sharded scan's tasks).
+std::string host_pid() {
+    char host[256] = {};
+    if (::gethostname(host, sizeof host - 1) != 0 || !*host) std::strcpy(host, "host");
+    for (char *c = host; *c; c++)
+        if (!std::isalnum((unsigned char)*c) && *c != '-') *c = '_';
+    return fmt::format("{}-{}", host, ::getpid());
+}
+
+// Puts a complete install (tmp, holding its record) in place as dir under an exclusive lock on
+// .VERSION.lock beside it, so that concurrent installs of one version (two scans, on any hosts sharing the
+// cache) cannot interleave: the first to finish wins, a later one finds its record and drops its own copy.
+// Only without a record is dir what a killed install of an older quatcheck left, and removed. Returns
+// whether this install is the one in place.
+bool move_into_place(const fs::path &tmp, const fs::path &dir, const fs::path &record) {
+    const fs::path lock = dir.parent_path() / fmt::format(".{}.lock", dir.filename().string());
+    const int fd = ::open(lock.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    if (fd < 0 || ::flock(fd, LOCK_EX) != 0) {
+        const int e = errno;
+        if (fd >= 0) ::close(fd);
+        fs::remove_all(tmp);
+        throw InputError(fmt::format("history: cannot lock {}: {}", lock.string(), std::strerror(e)));
+    }
+    std::error_code ec;
+    bool placed = false;
+    if (fs::exists(record, ec)) fs::remove_all(tmp, ec);
+    else {
+        fs::remove_all(dir, ec);
+        fs::rename(tmp, dir, ec);
+        placed = !ec;
+        if (ec) fs::remove_all(tmp, ec);
+    }
+    ::close(fd);  // releases the lock
+    return placed;
 }
 
 }  // namespace
@@ -185,9 +223,12 @@ std::vector<std::string> registry_versions(const std::string &package, const std
             return list;
     }
     fs::create_directories(package_dir(package));
-    const fs::path log = package_dir(package) / ".versions.log";
+    // A log of its own: the tasks of a sharded scan (several hosts sharing the cache) may ask at the same time.
+    const fs::path log = package_dir(package) / fmt::format(".versions-{}.log", host_pid());
     const int rc = run_logged({env_or("QC_NPM", "npm"), "view", package, "versions", "--json"}, {}, log);
     const std::string text = read_text_file(log).value_or("");
+    std::error_code ec;
+    fs::remove(log, ec);
     if (rc != 0) {
         const bool missing = text.find("E404") != std::string::npos;
         throw UsageError(missing ? fmt::format("--npm: the npm registry has no package '{}'", package)
@@ -204,7 +245,7 @@ Installed ensure_installed(const std::string &package, const std::string &versio
     out.prefix = dir;
     out.version = version;
     if (!read_text_file(record)) {
-        const fs::path tmp = package_dir(package) / fmt::format(".{}.installing-{}", version, ::getpid());
+        const fs::path tmp = package_dir(package) / fmt::format(".{}.installing-{}", version, host_pid());
         fs::remove_all(tmp);
         fs::create_directories(tmp);
         const int rc =
@@ -229,11 +270,7 @@ Installed ensure_installed(const std::string &package, const std::string &versio
                             {"integrity", p.value("integrity", "")},
                             {"resolved", p.value("resolved", "")}};
         write_file_atomic(tmp / "quatcheck-install.json", r.dump(2) + "\n");
-        std::error_code ec;
-        if (!fs::exists(record)) fs::remove_all(dir, ec);  // what a killed install of an older quatcheck left
-        fs::rename(tmp, dir, ec);  // a concurrent install that finished first wins; this one is dropped
-        if (ec) fs::remove_all(tmp);
-        out.installed_now = !ec;
+        out.installed_now = move_into_place(tmp, dir, record);
     }
     const auto j = nlohmann::json::parse(read_text_file(record).value_or("null"), nullptr, false);
     if (!j.is_object()) throw InputError(fmt::format("history: {}: not the record of an install", record.string()));
