@@ -12,7 +12,7 @@
 #include "cli/history_npm.h"
 #include "compare/compare.h"
 #include "report/report_dir.h"
-#include "run/shard.h"
+#include "base/shard.h"
 #include "tables/quote.h"
 #include "tables/schemas.h"
 #include "tables/table.h"

@@ -3,7 +3,7 @@
 
 #include "compare/compare.h"
 #include "report/report_dir.h"
-#include "run/shard.h"
+#include "base/shard.h"
 
 #include <nlohmann/json.hpp>
 
