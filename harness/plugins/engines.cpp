@@ -60,8 +60,11 @@ std::string open_module(const std::string &path, const EngineModuleV1 **module) 
     if (!fs::is_regular_file(path, ec)) return "not a regular file";
     void *handle = ::dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
     if (!handle) {
-        const char *err = ::dlerror();
-        return fmt::format("cannot load it: {}", err ? err : "dlopen failed");
+        // dlerror() starts with the path, which the warning line names already.
+        const char *e = ::dlerror();
+        std::string err = e ? e : "dlopen failed";
+        if (err.compare(0, path.size() + 2, path + ": ") == 0) err.erase(0, path.size() + 2);
+        return "cannot load it: " + err;
     }
     auto entry = reinterpret_cast<const EngineModuleV1 *(*)()>(::dlsym(handle, QC_ENGINE_MODULE_ENTRY));
     if (!entry) {
