@@ -116,15 +116,18 @@ else
   (cd "$build/engines" && for m in quatcheck-engine-*.so; do echo "./usr/$libdir/quatcheck/engines/$m"; done) | sort >"$tmp/ewant"
   diff "$tmp/ewant" "$tmp/econtents" >"$tmp/ediff" || { cat "$tmp/ediff"; fail "the engines package does not hold exactly the build's modules"; }
   # The package (dpkg -S) of every library a module links directly (readelf NEEDED, resolved as ldd resolves it).
+  # (ldd: "SONAME => PATH (addr)", or "PATH (addr)" for the dynamic loader)
+  : >"$tmp/eneeds.all"
   for m in "${modules[@]}"; do
     for so in $(readelf -d "$m" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p'); do
-      path="$(ldd "$m" | awk -v so="$so" '$1 == so { print $3 }')"
+      path="$(ldd "$m" | awk -v so="$so" '$1 == so && $2 == "=>" { print $3 } $1 ~ ("/" so "$") { print $1 }' | head -1)"
       [ -n "$path" ] || fail "$(basename "$m"): $so does not resolve"
       pkg="$(dpkg -S "$path" 2>/dev/null || dpkg -S "$(readlink -f "$path")" 2>/dev/null || dpkg -S "/usr$path" 2>/dev/null)" ||
         fail "$(basename "$m"): no package owns $path"
-      echo "${pkg%%:*}"
+      echo "${pkg%%:*}" >>"$tmp/eneeds.all"
     done
-  done | sort -u >"$tmp/eneeds"
+  done
+  sort -u "$tmp/eneeds.all" >"$tmp/eneeds"
   # has_needs CONTROL: its Depends names every package in eneeds.
   has_needs() {
     local d p
