@@ -40,9 +40,10 @@ set(CPACK_DEBIAN_CORE_PACKAGE_DEPENDS "python3")
 set(CPACK_DEBIAN_CORE_PACKAGE_SUGGESTS
   "python3-matplotlib, cmake, pkg-config, gcc | c-compiler, libgtest-dev, libgmock-dev, librapidcheck-dev")
 set(CPACK_DEBIAN_ENGINES_PACKAGE_NAME quatcheck-engines)
-set(CPACK_DEBIAN_ENGINES_DESCRIPTION "The engine library adapters of quatcheck as modules the tool loads at start-up from /usr/lib/quatcheck/engines:
- each measures a quaternion routine of one library (glm, Eigen, Bullet, OGRE, Assimp, Irrlicht, OpenSceneGraph,
- Qt, cglm, tf2, OpenCV, VTK, MRPT: the ones found when it was built). Depends on those libraries.")
+set(CPACK_DEBIAN_ENGINES_DESCRIPTION "The engine library adapters of quatcheck as modules the tool loads at start-up from
+/usr/lib/quatcheck/engines: each measures a quaternion routine of one library (glm, Eigen, Bullet, OGRE, Assimp,
+Irrlicht, OpenSceneGraph, Qt, cglm, tf2, OpenCV, VTK, MRPT: the ones found when it was built). Depends on those
+libraries and on quatcheck of the same version.")
 set(CPACK_DEBIAN_ENGINES_PACKAGE_DEPENDS "quatcheck (= ${PROJECT_VERSION})")
 set(CPACK_STRIP_FILES ON)
 include(CPack)
