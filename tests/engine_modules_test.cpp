@@ -63,20 +63,21 @@ TEST(EngineModules, GoodModuleArrivesWhole) {
 }
 
 TEST(EngineModules, BadModulesAreSkippedWithTheirReason) {
-    const fs::path dir = module_dir("bad", {"good", "clash", "other_stamp", "needs_gone", "no_entry"});
+    const fs::path dir = module_dir("bad", {"good", "clash", "other_stamp", "needs_gone", "no_entry", "no_stamp"});
     std::ofstream(dir / "quatcheck-engine-junk.so") << "not a shared library\n";
     fs::create_directories(dir / "quatcheck-engine-folder.so");
     std::ofstream(dir / "libunrelated.so") << "ignored: not named quatcheck-engine-*.so\n";
     std::vector<qc::BuiltinImpl> impls;
     std::set<std::string> families = {"seed-c"};
     auto st = by_file(qc::load_engine_modules(dir.string(), impls, families));
-    ASSERT_EQ(st.size(), 7u);
+    ASSERT_EQ(st.size(), 8u);
     const std::map<std::string, std::string> why = {
         {"quatcheck-engine-clash.so", "family 'seed-c' already exists"},
         {"quatcheck-engine-other_stamp.so", "built for another quatcheck or compiler ('quatcheck 0.0.1; g++ 4.8"},
         {"quatcheck-engine-needs_gone.so", "libqc_test_gone.so: cannot open shared object file"},
         {"quatcheck-engine-no_entry.so", "no qc_engine_module_v1 entry point"},
-        {"quatcheck-engine-junk.so", "cannot load it: "},
+        {"quatcheck-engine-no_stamp.so", "no engine stamp (not a quatcheck engine module)"},
+        {"quatcheck-engine-junk.so", "no engine stamp"},
         {"quatcheck-engine-folder.so", "not a regular file"},
     };
     for (const auto &[file, want] : why) {

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
 
 // Compiled in by the top-level CMakeLists.txt: the build folder's module folder, and the installed one relative
 // to the prefix.
@@ -53,11 +54,34 @@ std::vector<std::string> module_files(const std::string &dir) {
     return files;
 }
 
+// Why the file's stamp (QC_ENGINE_DEFINE_STAMP) is not this tool's, read without opening it; empty when it is.
+std::string file_stamp_mismatch(const std::string &path) {
+    std::error_code ec;
+    const auto size = fs::file_size(path, ec);
+    if (ec || size > (64u << 20)) return ec ? "cannot read it: " + ec.message() : "larger than 64 MiB";
+    std::ifstream in(path, std::ios::binary);
+    std::string bytes(size, '\0');
+    if (!in.read(bytes.data(), std::streamsize(size))) return "cannot read it";
+    const size_t at = bytes.find(QC_ENGINE_STAMP_OPEN);
+    const size_t end = at == std::string::npos ? at : bytes.find('}', at);
+    if (end == std::string::npos) return "no engine stamp (not a quatcheck engine module)";
+    const std::string stamp =
+        bytes.substr(at + std::strlen(QC_ENGINE_STAMP_OPEN), end - at - std::strlen(QC_ENGINE_STAMP_OPEN));
+    if (stamp == QC_ENGINE_FILE_STAMP) return {};
+    return fmt::format(
+        "built for another quatcheck or compiler ('{:.200}'; this quatcheck is '{}'): rebuild it with "
+        "this tool, or install the quatcheck-engines package of the same version",
+        stamp, QC_ENGINE_FILE_STAMP);
+}
+
 // The module's entries, checked, or why it is refused (a non-empty string). The handle stays open: the entries'
 // tables and functions live in the module.
 std::string open_module(const std::string &path, const EngineModuleV1 **module) {
     std::error_code ec;
     if (!fs::is_regular_file(path, ec)) return "not a regular file";
+    // Before dlopen: a module of another build (another sanitizer: its run time ends the process while loading) never
+    // runs.
+    if (std::string why = file_stamp_mismatch(path); !why.empty()) return why;
     void *handle = ::dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
     if (!handle) {
         // dlerror() starts with the path, which the warning line names already.

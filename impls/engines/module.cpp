@@ -1,6 +1,7 @@
 // The glue compiled into every engine module (quatcheck-engine-NAME.so, impls/engines/CMakeLists.txt): the
 // module's own BuiltinRegistrar, which the adapter's QC_REGISTER_* lines call while the module is being loaded,
-// and the entry point the tool's loader asks for (harness/include/quatcheck/engine_module.h). The module is
+// the stamp the loader reads from the file before opening it, and the entry point it then asks for
+// (harness/include/quatcheck/engine_module.h). The module is
 // compiled with hidden visibility, so these registrars bind inside the module and it needs no symbol of the
 // executable; only the entry point is exported.
 #include "quatcheck/engine_module.h"
@@ -18,6 +19,8 @@ std::vector<qc::BuiltinImpl> &entries() {
     return v;
 }
 }  // namespace
+
+QC_ENGINE_DEFINE_STAMP();
 
 qc::BuiltinRegistrar::BuiltinRegistrar(BuiltinImpl impl) { entries().push_back(std::move(impl)); }
 

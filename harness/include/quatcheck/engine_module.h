@@ -5,9 +5,13 @@
 // the built-ins it returns, so every consumer (quatcheck, the worker, qc_tests, qc_bench) sees the same list.
 //
 // Each module compiles impls/engines/module.cpp, its own BuiltinRegistrar, and exports one C entry point,
-// qc_engine_module_v1, returning an EngineModuleV1. The loader (harness/plugins/engines.cpp) compares the stamp
-// first, as a C string, and reads the C++ entries only when it equals its own: the same tool version, the same
-// compiler and the same layout of the types that cross the boundary.
+// qc_engine_module_v1, returning an EngineModuleV1. Two checks keep a module of another build out:
+//   - before the module is opened (none of its code runs, not even a sanitizer run time's initialiser), the loader
+//     (harness/plugins/engines.cpp) finds in the file the text QC-ENGINE-STAMP{...} that QC_ENGINE_DEFINE_STAMP
+//     puts there, and compares it with its own QC_ENGINE_FILE_STAMP: the tool version, the compiler, the standard
+//     library's string ABI, the sanitizer;
+//   - once it is opened, the entry point's stamp, engine_module_stamp(), adds the sizes of the types the entries
+//     hold; the C++ entries are read only when it equals the tool's.
 #pragma once
 
 #include "quatcheck/registry.h"
@@ -17,6 +21,30 @@
 
 #define QC_ENGINE_MODULE_ENTRY "qc_engine_module_v1"
 #define QC_ENGINE_MODULE_PREFIX "quatcheck-engine-"
+#define QC_ENGINE_STAMP_OPEN "QC-ENGINE-STAMP{"
+
+#ifndef QC_VERSION
+#error "QC_VERSION must be defined (the tool's version: CMakeLists.txt)"
+#endif
+#define QC_ENGINE_STR_INNER(x) #x
+#define QC_ENGINE_STR(x) QC_ENGINE_STR_INNER(x)
+#if defined(__SANITIZE_ADDRESS__)
+#define QC_ENGINE_ASAN "; asan"
+#else
+#define QC_ENGINE_ASAN ""
+#endif
+#ifdef _GLIBCXX_DEBUG
+#define QC_ENGINE_GLIBCXX_DEBUG "; glibcxx-debug"
+#else
+#define QC_ENGINE_GLIBCXX_DEBUG ""
+#endif
+#define QC_ENGINE_FILE_STAMP                                                                          \
+    "quatcheck " QC_VERSION "; g++ " __VERSION__ "; cxx11-abi " QC_ENGINE_STR(_GLIBCXX_USE_CXX11_ABI) \
+        QC_ENGINE_ASAN QC_ENGINE_GLIBCXX_DEBUG
+// In a module: the stamp as text in the file, found by the loader without opening the module.
+#define QC_ENGINE_DEFINE_STAMP()                                                              \
+    extern "C" __attribute__((visibility("default"), used)) const char qc_engine_stamp_v1[] = \
+        QC_ENGINE_STAMP_OPEN QC_ENGINE_FILE_STAMP "}"
 
 namespace qc {
 
@@ -27,29 +55,12 @@ struct EngineModuleV1 {
     size_t count;
 };
 
-// What must match between the tool and a module for the entries to be read: the tool version, the compiler,
-// the standard library's string ABI, the sanitizers, and the sizes of the types the entries hold.
+// What must match between the tool and a module for the entries to be read: QC_ENGINE_FILE_STAMP and the sizes of
+// the types the entries hold.
 inline std::string engine_module_stamp() {
-    std::string s = "quatcheck ";
-#ifdef QC_VERSION
-    s += QC_VERSION;
-#else
-    s += "unknown";
-#endif
-    s += "; g++ " __VERSION__;
-#ifdef _GLIBCXX_USE_CXX11_ABI
-    s += "; cxx11-abi " + std::to_string(_GLIBCXX_USE_CXX11_ABI);
-#endif
-#ifdef _GLIBCXX_DEBUG
-    s += "; glibcxx-debug";
-#endif
-#if defined(__SANITIZE_ADDRESS__)
-    s += "; asan";
-#endif
-    s += "; sizes " + std::to_string(sizeof(BuiltinImpl)) + "/" + std::to_string(sizeof(KnownDeviation)) + "/" +
-         std::to_string(sizeof(KeyCurve)) + "/" + std::to_string(sizeof(qc_impl_v1)) + "/" +
-         std::to_string(sizeof(std::string));
-    return s;
+    return std::string(QC_ENGINE_FILE_STAMP) + "; sizes " + std::to_string(sizeof(BuiltinImpl)) + "/" +
+           std::to_string(sizeof(KnownDeviation)) + "/" + std::to_string(sizeof(KeyCurve)) + "/" +
+           std::to_string(sizeof(qc_impl_v1)) + "/" + std::to_string(sizeof(std::string));
 }
 
 }  // namespace qc
