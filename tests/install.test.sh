@@ -2,7 +2,8 @@
 # The installed tool works on its own (docs/install.md): `cmake --install` into a temporary prefix, then, with
 # the source tree and the build folder hidden (an empty tmpfs mounted over them in a private mount namespace,
 # where unshare is allowed: root, as in CI), from a temporary working folder: --version, --help-all, a plugin
-# built with pkg-config's flags, run, compare and report; the man page renders; the prefix still
+# built with pkg-config's flags, run, compare and report; `list` gives what the build's `list` gives, its engine
+# families read from the installed engine modules (LIBDIR/quatcheck/engines); the man page renders; the prefix still
 # works after it is moved; no installed text file names the source or build folder.
 # Negative controls: the installed binary without share/quatcheck fails `report` with its one-line error
 # (so report really uses the installed script), and a .pc without the include path fails the plugin build.
@@ -29,6 +30,16 @@ if grep -rIl -e "$src" -e "$build" "$prefix" --exclude-dir=bin >"$tmp/refs"; the
   cat "$tmp/refs"; fail "installed files name the source or build folder"
 fi
 want_version="$("$build/quatcheck" --version)"
+# The engine modules (issue 37): installed under <libdir>/quatcheck/engines, where the installed tool finds them.
+"$build/quatcheck" list >"$tmp/list.want" 2>/dev/null
+libdir="$(sed -n 's/^CMAKE_INSTALL_LIBDIR:PATH=//p' "$build/CMakeCache.txt")"
+n_modules=0
+for m in "$build"/engines/quatcheck-engine-*.so; do
+  [ -f "$m" ] || continue
+  n_modules=$((n_modules + 1))
+  [ -f "$prefix/$libdir/quatcheck/engines/$(basename "$m")" ] || fail "not installed: $libdir/quatcheck/engines/$(basename "$m")"
+done
+echo "$n_modules $libdir" >"$tmp/n_modules"
 cp "$src/impls/examples/example_plugin.c" "$tmp/"
 
 # What runs with the checkout hidden.
@@ -42,6 +53,16 @@ qc="$prefix/bin/quatcheck"
 got="$("$qc" --version)"
 [ "$got" = "$want_version" ] || fail "--version: '$got', expected '$want_version'"
 [[ $got =~ ^quatcheck\ [0-9]+\.[0-9]+\.[0-9]+$ ]] || fail "--version: '$got' is not 'quatcheck X.Y.Z'"
+# The installed tool lists what the build's lists, engine families included (read from the installed modules).
+"$qc" list >"$tmp/list.got" 2>"$tmp/list.err" || { cat "$tmp/list.err"; fail "list"; }
+diff "$tmp/list.want" "$tmp/list.got" >"$tmp/list.diff" || { head "$tmp/list.diff"; fail "the installed tool lists other implementations than the build"; }
+[ ! -s "$tmp/list.err" ] || { cat "$tmp/list.err"; fail "the installed tool warns on list"; }
+read -r n_modules libdir <"$tmp/n_modules"
+if [ "$n_modules" -gt 0 ]; then
+  "$qc" list --modules | grep -q "^engine modules: $n_modules loaded, 0 skipped, from $prefix/$libdir/quatcheck/engines$" ||
+    { "$qc" list --modules; fail "list --modules does not name the installed modules"; }
+  echo "installed: $(grep -c ' engine ' "$tmp/list.got") engine implementations from $n_modules installed modules, as the build lists them"
+fi
 help="$("$qc" --help-all)" || fail "--help-all exited non-zero"
 grep -q "^compare" <<<"$help" || fail "--help-all does not list compare"
 man="$(MANPAGER=cat MANWIDTH=100 man -l "$prefix/share/man/man1/quatcheck.1" 2>/dev/null)" || fail "man -l failed on the man page"
@@ -90,6 +111,7 @@ grep -q "^OK: 0 regression" "$tmp/compare.out" || fail "compare r r did not say 
 # Moved: the prefix is relocatable (the binary finds its script from its own path).
 mv "$prefix" "$tmp/moved"
 "$tmp/moved/bin/quatcheck" report r 2>"$tmp/report2.err" || { cat "$tmp/report2.err"; fail "report from the moved prefix"; }
+"$tmp/moved/bin/quatcheck" list 2>/dev/null | diff -q "$tmp/list.want" - >/dev/null || fail "the moved prefix lists other implementations"
 PKG_CONFIG_PATH="$tmp/moved/share/pkgconfig" pkg-config --cflags quatcheck | grep -q -- "-I$tmp/moved/share/pkgconfig/../../include\|-I$tmp/moved/include" \
   || fail "the moved .pc does not point into the moved prefix"
 # Negative control: without share/quatcheck, report cannot find its script and says so (exit 2, one line).

@@ -1,6 +1,7 @@
 #include "plugins/impls.h"
 
 #include "isolate/process_plugin.h"
+#include "plugins/engines.h"
 
 #include <fmt/format.h>
 
@@ -43,13 +44,37 @@ void add_family(std::vector<Impl> &out, const qc_impl_v1 *t, const std::string &
 
 BuiltinRegistrar::BuiltinRegistrar(BuiltinImpl impl) { registry().push_back(std::move(impl)); }
 
-const std::vector<BuiltinImpl> &builtin_impls() {
-    auto &r = registry();
-    std::stable_sort(r.begin(), r.end(), [](const BuiltinImpl &a, const BuiltinImpl &b) {
-        return std::string(a.table->family) < std::string(b.table->family);
-    });
-    return r;
+namespace {
+struct Builtins {
+    std::vector<BuiltinImpl> impls;
+    std::vector<EngineModuleStatus> modules;
+};
+
+// The registered built-ins and the engine modules' (plugins/engines.h), loaded once: the first call is in main
+// (or a test), after every registrar of the binary has run.
+const Builtins &builtins() {
+    static const Builtins b = [] {
+        Builtins r;
+        r.impls = registry();
+        std::set<std::string> families;
+        for (const auto &i : r.impls) families.insert(i.table->family);
+        r.modules = load_engine_modules(engine_module_dir(), r.impls, families);
+        for (const auto &m : r.modules)
+            if (!m.loaded)
+                std::fprintf(stderr, "quatcheck: engine module %s skipped: %s (its engine families are not listed)\n",
+                             m.path.c_str(), m.why.c_str());
+        std::stable_sort(r.impls.begin(), r.impls.end(), [](const BuiltinImpl &a, const BuiltinImpl &b) {
+            return std::string(a.table->family) < std::string(b.table->family);
+        });
+        return r;
+    }();
+    return b;
 }
+}  // namespace
+
+const std::vector<BuiltinImpl> &builtin_impls() { return builtins().impls; }
+
+const std::vector<EngineModuleStatus> &engine_modules() { return builtins().modules; }
 
 bool Impl::supports(Op op) const {
     bool f32 = precision == Precision::f32;

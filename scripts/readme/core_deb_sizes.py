@@ -3,8 +3,9 @@
 
     scripts/readme/core_deb_sizes.py [REPORT_DIR]
 
-The package is $QC_DEB, else the newest build-core/quatcheck_*.deb (`cpack -G DEB` in the folder that
-`scripts/setup --core` makes: no engine adapters). Prints its Depends, Recommends and Installed-Size as
+The package is $QC_DEB, else the newest quatcheck_*.deb of build-core/ (`cpack -G DEB` in the folder that
+`scripts/setup --core` makes: no engine adapters) or build/ (a default build: its core package is the same, the
+engine modules being the other package, quatcheck-engines). Prints its Depends, Recommends and Installed-Size as
 `dpkg-deb -f` reads them, then the sizes of `scripts/readme/package_sizes.py --deb`. REPORT_DIR is ignored.
 """
 import glob
@@ -18,9 +19,10 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 def main():
     deb = os.environ.get("QC_DEB")
     if not deb:
-        found = sorted(glob.glob(os.path.join(ROOT, "build-core", "quatcheck_*.deb")), key=os.path.getmtime)
+        found = sorted(glob.glob(os.path.join(ROOT, "build-core", "quatcheck_*.deb")) +
+                       glob.glob(os.path.join(ROOT, "build", "quatcheck_*.deb")), key=os.path.getmtime)
         if not found:
-            sys.exit("core_deb_sizes: no build-core/quatcheck_*.deb (run cpack -G DEB in build-core, or set QC_DEB)")
+            sys.exit("core_deb_sizes: no build-core/ or build/ quatcheck_*.deb (run cpack -G DEB there, or set QC_DEB)")
         deb = found[-1]
     fields = {}
     for f in ("Package", "Version", "Depends", "Recommends", "Suggests", "Installed-Size"):

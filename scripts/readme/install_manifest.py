@@ -39,7 +39,8 @@ def main():
         more = f" and {len(files) - 6} more" if len(files) > 6 else ""
         print(f"| `{rel}/` | {shown}{more} |")
     print()
-    print("_Listed by `scripts/readme/install_manifest.py` from `cmake --install` of a `build-core/` folder._")
+    print(f"_Listed by `scripts/readme/install_manifest.py` from `cmake --install` of a `{os.path.basename(build.rstrip('/'))}/` "
+          "folder._")
 
 
 if __name__ == "__main__":

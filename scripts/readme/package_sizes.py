@@ -2,10 +2,12 @@
 """docs block: what `scripts/setup` and `scripts/setup --core` download and install, measured with apt.
 
     scripts/readme/package_sizes.py [REPORT_DIR] [--base FILE]
-    scripts/readme/package_sizes.py --deb FILE.deb
+    scripts/readme/package_sizes.py --deb FILE.deb [--deb FILE.deb]... [--no-matplotlib]
 
 --deb: what `apt install ./FILE.deb` downloads and installs on a minimal Debian 12 (apt's defaults: Recommends
 included), and the same with python3-matplotlib for `quatcheck report` (docs/install.md's block core_deb_sizes).
+Several --deb: the packages installed together, as `apt install ./A.deb ./B.deb` (the engines package needs the core
+package beside it: docs/install.md's block engines_deb_sizes). --no-matplotlib: the first row only.
 
 For each profile (scripts/packages core | full), apt-get resolves the packages with --no-install-recommends
 (as scripts/setup installs them) against a dpkg status that holds only a base set of packages, and prints
@@ -112,18 +114,20 @@ def base_status(tmp, installed, path=None):
     return status, os.path.join(tmp, "archives"), f"{label}: {len(kept)} packages"
 
 
-def deb_rows(deb):
-    """`apt install ./DEB` on a minimal Debian 12 as apt does it by default (Recommends included), then with
+def deb_rows(debs, matplotlib=True):
+    """`apt install ./DEB...` on a minimal Debian 12 as apt does it by default (Recommends included), then with
     python3-matplotlib (what `quatcheck report` draws with): the rows of the table."""
-    deb = os.path.abspath(deb)
-    if not os.path.isfile(deb):
-        sys.exit(f"package_sizes: no such package file: {deb}")
+    debs = [os.path.abspath(d) for d in debs]
+    for deb in debs:
+        if not os.path.isfile(deb):
+            sys.exit(f"package_sizes: no such package file: {deb}")
+    names = [f"./{os.path.basename(d)}" for d in debs]
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         status, cache, label = base_status(tmp, stanzas())
-        for extra in ([], ["python3-matplotlib"]):
-            new, need, after = apt_sizes(os.path.basename(deb), [deb] + extra, status, cache, True)
-            what = " ".join([f"./{os.path.basename(deb)}"] + extra)
+        for extra in ([], ["python3-matplotlib"]) if matplotlib else ([],):
+            new, need, after = apt_sizes(" ".join(names), debs + extra, status, cache, True)
+            what = " ".join(names + extra)
             rows.append(f"| `apt install {what}` | {label} | {new} | {need} | {after} |")
     return rows
 
@@ -137,12 +141,15 @@ def main():
             sys.exit("package_sizes: --base needs a FILE")
         base = args[i + 1]
     if "--deb" in args:
-        i = args.index("--deb")
-        if i + 1 >= len(args):
-            sys.exit("package_sizes: --deb needs a FILE")
+        debs = []
+        for i, a in enumerate(args):
+            if a == "--deb":
+                if i + 1 >= len(args) or args[i + 1].startswith("--"):
+                    sys.exit("package_sizes: --deb needs a FILE")
+                debs.append(args[i + 1])
         print("| command | base | packages installed (with the package) | download | installed size |")
         print("|---|---|---|---|---|")
-        print("\n".join(deb_rows(args[i + 1])))
+        print("\n".join(deb_rows(debs, "--no-matplotlib" not in args)))
         print()
         print("_Measured by `scripts/readme/package_sizes.py --deb` with apt-get against this machine's package lists "
               "(apt's own figures, MB = 10^6 bytes; nothing is downloaded or installed)._")
