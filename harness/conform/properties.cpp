@@ -1,6 +1,7 @@
 #include "conform/properties.h"
 
 #include "isolate/eval.h"
+#include "plugins/contain.h"
 #include "regions/regions.h"
 #include "tables/table.h"
 
@@ -232,7 +233,7 @@ struct Probe {
         calls++;
         return cx.call(impl, op, q0, q1, t, out);
     }
-    // The screen in batches (eval_batch: one round trip per batch for an isolated plugin). A case on which
+    // The screen in one batch (eval_until_failure: one round trip for an isolated plugin). A case on which
     // the implementation crashed, hung or wrote out of bounds counts as a non-finite output.
     template <class T>
     void screen(const std::vector<double> &grid, std::vector<double> &outs, std::vector<char> &finite) {
@@ -252,7 +253,7 @@ struct Probe {
             EvalOutcome o;
             const bool latched = stop_calling(impl, to_string(op));
             if (latched) o.status = EvalStatus::crashed;  // (done = 0)
-            else o = eval_batch(impl, op, cases.data() + pos, n - pos, res.data() + pos);
+            else o = eval_until_failure(impl, op, cases.data() + pos, n - pos, res.data() + pos, n - pos);
             if (o.status == EvalStatus::interrupted) cx.stop.throw_if_requested();
             size_t stop = o.ok() ? n : pos + o.done;
             const bool ends = !o.ok() && stop_calling(impl, to_string(op), o);
