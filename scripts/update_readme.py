@@ -6,7 +6,9 @@ A block is the text between `<!-- generated:NAME -->` and `<!-- /generated:NAME 
 Most blocks live in docs/results.md; any page may hold one. Each file is rewritten atomically, and only
 when its text changed.
 
-Usage: scripts/update_readme.py [REPORT_DIR]   (default reports/latest)
+Usage: scripts/update_readme.py [REPORT_DIR] [--only NAME...]   (default reports/latest)
+--only NAME (repeatable): regenerate only the blocks NAME, and leave every other block as it is (a measurement
+that writes one figure into a report folder that lacks the others).
 """
 import glob
 import os
@@ -15,7 +17,15 @@ import subprocess
 import sys
 
 root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-report = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else os.path.join(root, "reports", "latest"))
+args = sys.argv[1:]
+only = set()
+while "--only" in args:
+    i = args.index("--only")
+    if i + 1 >= len(args):
+        sys.exit("update_readme: --only needs a block name")
+    only.add(args[i + 1])
+    del args[i:i + 2]
+report = os.path.abspath(args[0] if args else os.path.join(root, "reports", "latest"))
 
 pattern = re.compile(r"(<!-- generated:([a-z0-9_-]+) -->\n)(.*?)(<!-- /generated:\2 -->)", re.S)
 cache = {}  # a block that appears in several files is generated once
@@ -36,6 +46,8 @@ def generate(name):
 
 
 def render(match):
+    if only and match.group(2) not in only:
+        return match.group(0)
     return match.group(1) + generate(match.group(2)) + match.group(4)
 
 

@@ -14,9 +14,9 @@
 #     its line;
 # and each is run in a fresh `sh -c` from a new empty working directory, with the build's quatcheck first on
 # PATH. It must exit 0 or 1 (a verdict), never 2 (a usage or input error: an unknown implementation, a file
-# that is not there) nor anything else. A command still running after QC_COMMAND_TIMEOUT seconds (default 45:
-# the study commands of the grey line, bench and threshold, take minutes) got past its arguments, its plugins
-# and its selection, where a usage error stops at once: it is stopped and counted as started, and listed.
+# that is not there) nor anything else. A command still running after QC_COMMAND_TIMEOUT seconds (default 15, 45 at
+# full size: the study commands of the grey line, bench and threshold, take minutes) got past its arguments, its
+# plugins and its selection, where a usage error stops at once: it is stopped and counted as started, and listed.
 # Each failing command is printed with its source, its exit status and the first lines of its stderr.
 # Negative control: the card's replay command as it was printed before issue 38 (without --plugin) exits 2
 # and the same runner flags it.
@@ -27,7 +27,7 @@ so="$build/impls/examples/example_plugin.so"
 adapter="$build/process/c_adapter"
 [ -f "$so" ] || { echo "FAIL: $so not built (target qc_example_plugin)"; exit 1; }
 [ -x "$adapter" ] || { echo "FAIL: $adapter not built (target qc_c_adapter)"; exit 1; }
-timeout_s="${QC_COMMAND_TIMEOUT:-45}"
+timeout_s="${QC_COMMAND_TIMEOUT:-$(sized 15 45)}"
 plugins=(--plugin "$so" --plugin-cmd "$adapter ok squad")
 sel=(--impl example-slerp --impl proc-seed-c)
 mkdir -p "$tmp/work" && cd "$tmp/work"

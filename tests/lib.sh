@@ -17,6 +17,10 @@
 #                signals a process waits this way for the phase it means to test, not for a fixed time
 #   catches_term PID
 #                PID has a handler for SIGTERM (the SigCgt mask of /proc/PID/status)
+#   full         1 when the test runs at its full size (QC_TEST_FULL=1: the `full` CTest label, `scripts/test
+#                --full`), else 0; heavy tests (label `heavy`) run small by default
+#   sized SMALL FULL
+#                prints SMALL, or FULL when full is 1: `--cases "$(sized 500 3000)"`
 #   fixture_report
 #                r=$tmp/r, a report folder for fixture CSVs holding the build's schema.json, and QC_QUATCHECK
 #                exported (the report scripts ask it for what the schema does not say)
@@ -36,6 +40,10 @@ qc_cleanup() {
   rm -rf "$tmp"
 }
 trap qc_cleanup EXIT
+
+full=0
+[[ ${QC_TEST_FULL:-0} == 1 ]] && full=1
+sized() { if ((full)); then echo "$2"; else echo "$1"; fi; }
 
 failures=0
 qc_keep_going=0

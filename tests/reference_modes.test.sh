@@ -5,7 +5,7 @@
 # A run with a deliberately damaged fast path (QC_DAMAGE_FAST_PATH) must report violations: the negative
 # control of the validation.
 source "$(dirname "$0")/lib.sh" "$@"
-cases="${QC_MODES_CASES:-3000}"
+cases="${QC_MODES_CASES:-$(sized 1000 3000)}"
 
 for mode in fast mpfr; do
   "$qc" run --cases "$cases" --seed 11 --reference "$mode" --out "$tmp/$mode" 2>/dev/null
