@@ -206,4 +206,13 @@ Io read_exact(int fd, char *p, size_t n, Deadline deadline, const StopToken &sto
     return result;
 }
 
+std::string open_pipe_pair(int a[2], int b[2]) {
+    if (::pipe2(a, O_CLOEXEC) != 0) return fmt::format("pipe: {}", std::strerror(errno));
+    if (::pipe2(b, O_CLOEXEC) != 0) {
+        ::close(a[0]), ::close(a[1]);
+        return fmt::format("pipe: {}", std::strerror(errno));
+    }
+    return "";
+}
+
 }  // namespace qc
