@@ -9,10 +9,10 @@
 # temporary folder: the copied example (its baseline included) is unchanged after both runs.
 # Usage: bash tests/downstream.test.sh BUILD_DIR SOURCE_DIR
 source "$(dirname "$0")/lib.sh" "$@"
+source "$src/tests/install_lib.sh"
 command -v cc >/dev/null || skip "no C compiler (cc) for the example"
 
-prefix="$tmp/prefix"
-cmake --install "$build" --prefix "$prefix" >"$tmp/install.log" || { cat "$tmp/install.log"; fail "cmake --install failed"; }
+install_prefix
 cp -r "$src/examples/downstream" "$tmp/downstream"
 cp -r "$tmp/downstream" "$tmp/pristine"
 cd "$tmp"

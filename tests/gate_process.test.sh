@@ -8,12 +8,8 @@
 # negative control: a required argument left out (BASELINE) fails the configure with a one-line reason.
 # Usage: bash tests/gate_process.test.sh BUILD_DIR SOURCE_DIR
 source "$(dirname "$0")/lib.sh" "$@"
-[ -x "$build/process/c_adapter" ] || fail "$build/process/c_adapter is not built"
-
-prefix="$tmp/prefix"
-cmake --install "$build" --prefix "$prefix" >"$tmp/install.log" || { cat "$tmp/install.log"; fail "cmake --install failed"; }
-mkdir -p "$tmp/proj/tools"
-cp "$build/process/c_adapter" "$tmp/proj/tools/adapter"
+source "$src/tests/install_lib.sh"
+c_adapter_project
 cat >"$tmp/proj/CMakeLists.txt" <<'CMAKE'
 cmake_minimum_required(VERSION 3.22)
 project(procgate LANGUAGES NONE)

@@ -8,11 +8,8 @@
 # a no-op that passes.
 # Usage: bash tests/gate_squad.test.sh BUILD_DIR SOURCE_DIR
 source "$(dirname "$0")/lib.sh" "$@"
-[ -x "$build/process/c_adapter" ] || fail "$build/process/c_adapter is not built"
-prefix="$tmp/prefix"
-cmake --install "$build" --prefix "$prefix" >"$tmp/install.log" || { cat "$tmp/install.log"; fail "cmake --install failed"; }
-mkdir -p "$tmp/proj/tools"
-cp "$build/process/c_adapter" "$tmp/proj/tools/adapter"
+source "$src/tests/install_lib.sh"
+c_adapter_project
 cat >"$tmp/proj/CMakeLists.txt" <<'CMAKE'
 cmake_minimum_required(VERSION 3.22)
 project(squadgate LANGUAGES NONE)

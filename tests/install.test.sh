@@ -9,9 +9,9 @@
 # (so report really uses the installed script), and a .pc without the include path fails the plugin build.
 # Usage: bash tests/install.test.sh BUILD_DIR SOURCE_DIR
 source "$(dirname "$0")/lib.sh" "$@"
+source "$src/tests/install_lib.sh"
 
-prefix="$tmp/prefix"
-cmake --install "$build" --prefix "$prefix" >"$tmp/install.log" || { cat "$tmp/install.log"; fail "cmake --install failed"; }
+install_prefix
 for f in bin/quatcheck include/quatcheck/plugin.h share/quatcheck/scripts/plot_report.py \
          share/quatcheck/scripts/qc_tables.py share/quatcheck/scripts/bench_peers.py \
          share/quatcheck/scripts/readme/frontier.py \
@@ -130,14 +130,5 @@ fi
 echo "inner checks passed"
 INNER
 
-hide=(mount -t tmpfs -o size=1m qc-hidden "$src")
-case "$build/" in "$src"/*) ;; *) hide+=(\&\& mount -t tmpfs -o size=1m qc-hidden "$build") ;; esac
-if unshare --mount true 2>/dev/null; then
-  unshare --mount bash -c "${hide[*]} && bash '$tmp/inner.sh' '$tmp' '$prefix' '$want_version' '$src'" \
-    || fail "the installed tool failed with the checkout hidden (above)"
-  echo "checked with the source tree and build folder hidden"
-else
-  echo "note: unshare --mount is not permitted here: the checks run with the checkout in place (cwd outside it)"
-  bash "$tmp/inner.sh" "$tmp" "$prefix" "$want_version" "$src" || fail "the installed tool failed (above)"
-fi
+run_hidden "the installed tool" "$tmp" "$prefix" "$want_version" "$src"
 echo "PASS: install"

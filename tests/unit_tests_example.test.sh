@@ -11,10 +11,10 @@
 # of that check: a quoted block with one figure changed is not found in the output.
 # Usage: bash tests/unit_tests_example.test.sh BUILD_DIR SOURCE_DIR
 source "$(dirname "$0")/lib.sh" "$@"
+source "$src/tests/install_lib.sh"
 command -v c++ >/dev/null || skip "no C++ compiler for the example"
 
-prefix="$tmp/prefix"
-cmake --install "$build" --prefix "$prefix" >"$tmp/install.log" || { cat "$tmp/install.log"; fail "cmake --install failed"; }
+install_prefix
 for f in include/quatcheck/reference.h include/quatcheck/gtest.h include/quatcheck/rapidcheck.h \
          include/quatcheck/properties.h include/quatcheck/case.h share/doc/quatcheck/examples/unit-tests/CMakeLists.txt \
          share/doc/quatcheck/examples/downstream/CMakeLists.txt share/doc/quatcheck/examples/plugin/example_plugin.c; do
@@ -82,14 +82,5 @@ print(f"docs/testing-api.md: {len(blocks)} quoted messages printed verbatim")
 PY
 INNER
 
-hide=(mount -t tmpfs -o size=1m qc-hidden "$src")
-case "$build/" in "$src"/*) ;; *) hide+=(\&\& mount -t tmpfs -o size=1m qc-hidden "$build") ;; esac
-if unshare --mount true 2>/dev/null; then
-  unshare --mount bash -c "${hide[*]} && bash '$tmp/inner.sh' '$tmp' '$prefix' '$src'" \
-    || fail "the installed example failed with the checkout hidden (above)"
-  echo "checked with the source tree and build folder hidden"
-else
-  echo "note: unshare --mount is not permitted here: the checks run with the checkout in place (cwd outside it)"
-  bash "$tmp/inner.sh" "$tmp" "$prefix" "$src" || fail "the installed example failed (above)"
-fi
+run_hidden "the installed example" "$tmp" "$prefix" "$src"
 echo "PASS: unit_tests_example"

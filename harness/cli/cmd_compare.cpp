@@ -41,33 +41,31 @@ int compare_command(const CompareArgs &a) {
     return c.failed ? 1 : 0;
 }
 
-void setup(CLI::App *sub, int &status) {
-    auto a = std::make_shared<CompareArgs>();
-    sub->add_option("BASELINE", a->baseline, "Baseline report folder (e.g. reports/baseline)")->required();
-    sub->add_option("CURRENT", a->current, "Current report folder (e.g. reports/latest)")->required();
-    sub->add_option("--ratio", a->options.ratio,
+void options(CLI::App *sub, CompareArgs &a) {
+    sub->add_option("BASELINE", a.baseline, "Baseline report folder (e.g. reports/baseline)")->required();
+    sub->add_option("CURRENT", a.current, "Current report folder (e.g. reports/latest)")->required();
+    sub->add_option("--ratio", a.options.ratio,
                     "An accuracy figure regresses when it exceeds RATIO x the baseline's and the rounding floor")
         ->check(at_least(1))
         ->capture_default_str();
-    sub->add_option("--floor-ulp1", a->options.floor_ulp1,
+    sub->add_option("--floor-ulp1", a.options.floor_ulp1,
                     "Rounding floor in ulp1 (the angle floor is 4 x this x eps: 8 eps by default)")
         ->check(at_least(0))
         ->capture_default_str();
-    sub->add_option("--timing-ratio", a->options.timing_ratio, "Timing rows are slower beyond this ratio")
+    sub->add_option("--timing-ratio", a.options.timing_ratio, "Timing rows are slower beyond this ratio")
         ->check(at_least(1))
         ->capture_default_str();
-    sub->add_flag("--fail-on-timing", a->options.fail_on_timing, "Exit 1 on a slower or missing timing row too");
-    sub->add_flag("--allow-missing", a->options.allow_missing,
+    sub->add_flag("--fail-on-timing", a.options.fail_on_timing, "Exit 1 on a slower or missing timing row too");
+    sub->add_flag("--allow-missing", a.options.allow_missing,
                   "Rows and tables of the baseline missing from the current run are listed but do not fail (by default "
                   "they do: an implementation or table that disappeared is not tested)");
-    sub->add_option("--out", a->out, "Folder for junit.xml and compare.md (default: CURRENT)");
-    sub->callback([a, &status] { status = compare_command(*a); });
+    sub->add_option("--out", a.out, "Folder for junit.xml and compare.md (default: CURRENT)");
 }
 
 }  // namespace
 
 QC_COMMAND("compare",
            "Compare two report folders: regressions and improvements, junit.xml, compare.md; exit 1 on a regression",
-           setup);
+           args_setup(options, compare_command));
 
 }  // namespace qc::cli

@@ -77,27 +77,25 @@ int conform_command(const ConformArgs &a) {
     return counts[size_t(Verdict::fail)] ? 1 : 0;
 }
 
-void setup(CLI::App *sub, int &status) {
-    auto a = std::make_shared<ConformArgs>();
-    sub->add_option("--impl", a->impls, "Implementation name, family or glob (repeatable; default: all but broken-*)");
-    add_op_option(sub, a->ops, "slerp or nlerp (repeatable; default: both)");
-    sub->add_option("--property", a->properties, "Property name (repeatable; default: all)");
-    add_count_option(sub, "--cases", a->cases, "Generated cases per implementation, op and property");
+void options(CLI::App *sub, ConformArgs &a) {
+    sub->add_option("--impl", a.impls, "Implementation name, family or glob (repeatable; default: all but broken-*)");
+    add_op_option(sub, a.ops, "slerp or nlerp (repeatable; default: both)");
+    sub->add_option("--property", a.properties, "Property name (repeatable; default: all)");
+    add_count_option(sub, "--cases", a.cases, "Generated cases per implementation, op and property");
     sub->add_option(
-           "--case", a->one_case,
+           "--case", a.one_case,
            "Replay one case (hexfloats, as in the counterexample column) of one --property on one --impl and --op; "
            "prints the verdict, exit 1 on fail, writes nothing")
         ->check(number_list());
-    add_shared_options(sub, *a,
+    add_shared_options(sub, a,
                        {"Random seed; the same seed gives a byte-identical conformance.csv", kJobsHelp, kOutHelp,
                         kTimeoutHelp, true, true});
-    sub->callback([a, &status] { status = conform_command(*a); });
 }
 
 }  // namespace
 
 QC_COMMAND("conform",
            "Check the conformance properties (finite, endpoints, unit, shortest-arc, ...) and write conformance.csv",
-           setup);
+           args_setup(options, conform_command));
 
 }  // namespace qc::cli

@@ -48,21 +48,19 @@ int curves_command(const CurvesArgs &a) {
     return 0;
 }
 
-void setup(CLI::App *sub, int &status) {
-    auto a = std::make_shared<CurvesArgs>();
-    sub->add_option("--impl", a->impls, "Implementation name, family or glob (repeatable; default: all but broken-*)");
-    add_op_option(sub, a->ops, "slerp, nlerp or squad (repeatable; default: all three)");
-    sub->add_option("--points", a->points, "Points of the t grid on [0, 1]")
+void options(CLI::App *sub, CurvesArgs &a) {
+    sub->add_option("--impl", a.impls, "Implementation name, family or glob (repeatable; default: all but broken-*)");
+    add_op_option(sub, a.ops, "slerp, nlerp or squad (repeatable; default: all three)");
+    sub->add_option("--points", a.points, "Points of the t grid on [0, 1]")
         ->check(whole_in(3, INT_MAX, "at least 3 grid points"))
         ->capture_default_str();
-    add_shared_options(sub, *a, {.out = kOutHelp, .timeout = kTimeoutHelp});
-    sub->callback([a, &status] { status = curves_command(*a); });
+    add_shared_options(sub, a, {.out = kOutHelp, .timeout = kTimeoutHelp});
 }
 
 }  // namespace
 
 QC_COMMAND("curves",
            "Angular-velocity error curves of slerp, nlerp and squad on fixed arcs and tracks (velocity_curve.csv)",
-           setup);
+           args_setup(options, curves_command));
 
 }  // namespace qc::cli

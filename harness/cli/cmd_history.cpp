@@ -308,41 +308,39 @@ int history_command(const HistoryArgs &a) {
     return 0;
 }
 
-void setup(CLI::App *sub, int &status) {
-    auto a = std::make_shared<HistoryArgs>();
-    sub->add_option("--npm", a->npm,
+void options(CLI::App *sub, HistoryArgs &a) {
+    sub->add_option("--npm", a.npm,
                     "PACKAGE@A..B (every stable release from A to B) or PACKAGE@V1,V2,... (repeatable; installed into "
                     "$XDG_CACHE_HOME/quatcheck, used offline once there)");
-    sub->add_option("--version", a->versions,
+    sub->add_option("--version", a.versions,
                     "LABEL='--plugin PATH.so' or LABEL='--plugin-cmd CMD': any build, by label (repeatable, in order; "
                     "needs --impl)");
-    sub->add_option("--impl", a->impls, "Implementation name, family or glob (default: the adapter's families)");
-    add_op_option(sub, a->ops, "slerp or nlerp (repeatable; default: both)");
-    add_region_option(sub, a->regions);
-    add_count_option(sub, "--cases", a->cases, "Cases per region and precision, for each version");
-    sub->add_option("--seed", a->seed, kSeedHelp)->capture_default_str();
+    sub->add_option("--impl", a.impls, "Implementation name, family or glob (default: the adapter's families)");
+    add_op_option(sub, a.ops, "slerp or nlerp (repeatable; default: both)");
+    add_region_option(sub, a.regions);
+    add_count_option(sub, "--cases", a.cases, "Cases per region and precision, for each version");
+    sub->add_option("--seed", a.seed, kSeedHelp)->capture_default_str();
     sub->add_option(
-           "--jobs", a->jobs,
+           "--jobs", a.jobs,
            "Versions measured at once (each run on one thread when more than 1, and with --shard: a shard uses J CPUs)")
         ->check(CLI::Range(1LL, kMaxJobs))
         ->capture_default_str();
-    sub->add_option("--out", a->out, kOutHelp)->capture_default_str();
-    sub->add_option("--hello-timeout", a->hello_timeout_s,
+    sub->add_option("--out", a.out, kOutHelp)->capture_default_str();
+    sub->add_option("--hello-timeout", a.hello_timeout_s,
                     "Seconds each version's adapter may take to start and send its hello (handed to run, conform and "
                     "squad); raise it for a runtime that loads slowly on a busy machine")
         ->check(number_where([](double s) { return s > 0 && s <= 3600; }, "seconds in (0, 3600]"))
         ->capture_default_str();
-    sub->add_flag("--bisect", a->bisect,
+    sub->add_flag("--bisect", a.bisect,
                   "Find the transitions by bisection: O(log n) versions per transition instead of every version");
-    sub->add_option("--shard", a->shard,
+    sub->add_option("--shard", a.shard,
                     "Measure only versions K, K+N, K+2N, ... (in range order) into a shard folder for quatcheck merge "
                     "(scripts/slurm-submit history)")
         ->type_name("K/N")
         ->check(shard_spec());
-    sub->add_flag("--plan", a->plan,
+    sub->add_flag("--plan", a.plan,
                   "Print the versions the scan (or --shard K/N) would measure, one 'SERIES LABEL' a line; install, "
                   "measure and write nothing");
-    sub->callback([a, &status] { status = history_command(*a); });
 }
 
 }  // namespace
@@ -350,6 +348,6 @@ void setup(CLI::App *sub, int &status) {
 QC_COMMAND(
     "history",
     "Run one selection against many versions of a library (npm releases or builds): history.csv, transitions.csv",
-    setup);
+    args_setup(options, history_command));
 
 }  // namespace qc::cli

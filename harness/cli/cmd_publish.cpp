@@ -58,19 +58,17 @@ int publish_command(const PublishArgs &a) {
     return 0;
 }
 
-void setup(CLI::App *sub, int &status) {
-    auto a = std::make_shared<PublishArgs>();
-    sub->add_option("FROM", a->from, "Report folder to publish (e.g. a run and conform into a scratch folder)")
+void options(CLI::App *sub, PublishArgs &a) {
+    sub->add_option("FROM", a.from, "Report folder to publish (e.g. a run and conform into a scratch folder)")
         ->required();
-    sub->add_option("--out", a->out, "Folder whose report files are replaced, in one step (e.g. a committed baseline)")
+    sub->add_option("--out", a.out, "Folder whose report files are replaced, in one step (e.g. a committed baseline)")
         ->required();
-    sub->callback([a, &status] { status = publish_command(*a); });
 }
 
 }  // namespace
 
 QC_COMMAND("publish",
            "Replace a folder's report files by another report folder's, in one step (a gate's baseline refresh)",
-           setup);
+           args_setup(options, publish_command));
 
 }  // namespace qc::cli

@@ -84,29 +84,26 @@ int squad_command(const SquadArgs &a) {
     return failed ? 1 : 0;
 }
 
-void setup(CLI::App *sub, int &status) {
-    auto a = std::make_shared<SquadArgs>();
-    sub->add_flag("--allow-none", a->allow_none,
+void options(CLI::App *sub, SquadArgs &a) {
+    sub->add_flag("--allow-none", a.allow_none,
                   "Exit 0 with one line, writing nothing, when no selected implementation provides squad (a gate's "
                   "squad step for a plugin that may not have one)");
-    sub->add_option("--impl", a->impls,
+    sub->add_option("--impl", a.impls,
                     "Squad implementation name, family or glob (repeatable; default: all but broken-*)");
-    sub->add_option("--region", a->regions,
+    sub->add_option("--region", a.regions,
                     "random, near-equal, quarter-turn, threshold, sign-flip (repeatable; default: all)")
         ->check(
             known_name(parse_track_region, "track region", "random, near-equal, quarter-turn, threshold or sign-flip"));
-    add_count_option(sub, "--tracks", a->tracks, "Tracks per region and precision");
-    sub->add_option("--track", a->track,
-                    "Evaluate only this track index of each region (to reproduce a counterexample)")
+    add_count_option(sub, "--tracks", a.tracks, "Tracks per region and precision");
+    sub->add_option("--track", a.track, "Evaluate only this track index of each region (to reproduce a counterexample)")
         ->check(whole_in(0, LLONG_MAX, "a track index from 0"));
-    add_worst_k_option(sub, a->worst_k);
-    add_shared_options(sub, *a, {.seed = kSeedHelp, .jobs = kJobsHelp, .out = kOutHelp, .reference = true});
-    sub->callback([a, &status] { status = squad_command(*a); });
+    add_worst_k_option(sub, a.worst_k);
+    add_shared_options(sub, a, {.seed = kSeedHelp, .jobs = kJobsHelp, .out = kOutHelp, .reference = true});
 }
 
 }  // namespace
 
 QC_COMMAND("squad", "Measure squad implementations on key tracks: angle error, C1 jump at the keys, c1 conformance",
-           setup);
+           args_setup(options, squad_command));
 
 }  // namespace qc::cli

@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string_view>
 #include <string>
@@ -25,6 +26,16 @@ namespace qc::cli {
 // A subcommand's setup: add options to `sub`, and set sub->callback to the action. The action returns
 // the exit status (0 success, 1 failed verdict); it throws UsageError/InputError for status 2.
 using Setup = std::function<void(CLI::App *sub, int &exit_status)>;
+
+// The Setup of a command whose options all fill one ARGS: OPTIONS(sub, args) adds them, and the action is
+// COMMAND(args).
+template <class Args> Setup args_setup(void (*options)(CLI::App *, Args &), int (*command)(const Args &)) {
+    return [options, command](CLI::App *sub, int &status) {
+        auto a = std::make_shared<Args>();
+        options(sub, *a);
+        sub->callback([a, &status, command] { status = command(*a); });
+    };
+}
 
 struct CommandRegistrar {
     CommandRegistrar(const char *name, const char *help, Setup setup);

@@ -22,31 +22,19 @@ namespace qc::findings {
 namespace fs = std::filesystem;
 
 const char *kind_name(Kind k) {
-    switch (k) {
-        case Kind::property:
-            return "property";
-        case Kind::region:
-            return "region";
-        case Kind::squad_region:
-            return "squad-region";
-    }
-    return "?";
+    static constexpr std::pair<Kind, const char *> names[] = {
+        {Kind::property, "property"}, {Kind::region, "region"}, {Kind::squad_region, "squad-region"}};
+    return name_of(k, names);
 }
 
 const char *class_words(InputClass c) {
-    switch (c) {
-        case InputClass::equal:
-            return "equal keys (q1 = q0)";
-        case InputClass::opposite:
-            return "opposite keys (q1 = -q0)";
-        case InputClass::nearly_parallel:
-            return "nearly equal or nearly opposite keys (|a.b| near 1)";
-        case InputClass::quarter_turn:
-            return "keys a quarter turn apart on the 4-D sphere (a.b near 0)";
-        case InputClass::general:
-            return "keys in general position";
-    }
-    return "?";
+    static constexpr std::pair<InputClass, const char *> words[] = {
+        {InputClass::equal, "equal keys (q1 = q0)"},
+        {InputClass::opposite, "opposite keys (q1 = -q0)"},
+        {InputClass::nearly_parallel, "nearly equal or nearly opposite keys (|a.b| near 1)"},
+        {InputClass::quarter_turn, "keys a quarter turn apart on the 4-D sphere (a.b near 0)"},
+        {InputClass::general, "keys in general position"}};
+    return name_of(c, words);
 }
 
 namespace {

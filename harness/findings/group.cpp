@@ -31,17 +31,11 @@
 namespace qc::findings {
 
 const char *severity_name(Severity s) {
-    switch (s) {
-        case Severity::nan:
-            return "NaN";
-        case Severity::wrong_rotation:
-            return "wrong rotation";
-        case Severity::broken_promise:
-            return "broken promise";
-        case Severity::lost_precision:
-            return "lost precision";
-    }
-    return "?";
+    static constexpr std::pair<Severity, const char *> names[] = {{Severity::nan, "NaN"},
+                                                                  {Severity::wrong_rotation, "wrong rotation"},
+                                                                  {Severity::broken_promise, "broken promise"},
+                                                                  {Severity::lost_precision, "lost precision"}};
+    return name_of(s, names);
 }
 
 std::vector<const ReproCase *> Cause::cases() const {

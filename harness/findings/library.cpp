@@ -1,6 +1,7 @@
 #include "findings/library.h"
 
 #include "findings/embedded.h"
+#include "findings/util.h"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -12,17 +13,9 @@
 namespace qc::findings {
 
 const char *language_name(Language l) {
-    switch (l) {
-        case Language::cpp:
-            return "C++";
-        case Language::js:
-            return "JavaScript";
-        case Language::python:
-            return "Python";
-        case Language::rust:
-            return "Rust";
-    }
-    return "?";
+    static constexpr std::pair<Language, const char *> names[] = {
+        {Language::cpp, "C++"}, {Language::js, "JavaScript"}, {Language::python, "Python"}, {Language::rust, "Rust"}};
+    return name_of(l, names);
 }
 
 const Routine *Library::routine(const std::string &family, const std::string &op) const {

@@ -300,17 +300,9 @@ std::string prelude_code(const Library &lib) {
 }
 
 const char *lang_key(Language l) {
-    switch (l) {
-        case Language::js:
-            return "mjs";
-        case Language::cpp:
-            return "cpp";
-        case Language::python:
-            return "py";
-        case Language::rust:
-            return "rs";
-    }
-    return "?";
+    static constexpr std::pair<Language, const char *> keys[] = {
+        {Language::js, "mjs"}, {Language::cpp, "cpp"}, {Language::python, "py"}, {Language::rust, "rs"}};
+    return name_of(l, keys);
 }
 
 // The failing cases of one cause, in a test to paste (17 significant digits in JavaScript, hexfloats in C++ and

@@ -24,17 +24,11 @@ bool is_embedded(std::string_view path) {
 }
 
 const char *fix_port(Language l) {
-    switch (l) {
-        case Language::js:
-            return "impls/fixes/qc_slerp.mjs";
-        case Language::python:
-            return "impls/fixes/qc_slerp.py";
-        case Language::rust:
-            return "impls/fixes/qc_slerp.rs";
-        case Language::cpp:
-            return "impls/recommended/qc_slerp.h";
-    }
-    return "";
+    static constexpr std::pair<Language, const char *> ports[] = {{Language::js, "impls/fixes/qc_slerp.mjs"},
+                                                                  {Language::python, "impls/fixes/qc_slerp.py"},
+                                                                  {Language::rust, "impls/fixes/qc_slerp.rs"},
+                                                                  {Language::cpp, "impls/recommended/qc_slerp.h"}};
+    return name_of(l, ports, "");
 }
 
 std::vector<std::string> words(const std::string &line) {

@@ -8,9 +8,18 @@
 #include <array>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace qc::findings {
+
+// The name NAMES ({value, name} pairs, one per enumerator) gives V; NONE when it lists no such value.
+template <class E, std::size_t N>
+constexpr const char *name_of(E v, const std::pair<E, const char *> (&names)[N], const char *none = "?") {
+    for (const auto &[e, name] : names)
+        if (e == v) return name;
+    return none;
+}
 
 std::string_view embedded(std::string_view path);  // an embedded file's text (logic_error when absent)
 bool is_embedded(std::string_view path);

@@ -122,26 +122,27 @@ void reap_group(pid_t pgid) {
     }
 }
 
-bool read_all(int fd, void *p, size_t n) {
-    auto *c = static_cast<char *>(p);
+namespace {
+// Calls CALL(fd, c, n) (::read or ::write) until all N bytes at C have passed, again after EINTR; false on end of
+// file or an error.
+template <class Char, class Call> bool transfer_all(int fd, Char *c, size_t n, Call call) {
     while (n) {
-        ssize_t k = ::read(fd, c, n);
+        ssize_t k = call(fd, c, n);
         if (k < 0 && errno == EINTR) continue;
         if (k <= 0) return false;
         c += k, n -= size_t(k);
     }
     return true;
 }
+}  // namespace
+
+bool read_all(int fd, void *p, size_t n) {
+    return transfer_all(fd, static_cast<char *>(p), n, [](int f, char *c, size_t k) { return ::read(f, c, k); });
+}
 
 bool write_all(int fd, const void *p, size_t n) {
-    auto *c = static_cast<const char *>(p);
-    while (n) {
-        ssize_t k = ::write(fd, c, n);
-        if (k < 0 && errno == EINTR) continue;
-        if (k <= 0) return false;
-        c += k, n -= size_t(k);
-    }
-    return true;
+    return transfer_all(fd, static_cast<const char *>(p), n,
+                        [](int f, const char *c, size_t k) { return ::write(f, c, k); });
 }
 
 Io wait_fd(int fd, short events, Deadline deadline, const StopToken &stop, int pidfd, int input) {
@@ -204,6 +205,15 @@ Io read_exact(int fd, char *p, size_t n, Deadline deadline, const StopToken &sto
     }
     if (got) *got = have;
     return result;
+}
+
+std::string open_pipe_pair(int a[2], int b[2]) {
+    if (::pipe2(a, O_CLOEXEC) != 0) return fmt::format("pipe: {}", std::strerror(errno));
+    if (::pipe2(b, O_CLOEXEC) != 0) {
+        ::close(a[0]), ::close(a[1]);
+        return fmt::format("pipe: {}", std::strerror(errno));
+    }
+    return "";
 }
 
 }  // namespace qc

@@ -45,6 +45,10 @@ struct Child {
 // is -1). The caller closes its copies of the child's descriptors afterwards.
 int spawn_child(const SpawnSpec &spec, Child &child);
 
+// Opens two close-on-exec pipes A and B (a child's two directions). Returns "", or the reason ("pipe: ...") with
+// neither pipe left open.
+std::string open_pipe_pair(int a[2], int b[2]);
+
 // How a waitpid status reads: "killed by SIGSEGV", "exited with status 3", "ended".
 std::string describe_exit(int status);
 

@@ -53,11 +53,7 @@ public:
     // plugin has ctx.timeout_s (at least 1 s) to load; a stop request abandons the wait.
     std::string start(const std::vector<std::string> &args, const RunContext &ctx, std::string &hello) {
         int cmd[2], rep[2];
-        if (::pipe2(cmd, O_CLOEXEC) != 0) return fmt::format("pipe: {}", std::strerror(errno));
-        if (::pipe2(rep, O_CLOEXEC) != 0) {
-            ::close(cmd[0]), ::close(cmd[1]);
-            return fmt::format("pipe: {}", std::strerror(errno));
-        }
+        if (std::string why = open_pipe_pair(cmd, rep); !why.empty()) return why;
         int mem = ::memfd_create("quatcheck-worker", MFD_CLOEXEC);
         if (mem < 0 || ::ftruncate(mem, sizeof(isolate::Shared)) != 0) {
             for (int fd : {cmd[0], cmd[1], rep[0], rep[1], mem})

@@ -58,11 +58,7 @@ public:
     // Starts argv[0] (searched in PATH) and reads its hello text. Returns an empty string or the reason.
     std::string start(const std::vector<std::string> &argv, const RunContext &ctx, std::string &hello) {
         int in[2], out[2];
-        if (::pipe2(in, O_CLOEXEC) != 0) return fmt::format("pipe: {}", std::strerror(errno));
-        if (::pipe2(out, O_CLOEXEC) != 0) {
-            ::close(in[0]), ::close(in[1]);
-            return fmt::format("pipe: {}", std::strerror(errno));
-        }
+        if (std::string why = open_pipe_pair(in, out); !why.empty()) return why;
         // Pipes of 1 MiB (the unprivileged maximum, /proc/sys/fs/pipe-max-size) hold a whole batch (at most
         // 4096 x 10 doubles out, 4096 x 4 back): one write, no hand-over per 64 KiB. Best effort: a failure
         // leaves the default size, which only costs time.

@@ -9,6 +9,7 @@
 #include <assimp/version.h>
 
 #include "quatcheck/registry.h"
+#include "adapter.h"
 
 #include <string>
 
@@ -25,15 +26,10 @@ template <class T> void slerp(const T q0[4], const T q1[4], T t, T out[4]) {
     const aiQuaterniont<T> b(q1[0], q1[1], q1[2], q1[3]);
     aiQuaterniont<T> r;
     aiQuaterniont<T>::Interpolate(r, a, b, t);
-    out[0] = r.w;
-    out[1] = r.x;
-    out[2] = r.y;
-    out[3] = r.z;
+    qc::engines::put_wxyz_members(r, out);
 }
 
-const qc_impl_v1 table = {
-    "assimp", slerp<float>, nullptr, nullptr, nullptr, slerp<double>, nullptr, nullptr, nullptr,
-};
+const qc_impl_v1 table = qc::engines::slerp_table("assimp", slerp<float>, slerp<double>);
 
 }  // namespace
 

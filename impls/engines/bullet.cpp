@@ -44,6 +44,7 @@ namespace qc_bullet_f64 {
 #endif
 
 #include "quatcheck/registry.h"
+#include "adapter.h"
 
 #include <string>
 
@@ -63,23 +64,14 @@ std::string version() {
 }
 
 void slerp(const Scalar q0[4], const Scalar q1[4], Scalar t, Scalar out[4]) {
-    const Quat a(q0[1], q0[2], q0[3], q0[0]);
-    const Quat b(q1[1], q1[2], q1[3], q1[0]);
-    const Quat r = a.slerp(b, t);
-    out[0] = r.w();
-    out[1] = r.x();
-    out[2] = r.y();
-    out[3] = r.z();
+    const Quat a = qc::engines::from_wxyz_as_xyzw<Quat>(q0);
+    qc::engines::put_wxyz_calls(a.slerp(qc::engines::from_wxyz_as_xyzw<Quat>(q1), t), out);
 }
 
 #ifdef BT_USE_DOUBLE_PRECISION
-const qc_impl_v1 table = {
-    QC_BULLET_FAMILY, nullptr, nullptr, nullptr, nullptr, slerp, nullptr, nullptr, nullptr,
-};
+const qc_impl_v1 table = qc::engines::slerp_table(QC_BULLET_FAMILY, nullptr, slerp);
 #else
-const qc_impl_v1 table = {
-    QC_BULLET_FAMILY, slerp, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr,
-};
+const qc_impl_v1 table = qc::engines::slerp_table(QC_BULLET_FAMILY, slerp, nullptr);
 #endif
 
 }  // namespace

@@ -13,6 +13,7 @@
 #endif
 
 #include "quatcheck/registry.h"
+#include "adapter.h"
 
 namespace {
 
@@ -30,25 +31,19 @@ void put(versor v, float out[4]) {
     out[3] = v[2];
 }
 
-void slerp(const float q0[4], const float q1[4], float t, float out[4]) {
+// Calls the cglm routine F(from, to, t, dest) on quatcheck's arrays.
+template <void (*F)(versor, versor, float, versor)>
+void interpolate(const float q0[4], const float q1[4], float t, float out[4]) {
     CGLM_ALIGN(16) versor a, b, r;
     in(q0, a);
     in(q1, b);
-    glm_quat_slerp(a, b, t, r);
+    F(a, b, t, r);
     put(r, out);
 }
 
-void nlerp(const float q0[4], const float q1[4], float t, float out[4]) {
-    CGLM_ALIGN(16) versor a, b, r;
-    in(q0, a);
-    in(q1, b);
-    glm_quat_nlerp(a, b, t, r);
-    put(r, out);
-}
+constexpr auto slerp = interpolate<glm_quat_slerp>, nlerp = interpolate<glm_quat_nlerp>;
 
-const qc_impl_v1 table = {
-    "cglm", slerp, nlerp, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr,
-};
+const qc_impl_v1 table = qc::engines::f32_table("cglm", slerp, nlerp);
 
 }  // namespace
 

@@ -7,6 +7,7 @@
 #include <Eigen/Geometry>
 
 #include "quatcheck/registry.h"
+#include "adapter.h"
 
 namespace {
 
@@ -18,16 +19,10 @@ const char *const kVersion =
 template <class T> Eigen::Quaternion<T> in(const T q[4]) { return Eigen::Quaternion<T>(q[0], q[1], q[2], q[3]); }
 
 template <class T> void slerp(const T q0[4], const T q1[4], T t, T out[4]) {
-    const Eigen::Quaternion<T> r = in(q0).slerp(t, in(q1));
-    out[0] = r.w();
-    out[1] = r.x();
-    out[2] = r.y();
-    out[3] = r.z();
+    qc::engines::put_wxyz_calls(in(q0).slerp(t, in(q1)), out);
 }
 
-const qc_impl_v1 table = {
-    "eigen", slerp<float>, nullptr, nullptr, nullptr, slerp<double>, nullptr, nullptr, nullptr,
-};
+const qc_impl_v1 table = qc::engines::slerp_table("eigen", slerp<float>, slerp<double>);
 
 }  // namespace
 

@@ -13,6 +13,7 @@
 #include <glm/gtx/quaternion.hpp>
 
 #include "quatcheck/registry.h"
+#include "adapter.h"
 
 #include <string>
 
@@ -34,12 +35,7 @@ template <class T> Q<T> in(const T q[4]) {
     return r;
 }
 
-template <class T> void put(const Q<T> &q, T out[4]) {
-    out[0] = q.w;
-    out[1] = q.x;
-    out[2] = q.y;
-    out[3] = q.z;
-}
+template <class T> void put(const Q<T> &q, T out[4]) { qc::engines::put_wxyz_members(q, out); }
 
 template <class T> void slerp(const T q0[4], const T q1[4], T t, T out[4]) { put(glm::slerp(in(q0), in(q1), t), out); }
 template <class T> void mix(const T q0[4], const T q1[4], T t, T out[4]) { put(glm::mix(in(q0), in(q1), t), out); }
@@ -58,18 +54,10 @@ template <class T> void squad_setup(const T prev[4], const T cur[4], const T nex
     put(glm::intermediate(in(prev), in(cur), in(next)), s);
 }
 
-const qc_impl_v1 slerp_table = {
-    "glm-slerp", slerp<float>, nullptr, nullptr, nullptr, slerp<double>, nullptr, nullptr, nullptr,
-};
-const qc_impl_v1 mix_table = {
-    "glm-mix", mix<float>, nullptr, nullptr, nullptr, mix<double>, nullptr, nullptr, nullptr,
-};
-const qc_impl_v1 shortmix_table = {
-    "glm-shortmix", shortmix<float>, nullptr, nullptr, nullptr, shortmix<double>, nullptr, nullptr, nullptr,
-};
-const qc_impl_v1 fastmix_table = {
-    "glm-fastmix", nullptr, fastmix<float>, nullptr, nullptr, nullptr, fastmix<double>, nullptr, nullptr,
-};
+const qc_impl_v1 slerp_table = qc::engines::slerp_table("glm-slerp", slerp<float>, slerp<double>);
+const qc_impl_v1 mix_table = qc::engines::slerp_table("glm-mix", mix<float>, mix<double>);
+const qc_impl_v1 shortmix_table = qc::engines::slerp_table("glm-shortmix", shortmix<float>, shortmix<double>);
+const qc_impl_v1 fastmix_table = qc::engines::nlerp_table("glm-fastmix", fastmix<float>, fastmix<double>);
 const qc_impl_v1 squad_table = {
     "glm-squad", nullptr, nullptr,       squad<float>,        squad_setup<float>,
     nullptr,     nullptr, squad<double>, squad_setup<double>,

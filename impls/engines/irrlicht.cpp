@@ -19,6 +19,7 @@
 #include <irrlicht/IrrCompileConfig.h>
 
 #include "quatcheck/registry.h"
+#include "adapter.h"
 
 namespace {
 
@@ -45,12 +46,8 @@ void lerp(const float q0[4], const float q1[4], float t, float out[4]) {
     put(r, out);
 }
 
-const qc_impl_v1 slerp_table = {
-    "irrlicht", slerp, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr,
-};
-const qc_impl_v1 lerp_table = {
-    "irrlicht-lerp", nullptr, lerp, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr,
-};
+const qc_impl_v1 slerp_table = qc::engines::slerp_table("irrlicht", slerp, nullptr);
+const qc_impl_v1 lerp_table = qc::engines::nlerp_table("irrlicht-lerp", lerp, nullptr);
 
 const char *const kLerpDoc =
     "irrlicht/quaternion.h, lerp: 'Set this quaternion to the linear interpolation between two quaternions' "

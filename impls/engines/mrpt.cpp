@@ -13,6 +13,7 @@
 #include <mrpt/version.h>
 
 #include "quatcheck/registry.h"
+#include "adapter.h"
 
 #include <exception>
 #include <limits>
@@ -37,9 +38,7 @@ void slerp(const double q0[4], const double q1[4], double t, double out[4]) {
     }
 }
 
-const qc_impl_v1 table = {
-    "mrpt", nullptr, nullptr, nullptr, nullptr, slerp, nullptr, nullptr, nullptr,
-};
+const qc_impl_v1 table = qc::engines::slerp_table("mrpt", nullptr, slerp);
 
 }  // namespace
 

@@ -20,6 +20,7 @@
 #include <OgreQuaternion.h>
 
 #include "quatcheck/registry.h"
+#include "adapter.h"
 
 #include <string>
 
@@ -32,12 +33,7 @@ static_assert(sizeof(Ogre::Real) == sizeof(float), "this adapter expects OGRE bu
 
 Ogre::Quaternion in(const float q[4]) { return Ogre::Quaternion(q[0], q[1], q[2], q[3]); }
 
-void put(const Ogre::Quaternion &q, float out[4]) {
-    out[0] = q.w;
-    out[1] = q.x;
-    out[2] = q.y;
-    out[3] = q.z;
-}
+void put(const Ogre::Quaternion &q, float out[4]) { qc::engines::put_wxyz_members(q, out); }
 
 template <bool Shortest> void slerp(const float q0[4], const float q1[4], float t, float out[4]) {
     put(Ogre::Quaternion::Slerp(t, in(q0), in(q1), Shortest), out);
@@ -55,12 +51,12 @@ void squad_setup(const float prev[4], const float cur[4], const float next[4], f
     put(a, s);
 }
 
-const qc_impl_v1 shortest_table = {
-    "ogre-shortest", slerp<true>, nlerp<true>, squad<true>, squad_setup, nullptr, nullptr, nullptr, nullptr,
-};
-const qc_impl_v1 noshortest_table = {
-    "ogre-noshortest", slerp<false>, nlerp<false>, squad<false>, squad_setup, nullptr, nullptr, nullptr, nullptr,
-};
+// The table of FAMILY: the routines with shortestPath = SHORTEST.
+template <bool Shortest> constexpr qc_impl_v1 shortest_path_table(const char *family) {
+    return {family, slerp<Shortest>, nlerp<Shortest>, squad<Shortest>, squad_setup, nullptr, nullptr, nullptr, nullptr};
+}
+const qc_impl_v1 shortest_table = shortest_path_table<true>("ogre-shortest");
+const qc_impl_v1 noshortest_table = shortest_path_table<false>("ogre-noshortest");
 
 const char *const kApi = "https://ogrecave.github.io/ogre/api/1.12/class_ogre_1_1_quaternion.html";
 const std::string kSlerpDoc =

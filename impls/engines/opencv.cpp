@@ -21,6 +21,7 @@
 #include <opencv2/core/version.hpp>
 
 #include "quatcheck/registry.h"
+#include "adapter.h"
 
 #include <algorithm>
 #include <cstddef>
@@ -31,12 +32,7 @@ const char *const kVersion = CV_VERSION;
 
 template <class T> cv::Quat<T> in(const T q[4]) { return cv::Quat<T>(q[0], q[1], q[2], q[3]); }
 
-template <class T> void put(const cv::Quat<T> &q, T out[4]) {
-    out[0] = q.w;
-    out[1] = q.x;
-    out[2] = q.y;
-    out[3] = q.z;
-}
+template <class T> void put(const cv::Quat<T> &q, T out[4]) { qc::engines::put_wxyz_members(q, out); }
 
 template <class T, cv::QuatAssumeType U> void slerp(const T q0[4], const T q1[4], T t, T out[4]) {
     put(cv::Quat<T>::slerp(in(q0), in(q1), t, U), out);
@@ -60,46 +56,37 @@ template <class T, cv::QuatAssumeType U> void spline(const T *keys, size_t n, si
 
 constexpr cv::QuatAssumeType kNotUnit = cv::QUAT_ASSUME_NOT_UNIT, kUnit = cv::QUAT_ASSUME_UNIT;
 
-const qc_impl_v1 default_table = {
-    "opencv",
-    nullptr,
-    nlerp<float, kNotUnit>,
-    nullptr,
-    nullptr,
-    slerp<double, kNotUnit>,
-    nlerp<double, kNotUnit>,
-    squad<double, kNotUnit, true>,
-    inter_point<double, kNotUnit>,
-};
-const qc_impl_v1 unit_table = {
-    "opencv-unit",
-    nullptr,
-    nlerp<float, kUnit>,
-    nullptr,
-    nullptr,
-    slerp<double, kUnit>,
-    nlerp<double, kUnit>,
-    squad<double, kUnit, true>,
-    inter_point<double, kUnit>,
-};
+// The table of FAMILY: the routines with assumeUnit = U and directChange = true.
+template <cv::QuatAssumeType U> constexpr qc_impl_v1 assume_table(const char *family) {
+    return {family,
+            nullptr,
+            nlerp<float, U>,
+            nullptr,
+            nullptr,
+            slerp<double, U>,
+            nlerp<double, U>,
+            squad<double, U, true>,
+            inter_point<double, U>};
+}
+const qc_impl_v1 default_table = assume_table<kNotUnit>("opencv");
+const qc_impl_v1 unit_table = assume_table<kUnit>("opencv-unit");
 // Quat::spline normalises the keys (unless assumeUnit), flips each key into the previous one's hemisphere,
 // takes interPoint(..., QUAT_ASSUME_UNIT) and calls squad(..., assumeUnit, QUAT_ASSUME_NOT_UNIT): the
 // enumerator 0 in the bool directChange, so no short-path flip in its slerps.
-const qc_impl_v1 spline_table = {
-    "opencv-spline",
-    nullptr,
-    nullptr,
-    nullptr,
-    nullptr,
-    nullptr,
-    nullptr,
-    squad<double, kNotUnit, false>,
-    inter_point<double, kUnit>,
-};
-const qc_impl_v1 spline_unit_table = {
-    "opencv-spline-unit",       nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, squad<double, kUnit, false>,
-    inter_point<double, kUnit>,
-};
+// The table of a spline family: squad with assumeUnit = U and directChange = false, interPoint assuming unit keys.
+template <cv::QuatAssumeType U> constexpr qc_impl_v1 spline_squad_table(const char *family) {
+    return {family,
+            nullptr,
+            nullptr,
+            nullptr,
+            nullptr,
+            nullptr,
+            nullptr,
+            squad<double, U, false>,
+            inter_point<double, kUnit>};
+}
+const qc_impl_v1 spline_table = spline_squad_table<kNotUnit>("opencv-spline");
+const qc_impl_v1 spline_unit_table = spline_squad_table<kUnit>("opencv-spline-unit");
 const qc::KeyCurve spline_curve{nullptr, spline<double, kNotUnit>};
 const qc::KeyCurve spline_unit_curve{nullptr, spline<double, kUnit>};
 

@@ -8,6 +8,7 @@
 #include <osg/Version>
 
 #include "quatcheck/registry.h"
+#include "adapter.h"
 
 #include <type_traits>
 
@@ -21,19 +22,12 @@ const char *const kVersion = QC_OSG_STR(OPENSCENEGRAPH_MAJOR_VERSION) "." QC_OSG
 static_assert(std::is_same_v<osg::Quat::value_type, double>, "OSG built with OSG_USE_FLOAT_QUAT: adapt the slot");
 
 void slerp(const double q0[4], const double q1[4], double t, double out[4]) {
-    const osg::Quat a(q0[1], q0[2], q0[3], q0[0]);
-    const osg::Quat b(q1[1], q1[2], q1[3], q1[0]);
     osg::Quat r;
-    r.slerp(t, a, b);
-    out[0] = r.w();
-    out[1] = r.x();
-    out[2] = r.y();
-    out[3] = r.z();
+    r.slerp(t, qc::engines::from_wxyz_as_xyzw<osg::Quat>(q0), qc::engines::from_wxyz_as_xyzw<osg::Quat>(q1));
+    qc::engines::put_wxyz_calls(r, out);
 }
 
-const qc_impl_v1 table = {
-    "osg", nullptr, nullptr, nullptr, nullptr, slerp, nullptr, nullptr, nullptr,
-};
+const qc_impl_v1 table = qc::engines::slerp_table("osg", nullptr, slerp);
 
 }  // namespace
 

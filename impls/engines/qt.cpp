@@ -11,6 +11,7 @@
 #include <QtGui/QQuaternion>
 
 #include "quatcheck/registry.h"
+#include "adapter.h"
 
 namespace {
 
@@ -30,9 +31,7 @@ void nlerp(const float q0[4], const float q1[4], float t, float out[4]) {
     put(QQuaternion::nlerp(in(q0), in(q1), t), out);
 }
 
-const qc_impl_v1 table = {
-    "qt", slerp, nlerp, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr,
-};
+const qc_impl_v1 table = qc::engines::f32_table("qt", slerp, nlerp);
 
 }  // namespace
 

@@ -8,6 +8,7 @@
 #include <tf2/LinearMath/Quaternion.h>
 
 #include "quatcheck/registry.h"
+#include "adapter.h"
 
 #include <type_traits>
 
@@ -20,18 +21,11 @@ namespace {
 static_assert(std::is_same_v<tf2Scalar, double>, "tf2Scalar is expected to be double");
 
 void slerp(const double q0[4], const double q1[4], double t, double out[4]) {
-    const tf2::Quaternion a(q0[1], q0[2], q0[3], q0[0]);
-    const tf2::Quaternion b(q1[1], q1[2], q1[3], q1[0]);
-    const tf2::Quaternion r = a.slerp(b, t);
-    out[0] = r.w();
-    out[1] = r.x();
-    out[2] = r.y();
-    out[3] = r.z();
+    const auto a = qc::engines::from_wxyz_as_xyzw<tf2::Quaternion>(q0);
+    qc::engines::put_wxyz_calls(a.slerp(qc::engines::from_wxyz_as_xyzw<tf2::Quaternion>(q1), t), out);
 }
 
-const qc_impl_v1 table = {
-    "tf2", nullptr, nullptr, nullptr, nullptr, slerp, nullptr, nullptr, nullptr,
-};
+const qc_impl_v1 table = qc::engines::slerp_table("tf2", nullptr, slerp);
 
 }  // namespace
 

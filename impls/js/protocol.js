@@ -97,6 +97,17 @@ function writeAll(buf) {
   }
 }
 
+// An op (q0, q1, t, out) for quaternion objects with set(x, y, z, w) and w, x, y, z fields: sets A and B from q0 and
+// q1 (quatcheck's (w, x, y, z) order), then stores in out the quaternion interpolate(a, b, t) returns.
+function xyzwOp(a, b, interpolate) {
+  return (q0, q1, t, out) => {
+    a.set(q0[1], q0[2], q0[3], q0[0]);
+    b.set(q1[1], q1[2], q1[3], q1[0]);
+    const r = interpolate(a, b, t);
+    out[0] = r.w, out[1] = r.x, out[2] = r.y, out[3] = r.z;
+  };
+}
+
 function serve(library, version, families) {
   const has = (prefix) => families.some((f) => Object.keys(f.ops).some((k) => k.startsWith(prefix)));
   const protocol = has('squad') ? 3 : has('slerp_tau.') ? 2 : 1;
@@ -163,4 +174,4 @@ function serve(library, version, families) {
   }
 }
 
-module.exports = { serve, packageVersion, library, importLibrary, supports, compareVersions };
+module.exports = { serve, xyzwOp, packageVersion, library, importLibrary, supports, compareVersions };

@@ -8,7 +8,7 @@
 // called through the static Quaternion.slerp(qa, qb, qm, t) their documentation showed; their main is the UMD
 // build (build/three.js), loaded with require(). slerpFlat is there from r84 on (the oldest supported).
 'use strict';
-const { serve, packageVersion, library, supports } = require('./protocol');
+const { serve, xyzwOp, packageVersion, library, supports } = require('./protocol');
 supports('three', '0.84.0', 'the releases checked start at r84; older ones are not');
 
 // three is an ES module (its CommonJS build is deprecated): imported as such from this folder; from another
@@ -21,13 +21,11 @@ serve('three', packageVersion('three'), [
   {
     name: 'three-slerp',
     ops: {
-      'slerp.f64': (q0, q1, t, out) => {
-        a.set(q0[1], q0[2], q0[3], q0[0]);
-        b.set(q1[1], q1[2], q1[3], q1[0]);
+      'slerp.f64': xyzwOp(a, b, (a, b, t) => {
         if (r.slerpQuaternions) r.slerpQuaternions(a, b, t);
         else THREE.Quaternion.slerp(a, b, r, t);
-        out[0] = r.w, out[1] = r.x, out[2] = r.y, out[3] = r.z;
-      },
+        return r;
+      }),
     },
   },
   {
