@@ -59,14 +59,15 @@ tables=("$src/harness/tables/table.cpp" "$src/harness/tables/rows.cpp" "$src/har
 build fuzz_csv_read "$src/fuzz/fuzz_csv_read.cpp" "${tables[@]}" -- -lfmt
 # shard_file.cpp and shard.cpp (the checks merges share) are instrumented; what they call (regions, build info,
 # reference statistics) comes from the build.
-if [[ -f $build/libqc_studies.a && -f $build/libqc_evaluation.a && -f $build/libqc_core.a ]]; then
+if [[ -f $build/libqc_studies.a && -f $build/libqc_evaluation.a && -f $build/libqc_core.a && -f $build/libqc_base.a ]]; then
     build fuzz_shard_read "$src/fuzz/fuzz_shard_read.cpp" "$src/harness/run/shard_file.cpp" "$src/harness/base/shard.cpp" -- \
-        "$build/libqc_evaluation.a" "$build/libqc_core.a" -lmpfr -lgmp -lfmt -ldl -lpthread
+        "$build/libqc_evaluation.a" "$build/libqc_core.a" "$build/libqc_base.a" -lmpfr -lgmp -lfmt -ldl -lpthread
     build fuzz_sweep_state_read "$src/fuzz/fuzz_sweep_state_read.cpp" "$src/harness/sweep/sweep_report.cpp" -- \
-        "$build/libqc_studies.a" "$build/libqc_evaluation.a" "$build/libqc_core.a" -lrapidcheck -lbenchmark -lmpfr -lgmp \
+        "$build/libqc_studies.a" "$build/libqc_evaluation.a" "$build/libqc_core.a" "$build/libqc_base.a" -lrapidcheck \
+        -lbenchmark -lmpfr -lgmp \
         -lfmt -ldl -lpthread
 else
-    echo "FAIL: $build/libqc_evaluation.a or libqc_core.a missing (build quatcheck first)"
+    echo "FAIL: $build/libqc_{studies,evaluation,core,base}.a missing (build quatcheck first)"
     exit 1
 fi
 

@@ -120,7 +120,7 @@ TEST(Robust, MalformedPluginsAreRefusedWithTheFileAndTheReason) {
             ADD_FAILURE() << w.plugin << " accepted";
         } catch (const InputError &e) {
             std::string m = e.what();
-            EXPECT_EQ(m.rfind(bad(w.plugin) + ": ", 0), 0u) << m;
+            EXPECT_EQ(m.rfind(bad(w.plugin).text + ": ", 0), 0u) << m;
             EXPECT_NE(m.find(w.reason), std::string::npos) << m;
             EXPECT_EQ(m.find('\n'), std::string::npos) << m;
         }

@@ -1,6 +1,7 @@
 #include "conform/properties.h"
 
 #include "isolate/eval.h"
+#include "plugins/contain.h"
 #include "regions/regions.h"
 #include "tables/table.h"
 
@@ -16,8 +17,6 @@ namespace qc {
 namespace {
 constexpr double kInf = std::numeric_limits<double>::infinity();
 }
-
-double round_to(Precision p, double x) { return p == Precision::f32 ? double(float(x)) : x; }
 
 double CheckContext::accuracy_budget(double arc_w) const {
     const double e = eps();
@@ -65,220 +64,14 @@ double CheckContext::angle_between(const double u[4], const double v[4]) {
     return metric.rotation_angle(u, unit_scratch_);
 }
 
-// ---- generators ----
-
-namespace {
-
-void basis(int i, double sign, double q[4]) {
-    for (int j = 0; j < 4; j++) q[j] = 0;
-    q[i] = sign;
-}
-
-}  // namespace
-
-CaseValues structured_case(Precision p, const CaseParams &a) {
-    double q0[4], v[4], q1[4];
-    int axis = -1;
-    if (a.q0_kind == 0) {
-        axis = 0;
-        basis(0, 1, q0);  // identity
-    } else if (a.q0_kind == 1) {
-        axis = int(a.seed % 4);
-        basis(axis, (a.seed >> 2) & 1 ? -1 : 1, q0);
-    } else {
-        Rng rng(a.seed);
-        random_unit(rng, q0);
-    }
-    if (axis >= 0 && a.dir_kind == 0) {
-        basis((axis + 1 + int((a.seed >> 3) % 3)) % 4, 1, v);
-    } else {
-        Rng rng(uint64_t(a.seed) * 0x9E3779B97F4A7C15ull + 1);
-        random_orthogonal(rng, q0, v);
-    }
-    const double off = std::ldexp(1.0 + a.m * 0x1p-20, -(3 + a.k));  // [2^-40, 2^-2)
-    auto along_dot = [&](double d, double s) {  // q1 = d q0 + s v, s = sqrt(1 - d^2) given without cancellation
-        for (int i = 0; i < 4; i++) q1[i] = d * q0[i] + s * v[i];
-    };
-    bool exact = false;
-    CaseValues c(9);
-    switch (a.place) {
-        case 0: {  // anywhere: arc phi in [0, pi/2), either sign of q1
-            double phi = M_PI / 2 * a.m * 0x1p-20;
-            along_dot(std::cos(phi), std::sin(phi));
-            if (a.sub & 1)
-                for (double &x : q1) x = -x;
-            break;
-        }
-        case 1: {  // near-0: arc W = offset (at most 0.1)
-            double w = std::min(off, 0.1);
-            along_dot(std::cos(w), std::sin(w));
-            break;
-        }
-        case 2: {  // near-half-pi: a.b = +-offset (at most 0.1)
-            double d = std::min(off, 0.1) * ((a.sub & 1) ? -1 : 1);
-            along_dot(d, std::sqrt((1 - d) * (1 + d)));
-            break;
-        }
-        case 3: {  // near-pi: a.b = -1 + offset
-            along_dot(-1 + off, std::sqrt(off * (2 - off)));
-            break;
-        }
-        case 4: {  // threshold: a.b = 0.9995 -+ offset / 2^9 (below 2^-11 < 1 - 0.9995)
-            double o = std::ldexp(off, -9);
-            double d = kSeedThreshold + ((a.sub & 1) ? o : -o);
-            along_dot(d, std::sqrt((1 - d) * (1 + d)));
-            break;
-        }
-        default: {  // exact special cases
-            exact = true;
-            for (int i = 0; i < 4; i++) c[i] = round_to(p, q0[i]);
-            switch (a.sub % 4) {
-                case 0:
-                    for (int i = 0; i < 4; i++) c[4 + i] = c[i];
-                    break;  // equal ends
-                case 1:
-                    for (int i = 0; i < 4; i++) c[4 + i] = -c[i];
-                    break;  // q1 = -q0
-                case 2: {   // q1 = q0 * i: the products cancel in pairs, a.b = 0 exactly in any format
-                    c[4] = -c[1], c[5] = c[0], c[6] = c[3], c[7] = -c[2];
-                    break;
-                }
-                default: {  // q0 = e_i, q1 = d e_i + sqrt(1 - d^2) e_j: the format's a.b is exactly d, 0.9995's neighbours
-                    int i = axis >= 0 ? axis : 0, j = (i + 1) % 4;
-                    double d = round_to(p, kSeedThreshold);
-                    int steps = a.k % 9 - 4;
-                    for (int s = 0; s < std::abs(steps); s++)
-                        d = p == Precision::f32 ? double(std::nextafter(float(d), steps > 0 ? 1.0f : 0.0f))
-                                                : std::nextafter(d, steps > 0 ? 1.0 : 0.0);
-                    for (int k = 0; k < 4; k++) c[k] = 0, c[4 + k] = 0;
-                    c[i] = 1;
-                    c[4 + i] = d;
-                    c[4 + j] = round_to(p, std::sqrt((1 - d) * (1 + d)));
-                    break;
-                }
-            }
-            break;
-        }
-    }
-    if (!exact)
-        for (int i = 0; i < 4; i++) c[i] = round_to(p, q0[i]), c[4 + i] = round_to(p, q1[i]);
-    double t;
-    switch (a.t_kind) {
-        case 0:
-            t = 0.5;
-            break;
-        case 1:
-            t = 0;
-            break;
-        case 2:
-            t = 1;
-            break;
-        case 3:
-            t = std::ldexp(1.0, -a.t_k);
-            break;
-        case 4:
-            t = 1 - std::ldexp(1.0, -a.t_k);
-            break;
-        default:
-            t = a.t_m * 0x1p-24;
-            break;
-    }
-    c[8] = round_to(p, t);
-    if (c[8] > 1) c[8] = 1;
-    return c;
-}
-
-namespace {
-
-rc::Gen<CaseValues> structured_gen(Precision p, int place_lo, int place_hi) {
-    using namespace rc;
-    return gen::map(
-        gen::tuple(gen::inRange(place_lo, place_hi), gen::inRange(0, 8), gen::inRange(0, 4), gen::inRange(0, 3),
-                   gen::inRange(0u, 1u << 31), gen::inRange(0, 38), gen::inRange(0, 1 << 20), gen::inRange(0, 10),
-                   gen::inRange(1, 60), gen::inRange(0, 1 << 24)),
-        [p](const std::tuple<int, int, int, int, unsigned, int, int, int, int, int> &x) {
-            CaseParams a{std::get<0>(x), std::get<1>(x), std::get<2>(x), std::get<3>(x), std::get<4>(x),
-                         std::get<5>(x), std::get<6>(x), std::get<7>(x), std::get<8>(x), std::get<9>(x)};
-            return structured_case(p, a);
-        });
-}
-
-double next_up(Precision p, double x) {
-    return p == Precision::f32 ? double(std::nextafter(float(x), 2.0f)) : std::nextafter(x, 2.0);
-}
-
-}  // namespace
-
-rc::Gen<CaseValues> two_key_case_gen(Precision p) { return structured_gen(p, 0, 6); }
-
-rc::Gen<CaseValues> two_key_case_pair_gen(Precision p) {
-    using namespace rc;
-    return gen::map(gen::tuple(two_key_case_gen(p), gen::inRange(0, 4), gen::inRange(0, 1 << 24)),
-                    [p](const std::tuple<CaseValues, int, int> &x) {
-                        CaseValues c = std::get<0>(x);
-                        double t = c[8], t2;
-                        switch (std::get<1>(x)) {
-                            case 0:
-                                t2 = std::min(1.0, next_up(p, t));
-                                break;  // the adjacent value
-                            case 1:
-                                t2 = round_to(p, t + (1 - t) * std::get<2>(x) * 0x1p-24);
-                                break;
-                            case 2:
-                                t2 = 1;
-                                break;
-                            default:
-                                t2 = round_to(p, t + (1 - t) / 2);
-                                break;
-                        }
-                        c.push_back(std::max(t, std::min(1.0, t2)));
-                        return c;
-                    });
-}
-
-// ---- case text ----
-
-std::string format_case(const CaseValues &c) {
-    std::string s;
-    for (double x : c) {
-        if (!s.empty()) s += ' ';
-        s += fmt::format("{:a}", x);
-    }
-    return s;
-}
-
-CaseValues parse_case(const std::string &text, size_t arity, Precision p) {
-    CaseValues c;
-    std::string tok;
-    auto flush = [&] {
-        if (tok.empty()) return;
-        char *end = nullptr;
-        errno = 0;
-        double v = std::strtod(tok.c_str(), &end);
-        if (end != tok.c_str() + tok.size() || !std::isfinite(v))
-            throw UsageError(
-                fmt::format("--case: '{}' is not a finite number (expected hexfloats such as 0x1.8p-3)", tok));
-        if (round_to(p, v) != v)
-            throw UsageError(fmt::format("--case: '{}' is not representable in {}", tok, to_string(p)));
-        c.push_back(v);
-        tok.clear();
-    };
-    for (char ch : text) {
-        if (ch == ' ' || ch == ',' || ch == '\t') flush();
-        else tok += ch;
-    }
-    flush();
-    if (c.size() != arity)
-        throw UsageError(fmt::format("--case: expected {} numbers for this property, got {}", arity, c.size()));
-    return c;
-}
-
 // ---- checks ----
 
 namespace {
 
-const double *q0_of(const CaseValues &c) { return c.data(); }
-const double *q1_of(const CaseValues &c) { return c.data() + 4; }
+// Every shape of case as a generator of flat cases (Property::gen).
+template <class Shape> rc::Gen<CaseValues> flat(rc::Gen<Shape> g) {
+    return rc::gen::map(std::move(g), [](const Shape &c) { return c.values(); });
+}
 
 CaseOutcome nonfinite(double tol) { return {kInf, tol}; }
 
@@ -288,18 +81,18 @@ double angle_from_start(CheckContext &cx, const double q0[4], const double q1[4]
     return cx.metric.rotation_angle(out, cx.ref_end.R);
 }
 
-CaseOutcome check_finite(CheckContext &cx, const Impl &impl, Op op, const CaseValues &c) {
+CaseOutcome check_finite(CheckContext &cx, const Impl &impl, Op op, const TwoKeyCase &c) {
     double out[4];
-    return {cx.call(impl, op, q0_of(c), q1_of(c), c[8], out) ? 0.0 : kInf, 0};
+    return {cx.call(impl, op, c.q0.data(), c.q1.data(), c.t, out) ? 0.0 : kInf, 0};
 }
 
-CaseOutcome check_endpoints(CheckContext &cx, const Impl &impl, Op op, const CaseValues &c) {
+CaseOutcome check_endpoints(CheckContext &cx, const Impl &impl, Op op, const TwoKeyCase &c) {
     const double tol = cx.unit_tolerance_ulp1();
     double worst = 0;
     for (double t : {0.0, 1.0}) {
         double out[4];
-        if (!cx.call(impl, op, q0_of(c), q1_of(c), t, out)) return nonfinite(tol);
-        cx.reference_of(q0_of(c), q1_of(c), t, cx.ref);
+        if (!cx.call(impl, op, c.q0.data(), c.q1.data(), t, out)) return nonfinite(tol);
+        cx.reference_of(c.q0.data(), c.q1.data(), t, cx.ref);
         // t = 0: q0 itself (normalised). t = 1: the end the short arc reaches; either sign in the tie band.
         auto dist = [&](const DDQuat &target, double sign) {
             double m = 0;
@@ -313,22 +106,22 @@ CaseOutcome check_endpoints(CheckContext &cx, const Impl &impl, Op op, const Cas
     return {worst, tol};
 }
 
-CaseOutcome check_unit(CheckContext &cx, const Impl &impl, Op op, const CaseValues &c) {
+CaseOutcome check_unit(CheckContext &cx, const Impl &impl, Op op, const TwoKeyCase &c) {
     double out[4];
     const double tol = cx.unit_tolerance_ulp1();
-    if (!cx.call(impl, op, q0_of(c), q1_of(c), c[8], out)) return nonfinite(tol);
-    cx.reference_of(q0_of(c), q1_of(c), c[8], cx.ref);
+    if (!cx.call(impl, op, c.q0.data(), c.q1.data(), c.t, out)) return nonfinite(tol);
+    cx.reference_of(c.q0.data(), c.q1.data(), c.t, cx.ref);
     CaseMetrics m = cx.metric.measure(out, cx.ref, op);
     return {m.norm_err_ulp1, tol};
 }
 
-CaseOutcome check_shortest_arc(CheckContext &cx, const Impl &impl, Op op, const CaseValues &c) {
+CaseOutcome check_shortest_arc(CheckContext &cx, const Impl &impl, Op op, const TwoKeyCase &c) {
     double out[4];
-    cx.reference_of(q0_of(c), q1_of(c), 1, cx.ref);  // ref.R = the short arc's end b
+    cx.reference_of(c.q0.data(), c.q1.data(), 1, cx.ref);  // ref.R = the short arc's end b
     const double W = cx.ref.arc_w, tol = cx.accuracy_budget(W);
-    if (!cx.call(impl, op, q0_of(c), q1_of(c), c[8], out)) return nonfinite(tol);
+    if (!cx.call(impl, op, c.q0.data(), c.q1.data(), c.t, out)) return nonfinite(tol);
     DDQuat b = cx.ref.R;
-    double from_a = angle_from_start(cx, q0_of(c), q1_of(c), out);
+    double from_a = angle_from_start(cx, c.q0.data(), c.q1.data(), out);
     double to_b = cx.metric.rotation_angle(out, b);
     // On the short arc the two distances add up to the arc's rotation angle 2W; off it, the excess grows
     // (twice the detour beyond an end; about 2(pi - 2W) on the long way round).
@@ -336,18 +129,18 @@ CaseOutcome check_shortest_arc(CheckContext &cx, const Impl &impl, Op op, const 
 }
 
 // The largest rotation angle between the output of (q0, q1, t) and those of the variants.
-CaseOutcome check_sign_invariance(CheckContext &cx, const Impl &impl, Op op, const CaseValues &c) {
-    cx.reference_of(q0_of(c), q1_of(c), c[8], cx.ref);
+CaseOutcome check_sign_invariance(CheckContext &cx, const Impl &impl, Op op, const TwoKeyCase &c) {
+    cx.reference_of(c.q0.data(), c.q1.data(), c.t, cx.ref);
     const double tol = 2 * cx.accuracy_budget(cx.ref.arc_w);
     double out[4], other[4], n0[4], n1[4];
-    if (!cx.call(impl, op, q0_of(c), q1_of(c), c[8], out)) return nonfinite(tol);
-    for (int i = 0; i < 4; i++) n0[i] = -c[i], n1[i] = -c[4 + i];
+    if (!cx.call(impl, op, c.q0.data(), c.q1.data(), c.t, out)) return nonfinite(tol);
+    for (int i = 0; i < 4; i++) n0[i] = -c.q0[size_t(i)], n1[i] = -c.q1[size_t(i)];
     // In the tie band (|a.b| <= 4 eps) negating an end may legitimately switch arcs: there each output
     // is held to the arc it is nearer (the metric's branch rule) instead of to the others.
     const bool tie_band = cx.ref.in_tie_band;
     double worst = 0;
     auto compare = [&](const double *a, const double *b) {
-        if (!cx.call(impl, op, a, b, c[8], other)) return false;
+        if (!cx.call(impl, op, a, b, c.t, other)) return false;
         if (tie_band) {  // nlerp: against the exact normalised lerp, so its timing is not counted
             auto err = [&](const double *r) {
                 CaseMetrics m = cx.metric.measure(r, cx.ref, op);
@@ -359,50 +152,51 @@ CaseOutcome check_sign_invariance(CheckContext &cx, const Impl &impl, Op op, con
         }
         return true;
     };
-    if (!compare(q0_of(c), n1) || !compare(n0, q1_of(c))) return nonfinite(tol);
+    if (!compare(c.q0.data(), n1) || !compare(n0, c.q1.data())) return nonfinite(tol);
     return {worst, tol};
 }
 
-CaseOutcome check_symmetry(CheckContext &cx, const Impl &impl, Op op, const CaseValues &c) {
-    cx.reference_of(q0_of(c), q1_of(c), c[8], cx.ref);
+CaseOutcome check_symmetry(CheckContext &cx, const Impl &impl, Op op, const TwoKeyCase &c) {
+    cx.reference_of(c.q0.data(), c.q1.data(), c.t, cx.ref);
     const double W = cx.ref.arc_w;
-    const double t = c[8], t_rev = round_to(cx.precision, 1 - t);
+    const double t = c.t, t_rev = round_to(cx.precision, 1 - t);
     // 1 - t may not be representable: the ideal outputs then differ by 2W |1 - t - t_rev| (exact in double
     // for both formats' t in [0, 1]: two-sum error of 1 - t plus the rounding to the format).
     double s = 1 - t, e = (1 - s) - t;  // s + (-e) == 1 - t exactly (Fast2Sum, |1| >= |t|)
     double gap = std::fabs((s - t_rev) - e);
     const double tol = 2 * cx.accuracy_budget(W) + 2 * W * gap;
     double out[4], rev[4];
-    if (!cx.call(impl, op, q0_of(c), q1_of(c), t, out)) return nonfinite(tol);
-    if (!cx.call(impl, op, q1_of(c), q0_of(c), t_rev, rev)) return nonfinite(tol);
+    if (!cx.call(impl, op, c.q0.data(), c.q1.data(), t, out)) return nonfinite(tol);
+    if (!cx.call(impl, op, c.q1.data(), c.q0.data(), t_rev, rev)) return nonfinite(tol);
     return {cx.angle_between(rev, out), tol};
 }
 
-CaseOutcome check_monotone(CheckContext &cx, const Impl &impl, Op op, const CaseValues &c) {
-    cx.reference_of(q0_of(c), q1_of(c), c[8], cx.ref);
+CaseOutcome check_monotone(CheckContext &cx, const Impl &impl, Op op, const TwoKeyPairCase &pair) {
+    const TwoKeyCase &c = pair.first;
+    cx.reference_of(c.q0.data(), c.q1.data(), c.t, cx.ref);
     const double tol = 2 * cx.accuracy_budget(cx.ref.arc_w);
     double r1[4], r2[4];
-    if (!cx.call(impl, op, q0_of(c), q1_of(c), c[8], r1)) return nonfinite(tol);
-    if (!cx.call(impl, op, q0_of(c), q1_of(c), c[9], r2)) return nonfinite(tol);
-    double a1 = angle_from_start(cx, q0_of(c), q1_of(c), r1);
+    if (!cx.call(impl, op, c.q0.data(), c.q1.data(), c.t, r1)) return nonfinite(tol);
+    if (!cx.call(impl, op, c.q0.data(), c.q1.data(), pair.t2, r2)) return nonfinite(tol);
+    double a1 = angle_from_start(cx, c.q0.data(), c.q1.data(), r1);
     double a2 = cx.metric.rotation_angle(r2, cx.ref_end.R);
     return {std::max(0.0, a1 - a2), tol};  // how far the angle from q0 went back
 }
 
-CaseOutcome check_constant_speed(CheckContext &cx, const Impl &impl, Op op, const CaseValues &c) {
-    cx.reference_of(q0_of(c), q1_of(c), c[8], cx.ref);
+CaseOutcome check_constant_speed(CheckContext &cx, const Impl &impl, Op op, const TwoKeyCase &c) {
+    cx.reference_of(c.q0.data(), c.q1.data(), c.t, cx.ref);
     const double W = cx.ref.arc_w, tol = cx.accuracy_budget(W);
     double out[4];
-    if (!cx.call(impl, op, q0_of(c), q1_of(c), c[8], out)) return nonfinite(tol);
-    double from_a = angle_from_start(cx, q0_of(c), q1_of(c), out);
-    return {std::fabs(from_a - 2 * c[8] * W), tol};  // the ideal rotation from q0 is 2 t W
+    if (!cx.call(impl, op, c.q0.data(), c.q1.data(), c.t, out)) return nonfinite(tol);
+    double from_a = angle_from_start(cx, c.q0.data(), c.q1.data(), out);
+    return {std::fabs(from_a - 2 * c.t * W), tol};  // the ideal rotation from q0 is 2 t W
 }
 
 // threshold-continuity, one case: q0, q1 below, q1 above, t. The outputs of the two neighbours may move
 // apart by the ideal motion (the angle between their references) plus one accuracy budget each.
-CaseOutcome check_continuity(CheckContext &cx, const Impl &impl, Op op, const CaseValues &c) {
-    const double *q0 = c.data(), *lo = c.data() + 4, *hi = c.data() + 8;
-    const double t = c[12];
+CaseOutcome check_continuity(CheckContext &cx, const Impl &impl, Op op, const ContinuityCase &c) {
+    const double *q0 = c.q0.data(), *lo = c.below.data(), *hi = c.above.data();
+    const double t = c.t;
     SlerpReference &r_lo = cx.ref, &r_hi = cx.ref_end;
     cx.reference_of(q0, lo, t, r_lo);
     cx.reference_of(q0, hi, t, r_hi);
@@ -439,7 +233,7 @@ struct Probe {
         calls++;
         return cx.call(impl, op, q0, q1, t, out);
     }
-    // The screen in batches (eval_batch: one round trip per batch for an isolated plugin). A case on which
+    // The screen in one batch (eval_until_failure: one round trip for an isolated plugin). A case on which
     // the implementation crashed, hung or wrote out of bounds counts as a non-finite output.
     template <class T>
     void screen(const std::vector<double> &grid, std::vector<double> &outs, std::vector<char> &finite) {
@@ -459,7 +253,7 @@ struct Probe {
             EvalOutcome o;
             const bool latched = stop_calling(impl, to_string(op));
             if (latched) o.status = EvalStatus::crashed;  // (done = 0)
-            else o = eval_batch(impl, op, cases.data() + pos, n - pos, res.data() + pos);
+            else o = eval_until_failure(impl, op, cases.data() + pos, n - pos, res.data() + pos, n - pos);
             if (o.status == EvalStatus::interrupted) cx.stop.throw_if_requested();
             size_t stop = o.ok() ? n : pos + o.done;
             const bool ends = !o.ok() && stop_calling(impl, to_string(op), o);
@@ -543,54 +337,64 @@ struct Probe {
                     else lo = m, std::copy_n(o_mid, 4, o_lo), f_lo = f_m;
                 }
             }
-            CaseValues c = {1,  0,
-                            0,  0,
-                            lo, round_to(cx.precision, std::sqrt((1 - lo) * (1 + lo))),
-                            0,  0,
-                            hi, round_to(cx.precision, std::sqrt((1 - hi) * (1 + hi))),
-                            0,  0,
-                            t};
+            ContinuityCase c;
+            c.q0 = {1, 0, 0, 0};
+            c.below = {lo, round_to(cx.precision, std::sqrt((1 - lo) * (1 + lo))), 0, 0};
+            c.above = {hi, round_to(cx.precision, std::sqrt((1 - hi) * (1 + hi))), 0, 0};
+            c.t = t;
             CaseOutcome o = check_continuity(cx, impl, op, c);
-            if (!have || o.ratio() > best.worst.ratio()) best.worst = o, best.worst_case = c, have = true;
+            if (!have || o.ratio() > best.worst.ratio()) best.worst = o, best.worst_case = c.values(), have = true;
         }
         best.cases = calls;
         return best;
     }
 };
 
+// A check of one shape of case as a check of flat cases (Property::check).
+template <class Shape> std::function<CaseOutcome(CheckContext &, const Impl &, Op, const CaseValues &)> on(
+    CaseOutcome (*check)(CheckContext &, const Impl &, Op, const Shape &)) {
+    return [check](CheckContext &cx, const Impl &impl, Op op, const CaseValues &c) {
+        return check(cx, impl, op, Shape::of(c));
+    };
+}
+
 std::vector<Property> &table() {
     static std::vector<Property> t = [] {
         auto all = [](Op op) { return op == Op::slerp || op == Op::nlerp; };
-        auto gen = [](Precision p) { return two_key_case_gen(p); };
+        auto gen = [](Precision p) { return flat(two_key_case_gen(p)); };
+        const size_t two_key = TwoKeyCase::arity;
         std::vector<Property> v;
-        v.push_back(
-            {"finite", "no NaN or inf for finite unit inputs, including equal ends, q1 = -q0 and a.b = 0 exactly", all,
-             "no NaN or inf", 9,
-             [](Precision p) {
-                 // Half the cases are the exact special cases (equal, antipodal, orthogonal ends).
-                 return rc::gen::weightedOneOf<CaseValues>({{1, two_key_case_gen(p)}, {1, structured_gen(p, 5, 6)}});
-             },
-             check_finite, nullptr});
+        v.push_back({"finite",
+                     "no NaN or inf for finite unit inputs, including equal ends, q1 = -q0 and a.b = 0 exactly", all,
+                     "no NaN or inf", two_key,
+                     [](Precision p) {
+                         // Half the cases are the exact special cases (equal, antipodal, orthogonal ends).
+                         return rc::gen::weightedOneOf<CaseValues>(
+                             {{1, flat(two_key_case_gen(p))}, {1, flat(exact_case_gen(p))}});
+                     },
+                     on(check_finite), nullptr});
         v.push_back({"endpoints", "op(q0, q1, 0) = q0 and op(q0, q1, 1) = the end the short arc reaches (+-q1)", all,
-                     "U = 16 ulp1", 9, gen, check_endpoints, nullptr});
-        v.push_back(
-            {"unit", "| |op(q0, q1, t)| - 1 | within tolerance", all, "U = 16 ulp1", 9, gen, check_unit, nullptr});
+                     "U = 16 ulp1", two_key, gen, on(check_endpoints), nullptr});
+        v.push_back({"unit", "| |op(q0, q1, t)| - 1 | within tolerance", all, "U = 16 ulp1", two_key, gen,
+                     on(check_unit), nullptr});
         v.push_back({"shortest-arc",
                      "the output's rotation lies on the shorter arc between the ends' rotations: "
                      "angle(a, r) + angle(r, b) - angle(a, b)",
-                     all, "A(W) rad", 9, gen, check_shortest_arc, nullptr});
+                     all, "A(W) rad", two_key, gen, on(check_shortest_arc), nullptr});
         v.push_back({"sign-invariance", "op(q0, -q1, t) and op(-q0, q1, t) are the rotation op(q0, q1, t)", all,
-                     "2 A(W) rad", 9, gen, check_sign_invariance, nullptr});
+                     "2 A(W) rad", two_key, gen, on(check_sign_invariance), nullptr});
         v.push_back({"symmetry", "op(q1, q0, 1 - t) is the rotation op(q0, q1, t)", all,
-                     "2 A(W) + 2 W |1 - t - fl(1 - t)| rad", 9, gen, check_symmetry, nullptr});
-        v.push_back({"monotone", "the rotation angle from q0 does not decrease as t grows", all, "2 A(W) rad", 10,
-                     [](Precision p) { return two_key_case_pair_gen(p); }, check_monotone, nullptr});
+                     "2 A(W) + 2 W |1 - t - fl(1 - t)| rad", two_key, gen, on(check_symmetry), nullptr});
+        v.push_back({"monotone", "the rotation angle from q0 does not decrease as t grows", all, "2 A(W) rad",
+                     TwoKeyPairCase::arity, [](Precision p) { return flat(two_key_pair_gen(p)); }, on(check_monotone),
+                     nullptr});
         v.push_back({"constant-speed", "the rotation angle from q0 is 2 t W (slerp only)",
-                     [](Op op) { return op == Op::slerp; }, "A(W) rad", 9, gen, check_constant_speed, nullptr});
+                     [](Op op) { return op == Op::slerp; }, "A(W) rad", two_key, gen, on(check_constant_speed),
+                     nullptr});
         v.push_back({"threshold-continuity",
                      "stepping the ends' dot product by one representable value moves the output by no more than the "
                      "ideal motion plus tolerance (bisection on a.b down to adjacent values; the jump is reported)",
-                     all, "A(W) + A(W') rad", 13, nullptr, check_continuity,
+                     all, "A(W) + A(W') rad", ContinuityCase::arity, nullptr, on(check_continuity),
                      [](CheckContext &cx, const Impl &impl, Op op) {
                          return Probe{cx, impl, op}.run();
                      }});
@@ -622,32 +426,39 @@ struct CallSpec {
 };
 
 // The calls a property makes on case c, and how each is judged; false for an unknown property or size.
+Quat4 negated(const Quat4 &q) { return {-q[0], -q[1], -q[2], -q[3]}; }
+
 bool call_specs(const Property &prop, const CaseValues &c, Precision p, std::vector<CallSpec> &specs, CallKind &kind) {
     if (c.size() != prop.arity) return false;
-    auto q = [&](size_t at, double sign = 1) {
-        return std::array<double, 4>{sign * c[at], sign * c[at + 1], sign * c[at + 2], sign * c[at + 3]};
-    };
     const std::string &n = prop.name;
+    if (n == "threshold-continuity") {
+        const ContinuityCase k = ContinuityCase::of(c);
+        kind = CallKind::relation;
+        specs = {{"op(q0,q1,t)", k.q0, k.below, k.t}, {"op(q0,q1',t)", k.q0, k.above, k.t}};
+        return true;
+    }
+    if (n == "monotone") {
+        const TwoKeyPairCase k = TwoKeyPairCase::of(c);
+        kind = CallKind::relation;
+        specs = {{"op(q0,q1,t)", k.first.q0, k.first.q1, k.first.t}, {"op(q0,q1,t2)", k.first.q0, k.first.q1, k.t2}};
+        return true;
+    }
+    if (c.size() != TwoKeyCase::arity) return false;
+    const TwoKeyCase k = TwoKeyCase::of(c);
     if (n == "finite" || n == "unit" || n == "shortest-arc" || n == "constant-speed") {
         kind = n == "finite" ? CallKind::finite : n == "unit" ? CallKind::unit : CallKind::single;
-        specs = {{"op(q0,q1,t)", q(0), q(4), c[8]}};
+        specs = {{"op(q0,q1,t)", k.q0, k.q1, k.t}};
     } else if (n == "endpoints") {
         kind = CallKind::endpoint;
-        specs = {{"op(q0,q1,0)", q(0), q(4), 0}, {"op(q0,q1,1)", q(0), q(4), 1}};
+        specs = {{"op(q0,q1,0)", k.q0, k.q1, 0}, {"op(q0,q1,1)", k.q0, k.q1, 1}};
     } else if (n == "sign-invariance") {
         kind = CallKind::relation;
-        specs = {{"op(q0,q1,t)", q(0), q(4), c[8]},
-                 {"op(q0,-q1,t)", q(0), q(4, -1), c[8]},
-                 {"op(-q0,q1,t)", q(0, -1), q(4), c[8]}};
+        specs = {{"op(q0,q1,t)", k.q0, k.q1, k.t},
+                 {"op(q0,-q1,t)", k.q0, negated(k.q1), k.t},
+                 {"op(-q0,q1,t)", negated(k.q0), k.q1, k.t}};
     } else if (n == "symmetry") {
         kind = CallKind::relation;
-        specs = {{"op(q0,q1,t)", q(0), q(4), c[8]}, {"op(q1,q0,1-t)", q(4), q(0), round_to(p, 1 - c[8])}};
-    } else if (n == "monotone") {
-        kind = CallKind::relation;
-        specs = {{"op(q0,q1,t)", q(0), q(4), c[8]}, {"op(q0,q1,t2)", q(0), q(4), c[9]}};
-    } else if (n == "threshold-continuity") {
-        kind = CallKind::relation;
-        specs = {{"op(q0,q1,t)", q(0), q(4), c[12]}, {"op(q0,q1',t)", q(0), q(8), c[12]}};
+        specs = {{"op(q0,q1,t)", k.q0, k.q1, k.t}, {"op(q1,q0,1-t)", k.q1, k.q0, round_to(p, 1 - k.t)}};
     } else {
         return false;
     }

@@ -4,8 +4,9 @@
 //
 // A property is a row of a table (properties()): a name, the ops it applies to, a RapidCheck generator of
 // cases and a check of one case. A case is a flat list of numbers in the implementation's format (printed
-// as hexfloats, replayed by `quatcheck conform --case`), so a property with another shape of case (a squad
-// key track, say) is one more row of table() in properties.cpp.
+// as hexfloats, replayed by `quatcheck conform --case`), read and written through its shape (conform/cases.h),
+// so a property with another shape of case (a squad key track, say) is one more shape and one more row of
+// table() in properties.cpp.
 //
 // Tolerances, with eps = 2^(1-p) (docs/conformance.md has the derivation):
 //   U       = 16 eps                 norm and endpoint components (ulp1)
@@ -15,6 +16,7 @@
 //             sqrt(2 * 3 eps) as W -> 0)
 #pragma once
 
+#include "conform/cases.h"
 #include "metrics/comparison.h"
 #include "metrics/metrics.h"
 #include "plugins/impls.h"
@@ -29,9 +31,6 @@
 #include <vector>
 
 namespace qc {
-
-// A case: numbers exactly representable in the implementation's format.
-using CaseValues = std::vector<double>;
 
 // The outcome of one case: the measured quantity and the tolerance it is held to, in the same unit.
 struct CaseOutcome {
@@ -95,28 +94,6 @@ struct Property {
 const std::vector<Property> &properties();
 const Property *find_property(const std::string &name);
 
-// The structured generator of two-key cases shared by the properties: where on the sphere (uniform, near-0,
-// near-half-pi, near-pi, threshold, exact special cases), an identity-like or random q0, a basis or random
-// direction, the offset from the special point as 2^-k (1 + m / 2^20), and t (1/2, 0, 1, near an end,
-// uniform). Every choice shrinks toward the simple one: identity q0, a basis direction, a power-of-two
-// offset, t = 1/2. Random directions come from the regions' Rng and random_unit/random_orthogonal.
-rc::Gen<CaseValues> two_key_case_gen(Precision p);
-// The parameters two_key_case_gen draws, each in the range given, and the case they make (structured_case),
-// for generators that fix some of them (the testing library's per-region generators, testing/src):
-//   place 0..5 (anywhere, near-0, near-half-pi, near-pi, threshold, exact special), sub 0..7 (a sign, or
-//   which special case: sub % 4 = equal ends, q1 = -q0, a.b = 0, 0.9995's neighbours), q0_kind 0..3
-//   (identity, basis axis, random, random), dir_kind 0..2 (basis, random, random), seed < 2^31, k 0..37 and m < 2^20
-//   (offset 2^-(3+k) (1 + m/2^20)), t_kind 0..9 (1/2, 0, 1, 2^-t_k, 1 - 2^-t_k, t_m/2^24), t_k 1..59,
-//   t_m < 2^24.
-struct CaseParams {
-    int place, sub, q0_kind, dir_kind;
-    unsigned seed;
-    int k, m, t_kind, t_k, t_m;
-};
-CaseValues structured_case(Precision p, const CaseParams &a);
-// The same with a second parameter t2 >= t appended (monotone).
-rc::Gen<CaseValues> two_key_case_pair_gen(Precision p);
-
 // One implementation call of a counterexample (explain_case): which call it is, what the routine returned and
 // what was expected, and the call's own error against its share of the tolerance.
 struct CallRecord {
@@ -157,13 +134,5 @@ std::string failed_calls(const std::vector<CallRecord> &calls);
 // Parses a `calls` cell back into its records, each a list of (key, value) in order. Throws UsageError on a
 // word without '=' or a record without call=.
 std::vector<std::vector<std::pair<std::string, std::string>>> parse_calls(const std::string &text);
-
-// Rounds a double to the format of p.
-double round_to(Precision p, double x);
-
-// Parses a case given as hexfloats separated by spaces or commas. Throws UsageError on malformed text,
-// a wrong count, or a value not representable in the format.
-CaseValues parse_case(const std::string &text, size_t arity, Precision p);
-std::string format_case(const CaseValues &c);
 
 }  // namespace qc

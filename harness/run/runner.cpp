@@ -1,5 +1,6 @@
 #include "metrics/comparison.h"
 #include "run/runner.h"
+#include "plugins/contain.h"
 #include "metrics/same_outputs.h"
 #include "base/parallel.h"
 #include "plugins/select.h"
@@ -22,15 +23,6 @@
 #include <tuple>
 
 namespace qc {
-
-template <class T> std::string case_text(const SlerpCase<T> &c) {
-    auto q = [](const Quat<T> &v) {
-        return fmt::format("({};{};{};{})", hexfloat(v[0]), hexfloat(v[1]), hexfloat(v[2]), hexfloat(v[3]));
-    };
-    return fmt::format("q0={} q1={} t={}", q(c.q0), q(c.q1), hexfloat(c.t));
-}
-template std::string case_text<float>(const SlerpCase<float> &);
-template std::string case_text<double>(const SlerpCase<double> &);
 
 std::vector<CurveBin> curve_bins() {
     std::vector<CurveBin> bins;
@@ -73,7 +65,8 @@ public:
           nio_(idx_.size()),
           first_(plan.first),
           n_(plan.last - plan.first),
-          metrics_(metrics) {
+          metrics_(metrics),
+          failures_(nio_) {
         if (metrics_.size() < n_ * nio_) metrics_.resize(n_ * nio_);
         slice_.precision = Format<T>::precision, slice_.region = region, slice_.begin = first_, slice_.end = plan.last;
         slice_.arc_w.resize(n_);
@@ -86,8 +79,6 @@ public:
         const bool remote = std::any_of(idx_.begin(), idx_.end(),
                                         [&](size_t i) { return !plan_.selected[i].impl->backend->in_process(); });
         chunk_ = remote ? std::clamp<uint64_t>(n_ / (4 * uint64_t(plan.jobs)), 512, 4096) : 32;
-        fail_at_.assign(nio_, n_);
-        fail_outcome_.resize(nio_);
         chunk_done_.assign(size_t((n_ + chunk_ - 1) / chunk_), 0);
     }
 
@@ -145,11 +136,9 @@ private:
     RegionSlice slice_;
     std::vector<char> tie_;
     std::atomic<uint64_t> next_{0};
-    // Containment: the first case of the range (lowest index, whatever the thread order) on which each
-    // impl-op failed; chunks past it are not evaluated for it. An interruption stops taking chunks.
-    std::mutex fail_mutex_;
-    std::vector<uint64_t> fail_at_;
-    std::vector<EvalOutcome> fail_outcome_;
+    // Containment: each impl-op's first failing case of the range (plugins/contain.h); chunks past it are not
+    // evaluated for it. An interruption stops taking chunks.
+    std::vector<FirstFailure> failures_;
     std::vector<char> chunk_done_;
     std::atomic<bool> stopped_{false};
 };
@@ -192,10 +181,7 @@ template <class T> void RegionSampler<T>::start_batches(Thread &th, uint64_t beg
     for (int remote_pass = 1; remote_pass >= 0; remote_pass--)
         for (size_t k = 0; k < nio_; k++) {
             if (impl(k).backend->in_process() == bool(remote_pass)) continue;
-            {
-                std::lock_guard<std::mutex> lock(fail_mutex_);
-                th.started[k] = begin <= fail_at_[k];
-            }
+            th.started[k] = failures_[k].reaches(begin);
             if (th.started[k])
                 th.pending[k].start(impl(k), op(k), th.cases.data(), size_t(end - begin), &th.outs[k * chunk_]);
         }
@@ -208,10 +194,7 @@ template <class T> void RegionSampler<T>::finish_batches(Thread &th, uint64_t be
         EvalOutcome o = th.pending[k].finish();
         th.valid[k] = o.done;
         if (o.status == EvalStatus::interrupted) stopped_.store(true);
-        else if (!o.ok()) {
-            std::lock_guard<std::mutex> lock(fail_mutex_);
-            if (begin + o.done < fail_at_[k]) fail_at_[k] = begin + o.done, fail_outcome_[k] = o;
-        }
+        else failures_[k].record(begin, o);
     }
 }
 
@@ -240,12 +223,12 @@ template <class T> RegionSlice RegionSampler<T>::reduce(uint64_t n_done, const s
     std::vector<uint64_t> limit(nio_);
     for (size_t k = 0; k < nio_; k++) {
         RowSlice &row = slice.rows[k];
-        limit[k] = std::min(n_done, fail_at_[k]);
-        if (fail_at_[k] < n_done) {
-            row.status = fail_outcome_[k].status;
-            row.failed_index = first_ + fail_at_[k];
-            row.status_detail = fail_outcome_[k].detail;
-            row.failed_case = case_text(regenerate_case<T>(plan_.options.seed, region_, first_ + fail_at_[k]));
+        limit[k] = failures_[k].limit(n_done);
+        if (const Failure f = failures_[k].get(); f.failed() && f.index < n_done) {
+            row.status = f.outcome.status;
+            row.failed_index = first_ + f.index;
+            row.status_detail = f.outcome.detail;
+            row.failed_case = case_text(regenerate_case<T>(plan_.options.seed, region_, first_ + f.index));
         }
         row.angle_err_rad.resize(limit[k]);
         row.bin_max_ulp1.assign(edges.size(), 0.0);

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "metrics/metrics.h"
+#include "plugins/contain.h"  // case_text
 #include "plugins/impls.h"
 #include "reference/reference.h"
 #include "regions/regions.h"
@@ -116,9 +117,6 @@ RunResult sample(const RunPlan &plan, const RunContext &ctx = {});
 // the plan, in any order, covering disjoint case ranges): after sample(), or on the slices of every shard
 // (merge).
 void aggregate(RunResult &result);
-
-// A case as summary.csv's failed_case column writes it: "q0=(w;x;y;z) q1=(w;x;y;z) t=T" in hexfloats.
-template <class T> std::string case_text(const SlerpCase<T> &c);
 
 // Regenerates case `index` of a region, as the runner drew it.
 template <class T> SlerpCase<T> regenerate_case(uint64_t seed, Region region, uint64_t index) {

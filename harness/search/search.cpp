@@ -284,8 +284,8 @@ template <class T> bool Climb<T>::evaluate_generation(SearchOutcome &out) {
     if (o.ok()) return true;
     // The first failure ends the search, as it ends a row of the sampling.
     if (o.status == EvalStatus::interrupted) stop_.throw_if_requested();
-    out.failure = o;
-    out.failed_case = case_text(batch_[std::min(o.done, batch_.size() - 1)]);
+    const size_t at = std::min(o.done, batch_.size() - 1);
+    out.failure = failure_at(o, at, batch_[at]);
     out.reference = screen_.reference_stats();
     return false;
 }
@@ -439,11 +439,11 @@ std::vector<SearchRow> search_worst_cases(RunResult &result, int jobs, const Sea
         RowResult &row = result.rows[r];
         (row.impl->precision == Precision::f32 ? result.reference_f32 : result.reference_f64)
             .add(outcomes[r].reference);
-        if (const EvalOutcome &f = outcomes[r].failure; !f.ok()) {
-            row.status = f.status;
+        if (const Failure &f = outcomes[r].failure; f.failed()) {
+            row.status = f.outcome.status;
             row.failed_index = row.cases;
-            row.status_detail = fmt::format("{} in the worst-case search", f.detail);
-            row.failed_case = outcomes[r].failed_case;
+            row.status_detail = fmt::format("{} in the worst-case search", f.outcome.detail);
+            row.failed_case = f.failed_case;
             continue;
         }
         rows[r].max_angle_err_rad = outcomes[r].max_angle_err_rad;

@@ -15,6 +15,7 @@
 #pragma once
 
 #include "isolate/process_plugin.h"
+#include "plugins/contain.h"
 #include "plugins/impls.h"
 #include "run/runner.h"
 #include "reference/reference.h"
@@ -60,9 +61,8 @@ struct SearchOutcome {
     ReferenceStats reference;             // reference work done by the climbing half
     // The implementation failed (crashed, hung, wrote out of bounds) on a batch of the search: the search
     // stopped there, as the sampling's rows do, and the row takes this status (search_worst_cases()), its
-    // case in failed_case. Nothing else of the outcome is reported then.
-    EvalOutcome failure;
-    std::string failed_case;
+    // case in failure.failed_case (plugins/contain.h). Nothing else of the outcome is reported then.
+    Failure failure;
 };
 
 // sampled_err[i]: the angle error of case i of (seed, region) as the runner measured it (+inf for a

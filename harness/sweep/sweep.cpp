@@ -3,9 +3,12 @@
 // binary32 input; this applies the idea to one-dimensional slices of slerp's nine inputs.
 #include "metrics/comparison.h"
 #include "sweep/sweep.h"
+#include "sweep/accumulate.h"
+#include "sweep/points.h"
 #include "metrics/same_outputs.h"
 
 #include "isolate/eval.h"
+#include "plugins/contain.h"
 #include "metrics/metrics.h"
 #include "regions/regions.h"
 #include "base/parallel.h"
@@ -31,181 +34,7 @@ const char *to_string(SweepOver o) { return o == SweepOver::dot ? "dot" : "t"; }
 
 namespace {
 
-// ---- floats in order: ord() maps the format's values to consecutive unsigned integers ----
-
-template <class T> using Bits = std::conditional_t<std::is_same_v<T, float>, uint32_t, uint64_t>;
-
-template <class T> uint64_t ord(T x) {
-    Bits<T> b;
-    std::memcpy(&b, &x, sizeof b);
-    constexpr Bits<T> sign = Bits<T>(1) << (8 * sizeof(T) - 1);
-    return uint64_t((b & sign) ? Bits<T>(~b) : Bits<T>(b | sign));
-}
-
-template <class T> T from_ord(uint64_t o) {
-    constexpr Bits<T> sign = Bits<T>(1) << (8 * sizeof(T) - 1);
-    Bits<T> u = Bits<T>(o), b = (u & sign) ? Bits<T>(u & ~sign) : Bits<T>(~u);
-    T x;
-    std::memcpy(&x, &b, sizeof x);
-    return x;
-}
-
-// The window [lo, hi] of the swept value in the format: clipped to the dimension's range, ends rounded inwards.
-template <class T> std::pair<T, T> format_window(SweepOver over, double lo, double hi) {
-    const double min = over == SweepOver::dot ? -1.0 : 0.0;
-    lo = std::max(lo, min), hi = std::min(hi, 1.0);
-    T l = T(lo), h = T(hi);
-    if (double(l) < lo) l = std::nextafter(l, T(2));
-    if (double(h) > hi) h = std::nextafter(h, T(-2));
-    return {l, h};
-}
-
-// The points of one slice (of this shard): consecutive values of the format (exhaustive) or a sorted list.
-template <class T> struct Points {
-    bool exhaustive = false;
-    uint64_t first_ord = 0;       // exhaustive: ord of point 0
-    std::vector<T> values;        // scan
-    uint64_t begin = 0, end = 0;  // this shard's points [begin, end) of the whole slice
-    uint64_t overlap = 0;         // 1 when point 0 is the previous shard's last (pairs only, not statistics)
-    uint64_t size() const { return end - begin; }
-    T at(uint64_t k) const { return exhaustive ? from_ord<T>(first_ord + begin + k) : values[size_t(begin + k)]; }
-};
-
-template <class T> Points<T> make_points(const SweepOptions &opt, const SliceSpec &s, const StopToken &stop) {
-    Points<T> p;
-    const T lo = T(s.lo), hi = T(s.hi);
-    uint64_t n = ord(hi) - ord(lo) + 1;
-    p.exhaustive = s.exhaustive;
-    if (s.exhaustive) {
-        p.first_ord = ord(lo);
-    } else {
-        const uint64_t N = opt.points ? opt.points : kDefaultScanPoints;
-        std::vector<double> v;
-        v.reserve(size_t(N) + 2 * kExactWindowHalf * kDotWindowCentres.size() + 2);
-        const uint64_t half = std::max<uint64_t>(2, N / 2), quarter = std::max<uint64_t>(2, N / 4);
-        const double L = double(lo), H = double(hi);
-        for (uint64_t k = 0; k < half; k++) v.push_back(L + (H - L) * double(k) / double(half - 1));
-        stop.throw_if_requested();
-        for (int side = 0; side < 2; side++) {
-            const T end = side == 0 ? lo : hi;
-            T step = std::abs(std::nextafter(end, side == 0 ? hi : lo) - end);
-            double dmin = std::max(double(step), double(std::numeric_limits<T>::denorm_min()));
-            double dmax = (H - L) / 2;
-            if (!(dmax > dmin)) continue;
-            for (uint64_t k = 0; k < quarter; k++) {
-                double d =
-                    std::exp(std::log(dmin) + (std::log(dmax) - std::log(dmin)) * double(k) / double(quarter - 1));
-                v.push_back(side == 0 ? L + d : H - d);
-            }
-        }
-        if (opt.over == SweepOver::dot && std::is_same_v<T, double>) {
-            for (double c : kDotWindowCentres) {
-                if (c < L || c > H) continue;
-                uint64_t oc = ord(T(c)), a = std::max(ord(lo), oc - std::min<uint64_t>(oc, kExactWindowHalf)),
-                         b = std::min(ord(hi), oc + kExactWindowHalf);
-                for (uint64_t o = a; o <= b; o++) v.push_back(double(from_ord<T>(o)));
-            }
-        }
-        v.push_back(L);
-        v.push_back(H);
-        p.values.reserve(v.size());
-        for (double x : v) {
-            T y = T(x);
-            if (y < lo) y = lo;
-            if (y > hi) y = hi;
-            p.values.push_back(y);
-        }
-        std::sort(p.values.begin(), p.values.end());
-        p.values.erase(std::unique(p.values.begin(), p.values.end()), p.values.end());
-        n = p.values.size();
-    }
-    auto [b, e] = shard_range(opt.shard, n);
-    p.begin = b > 0 ? b - 1 : b;  // one point of overlap: the pair across the shard boundary is this shard's
-    p.overlap = b > 0 ? 1 : 0;
-    p.end = e;
-    return p;
-}
-
-template <class T> SlerpCase<T> make_case(const SweepOptions &opt, const SliceSpec &s, T x) {
-    SlerpCase<T> c;
-    if (opt.over == SweepOver::dot) {
-        c.q0 = {T(1), T(0), T(0), T(0)};
-        c.q1 = {x, T(std::sqrt((1 - double(x)) * (1 + double(x)))), T(0), T(0)};
-        c.t = T(s.fixed_t);
-    } else {
-        for (int i = 0; i < 4; i++) c.q0[i] = T(s.q0[i]), c.q1[i] = T(s.q1[i]);
-        c.t = x;
-    }
-    return c;
-}
-
-// ---- per-row accumulation ----
-
-constexpr int kHistPerOctave = 64, kHistMinExp = -80, kHistMaxExp = 12;
-constexpr int kHistBins = (kHistMaxExp - kHistMinExp) * kHistPerOctave + 2;
-
-int hist_bin(double e) {
-    if (!(e >= std::ldexp(1.0, kHistMinExp))) return 0;  // below 2^-80 (and 0)
-    if (!std::isfinite(e)) return kHistBins - 1;
-    int b = 1 + int(std::floor((std::log2(e) - kHistMinExp) * kHistPerOctave));
-    return std::min(b, kHistBins - 1);
-}
-double hist_upper(int b) {
-    if (b == 0) return std::ldexp(1.0, kHistMinExp);
-    if (b == kHistBins - 1) return INFINITY;
-    return std::exp2(kHistMinExp + double(b) / kHistPerOctave);
-}
-
-struct Candidate {
-    uint64_t k = 0;  // the pair (k - 1, k) of the shard's points
-    double jump = 0, threshold = 0;
-    double delta_below[4], delta_above[4];
-    double err_below = 0, err_above = 0;
-};
-
-struct RowAcc {
-    uint64_t cases = 0, nonfinite = 0;
-    double max_angle = -1, max_ulp1 = 0;
-    uint64_t argmax = 0;
-    std::vector<uint64_t> hist = std::vector<uint64_t>(kHistBins, 0);
-    std::vector<double> curve_max = std::vector<double>(kCurveBins, 0.0);
-    std::vector<uint64_t> curve_cases = std::vector<uint64_t>(kCurveBins, 0);
-    std::vector<Candidate> candidates;
-
-    void add(const RowAcc &o) {
-        cases += o.cases, nonfinite += o.nonfinite;
-        if (o.max_angle > max_angle || (o.max_angle == max_angle && o.argmax < argmax))
-            max_angle = o.max_angle, argmax = o.argmax;
-        max_ulp1 = std::max(max_ulp1, o.max_ulp1);
-        for (int b = 0; b < kHistBins; b++) hist[size_t(b)] += o.hist[size_t(b)];
-        for (int b = 0; b < kCurveBins; b++)
-            curve_max[size_t(b)] = std::max(curve_max[size_t(b)], o.curve_max[size_t(b)]),
-            curve_cases[size_t(b)] += o.curve_cases[size_t(b)];
-        candidates.insert(candidates.end(), o.candidates.begin(), o.candidates.end());
-    }
-};
-
-// 2 |a - b|: the jump between two displacements (radians of rotation to first order); NaN = non-finite output.
-double jump_between(const double *a, const double *b) {
-    bool fa = std::isfinite(a[0]), fb = std::isfinite(b[0]);
-    if (!fa || !fb) return fa == fb ? 0.0 : INFINITY;
-    double s = 0;
-    for (int i = 0; i < 4; i++) s += (a[i] - b[i]) * (a[i] - b[i]);
-    return 2 * std::sqrt(s);
-}
-
-// The displacement of an output from its target (R for slerp, N for nlerp), sign-aligned; NaN if non-finite.
-template <class T> void displacement(const T out[4], const DDQuat &target, double d[4]) {
-    double dot = 0;
-    bool finite = true;
-    for (int i = 0; i < 4; i++) finite = finite && std::isfinite(out[i]), dot += double(out[i]) * target[i].hi;
-    if (!finite) {
-        for (int i = 0; i < 4; i++) d[i] = NAN;
-        return;
-    }
-    const double s = dot < 0 ? -1.0 : 1.0;
-    for (int i = 0; i < 4; i++) d[i] = (s * double(out[i]) - target[i].hi) - target[i].lo;
-}
+using namespace sweep_detail;
 
 double cpu_seconds() {
     timespec ts{};
@@ -213,48 +42,120 @@ double cpu_seconds() {
     return double(ts.tv_sec) + 1e-9 * double(ts.tv_nsec);
 }
 
-// 2 |mean(above) - mean(below)| of displacements: a branch moves every displacement past it by the same step;
-// rounding noise averages out and a lone outlier is diluted. Non-finite on either side: infinite (or 0 when
-// both sides are entirely non-finite).
-double persistent_step(const std::vector<const double *> &below, const std::vector<const double *> &above) {
-    if (below.empty() || above.empty()) return INFINITY;
-    double mb[4] = {0, 0, 0, 0}, ma[4] = {0, 0, 0, 0};
-    bool fb = true, fa = true;
-    for (const double *p : below) {
-        fb = fb && std::isfinite(p[0]);
-        for (int c = 0; c < 4; c++) mb[c] += p[c] / double(below.size());
-    }
-    for (const double *p : above) {
-        fa = fa && std::isfinite(p[0]);
-        for (int c = 0; c < 4; c++) ma[c] += p[c] / double(above.size());
-    }
-    if (!fb || !fa) return INFINITY;
-    return jump_between(mb, ma);
-}
-
 struct RowRef {
     const Impl *impl;
     Op op;
 };
 
+// What the threads sweeping one slice share: the options, the slice and its points, the rows, and each row's
+// first failure (containment: a row stops being evaluated at its first failure, plugins/contain.h).
+template <class T> struct Slice {
+    Slice(const SweepOptions &o, const SliceSpec &s, const std::vector<RowRef> &r, const Points<T> &p, bool nlerp)
+        : opt(o), spec(s), rows(r), points(p), want_nlerp(nlerp), failures(r.size()) {}
+    const SweepOptions &opt;
+    const SliceSpec &spec;
+    const std::vector<RowRef> &rows;
+    const Points<T> &points;
+    const bool want_nlerp;  // the references compute the normalised lerp too
+    std::vector<FirstFailure> failures;
+};
+
+// One thread's sweep of a slice: its reference and metric engines, its buffers, and the statistics of the blocks
+// it evaluated (acc()).
 template <class T> class SliceRunner {
 public:
-    SliceRunner(const SweepOptions &opt, const SliceSpec &spec, const std::vector<RowRef> &rows,
-                const Points<T> &points)
-        : opt_(opt), spec_(spec), rows_(rows), points_(points) {}
+    explicit SliceRunner(Slice<T> &slice)
+        : slice_(slice),
+          opt_(slice.opt),
+          spec_(slice.spec),
+          rows_(slice.rows),
+          points_(slice.points),
+          cmp_(slice.spec.precision, slice.opt.reference),
+          acc_(slice.rows.size()) {
+        cmp_.reference.set_nlerp_wanted(slice.want_nlerp);
+    }
 
-    const Points<T> &points() const { return points_; }
+    const std::vector<RowAcc> &acc() const { return acc_; }
+    ReferenceEngine &reference() { return cmp_.reference; }
+    MetricEngine &metric() { return cmp_.metric; }
+
+    // Evaluates points [b, e) into acc(), with up to kPersist points of context each side (the pairs (k - 1, k)
+    // for k in [b, e) are this block's; the context only feeds the persistence test).
+    void block(uint64_t b, uint64_t e) {
+        const uint64_t b0 = b - std::min<uint64_t>(b, kPersist), e1 = std::min(points_.size(), e + kPersist);
+        evaluate_rows(b0, e1 - b0);
+        accumulate(b, e, b0, e1 - b0);
+        find_candidates(b, e, b0, e1 - b0);
+    }
+
+    // The persistence test of an edge between adjacent floats lo < hi: row r's displacements at the kPersist
+    // floats up to lo and from hi (one batch).
+    bool persistent_edge(T lo, T hi, size_t r, double threshold, uint64_t &evaluated) {
+        std::vector<SlerpCase<T>> cs;
+        std::vector<T> xs;
+        T x = lo;
+        for (uint64_t m = 0; m < kPersist && x >= T(spec_.lo); m++, x = std::nextafter(x, T(-2)))
+            xs.insert(xs.begin(), x);
+        const size_t nb = xs.size();
+        x = hi;
+        for (uint64_t m = 0; m < kPersist && x <= T(spec_.hi); m++, x = std::nextafter(x, T(2))) xs.push_back(x);
+        for (T v : xs) cs.push_back(make_case<T>(opt_, spec_, v));
+        std::vector<Quat<T>> outs(cs.size());
+        if (!eval_until_failure(*rows_[r].impl, rows_[r].op, cs.data(), cs.size(), outs.data(), cs.size()).ok())
+            return false;
+        evaluated += cs.size();
+        std::vector<double> ds(cs.size() * 4);
+        SlerpReference &ref = scratch_;
+        for (size_t i = 0; i < cs.size(); i++) {
+            cmp_.reference.slerp(cs[i], ref, false);
+            displacement(outs[i].data(), rows_[r].op == Op::nlerp ? ref.N : ref.R, &ds[i * 4]);
+        }
+        std::vector<const double *> below, above;
+        for (size_t i = 0; i < cs.size(); i++) (i < nb ? below : above).push_back(&ds[i * 4]);
+        return persistent_step(below, above) > threshold / 2;
+    }
+
+    // One point evaluated alone (bisection): displacement and angle error of row r. False if it failed.
+    bool point(T x, size_t r, double delta[4], double &err) {
+        SlerpCase<T> c = make_case<T>(opt_, spec_, x);
+        Quat<T> out;
+        if (!eval_until_failure(*rows_[r].impl, rows_[r].op, &c, 1, &out, 1).ok()) return false;
+        SlerpReference &ref = scratch_;
+        cmp_.reference.slerp(c, ref, false);
+        CaseMetrics m = cmp_.metric.measure(out.data(), ref, rows_[r].op);
+        displacement(out.data(), rows_[r].op == Op::nlerp ? ref.N : ref.R, delta);
+        err = m.nonfinite ? INFINITY : m.angle_err_rad;
+        return true;
+    }
+
+private:
+    // The block's n points from b0 through every row not yet failed, each stopping at its first failure
+    // (valid_[r]: the points evaluated).
+    void evaluate_rows(uint64_t b0, uint64_t n) {
+        const size_t nr = rows_.size();
+        cases_.resize(size_t(n));
+        outs_.resize(size_t(n) * nr);
+        valid_.assign(nr, 0);
+        for (uint64_t i = 0; i < n; i++) cases_[size_t(i)] = make_case<T>(opt_, spec_, points_.at(b0 + i));
+        for (size_t r = 0; r < nr; r++) {
+            if (slice_.failures[r].failed()) continue;
+            const EvalOutcome o = eval_until_failure(*rows_[r].impl, rows_[r].op, cases_.data(), size_t(n),
+                                                     &outs_[r * size_t(n)], kEvalBatch);
+            slice_.failures[r].record(b0, o);
+            valid_[r] = o.done;
+        }
+    }
 
     // Point i's metrics and displacement of every row that evaluated it (metrics_[r], delta_): both are functions of
     // (output, reference, op), so each distinct output is measured once, every distinct output of the point in one
     // MetricEngine::measure_batch call (the same figures as one measure() each), and the other rows copy them.
-    void measure_point(uint64_t i, uint64_t n, const SlerpReference &ref, MetricEngine &metric) {
+    void measure_point(uint64_t i, uint64_t n, const SlerpReference &ref) {
         const size_t nr = rows_.size();
         auto delta = [&](size_t r) { return &delta_[(size_t(i) * nr + r) * 4]; };
         same_.clear();
         for (size_t r = 0; r < nr; r++)
             if (i < valid_[r]) same_.add(outs_[r * size_t(n) + size_t(i)].data(), rows_[r].op, r);
-        same_.measure(metric, ref, [&](size_t r) -> CaseMetrics & { return metrics_[r]; });
+        same_.measure(cmp_.metric, ref, [&](size_t r) -> CaseMetrics & { return metrics_[r]; });
         for (size_t j = 0; j < same_.distinct_count(); j++) {
             const size_t r = same_.distinct_slot(j);
             displacement(outs_[r * size_t(n) + size_t(i)].data(), rows_[r].op == Op::nlerp ? ref.N : ref.R, delta(r));
@@ -262,36 +163,9 @@ public:
         for (const auto &[r, e] : same_.copies()) std::memcpy(delta(r), delta(e), 4 * sizeof(double));
     }
 
-    // Evaluates points [b, e) into acc, with up to kPersist points of context each side (the pairs (k - 1, k)
-    // for k in [b, e) are this block's; the context only feeds the persistence test).
-    void block(uint64_t b, uint64_t e, ReferenceEngine &reference, MetricEngine &metric, std::vector<RowAcc> &acc,
-               std::vector<char> &failed, std::mutex &fail_mutex, std::vector<EvalOutcome> &fail_outcome) {
-        const uint64_t b0 = b - std::min<uint64_t>(b, kPersist), e1 = std::min(points_.size(), e + kPersist),
-                       n = e1 - b0;
+    // The references and metrics of the block's points, and the statistics of those in [b, e).
+    void accumulate(uint64_t b, uint64_t e, uint64_t b0, uint64_t n) {
         const size_t nr = rows_.size();
-        cases_.resize(size_t(n));
-        outs_.resize(size_t(n) * nr);
-        valid_.assign(nr, 0);
-        for (uint64_t i = 0; i < n; i++) cases_[size_t(i)] = make_case<T>(opt_, spec_, points_.at(b0 + i));
-        for (size_t r = 0; r < nr; r++) {
-            {
-                std::lock_guard<std::mutex> lock(fail_mutex);
-                if (failed[r]) continue;
-            }
-            size_t done = 0;
-            while (done < n) {
-                size_t m = std::min<size_t>(1024, size_t(n) - done);
-                EvalOutcome o =
-                    eval_batch(*rows_[r].impl, rows_[r].op, cases_.data() + done, m, &outs_[r * size_t(n) + done]);
-                done += o.done;
-                if (!o.ok()) {
-                    std::lock_guard<std::mutex> lock(fail_mutex);
-                    if (!failed[r]) failed[r] = 1, fail_outcome[r] = o;
-                    break;
-                }
-            }
-            valid_[r] = done;
-        }
         delta_.resize(size_t(n) * nr * 4);
         err_.resize(size_t(n) * nr);
         const double span = spec_.hi - spec_.lo;
@@ -303,13 +177,13 @@ public:
             if (i % kRefBatch == 0) {
                 const size_t m = size_t(std::min<uint64_t>(kRefBatch, n - i));
                 for (size_t j = 0; j < m; j++) validate_[j] = sampled_for_validation(opt_.seed, points_.begin + k + j);
-                reference.slerp_batch(&cases_[size_t(i)], m, refs_.data(), validate_.get());
+                cmp_.reference.slerp_batch(&cases_[size_t(i)], m, refs_.data(), validate_.get());
             }
             const SlerpReference &ref = refs_[size_t(i % kRefBatch)];
             const double x = double(points_.at(k));
             int cb = span > 0 ? int((x - spec_.lo) / span * kCurveBins) : 0;
             cb = std::clamp(cb, 0, kCurveBins - 1);
-            measure_point(i, n, ref, metric);
+            measure_point(i, n, ref);
             for (size_t r = 0; r < nr; r++) {
                 if (i >= valid_[r]) continue;
                 const CaseMetrics &m = metrics_[r];
@@ -317,18 +191,15 @@ public:
                 err_[size_t(i) * nr + r] = err;
                 // Context points belong to the neighbouring blocks' statistics, the overlap point to the previous shard's.
                 if (k < b || k >= e || k < points_.overlap) continue;
-                RowAcc &a = acc[r];
-                a.cases++;
-                a.nonfinite += m.nonfinite;
-                if (err > a.max_angle || (err == a.max_angle && k < a.argmax)) a.max_angle = err, a.argmax = k;
-                if (!m.nonfinite) a.max_ulp1 = std::max(a.max_ulp1, m.ulp1);
-                a.hist[size_t(hist_bin(err))]++;
-                a.curve_max[size_t(cb)] = std::max(a.curve_max[size_t(cb)], err);
-                a.curve_cases[size_t(cb)]++;
+                acc_[r].count(k, m, err, cb);
             }
         }
-        // Jumps between consecutive points, against the block's median jump, and persistent.
+    }
+
+    // Jumps between consecutive points, against the block's median jump, and persistent: row r's candidates.
+    void find_candidates(uint64_t b, uint64_t e, uint64_t b0, uint64_t n) {
         const double floor = kEdgeFloorEps * precision_eps(Format<T>::precision);
+        const size_t nr = rows_.size();
         for (size_t r = 0; r < nr; r++) {
             const uint64_t valid = std::min<uint64_t>(n, valid_[r]);
             auto d = [&](uint64_t i) { return &delta_[(i * nr + r) * 4]; };
@@ -354,69 +225,134 @@ public:
                 std::memcpy(c.delta_above, d(i), sizeof c.delta_above);
                 c.err_below = err_[(i - 1) * nr + r];
                 c.err_above = err_[i * nr + r];
-                acc[r].candidates.push_back(c);
+                acc_[r].candidates.push_back(c);
             }
         }
     }
 
-    // The persistence test of an edge between adjacent floats lo < hi: row r's displacements at the kPersist
-    // floats up to lo and from hi (one batch).
-    bool persistent_edge(T lo, T hi, size_t r, double threshold, ReferenceEngine &reference, uint64_t &evaluated) {
-        std::vector<SlerpCase<T>> cs;
-        std::vector<T> xs;
-        T x = lo;
-        for (uint64_t m = 0; m < kPersist && x >= T(spec_.lo); m++, x = std::nextafter(x, T(-2)))
-            xs.insert(xs.begin(), x);
-        const size_t nb = xs.size();
-        x = hi;
-        for (uint64_t m = 0; m < kPersist && x <= T(spec_.hi); m++, x = std::nextafter(x, T(2))) xs.push_back(x);
-        for (T v : xs) cs.push_back(make_case<T>(opt_, spec_, v));
-        std::vector<Quat<T>> outs(cs.size());
-        if (!eval_batch(*rows_[r].impl, rows_[r].op, cs.data(), cs.size(), outs.data()).ok()) return false;
-        evaluated += cs.size();
-        std::vector<double> ds(cs.size() * 4);
-        SlerpReference &ref = scratch_;
-        for (size_t i = 0; i < cs.size(); i++) {
-            reference.slerp(cs[i], ref, false);
-            displacement(outs[i].data(), rows_[r].op == Op::nlerp ? ref.N : ref.R, &ds[i * 4]);
-        }
-        std::vector<const double *> below, above;
-        for (size_t i = 0; i < cs.size(); i++) (i < nb ? below : above).push_back(&ds[i * 4]);
-        return persistent_step(below, above) > threshold / 2;
-    }
-
-    // One point evaluated alone (bisection): displacement and angle error of row r. False if it failed.
-    bool point(T x, size_t r, ReferenceEngine &reference, MetricEngine &metric, double delta[4], double &err) {
-        SlerpCase<T> c = make_case<T>(opt_, spec_, x);
-        Quat<T> out;
-        EvalOutcome o = eval_batch(*rows_[r].impl, rows_[r].op, &c, 1, &out);
-        if (!o.ok()) return false;
-        SlerpReference &ref = scratch_;
-        reference.slerp(c, ref, false);
-        CaseMetrics m = metric.measure(out.data(), ref, rows_[r].op);
-        displacement(out.data(), rows_[r].op == Op::nlerp ? ref.N : ref.R, delta);
-        err = m.nonfinite ? INFINITY : m.angle_err_rad;
-        return true;
-    }
-
-private:
+    static constexpr size_t kEvalBatch = 1024;  // cases per call (a round trip out of process)
+    static constexpr uint64_t kRefBatch = 64;
+    Slice<T> &slice_;
     const SweepOptions &opt_;
     const SliceSpec &spec_;
     const std::vector<RowRef> &rows_;
     const Points<T> &points_;
+    Comparator cmp_;
+    std::vector<RowAcc> acc_;
     std::vector<SlerpCase<T>> cases_;
     std::vector<Quat<T>> outs_;
     std::vector<size_t> valid_;
     std::vector<double> delta_, err_;
     std::vector<CaseMetrics> metrics_;  // one point's, per row
     SameOutputs<T> same_;
-    static constexpr uint64_t kRefBatch = 64;
     std::vector<SlerpReference> refs_ = std::vector<SlerpReference>(kRefBatch);
     std::unique_ptr<bool[]> validate_ = std::make_unique<bool[]>(kRefBatch);
     // A reference reused by the bisection's single points (a SlerpReference holds 16 MPFR numbers: building one
     // per point was a tenth of a sweep's instructions).
     SlerpReference scratch_;
 };
+
+// The slice's points over `jobs` threads, block by block: every row's statistics, and the references' work in
+// ref_stats.
+template <class T>
+std::vector<RowAcc> sweep_blocks(Slice<T> &slice, const RunContext &ctx, int jobs, ReferenceStats &ref_stats) {
+    const uint64_t n = slice.points.size(), blocks = (n + kBlock - 1) / kBlock;
+    std::atomic<uint64_t> next{0};
+    std::mutex acc_mutex;
+    std::vector<RowAcc> total(slice.rows.size());
+    auto worker = [&](int) {
+        SliceRunner<T> runner(slice);  // own engines and buffers
+        for (uint64_t blk; (blk = next.fetch_add(1)) < blocks;) {
+            ctx.stop.throw_if_requested();  // SIGINT/SIGTERM: sweep ends with 128 + sig, --out untouched
+            const uint64_t b = blk * kBlock, e = std::min(n, b + kBlock);
+            runner.block(b, e);
+            if (ctx.progress) ctx.progress->fetch_add(e - b, std::memory_order_relaxed);
+        }
+        std::lock_guard<std::mutex> lock(acc_mutex);
+        for (size_t r = 0; r < slice.rows.size(); r++) total[r].add(runner.acc()[r]);
+        ref_stats.add(runner.reference().stats());
+    };
+    run_workers(jobs, worker, [&] { next.store(blocks); });
+    return total;
+}
+
+// Row r's figures from its statistics, and its status when it failed.
+template <class T> SweepRow row_figures(const Slice<T> &slice, size_t r, const RowAcc &a, size_t slice_index) {
+    SweepRow row;
+    row.impl = slice.rows[r].impl;
+    row.op = slice.rows[r].op;
+    row.slice = slice_index;
+    row.cases = a.cases;
+    row.nonfinite = a.nonfinite;
+    row.candidates = a.candidates.size();
+    row.max_angle_err_rad = std::max(0.0, a.max_angle);
+    row.max_ulp1 = a.max_ulp1;
+    row.curve_max = a.curve_max;
+    row.curve_cases = a.curve_cases;
+    if (const Failure f = slice.failures[r].get(); f.failed())
+        row.status = f.outcome.status, row.status_detail = f.outcome.detail;
+    // p99 from the histogram (nearest rank).
+    for (int b = 0; b < kHistBins; b++)
+        if (a.hist[size_t(b)]) row.hist.push_back({b, a.hist[size_t(b)]});
+    row.p99_angle_err_rad = sweep_p99(row);
+    return row;
+}
+
+// Row r's worst point evaluated again, with its validated reference (row.worst_*).
+template <class T>
+void add_worst_point(SliceRunner<T> &runner, const Slice<T> &slice, size_t r, const RowAcc &a, SweepRow &row) {
+    const T x = slice.points.at(a.argmax);
+    SlerpCase<T> c = make_case<T>(slice.opt, slice.spec, x);
+    Quat<T> out;
+    if (!eval_until_failure(*slice.rows[r].impl, slice.rows[r].op, &c, 1, &out, 1).ok()) return;
+    SlerpReference ref;
+    runner.reference().slerp(c, ref, true);
+    CaseMetrics m = runner.metric().measure(out.data(), ref, slice.rows[r].op);
+    row.have_argmax = true;
+    row.argmax_value = double(x);
+    for (int i = 0; i < 4; i++) {
+        row.worst_q0[i] = double(c.q0[i]), row.worst_q1[i] = double(c.q1[i]), row.worst_out[i] = double(out[i]);
+        row.worst_ref[i] = to_double((slice.rows[r].op == Op::nlerp ? ref.N : ref.R)[i]);
+    }
+    row.worst_t = double(c.t);
+    row.worst_ulp = m.nonfinite ? INFINITY : m.ulp;
+    row.worst_ulp1 = m.nonfinite ? INFINITY : m.ulp1;
+}
+
+// Bisection of row r's largest candidates to adjacent floats: its persistent edges (row.edges).
+template <class T> void bisect_edges(SliceRunner<T> &runner, const Slice<T> &slice, size_t r, RowAcc &a,
+                                     const StopToken &stop, SweepRow &row, uint64_t &bisection_cases) {
+    std::sort(a.candidates.begin(), a.candidates.end(),
+              [](const Candidate &x, const Candidate &y) { return x.jump != y.jump ? x.jump > y.jump : x.k < y.k; });
+    size_t tried = 0;
+    for (const Candidate &c : a.candidates) {
+        if (row.edges.size() >= kMaxEdgesPerRow || tried++ >= kMaxBisectedPerRow) break;
+        stop.throw_if_requested();
+        T lo = slice.points.at(c.k - 1), hi = slice.points.at(c.k);
+        double dlo[4], dhi[4], elo = c.err_below, ehi = c.err_above;
+        std::memcpy(dlo, c.delta_below, sizeof dlo);
+        std::memcpy(dhi, c.delta_above, sizeof dhi);
+        bool ok = true;
+        while (ord(hi) - ord(lo) > 1) {
+            T mid = from_ord<T>(ord(lo) + (ord(hi) - ord(lo)) / 2);
+            double dm[4], em;
+            if (!runner.point(mid, r, dm, em)) {
+                ok = false;
+                break;
+            }
+            bisection_cases++;
+            if (jump_between(dlo, dm) >= jump_between(dm, dhi)) hi = mid, std::memcpy(dhi, dm, sizeof dm), ehi = em;
+            else lo = mid, std::memcpy(dlo, dm, sizeof dm), elo = em;
+        }
+        const double jump = jump_between(dlo, dhi);
+        if (!ok || !(jump > c.threshold)) continue;
+        if (!runner.persistent_edge(lo, hi, r, c.threshold, bisection_cases)) continue;
+        bool dup = false;
+        for (const Edge &e : row.edges) dup = dup || (e.below == double(lo) && e.above == double(hi));
+        if (!dup) row.edges.push_back({double(lo), double(hi), jump, elo, ehi});
+    }
+    std::sort(row.edges.begin(), row.edges.end(), [](const Edge &x, const Edge &y) { return x.below < y.below; });
+}
 
 template <class T> void run_slice(const SweepOptions &opt, const RunContext &ctx, size_t slice_index,
                                   const SliceSpec &spec, const std::vector<ImplOp> &sel, int jobs, SweepResult &result,
@@ -427,116 +363,25 @@ template <class T> void run_slice(const SweepOptions &opt, const RunContext &ctx
     if (rows.empty()) return;
     const bool want_nlerp = std::any_of(rows.begin(), rows.end(), [](const RowRef &r) { return r.op == Op::nlerp; });
     const Points<T> pts = make_points<T>(opt, spec, ctx.stop);
-    SliceRunner<T> shared(opt, spec, rows, pts);
+    Slice<T> slice(opt, spec, rows, pts, want_nlerp);
     const uint64_t n = pts.size();
-    const uint64_t blocks = (n + kBlock - 1) / kBlock;
-    std::atomic<uint64_t> next{0};
-    std::mutex fail_mutex, acc_mutex;
-    std::vector<char> failed(rows.size(), 0);
-    std::vector<EvalOutcome> fail_outcome(rows.size());
-    std::vector<RowAcc> total(rows.size());
-    auto worker = [&](int) {
-        Comparator cmp(spec.precision, opt.reference);
-        auto &[reference, metric] = cmp;
-        reference.set_nlerp_wanted(want_nlerp);
-        SliceRunner<T> runner(opt, spec, rows, pts);  // own buffers
-        std::vector<RowAcc> acc(rows.size());
-        for (uint64_t blk; (blk = next.fetch_add(1)) < blocks;) {
-            ctx.stop.throw_if_requested();  // SIGINT/SIGTERM: sweep ends with 128 + sig, --out untouched
-            const uint64_t b = blk * kBlock, e = std::min(n, b + kBlock);
-            runner.block(b, e, reference, metric, acc, failed, fail_mutex, fail_outcome);
-            if (ctx.progress) ctx.progress->fetch_add(e - b, std::memory_order_relaxed);
-        }
-        std::lock_guard<std::mutex> lock(acc_mutex);
-        for (size_t r = 0; r < rows.size(); r++) total[r].add(acc[r]);
-        ref_stats.add(reference.stats());
-    };
     const double cpu0 = cpu_seconds();
     const auto wall0 = std::chrono::steady_clock::now();
-    run_workers(jobs, worker, [&] { next.store(blocks); });
+    std::vector<RowAcc> total = sweep_blocks(slice, ctx, jobs, ref_stats);
     const int pi = spec.precision == Precision::f32 ? 0 : 1;
     result.cpu_s[pi] += cpu_seconds() - cpu0;
     result.sweep_wall_s[pi] += std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
     result.points[pi] += n;
     result.impl_evals[pi] += n * rows.size();
     result.cases += n;
-
-    // Bisection of the largest candidates to adjacent floats.
-    Comparator cmp(spec.precision, opt.reference);
-    auto &[reference, metric] = cmp;
-    reference.set_nlerp_wanted(want_nlerp);
+    SliceRunner<T> runner(slice);  // the bisection's engines
     for (size_t r = 0; r < rows.size(); r++) {
-        RowAcc &a = total[r];
-        SweepRow row;
-        row.impl = rows[r].impl;
-        row.op = rows[r].op;
-        row.slice = slice_index;
-        row.cases = a.cases;
-        row.nonfinite = a.nonfinite;
-        row.candidates = a.candidates.size();
-        row.max_angle_err_rad = std::max(0.0, a.max_angle);
-        row.max_ulp1 = a.max_ulp1;
-        row.curve_max = a.curve_max;
-        row.curve_cases = a.curve_cases;
-        if (failed[r]) row.status = fail_outcome[r].status, row.status_detail = fail_outcome[r].detail;
-        // p99 from the histogram (nearest rank).
-        for (int b = 0; b < kHistBins; b++)
-            if (a.hist[size_t(b)]) row.hist.push_back({b, a.hist[size_t(b)]});
-        row.p99_angle_err_rad = sweep_p99(row);
-        if (a.cases) {
-            const T x = pts.at(a.argmax);
-            SlerpCase<T> c = make_case<T>(opt, spec, x);
-            Quat<T> out;
-            if (eval_batch(*rows[r].impl, rows[r].op, &c, 1, &out).ok()) {
-                SlerpReference ref;
-                reference.slerp(c, ref, true);
-                CaseMetrics m = metric.measure(out.data(), ref, rows[r].op);
-                row.have_argmax = true;
-                row.argmax_value = double(x);
-                for (int i = 0; i < 4; i++) {
-                    row.worst_q0[i] = double(c.q0[i]), row.worst_q1[i] = double(c.q1[i]),
-                    row.worst_out[i] = double(out[i]);
-                    row.worst_ref[i] = to_double((rows[r].op == Op::nlerp ? ref.N : ref.R)[i]);
-                }
-                row.worst_t = double(c.t);
-                row.worst_ulp = m.nonfinite ? INFINITY : m.ulp;
-                row.worst_ulp1 = m.nonfinite ? INFINITY : m.ulp1;
-            }
-        }
-        std::sort(a.candidates.begin(), a.candidates.end(), [](const Candidate &x, const Candidate &y) {
-            return x.jump != y.jump ? x.jump > y.jump : x.k < y.k;
-        });
-        size_t tried = 0;
-        for (const Candidate &c : a.candidates) {
-            if (row.edges.size() >= kMaxEdgesPerRow || tried++ >= kMaxBisectedPerRow) break;
-            ctx.stop.throw_if_requested();
-            T lo = pts.at(c.k - 1), hi = pts.at(c.k);
-            double dlo[4], dhi[4], elo = c.err_below, ehi = c.err_above;
-            std::memcpy(dlo, c.delta_below, sizeof dlo);
-            std::memcpy(dhi, c.delta_above, sizeof dhi);
-            bool ok = true;
-            while (ord(hi) - ord(lo) > 1) {
-                T mid = from_ord<T>(ord(lo) + (ord(hi) - ord(lo)) / 2);
-                double dm[4], em;
-                if (!shared.point(mid, r, reference, metric, dm, em)) {
-                    ok = false;
-                    break;
-                }
-                result.bisection_cases++;
-                if (jump_between(dlo, dm) >= jump_between(dm, dhi)) hi = mid, std::memcpy(dhi, dm, sizeof dm), ehi = em;
-                else lo = mid, std::memcpy(dlo, dm, sizeof dm), elo = em;
-            }
-            const double jump = jump_between(dlo, dhi);
-            if (!ok || !(jump > c.threshold)) continue;
-            if (!shared.persistent_edge(lo, hi, r, c.threshold, reference, result.bisection_cases)) continue;
-            bool dup = false;
-            for (const Edge &e : row.edges) dup = dup || (e.below == double(lo) && e.above == double(hi));
-            if (!dup) row.edges.push_back({double(lo), double(hi), jump, elo, ehi});
-        }
-        std::sort(row.edges.begin(), row.edges.end(), [](const Edge &x, const Edge &y) { return x.below < y.below; });
+        SweepRow row = row_figures(slice, r, total[r], slice_index);
+        if (total[r].cases) add_worst_point(runner, slice, r, total[r], row);
+        bisect_edges(runner, slice, r, total[r], ctx.stop, row, result.bisection_cases);
         result.rows.push_back(std::move(row));
     }
-    ref_stats.add(reference.stats());
+    ref_stats.add(runner.reference().stats());
 }
 
 template <class T> void add_slices(const SweepOptions &opt, std::vector<SliceSpec> &out) {
@@ -650,18 +495,12 @@ template <class T> double calibrate(const SweepOptions &opt, const std::vector<I
     const uint64_t count = std::min<uint64_t>(2048, full.size());
     for (uint64_t k = 0; k < count; k++) pts.values.push_back(full.at(k * full.size() / count));
     pts.end = count;
-    Comparator cmp(spec.precision, opt.reference);
-    auto &[reference, metric] = cmp;
-    SliceRunner<T> runner(opt, spec, rows, pts);
-    std::vector<RowAcc> acc(rows.size());
-    std::vector<char> failed(rows.size(), 0);
-    std::vector<EvalOutcome> outcome(rows.size());
-    std::mutex m;
+    Slice<T> slice(opt, spec, rows, pts, true);  // (the reference engine's default: nlerp too)
+    SliceRunner<T> runner(slice);
     const uint64_t n = pts.size();
-    runner.block(0, std::min<uint64_t>(n, 64), reference, metric, acc, failed, m,
-                 outcome);  // warm-up (first allocations)
+    runner.block(0, std::min<uint64_t>(n, 64));  // warm-up (first allocations)
     const double c0 = cpu_seconds();
-    runner.block(0, n, reference, metric, acc, failed, m, outcome);
+    runner.block(0, n);
     return (cpu_seconds() - c0) / double(n);
 }
 }  // namespace

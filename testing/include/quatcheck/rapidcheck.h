@@ -25,7 +25,7 @@
 namespace qc {
 
 namespace detail {
-// The structured parameters (conform/properties.h CaseParams), and the tool's sampler when sampler != 0.
+// The structured parameters (conform/cases.h params_of_draw), and the tool's sampler when sampler != 0.
 struct CaseDraw {
     int sub, q0_kind, dir_kind;
     unsigned seed;
