@@ -182,7 +182,7 @@ template <class T> void own_setup_controls(const Impl &impl, const std::vector<Q
     const size_t n = q.size();
     rec.clear();
     for (size_t i = 0; i < n; i++)
-        add_record(rec, q[i == 0 ? 0 : i - 1].data(), q[i].data(), q[i + 1 == n ? i : i + 1].data(), nullptr, T(0));
+        add_record<T>(rec, q[i == 0 ? 0 : i - 1].data(), q[i].data(), q[i + 1 == n ? i : i + 1].data(), nullptr, T(0));
     res.assign(4 * n, 0);
     eval_records_latched(impl, EvalFn::squad_setup, rec.data(), n, res.data());
     for (size_t i = 0; i < n; i++)
