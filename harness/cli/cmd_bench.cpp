@@ -292,39 +292,21 @@ void print_goals(const std::map<std::string, double> &figures) {
                     g.met ? "met" : "NOT MET");
 }
 
-int bench_command(const BenchArgs &a) {
-    bool impls = a.suites.empty(), harness = a.suites.empty(), parallel = a.suites.empty();
-    for (const auto &s : a.suites) (s == "impls" ? impls : s == "harness" ? harness : parallel) = true;
-    bench::BenchOptions o;
-    o.impl_filters = a.impls;
-    o.regions = parse_regions(a.regions);
-    o.seed = a.seed, o.min_time_s = a.min_time_s, o.repetitions = a.repetitions;
-    const RunContext ctx = command_context();
-    std::vector<Impl> catalogue = load_catalogue(a.plugins, ctx);
-    if (parallel) {
-        RunOptions opt;  // the default run of parallel_csv
-        opt.cases = uint64_t(a.parallel_cases);
-        const RunPlan plan = plan_run(opt, catalogue);
-        // One run at a time: each result is dropped once its CSV is kept.
-        require_memory(fmt::format("--parallel-cases {}: the parallel suite's run of {} implementation-ops",
-                                   a.parallel_cases, plan.selected.size()),
-                       run_memory_estimate(plan), "--parallel-cases");
-    }
-    ReportDir dir(a.out, ctx.stop);
+// The parallel suite's run (the default run of parallel_csv, one at a time: each result is dropped once its
+// CSV is kept), refused up front where it would not fit in memory.
+void require_parallel_memory(const BenchArgs &a, const std::vector<Impl> &catalogue) {
+    RunOptions opt;
+    opt.cases = uint64_t(a.parallel_cases);
+    const RunPlan plan = plan_run(opt, catalogue);
+    require_memory(fmt::format("--parallel-cases {}: the parallel suite's run of {} implementation-ops",
+                               a.parallel_cases, plan.selected.size()),
+                   run_memory_estimate(plan), "--parallel-cases");
+}
 
-    std::vector<std::pair<std::string, bench::BenchKey>> keys;
-    benchmark::ClearRegisteredBenchmarks();
-    if (impls) bench::register_impl_benchmarks(catalogue, o, keys);
-    if (harness) bench::register_harness_benchmarks(o, keys);
-    Collector collector(ctx.stop);
-    if (!keys.empty()) {
-        int argc = 1;
-        char name[] = "quatcheck";
-        char *argv[] = {name, nullptr};
-        benchmark::Initialize(&argc, argv);
-        benchmark::RunSpecifiedBenchmarks(&collector, a.filter.empty() ? std::string(".") : a.filter);
-    }
-    CsvWriter timing(tables::timing), throughput(tables::throughput);
+// The measured benchmarks as rows of timing.csv (the implementations) and throughput.csv (the harness).
+// Returns how many were measured (the others were filtered out).
+size_t benchmark_rows(const std::vector<std::pair<std::string, bench::BenchKey>> &keys, const Collector &collector,
+                      CsvWriter &timing, CsvWriter &throughput) {
     size_t measured = 0;
     for (const auto &[name, key] : keys) {
         auto it = collector.figures.find(name);
@@ -346,24 +328,58 @@ int bench_command(const BenchArgs &a) {
                             counter("recomputed_fraction"), counter("fallback_fraction")});
         }
     }
-    if (harness) {
-        std::map<std::string, double> f64_all, figures;
-        for (const auto &[name, key] : keys)
-            if (auto it = collector.figures.find(name); it != collector.figures.end() && key.suite != "impl")
-                figures[fmt::format("{}/{}/{}/{}", key.suite, key.op, key.precision, key.region)] =
-                    (key.self_timed ? it->second.mean_real_ns : it->second.mean_cpu_ns) / key.calls_per_iteration;
-        for (const auto &[name, key] : keys)
-            if (collector.figures.count(name) && key.precision == "f64" && key.region == "all" && key.op == "slerp")
-                f64_all[key.suite] = collector.figures[name].mean_cpu_ns / key.calls_per_iteration;
-        for (const Peer &p : measure_peers(o, a, ctx.stop)) {
-            throughput.row({p.suite, std::string("slerp"), std::string("f64"), std::string("all"), p.ns, p.cv,
-                            p.repetitions, Cell(), Cell()});
-            f64_all[p.suite] = p.ns;
-            figures[p.suite + "/slerp/f64/all"] = p.ns;
-        }
-        print_peer_ratios(f64_all);
-        print_goals(figures);
+    return measured;
+}
+
+// The harness suite's comparisons: the peers measured beside it (rows of throughput.csv), the f64 slerp ratios
+// to them, and the performance goals of docs/timing.md.
+void compare_harness(const std::vector<std::pair<std::string, bench::BenchKey>> &keys, Collector &collector,
+                     const bench::BenchOptions &o, const BenchArgs &a, const StopToken &stop, CsvWriter &throughput) {
+    std::map<std::string, double> f64_all, figures;
+    for (const auto &[name, key] : keys)
+        if (auto it = collector.figures.find(name); it != collector.figures.end() && key.suite != "impl")
+            figures[fmt::format("{}/{}/{}/{}", key.suite, key.op, key.precision, key.region)] =
+                (key.self_timed ? it->second.mean_real_ns : it->second.mean_cpu_ns) / key.calls_per_iteration;
+    for (const auto &[name, key] : keys)
+        if (collector.figures.count(name) && key.precision == "f64" && key.region == "all" && key.op == "slerp")
+            f64_all[key.suite] = collector.figures[name].mean_cpu_ns / key.calls_per_iteration;
+    for (const Peer &p : measure_peers(o, a, stop)) {
+        throughput.row({p.suite, std::string("slerp"), std::string("f64"), std::string("all"), p.ns, p.cv,
+                        p.repetitions, Cell(), Cell()});
+        f64_all[p.suite] = p.ns;
+        figures[p.suite + "/slerp/f64/all"] = p.ns;
     }
+    print_peer_ratios(f64_all);
+    print_goals(figures);
+}
+
+int bench_command(const BenchArgs &a) {
+    bool impls = a.suites.empty(), harness = a.suites.empty(), parallel = a.suites.empty();
+    for (const auto &s : a.suites) (s == "impls" ? impls : s == "harness" ? harness : parallel) = true;
+    bench::BenchOptions o;
+    o.impl_filters = a.impls;
+    o.regions = parse_regions(a.regions);
+    o.seed = a.seed, o.min_time_s = a.min_time_s, o.repetitions = a.repetitions;
+    const RunContext ctx = command_context();
+    std::vector<Impl> catalogue = load_catalogue(a.plugins, ctx);
+    if (parallel) require_parallel_memory(a, catalogue);
+    ReportDir dir(a.out, ctx.stop);
+
+    std::vector<std::pair<std::string, bench::BenchKey>> keys;
+    benchmark::ClearRegisteredBenchmarks();
+    if (impls) bench::register_impl_benchmarks(catalogue, o, keys);
+    if (harness) bench::register_harness_benchmarks(o, keys);
+    Collector collector(ctx.stop);
+    if (!keys.empty()) {
+        int argc = 1;
+        char name[] = "quatcheck";
+        char *argv[] = {name, nullptr};
+        benchmark::Initialize(&argc, argv);
+        benchmark::RunSpecifiedBenchmarks(&collector, a.filter.empty() ? std::string(".") : a.filter);
+    }
+    CsvWriter timing(tables::timing), throughput(tables::throughput);
+    const size_t measured = benchmark_rows(keys, collector, timing, throughput);
+    if (harness) compare_harness(keys, collector, o, a, ctx.stop, throughput);
     if (impls) dir.write("timing.csv", timing.text());
     if (harness) dir.write("throughput.csv", throughput.text());
     if (parallel) dir.write("parallel.csv", parallel_csv(catalogue, a.seed, uint64_t(a.parallel_cases)));

@@ -38,7 +38,8 @@ std::string duration(double s) {
     return fmt::format("{:.1f} days", s / 86400);
 }
 
-int sweep_command(const SweepArgs &a) {
+// The sweep's options from the command line, with the combinations that make no sense refused as usage errors.
+SweepOptions sweep_options(const SweepArgs &a) {
     SweepOptions opt;
     opt.over = a.over == "t" ? SweepOver::t : SweepOver::dot;
     opt.impl_filters = a.impls;
@@ -69,22 +70,18 @@ int sweep_command(const SweepArgs &a) {
     opt.jobs = a.jobs;
     opt.seed = a.seed;
     opt.reference = reference_mode(a.reference);
-    std::atomic<uint64_t> done{0};
-    const RunContext ctx = command_context(a.timeout_s, &done);
+    return opt;
+}
 
-    std::vector<Impl> catalogue = load_catalogue(a.plugins, ctx);
-    if (a.isolate) isolate_builtins(catalogue, ctx);
-    std::vector<ImplOp> sel = select_sweep_impls(catalogue, opt);
-    if (sel.empty()) throw UsageError("sweep: the selection has no implementation supporting the requested ops");
-    std::vector<SliceSpec> slices = plan_slices(opt, sel, ctx.stop);
-    const int jobs = resolve_jobs(opt.jobs);
-
-    // The plan and its estimate: each precision's cost per point measured on 2048 points of its first slice.
+// The plan and its estimate on stderr, before anything runs: each precision's cost per point measured on 2048
+// points of its first slice.
+void print_sweep_plan(const SweepOptions &opt, const std::vector<ImplOp> &sel, const std::vector<SliceSpec> &slices,
+                      int jobs, const StopToken &stop) {
     double est_cpu = 0;
     double per_point[2] = {-1, -1};
     for (const SliceSpec &s : slices) {
         double &pp = per_point[s.precision == Precision::f32 ? 0 : 1];
-        if (pp < 0) pp = seconds_per_point(opt, sel, s, ctx.stop);
+        if (pp < 0) pp = seconds_per_point(opt, sel, s, stop);
         est_cpu += pp * double(s.points);
     }
     std::fprintf(stderr, "quatcheck sweep --over %s: %zu slices, %zu impl-ops\n", to_string(opt.over), slices.size(),
@@ -95,14 +92,11 @@ int sweep_command(const SweepArgs &a) {
                      hexfloat(s.hi).c_str());
     std::fprintf(stderr, "quatcheck sweep: estimate %llu points, %s on %d threads\n",
                  (unsigned long long)planned_sweep_cases(slices), duration(est_cpu / jobs).c_str(), jobs);
-    if (a.estimate_only) return 0;
+}
 
-    ReportDir dir(a.out, ctx.stop);  // fails early when the folder is not writable
-    ProgressLine progress("quatcheck sweep", planned_sweep_cases(slices), done);
-    SweepResult r = run_sweep(opt, catalogue, ctx);
-    progress.stop();
-    for (const auto &[name, content] : sweep_report_files(r)) dir.write(name, content);
-    dir.commit();
+// The closing lines on stderr: what was measured, and the throughput per precision with what an exhaustive f32
+// t slice of this selection would cost.
+void print_sweep_summary(const SweepResult &r, const SweepArgs &a) {
     size_t edges = 0;
     for (const SweepRow &row : r.rows) edges += row.edges.size();
     std::fprintf(stderr,
@@ -125,6 +119,29 @@ int sweep_command(const SweepArgs &a) {
                 duration(t.slice_wall_s).c_str(), r.jobs, duration(t.slice_wall_s / a.ci_shards).c_str(), a.ci_shards,
                 r.jobs);
     }
+}
+
+int sweep_command(const SweepArgs &a) {
+    SweepOptions opt = sweep_options(a);
+    std::atomic<uint64_t> done{0};
+    const RunContext ctx = command_context(a.timeout_s, &done);
+
+    std::vector<Impl> catalogue = load_catalogue(a.plugins, ctx);
+    if (a.isolate) isolate_builtins(catalogue, ctx);
+    std::vector<ImplOp> sel = select_sweep_impls(catalogue, opt);
+    if (sel.empty()) throw UsageError("sweep: the selection has no implementation supporting the requested ops");
+    std::vector<SliceSpec> slices = plan_slices(opt, sel, ctx.stop);
+    const int jobs = resolve_jobs(opt.jobs);
+    print_sweep_plan(opt, sel, slices, jobs, ctx.stop);
+    if (a.estimate_only) return 0;
+
+    ReportDir dir(a.out, ctx.stop);  // fails early when the folder is not writable
+    ProgressLine progress("quatcheck sweep", planned_sweep_cases(slices), done);
+    SweepResult r = run_sweep(opt, catalogue, ctx);
+    progress.stop();
+    for (const auto &[name, content] : sweep_report_files(r)) dir.write(name, content);
+    dir.commit();
+    print_sweep_summary(r, a);
     return 0;
 }
 

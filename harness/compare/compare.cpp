@@ -241,6 +241,89 @@ std::string figure_cases_text(const ReportData &d, const FigureCases &cases, con
     return text;
 }
 
+// Failures the baseline has too: listed as known, not failed.
+std::vector<std::string> known_accuracy_failures(const SummaryRow &base, const SummaryRow &cur) {
+    std::vector<std::string> known;
+    if (base.status != "ok" && cur.status != "ok")
+        known.push_back(fmt::format("status {} in the baseline and {} now", base.status, cur.status));
+    if (base.nonfinite > 0 && cur.nonfinite > 0)
+        known.push_back(fmt::format("non-finite outputs: {} in the baseline, {} now", base.nonfinite, cur.nonfinite));
+    return known;
+}
+
+// The case of a summary row present in both runs: its changes (status, non-finite outputs, max angle error and
+// max ulp1 against the ratio and the rounding floor) as findings, and failed on a regression with the figures,
+// the cases behind them and the command that reproduces the row.
+CompareCase compare_accuracy_row(const SummaryRow &base, const SummaryRow &cur, const ReportData &c,
+                                 const FigureCases &cur_worst, const CompareOptions &o, Comparison &out) {
+    CompareCase tc = new_case("accuracy", cur.impl + " " + cur.op + " " + cur.region);
+    std::vector<std::string> why, figures;  // figures: the regressed maxima, whose cases are printed
+    auto add = [&](Change ch, const char *metric, std::string bv, std::string cv, std::string note) {
+        out.findings.push_back({ch, "accuracy", cur.impl, cur.op, cur.region, metric, bv, cv, note});
+        if (ch == Change::regression) why.push_back(fmt::format("{} {} -> {} ({})", metric, bv, cv, note));
+        if (ch == Change::regression && std::string_view(metric).rfind("max_", 0) == 0) figures.push_back(metric);
+    };
+    // status: the implementation crashed, hung or wrote out of bounds (the row covers fewer cases)
+    if (base.status == "ok" && cur.status != "ok")
+        add(Change::regression, "status", base.status, cur.status, "the implementation failed on a case");
+    else if (base.status != "ok" && cur.status == "ok")
+        add(Change::improvement, "status", base.status, cur.status, "no longer fails");
+    // nonfinite
+    if (base.nonfinite == 0 && cur.nonfinite > 0)
+        add(Change::regression, "nonfinite", "0", std::to_string(cur.nonfinite), "new non-finite outputs");
+    else if (base.nonfinite > 0 && cur.nonfinite == 0)
+        add(Change::improvement, "nonfinite", std::to_string(base.nonfinite), "0", "no more non-finite outputs");
+    const std::vector<std::string> known = known_accuracy_failures(base, cur);
+    // max angle error and max ulp1, against the ratio and the rounding floor
+    auto figure = [&](const char *metric, double bv, double cv, double floor, const char *unit) {
+        if (std::isnan(bv) || std::isnan(cv)) return;  // not measured (squad has no ulp1)
+        if (cv > o.ratio * bv && cv > floor)
+            add(Change::regression, metric, sci(bv), sci(cv),
+                fmt::format("{}x the baseline, above the floor {:.3g} {}", bv > 0 ? sci(cv / bv) : std::string("inf"),
+                            floor, unit));
+        else if (bv > o.ratio * cv && bv > floor)
+            add(Change::improvement, metric, sci(bv), sci(cv),
+                fmt::format("{}x better", cv > 0 ? sci(bv / cv) : std::string("inf")));
+    };
+    figure("max_angle_err_rad", base.max_angle_err_rad, cur.max_angle_err_rad, angle_floor_rad(cur.impl, o), "rad");
+    figure("max_ulp1", ulp1(base), ulp1(cur), o.floor_ulp1, "ulp1");
+    if (why.empty() && !known.empty()) {
+        tc.skipped = true;
+        tc.message = fmt::format("known failure: {}", fmt::join(known, "; "));
+        out.known.push_back(fmt::format("accuracy {} {} {}: {}", cur.impl, cur.op, cur.region, tc.message));
+    }
+    if (!why.empty()) {
+        tc.failed = true;
+        tc.message = fmt::format("{}", fmt::join(why, "; "));
+        tc.detail = fmt::format(
+            "baseline: status={} cases={} nonfinite={} max_angle_err_rad={} max_ulp1={}\n"
+            "current:  status={} cases={} nonfinite={} max_angle_err_rad={} max_ulp1={}\n{}\n"
+            "reproduce the row: {}",
+            base.status, base.cases, base.nonfinite, num(base.max_angle_err_rad), num(ulp1(base)), cur.status,
+            cur.cases, cur.nonfinite, num(cur.max_angle_err_rad), num(ulp1(cur)),
+            figure_cases_text(c, cur_worst, cur, figures), reproduce_row_command(c, cur));
+        out.failed = true;
+    }
+    return tc;
+}
+
+// Notes that do not change the verdict: maxima over different sample sizes or different seeds (other cases,
+// which may move either way without any change to the code).
+void accuracy_notes(const ReportData &b, const ReportData &c, const std::set<std::pair<uint64_t, uint64_t>> &counts,
+                    Comparison &out) {
+    for (auto [bn, cn] : counts)
+        out.notes.push_back(
+            fmt::format("some rows have {} cases in the baseline and {} in the current run: maxima over "
+                        "different sample sizes are not directly comparable",
+                        bn, cn));
+    if (b.seed && c.seed && *b.seed != *c.seed)
+        out.notes.push_back(
+            fmt::format("the baseline ran with --seed {} and the current run with --seed {}: the gate compares "
+                        "maxima over different cases, which may differ with no change to the code (rerun with "
+                        "--seed {} to compare like for like)",
+                        *b.seed, *c.seed, *b.seed));
+}
+
 void compare_accuracy(const ReportData &b, const ReportData &c, const CompareOptions &o, const StopToken &stop,
                       Comparison &out) {
     const RowIndex<SummaryRow> base_rows(b.summary, stop), cur_rows(c.summary, stop);
@@ -248,73 +331,19 @@ void compare_accuracy(const ReportData &b, const ReportData &c, const CompareOpt
     std::set<std::pair<uint64_t, uint64_t>> case_counts;
     for (const auto &cur : c.summary) {
         stop.throw_if_requested();
-        CompareCase tc = new_case("accuracy", cur.impl + " " + cur.op + " " + cur.region);
         const SummaryRow *base = base_rows.find(cur);
         if (!base) {
             out.findings.push_back({Change::only_current, "accuracy", cur.impl, cur.op, cur.region, "row", "-",
                                     fmt::format("max_angle_err_rad {}", sci(cur.max_angle_err_rad)),
                                     "not in the baseline"});
+            CompareCase tc = new_case("accuracy", cur.impl + " " + cur.op + " " + cur.region);
             tc.detail = "new row: no baseline to compare with";
             out.cases.push_back(tc);
             continue;
         }
         out.matched_rows++;
         if (base->cases != cur.cases) case_counts.insert({base->cases, cur.cases});
-        std::vector<std::string> why, figures;  // figures: the regressed maxima, whose cases are printed
-        auto add = [&](Change ch, const char *metric, std::string bv, std::string cv, std::string note) {
-            out.findings.push_back({ch, "accuracy", cur.impl, cur.op, cur.region, metric, bv, cv, note});
-            if (ch == Change::regression) why.push_back(fmt::format("{} {} -> {} ({})", metric, bv, cv, note));
-            if (ch == Change::regression && std::string_view(metric).rfind("max_", 0) == 0) figures.push_back(metric);
-        };
-        // status: the implementation crashed, hung or wrote out of bounds (the row covers fewer cases)
-        if (base->status == "ok" && cur.status != "ok")
-            add(Change::regression, "status", base->status, cur.status, "the implementation failed on a case");
-        else if (base->status != "ok" && cur.status == "ok")
-            add(Change::improvement, "status", base->status, cur.status, "no longer fails");
-        // nonfinite
-        if (base->nonfinite == 0 && cur.nonfinite > 0)
-            add(Change::regression, "nonfinite", "0", std::to_string(cur.nonfinite), "new non-finite outputs");
-        else if (base->nonfinite > 0 && cur.nonfinite == 0)
-            add(Change::improvement, "nonfinite", std::to_string(base->nonfinite), "0", "no more non-finite outputs");
-        // Known failures: the baseline has them too (listed, not failed).
-        std::vector<std::string> known;
-        if (base->status != "ok" && cur.status != "ok")
-            known.push_back(fmt::format("status {} in the baseline and {} now", base->status, cur.status));
-        if (base->nonfinite > 0 && cur.nonfinite > 0)
-            known.push_back(
-                fmt::format("non-finite outputs: {} in the baseline, {} now", base->nonfinite, cur.nonfinite));
-        // max angle error and max ulp1, against the ratio and the rounding floor
-        auto figure = [&](const char *metric, double bv, double cv, double floor, const char *unit) {
-            if (std::isnan(bv) || std::isnan(cv)) return;  // not measured (squad has no ulp1)
-            if (cv > o.ratio * bv && cv > floor)
-                add(Change::regression, metric, sci(bv), sci(cv),
-                    fmt::format("{}x the baseline, above the floor {:.3g} {}",
-                                bv > 0 ? sci(cv / bv) : std::string("inf"), floor, unit));
-            else if (bv > o.ratio * cv && bv > floor)
-                add(Change::improvement, metric, sci(bv), sci(cv),
-                    fmt::format("{}x better", cv > 0 ? sci(bv / cv) : std::string("inf")));
-        };
-        figure("max_angle_err_rad", base->max_angle_err_rad, cur.max_angle_err_rad, angle_floor_rad(cur.impl, o),
-               "rad");
-        figure("max_ulp1", ulp1(*base), ulp1(cur), o.floor_ulp1, "ulp1");
-        if (why.empty() && !known.empty()) {
-            tc.skipped = true;
-            tc.message = fmt::format("known failure: {}", fmt::join(known, "; "));
-            out.known.push_back(fmt::format("accuracy {} {} {}: {}", cur.impl, cur.op, cur.region, tc.message));
-        }
-        if (!why.empty()) {
-            tc.failed = true;
-            tc.message = fmt::format("{}", fmt::join(why, "; "));
-            tc.detail = fmt::format(
-                "baseline: status={} cases={} nonfinite={} max_angle_err_rad={} max_ulp1={}\n"
-                "current:  status={} cases={} nonfinite={} max_angle_err_rad={} max_ulp1={}\n{}\n"
-                "reproduce the row: {}",
-                base->status, base->cases, base->nonfinite, num(base->max_angle_err_rad), num(ulp1(*base)), cur.status,
-                cur.cases, cur.nonfinite, num(cur.max_angle_err_rad), num(ulp1(cur)),
-                figure_cases_text(c, cur_worst, cur, figures), reproduce_row_command(c, cur));
-            out.failed = true;
-        }
-        out.cases.push_back(tc);
+        out.cases.push_back(compare_accuracy_row(*base, cur, c, cur_worst, o, out));
     }
     for (const auto &base : b.summary) {
         stop.throw_if_requested();
@@ -327,19 +356,7 @@ void compare_accuracy(const ReportData &b, const ReportData &c, const CompareOpt
             out.cases.push_back(tc);
         }
     }
-    for (auto [bn, cn] : case_counts)
-        out.notes.push_back(
-            fmt::format("some rows have {} cases in the baseline and {} in the current run: maxima over "
-                        "different sample sizes are not directly comparable",
-                        bn, cn));
-    // A note like the case counts' (the comparison goes on, the exit status does not change): maxima of
-    // other cases may move either way without any change to the code.
-    if (b.seed && c.seed && *b.seed != *c.seed)
-        out.notes.push_back(
-            fmt::format("the baseline ran with --seed {} and the current run with --seed {}: the gate compares "
-                        "maxima over different cases, which may differ with no change to the code (rerun with "
-                        "--seed {} to compare like for like)",
-                        *b.seed, *c.seed, *b.seed));
+    accuracy_notes(b, c, case_counts, out);
 }
 
 // The calls of a failed conformance row that broke the promise, one line each: t, what the routine returned,
@@ -484,154 +501,6 @@ Comparison compare_reports(const ReportData &baseline, const ReportData &current
     std::stable_sort(out.findings.begin(), out.findings.end(),
                      [](const Finding &a, const Finding &b) { return int(a.change) < int(b.change); });
     return out;
-}
-
-namespace {
-std::string verdict_line(const Comparison &c) {
-    return fmt::format(
-        "{}: {} regression(s), {} improvement(s), {} slower / {} faster timing row(s), {} row(s) only "
-        "in the baseline{}, {} only in the current run; {} row(s) matched{}",
-        c.failed ? "FAIL" : "OK", c.count(Change::regression), c.count(Change::improvement),
-        c.count(Change::timing_slower), c.count(Change::timing_faster), c.count(Change::only_baseline),
-        c.missing ? fmt::format(" ({} row(s) or table(s) missing: a failure)", c.missing) : std::string(),
-        c.count(Change::only_current), c.matched_rows,
-        c.known.empty()
-            ? std::string()
-            : fmt::format("; {} known failure(s) still present (in the baseline too: listed above, not failed)",
-                          c.known.size()));
-}
-}  // namespace
-
-std::string comparison_text(const Comparison &c, const StopToken &stop) {
-    std::string s = fmt::format("quatcheck compare {} (baseline) {} (current)\n", c.baseline_dir, c.current_dir);
-    if (!c.findings.empty()) {
-        std::vector<std::array<std::string, 8>> rows = {
-            {"change", "suite", "impl", "op", "region/property", "metric", "baseline", "current"}};
-        for (const auto &f : c.findings) {
-            stop.throw_if_requested();
-            rows.push_back({to_string(f.change), f.suite, f.impl, f.op, f.key, f.metric, f.baseline, f.current});
-        }
-        std::array<size_t, 8> w{};
-        for (const auto &r : rows)
-            for (size_t i = 0; i < 8; i++) w[i] = std::max(w[i], r[i].size());
-        for (size_t k = 0; k < rows.size(); k++) {
-            for (size_t i = 0; i < 8; i++) s += fmt::format("{:<{}}  ", rows[k][i], w[i]);
-            if (k > 0 && !c.findings[k - 1].note.empty()) s += c.findings[k - 1].note;
-            while (!s.empty() && s.back() == ' ') s.pop_back();
-            s += "\n";
-        }
-    }
-    for (const auto &n : c.notes) s += "note: " + n + "\n";
-    // Every failed case in full: the row and its region or property, the figures, the worst case and the
-    // commands that reproduce it.
-    for (const auto &tc : c.cases) {
-        stop.throw_if_requested();
-        if (!tc.failed) continue;
-        s += fmt::format("FAIL {} {}: {}\n", tc.suite, tc.name, tc.message);
-        for (size_t a = 0; a < tc.detail.size();) {
-            size_t e = tc.detail.find('\n', a);
-            if (e == std::string::npos) e = tc.detail.size();
-            s += "    " + tc.detail.substr(a, e - a) + "\n";
-            a = e + 1;
-        }
-    }
-    // Known failures in sight, also when the comparison passes: a green gate does not hide them.
-    for (const auto &k : c.known) {
-        stop.throw_if_requested();
-        s += "KNOWN " + k + "\n";
-    }
-    s += verdict_line(c) + "\n";
-    return s;
-}
-
-std::string comparison_markdown(const Comparison &c, const StopToken &stop) {
-    std::string s = fmt::format("### quatcheck accuracy comparison: {}\n\n", c.failed ? "regression" : "no regression");
-    // Names, folders and words come from the report folders' CSVs: quoted, so that a tampered file cannot add
-    // markup or HTML to a PR comment.
-    s += fmt::format("Baseline {}, current {}. {}\n\n", md_code(c.baseline_dir), md_code(c.current_dir),
-                     md_text(verdict_line(c)));
-    if (c.findings.empty()) s += "No figure changed beyond the tolerances.\n";
-    else {
-        s += "| change | suite | impl | op | region/property | metric | baseline | current | note |\n";
-        s += "|---|---|---|---|---|---|---|---|---|\n";
-        for (const auto &f : c.findings) {
-            stop.throw_if_requested();
-            s += fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} | {} |\n",
-                             f.change == Change::regression ? "**REGRESSION**" : to_string(f.change), f.suite,
-                             md_code(f.impl), md_text(f.op), md_text(f.key), f.metric, md_text(f.baseline),
-                             md_text(f.current), md_text(f.note));
-        }
-    }
-    if (!c.known.empty()) {
-        s += "\nKnown failures still present (the baseline has them too; they do not fail the comparison):\n\n";
-        for (const auto &k : c.known) s += "- " + md_text(k) + "\n";
-    }
-    for (const auto &n : c.notes) s += "\n> note: " + md_text(n) + "\n";
-    return s;
-}
-
-std::string xml_escape(const std::string &s) {
-    std::string o;
-    for (unsigned char ch : s) {
-        switch (ch) {
-            case '&':
-                o += "&amp;";
-                break;
-            case '<':
-                o += "&lt;";
-                break;
-            case '>':
-                o += "&gt;";
-                break;
-            case '"':
-                o += "&quot;";
-                break;
-            case '\'':
-                o += "&apos;";
-                break;
-            default:
-                // XML 1.0 forbids most control characters; keep tab, newline and carriage return.
-                if (ch < 0x20 && ch != '\t' && ch != '\n' && ch != '\r') o += '?';
-                else o += char(ch);
-        }
-    }
-    return o;
-}
-
-std::string comparison_junit(const Comparison &c, const StopToken &stop) {
-    std::vector<std::string> suites;
-    for (const auto &tc : c.cases)
-        if (std::find(suites.begin(), suites.end(), tc.suite) == suites.end()) suites.push_back(tc.suite);
-    size_t tests = c.cases.size(), failures = 0, skipped = 0;
-    for (const auto &tc : c.cases) failures += tc.failed, skipped += tc.skipped;
-    std::string s = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
-    s += fmt::format(
-        "<testsuites name=\"quatcheck compare\" tests=\"{}\" failures=\"{}\" errors=\"0\" skipped=\"{}\">\n", tests,
-        failures, skipped);
-    for (const auto &suite : suites) {
-        size_t t = 0, f = 0, sk = 0;
-        for (const auto &tc : c.cases)
-            if (tc.suite == suite) t++, f += tc.failed, sk += tc.skipped;
-        s += fmt::format("  <testsuite name=\"{}\" tests=\"{}\" failures=\"{}\" errors=\"0\" skipped=\"{}\">\n",
-                         xml_escape(suite), t, f, sk);
-        for (const auto &tc : c.cases) {
-            stop.throw_if_requested();
-            if (tc.suite != suite) continue;
-            s += fmt::format("    <testcase classname=\"quatcheck.{}\" name=\"{}\"", xml_escape(suite),
-                             xml_escape(tc.name));
-            if (tc.failed)
-                s += fmt::format(">\n      <failure message=\"{}\" type=\"regression\">{}</failure>\n    </testcase>\n",
-                                 xml_escape(tc.message), xml_escape(tc.detail));
-            else if (tc.skipped)
-                s += fmt::format(">\n      <skipped message=\"{}\"/>\n    </testcase>\n", xml_escape(tc.message));
-            else if (!tc.detail.empty())
-                s += fmt::format(">\n      <system-out>{}</system-out>\n    </testcase>\n", xml_escape(tc.detail));
-            else s += "/>\n";
-        }
-        s += "  </testsuite>\n";
-    }
-    s += "</testsuites>\n";
-    return s;
 }
 
 }  // namespace qc

@@ -201,6 +201,21 @@ struct Output {
     const DDQuat *target, *target_nlerp;
 };
 
+// The norms n of the scaled outputs r of a block (the scalar ones skipped), two outputs at a time in the two lanes
+// of sum_squares, and n as the angles use it (n_angle, damaged for the negative control).
+QC_V void block_norms(Output *o, int count, MetricDamage damage) {
+    const __m256d zero = _mm256_setzero_pd();
+    for (int j = 0; j < count; j += 2) {
+        Output &a = o[j], &b = o[std::min(j + 1, count - 1)];
+        const V2 sq = sum_squares({a.r, zero}, {b.r, zero});
+        const __m128d hi1 = _mm_unpackhi_pd(sq.hi, sq.hi), lo1 = _mm_unpackhi_pd(sq.lo, sq.lo);
+        if (!a.scalar) a.n = dd::sqrt(DD{_mm_cvtsd_f64(sq.hi), _mm_cvtsd_f64(sq.lo)});
+        if (!b.scalar) b.n = dd::sqrt(DD{_mm_cvtsd_f64(hi1), _mm_cvtsd_f64(lo1)});
+    }
+    for (int j = 0; j < count; j++)
+        o[j].n_angle = damage == MetricDamage::avx2_norm_low_word_dropped ? DD{o[j].n.hi, 0} : o[j].n;
+}
+
 // The outputs of a batch stage by stage, every stage a loop over the outputs: one output's steps are a chain of
 // dependent operations (square roots and divisions among them), and the outputs' chains are independent, so the
 // processor overlaps the iterations of a stage. Every output gets exactly measure_dd's CaseMetrics.
@@ -231,15 +246,7 @@ QC_V void measure_block(const double (*out)[4], const Op *ops, int count, const 
         w.k = biased - 1023;
         w.r = _mm256_mul_pd(w.y, _mm256_set1_pd(pow2(-w.k)));
     }
-    for (int j = 0; j < count; j += 2) {  // two outputs' norms in the two lanes of sum_squares
-        Output &a = o[j], &b = o[std::min(j + 1, count - 1)];
-        const V2 sq = sum_squares({a.r, zero}, {b.r, zero});
-        const __m128d hi1 = _mm_unpackhi_pd(sq.hi, sq.hi), lo1 = _mm_unpackhi_pd(sq.lo, sq.lo);
-        if (!a.scalar) a.n = dd::sqrt(DD{_mm_cvtsd_f64(sq.hi), _mm_cvtsd_f64(sq.lo)});
-        if (!b.scalar) b.n = dd::sqrt(DD{_mm_cvtsd_f64(hi1), _mm_cvtsd_f64(lo1)});
-    }
-    for (int j = 0; j < count; j++)
-        o[j].n_angle = damage == MetricDamage::avx2_norm_low_word_dropped ? DD{o[j].n.hi, 0} : o[j].n;
+    block_norms(o, count, damage);
     const V4 Rv = load(R);
     for (int j = 0; j < count; j++) {
         Output &w = o[j];

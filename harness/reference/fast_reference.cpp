@@ -431,6 +431,58 @@ void fast_slerp_reference_batch(const double (*q0)[4], const double (*q1)[4], co
 
 double fast_tolerance(Precision p) { return std::ldexp(1.0, -(precision_bits(p) + 40)); }
 
+namespace {
+
+// Components below 2^-400 (zeros nudged by a few ulps, subnormals) set to zero in q0 and q1, their magnitudes
+// summed in e0 and e1 (fast_slerp_reference accounts for them). False where a component is out of range.
+inline bool flush_tiny_components(const double q0_in[4], const double q1_in[4], double q0[4], double q1[4], double &e0,
+                                  double &e1) {
+    for (int i = 0; i < 4; i++) {
+        q0[i] = q0_in[i], q1[i] = q1_in[i];
+        if (q0[i] != 0 && std::fabs(q0[i]) < 0x1p-400) e0 += std::fabs(q0[i]), q0[i] = 0;
+        if (q1[i] != 0 && std::fabs(q1[i]) < 0x1p-400) e1 += std::fabs(q1[i]), q1[i] = 0;
+        if (!in_range(q0[i]) || !in_range(q1[i])) return false;
+    }
+    return true;
+}
+
+// The eight terms whose exact sum is q0.q1: every product split exactly into its low and high words.
+inline void dot_terms(const double q0[4], const double q1[4], double terms[8]) {
+    for (int i = 0; i < 4; i++) {
+        DD pr = dd::two_prod(q0[i], q1[i]);
+        terms[2 * i] = pr.lo, terms[2 * i + 1] = pr.hi;
+    }
+}
+
+// An arc's R and N as the reference's values, their error bounds taken into bound (N's only with want_nlerp):
+// a NaN-propagating maximum, so that a NaN value or bound anywhere makes the case ill-conditioned (certify).
+inline void take_arc(const Arc &from, bool want_nlerp, DDQuat &R, DDQuat &N, double &bound) {
+    auto take = [&bound](const DB &x) {
+        if (!(x.err <= bound)) bound = x.err;
+        if (!std::isfinite(x.v.hi)) bound = NAN;
+    };
+    for (int i = 0; i < 4; i++) {
+        R[i] = from.R[i].v, N[i] = from.N[i].v;
+        take(from.R[i]);
+        if (want_nlerp) take(from.N[i]);
+    }
+}
+
+// The case certified with its total bound, unless the bound is not finite or wider than fast_tolerance; the
+// cases near the ends of the W and t ranges flagged as ill-conditioned (they are also sampled by MPFR).
+inline FastOutcome certify(double bound, double t, Precision p, SlerpReference &out) {
+    if (!std::isfinite(bound)) return FastOutcome::ill_conditioned;
+    if (bound > fast_tolerance(p)) return FastOutcome::bound_too_wide;
+    if (fast_damage() == FastDamage::bound_too_small) bound *= 0x1p-20;
+    out.fast_bound = bound;
+    out.bits = 0;
+    const double edge = 0x1p-10;
+    out.ill_conditioned = out.arc_w < edge || out.arc_w > M_PI / 2 - edge || t < edge || t > 1 - edge;
+    return FastOutcome::certified;
+}
+
+}  // namespace
+
 FastOutcome fast_slerp_reference(const double q0_in[4], const double q1_in[4], double t, Precision p,
                                  SlerpReference &out, bool want_nlerp) {
     // Components below 2^-400 (zeros nudged by a few ulps, subnormals) are set to zero and accounted for:
@@ -438,12 +490,7 @@ FastOutcome fast_slerp_reference(const double q0_in[4], const double q1_in[4], d
     // in (a, b) with a constant below 4 on a.b >= 0 (|s0|, |s1| <= sqrt 2, |s'| <= 0.66, |dW| <= sqrt 2 |d(a-b)|,
     // |(1-t)a + tb| >= 0.7), so every component moves by less than 16 (e0/|q0| + e1/|q1|).
     double q0[4], q1[4], e0 = 0, e1 = 0;
-    for (int i = 0; i < 4; i++) {
-        q0[i] = q0_in[i], q1[i] = q1_in[i];
-        if (q0[i] != 0 && std::fabs(q0[i]) < 0x1p-400) e0 += std::fabs(q0[i]), q0[i] = 0;
-        if (q1[i] != 0 && std::fabs(q1[i]) < 0x1p-400) e1 += std::fabs(q1[i]), q1[i] = 0;
-        if (!in_range(q0[i]) || !in_range(q1[i])) return FastOutcome::ill_conditioned;
-    }
+    if (!flush_tiny_components(q0_in, q1_in, q0, q1, e0, e1)) return FastOutcome::ill_conditioned;
     if (!(t >= 0 && t <= 1)) return FastOutcome::ill_conditioned;
     // 0 < t < 2^-300: evaluate at t = 0; |dR/dt| <= W <= pi/2 and |dN/dt| <= |b - a|/|(1-t)a + tb| <= 2/0.7,
     // so every component moves by less than 4t <= 2^-298.
@@ -455,10 +502,7 @@ FastOutcome fast_slerp_reference(const double q0_in[4], const double q1_in[4], d
 
     // 1. exact sign of q0.q1
     double terms[8];
-    for (int i = 0; i < 4; i++) {
-        DD pr = dd::two_prod(q0[i], q1[i]);
-        terms[2 * i] = pr.lo, terms[2 * i + 1] = pr.hi;
-    }
+    dot_terms(q0, q1, terms);
     const int sign = exact_sign(terms, 8);
     if (sign == 2) return FastOutcome::undecided_sign;
     if (sign == 0 && (e0 > 0 || e1 > 0)) return FastOutcome::undecided_sign;  // zero only up to the zeroed parts
@@ -501,34 +545,13 @@ FastOutcome fast_slerp_reference(const double q0_in[4], const double q1_in[4], d
         out.arc_w = main_arc.W.v.hi;
     }
     double bound = 0;
-    // NaN-propagating maximum: a NaN value or bound anywhere makes the case ill-conditioned below.
-    auto take = [&bound](const DB &x) {
-        if (!(x.err <= bound)) bound = x.err;
-        if (!std::isfinite(x.v.hi)) bound = NAN;
-    };
-    for (int i = 0; i < 4; i++) {
-        out.R[i] = main_arc.R[i].v, out.N[i] = main_arc.N[i].v;
-        take(main_arc.R[i]);
-        if (want_nlerp) take(main_arc.N[i]);
-    }
+    take_arc(main_arc, want_nlerp, out.R, out.N, bound);
     if (out.in_tie_band) {
         for (auto &x : b) x = -x;
         if (!arc(a, b, t, false, want_nlerp, other_arc)) return FastOutcome::ill_conditioned;
-        for (int i = 0; i < 4; i++) {
-            out.R_other[i] = other_arc.R[i].v, out.N_other[i] = other_arc.N[i].v;
-            take(other_arc.R[i]);
-            if (want_nlerp) take(other_arc.N[i]);
-        }
+        take_arc(other_arc, want_nlerp, out.R_other, out.N_other, bound);
     }
-    bound = dd::up(bound + t_shift + shift + kEpsFloor);
-    if (!std::isfinite(bound)) return FastOutcome::ill_conditioned;
-    if (bound > fast_tolerance(p)) return FastOutcome::bound_too_wide;
-    if (fast_damage() == FastDamage::bound_too_small) bound *= 0x1p-20;
-    out.fast_bound = bound;
-    out.bits = 0;
-    const double edge = 0x1p-10;
-    out.ill_conditioned = out.arc_w < edge || out.arc_w > M_PI / 2 - edge || t < edge || t > 1 - edge;
-    return FastOutcome::certified;
+    return certify(dd::up(bound + t_shift + shift + kEpsFloor), t, p, out);
 }
 
 }  // namespace qc

@@ -238,19 +238,9 @@ V largest_bound(const Arc &A, const Arc &O, bool other, M tie_band, bool want_nl
 inline bool lane(M m, int l) { return m[l] != 0; }
 inline DB lane_db(const B &x, int l) { return {{x.v.hi[l], x.v.lo[l]}, x.err[l]}; }
 
-}  // namespace
-
-bool slerp4_avx2(const double *const q0_in[4], const double *const q1_in[4], const double t_in[4], Precision p,
-                 bool want_nlerp, SlerpReference *const out[4], bool certified[4]) {
-    const Tables &T = tables();
-    V q0[4], q1[4], t;
-    for (int i = 0; i < 4; i++) {
-        q0[i] = V{q0_in[0][i], q0_in[1][i], q0_in[2][i], q0_in[3][i]};
-        q1[i] = V{q1_in[0][i], q1_in[1][i], q1_in[2][i], q1_in[3][i]};
-    }
-    t = V{t_in[0], t_in[1], t_in[2], t_in[3]};
-
-    // The range: components 0 or in [2^-400, 2^400] (no zeroed tiny ones), t = 0 or in [2^-300, 1].
+// The lanes in the fast path's range: components 0 or in [2^-400, 2^400] (no zeroed tiny ones), t = 0 or in
+// [2^-300, 1]. same_ends: the lanes with q1 = q0 or q1 = -q0 (W = 0 exactly).
+M in_fast_range(const V q0[4], const V q1[4], V t, M &same_ends) {
     M ok = ((t >= splat(0x1p-300)) & (t <= splat(1))) | (t == V{});
     M same = ~M{}, opposite = ~M{};
     for (int i = 0; i < 4; i++) {
@@ -260,9 +250,13 @@ bool slerp4_avx2(const double *const q0_in[4], const double *const q1_in[4], con
         }
         same &= q0[i] == q1[i], opposite &= q0[i] == -q1[i];
     }
-    const M same_ends = same | opposite;  // W = 0 exactly
+    same_ends = same | opposite;
+    return ok;
+}
 
-    // 1. the sign of q0.q1, decided by the first VecSum pass (else: the scalar path)
+// q0.q1 as the exact sum of its eight product words, with its sign where the first VecSum pass decides it (the
+// top word above the sum of the others); the lanes where it does not leave ok for the scalar path.
+B exact_dot_and_sign(const V q0[4], const V q1[4], M &ok, M &negative) {
     V x[8];
     for (int i = 0; i < 4; i++) {
         const D pr = two_prod(q0[i], q1[i]);
@@ -276,9 +270,54 @@ bool slerp4_avx2(const double *const q0_in[4], const double *const q1_in[4], con
     for (int i = 0; i < 7; i++) rest += vabs(x[i]);
     rest *= splat(1 + 0x1p-48);
     ok &= vabs(x[7]) > rest;
-    const M negative = x[7] < V{};
+    negative = x[7] < V{};
     B exact_dot = exact(x[0]);
     for (int i = 1; i < 8; i++) exact_dot = exact_dot + exact(x[i]);
+    return exact_dot;
+}
+
+// A certified lane l written out as the scalar path writes its reference (R, N, and the other arc's on the tie
+// band), with the batch_lane damage of the negative control.
+void store_lane(const Arc &A, const Arc &O, int l, bool in_tie_band, double dot, double arc_w, double bound, double t,
+                SlerpReference &o) {
+    const double edge = 0x1p-10;
+    for (int i = 0; i < 4; i++) {
+        o.R[size_t(i)] = {A.R[i].v.hi[l], A.R[i].v.lo[l]};
+        o.N[size_t(i)] = {A.N[i].v.hi[l], A.N[i].v.lo[l]};
+    }
+    if (in_tie_band)
+        for (int i = 0; i < 4; i++) {
+            o.R_other[size_t(i)] = {O.R[i].v.hi[l], O.R[i].v.lo[l]};
+            o.N_other[size_t(i)] = {O.N[i].v.hi[l], O.N[i].v.lo[l]};
+        }
+    o.tie = false;
+    o.dot = dot;
+    o.in_tie_band = in_tie_band;
+    o.arc_w = arc_w;
+    o.fast_bound = bound;
+    o.bits = 0;
+    o.ill_conditioned = o.arc_w < edge || o.arc_w > M_PI / 2 - edge || t < edge || t > 1 - edge;
+    if (fast_damage() == FastDamage::batch_lane && l == 1) o.R[0] = dd::mul(o.R[0], 1 + 0x1p-20);
+}
+
+}  // namespace
+
+bool slerp4_avx2(const double *const q0_in[4], const double *const q1_in[4], const double t_in[4], Precision p,
+                 bool want_nlerp, SlerpReference *const out[4], bool certified[4]) {
+    const Tables &T = tables();
+    V q0[4], q1[4], t;
+    for (int i = 0; i < 4; i++) {
+        q0[i] = V{q0_in[0][i], q0_in[1][i], q0_in[2][i], q0_in[3][i]};
+        q1[i] = V{q1_in[0][i], q1_in[1][i], q1_in[2][i], q1_in[3][i]};
+    }
+    t = V{t_in[0], t_in[1], t_in[2], t_in[3]};
+
+    M same_ends;  // W = 0 exactly
+    M ok = in_fast_range(q0, q1, t, same_ends);
+
+    // 1. the sign of q0.q1, decided by the first VecSum pass (else: the scalar path)
+    M negative;
+    const B exact_dot = exact_dot_and_sign(q0, q1, ok, negative);
 
     // 2. a, b
     const B n0s = norm2(q0), n1s = norm2(q1);
@@ -328,28 +367,9 @@ bool slerp4_avx2(const double *const q0_in[4], const double *const q1_in[4], con
     ok &= isfinite(bound) & (bound <= splat(fast_tolerance(p)));
     if (fast_damage() == FastDamage::bound_too_small) bound *= splat(0x1p-20);
 
-    const double edge = 0x1p-10;
     for (int l = 0; l < 4; l++) {
         certified[l] = lane(ok, l);
-        if (!certified[l]) continue;
-        SlerpReference &o = *out[l];
-        for (int i = 0; i < 4; i++) {
-            o.R[size_t(i)] = {A.R[i].v.hi[l], A.R[i].v.lo[l]};
-            o.N[size_t(i)] = {A.N[i].v.hi[l], A.N[i].v.lo[l]};
-        }
-        if (lane(tie_band, l))
-            for (int i = 0; i < 4; i++) {
-                o.R_other[size_t(i)] = {O.R[i].v.hi[l], O.R[i].v.lo[l]};
-                o.N_other[size_t(i)] = {O.N[i].v.hi[l], O.N[i].v.lo[l]};
-            }
-        o.tie = false;
-        o.dot = dots[l];
-        o.in_tie_band = lane(tie_band, l);
-        o.arc_w = arc_w[l];
-        o.fast_bound = bound[l];
-        o.bits = 0;
-        o.ill_conditioned = o.arc_w < edge || o.arc_w > M_PI / 2 - edge || t_in[l] < edge || t_in[l] > 1 - edge;
-        if (fast_damage() == FastDamage::batch_lane && l == 1) o.R[0] = dd::mul(o.R[0], 1 + 0x1p-20);
+        if (certified[l]) store_lane(A, O, l, lane(tie_band, l), dots[l], arc_w[l], bound[l], t_in[l], *out[l]);
     }
     return true;
 }

@@ -104,6 +104,49 @@ void norm4(Real &x, Real &tmp, const Real v[4]) {
     }
     mpfr_sqrt(mp(x), mp(x), MPFR_RNDN);
 }
+
+// The exact q0.q1: exact products (106 bits <= 128), correctly rounded sum. Returns its sign.
+int exact_dot_sign(const double q0[4], const double q1[4], Real prod[4], Real &exact_dot) {
+    mpfr_ptr ptrs[4];
+    for (int i = 0; i < 4; i++) {
+        mpfr_set_d(mp(prod[i]), q0[i], MPFR_RNDN);
+        mpfr_mul_d(mp(prod[i]), mp(prod[i]), q1[i], MPFR_RNDN);  // exact: 106 bits <= 128
+        ptrs[i] = mp(prod[i]);
+    }
+    mpfr_sum(mp(exact_dot), ptrs, 4, MPFR_RNDN);
+    return mpfr_sgn(mp(exact_dot));
+}
+
+// a = q0/|q0| and b = q1/|q1| (b's flip to the short arc comes later), the norms in n0 and n1. A zero norm is
+// refused: such a quaternion has no direction.
+void unit_ends(const double q0[4], const double q1[4], Real a[4], Real b[4], Real &n0, Real &n1, Real &tmp) {
+    for (int i = 0; i < 4; i++) mpfr_set_d(mp(a[i]), q0[i], MPFR_RNDN), mpfr_set_d(mp(b[i]), q1[i], MPFR_RNDN);
+    norm4(n0, tmp, a);
+    norm4(n1, tmp, b);
+    if (mpfr_zero_p(mp(n0)) || mpfr_zero_p(mp(n1)))
+        throw InputError("reference: a quaternion of zero norm has no direction");
+    for (int i = 0; i < 4; i++) {
+        mpfr_div(mp(a[i]), mp(a[i]), mp(n0), MPFR_RNDN);
+        mpfr_div(mp(b[i]), mp(b[i]), mp(n1), MPFR_RNDN);
+    }
+}
+
+// N = ((1-t)a + tb) / |(1-t)a + tb|, exact to N's precision (omt = 1-t, tt = t; tmp and norm are scratch).
+// NaN where the sum vanishes: only on the other arc with b = -a at t = 1/2, which has no direction.
+void normalised_lerp(const Real a[4], const Real b[4], const Real &omt, const Real &tt, Real &tmp, Real &norm,
+                     RealQuat &N) {
+    for (int i = 0; i < 4; i++) {
+        mpfr_mul(mp(N[i]), mp(omt), mp(a[i]), MPFR_RNDN);
+        mpfr_mul(mp(tmp), mp(tt), mp(b[i]), MPFR_RNDN);
+        mpfr_add(mp(N[i]), mp(N[i]), mp(tmp), MPFR_RNDN);
+    }
+    norm4(norm, tmp, N.data());
+    if (mpfr_zero_p(mp(norm))) {
+        for (auto &x : N) mpfr_set_nan(mp(x));
+        return;
+    }
+    for (int i = 0; i < 4; i++) mpfr_div(mp(N[i]), mp(N[i]), mp(norm), MPFR_RNDN);
+}
 }  // namespace
 
 // One evaluation at the given precision. The formula follows the header comment line by line.
@@ -116,27 +159,11 @@ void ReferenceEngine::evaluate(const double q0[4], const double q1[4], double t,
     }
     out.bits = bits;
 
-    // Exact sign of q0.q1: exact products, correctly rounded sum.
-    mpfr_ptr ptrs[4];
-    for (int i = 0; i < 4; i++) {
-        mpfr_set_d(mp(prod_[i]), q0[i], MPFR_RNDN);
-        mpfr_mul_d(mp(prod_[i]), mp(prod_[i]), q1[i], MPFR_RNDN);  // exact: 106 bits <= 128
-        ptrs[i] = mp(prod_[i]);
-    }
-    mpfr_sum(mp(exact_dot_), ptrs, 4, MPFR_RNDN);
-    int dot_sign = mpfr_sgn(mp(exact_dot_));
+    const int dot_sign = exact_dot_sign(q0, q1, prod_, exact_dot_);
     out.tie = dot_sign == 0;
 
     // a = q0/|q0|, b = +-q1/|q1|
-    for (int i = 0; i < 4; i++) mpfr_set_d(mp(a_[i]), q0[i], MPFR_RNDN), mpfr_set_d(mp(b_[i]), q1[i], MPFR_RNDN);
-    norm4(n0_, tmp_, a_);
-    norm4(n1_, tmp_, b_);
-    if (mpfr_zero_p(mp(n0_)) || mpfr_zero_p(mp(n1_)))
-        throw InputError("reference: a quaternion of zero norm has no direction");
-    for (int i = 0; i < 4; i++) {
-        mpfr_div(mp(a_[i]), mp(a_[i]), mp(n0_), MPFR_RNDN);
-        mpfr_div(mp(b_[i]), mp(b_[i]), mp(n1_), MPFR_RNDN);
-    }
+    unit_ends(q0, q1, a_, b_, n0_, n1_, tmp_);
     // a.b (rounded) for the tie band and the report
     mpfr_div(mp(dot_), mp(exact_dot_), mp(n0_), MPFR_RNDN);
     mpfr_div(mp(dot_), mp(dot_), mp(n1_), MPFR_RNDN);
@@ -177,27 +204,14 @@ void ReferenceEngine::evaluate(const double q0[4], const double q1[4], double t,
     arc(out.R_mp, true);
 
     // N: exact normalised lerp on the same arc. (1-t)a + tb cannot vanish: a.b >= 0 after the flip.
-    auto normalised_lerp = [&](RealQuat &N) {
-        for (int i = 0; i < 4; i++) {
-            mpfr_mul(mp(N[i]), mp(omt_), mp(a_[i]), MPFR_RNDN);
-            mpfr_mul(mp(tmp_), mp(tt_), mp(b_[i]), MPFR_RNDN);
-            mpfr_add(mp(N[i]), mp(N[i]), mp(tmp_), MPFR_RNDN);
-        }
-        norm4(n0_, tmp_, N.data());
-        if (mpfr_zero_p(mp(n0_))) {  // only on the other arc with b = -a at t = 1/2: no direction
-            for (auto &x : N) mpfr_set_nan(mp(x));
-            return;
-        }
-        for (int i = 0; i < 4; i++) mpfr_div(mp(N[i]), mp(N[i]), mp(n0_), MPFR_RNDN);
-    };
-    if (want_nlerp_) normalised_lerp(out.N_mp);
+    if (want_nlerp_) normalised_lerp(a_, b_, omt_, tt_, tmp_, n0_, out.N_mp);
     else
         for (auto &x : out.N_mp) mpfr_set_nan(mp(x));
 
     if (out.in_tie_band) {
         for (auto &x : b_) mpfr_neg(mp(x), mp(x), MPFR_RNDN);
         arc(out.R_other_mp, false);
-        if (want_nlerp_) normalised_lerp(out.N_other_mp);
+        if (want_nlerp_) normalised_lerp(a_, b_, omt_, tt_, tmp_, n0_, out.N_other_mp);
         else
             for (auto &x : out.N_other_mp) mpfr_set_nan(mp(x));
     }

@@ -363,6 +363,23 @@ void write_files_atomic(const fs::path &dir, const std::vector<std::pair<std::st
     fsync_dir(dir);
 }
 
+namespace {
+// The previous lock holder's pid, read from the lock file, when it was killed outright: its staging (or old)
+// folder is the one leftover this writer may remove, recognised by that record, not by a name prefix alone.
+void remove_dead_holder_leftovers(int lock_fd, const fs::path &parent, const std::string &name) {
+    char prev[32] = {};
+    ssize_t got = ::pread(lock_fd, prev, sizeof prev - 1, 0);
+    const long prev_pid = got > 0 ? std::strtol(prev, nullptr, 10) : 0;
+    if (prev_pid != ::getpid() && pid_gone(prev_pid))
+        for (const char *suffix : {".staging-", ".old-"}) {
+            const fs::path left = parent / fmt::format("{}{}", sibling(name, suffix), prev_pid);
+            struct stat lst {};
+            if (::lstat(left.c_str(), &lst) == 0 && S_ISDIR(lst.st_mode) && lst.st_uid == ::geteuid())
+                remove_own_folder(left);
+        }
+}
+}  // namespace
+
 ReportDir::ReportDir(const fs::path &dir, StopToken stop) : stop_(stop) {
     std::error_code ec;
     dir_ = report_folder(dir);
@@ -407,18 +424,7 @@ ReportDir::ReportDir(const fs::path &dir, StopToken stop) : stop_(stop) {
         if (::fstat(fd, &held) == 0 && ::stat(lock_path_.c_str(), &named) == 0 && held.st_ino == named.st_ino &&
             held.st_dev == named.st_dev) {
             lock_fd_ = fd;
-            // The previous holder's pid, when it was killed outright: its staging (or old) folder is the one
-            // leftover this writer may remove, recognised by that record, not by a name prefix alone.
-            char prev[32] = {};
-            ssize_t got = ::pread(fd, prev, sizeof prev - 1, 0);
-            const long prev_pid = got > 0 ? std::strtol(prev, nullptr, 10) : 0;
-            if (prev_pid != ::getpid() && pid_gone(prev_pid))
-                for (const char *suffix : {".staging-", ".old-"}) {
-                    const fs::path left = parent / fmt::format("{}{}", sibling(name, suffix), prev_pid);
-                    struct stat lst {};
-                    if (::lstat(left.c_str(), &lst) == 0 && S_ISDIR(lst.st_mode) && lst.st_uid == ::geteuid())
-                        remove_own_folder(left);
-                }
+            remove_dead_holder_leftovers(fd, parent, name);
             std::string pid = fmt::format("{}\n", ::getpid());
             if (::ftruncate(fd, 0) == 0 && ::pwrite(fd, pid.data(), pid.size(), 0) < 0) {
             }  // the pid is only for the error message above

@@ -234,6 +234,86 @@ std::string error_curve_csv(const RunResult &r) {
     return w.text();
 }
 
+namespace {
+
+// What a process plugin's round trips cost (the family's, all ops and precisions), with the batches whose claimed
+// library time exceeds their round trip: refused (out-of-bounds rows), and left out of adapter_s, which would
+// otherwise read as a plain 0 (issue 44 item 17).
+nlohmann::json process_cost_json(const BackendCounters &c) {
+    nlohmann::json e;
+    if (c.round_trips > 0)
+        e = {{"adapters_started", c.adapters_started},
+             {"start_s", c.start_s},
+             {"round_trips", c.round_trips},
+             {"round_trip_s", c.round_trip_s},
+             {"wait_s", c.wait_s},
+             {"adapter_s", c.self_s},
+             {"adapter_cpu_s", c.adapter_cpu_s},
+             {"wait_overhead_s", c.wait_overhead_s},
+             {"adapter_overhead_s", c.adapter_overhead_s}};
+    if (c.time_violations > 0)
+        e["protocol_violations"] = {{"violation", "library time beyond the round trip"},
+                                    {"batches", c.time_violations},
+                                    {"largest_claimed_ns", c.time_violation_max_ns}};
+    return e;
+}
+
+// The "implementations" array, one entry per selected implementation and op. Process plugins: what their round
+// trips cost the whole command, summed into all with each family's backend counted once
+// (docs/plugin-protocol.md#sizes-and-cost).
+nlohmann::json implementations_json(const RunOutput &r, BackendCounters &all) {
+    using nlohmann::json;
+    json impls = json::array();
+    std::set<const EvalBackend *> counted;
+    for (const auto &io : r.plan.selected) {
+        json e;
+        e["impl"] = io.impl->name;
+        e["op"] = to_string(io.op);
+        e["group"] = io.impl->group;
+        e["origin"] = portable_origin(io.impl->origin);
+        if (!io.impl->version.empty()) e["library_version"] = io.impl->version;
+        if (io.impl->backend) {
+            BackendCounters c = io.impl->backend->counters();
+            if (c.round_trips > 0 || c.time_violations > 0) e["process"] = process_cost_json(c);
+            if (c.round_trips > 0 && counted.insert(io.impl->backend.get()).second) {
+                all.round_trips += c.round_trips;
+                all.wait_overhead_s += c.wait_overhead_s;
+                all.adapter_overhead_s += c.adapter_overhead_s;
+            }
+        }
+        impls.push_back(e);
+    }
+    return impls;
+}
+
+// The "reference" block: the mode, each precision's evaluation statistics, and how the figures were validated.
+nlohmann::json reference_json(const RunOutput &r) {
+    using nlohmann::json;
+    auto stats = [](const ReferenceStats &s, Precision p) {
+        json e;
+        e["working_bits"] = 2 * precision_bits(p) + 32;
+        e["agreement_tolerance"] = std::ldexp(1.0, -(precision_bits(p) + 16));
+        e.update(json(s));
+        e["fast_tolerance"] = fast_tolerance(p);
+        return e;
+    };
+    return {
+        {"mode", to_string(r.plan.options.reference)},
+        {"f32", stats(r.reference_f32, Precision::f32)},
+        {"f64", stats(r.reference_f64, Precision::f64)},
+        {"fast_bound_violations", r.reference_f32.fast_bound_violations + r.reference_f64.fast_bound_violations},
+        {"validation",
+         r.plan.options.reference == ReferenceMode::fast
+             ? "fast: double-double with a rigorous running error bound, certified to fast_tolerance; MPFR where the "
+               "bound cannot decide; 1 certified case in 64 at random also evaluated by MPFR at 128 bits and compared "
+               "with the bound (fast_bound_violations). MPFR cases: 1 in 64 plus every ill-conditioned case "
+               "recomputed 32 bits higher, doubled until two evaluations agree"
+             : "1 case in 64 at random plus every ill-conditioned case recomputed 32 bits above the working "
+               "precision; doubled until two evaluations agree"}};
+}
+
+}  // namespace
+
 nlohmann::json run_json(const RunOutput &r) {
     using nlohmann::json;
     json j;
@@ -250,45 +330,8 @@ nlohmann::json run_json(const RunOutput &r) {
     for (Region g : r.plan.regions) regions.push_back(to_string(g));
     j["regions"] = regions;
     j["build"] = build_info();
-    json impls = json::array();
-    // Process plugins: what their round trips cost the whole command, each family's backend counted once
-    // (docs/plugin-protocol.md#sizes-and-cost).
-    std::set<const EvalBackend *> counted;
     BackendCounters all;
-    for (const auto &io : r.plan.selected) {
-        json e;
-        e["impl"] = io.impl->name;
-        e["op"] = to_string(io.op);
-        e["group"] = io.impl->group;
-        e["origin"] = portable_origin(io.impl->origin);
-        if (!io.impl->version.empty()) e["library_version"] = io.impl->version;
-        if (io.impl->backend) {  // a process plugin: what its round trips cost (the family's, all ops and precisions)
-            BackendCounters c = io.impl->backend->counters();
-            if (c.round_trips > 0)
-                e["process"] = {{"adapters_started", c.adapters_started},
-                                {"start_s", c.start_s},
-                                {"round_trips", c.round_trips},
-                                {"round_trip_s", c.round_trip_s},
-                                {"wait_s", c.wait_s},
-                                {"adapter_s", c.self_s},
-                                {"adapter_cpu_s", c.adapter_cpu_s},
-                                {"wait_overhead_s", c.wait_overhead_s},
-                                {"adapter_overhead_s", c.adapter_overhead_s}};
-            // Batches whose claimed library time exceeds their round trip: refused (out-of-bounds rows), and
-            // left out of adapter_s, which would otherwise read as a plain 0 (issue 44 item 17).
-            if (c.time_violations > 0)
-                e["process"]["protocol_violations"] = {{"violation", "library time beyond the round trip"},
-                                                       {"batches", c.time_violations},
-                                                       {"largest_claimed_ns", c.time_violation_max_ns}};
-            if (c.round_trips > 0 && counted.insert(io.impl->backend.get()).second) {
-                all.round_trips += c.round_trips;
-                all.wait_overhead_s += c.wait_overhead_s;
-                all.adapter_overhead_s += c.adapter_overhead_s;
-            }
-        }
-        impls.push_back(e);
-    }
-    j["implementations"] = impls;
+    j["implementations"] = implementations_json(r, all);
     if (all.round_trips > 0 && r.merged_shards == 0) {
         // The share of the run's thread time (jobs x wall time) that round trips took beyond the libraries'
         // own time: the harness's threads waiting or encoding (wait_overhead_s) plus the adapters' processes
@@ -300,27 +343,7 @@ nlohmann::json run_json(const RunOutput &r) {
                                     {"thread_time_s", core_s},
                                     {"share", core_s > 0 ? over / core_s : 0.0}};
     }
-    auto stats = [](const ReferenceStats &s, Precision p) {
-        json e;
-        e["working_bits"] = 2 * precision_bits(p) + 32;
-        e["agreement_tolerance"] = std::ldexp(1.0, -(precision_bits(p) + 16));
-        e.update(json(s));
-        e["fast_tolerance"] = fast_tolerance(p);
-        return e;
-    };
-    j["reference"] = {
-        {"mode", to_string(r.plan.options.reference)},
-        {"f32", stats(r.reference_f32, Precision::f32)},
-        {"f64", stats(r.reference_f64, Precision::f64)},
-        {"fast_bound_violations", r.reference_f32.fast_bound_violations + r.reference_f64.fast_bound_violations},
-        {"validation",
-         r.plan.options.reference == ReferenceMode::fast
-             ? "fast: double-double with a rigorous running error bound, certified to fast_tolerance; MPFR where the "
-               "bound cannot decide; 1 certified case in 64 at random also evaluated by MPFR at 128 bits and compared "
-               "with the bound (fast_bound_violations). MPFR cases: 1 in 64 plus every ill-conditioned case "
-               "recomputed 32 bits higher, doubled until two evaluations agree"
-             : "1 case in 64 at random plus every ill-conditioned case recomputed 32 bits above the working "
-               "precision; doubled until two evaluations agree"}};
+    j["reference"] = reference_json(r);
     j["wall_time_s"] = r.wall_time_s;
     std::time_t now = std::time(nullptr);
     char buf[32];

@@ -134,6 +134,90 @@ template <class T> void keep_key_points(const std::vector<std::array<T, 4>> &own
     }
 }
 
+// The sampled queries of a track: per segment the kFixedT fixed t (the keys and quarters), then kRandomT
+// uniform draws rounded to the format. Drawn from rng right after the keys, so the track stays reproducible.
+template <class T> std::vector<SquadQuery> track_queries(size_t n, Rng &rng) {
+    std::vector<SquadQuery> queries;
+    for (size_t s = 0; s + 1 < n; s++) {
+        for (int k = 0; k < kFixedT; k++) queries.push_back({s, k / 4.0});
+        for (int k = 0; k < kRandomT; k++) queries.push_back({s, double(T(rng.uniform()))});
+    }
+    return queries;
+}
+
+// The reference also at the difference points of the c1 check (after the nq sampled queries): six per
+// interior key, t = 1, 1-h, 1-2h on the segment before it and 0, h, 2h on the one after.
+std::vector<SquadQuery> with_c1_points(std::vector<SquadQuery> all, size_t n, double h) {
+    for (size_t i = 1; i + 1 < n; i++) {
+        for (int m = 0; m < 3; m++) all.push_back({i - 1, 1 - m * h});
+        for (int m = 0; m < 3; m++) all.push_back({i, m * h});
+    }
+    return all;
+}
+
+// The points of the implementation's own curve: the nq queries, then the same six per interior key as
+// with_c1_points, with t computed in the format (as the implementation would see it).
+template <class T>
+std::vector<std::pair<size_t, T>> own_curve_points(const std::vector<SquadQuery> &queries, size_t n, double h) {
+    std::vector<std::pair<size_t, T>> points;
+    for (const auto &qy : queries) points.push_back({qy.segment, T(qy.t)});
+    for (size_t i = 1; i + 1 < n; i++) {
+        for (int m = 0; m < 3; m++) points.push_back({i - 1, T(1) - T(m) * T(h)});
+        for (int m = 0; m < 3; m++) points.push_back({i, T(m) * T(h)});
+    }
+    return points;
+}
+
+// One squad record of a batch (four quaternions and t, kEvalRecord doubles); a null quaternion is zeros.
+template <class T> void add_record(std::vector<double> &rec, const T *a, const T *b, const T *c, const T *d, T t) {
+    for (const T *x : {a, b, c, d})
+        for (int m = 0; m < 4; m++) rec.push_back(x ? double(x[m]) : 0.0);
+    rec.push_back(double(t));
+}
+
+// The implementation's own control points (SquadControls::setup): its squad_setup at every key with its
+// neighbours (the end keys repeated), in one batch.
+template <class T> void own_setup_controls(const Impl &impl, const std::vector<Quat<T>> &q, std::vector<double> &rec,
+                                           std::vector<double> &res, std::vector<Quat<T>> &s_own) {
+    const size_t n = q.size();
+    rec.clear();
+    for (size_t i = 0; i < n; i++)
+        add_record<T>(rec, q[i == 0 ? 0 : i - 1].data(), q[i].data(), q[i + 1 == n ? i : i + 1].data(), nullptr, T(0));
+    res.assign(4 * n, 0);
+    eval_records_latched(impl, EvalFn::squad_setup, rec.data(), n, res.data());
+    for (size_t i = 0; i < n; i++)
+        for (int c = 0; c < 4; c++) s_own[i][c] = T(res[4 * i + size_t(c)]);
+}
+
+// Every squad call of one implementation on the track in one batch (one round trip for a process plugin):
+// the own curve at the points (a KeyCurve is called in process instead, straight into own), then squad with
+// the reference's control points at the nq queries. Returns the index of the first of those in res.
+template <class T> size_t eval_track_batch(const Impl &impl, const std::vector<std::pair<size_t, T>> &points, size_t nq,
+                                           const std::vector<Quat<T>> &q, const std::vector<T> &flat,
+                                           const std::vector<Quat<T>> &s_own, const std::vector<Quat<T>> &s_ref,
+                                           std::vector<double> &rec, std::vector<double> &res,
+                                           std::vector<std::array<T, 4>> &own) {
+    const size_t n = q.size();
+    rec.clear();
+    for (size_t j = 0; j < points.size(); j++) {
+        const auto [sgm, t] = points[j];
+        if (impl.has_curve()) impl.curve_at(flat.data(), n, sgm, t, own[j].data());
+        else if (impl.squad_controls == SquadControls::neighbours)
+            add_record(rec, q[sgm].data(), q[sgm + 1].data(), q[sgm == 0 ? 0 : sgm - 1].data(),
+                       q[std::min(sgm + 2, n - 1)].data(), t);
+        else add_record(rec, q[sgm].data(), q[sgm + 1].data(), s_own[sgm].data(), s_own[sgm + 1].data(), t);
+    }
+    const size_t first_refcp = rec.size() / kEvalRecord;
+    for (size_t j = 0; j < nq; j++) {
+        const auto [sgm, t] = points[j];
+        add_record(rec, q[sgm].data(), q[sgm + 1].data(), s_ref[sgm].data(), s_ref[sgm + 1].data(), t);
+    }
+    const size_t nr = rec.size() / kEvalRecord;
+    res.assign(4 * nr, 0);
+    eval_records_latched(impl, EvalFn::squad, rec.data(), nr, res.data());
+    return first_refcp;
+}
+
 template <class T> void measure_track(const SquadOptions &opt, TrackRegion region, uint64_t index,
                                       const std::vector<const Impl *> &impls, SquadReferenceEngine &reference,
                                       MetricEngine &metric, RealQuatOps &ops, TrackOutcome &o) {
@@ -141,21 +225,11 @@ template <class T> void measure_track(const SquadOptions &opt, TrackRegion regio
     Rng rng = track_rng(opt.seed, P, region, index);
     o.keys = round_track<T>(sample_track(region, rng, Format<T>::eps));
     const size_t n = o.keys.size(), nq = (n - 1) * (kFixedT + kRandomT), ni = impls.size();
-    o.queries.clear();
-    for (size_t s = 0; s + 1 < n; s++) {
-        for (int k = 0; k < kFixedT; k++) o.queries.push_back({s, k / 4.0});
-        for (int k = 0; k < kRandomT; k++) o.queries.push_back({s, double(T(rng.uniform()))});
-    }
-    // The reference also at the difference points of the c1 check (after the nq sampled queries): six per
-    // interior key, t = 1, 1-h, 1-2h on the segment before it and 0, h, 2h on the one after.
+    o.queries = track_queries<T>(n, rng);
     const double h = c1_step(P);
-    std::vector<SquadQuery> all = o.queries;
-    for (size_t i = 1; i + 1 < n; i++) {
-        for (int m = 0; m < 3; m++) all.push_back({i - 1, 1 - m * h});
-        for (int m = 0; m < 3; m++) all.push_back({i, m * h});
-    }
     SquadTrackReference ref;
-    reference.evaluate(o.keys, all, ref, sampled_for_validation(opt.seed ^ uint64_t(region), index));
+    reference.evaluate(o.keys, with_c1_points(o.queries, n, h), ref,
+                       sampled_for_validation(opt.seed ^ uint64_t(region), index));
     o.ref_jump = ref.c1_jump;
 
     std::vector<Quat<T>> q(n), s_ref(n), s_own(n);
@@ -183,58 +257,19 @@ template <class T> void measure_track(const SquadOptions &opt, TrackRegion regio
         return std::isnan(a) ? kInf : a;  // a zero output has no direction
     };
     const std::vector<RealVec3> ref_fd = reference_differences(ref, nq, n, h, ops);
-    // The points of the implementation's own curve: the nq queries, then six per interior key for the c1
-    // check (t = 1, 1-h, 1-2h on the segment before it and 0, h, 2h on the one after).
-    std::vector<std::pair<size_t, T>> points;
-    for (const auto &qy : o.queries) points.push_back({qy.segment, T(qy.t)});
-    for (size_t i = 1; i + 1 < n; i++) {
-        for (int m = 0; m < 3; m++) points.push_back({i - 1, T(1) - T(m) * T(h)});
-        for (int m = 0; m < 3; m++) points.push_back({i, T(m) * T(h)});
-    }
+    const std::vector<std::pair<size_t, T>> points = own_curve_points<T>(o.queries, n, h);
     const size_t np = points.size();
     std::vector<double> rec, res;
-    auto add = [&](const T *a, const T *b, const T *c, const T *d, T t) {
-        for (const T *x : {a, b, c, d})
-            for (int m = 0; m < 4; m++) rec.push_back(x ? double(x[m]) : 0.0);
-        rec.push_back(double(t));
-    };
     for (size_t k = 0; k < ni; k++) {
         const Impl &impl = *impls[k];
         // The implementation's own curve: its key-track curve where it has one (registry.h KeyCurve), else its
         // squad with its own control points (squad_setup), with the neighbouring keys (SquadControls::neighbours)
         // or, for a library that computes none (SquadControls::caller), with the reference's.
         const bool curve = impl.has_curve();
-        if (!curve && impl.squad_controls == SquadControls::setup) {
-            rec.clear();
-            for (size_t i = 0; i < n; i++)
-                add(q[i == 0 ? 0 : i - 1].data(), q[i].data(), q[i + 1 == n ? i : i + 1].data(), nullptr, T(0));
-            res.assign(4 * n, 0);
-            eval_records_latched(impl, EvalFn::squad_setup, rec.data(), n, res.data());
-            for (size_t i = 0; i < n; i++)
-                for (int c = 0; c < 4; c++) s_own[i][c] = T(res[4 * i + size_t(c)]);
-        }
+        if (!curve && impl.squad_controls == SquadControls::setup) own_setup_controls(impl, q, rec, res, s_own);
         if (impl.squad_controls == SquadControls::caller) s_own = s_ref;
-        // Every squad call of the track in one batch (one round trip for a process plugin): the own curve at
-        // the points (unless it is a KeyCurve, called in process), then squad with the reference's control
-        // points at the queries.
         std::vector<std::array<T, 4>> own(np);
-        rec.clear();
-        for (size_t j = 0; j < np; j++) {
-            const auto [sgm, t] = points[j];
-            if (curve) impl.curve_at(flat.data(), n, sgm, t, own[j].data());
-            else if (impl.squad_controls == SquadControls::neighbours)
-                add(q[sgm].data(), q[sgm + 1].data(), q[sgm == 0 ? 0 : sgm - 1].data(),
-                    q[std::min(sgm + 2, n - 1)].data(), t);
-            else add(q[sgm].data(), q[sgm + 1].data(), s_own[sgm].data(), s_own[sgm + 1].data(), t);
-        }
-        const size_t first_refcp = rec.size() / kEvalRecord;
-        for (size_t j = 0; j < nq; j++) {
-            const auto [sgm, t] = points[j];
-            add(q[sgm].data(), q[sgm + 1].data(), s_ref[sgm].data(), s_ref[sgm + 1].data(), t);
-        }
-        const size_t nr = rec.size() / kEvalRecord;
-        res.assign(4 * nr, 0);
-        eval_records_latched(impl, EvalFn::squad, rec.data(), nr, res.data());
+        const size_t first_refcp = eval_track_batch(impl, points, nq, q, flat, s_own, s_ref, rec, res, own);
         auto result = [&](size_t r) {
             std::array<T, 4> x;
             for (int c = 0; c < 4; c++) x[size_t(c)] = T(res[4 * r + size_t(c)]);
@@ -252,6 +287,67 @@ template <class T> void measure_track(const SquadOptions &opt, TrackRegion regio
     }
 }
 
+// The worst_k query points of a row, the largest angle error first (ties by track, segment, t), each with the
+// keys of its track.
+void keep_worst(std::vector<SquadWorst> ranked, int worst_k, const std::vector<uint64_t> &indices,
+                const std::vector<TrackOutcome> &outcomes, SquadRow &row) {
+    const size_t K = std::min(ranked.size(), size_t(std::max(0, worst_k)));
+    std::partial_sort(ranked.begin(), ranked.begin() + long(K), ranked.end(),
+                      [](const SquadWorst &a, const SquadWorst &b) {
+                          if (a.angle_err_rad != b.angle_err_rad) return a.angle_err_rad > b.angle_err_rad;
+                          if (a.track != b.track) return a.track < b.track;
+                          if (a.segment != b.segment) return a.segment < b.segment;
+                          return a.t < b.t;
+                      });
+    ranked.resize(K);
+    for (auto &w : ranked)
+        for (uint64_t j = 0; j < outcomes.size(); j++)
+            if (indices[j] == w.track) w.keys = outcomes[j].keys;
+    row.worst = std::move(ranked);
+}
+
+// The row of implementation k on one region: its angle errors over every query of every track, and its c1
+// jumps at the keys whose differences are precise enough to judge (c1_noise_bound).
+SquadRow squad_row(const SquadOptions &opt, Precision P, const Impl *impl, size_t k, TrackRegion region,
+                   const std::vector<uint64_t> &indices, const std::vector<TrackOutcome> &outcomes) {
+    const double tol = c1_tolerance(P);
+    const uint64_t nt = indices.size();
+    SquadRow row;
+    row.impl = impl;
+    row.region = region;
+    row.tracks = nt;
+    std::vector<double> own, refcp;
+    std::vector<SquadWorst> ranked;
+    for (uint64_t j = 0; j < nt; j++) {
+        const TrackOutcome &o = outcomes[j];
+        const size_t nq = o.queries.size(), n = o.keys.size();
+        for (size_t m = 0; m < nq; m++) {
+            double a = o.own[k * nq + m], b = o.refcp[k * nq + m];
+            row.cases++;
+            if (std::isinf(a) || std::isinf(b)) row.nonfinite++;
+            if (!std::isinf(a)) own.push_back(a), row.max_angle_err_own_rad = std::max(row.max_angle_err_own_rad, a);
+            if (!std::isinf(b))
+                refcp.push_back(b), row.max_angle_err_refcp_rad = std::max(row.max_angle_err_refcp_rad, b);
+            ranked.push_back({indices[j], o.queries[m].segment, o.queries[m].t, a, b, {}, o.own_out[k * nq + m]});
+        }
+        for (size_t i = 1; i + 1 < n; i++) {
+            const double jump = o.jump[k * n + i], speed = o.speed[k * n + i];
+            if (!(c1_noise_bound(P, speed) <= tol / 4)) continue;  // differences too noisy to judge
+            row.c1_keys++;
+            row.max_c1_jump_impl = std::max(row.max_c1_jump_impl, jump);
+            row.max_c1_jump_ref = std::max(row.max_c1_jump_ref, o.ref_jump[i]);
+            if (!(jump <= tol)) row.c1_failures++;
+            if (!(jump <= row.worst_judged_c1)) {
+                row.worst_judged_c1 = jump, row.worst_c1_track = indices[j], row.worst_c1_key = i;
+            }
+        }
+    }
+    row.p99_angle_err_own_rad = percentile(own, 0.99);
+    row.p99_angle_err_refcp_rad = percentile(refcp, 0.99);
+    keep_worst(std::move(ranked), opt.worst_k, indices, outcomes, row);
+    return row;
+}
+
 template <class T> void run_precision(const SquadOptions &opt, const StopToken &stop,
                                       const std::vector<const Impl *> &all, int jobs, SquadResult &result,
                                       ReferenceStats &ref_stats) {
@@ -260,7 +356,6 @@ template <class T> void run_precision(const SquadOptions &opt, const StopToken &
     for (const Impl *i : all)
         if (i->precision == P) impls.push_back(i);
     if (impls.empty()) return;
-    const size_t ni = impls.size();
     std::vector<TrackRegion> regions = opt.regions.empty() ? all_track_regions() : opt.regions;
     for (TrackRegion region : regions) {
         std::vector<uint64_t> indices;
@@ -285,58 +380,8 @@ template <class T> void run_precision(const SquadOptions &opt, const StopToken &
         };
         run_workers(jobs, worker, [&] { next.store(nt); });
         for (auto &s : stats) ref_stats.add(s);
-
-        const double tol = c1_tolerance(P);
-        for (size_t k = 0; k < ni; k++) {
-            SquadRow row;
-            row.impl = impls[k];
-            row.region = region;
-            row.tracks = nt;
-            std::vector<double> own, refcp;
-            std::vector<SquadWorst> ranked;
-            for (uint64_t j = 0; j < nt; j++) {
-                const TrackOutcome &o = outcomes[j];
-                const size_t nq = o.queries.size(), n = o.keys.size();
-                for (size_t m = 0; m < nq; m++) {
-                    double a = o.own[k * nq + m], b = o.refcp[k * nq + m];
-                    row.cases++;
-                    if (std::isinf(a) || std::isinf(b)) row.nonfinite++;
-                    if (!std::isinf(a))
-                        own.push_back(a), row.max_angle_err_own_rad = std::max(row.max_angle_err_own_rad, a);
-                    if (!std::isinf(b))
-                        refcp.push_back(b), row.max_angle_err_refcp_rad = std::max(row.max_angle_err_refcp_rad, b);
-                    ranked.push_back(
-                        {indices[j], o.queries[m].segment, o.queries[m].t, a, b, {}, o.own_out[k * nq + m]});
-                }
-                for (size_t i = 1; i + 1 < n; i++) {
-                    const double jump = o.jump[k * n + i], speed = o.speed[k * n + i];
-                    if (!(c1_noise_bound(P, speed) <= tol / 4)) continue;  // differences too noisy to judge
-                    row.c1_keys++;
-                    row.max_c1_jump_impl = std::max(row.max_c1_jump_impl, jump);
-                    row.max_c1_jump_ref = std::max(row.max_c1_jump_ref, o.ref_jump[i]);
-                    if (!(jump <= tol)) row.c1_failures++;
-                    if (!(jump <= row.worst_judged_c1)) {
-                        row.worst_judged_c1 = jump, row.worst_c1_track = indices[j], row.worst_c1_key = i;
-                    }
-                }
-            }
-            row.p99_angle_err_own_rad = percentile(own, 0.99);
-            row.p99_angle_err_refcp_rad = percentile(refcp, 0.99);
-            const size_t K = std::min(ranked.size(), size_t(std::max(0, opt.worst_k)));
-            std::partial_sort(ranked.begin(), ranked.begin() + long(K), ranked.end(),
-                              [](const SquadWorst &a, const SquadWorst &b) {
-                                  if (a.angle_err_rad != b.angle_err_rad) return a.angle_err_rad > b.angle_err_rad;
-                                  if (a.track != b.track) return a.track < b.track;
-                                  if (a.segment != b.segment) return a.segment < b.segment;
-                                  return a.t < b.t;
-                              });
-            ranked.resize(K);
-            for (auto &w : ranked)
-                for (uint64_t j = 0; j < nt; j++)
-                    if (indices[j] == w.track) w.keys = outcomes[j].keys;
-            row.worst = std::move(ranked);
-            result.rows.push_back(std::move(row));
-        }
+        for (size_t k = 0; k < impls.size(); k++)
+            result.rows.push_back(squad_row(opt, P, impls[k], k, region, indices, outcomes));
     }
 }
 

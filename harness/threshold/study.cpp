@@ -118,6 +118,54 @@ template <class T> struct PrecisionWork {
     std::vector<std::vector<SlerpCase<T>>> timing_cases;  // per point: the first kTimingBatch cases
 };
 
+// The jump of every routine at tau: q0 = e_0, q1 = d e_0 + sqrt(1 - d^2) e_1 with d = tau_T (arc side) and
+// next(tau_T) (fallback side), t = k/64. Any axis pair gives the same arithmetic, so one pair is enough. Also the
+// ideal step there (the reference's own jump between the two sides), into res.
+template <class T> void measure_jump(const std::vector<Routine> &routines, T tau, ReferenceEngine &reference,
+                                     MetricEngine &metric, const StopToken &stop, PointResult &res) {
+    const size_t nr = routines.size();
+    const T d_arc = tau, d_fallback = step_from(tau, 1);
+    std::vector<SlerpCase<T>> below(kJumpTSteps + 1), above(kJumpTSteps + 1);
+    for (int k = 0; k <= kJumpTSteps; k++) {
+        exact_dot_case<T>(0, 1, T(1), d_arc, below[size_t(k)]);
+        exact_dot_case<T>(0, 1, T(1), d_fallback, above[size_t(k)]);
+        below[size_t(k)].t = above[size_t(k)].t = T(k) / T(kJumpTSteps);
+    }
+    std::vector<std::vector<Quat<T>>> out_below(nr), out_above(nr);
+    for (size_t f = 0; f < nr; f++) {
+        eval_routine(routines[f], below, tau, out_below[f], stop);
+        eval_routine(routines[f], above, tau, out_above[f], stop);
+    }
+    SlerpReference ref_below, ref_above;
+    const int bits = 2 * precision_bits(Format<T>::precision) + 32;
+    RealQuat unit;
+    Real norm;
+    for (auto &x : unit) ensure_bits(x, bits);
+    ensure_bits(norm, bits);
+    for (int k = 0; k <= kJumpTSteps; k++) {
+        reference.slerp(below[size_t(k)], ref_below, true);
+        reference.slerp(above[size_t(k)], ref_above, true);
+        double r_below[4];
+        for (int i = 0; i < 4; i++) r_below[i] = to_double(ref_below.R[i]);
+        res.ideal_step = std::max(res.ideal_step, metric.rotation_angle(r_below, ref_above.R));
+        for (size_t f = 0; f < nr; f++) {
+            const Quat<T> &ob = out_below[f][size_t(k)], &oa = out_above[f][size_t(k)];
+            // The fallback side's output, normalised exactly, is the unit quaternion to measure against.
+            mpfr_set_ui(mp(norm), 0, MPFR_RNDN);
+            for (int i = 0; i < 4; i++) {
+                mpfr_set_d(mp(unit[i]), double(oa[size_t(i)]), MPFR_RNDN);
+                mpfr_fma(mp(norm), mp(unit[i]), mp(unit[i]), mp(norm), MPFR_RNDN);
+            }
+            mpfr_sqrt(mp(norm), mp(norm), MPFR_RNDN);
+            for (int i = 0; i < 4; i++) mpfr_div(mp(unit[i]), mp(unit[i]), mp(norm), MPFR_RNDN);
+            double u[4];
+            for (int i = 0; i < 4; i++) u[i] = double(ob[size_t(i)]);
+            double j = metric.rotation_angle(u, unit);
+            res.family[f].jump = std::max(res.family[f].jump, std::isfinite(j) ? j : INFINITY);
+        }
+    }
+}
+
 template <class T> void measure_point(const ThresholdOptions &opt, const StopToken &stop,
                                       const std::vector<Routine> &routines, uint64_t point_index, double one_minus_tau,
                                       ReferenceEngine &reference, MetricEngine &metric, PointResult &res,
@@ -168,48 +216,7 @@ template <class T> void measure_point(const ThresholdOptions &opt, const StopTok
     }
     for (size_t f = 0; f < nr; f++) res.family[f].p99_angle = percentile(angles[f], 0.99);
 
-    // The jump at tau: q0 = e_0, q1 = d e_0 + sqrt(1 - d^2) e_1 with d = tau_T (arc side) and next(tau_T)
-    // (fallback side), t = k/64. Any axis pair gives the same arithmetic, so one pair is enough.
-    const T d_arc = tau, d_fallback = step_from(tau, 1);
-    std::vector<SlerpCase<T>> below(kJumpTSteps + 1), above(kJumpTSteps + 1);
-    for (int k = 0; k <= kJumpTSteps; k++) {
-        exact_dot_case<T>(0, 1, T(1), d_arc, below[size_t(k)]);
-        exact_dot_case<T>(0, 1, T(1), d_fallback, above[size_t(k)]);
-        below[size_t(k)].t = above[size_t(k)].t = T(k) / T(kJumpTSteps);
-    }
-    std::vector<std::vector<Quat<T>>> out_below(nr), out_above(nr);
-    for (size_t f = 0; f < nr; f++) {
-        eval_routine(routines[f], below, tau, out_below[f], stop);
-        eval_routine(routines[f], above, tau, out_above[f], stop);
-    }
-    SlerpReference ref_below, ref_above;
-    const int bits = 2 * precision_bits(Format<T>::precision) + 32;
-    RealQuat unit;
-    Real norm;
-    for (auto &x : unit) ensure_bits(x, bits);
-    ensure_bits(norm, bits);
-    for (int k = 0; k <= kJumpTSteps; k++) {
-        reference.slerp(below[size_t(k)], ref_below, true);
-        reference.slerp(above[size_t(k)], ref_above, true);
-        double r_below[4];
-        for (int i = 0; i < 4; i++) r_below[i] = to_double(ref_below.R[i]);
-        res.ideal_step = std::max(res.ideal_step, metric.rotation_angle(r_below, ref_above.R));
-        for (size_t f = 0; f < nr; f++) {
-            const Quat<T> &ob = out_below[f][size_t(k)], &oa = out_above[f][size_t(k)];
-            // The fallback side's output, normalised exactly, is the unit quaternion to measure against.
-            mpfr_set_ui(mp(norm), 0, MPFR_RNDN);
-            for (int i = 0; i < 4; i++) {
-                mpfr_set_d(mp(unit[i]), double(oa[size_t(i)]), MPFR_RNDN);
-                mpfr_fma(mp(norm), mp(unit[i]), mp(unit[i]), mp(norm), MPFR_RNDN);
-            }
-            mpfr_sqrt(mp(norm), mp(norm), MPFR_RNDN);
-            for (int i = 0; i < 4; i++) mpfr_div(mp(unit[i]), mp(unit[i]), mp(norm), MPFR_RNDN);
-            double u[4];
-            for (int i = 0; i < 4; i++) u[i] = double(ob[size_t(i)]);
-            double j = metric.rotation_angle(u, unit);
-            res.family[f].jump = std::max(res.family[f].jump, std::isfinite(j) ? j : INFINITY);
-        }
-    }
+    measure_jump<T>(routines, tau, reference, metric, stop, res);
 }
 
 template <class T> void accuracy_pass(const ThresholdOptions &opt, const StopToken &stop, int jobs,

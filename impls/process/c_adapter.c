@@ -263,6 +263,87 @@ static void stop_reading(void) {
     for (;;) pause();
 }
 
+/* The hello the adapter introduces itself with: protocol 3 (squad), 2 (slerp_tau) or 1, or a malformed one. */
+static const char *hello_text(int v2, int squad) {
+    return is("badhello") ? "quatcheck-plugin 1\nlibrary quatcheck-c-adapter 1.0\nfamily proc.seed slerp.f32\nend\n"
+           : squad        ? "quatcheck-plugin 3\nlibrary quatcheck-c-adapter 1.0\n"
+                            "family proc-seed-c slerp.f32 slerp.f64\nfamily proc-nlerp nlerp.f32 nlerp.f64\n"
+                            "family proc-seed-squad squad.f32 squad.f64 squad_setup.f32 squad_setup.f64\nend\n"
+           : v2           ? "quatcheck-plugin 2\nlibrary quatcheck-c-adapter 1.0\n"
+                            "family proc-seed-c slerp.f32 slerp.f64 slerp_tau.f32 slerp_tau.f64\nfamily proc-nlerp "
+                            "nlerp.f32 nlerp.f64\nend\n"
+                          : "quatcheck-plugin 1\nlibrary quatcheck-c-adapter 1.0\n"
+                            "family proc-seed-c slerp.f32 slerp.f64\nfamily proc-nlerp nlerp.f32 nlerp.f64\nend\n";
+}
+
+/* orphan: the adapter leaves a child behind (its pid appended to QC_TEST_CHILD_PIDS) and exits, so that the
+ * tests see whether quatcheck ends the adapter's whole process group. */
+static void leave_orphan(void) {
+    if (fork() == 0) {
+        const char *path = getenv("QC_TEST_CHILD_PIDS");
+        int fd = path ? open(path, O_WRONLY | O_CREAT | O_APPEND, 0644) : -1;
+        if (fd >= 0) {
+            char buf[32];
+            int k = snprintf(buf, sizeof buf, "%d\n", (int)getpid());
+            if (write(fd, buf, (size_t)k) != k) _exit(1);
+            close(fd);
+        }
+        sleep(30);
+        _exit(0);
+    }
+    exit(3);
+}
+
+/* One batch on the binary wire; returns 0 at end of input (quatcheck is done). */
+static int serve_binary(int v2, int squad, unsigned char *in, unsigned char *out) {
+    uint32_t head[6];
+    if (!read_full(head, sizeof head)) return 0;
+    uint32_t magic = head[0], seq = head[1], family = head[2], op = head[3] & 0xff, width = (head[3] >> 8) & 0xff,
+             n = head[4];
+    if (magic != 0x31424351u || !serves(family, op, v2, squad) || (width != 4 && width != 8) || n == 0 ||
+        n > MAX_CASES || head[5] != 0 || (head[3] >> 16) != 0) {
+        fprintf(stderr, "c_adapter: malformed request\n");
+        exit(2);
+    }
+    if (!read_full(in, (size_t)n * stride_of(op) * width)) exit(2);
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    int trigger = 0;
+    for (uint32_t i = 0; i < n; i++) trigger |= eval_case(op, width, in, out, i);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    uint64_t ns = (uint64_t)(t1.tv_sec - t0.tv_sec) * 1000000000u + (uint64_t)(t1.tv_nsec - t0.tv_nsec);
+    if (is("notime")) ns = 0; /* "not measured": quatcheck bench must not time this adapter */
+    if (is("time1")) ns = 1;
+    if (is("timemax")) ns = UINT64_MAX;
+    if (is("single") && n <= fail_at_most()) raise(SIGSEGV);
+    uint32_t reply[6] = {0x31524351u, seq, n, 0, (uint32_t)ns, (uint32_t)(ns >> 32)};
+    size_t body = (size_t)n * 4 * width;
+    if (trigger) {
+        if (is("crash")) raise(SIGSEGV);
+        if (is("hang")) hang();
+        if (is("garbage")) reply[0] = 0x6b6e756a;
+        if (is("seq")) reply[1] = seq + 1;
+        if (is("count")) reply[2] = n - 1;
+        if (is("trailing")) { /* the answer and 8 more bytes in one write: all there when it is read */
+            static unsigned char msg[sizeof reply + MAX_CASES * 4 * 8 + 8];
+            memcpy(msg, reply, sizeof reply);
+            memcpy(msg + sizeof reply, out, body);
+            memcpy(msg + sizeof reply + body, "trailing", 8);
+            write_full(msg, sizeof reply + body + 8);
+            return 1;
+        }
+        if (is("orphan")) leave_orphan();
+        if (is("short")) {
+            write_full(reply, sizeof reply);
+            write_full(out, body / 2);
+            exit(0);
+        }
+    }
+    write_full(reply, sizeof reply);
+    write_full(out, body);
+    return 1;
+}
+
 int main(int argc, char **argv) {
     if (argc > 1) mode = argv[1];
     int v2 = 0, text = 0, squad = 0;
@@ -275,16 +356,7 @@ int main(int argc, char **argv) {
         const char *delay = getenv("QC_TEST_HELLO_DELAY");
         sleep(delay ? (unsigned)atoi(delay) : 7u);
     }
-    const char *hello = is("badhello")
-                            ? "quatcheck-plugin 1\nlibrary quatcheck-c-adapter 1.0\nfamily proc.seed slerp.f32\nend\n"
-                        : squad ? "quatcheck-plugin 3\nlibrary quatcheck-c-adapter 1.0\n"
-                                  "family proc-seed-c slerp.f32 slerp.f64\nfamily proc-nlerp nlerp.f32 nlerp.f64\n"
-                                  "family proc-seed-squad squad.f32 squad.f64 squad_setup.f32 squad_setup.f64\nend\n"
-                        : v2    ? "quatcheck-plugin 2\nlibrary quatcheck-c-adapter 1.0\n"
-                                  "family proc-seed-c slerp.f32 slerp.f64 slerp_tau.f32 slerp_tau.f64\nfamily proc-nlerp "
-                                  "nlerp.f32 nlerp.f64\nend\n"
-                                : "quatcheck-plugin 1\nlibrary quatcheck-c-adapter 1.0\n"
-                                  "family proc-seed-c slerp.f32 slerp.f64\nfamily proc-nlerp nlerp.f32 nlerp.f64\nend\n";
+    const char *hello = hello_text(v2, squad);
     static unsigned char in[MAX_CASES * MAX_VALUES * 8], out[MAX_CASES * 4 * 8];
     if (text) { /* the same hello with `wire text` as its third line */
         const char *rest = strchr(strchr(hello, '\n') + 1, '\n') + 1;
@@ -297,66 +369,6 @@ int main(int argc, char **argv) {
     }
     write_full(hello, strlen(hello));
     if (is("closestdin") || is("closeexit")) stop_reading();
-
-    uint32_t head[6];
-    while (read_full(head, sizeof head)) {
-        uint32_t magic = head[0], seq = head[1], family = head[2], op = head[3] & 0xff, width = (head[3] >> 8) & 0xff,
-                 n = head[4];
-        if (magic != 0x31424351u || !serves(family, op, v2, squad) || (width != 4 && width != 8) || n == 0 ||
-            n > MAX_CASES || head[5] != 0 || (head[3] >> 16) != 0) {
-            fprintf(stderr, "c_adapter: malformed request\n");
-            return 2;
-        }
-        if (!read_full(in, (size_t)n * stride_of(op) * width)) return 2;
-        struct timespec t0, t1;
-        clock_gettime(CLOCK_MONOTONIC, &t0);
-        int trigger = 0;
-        for (uint32_t i = 0; i < n; i++) trigger |= eval_case(op, width, in, out, i);
-        clock_gettime(CLOCK_MONOTONIC, &t1);
-        uint64_t ns = (uint64_t)(t1.tv_sec - t0.tv_sec) * 1000000000u + (uint64_t)(t1.tv_nsec - t0.tv_nsec);
-        if (is("notime")) ns = 0; /* "not measured": quatcheck bench must not time this adapter */
-        if (is("time1")) ns = 1;
-        if (is("timemax")) ns = UINT64_MAX;
-        if (is("single") && n <= fail_at_most()) raise(SIGSEGV);
-        uint32_t reply[6] = {0x31524351u, seq, n, 0, (uint32_t)ns, (uint32_t)(ns >> 32)};
-        size_t body = (size_t)n * 4 * width;
-        if (trigger) {
-            if (is("crash")) raise(SIGSEGV);
-            if (is("hang")) hang();
-            if (is("garbage")) reply[0] = 0x6b6e756a;
-            if (is("seq")) reply[1] = seq + 1;
-            if (is("count")) reply[2] = n - 1;
-            if (is("trailing")) { /* the answer and 8 more bytes in one write: all there when it is read */
-                static unsigned char msg[sizeof reply + sizeof out + 8];
-                memcpy(msg, reply, sizeof reply);
-                memcpy(msg + sizeof reply, out, body);
-                memcpy(msg + sizeof reply + body, "trailing", 8);
-                write_full(msg, sizeof reply + body + 8);
-                continue;
-            }
-            if (is("orphan")) {
-                if (fork() == 0) {
-                    const char *path = getenv("QC_TEST_CHILD_PIDS");
-                    int fd = path ? open(path, O_WRONLY | O_CREAT | O_APPEND, 0644) : -1;
-                    if (fd >= 0) {
-                        char buf[32];
-                        int k = snprintf(buf, sizeof buf, "%d\n", (int)getpid());
-                        if (write(fd, buf, (size_t)k) != k) _exit(1);
-                        close(fd);
-                    }
-                    sleep(30);
-                    _exit(0);
-                }
-                exit(3);
-            }
-            if (is("short")) {
-                write_full(reply, sizeof reply);
-                write_full(out, body / 2);
-                return 0;
-            }
-        }
-        write_full(reply, sizeof reply);
-        write_full(out, body);
-    }
+    while (serve_binary(v2, squad, in, out)) {}
     return 0; /* EOF on stdin: quatcheck is done */
 }
