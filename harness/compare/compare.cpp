@@ -18,6 +18,17 @@ namespace fs = std::filesystem;
 
 namespace {
 std::string sci(double x) { return fmt::format("{:.3g}", x); }
+
+// The options that load every plugin of report d (each origin once, in name order): what `quatcheck replay` of
+// its whole worst_cases.csv needs, whose rows come from every implementation.
+std::string all_plugin_options(const ReportData &d) {
+    std::set<std::string> seen;
+    std::string s;
+    for (const auto &[name, info] : d.implementations)
+        if (seen.insert(info.origin).second)
+            for (const auto &w : load_words(info.origin)) s += " " + shell_quote(w);
+    return s;
+}
 }  // namespace
 
 ReportData read_report_folder(const std::string &dir, StopToken stop) {
@@ -47,6 +58,7 @@ ReportData read_report_folder(const std::string &dir, StopToken stop) {
     d.seed = t.seed;
     d.cases_per_region = t.cases_per_region;
     if (t.implementations) d.implementations = *t.implementations;
+    d.all_plugin_options = all_plugin_options(d);
     return d;
 }
 
@@ -55,17 +67,6 @@ std::string plugin_option_of(const ReportData &d, const std::string &impl) {
     if (it == d.implementations.end()) return {};
     std::string s;
     for (const auto &w : load_words(it->second.origin)) s += " " + shell_quote(w);
-    return s;
-}
-
-// The options that load every plugin of report d (each origin once, in name order): what `quatcheck replay` of
-// its whole worst_cases.csv needs, whose rows come from every implementation.
-std::string all_plugin_options(const ReportData &d) {
-    std::set<std::string> seen;
-    std::string s;
-    for (const auto &[name, info] : d.implementations)
-        if (seen.insert(info.origin).second)
-            for (const auto &w : load_words(info.origin)) s += " " + shell_quote(w);
     return s;
 }
 
@@ -228,7 +229,7 @@ std::string figure_case_text(const ReportData &d, const FigureCases &cases, cons
               : "worst case by angle (this worst_cases.csv names no case for " + figure + ")",
         d.dir, w->line, w->q0[0], w->q0[1], w->q0[2], w->q0[3], w->q1[0], w->q1[1], w->q1[2], w->q1[3], w->t, w->out[0],
         w->out[1], w->out[2], w->out[3], num(w->angle_err_rad), num(w->ulp1),
-        shell_quote(absolute_file(d.dir, "worst_cases.csv")), all_plugin_options(d));
+        shell_quote(absolute_file(d.dir, "worst_cases.csv")), d.all_plugin_options);
 }
 
 // The cases behind the regressed figures of a row (the worst by angle when only its status or non-finite count

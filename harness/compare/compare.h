@@ -39,6 +39,10 @@ struct ReportData {
     // run.json's seed, cases per region and implementations (their origins), for the reproduce commands.
     std::optional<uint64_t> seed, cases_per_region;
     std::map<std::string, ImplInfo> implementations;
+    // The options that load every plugin of the report (each origin once, in name order), computed once when the
+    // folder is read: what `quatcheck replay` of its whole worst_cases.csv needs. A compare of two 100,000-row
+    // folders names it on every regressed row; rebuilt per row, it cost 80 % of such a compare.
+    std::string all_plugin_options;
 };
 // Reads a folder's tables; summary.csv is required. Throws InputError "FILE:LINE: reason", and Interrupted
 // when `stop` is requested (polled before each file).
