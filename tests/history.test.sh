@@ -47,6 +47,14 @@ cmp -s "$tmp/h1/transitions.csv" "$tmp/h1b/transitions.csv" || fail "the cached 
 [ "$(grep -c '^install' "$FAKE_NPM_LOG")" = 5 ] || fail "expected 5 installs in all: $(cat "$FAKE_NPM_LOG")"
 pass "cache: the second run installed nothing and found the same transitions"
 
+# Each version's adapter is pointed at its install by QC_JS_PREFIX, set over the caller's environment: one the
+# caller happens to export must not win (it did while the variables were appended after environ).
+QC_JS_PREFIX=/nonexistent history "$tmp/regfix" "$tmp/c1" "$tmp/h1d" --npm gl-matrix@2.1.0,2.2.0 > "$tmp/h1d.txt" ||
+  fail "history with QC_JS_PREFIX=/nonexistent exported: $(tail -2 "$tmp/h1d.txt")"
+[ "$(grep -c ',2.1.0,2.2.0,.*,regressed$' "$tmp/h1d/transitions.csv")" -ge 1 ] ||
+  fail "with QC_JS_PREFIX exported, 2.1.0 -> 2.2.0 no longer regresses: $(cat "$tmp/h1d/transitions.csv")"
+pass "an exported QC_JS_PREFIX does not override the version's own"
+
 # Range parsing: A..B is every stable release in semver order; a pre-release only when named.
 [ "$(labels "$tmp/h1b/history.json")" = "2.0.0 2.1.0 2.2.0 2.3.0 2.4.0" ] ||
   fail "2.0.0..2.4.0 selected $(labels "$tmp/h1b/history.json")"

@@ -1,6 +1,7 @@
 // quatcheck history's npm side: see history_npm.h.
 #include "cli/history_npm.h"
 
+#include "base/subprocess.h"
 #include "quatcheck/types.h"
 #include "report/report_dir.h"
 #include "tables/table.h"
@@ -15,12 +16,9 @@
 #include <cstring>
 #include <fcntl.h>
 #include <regex>
-#include <spawn.h>
 #include <sys/file.h>
 #include <sys/wait.h>
 #include <unistd.h>
-
-extern char **environ;
 
 namespace qc::cli {
 namespace fs = std::filesystem;
@@ -191,27 +189,24 @@ fs::path cache_root() {
 }
 
 int run_logged(const std::vector<std::string> &argv, const std::vector<std::string> &env, const fs::path &log) {
-    std::vector<char *> args;
-    for (const auto &a : argv) args.push_back(const_cast<char *>(a.c_str()));
-    args.push_back(nullptr);
-    std::vector<char *> envp;
-    for (char **e = environ; *e; e++) envp.push_back(*e);
-    for (const auto &e : env) envp.push_back(const_cast<char *>(e.c_str()));
-    envp.push_back(nullptr);
-    posix_spawn_file_actions_t fa;
-    posix_spawn_file_actions_init(&fa);
-    posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-    posix_spawn_file_actions_addopen(&fa, 1, log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    posix_spawn_file_actions_adddup2(&fa, 1, 2);
-    pid_t pid = 0;
-    const int rc = posix_spawnp(&pid, args[0], &fa, nullptr, args.data(), envp.data());
-    posix_spawn_file_actions_destroy(&fa);
-    if (rc != 0) throw InputError(fmt::format("history: cannot start {}: {}", argv[0], std::strerror(rc)));
-    int status = 0;
-    while (::waitpid(pid, &status, 0) < 0)
-        if (errno != EINTR) throw InputError(fmt::format("history: waitpid: {}", std::strerror(errno)));
-    if (WIFSIGNALED(status)) return 128 + WTERMSIG(status);
-    return WEXITSTATUS(status);
+    ToolRun run;
+    run.argv = argv;
+    run.search_path = true;
+    run.stdin_null = true;
+    // Set over this process's environment: a QC_JS_PREFIX the caller happens to have must not win over the
+    // version's own (it did when the variables were appended after environ, where getenv finds the first).
+    for (const auto &e : env) {
+        const size_t eq = e.find('=');
+        run.env.emplace_back(e.substr(0, eq), eq == std::string::npos ? "" : e.substr(eq + 1));
+    }
+    run.out = ToolRun::Out::file;
+    run.out_file = log.string();
+    run.err_to_out_file = true;
+    const ToolResult r = run_tool(run);
+    if (r.spawn_errno)
+        throw InputError(fmt::format("history: cannot start {}: {}", argv[0], std::strerror(r.spawn_errno)));
+    if (WIFSIGNALED(r.status)) return 128 + WTERMSIG(r.status);
+    return WEXITSTATUS(r.status);
 }
 
 std::vector<std::string> registry_versions(const std::string &package, const std::vector<std::string> &needed) {

@@ -45,13 +45,13 @@ std::vector<std::string> registry_versions(const std::string &package, const std
 // place, so a failed or concurrent install never leaves a half-installed version). `log` gets npm's output.
 Installed ensure_installed(const std::string &package, const std::string &version, const std::filesystem::path &log);
 
-// Runs argv (argv[0] looked up on the PATH) with `env` added to the environment, stdin from /dev/null and
-// stdout and stderr into `log`; returns the exit status (128 + signal when killed). Throws InputError when it
-// cannot be started.
 // The last non-empty line of a child's log (its one-line error), for a message: the logs live in the staging
 // folder, which a failed history removes.
 std::string last_line(const std::filesystem::path &log);
 
+// Runs argv (argv[0] looked up on the PATH; base/subprocess.h's run_tool) with `env` ("NAME=VALUE") set over the
+// environment, stdin from /dev/null and stdout and stderr into `log`; returns the exit status (128 + signal when
+// killed). Throws InputError when it cannot be started.
 int run_logged(const std::vector<std::string> &argv, const std::vector<std::string> &env,
                const std::filesystem::path &log);
 
