@@ -1,14 +1,11 @@
 #!/usr/bin/env python3
 """docs/history.md block: what a history scan costs, uncached (every version installed) and cached, at --jobs
 1 and 2, from REPORT_DIR/history/scale.json (written by scripts/history-measure)."""
-import json
-import os
 import sys
 
-path = os.path.join(sys.argv[1], "history", "scale.json")
-if not os.path.exists(path):
-    sys.exit(f"{path}: missing (scripts/history-measure writes it)")
-m = json.load(open(path))
+from measured import load
+
+m = load(sys.argv[1], "history", "scale.json", by="scripts/history-measure")
 print("| package | range | versions | --jobs | cache | installs | wall time |")
 print("|---|---|---|---|---|---|---|")
 for r in m["runs"]:

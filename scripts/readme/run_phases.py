@@ -1,14 +1,11 @@
 #!/usr/bin/env python3
 """docs/timing.md block: the wall time of each phase of the last `scripts/run`, from REPORT_DIR/run_phases.json
 (scripts/run writes it at its end)."""
-import json
-import os
 import sys
 
-path = os.path.join(sys.argv[1], "run_phases.json")
-if not os.path.exists(path):
-    sys.exit(f"{path}: missing (scripts/run writes it when every phase has run)")
-m = json.load(open(path))
+from measured import load
+
+m = load(sys.argv[1], "run_phases.json", by="scripts/run, when every phase has run,")
 print("| phase | wall | share |")
 print("|---|---|---|")
 for p in m["phases"]:

@@ -1,14 +1,11 @@
 #!/usr/bin/env python3
 """docs/timing.md block: the wall time of the test suite after the build (what `scripts/test` runs, and the heavy
 tests at their full size), from REPORT_DIR/test-timing/test_timing.json (written by scripts/test-timing-measure)."""
-import json
-import os
 import sys
 
-path = os.path.join(sys.argv[1], "test-timing", "test_timing.json")
-if not os.path.exists(path):
-    sys.exit(f"{path}: missing (scripts/test-timing-measure writes it)")
-m = json.load(open(path))
+from measured import load
+
+m = load(sys.argv[1], "test-timing", "test_timing.json", by="scripts/test-timing-measure")
 what = {"default": "`scripts/test` after the build (`ctest -LE full`: heavy tests small)",
         "full": "the heavy tests at full size (`ctest -L full`, part of `scripts/test --full`)"}
 print(f"| set | tests | wall | CPU (user + system) | sum of the tests' times | slowest tests |")
