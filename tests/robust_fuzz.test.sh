@@ -60,22 +60,6 @@ build() {
 }
 tables=("$src/harness/tables/table.cpp" "$src/harness/tables/rows.cpp" "$src/harness/tables/schemas.cpp")
 build fuzz_csv_read "$src/fuzz/fuzz_csv_read.cpp" "${tables[@]}" -- -lfmt
-# shard_file.cpp and shard.cpp (the checks merges share) are instrumented; what they call (regions, build info,
-# reference statistics) comes from the build.
-if ((!full)); then
-    :
-elif [[ -f $build/libqc_studies.a && -f $build/libqc_evaluation.a && -f $build/libqc_core.a && -f $build/libqc_base.a ]]; then
-    build fuzz_shard_read "$src/fuzz/fuzz_shard_read.cpp" "$src/harness/run/shard_file.cpp" "$src/harness/base/shard.cpp" -- \
-        "$build/libqc_evaluation.a" "$build/libqc_core.a" "$build/libqc_base.a" -lmpfr -lgmp -lfmt -ldl -lpthread
-    build fuzz_sweep_state_read "$src/fuzz/fuzz_sweep_state_read.cpp" "$src/harness/sweep/sweep_report.cpp" -- \
-        "$build/libqc_studies.a" "$build/libqc_evaluation.a" "$build/libqc_core.a" "$build/libqc_base.a" -lrapidcheck \
-        -lbenchmark -lmpfr -lgmp \
-        -lfmt -ldl -lpthread
-else
-    echo "FAIL: $build/libqc_{studies,evaluation,core,base}.a missing (build quatcheck first)"
-    exit 1
-fi
-
 work="$tmp"
 export QC_FUZZ_TMP="$work"  # the targets' scratch files go there, and with it
 # fuzz NAME CORPUS [RUNS]: new inputs go to a scratch corpus; the committed one is only read.
@@ -90,6 +74,20 @@ fuzz() {
 }
 fuzz fuzz_csv_read "$src/fuzz/corpus"
 ((full)) || { echo "small size: fuzz_shard_read and fuzz_sweep_state_read run in script.robust_fuzz.full"; exit 0; }
+# shard_file.cpp and shard.cpp (the checks merges share) are instrumented; what they call (regions, build info,
+# reference statistics) comes from the build.
+if [[ -f $build/libqc_studies.a && -f $build/libqc_evaluation.a && -f $build/libqc_core.a && -f $build/libqc_base.a ]]; then
+    build fuzz_shard_read "$src/fuzz/fuzz_shard_read.cpp" "$src/harness/run/shard_file.cpp" "$src/harness/base/shard.cpp" -- \
+        "$build/libqc_evaluation.a" "$build/libqc_core.a" "$build/libqc_base.a" -lmpfr -lgmp -lfmt -ldl -lpthread
+    build fuzz_sweep_state_read "$src/fuzz/fuzz_sweep_state_read.cpp" "$src/harness/sweep/sweep_report.cpp" -- \
+        "$build/libqc_studies.a" "$build/libqc_evaluation.a" "$build/libqc_core.a" "$build/libqc_base.a" -lrapidcheck \
+        -lbenchmark -lmpfr -lgmp \
+        -lfmt -ldl -lpthread
+else
+    echo "FAIL: $build/libqc_{studies,evaluation,core,base}.a missing (build quatcheck first)"
+    exit 1
+fi
+
 fuzz fuzz_shard_read "$src/fuzz/corpus_shard"
 # (a sweep state is 130 KB of JSON: a quarter of the inputs of the others takes as long)
 fuzz fuzz_sweep_state_read "$src/fuzz/corpus_sweep" $((runs / 4))
