@@ -322,7 +322,7 @@ TEST(Leaderboard, RunWritesTheLeaderboardOfItsOwnSummary) {
     for (const auto &row : b.rows) {
         double worst = 0;
         for (size_t k = 0; k < r.rows.size(); k++) {
-            const RowResult &rr = r.rows[k];
+            const Row &rr = r.rows[k];
             if (rr.impl->name == row.impl && to_string(rr.op) == row.op) {
                 worst = std::max(worst, rr.max_angle_err_rad);
                 const double found = r.search_of(k).max_angle_err_rad;

@@ -83,7 +83,7 @@ TEST(NegativeControls, NeedlesStandOutInTheWorstCasesOfADefaultRun) {
     for (const auto &[name, region] : window_region) {
         double inside = 0, elsewhere = 0;
         for (size_t k = 0; k < r.rows.size(); k++) {
-            const RowResult &row = r.rows[k];
+            const Row &row = r.rows[k];
             if (row.impl->name != name) continue;
             if (row.region == region) {
                 ASSERT_FALSE(row.worst.empty());

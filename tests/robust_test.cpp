@@ -23,7 +23,7 @@ PluginSpec bad(const char *name) {
     return PluginSpec::library(std::string(QC_BINARY_DIR "/bad_plugins/bad_") + name + ".so");
 }
 
-const RowResult *find_row(const RunResult &r, const std::string &impl, Region region) {
+const Row *find_row(const RunResult &r, const std::string &impl, Region region) {
     for (const auto &row : r.rows)
         if (row.impl->name == impl && row.region == region) return &row;
     return nullptr;
@@ -56,7 +56,7 @@ TEST(Robust, MisbehavingPluginsAreReportedAndTheRunCompletesForTheOthers) {
                    Want{"bad-hang.f64", EvalStatus::timeout, "no answer within 1 s"},
                    Want{"bad-scribble.f64", EvalStatus::out_of_bounds, "outside out[0..3]"}}) {
         for (Region g : opt.regions) {
-            const RowResult *row = find_row(r, w.impl, g);
+            const Row *row = find_row(r, w.impl, g);
             ASSERT_NE(row, nullptr) << w.impl;
             EXPECT_EQ(row->status, w.status) << w.impl << " " << row->status_detail;
             EXPECT_NE(row->status_detail.find(w.detail), std::string::npos) << row->status_detail;
@@ -73,14 +73,14 @@ TEST(Robust, MisbehavingPluginsAreReportedAndTheRunCompletesForTheOthers) {
             EXPECT_LT(row->max_angle_err_rad, 1e-12) << w.impl << ": the cases before the failure are measured";
         }
     }
-    const RowResult *crash = find_row(r, "bad-crash.f64", Region::uniform);
+    const Row *crash = find_row(r, "bad-crash.f64", Region::uniform);
 #if !defined(__SANITIZE_ADDRESS__)
     EXPECT_NE(crash->status_detail.find("SIGSEGV"), std::string::npos) << crash->status_detail;
     EXPECT_NE(find_row(r, "bad-abort.f64", Region::uniform)->status_detail.find("SIGABRT"), std::string::npos);
 #endif
     EXPECT_GT(crash->cases + find_row(r, "bad-crash.f64", Region::near_0)->cases, 0u);
     for (Region g : opt.regions) {
-        const RowResult *ok = find_row(r, "example-slerp.f64", g);
+        const Row *ok = find_row(r, "example-slerp.f64", g);
         EXPECT_EQ(ok->status, EvalStatus::ok);
         EXPECT_EQ(ok->cases, 300u);
         EXPECT_EQ(ok->status_detail, "");

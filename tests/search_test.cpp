@@ -32,7 +32,7 @@ TEST(Search, BeatsSamplingOnTheSeedsThresholdAndNear0Regions) {
     ASSERT_EQ(r.rows.size(), 2u * 6u);
     ASSERT_EQ(r.search.size(), r.rows.size());
     for (size_t k = 0; k < r.rows.size(); k++) {
-        const RowResult &row = r.rows[k];
+        const Row &row = r.rows[k];
         const SearchRow &found = r.search[k];
         EXPECT_GT(found.max_angle_err_rad, row.max_angle_err_rad)
             << row.impl->name << " " << to_string(row.region) << ": search " << found.max_angle_err_rad
@@ -99,7 +99,7 @@ TEST(Search, MutantsStayInsideTheParameterRange) {
     size_t seen = 0;
     for (size_t k = 0; k < r.rows.size(); k++)
         for (const auto &f : r.search_of(k).worst) {
-            const RowResult &row = r.rows[k];
+            const Row &row = r.rows[k];
             EXPECT_GE(f.t, 0.0) << row.impl->name << " " << to_string(row.region);
             EXPECT_LE(f.t, 1.0) << row.impl->name << " " << to_string(row.region);
             seen++;

@@ -87,7 +87,7 @@ TEST(Shard, ShardedAndMergedEqualsUnsharded) {
 
     // Negative control: one case's error changed in one shard changes the merged report.
     RunOutput part = run(options({2, 3}), cat);
-    double &a = part.slices.front().rows.front().angle_err_rad.front();
+    double &a = part.parts.front().rows.front().angle_err_rad.front();
     a = 10.0;  // above any rotation angle error (at most pi): the row's maximum must change
     std::vector<std::string> changed = dirs;
     changed[1] = write_shard(part, "changed");

@@ -46,8 +46,8 @@ int merge_command(const MergeArgs &a) {
                      r.rows.size(), a.out.c_str());
         return 0;
     }
-    // Each shard.bin is read whole and then parsed into slices of about its size (the file is freed after):
-    // the slices of every shard, plus the largest file, plus the aggregation's copy of one row's errors.
+    // Each shard.bin is read whole and then parsed into parts of about its size (the file is freed after):
+    // the parts of every shard, plus the largest file, plus the aggregation's copy of one row's errors.
     double total = 0, largest = 0;
     for (const std::string &d : a.dirs) {
         std::error_code ec;

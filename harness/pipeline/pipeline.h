@@ -15,7 +15,7 @@
 
 namespace qc {
 
-// What quatcheck run and merge return, and the report reads: the aggregated run (its plan, slices, rows and
+// What quatcheck run and merge return, and the report reads: the aggregated run (its plan, parts, rows and
 // curves) and the search rows, one per row (none when the search did not run: a shard, an interrupted run).
 struct RunOutput : RunResult {
     std::vector<SearchRow> search;

@@ -51,7 +51,7 @@ std::string portable_origin(const std::string &origin) {
 std::vector<SummaryRow> summary_rows(const RunOutput &r, const std::vector<RowFailure> *failures) {
     std::vector<SummaryRow> rows;
     for (size_t k = 0; k < r.rows.size(); k++) {
-        const RowResult &row = r.rows[k];
+        const Row &row = r.rows[k];
         SummaryRow s;
         s.impl = row.impl->name;
         s.op = to_string(row.op);
@@ -116,7 +116,7 @@ template <class T> struct RowCases {
 };
 
 template <class T> RowCases<T> row_cases(const RunOutput &r, size_t k) {
-    const RowResult &row = r.rows[k];
+    const Row &row = r.rows[k];
     RowCases<T> l;
     std::vector<uint64_t> sampled;  // the case index of each sampled entry
     auto add_sampled = [&](uint64_t index) {
@@ -158,7 +158,7 @@ template <class T> RowCases<T> row_cases(const RunOutput &r, size_t k) {
 // implementation on one of them goes to `failure`.
 template <class T> void add_worst_cases(const RunOutput &r, size_t k, std::vector<WorstCaseRow> &rows,
                                         RowFailure &failure, WorstCaseEngines &engines) {
-    const RowResult &row = r.rows[k];
+    const Row &row = r.rows[k];
     MetricEngine &metric = engines.cmp.metric;
     const RowCases<T> listed = row_cases<T>(r, k);
     const std::vector<SlerpCase<T>> &cases = listed.cases;
@@ -217,7 +217,7 @@ std::vector<WorstCaseRow> worst_case_rows(const RunOutput &r, std::vector<RowFai
     std::vector<RowFailure> failed(r.rows.size());
     WorstCaseEngines f32(Precision::f32), f64(Precision::f64);
     for (size_t k = 0; k < r.rows.size(); k++) {
-        const RowResult &row = r.rows[k];
+        const Row &row = r.rows[k];
         if (row.impl->precision == Precision::f32) add_worst_cases<float>(r, k, rows, failed[k], f32);
         else add_worst_cases<double>(r, k, rows, failed[k], f64);
     }

@@ -1,7 +1,7 @@
 // quatcheck run's plan: the options as given (RunOptions), resolved once into what every stage reads
 // (RunPlan): the selection, the regions, this shard's case range, the rows of each precision and the
 // threads. Each of these is decided in plan_run() only; the reference mode is the options' (--reference).
-// The stages: sample(plan) -> slices (run/runner.h), aggregate(slices) -> rows, search(plan, slices) ->
+// The stages: sample(plan) -> parts (run/runner.h), aggregate(parts) -> rows, search(plan, parts) ->
 // search rows (search/search.h); harness/pipeline puts them together.
 #pragma once
 
@@ -25,7 +25,7 @@ struct RunOptions {
     uint64_t seed = 1;
     int jobs = 0;  // 0 = all cores
     int worst_k = 5;
-    Shard shard;                                      // the slice of the cases to run (default: all)
+    Shard shard;                                      // the part of the cases to run (default: all)
     ReferenceMode reference = kDefaultReferenceMode;  // --reference: fast path (MPFR fallback) or MPFR only
 };
 
@@ -36,7 +36,7 @@ struct RunPlan {
     uint64_t first = 0, last = 0;  // this shard's case range [first, last) of every region and precision
     int jobs = 1;                  // threads (--jobs 0: every core)
 
-    // The rows of a slice of precision p: the indices into `selected` of that precision's implementation-ops,
+    // The rows of a part of precision p: the indices into `selected` of that precision's implementation-ops,
     // in selection order (empty: the precision is not run).
     const std::vector<size_t> &rows(Precision p) const { return rows_[p == Precision::f32 ? 0 : 1]; }
     // Cases the run evaluates: regions x precisions with a selected implementation x the case range.

@@ -54,7 +54,7 @@ std::pair<size_t, size_t> bins_of(double arc_w, const std::vector<CurveBin> &edg
 
 // One region of one precision being sampled: the plan's case range spread over threads by chunks, each case's
 // reference computed once and every implementation-op of the precision run and measured on it (the metrics
-// into the shared buffer, by case), then reduced into the region's slice.
+// into the shared buffer, by case), then reduced into the region's part.
 template <class T> class RegionSampler {
 public:
     RegionSampler(const RunPlan &plan, const RunContext &ctx, Region region, std::vector<CaseMetrics> &metrics)
@@ -68,8 +68,8 @@ public:
           metrics_(metrics),
           failures_(nio_) {
         if (metrics_.size() < n_ * nio_) metrics_.resize(n_ * nio_);
-        slice_.precision = Format<T>::precision, slice_.region = region, slice_.begin = first_, slice_.end = plan.last;
-        slice_.arc_w.resize(n_);
+        part_.precision = Format<T>::precision, part_.region = region, part_.begin = first_, part_.end = plan.last;
+        part_.arc_w.resize(n_);
         tie_.resize(n_);
         // 32 cases per chunk in process. When an implementation lives in another process (plugins, adapters,
         // --isolate), each chunk is a round trip per implementation: chunks of n / (4 jobs) cases, at least 512
@@ -97,8 +97,8 @@ public:
         while (c < chunk_done_.size() && chunk_done_[c]) c++;
         return std::min(n_, uint64_t(c) * chunk_);
     }
-    // The slice of the first n_done cases: per-case angles, and the figures that merge by sum or max.
-    RegionSlice reduce(uint64_t n_done, const std::vector<CurveBin> &edges);
+    // The part of the first n_done cases: per-case angles, and the figures that merge by sum or max.
+    RegionPart reduce(uint64_t n_done, const std::vector<CurveBin> &edges);
 
 private:
     // A worker thread's engines and buffers, one chunk's worth.
@@ -133,7 +133,7 @@ private:
     // the kernel clear again each time). Each entry the reduction reads is written first.
     std::vector<CaseMetrics> &metrics_;
     uint64_t chunk_ = 32;
-    RegionSlice slice_;
+    RegionPart part_;
     std::vector<char> tie_;
     std::atomic<uint64_t> next_{0};
     // Containment: each impl-op's first failing case of the range (plugins/contain.h); chunks past it are not
@@ -162,7 +162,7 @@ template <class T> ReferenceStats RegionSampler<T>::worker() {
         // The chunk's references at once (the fast path's AVX2 batch), the same values and stats as case by case.
         th.cmp.reference.slerp_batch(th.cases.data(), size_t(end - begin), th.refs.data(), validate.get());
         for (uint64_t i = begin; i < end; i++) {
-            slice_.arc_w[i] = th.refs[i - begin].arc_w;
+            part_.arc_w[i] = th.refs[i - begin].arc_w;
             tie_[i] = th.refs[i - begin].tie;
         }
         finish_batches(th, begin);
@@ -212,17 +212,17 @@ template <class T> void RegionSampler<T>::measure(Thread &th, uint64_t begin, ui
     }
 }
 
-template <class T> RegionSlice RegionSampler<T>::reduce(uint64_t n_done, const std::vector<CurveBin> &edges) {
-    RegionSlice slice = std::move(slice_);
-    slice.end = first_ + n_done;
-    slice.arc_w.resize(n_done);
-    for (uint64_t i = 0; i < n_done; i++) slice.ties += tie_[i];
+template <class T> RegionPart RegionSampler<T>::reduce(uint64_t n_done, const std::vector<CurveBin> &edges) {
+    RegionPart part = std::move(part_);
+    part.end = first_ + n_done;
+    part.arc_w.resize(n_done);
+    for (uint64_t i = 0; i < n_done; i++) part.ties += tie_[i];
     std::vector<std::pair<size_t, size_t>> case_bins(n_done);  // once per case, not per case and row
-    for (uint64_t i = 0; i < n_done; i++) case_bins[i] = bins_of(slice.arc_w[i], edges);
-    slice.rows.resize(nio_);
+    for (uint64_t i = 0; i < n_done; i++) case_bins[i] = bins_of(part.arc_w[i], edges);
+    part.rows.resize(nio_);
     std::vector<uint64_t> limit(nio_);
     for (size_t k = 0; k < nio_; k++) {
-        RowSlice &row = slice.rows[k];
+        RowPart &row = part.rows[k];
         limit[k] = failures_[k].limit(n_done);
         if (const Failure f = failures_[k].get(); f.failed() && f.index < n_done) {
             row.status = f.outcome.status;
@@ -238,7 +238,7 @@ template <class T> RegionSlice RegionSampler<T>::reduce(uint64_t n_done, const s
         const auto [log_bin, threshold_bin] = case_bins[i];
         for (size_t k = 0; k < nio_; k++) {
             if (i >= limit[k]) continue;
-            RowSlice &row = slice.rows[k];
+            RowPart &row = part.rows[k];
             const CaseMetrics &m = metrics_[i * nio_ + k];
             if (m.nonfinite) {
                 row.angle_err_rad[i] = std::numeric_limits<double>::infinity();
@@ -257,11 +257,11 @@ template <class T> RegionSlice RegionSampler<T>::reduce(uint64_t n_done, const s
                 if (b < edges.size()) row.bin_max_ulp1[b] = std::max(row.bin_max_ulp1[b], m.ulp1);
         }
     }
-    return slice;
+    return part;
 }
 
-// Every region of one precision, in the plan's order, into result.slices; an interruption keeps the leading
-// completed chunks of the region it hit as a shorter slice and ends the run there (result.partial).
+// Every region of one precision, in the plan's order, into result.parts; an interruption keeps the leading
+// completed chunks of the region it hit as a shorter part and ends the run there (result.partial).
 template <class T>
 void sample_precision(const RunPlan &plan, const RunContext &ctx, RunResult &result, ReferenceStats &ref_stats) {
     if (plan.rows(Format<T>::precision).empty()) return;
@@ -276,14 +276,14 @@ void sample_precision(const RunPlan &plan, const RunContext &ctx, RunResult &res
             result.partial = true;
             if (n_done == 0) break;
         }
-        result.slices.push_back(sampler.reduce(n_done, edges));
+        result.parts.push_back(sampler.reduce(n_done, edges));
     }
 }
 
-// The slices of one precision and region in case order, and each case's curve bins (once for all rows).
+// The parts of one precision and region in case order, and each case's curve bins (once for all rows).
 struct RegionParts {
     Region region = Region::uniform;
-    std::vector<const RegionSlice *> parts;
+    std::vector<const RegionPart *> parts;
     std::vector<std::vector<std::pair<size_t, size_t>>> bins;  // per part and case
     uint64_t cases = 0, ties = 0;
 };
@@ -292,14 +292,14 @@ RegionParts region_parts(const RunResult &result, Precision P, Region region, si
                          const std::vector<CurveBin> &edges) {
     RegionParts rp;
     rp.region = region;
-    for (const auto &s : result.slices)
+    for (const auto &s : result.parts)
         if (s.precision == P && s.region == region) rp.parts.push_back(&s);
     std::sort(rp.parts.begin(), rp.parts.end(), [](auto *a, auto *b) { return a->begin < b->begin; });
-    for (const RegionSlice *s : rp.parts) {
-        if (s->rows.size() != nio) throw InputError("aggregate: a slice does not match the selection");
+    for (const RegionPart *s : rp.parts) {
+        if (s->rows.size() != nio) throw InputError("aggregate: a region part does not match the selection");
         rp.cases += s->end - s->begin, rp.ties += s->ties;
     }
-    for (const RegionSlice *s : rp.parts) {
+    for (const RegionPart *s : rp.parts) {
         rp.bins.emplace_back(s->arc_w.size());
         for (size_t i = 0; i < s->arc_w.size(); i++) rp.bins.back()[i] = bins_of(s->arc_w[i], edges);
     }
@@ -328,8 +328,8 @@ private:
 
 // Row k of a region (the selection's impl-op io) from the region's parts; adds the row's cases to the counts
 // and maxima of its curve bins. The first failure in a part ends the row.
-RowResult aggregate_row(const RegionParts &rp, size_t k, const ImplOp &io, int worst_k, std::vector<CurveBin> &curve) {
-    RowResult row;
+Row aggregate_row(const RegionParts &rp, size_t k, const ImplOp &io, int worst_k, std::vector<CurveBin> &curve) {
+    Row row;
     row.impl = io.impl;
     row.op = io.op;
     row.region = rp.region;
@@ -339,10 +339,10 @@ RowResult aggregate_row(const RegionParts &rp, size_t k, const ImplOp &io, int w
     angles.reserve(rp.cases);
     WorstK ranked(size_t(std::max(0, worst_k)));
     for (size_t p = 0; p < rp.parts.size(); p++) {
-        const RegionSlice *s = rp.parts[p];
-        const RowSlice &rs = s->rows[k];
+        const RegionPart *s = rp.parts[p];
+        const RowPart &rs = s->rows[k];
         row.branch_disagree += rs.branch_disagree;
-        // Parts in case order, strictly larger only: the first case that attains a maximum, as one slice would.
+        // Parts in case order, strictly larger only: the first case that attains a maximum, as one part would.
         if (rs.max_ulp > row.max_ulp) row.max_ulp = rs.max_ulp, row.argmax_ulp = rs.argmax_ulp;
         if (rs.max_ulp1 > row.max_ulp1) row.max_ulp1 = rs.max_ulp1, row.argmax_ulp1 = rs.argmax_ulp1;
         if (rs.max_norm_err_ulp1 > row.max_norm_err_ulp1)
@@ -395,7 +395,7 @@ void curve_medians(const std::vector<RegionParts> &regions, size_t k, std::vecto
     scratch.resize(start.back());
     for (const RegionParts &rp : regions)
         for (size_t p = 0; p < rp.parts.size(); p++) {
-            const RowSlice &rs = rp.parts[p]->rows[k];
+            const RowPart &rs = rp.parts[p]->rows[k];
             for (uint64_t i = 0; i < rs.angle_err_rad.size(); i++) {
                 const double angle = rs.angle_err_rad[i];
                 if (std::isinf(angle)) continue;
@@ -446,7 +446,7 @@ void aggregate(RunResult &result) {
         return sel.size();
     };
     std::stable_sort(result.rows.begin(), result.rows.end(),
-                     [&](const RowResult &a, const RowResult &b) { return pos(a.impl, a.op) < pos(b.impl, b.op); });
+                     [&](const Row &a, const Row &b) { return pos(a.impl, a.op) < pos(b.impl, b.op); });
     std::stable_sort(result.curves.begin(), result.curves.end(),
                      [&](const CurveResult &a, const CurveResult &b) { return pos(a.impl, a.op) < pos(b.impl, b.op); });
 }

@@ -1,6 +1,6 @@
 // The runner, the sample and aggregate stages of quatcheck run (the plan: run/plan.h): for every precision
 // and region, generate cases, compute each case's reference once, run every selected implementation of that
-// precision on it, measure (sample: the slices), and aggregate per implementation x op x region (the rows). Work is split over threads by case index; results are stored by case
+// precision on it, measure (sample: the parts), and aggregate per implementation x op x region (the rows). Work is split over threads by case index; results are stored by case
 // index and aggregated serially, so the output does not depend on the number of threads.
 #pragma once
 
@@ -30,7 +30,9 @@ struct WorstRef {
     double angle_err_rad = 0;  // +inf for a non-finite output, which ranks first
 };
 
-struct RowResult {
+// A row: one implementation x op x region of a precision, one line of summary.csv. Its figures are
+// aggregated from RowParts, the same row over disjoint case ranges (below).
+struct Row {
     const Impl *impl = nullptr;
     Op op = Op::slerp;
     Region region = Region::uniform;
@@ -63,15 +65,15 @@ struct CurveResult {
     std::vector<CurveBin> bins;
 };
 
-// What one case range of one region contributes to the report, before percentiles and worst-K are
+// A row part: what one case range of one region contributes to a row, before percentiles and worst-K are
 // taken: the per-case angle errors (+inf for a non-finite output) and arcs, plus the figures that merge
-// by sum or max. Slices of disjoint ranges merge exactly, so sharded runs merge into the unsharded
+// by sum or max. Parts of disjoint ranges merge exactly, so sharded runs merge into the unsharded
 // report (shard.bin, harness/base/shard.h, stores these).
-struct RowSlice {
+struct RowPart {
     std::vector<double> angle_err_rad;  // per case of the range; +inf = non-finite output
     uint64_t branch_disagree = 0;
     double max_ulp = 0, max_ulp1 = 0, max_norm_err_ulp1 = 0, max_angle_err_vs_nlerp_rad = 0;
-    uint64_t argmax_ulp = kNoCase, argmax_ulp1 = kNoCase, argmax_norm = kNoCase;  // case indices, as RowResult's
+    uint64_t argmax_ulp = kNoCase, argmax_ulp1 = kNoCase, argmax_norm = kNoCase;  // case indices, as Row's
     std::vector<double> bin_max_ulp1;  // per curve bin (curve_bins()), finite outputs
     // Containment (harness/isolate/eval.h): when the implementation crashed, hung or wrote out of bounds
     // on case `failed_index`, angle_err_rad covers only the cases of the range before it.
@@ -80,27 +82,28 @@ struct RowSlice {
     std::string status_detail;  // e.g. "killed by SIGSEGV"
     std::string failed_case;    // reproducer: "q0=(w;x;y;z) q1=(w;x;y;z) t=T" in hexfloats
 };
-struct RegionSlice {
+// A region part: one case range of a region and precision, with the RowPart of every row there.
+struct RegionPart {
     Precision precision = Precision::f64;
     Region region = Region::uniform;
     uint64_t begin = 0, end = 0;  // case indices
     uint64_t ties = 0;
-    std::vector<double> arc_w;   // the reference's W per case
-    std::vector<RowSlice> rows;  // one per selected impl-op of this precision, in selection order
+    std::vector<double> arc_w;  // the reference's W per case
+    std::vector<RowPart> rows;  // one per selected impl-op of this precision, in selection order
 };
 
-// What sample() and aggregate() make of a plan (and what merge reads back from the shards): the slices, then
+// What sample() and aggregate() make of a plan (and what merge reads back from the shards): the parts, then
 // the rows and curves computed from them. The worst-case search's rows are the next layer's
 // (search/search.h); harness/pipeline returns both.
 struct RunResult {
     RunPlan plan;
-    std::vector<RowResult> rows;
+    std::vector<Row> rows;
     std::vector<CurveResult> curves;
     ReferenceStats reference_f32, reference_f64;
     int jobs = 1;
     double wall_time_s = 0;
-    std::vector<RegionSlice> slices;  // the unaggregated data the rows and curves were computed from
-    // SIGINT/SIGTERM stopped the run: the slices cover the regions done so far, the last one cut short.
+    std::vector<RegionPart> parts;  // the unaggregated data the rows and curves were computed from
+    // SIGINT/SIGTERM stopped the run: the parts cover the regions done so far, the last one cut short.
     bool partial = false;
 };
 
@@ -108,13 +111,13 @@ struct RunResult {
 std::vector<CurveBin> curve_bins();
 
 // The sampling stage of quatcheck run: every region and precision of the plan against the reference, each
-// region's cases measured into a slice (result.slices; rows and curves are aggregate()'s). ctx.progress
+// region's cases measured into a part (result.parts; rows and curves are aggregate()'s). ctx.progress
 // advances as cases complete; a stop request (ctx.stop) ends the run after the chunks in flight, as a
 // partial result (RunResult::partial).
 RunResult sample(const RunPlan &plan, const RunContext &ctx = {});
 
-// Computes result.rows and result.curves from result.slices (the slices of every region and precision of
-// the plan, in any order, covering disjoint case ranges): after sample(), or on the slices of every shard
+// Computes result.rows and result.curves from result.parts (the parts of every region and precision of
+// the plan, in any order, covering disjoint case ranges): after sample(), or on the parts of every shard
 // (merge).
 void aggregate(RunResult &result);
 

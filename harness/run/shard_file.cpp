@@ -97,21 +97,21 @@ std::string shard_file(const RunResult &r) {
     h["jobs"] = r.jobs;
     h["wall_time_s"] = r.wall_time_s;
     h["reference"] = {{"f32", stats_json(r.reference_f32)}, {"f64", stats_json(r.reference_f64)}};
-    h["slices"] = r.slices.size();
+    h["slices"] = r.parts.size();  // the file format's name for the region parts
     h["build"] = build_identity();
 
     std::string s;  // the payload, then header and markers around it
     const auto &regs = all_regions();
-    for (const RegionSlice &sl : r.slices) {
-        put<uint8_t>(s, sl.precision == Precision::f32 ? 0 : 1);
-        put<uint8_t>(s, uint8_t(std::find(regs.begin(), regs.end(), sl.region) - regs.begin()));
-        put<uint64_t>(s, sl.begin);
-        put<uint64_t>(s, sl.end);
-        put<uint64_t>(s, sl.ties);
-        put<uint32_t>(s, uint32_t(sl.rows.size()));
+    for (const RegionPart &part : r.parts) {
+        put<uint8_t>(s, part.precision == Precision::f32 ? 0 : 1);
+        put<uint8_t>(s, uint8_t(std::find(regs.begin(), regs.end(), part.region) - regs.begin()));
+        put<uint64_t>(s, part.begin);
+        put<uint64_t>(s, part.end);
+        put<uint64_t>(s, part.ties);
+        put<uint32_t>(s, uint32_t(part.rows.size()));
         put<uint32_t>(s, uint32_t(curve_bins().size()));
-        put_doubles(s, sl.arc_w);
-        for (const RowSlice &row : sl.rows) {
+        put_doubles(s, part.arc_w);
+        for (const RowPart &row : part.rows) {
             put<uint64_t>(s, row.branch_disagree);
             for (double x : {row.max_ulp, row.max_ulp1, row.max_norm_err_ulp1, row.max_angle_err_vs_nlerp_rad})
                 put(s, x);
@@ -224,32 +224,32 @@ RunPlan plan_from_header(const nlohmann::json &h, const std::string &path, const
     return plan_run(o, std::move(selected));
 }
 
-// The payload's slices (the header says how many), appended to `slices`; the cursor ends at the end marker.
-void read_slices(Cursor &c, uint64_t count, uint64_t cases, std::vector<RegionSlice> &slices) {
+// The payload's parts (the header says how many), appended to `parts`; the cursor ends at the end marker.
+void read_parts(Cursor &c, uint64_t count, uint64_t cases, std::vector<RegionPart> &parts) {
     const std::string &path = c.path;
     const size_t nbins = curve_bins().size();
     const auto &regs = all_regions();
     for (uint64_t k = 0; k < count; k++) {
-        RegionSlice sl;
+        RegionPart part;
         uint8_t p = c.get<uint8_t>(), g = c.get<uint8_t>();
-        if (p > 1 || g >= regs.size()) throw InputError(fmt::format("merge: {}: corrupt slice header", path));
-        sl.precision = p == 0 ? Precision::f32 : Precision::f64;
-        sl.region = regs[g];
-        sl.begin = c.get<uint64_t>(), sl.end = c.get<uint64_t>(), sl.ties = c.get<uint64_t>();
+        if (p > 1 || g >= regs.size()) throw InputError(fmt::format("merge: {}: corrupt region-part header", path));
+        part.precision = p == 0 ? Precision::f32 : Precision::f64;
+        part.region = regs[g];
+        part.begin = c.get<uint64_t>(), part.end = c.get<uint64_t>(), part.ties = c.get<uint64_t>();
         uint32_t rows = c.get<uint32_t>(), bins = c.get<uint32_t>();
-        if (sl.end < sl.begin || sl.end > cases || bins != nbins)
-            throw InputError(fmt::format("merge: {}: corrupt slice header", path));
-        const uint64_t n = sl.end - sl.begin;
-        sl.arc_w = c.doubles(n);
+        if (part.end < part.begin || part.end > cases || bins != nbins)
+            throw InputError(fmt::format("merge: {}: corrupt region-part header", path));
+        const uint64_t n = part.end - part.begin;
+        part.arc_w = c.doubles(n);
         for (uint32_t r = 0; r < rows; r++) {
-            RowSlice row;
+            RowPart row;
             row.branch_disagree = c.get<uint64_t>();
             row.max_ulp = c.get<double>(), row.max_ulp1 = c.get<double>();
             row.max_norm_err_ulp1 = c.get<double>(), row.max_angle_err_vs_nlerp_rad = c.get<double>();
             row.argmax_ulp = c.get<uint64_t>(), row.argmax_ulp1 = c.get<uint64_t>(),
             row.argmax_norm = c.get<uint64_t>();
             for (uint64_t i : {row.argmax_ulp, row.argmax_ulp1, row.argmax_norm})
-                if (i != kNoCase && (i < sl.begin || i >= sl.end))
+                if (i != kNoCase && (i < part.begin || i >= part.end))
                     throw InputError(fmt::format("merge: {}: corrupt row", path));
             row.bin_max_ulp1 = c.doubles(bins);
             const uint64_t evaluated = c.get<uint64_t>();
@@ -262,16 +262,16 @@ void read_slices(Cursor &c, uint64_t count, uint64_t cases, std::vector<RegionSl
             row.failed_index = c.get<uint64_t>();
             row.status_detail = c.string();
             row.failed_case = c.string();
-            sl.rows.push_back(std::move(row));
+            part.rows.push_back(std::move(row));
         }
-        slices.push_back(std::move(sl));
+        parts.push_back(std::move(part));
     }
     c.need(8);
     if (c.data.compare(c.pos, 8, kEnd, 8) != 0 || c.pos + 8 != c.data.size())
         throw InputError(fmt::format("merge: {}: corrupt (end marker not where expected)", path));
 }
 
-// The slices must be a partition: per precision and region of the plan, ranges that tile [0, cases) exactly
+// The parts must be a partition: per precision and region of the plan, ranges that tile [0, cases) exactly
 // once, each with one row per selected implementation of that precision.
 void check_partition(const RunResult &result) {
     const RunPlan &plan = result.plan;
@@ -280,12 +280,12 @@ void check_partition(const RunResult &result) {
         const char *prec = p == Precision::f32 ? "f32" : "f64";
         for (Region g : plan.regions) {
             std::vector<std::pair<uint64_t, uint64_t>> ranges;
-            for (const auto &sl : result.slices) {
-                if (sl.precision != p || sl.region != g) continue;
-                if (sl.rows.size() != rows)
-                    throw InputError(fmt::format("merge: a slice of {} {} has {} rows, the selection {}", to_string(g),
-                                                 prec, sl.rows.size(), rows));
-                ranges.push_back({sl.begin, sl.end});
+            for (const auto &part : result.parts) {
+                if (part.precision != p || part.region != g) continue;
+                if (part.rows.size() != rows)
+                    throw InputError(fmt::format("merge: a region part of {} {} has {} rows, the selection {}",
+                                                 to_string(g), prec, part.rows.size(), rows));
+                ranges.push_back({part.begin, part.end});
             }
             if (rows == 0 && ranges.empty()) continue;
             std::sort(ranges.begin(), ranges.end());
@@ -323,7 +323,7 @@ RunResult read_shards(const std::vector<std::string> &dirs, const std::vector<Im
             result.reference_f64.add(stats_from(h.at("reference").at("f64")));
             result.jobs = std::max(result.jobs, h.at("jobs").get<int>());
             result.wall_time_s += h.at("wall_time_s").get<double>();
-            read_slices(c, h.at("slices"), result.plan.options.cases, result.slices);
+            read_parts(c, h.at("slices"), result.plan.options.cases, result.parts);
         } catch (const nlohmann::json::exception &e) {
             throw InputError(fmt::format("merge: {}: malformed header: {}", path, e.what()));
         }

@@ -387,20 +387,20 @@ template <class T> SearchOutcome search_row(const Impl &impl, Op op, Region regi
 
 namespace {
 
-// A row's per-case errors in case order, from the slices of its precision and region (fewer than its cases
-// when a slice lacks the row).
-std::vector<double> row_errors(const RunResult &result, const RowResult &row) {
+// A row's per-case errors in case order, from the parts of its precision and region (fewer than its cases
+// when a part lacks the row).
+std::vector<double> row_errors(const RunResult &result, const Row &row) {
     const std::vector<size_t> &idx = result.plan.rows(row.impl->precision);
     size_t k = 0;
     while (k < idx.size() &&
            !(result.plan.selected[idx[k]].impl == row.impl && result.plan.selected[idx[k]].op == row.op))
         k++;
-    std::vector<const RegionSlice *> parts;
-    for (const auto &s : result.slices)
+    std::vector<const RegionPart *> parts;
+    for (const auto &s : result.parts)
         if (s.precision == row.impl->precision && s.region == row.region) parts.push_back(&s);
     std::sort(parts.begin(), parts.end(), [](auto *a, auto *b) { return a->begin < b->begin; });
     std::vector<double> errs;
-    for (const RegionSlice *s : parts) {
+    for (const RegionPart *s : parts) {
         if (k >= s->rows.size()) continue;
         const auto &e = s->rows[k].angle_err_rad;
         errs.insert(errs.end(), e.begin(), e.end());
@@ -420,7 +420,7 @@ std::vector<SearchRow> search_worst_cases(RunResult &result, int jobs, const Sea
         for (;;) {
             size_t r = next.fetch_add(1);
             if (r >= result.rows.size()) break;
-            const RowResult &row = result.rows[r];
+            const Row &row = result.rows[r];
             if (row.status != EvalStatus::ok) continue;
             const std::vector<double> errs = row_errors(result, row);
             if (errs.size() != row.cases) continue;
@@ -436,7 +436,7 @@ std::vector<SearchRow> search_worst_cases(RunResult &result, int jobs, const Sea
     std::vector<SearchRow> rows(result.rows.size());
     for (size_t r = 0; r < result.rows.size(); r++) {
         if (!searched[r]) continue;
-        RowResult &row = result.rows[r];
+        Row &row = result.rows[r];
         (row.impl->precision == Precision::f32 ? result.reference_f32 : result.reference_f64)
             .add(outcomes[r].reference);
         if (const Failure &f = outcomes[r].failure; f.failed()) {

@@ -75,9 +75,9 @@ template <class T> SearchOutcome search_row(const Impl &impl, Op op, Region regi
                                             const SearchSettings &settings = {}, const StopToken &stop = {});
 
 // The search stage: the worst-case search on every row of an aggregated, complete run, from the rows' per-case
-// errors in the slices, over `jobs` threads; deterministic per seed whatever `jobs` is. Returns one search row
+// errors in the parts, over `jobs` threads; deterministic per seed whatever `jobs` is. Returns one search row
 // per row of the result. Adds its reference work to the result's counters; an implementation that fails
-// during its search fails its row (RowResult::status).
+// during its search fails its row (Row::status).
 std::vector<SearchRow> search_worst_cases(RunResult &result, int jobs, const SearchSettings &settings = {},
                                           const StopToken &stop = {});
 
