@@ -1,0 +1,272 @@
+#!/usr/bin/python3
+"""The plan of scripts/run: how many cases, tracks and points each scalable phase gets (issue 43).
+
+The budget only chooses counts. A plan is the counts and the seed; `scripts/run --plan FILE` runs the same
+counts and seed again, and the tables come out byte for byte the same on any machine.
+
+  plan.py budget --budget 10m --spent S --calibration FILE [--reserve S] [--last RUN_PHASES_JSON] [--seed N]
+                 [--pin PHASE=N]... OUT
+      Fits the scalable phases into what is left of the budget (see allocate()) and writes OUT.
+  plan.py deep [--seed N] [--pin PHASE=N]... OUT
+      Today's full counts (DEEP below): scripts/run --deep and scripts/nightly.
+  plan.py read FILE
+      Checks a plan written earlier (an untrusted file) and prints "seed N", then "PHASE COUNT" per phase.
+  plan.py seconds TEXT
+      A duration (600, 600s, 10m, 2h) in seconds.
+
+The model (allocate): a phase's wall time is t(n) = fixed + per_unit * n. Calibration measures each phase once
+at a small count n_cal (t_cal) and the start of every adapter once (startup: `quatcheck list` with the same
+plugins), so fixed = min(startup, t_cal) and per_unit = (t_cal - fixed) / n_cal; the last run on this machine
+(run_phases.json), when it ran a phase at another count, gives a second point (fit()). Every phase then gets the
+same fraction x of its DEEP count, x chosen so that the sum of t(n) fills the time left, but never less than
+FLOOR_FRACTION (at least 10,000 cases per region and precision for run, the same fraction of each sweep).
+Exit status: 0, or 2 with one line on a malformed argument, calibration or plan file.
+"""
+import json
+import math
+import os
+import re
+import sys
+
+# phase: (what the count is, DEEP count = today's full job, the count calibration measures)
+DEEP = {
+    "run": ("cases per region and precision", 200000, 2000),
+    "conform": ("cases per implementation, op and property", 300, 6),
+    "squad": ("tracks per region and precision", 100, 4),
+    "curves": ("points of the t grid", 1001, 51),
+    "sweep-dot": ("points per slice along a.b", 5500000, 55000),
+    "sweep-t": ("points per slice along t", 2800000, 28000),
+}
+FLOOR_FRACTION = 0.05  # run: 10,000 of 200,000 cases
+MAX_FRACTION = 10.0  # a large budget may go beyond the deep counts, up to ten times
+MARGIN = 0.05  # of the budget, kept free for what the model does not see
+MAX_PLAN_BYTES = 1 << 16
+
+
+class PlanError(Exception):
+    pass
+
+
+def seconds(text):
+    m = re.fullmatch(r"([0-9]+(?:\.[0-9]+)?)(s|m|h)?", text.strip())
+    if not m:
+        raise PlanError(f"'{text}' is not a duration (examples: 600, 600s, 10m, 2h)")
+    v = float(m.group(1)) * {"s": 1, None: 1, "m": 60, "h": 3600}[m.group(2)]
+    if not 0 < v <= 7 * 86400:
+        raise PlanError(f"'{text}': a duration from 1 s to 7 days is expected")
+    return v
+
+
+def count(text, what):
+    if not re.fullmatch(r"[1-9][0-9]{0,9}", text):
+        raise PlanError(f"{what}: '{text}' is not a positive count")
+    return int(text)
+
+
+def floor_of(phase):
+    return max(1, math.ceil(DEEP[phase][1] * FLOOR_FRACTION))
+
+
+def nice(n):
+    """n rounded down to two significant digits (a plan a person reads), never below 1."""
+    n = max(1, int(n))
+    step = 10 ** max(0, len(str(n)) - 2)
+    return n // step * step
+
+
+def read_calibration(path):
+    """Lines "startup WALL_S" and "PHASE COUNT WALL_S" (written by scripts/run)."""
+    startup, cal = None, {}
+    with open(path, encoding="utf-8") as f:
+        text = f.read(MAX_PLAN_BYTES + 1)
+    if len(text) > MAX_PLAN_BYTES:
+        raise PlanError(f"{path}: longer than {MAX_PLAN_BYTES} bytes")
+    for k, line in enumerate(text.splitlines(), 1):
+        w = line.split()
+        try:
+            if len(w) == 2 and w[0] == "startup":
+                startup = float(w[1])
+            elif len(w) == 3 and w[0] in DEEP:
+                cal[w[0]] = (count(w[1], w[0]), float(w[2]))
+            else:
+                raise ValueError
+        except ValueError:
+            raise PlanError(f"{path}:{k}: expected 'startup S' or 'PHASE COUNT S', got '{line[:60]}'")
+    if startup is None or not math.isfinite(startup) or startup < 0:
+        raise PlanError(f"{path}: no valid startup line")
+    for p, (_, t) in cal.items():
+        if not math.isfinite(t) or t < 0:
+            raise PlanError(f"{path}: {p}: the wall time {t} is not a time")
+    return startup, cal
+
+
+def fit(startup, n_cal, t_cal, last=None):
+    """(fixed_s, per_unit_s) of t(n) = fixed + per_unit * n through the calibration point and, when the last
+    run on this machine ran the phase at another count, through that point too. With one point, the fixed
+    part is taken as the adapters' startup, so a phase with a larger fixed cost of its own (conform's
+    negative controls that hang until their timeout) is predicted slower than it is, never faster."""
+    if last and last[0] != n_cal:
+        (n1, t1), (n2, t2) = sorted([(n_cal, t_cal), last])
+        per_unit = max((t2 - t1) / (n2 - n1), 0.0)
+        return max(t1 - per_unit * n1, 0.0), per_unit
+    fixed = min(startup, t_cal)
+    return fixed, max(t_cal - fixed, 1e-3 * t_cal) / n_cal
+
+
+def allocate(startup, cal, avail_s, pins=None, last=None):
+    """Counts for the calibrated phases so that their predicted wall times fit avail_s; last[phase] = (count,
+    wall_s) of the last run here, when known. Returns (counts, model, fraction): model[phase] = (fixed_s,
+    per_unit_s, predicted_s)."""
+    pins, last = pins or {}, last or {}
+    model = {}
+    for p, (n_cal, t_cal) in cal.items():
+        model[p] = list(fit(startup, n_cal, t_cal, last.get(p)))
+    scaled = [p for p in cal if p not in pins]
+    spent_fixed = sum(model[p][0] for p in cal) + sum(model[p][1] * pins[p] for p in cal if p in pins)
+    per_x = sum(model[p][1] * DEEP[p][1] for p in scaled)
+    x = (avail_s - spent_fixed) / per_x if per_x > 0 else MAX_FRACTION
+    x = min(max(x, FLOOR_FRACTION), MAX_FRACTION)
+    counts = {p: pins[p] if p in pins else max(floor_of(p), nice(x * DEEP[p][1])) for p in cal}
+    for p in cal:
+        model[p].append(model[p][0] + model[p][1] * counts[p])
+    return counts, {p: tuple(v) for p, v in model.items()}, x
+
+
+def read_last(path):
+    """{phase: (count, wall_s)} from the run_phases.json of the last scripts/run here (unchecked data: anything
+    malformed is ignored, as no history)."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            doc = json.loads(f.read(MAX_PLAN_BYTES))
+        walls = {q["phase"]: float(q["wall_s"]) for q in doc["phases"]}
+        return {p: (int(n), walls[p]) for p, n in doc["counts"].items()
+                if p in DEEP and p in walls and type(n) is int and n > 0 and math.isfinite(walls[p])}
+    except Exception:
+        return {}
+
+
+def write_plan(path, doc):
+    tmp = f"{path}.tmp.{os.getpid()}"
+    with open(tmp, "w", encoding="utf-8") as f:
+        json.dump(doc, f, indent=1)
+        f.write("\n")
+    os.replace(tmp, path)
+
+
+def print_plan(doc):
+    say = lambda s: print(f"scripts/run: plan: {s}", file=sys.stderr)
+    if doc["mode"] == "budget":
+        say(f"budget {doc['budget_s']:.0f} s; {doc['spent_s']:.0f} s spent before planning; "
+            f"{doc['reserve_s']:.0f} s kept for findings, leaderboard and report; fraction of the deep job "
+            f"{doc['fraction']:.3g} (floor {FLOOR_FRACTION})")
+    else:
+        say(f"{doc['mode']}: today's full counts")
+    for p, n in doc["counts"].items():
+        pred = doc.get("predicted", {}).get(p)
+        est = f", about {pred['wall_s']:.0f} s" if pred else ""
+        say(f"  {p:9} {n:>9} {DEEP[p][0]} (deep {DEEP[p][1]}, floor {floor_of(p)}){est}")
+    if doc.get("over_budget_s", 0) > 0:
+        say(f"  the floors need {doc['over_budget_s']:.0f} s more than the budget leaves: the job will run over")
+    say(f"seed {doc['seed']}")
+
+
+def parse_pins(args):
+    pins = {}
+    for a in args:
+        p, _, n = a.partition("=")
+        if p not in DEEP:
+            raise PlanError(f"--pin: '{p}' is not a phase ({', '.join(DEEP)})")
+        pins[p] = count(n, f"--pin {p}")
+    return pins
+
+
+def options(argv, names):
+    """--name VALUE pairs (--pin repeatable) and one positional argument."""
+    opts, pins, pos = {}, [], []
+    it = iter(argv)
+    for a in it:
+        if a.startswith("--"):
+            v = next(it, None)
+            if a[2:] not in names or v is None:
+                raise PlanError(f"unexpected option '{a}'" if a[2:] not in names else f"{a}: expected a value")
+            if a == "--pin":
+                pins.append(v)
+            else:
+                opts[a[2:]] = v
+        else:
+            pos.append(a)
+    if len(pos) != 1:
+        raise PlanError(f"expected one file, got {len(pos)}")
+    seed = count(opts.get("seed", "1"), "--seed")
+    return opts, parse_pins(pins), seed, pos[0]
+
+
+def cmd_budget(argv):
+    opts, pins, seed, out = options(argv, {"budget", "spent", "calibration", "reserve", "seed", "pin", "last"})
+    for k in ("budget", "spent", "calibration"):
+        if k not in opts:
+            raise PlanError(f"--{k} is required")
+    budget, spent = seconds(opts["budget"]), float(opts["spent"])
+    reserve = float(opts.get("reserve", "0"))
+    startup, cal = read_calibration(opts["calibration"])
+    avail = budget * (1 - MARGIN) - spent - reserve
+    last = read_last(opts["last"]) if "last" in opts else {}
+    counts, model, x = allocate(startup, cal, avail, pins, last)
+    predicted = sum(m[2] for m in model.values())
+    counts = {p: counts.get(p, pins.get(p, floor_of(p))) for p in DEEP}  # phases not calibrated: not run
+    doc = {"version": 1, "mode": "budget", "seed": seed, "counts": counts, "budget_s": budget, "spent_s": spent,
+           "reserve_s": reserve, "fraction": x, "floor_fraction": FLOOR_FRACTION, "startup_s": startup,
+           "calibration": {p: {"count": n, "wall_s": t} for p, (n, t) in cal.items()},
+           "last_run": {p: {"count": n, "wall_s": t} for p, (n, t) in last.items() if p in cal},
+           "predicted": {p: {"fixed_s": m[0], "per_unit_s": m[1], "wall_s": m[2]} for p, m in model.items()},
+           "over_budget_s": max(0.0, predicted - avail), "cpus": os.cpu_count(),
+           "load": open("/proc/loadavg").read().split()[:3]}
+    write_plan(out, doc)
+    print_plan(doc)
+
+
+def cmd_deep(argv):
+    _, pins, seed, out = options(argv, {"seed", "pin"})
+    doc = {"version": 1, "mode": "deep", "seed": seed, "counts": {p: pins.get(p, DEEP[p][1]) for p in DEEP}}
+    write_plan(out, doc)
+    print_plan(doc)
+
+
+def cmd_read(argv):
+    if len(argv) != 1:
+        raise PlanError("read: expected one plan file")
+    path = argv[0]
+    try:
+        with open(path, "rb") as f:
+            raw = f.read(MAX_PLAN_BYTES + 1)
+        if len(raw) > MAX_PLAN_BYTES:
+            raise PlanError(f"{path}: longer than {MAX_PLAN_BYTES} bytes: not a plan")
+        doc = json.loads(raw.decode("utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
+        raise PlanError(f"{path}: not a readable plan ({str(e).splitlines()[0]})")
+    if not isinstance(doc, dict) or doc.get("version") != 1:
+        raise PlanError(f"{path}: not a version-1 plan")
+    seed, counts = doc.get("seed"), doc.get("counts")
+    valid = lambda v, hi: type(v) is int and 0 < v <= hi
+    if not valid(seed, 2**63) or not isinstance(counts, dict) or set(counts) - set(DEEP):
+        raise PlanError(f"{path}: expected a seed and counts of the phases {', '.join(DEEP)}")
+    print("seed", seed)
+    for p in DEEP:
+        if not valid(counts.get(p), 10**9):
+            raise PlanError(f"{path}: counts.{p} must be a count from 1 to 10^9")
+        print(p, counts[p])
+
+
+def main(argv):
+    cmds = {"budget": cmd_budget, "deep": cmd_deep, "read": cmd_read,
+            "seconds": lambda a: print(f"{seconds(a[0]) if len(a) == 1 else seconds(''):.0f}")}
+    try:
+        if not argv or argv[0] not in cmds:
+            raise PlanError(f"expected one of {', '.join(cmds)}")
+        cmds[argv[0]](argv[1:])
+    except (PlanError, OSError) as e:
+        sys.exit(f"quatcheck: scripts/run: plan: {e}")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
