@@ -4,9 +4,12 @@
 The budget only chooses counts. A plan is the counts and the seed; `scripts/run --plan FILE` runs the same
 counts and seed again, and the tables come out byte for byte the same on any machine.
 
+  plan.py floors [--seed N] [--pin PHASE=N]...
+      The first stage of a budget plan: prints "seed N", then "PHASE COUNT" at every phase's floor.
   plan.py budget --budget 10m --spent S --calibration FILE [--reserve S] [--last RUN_PHASES_JSON] [--seed N]
                  [--pin PHASE=N]... OUT
-      Fits the scalable phases into what is left of the budget (see allocate()) and writes OUT.
+      After the floors: which phases to run again at a larger count in the time left (allocate()); writes OUT
+      (the final counts) and prints the raised phases, one per line.
   plan.py deep [--seed N] [--pin PHASE=N]... OUT
       Today's full counts (DEEP below): scripts/run --deep and scripts/nightly.
   plan.py read FILE
@@ -14,12 +17,14 @@ counts and seed again, and the tables come out byte for byte the same on any mac
   plan.py seconds TEXT
       A duration (600, 600s, 10m, 2h) in seconds.
 
-The model (allocate): a phase's wall time is t(n) = fixed + per_unit * n. Calibration measures each phase once
-at a small count n_cal (t_cal) and the start of every adapter once (startup: `quatcheck list` with the same
-plugins), so fixed = min(startup, t_cal) and per_unit = (t_cal - fixed) / n_cal; the last run on this machine
-(run_phases.json), when it ran a phase at another count, gives a second point (fit()). Every phase then gets the
-same fraction x of its DEEP count, x chosen so that the sum of t(n) fills the time left, but never less than
-FLOOR_FRACTION (at least 10,000 cases per region and precision for run, the same fraction of each sweep).
+How a budget plan is made (scripts/run): every scalable phase first runs once at its floor, FLOOR_FRACTION of its
+deep count (10,000 cases per region and precision for run, the same fraction of each sweep), into the report.
+Those runs are real results and the calibration: with the start of every adapter timed once (startup:
+`quatcheck list` with the same plugins), a phase's wall time is modelled as t(n) = fixed + per_unit * n
+(fit(); the last run on this machine, run_phases.json, gives a second point when it ran the phase at another
+count). allocate() then chooses the phases to run again at a larger count in the time left. So no implementation
+gets less than its floor, no calibration run is thrown away, and a phase whose cost is mostly fixed (conform,
+whose probes and shrinking do not depend on --cases) is not paid twice for nothing.
 Exit status: 0, or 2 with one line on a malformed argument, calibration or plan file.
 """
 import json
@@ -28,17 +33,17 @@ import os
 import re
 import sys
 
-# phase: (what the count is, DEEP count = today's full job, the count calibration measures)
+# phase: (what the count is, DEEP count = today's full job)
 DEEP = {
-    "run": ("cases per region and precision", 200000, 2000),
-    "conform": ("cases per implementation, op and property", 300, 6),
-    "squad": ("tracks per region and precision", 100, 4),
-    "curves": ("points of the t grid", 1001, 51),
-    "sweep-dot": ("points per slice along a.b", 5500000, 55000),
-    "sweep-t": ("points per slice along t", 2800000, 28000),
+    "run": ("cases per region and precision", 200000),
+    "conform": ("cases per implementation, op and property", 300),
+    "squad": ("tracks per region and precision", 100),
+    "curves": ("points of the t grid", 1001),
+    "sweep-dot": ("points per slice along a.b", 5500000),
+    "sweep-t": ("points per slice along t", 2800000),
 }
 FLOOR_FRACTION = 0.05  # run: 10,000 of 200,000 cases
-MAX_FRACTION = 10.0  # a large budget may go beyond the deep counts, up to ten times
+MAX_FRACTION = 1.0  # a budget larger than the deep job needs gives the deep counts
 MARGIN = 0.05  # of the budget, kept free for what the model does not see
 MAX_PLAN_BYTES = 1 << 16
 
@@ -113,23 +118,53 @@ def fit(startup, n_cal, t_cal, last=None):
     return fixed, max(t_cal - fixed, 1e-3 * t_cal) / n_cal
 
 
+def water_fill(avail_s, cost):
+    """Fractions x[p] <= MAX_FRACTION of the deep counts that spend avail_s seconds in equal shares (cost[p] =
+    the seconds a fraction of 1 costs): the maximum of the sum of log x[p] over that spending."""
+    x, left, rest = {}, avail_s, dict(cost)
+    while rest:
+        share = left / len(rest)
+        full = [p for p, k in rest.items() if k * MAX_FRACTION <= share]
+        if not full:
+            x.update({p: share / k for p, k in rest.items()})
+            break
+        for p in full:
+            x[p] = MAX_FRACTION
+            left -= rest.pop(p) * MAX_FRACTION
+    return x
+
+
 def allocate(startup, cal, avail_s, pins=None, last=None):
-    """Counts for the calibrated phases so that their predicted wall times fit avail_s; last[phase] = (count,
-    wall_s) of the last run here, when known. Returns (counts, model, fraction): model[phase] = (fixed_s,
-    per_unit_s, predicted_s)."""
+    """Which phases to run again above their floor, and at what count, in the time left (avail_s) after every
+    scalable phase has run once at its floor (cal[phase] = (count, wall_s) of that run; last[phase] = (count,
+    wall_s) of the last scripts/run here, when known). A raised phase runs again whole, so it pays its fixed
+    part again. Among every set of phases to raise, each set's time split by water_fill(), the plan is the one
+    with the largest sum over all the phases of log(count / deep count) (proportional fairness: doubling any
+    phase's count is worth the same), where each raised phase at least doubles its floor (a smaller gain is
+    not worth a rerun). Pinned phases are never raised; a budget beyond the deep job gives the deep counts.
+    Returns (counts, model, x): counts of every calibrated phase (its floor count when not raised), model[phase]
+    = (fixed_s, per_unit_s, predicted_s of the rerun or 0), x[phase] = the fraction of the deep count."""
     pins, last = pins or {}, last or {}
-    model = {}
-    for p, (n_cal, t_cal) in cal.items():
-        model[p] = list(fit(startup, n_cal, t_cal, last.get(p)))
-    scaled = [p for p in cal if p not in pins]
-    spent_fixed = sum(model[p][0] for p in cal) + sum(model[p][1] * pins[p] for p in cal if p in pins)
-    per_x = sum(model[p][1] * DEEP[p][1] for p in scaled)
-    x = (avail_s - spent_fixed) / per_x if per_x > 0 else MAX_FRACTION
-    x = min(max(x, FLOOR_FRACTION), MAX_FRACTION)
-    counts = {p: pins[p] if p in pins else max(floor_of(p), nice(x * DEEP[p][1])) for p in cal}
-    for p in cal:
-        model[p].append(model[p][0] + model[p][1] * counts[p])
-    return counts, {p: tuple(v) for p, v in model.items()}, x
+    model = {p: fit(startup, n, t, last.get(p)) for p, (n, t) in cal.items()}
+    frac = {p: n / DEEP[p][1] for p, (n, _) in cal.items()}
+    candidates = [p for p in cal if p not in pins]
+    best, best_score = {}, sum(math.log(f) for f in frac.values())
+    for mask in range(1, 1 << len(candidates)):
+        s = [p for i, p in enumerate(candidates) if mask >> i & 1]
+        left = avail_s - sum(model[p][0] for p in s)
+        if left <= 0:
+            continue
+        x = water_fill(left, {p: model[p][1] * DEEP[p][1] for p in s})
+        if any(x[p] < 2 * frac[p] for p in s):
+            continue
+        score = sum(math.log(x.get(p, f)) for p, f in frac.items())
+        if score > best_score + 1e-12:
+            best, best_score = x, score
+    counts = {p: n for p, (n, _) in cal.items()}
+    for p, xp in best.items():
+        counts[p] = DEEP[p][1] if xp >= MAX_FRACTION else max(counts[p], nice(xp * DEEP[p][1]))
+    out = {p: (f, c, f + c * counts[p] if p in best else 0.0) for p, (f, c) in model.items()}
+    return counts, out, {p: counts[p] / DEEP[p][1] for p in counts}
 
 
 def read_last(path):
@@ -139,8 +174,9 @@ def read_last(path):
         with open(path, encoding="utf-8") as f:
             doc = json.loads(f.read(MAX_PLAN_BYTES))
         walls = {q["phase"]: float(q["wall_s"]) for q in doc["phases"]}
-        return {p: (int(n), walls[p]) for p, n in doc["counts"].items()
-                if p in DEEP and p in walls and type(n) is int and n > 0 and math.isfinite(walls[p])}
+        walls = {p: walls.get(f"{p} raised", walls.get(p)) for p in DEEP}  # the run at the final count
+        return {p: (n, walls[p]) for p, n in doc["counts"].items()
+                if p in DEEP and walls[p] is not None and type(n) is int and n > 0 and math.isfinite(walls[p])}
     except Exception:
         return {}
 
@@ -156,18 +192,19 @@ def write_plan(path, doc):
 def print_plan(doc):
     say = lambda s: print(f"scripts/run: plan: {s}", file=sys.stderr)
     if doc["mode"] == "budget":
-        say(f"budget {doc['budget_s']:.0f} s; {doc['spent_s']:.0f} s spent before planning; "
-            f"{doc['reserve_s']:.0f} s kept for findings, leaderboard and report; fraction of the deep job "
-            f"{doc['fraction']:.3g} (floor {FLOOR_FRACTION})")
+        say(f"budget {doc['budget_s']:.0f} s; {doc['spent_s']:.0f} s spent (the floors included); "
+            f"{doc['reserve_s']:.0f} s kept for findings, leaderboard and report")
+        if not doc["raised"]:
+            say("  the time left raises no phase above its floor: the floor counts are the plan")
+        for p in doc["raised"]:
+            pr = doc["predicted"][p]
+            say(f"  raise {p:9} to {doc['counts'][p]:>9} {DEEP[p][0]} ({doc['fraction'][p]:.3g} of deep "
+                f"{DEEP[p][1]}), about {pr['rerun_s']:.0f} s")
     else:
-        say(f"{doc['mode']}: today's full counts")
-    for p, n in doc["counts"].items():
-        pred = doc.get("predicted", {}).get(p)
-        est = f", about {pred['wall_s']:.0f} s" if pred else ""
-        say(f"  {p:9} {n:>9} {DEEP[p][0]} (deep {DEEP[p][1]}, floor {floor_of(p)}){est}")
-    if doc.get("over_budget_s", 0) > 0:
-        say(f"  the floors need {doc['over_budget_s']:.0f} s more than the budget leaves: the job will run over")
-    say(f"seed {doc['seed']}")
+        say(f"{doc['mode']}:")
+        for p, n in doc["counts"].items():
+            say(f"  {p:9} {n:>9} {DEEP[p][0]} (deep {DEEP[p][1]})")
+    say(f"seed {doc['seed']}; written to plan.json")
 
 
 def parse_pins(args):
@@ -201,6 +238,18 @@ def options(argv, names):
     return opts, parse_pins(pins), seed, pos[0]
 
 
+def cmd_floors(argv):
+    """The first stage of a budget plan: every phase at its floor (a pinned one at its pin)."""
+    _, pins, seed, _ = options(argv + ["-"], {"seed", "pin"})
+    say = lambda s: print(f"scripts/run: plan: {s}", file=sys.stderr)
+    say("every scalable phase at its floor first (the time each takes calibrates the rest of the plan):")
+    print("seed", seed)
+    for p in DEEP:
+        n = pins.get(p, floor_of(p))
+        say(f"  {p:9} {n:>9} {DEEP[p][0]}{' (pinned)' if p in pins else f' (floor; deep {DEEP[p][1]})'}")
+        print(p, n)
+
+
 def cmd_budget(argv):
     opts, pins, seed, out = options(argv, {"budget", "spent", "calibration", "reserve", "seed", "pin", "last"})
     for k in ("budget", "spent", "calibration"):
@@ -212,17 +261,17 @@ def cmd_budget(argv):
     avail = budget * (1 - MARGIN) - spent - reserve
     last = read_last(opts["last"]) if "last" in opts else {}
     counts, model, x = allocate(startup, cal, avail, pins, last)
-    predicted = sum(m[2] for m in model.values())
+    raised = [p for p in cal if model[p][2] > 0]
     counts = {p: counts.get(p, pins.get(p, floor_of(p))) for p in DEEP}  # phases not calibrated: not run
-    doc = {"version": 1, "mode": "budget", "seed": seed, "counts": counts, "budget_s": budget, "spent_s": spent,
-           "reserve_s": reserve, "fraction": x, "floor_fraction": FLOOR_FRACTION, "startup_s": startup,
-           "calibration": {p: {"count": n, "wall_s": t} for p, (n, t) in cal.items()},
+    doc = {"version": 1, "mode": "budget", "seed": seed, "counts": counts, "raised": raised, "budget_s": budget,
+           "spent_s": spent, "reserve_s": reserve, "fraction": x, "floor_fraction": FLOOR_FRACTION,
+           "startup_s": startup, "at_floor": {p: {"count": n, "wall_s": t} for p, (n, t) in cal.items()},
            "last_run": {p: {"count": n, "wall_s": t} for p, (n, t) in last.items() if p in cal},
-           "predicted": {p: {"fixed_s": m[0], "per_unit_s": m[1], "wall_s": m[2]} for p, m in model.items()},
-           "over_budget_s": max(0.0, predicted - avail), "cpus": os.cpu_count(),
-           "load": open("/proc/loadavg").read().split()[:3]}
+           "predicted": {p: {"fixed_s": m[0], "per_unit_s": m[1], "rerun_s": m[2]} for p, m in model.items()},
+           "cpus": os.cpu_count(), "load": open("/proc/loadavg").read().split()[:3]}
     write_plan(out, doc)
     print_plan(doc)
+    print("\n".join(raised))
 
 
 def cmd_deep(argv):
@@ -250,22 +299,24 @@ def cmd_read(argv):
     valid = lambda v, hi: type(v) is int and 0 < v <= hi
     if not valid(seed, 2**63) or not isinstance(counts, dict) or set(counts) - set(DEEP):
         raise PlanError(f"{path}: expected a seed and counts of the phases {', '.join(DEEP)}")
-    print("seed", seed)
     for p in DEEP:
         if not valid(counts.get(p), 10**9):
             raise PlanError(f"{path}: counts.{p} must be a count from 1 to 10^9")
+    print("seed", seed)
+    for p in DEEP:
         print(p, counts[p])
 
 
 def main(argv):
-    cmds = {"budget": cmd_budget, "deep": cmd_deep, "read": cmd_read,
+    cmds = {"floors": cmd_floors, "budget": cmd_budget, "deep": cmd_deep, "read": cmd_read,
             "seconds": lambda a: print(f"{seconds(a[0]) if len(a) == 1 else seconds(''):.0f}")}
     try:
         if not argv or argv[0] not in cmds:
             raise PlanError(f"expected one of {', '.join(cmds)}")
         cmds[argv[0]](argv[1:])
     except (PlanError, OSError) as e:
-        sys.exit(f"quatcheck: scripts/run: plan: {e}")
+        print(f"quatcheck: scripts/run: plan: {e}", file=sys.stderr)
+        sys.exit(2)
 
 
 if __name__ == "__main__":

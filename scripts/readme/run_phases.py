@@ -1,16 +1,23 @@
 #!/usr/bin/env python3
 """docs/timing.md block: the wall time of each phase of the last `scripts/run`, from REPORT_DIR/run_phases.json
-(scripts/run writes it at its end)."""
+(scripts/run writes it at its end), with the plan's counts (plan.json, the same folder)."""
 import sys
 
 from measured import load
 
 m = load(sys.argv[1], "run_phases.json", by="scripts/run, when every phase has run,")
-print("| phase | wall | share |")
-print("|---|---|---|")
+counts = m.get("counts", {})
+print("| phase | count (plan.json) | wall | share |")
+print("|---|---|---|---|")
 for p in m["phases"]:
-    print(f"| {p['phase']} | {p['wall_s']:.0f} s | {100 * p['wall_s'] / m['wall_s']:.0f} % |")
-print(f"| **whole job** (after the build) | **{m['wall_s'] / 60:.1f} min** | |")
+    n = counts.get(p["phase"])
+    print(f"| {p['phase']} | {'' if n is None else f'{n:,}'} | {p['wall_s']:.0f} s | "
+          f"{100 * p['wall_s'] / m['wall_s']:.0f} % |")
+other = m["wall_s"] - sum(p["wall_s"] for p in m["phases"])
+print(f"| calibration and planning | | {other:.0f} s | {100 * other / m['wall_s']:.0f} % |")
+print(f"| **whole job** (after the build) | | **{m['wall_s'] / 60:.1f} min** | |")
 print()
-print(f"_Measured by `scripts/run` itself (`run {m['run']}`) on {m['cpus']} CPUs, load average "
-      f"{m['load_before'].split()[0]} before and {m['load_after'].split()[0]} after._")
+how = {"budget": f"`scripts/run --budget {m.get('budget_s') or 0:.0f}s`", "deep": "`scripts/run --deep`",
+       "file": "`scripts/run --plan FILE`"}.get(m.get("mode"), "`scripts/run`")
+print(f"_Measured by {how} itself on {m['cpus']} CPUs, load average {m['load_before'].split()[0]} before and "
+      f"{m['load_after'].split()[0]} after._")

@@ -1,0 +1,111 @@
+# scripts/run's plan (issue 43; scripts/plan.py): a plan made under a budget gives every phase at least its
+# floor, a rerun from the plan gives the same tables byte for byte, and a changed seed gives other tables
+# (the negative control of the identity). Also: the allocation's floors and fit on synthetic calibrations, with
+# a planner that ignores the floor caught, and malformed plans and durations refused with one line.
+source "$(dirname "$0")/lib.sh" "$@"
+cd "$src"
+
+# 1. The allocation on synthetic calibrations (no command runs).
+/usr/bin/python3 - <<'PY' || fail "1: the allocation (above)"
+import sys
+sys.path.insert(0, "scripts")
+import plan
+
+FLOORS = {p: plan.floor_of(p) for p in plan.DEEP}
+
+def check_floors(counts, what):
+    low = {p: n for p, n in counts.items() if n < FLOORS[p]}
+    assert not low, f"{what}: below the floor: {low}"
+
+# Every phase ran at its floor (the calibration); a slow adapter makes run expensive, conform's cost is mostly
+# fixed (its last run here, at 300 cases, took little more than at its floor).
+cal = {"run": (10000, 40.0), "conform": (15, 200.0), "squad": (5, 1.0), "curves": (51, 2.0),
+       "sweep-dot": (275000, 5.0), "sweep-t": (140000, 3.0)}
+last = {"conform": (300, 230.0)}
+for avail in (0.0, 5.0, 60.0, 400.0, 4000.0, 1e6):
+    counts, model, x = plan.allocate(1.0, cal, avail, last=last)
+    check_floors(counts, f"avail {avail}")
+    assert all(plan.FLOOR_FRACTION <= f <= plan.MAX_FRACTION for f in x.values()), x
+    raised = [p for p in cal if model[p][2] > 0]
+    assert all(counts[p] == cal[p][0] for p in cal if p not in raised), (avail, counts)
+    assert sum(model[p][2] for p in raised) <= avail * 1.0001, (avail, model)  # the reruns fit the time left
+    assert all(counts[p] >= 2 * cal[p][0] * 0.99 for p in raised), (avail, counts)  # a rerun at least doubles
+    print(f"avail {avail:>9}: raised {raised or 'none'}", file=sys.stderr)
+none, _, _ = plan.allocate(1.0, cal, 0.0, last=last)
+assert none == {p: n for p, (n, _) in cal.items()}, none
+# More time never gives fewer cases here, and time for the whole deep job gives its counts.
+small, _, _ = plan.allocate(1.0, cal, 400.0, last=last)
+large, _, _ = plan.allocate(1.0, cal, 4000.0, last=last)
+assert all(large[p] >= small[p] for p in cal) and small != large, (small, large)
+assert large == {p: plan.DEEP[p][1] for p in cal}, large
+# A pinned count is kept as given, never raised.
+pinned, _, _ = plan.allocate(1.0, dict(cal, run=(123, 1.0)), 4000.0, {"run": 123})
+assert pinned["run"] == 123, pinned
+# Negative control: the same check catches a planner without the floor (floor fraction 0, nothing ran at the
+# floor first).
+saved = plan.FLOOR_FRACTION
+plan.FLOOR_FRACTION = 0.0
+try:
+    broken, _, _ = plan.allocate(1.0, {p: (1, t) for p, (n, t) in cal.items()}, 5.0)
+    check_floors(broken, "no floor")
+    sys.exit("the floor check did not catch a planner without the floor")
+except AssertionError:
+    pass
+plan.FLOOR_FRACTION = saved
+# fit(): two points give the line through them; one point takes the startup as the fixed part.
+f, c = plan.fit(1.0, 10, 12.0, (30, 16.0))
+assert abs(c - 0.2) < 1e-12 and abs(f - 10.0) < 1e-12, (f, c)
+f, c = plan.fit(1.0, 10, 12.0)
+assert f == 1.0 and abs(c - 1.1) < 1e-12, (f, c)
+assert plan.seconds("10m") == 600 and plan.seconds("2h") == 7200 and plan.seconds("90") == 90
+PY
+pass "1: allocations over 5 budgets keep every floor; more time, more cases; pins kept; a floorless planner is caught"
+
+# 2. Malformed plans and durations: one line, exit 2.
+printf '{"version": 1, "seed": 1, "counts": {"run": 10}}' >"$tmp/short.json"
+printf '{"version": 1, "seed": 1, "counts": {"run": true, "conform": 1, "squad": 1, "curves": 1, "sweep-dot": 1, "sweep-t": 1}}' >"$tmp/bool.json"
+printf '{"version": 2}' >"$tmp/v2.json"
+printf 'not json' >"$tmp/text.json"
+head -c 70000 /dev/zero | tr '\0' ' ' >"$tmp/big.json"
+expect 2 "short.json: counts.conform must be a count" /usr/bin/python3 scripts/plan.py read "$tmp/short.json"
+expect 2 "bool.json: counts.run must be a count" /usr/bin/python3 scripts/plan.py read "$tmp/bool.json"
+expect 2 "v2.json: not a version-1 plan" /usr/bin/python3 scripts/plan.py read "$tmp/v2.json"
+expect 2 "text.json: not a readable plan" /usr/bin/python3 scripts/plan.py read "$tmp/text.json"
+expect 2 "big.json: longer than 65536 bytes" /usr/bin/python3 scripts/plan.py read "$tmp/big.json"
+expect 2 "'10x' is not a duration" scripts/run --budget 10x
+expect 2 "--plan: '$tmp/none.json' is not a file" scripts/run --plan "$tmp/none.json"
+pass "2: a short, boolean, other-version, non-JSON or oversized plan and a bad duration: one line, exit 2"
+
+# 3. A budget plan, then a rerun from it. The core build's implementations (no process plugins, no Slurm), the
+# scalable phases that are quick at their floors (conform's negative controls alone take 20 s); the run phase
+# on the seed implementations.
+export QC_NO_SETUP=1 QC_NO_PROCESS_PLUGINS=1 QC_NO_SLURM=1 QC_BUILD_DIR="$build" QC_PHASES=run,squad,curves,sweep-t
+QC_OUT="$tmp/a" scripts/run --budget 20s --impl 'seed-*' 2>"$tmp/a.log" || { tail -5 "$tmp/a.log"; fail "3: scripts/run --budget 40s"; }
+grep -q "plan:   run " "$tmp/a.log" || fail "3: the plan was not printed before the work"
+/usr/bin/python3 - "$tmp/a/plan.json" <<'PY' || fail "3: the budget plan (above)"
+import json, sys
+sys.path.insert(0, "scripts")
+import plan
+doc = json.load(open(sys.argv[1]))
+assert doc["mode"] == "budget" and doc["budget_s"] == 20, doc
+for p in ("run", "squad", "curves", "sweep-t"):
+    assert p in doc["at_floor"], f"{p} did not run at its floor first"
+    assert doc["counts"][p] >= plan.floor_of(p), f"{p}: {doc['counts'][p]} < floor {plan.floor_of(p)}"
+PY
+QC_OUT="$tmp/b" scripts/run --plan "$tmp/a/plan.json" --impl 'seed-*' 2>"$tmp/b.log" || { tail -5 "$tmp/b.log"; fail "3: scripts/run --plan"; }
+tables=(summary.csv worst_cases.csv error_curve.csv squad_summary.csv squad_worst_cases.csv velocity_curve.csv
+        sweep-t/sweep_summary.csv sweep-t/sweep_curve.csv sweep-t/t_branch_map.csv sweep-t/worst_cases.csv)
+for f in "${tables[@]}"; do
+  [ -s "$tmp/a/$f" ] || fail "3: $f was not written"
+  cmp -s "$tmp/a/$f" "$tmp/b/$f" || fail "3: $f differs in the rerun from the plan"
+done
+cmp -s "$tmp/a/plan.json" "$tmp/b/plan.json" || fail "3: the rerun's plan.json is not the plan it was given"
+pass "3: a 20 s budget plan keeps every floor; the rerun from plan.json gives ${#tables[@]} identical tables"
+
+# 4. Negative control: the same counts with another seed give other figures.
+/usr/bin/python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); d["seed"] = 2; json.dump(d, open(sys.argv[2], "w"))' \
+  "$tmp/a/plan.json" "$tmp/seed2.json"
+QC_PHASES=run QC_OUT="$tmp/c" scripts/run --plan "$tmp/seed2.json" --impl 'seed-*' 2>"$tmp/c.log" || { tail -5 "$tmp/c.log"; fail "4: scripts/run with seed 2"; }
+cmp -s "$tmp/a/summary.csv" "$tmp/c/summary.csv" && fail "4: seed 2 gave the same summary.csv as seed 1"
+grep -q '"seed": 2' "$tmp/c/run.json" || fail "4: run.json does not record seed 2"
+pass "4: seed 2 with the same counts: another summary.csv"
