@@ -80,7 +80,7 @@ pass "2: a short, boolean, other-version, non-JSON or oversized plan and a bad d
 # scalable phases that are quick at their floors (conform's negative controls alone take 20 s); the run phase
 # on the seed implementations.
 export QC_NO_SETUP=1 QC_NO_PROCESS_PLUGINS=1 QC_NO_SLURM=1 QC_BUILD_DIR="$build" QC_PHASES=run,squad,curves,sweep-t
-QC_OUT="$tmp/a" scripts/run --budget 20s --impl 'seed-*' 2>"$tmp/a.log" || { tail -5 "$tmp/a.log"; fail "3: scripts/run --budget 40s"; }
+QC_OUT="$tmp/a" scripts/run --budget 20s --impl 'seed-*' 2>"$tmp/a.log" || { tail -5 "$tmp/a.log"; fail "3: scripts/run --budget 20s"; }
 grep -q "plan:   run " "$tmp/a.log" || fail "3: the plan was not printed before the work"
 /usr/bin/python3 - "$tmp/a/plan.json" <<'PY' || fail "3: the budget plan (above)"
 import json, sys
