@@ -2,7 +2,8 @@
 """Regenerates the generated blocks of README.md and of every docs/*.md from a report folder.
 
 A block is the text between `<!-- generated:NAME -->` and `<!-- /generated:NAME -->`. Its content is what
-`scripts/readme/NAME.py REPORT_DIR` prints. Numbers in the docs come only from here, never by hand.
+`scripts/readme/NAME.py REPORT_DIR` prints; a generator that exits with status 3 says the report does not hold its
+measurement (a default run's report for the deep run's table), and the block keeps its text. Numbers in the docs come only from here, never by hand.
 Most blocks live in docs/results.md; any page may hold one. Each file is rewritten atomically, and only
 when its text changed.
 
@@ -29,6 +30,7 @@ report = os.path.abspath(args[0] if args else os.path.join(root, "reports", "lat
 
 pattern = re.compile(r"(<!-- generated:([a-z0-9_-]+) -->\n)(.*?)(<!-- /generated:\2 -->)", re.S)
 cache = {}  # a block that appears in several files is generated once
+KEEP = 3  # a generator's exit status for "this report does not hold my measurement": the block keeps its text
 
 
 def generate(name):
@@ -37,7 +39,9 @@ def generate(name):
         if not os.path.exists(script):
             sys.exit(f"update_readme: no generator scripts/readme/{name}.py for block '{name}'")
         out = subprocess.run([sys.executable, script, report], capture_output=True, text=True)
-        if out.returncode != 0:
+        if out.returncode == KEEP:
+            cache[name] = None
+        elif out.returncode != 0:
             err = out.stderr.strip()
             cache[name] = f"_(not generated: {err.splitlines()[-1] if err else 'generator failed'})_\n"
         else:
@@ -48,7 +52,8 @@ def generate(name):
 def render(match):
     if only and match.group(2) not in only:
         return match.group(0)
-    return match.group(1) + generate(match.group(2)) + match.group(4)
+    text = generate(match.group(2))
+    return match.group(0) if text is None else match.group(1) + text + match.group(4)
 
 
 files = [os.path.join(root, "README.md")] + sorted(glob.glob(os.path.join(root, "docs", "*.md")))

@@ -5,22 +5,31 @@ import sys
 
 from measured import load
 
-m = load(sys.argv[1], "run_phases.json", by="scripts/run, when every phase has run,")
-print("| phase | count (plan.json) | wall | share |")
-print("|---|---|---|---|")
-for p in m["phases"]:
-    n = p.get("count")
-    if n is None and p["phase"] in m.get("counts", {}):  # written before each phase recorded its count
-        n = "floor" if any(q["phase"] == p["phase"] + " raised" for q in m["phases"]) else m["counts"][p["phase"]]
-    elif n is None and p["phase"].endswith(" raised"):
-        n = m.get("counts", {}).get(p["phase"][:-7])
-    print(f"| {p['phase']} | {'' if n is None else n if isinstance(n, str) else f'{n:,}'} | {p['wall_s']:.0f} s | "
-          f"{100 * p['wall_s'] / m['wall_s']:.0f} % |")
-other = m["wall_s"] - sum(p["wall_s"] for p in m["phases"])
-print(f"| calibration and planning | | {other:.0f} s | {100 * other / m['wall_s']:.0f} % |")
-print(f"| **whole job** (after the build) | | **{m['wall_s'] / 60:.1f} min** | |")
-print()
-how = {"budget": f"`scripts/run --budget {m.get('budget_s') or 0:.0f}s`", "deep": "`scripts/run --deep`",
-       "file": "`scripts/run --plan FILE`"}.get(m.get("mode"), "`scripts/run`")
-print(f"_Measured by {how} itself on {m['cpus']} CPUs, load average {m['load_before'].split()[0]} before and "
-      f"{m['load_after'].split()[0]} after._")
+
+def table(m):
+    """Prints the phases of run_phases.json's content m as a markdown table with the machine's state."""
+    print("| phase | count (plan.json) | wall | share |")
+    print("|---|---|---|---|")
+    for p in m["phases"]:
+        n = p.get("count")
+        if n is None and p["phase"] in m.get("counts", {}):  # written before each phase recorded its count
+            n = "floor" if any(q["phase"] == p["phase"] + " raised" for q in m["phases"]) else m["counts"][p["phase"]]
+        elif n is None and p["phase"].endswith(" raised"):
+            n = m.get("counts", {}).get(p["phase"][:-7])
+        print(f"| {p['phase']} | {'' if n is None else n if isinstance(n, str) else f'{n:,}'} | {p['wall_s']:.0f} s | "
+              f"{100 * p['wall_s'] / m['wall_s']:.0f} % |")
+    other = m["wall_s"] - sum(p["wall_s"] for p in m["phases"])
+    print(f"| calibration and planning | | {other:.0f} s | {100 * other / m['wall_s']:.0f} % |")
+    print(f"| **whole job** (after the build) | | **{m['wall_s'] / 60:.1f} min** | |")
+    print()
+    how = {"budget": f"`scripts/run --budget {m.get('budget_s') or 0:.0f}s`", "deep": "`scripts/run --deep`",
+           "file": "`scripts/run --plan FILE`"}.get(m.get("mode"), "`scripts/run`")
+    print(f"_Measured by {how} itself on {m['cpus']} CPUs, load average {m['load_before'].split()[0]} before and "
+          f"{m['load_after'].split()[0]} after._")
+
+
+if __name__ == "__main__":
+    measurement = load(sys.argv[1], "run_phases.json", by="scripts/run, when every phase has run,")
+    if measurement.get("mode") == "deep":
+        sys.exit(3)  # update_readme keeps the block: the deep run has its own (run_phases_deep)
+    table(measurement)

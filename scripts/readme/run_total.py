@@ -1,11 +1,22 @@
 #!/usr/bin/env python3
-"""README block: how long the last `scripts/run` took after the build, from REPORT_DIR/run_phases.json."""
+"""README blocks run_total and run_total_deep: how long the last `scripts/run` took after the build, from
+REPORT_DIR/run_phases.json; run_total takes a budgeted run's report, run_total_deep a --deep run's, and each keeps
+its text (exit status 3) when the report is the other kind."""
 import sys
 
 from measured import load
 
-m = load(sys.argv[1], "run_phases.json", by="scripts/run, when every phase has run,")
-how = f"a {m['budget_s'] / 60:.0f}-minute budget" if m.get("mode") == "budget" else f"the {m.get('mode')} plan"
-print(f"_The last measured `scripts/run` ({how}) took {m['wall_s'] / 60:.1f} minutes after the build on "
-      f"{m['cpus']} CPUs (load average {m['load_before'].split()[0]} before); each phase: "
-      "[Timing: the main job](docs/timing.md#the-main-job)._")
+
+def sentence(m):
+    how = {"budget": f"` (a {(m.get('budget_s') or 0) / 60:.0f}-minute budget)", "deep": " --deep` (the full counts)",
+           "file": " --plan FILE` (an earlier run's counts)"}.get(m.get("mode"), "`")
+    return (f"_The last measured `scripts/run{how} took {m['wall_s'] / 60:.1f} minutes after the build on "
+            f"{m['cpus']} CPUs (load average {m['load_before'].split()[0]} before); each phase: "
+            "[Timing: the main job](docs/timing.md#the-main-job)._")
+
+
+if __name__ == "__main__":
+    measurement = load(sys.argv[1], "run_phases.json", by="scripts/run, when every phase has run,")
+    if measurement.get("mode") == "deep":
+        sys.exit(3)
+    print(sentence(measurement))
