@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <map>
+#include <tuple>
 
 using namespace qc;
 
@@ -87,4 +88,32 @@ TEST(Curves, BadOptions) {
     opt.points = 11;
     opt.impl_filters = {"nothing-like-this"};
     EXPECT_THROW(velocity_curves(opt, catalogue), UsageError);
+}
+
+// Each implementation's curves are one work item and the rows are joined in the selection's order, so the
+// table does not depend on the thread count; the ideal curves, computed once per precision, kind and keys,
+// are the ones every implementation's rows carry.
+TEST(Curves, SameRowsForAnyJobCount) {
+    std::vector<Impl> catalogue = load_catalogue({});
+    CurveOptions opt;
+    opt.impl_filters = {"seed-*", "broken-*"};
+    opt.points = 51;
+    opt.jobs = 1;
+    const std::string one = velocity_curve_csv(velocity_curves(opt, catalogue));
+    opt.jobs = 3;
+    std::vector<CurveRow> rows = velocity_curves(opt, catalogue);
+    EXPECT_EQ(velocity_curve_csv(rows), one);
+    ASSERT_GT(rows.size(), 51u * curve_arcs_deg().size() * 4);
+    // the ideal of slerp and of nlerp on one arc and precision is one curve: the same phi_ideal at each t
+    std::map<std::tuple<bool, double, double>, double> ideal;  // (f32, arc, t) -> phi_ideal of slerp/nlerp rows
+    size_t shared = 0;
+    for (const auto &r : rows) {
+        if (r.op == Op::squad) continue;
+        auto [it, fresh] = ideal.emplace(std::make_tuple(r.impl->precision == Precision::f32, r.arc_deg, r.t),
+                                         r.phi_ideal_rad);
+        if (fresh) continue;
+        EXPECT_EQ(it->second, r.phi_ideal_rad) << r.impl->name << " " << r.arc_deg << " " << r.t;
+        shared++;
+    }
+    EXPECT_GT(shared, 0u);
 }

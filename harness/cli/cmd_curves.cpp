@@ -25,6 +25,7 @@ int curves_command(const CurvesArgs &a) {
     opt.impl_filters = a.impls;
     opt.ops = parse_ops(a.ops);
     opt.points = a.points;
+    opt.jobs = a.jobs;
     const RunContext ctx = command_context(a.timeout_s);
     std::vector<Impl> catalogue = load_catalogue(a.plugins, ctx);
     // Every row is kept until the CSV is written, and written once: about 300 bytes a row with the slack of
@@ -54,7 +55,7 @@ void options(CLI::App *sub, CurvesArgs &a) {
     sub->add_option("--points", a.points, "Points of the t grid on [0, 1]")
         ->check(whole_in(3, INT_MAX, "at least 3 grid points"))
         ->capture_default_str();
-    add_shared_options(sub, a, {.out = kOutHelp, .timeout = kTimeoutHelp});
+    add_shared_options(sub, a, {.jobs = kJobsHelp, .out = kOutHelp, .timeout = kTimeoutHelp});
 }
 
 }  // namespace

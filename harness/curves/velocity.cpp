@@ -5,11 +5,14 @@
 #include "tables/schemas.h"
 #include "plugins/select.h"
 #include "squad/squad_run.h"
+#include "base/parallel.h"
 
 #include <fmt/format.h>
 
+#include <atomic>
 #include <cmath>
 #include <limits>
+#include <memory>
 
 namespace qc {
 
@@ -119,10 +122,12 @@ template <class T> struct CurveMaker {
         return id;
     }
 
-    void curve(const Impl &impl, Op op, const KeyTrack &keys_d, const std::string &track, double nominal_deg,
-               std::vector<CurveRow> &rows) {
-        const KeyTrack keys = round_track<T>(keys_d);
-        const Ideal id = ideal(op, keys);
+    // The curve of `impl`'s op on `keys` (rounded to T), against `id` (ideal() of the same rounded keys). Every
+    // grid point goes to the implementation in one call (one round trip for an adapter in another process),
+    // as a case-by-case caller: its first failure ends its calls (CallLatch), that point and the later ones
+    // read as non-finite outputs.
+    void curve(const Impl &impl, Op op, const KeyTrack &keys, const Ideal &id, const std::string &track,
+               double nominal_deg, std::vector<CurveRow> &rows) {
         const size_t n = keys.size();
         std::vector<Quat<T>> q(n), s(n);
         for (size_t i = 0; i < n; i++)
@@ -136,21 +141,32 @@ template <class T> struct CurveMaker {
         if (op == Op::squad && impl.squad_controls == SquadControls::caller)
             for (size_t i = 0; i < n; i++)
                 for (int c = 0; c < 4; c++) s[i][c] = T(id.controls[i][size_t(c)]);
+        std::vector<double> in(t.size() * kEvalRecord, 0.0), res(t.size() * 4);
+        for (size_t k = 0; k < t.size(); k++) {
+            double *r = &in[k * kEvalRecord];
+            auto put = [r](int at, const Quat<T> &x) {
+                for (int c = 0; c < 4; c++) r[at + c] = double(x[size_t(c)]);
+            };
+            if (op == Op::squad) {
+                auto [sg, u] = locate(t[k], n - 1);
+                put(0, q[sg]), put(4, q[sg + 1]);
+                if (impl.squad_controls == SquadControls::neighbours)
+                    put(8, q[sg == 0 ? 0 : sg - 1]), put(12, q[std::min(sg + 2, n - 1)]);
+                else put(8, s[sg]), put(12, s[sg + 1]);
+                r[16] = double(T(u));
+            } else {
+                put(0, q[0]), put(4, q[1]);
+                r[16] = t[k];
+            }
+        }
+        stop.throw_if_requested();
+        eval_records_latched(impl, op == Op::squad ? EvalFn::squad : op == Op::nlerp ? EvalFn::nlerp : EvalFn::slerp,
+                             in.data(), t.size(), res.data());
+        stop.throw_if_requested();  // SIGINT/SIGTERM: curves ends with 128 + sig, --out untouched
         std::vector<RealQuat> out(t.size());
         std::vector<bool> valid(t.size());
         for (size_t k = 0; k < t.size(); k++) {
-            stop.throw_if_requested();  // SIGINT/SIGTERM: curves ends with 128 + sig, --out untouched
-            T o[4] = {0, 0, 0, 0};
-            if (op == Op::squad) {
-                auto [sg, u] = locate(t[k], n - 1);
-                if (impl.squad_controls == SquadControls::neighbours)
-                    impl.template squad<T>(q[sg].data(), q[sg + 1].data(), q[sg == 0 ? 0 : sg - 1].data(),
-                                           q[std::min(sg + 2, n - 1)].data(), T(u), o);
-                else impl.template squad<T>(q[sg].data(), q[sg + 1].data(), s[sg].data(), s[sg + 1].data(), T(u), o);
-            } else {
-                impl.call(op, q[0].data(), q[1].data(), T(t[k]), o);
-            }
-            double d[4] = {o[0], o[1], o[2], o[3]};
+            const double *d = &res[k * 4];
             valid[k] = std::isfinite(d[0]) && std::isfinite(d[1]) && std::isfinite(d[2]) && std::isfinite(d[3]) &&
                        (d[0] != 0 || d[1] != 0 || d[2] != 0 || d[3] != 0);
             ops.set(out[k], valid[k] ? d : keys[0].data());
@@ -165,6 +181,13 @@ template <class T> struct CurveMaker {
             rows.push_back({&impl, op, nominal_deg, track, t[k], phi[k], id.phi[k], (phi[k] - id.phi[k]) / id.theta,
                             speed[k] / id.speed[k] - 1});
     }
+};
+
+// One curve: an arc from kArcStart (every op) or a fixed key track (squad only).
+struct CurveSpec {
+    KeyTrack keys;       // unit, in double; each precision rounds them
+    std::string track;   // empty for an arc
+    double nominal_deg;  // the arc, or the track's key-to-key sum
 };
 
 // The nominal arc of a track: the sum of its key-to-key rotation angles, in degrees, before rounding.
@@ -197,26 +220,88 @@ const std::vector<NamedTrack> &curve_tracks() {
     return tracks;
 }
 
+namespace {
+std::vector<CurveSpec> curve_specs() {
+    std::vector<CurveSpec> v;
+    for (double arc : curve_arcs_deg()) v.push_back({arc_keys(arc), "", arc});
+    for (const auto &tr : curve_tracks()) v.push_back({tr.keys, tr.name, track_arc_deg(tr.keys)});
+    return v;
+}
+bool squad_only(const CurveSpec &c) { return !c.track.empty(); }
+
+// Runs body(worker, i) for i = 0 .. n-1 over `jobs` threads (each worker has its own MPFR scratch), taking the
+// indices in order; a stop request or a throwing body ends the loop.
+template <class Body> void for_each_index(int jobs, size_t n, const StopToken &stop, Body &&body) {
+    std::atomic<size_t> next{0};
+    std::atomic<bool> failed{false};
+    run_workers(
+        int(std::min<size_t>(size_t(std::max(1, jobs)), std::max<size_t>(1, n))),
+        [&](int w) {
+            for (size_t i; !failed && (i = next++) < n;) {
+                stop.throw_if_requested();
+                body(w, i);
+            }
+        },
+        [&] { failed = true; });
+}
+}  // namespace
+
+// The ideal curves depend on the precision, the kind (slerp and nlerp share one: constant speed) and the keys,
+// not on the implementation: each is computed once. Then each implementation's curves are one work item
+// (its CallLatch makes the order of its own calls matter), spread over --jobs threads; the rows are joined in
+// the order of the selection, so the CSV is the same for any --jobs.
 std::vector<CurveRow> velocity_curves(const CurveOptions &options, const std::vector<Impl> &catalogue,
                                       const RunContext &ctx) {
     if (options.points < 3)
         throw UsageError(fmt::format("--points: need at least 3 grid points, got {}", options.points));
-    std::vector<Op> ops = options.ops.empty() ? std::vector<Op>{Op::slerp, Op::nlerp, Op::squad} : options.ops;
+    const std::vector<Op> ops = options.ops.empty() ? std::vector<Op>{Op::slerp, Op::nlerp, Op::squad} : options.ops;
     const std::vector<const Impl *> chosen = select_implementations(catalogue, options.impl_filters);
-    std::vector<CurveRow> rows;
-    CurveMaker<float> f32(options, ctx.stop);
-    CurveMaker<double> f64(options, ctx.stop);
+    const std::vector<CurveSpec> specs = curve_specs();
+    const int jobs = resolve_jobs(options.jobs);
+    std::vector<std::unique_ptr<CurveMaker<float>>> f32;
+    std::vector<std::unique_ptr<CurveMaker<double>>> f64;
+    for (int w = 0; w < jobs; w++) {
+        f32.push_back(std::make_unique<CurveMaker<float>>(options, ctx.stop));
+        f64.push_back(std::make_unique<CurveMaker<double>>(options, ctx.stop));
+    }
+    // ideals[(precision * 2 + squad) * specs + spec], for the precisions and kinds the selection uses
+    auto slot = [&](Precision p, bool squad, size_t spec) {
+        return (size_t(p == Precision::f64) * 2 + size_t(squad)) * specs.size() + spec;
+    };
+    std::vector<Ideal> ideals(4 * specs.size());
+    std::vector<char> needed(ideals.size(), 0);
     for (const Impl *impl : chosen)
+        for (Op op : ops)
+            if (impl->supports(op))
+                for (size_t c = 0; c < specs.size(); c++)
+                    if (op == Op::squad || !squad_only(specs[c])) needed[slot(impl->precision, op == Op::squad, c)] = 1;
+    for_each_index(jobs, ideals.size(), ctx.stop, [&](int w, size_t i) {
+        if (!needed[i]) return;
+        const bool is_f64 = i / (2 * specs.size()) == 1, squad = (i / specs.size()) % 2 == 1;
+        const KeyTrack &keys = specs[i % specs.size()].keys;
+        const Op op = squad ? Op::squad : Op::slerp;
+        ideals[i] = is_f64 ? f64[size_t(w)]->ideal(op, round_track<double>(keys))
+                           : f32[size_t(w)]->ideal(op, round_track<float>(keys));
+    });
+    std::vector<std::vector<CurveRow>> per_impl(chosen.size());
+    for_each_index(jobs, chosen.size(), ctx.stop, [&](int w, size_t i) {
+        const Impl &impl = *chosen[i];
         for (Op op : ops) {
-            if (!impl->supports(op)) continue;
-            auto one = [&](const KeyTrack &keys, const std::string &track, double nominal_deg) {
-                if (impl->precision == Precision::f32) f32.curve(*impl, op, keys, track, nominal_deg, rows);
-                else f64.curve(*impl, op, keys, track, nominal_deg, rows);
-            };
-            for (double arc : curve_arcs_deg()) one(arc_keys(arc), "", arc);
-            if (op == Op::squad)
-                for (const auto &tr : curve_tracks()) one(tr.keys, tr.name, track_arc_deg(tr.keys));
+            if (!impl.supports(op)) continue;
+            for (size_t c = 0; c < specs.size(); c++) {
+                if (op != Op::squad && squad_only(specs[c])) continue;
+                const Ideal &id = ideals[slot(impl.precision, op == Op::squad, c)];
+                if (impl.precision == Precision::f32)
+                    f32[size_t(w)]->curve(impl, op, round_track<float>(specs[c].keys), id, specs[c].track,
+                                          specs[c].nominal_deg, per_impl[i]);
+                else
+                    f64[size_t(w)]->curve(impl, op, round_track<double>(specs[c].keys), id, specs[c].track,
+                                          specs[c].nominal_deg, per_impl[i]);
+            }
         }
+    });
+    std::vector<CurveRow> rows;
+    for (auto &part : per_impl) rows.insert(rows.end(), part.begin(), part.end());
     return rows;
 }
 

@@ -29,6 +29,7 @@ struct CurveOptions {
     std::vector<std::string> impl_filters;  // empty = every implementation but the broken and bench groups
     std::vector<Op> ops;                    // empty = slerp, nlerp and squad
     int points = 1001;                      // t grid 0, 1/(points-1), ..., 1
+    int jobs = 0;                           // threads (0: every core); the rows are the same for any count
 };
 
 struct CurveRow {

@@ -118,10 +118,11 @@ private:
     Quat<T> *outs_ = nullptr;
 };
 
-// Evaluates squad, squad_setup or slerp_tau of `impl` on records in[0..n) (kEvalRecord doubles each, eval.h) into
+// Evaluates fn (any EvalFn: slerp, nlerp, squad, squad_setup, slerp_tau) of `impl` on records in[0..n) (kEvalRecord doubles each, eval.h) into
 // out[0..n) (4 each) in its precision, through its backend, as a case-by-case caller (CallLatch): once it has
 // failed, the failing case and every later one (all of them once tripped) read as non-finite outputs. One
-// call, so one round trip for an implementation in another process (`quatcheck squad` batches a track).
+// call, so one round trip for an implementation in another process (`quatcheck squad` batches a track,
+// `quatcheck curves` a curve).
 void eval_records_latched(const Impl &impl, EvalFn fn, const double *in, size_t n, double *out);
 
 // Evaluates qc_impl_v2's slerp_tau(q0, q1, t, tau) of `impl` (impl.supports_slerp_tau()) on cases[0..n)
