@@ -8,21 +8,28 @@ counts and seed again, and the tables come out byte for byte the same on any mac
       The first stage of a budget plan: prints "seed N", then "PHASE COUNT" at every phase's floor.
   plan.py budget --budget 10m --spent S --calibration FILE [--reserve S] [--last RUN_PHASES_JSON] [--seed N]
                  [--pin PHASE=N]... OUT
-      After the floors: which phases to run again at a larger count in the time left (allocate()); writes OUT
-      (the final counts) and prints the raised phases, one per line.
+      After the floors (and after each round of raises): which phases to run again at a larger count in the
+      time left (allocate()); writes OUT (the counts as they then stand) and prints the raised phases, one per
+      line (none: the plan is final).
   plan.py deep [--seed N] [--pin PHASE=N]... OUT
       Today's full counts (DEEP below): scripts/run --deep and scripts/nightly.
+  plan.py rounds
+      How many rounds of raises scripts/run asks for at most (ROUNDS).
   plan.py read FILE
       Checks a plan written earlier (an untrusted file) and prints "seed N", then "PHASE COUNT" per phase.
   plan.py seconds TEXT
       A duration (600, 600s, 10m, 2h) in seconds.
 
 How a budget plan is made (scripts/run): every scalable phase first runs once at its floor, FLOOR_FRACTION of its
-deep count (10,000 cases per region and precision for run, the same fraction of each sweep), into the report.
+deep count (10,000 cases per region and precision for run, the same fraction of each sweep; FLOOR_FRACTIONS
+names the exceptions: conform runs whole), into the report.
 Those runs are real results and the calibration: with the start of every adapter timed once (startup:
 `quatcheck list` with the same plugins), a phase's wall time is modelled as t(n) = fixed + per_unit * n
 (fit(); the last run on this machine, run_phases.json, gives a second point when it ran the phase at another
-count). allocate() then chooses the phases to run again at a larger count in the time left. So no implementation
+count). allocate() then chooses the phases to run again at a larger count in the time left; scripts/run runs
+them, adds their times to the calibration (a phase's line now goes through two points of this job) and asks
+again, up to ROUNDS times, so a model that was wrong in the first round (a phase faster than its last run
+here) does not leave the budget unspent. So no implementation
 gets less than its floor, no calibration run is thrown away, and a phase whose cost is mostly fixed (conform,
 whose probes and shrinking do not depend on --cases) is not paid twice for nothing.
 Exit status: 0, or 2 with one line on a malformed argument, calibration or plan file.
@@ -43,9 +50,15 @@ DEEP = {
     "sweep-t": ("points per slice along t", 2800000),
 }
 FLOOR_FRACTION = 0.05  # run: 10,000 of 200,000 cases
+# Phases whose floor is another fraction of their deep count. conform's time is its threshold probe (a fixed
+# grid of about 2^20 points per implementation and op) and its negative controls, not its cases: on this machine
+# 15, 100 and 300 cases per property took the same time within 2 % (issue 43's closing note), while 15 cases
+# found 95 fewer failed properties than 300. So conform always runs at its deep count.
+FLOOR_FRACTIONS = {"conform": 1.0}
 MAX_FRACTION = 1.0  # a budget larger than the deep job needs gives the deep counts
 MARGIN = 0.05  # of the budget, kept free for what the model does not see
 MAX_PLAN_BYTES = 1 << 16
+ROUNDS = 3  # rounds of raises after the floors (scripts/run reads it: plan.py rounds)
 
 
 class PlanError(Exception):
@@ -69,7 +82,7 @@ def count(text, what):
 
 
 def floor_of(phase):
-    return max(1, math.ceil(DEEP[phase][1] * FLOOR_FRACTION))
+    return max(1, math.ceil(DEEP[phase][1] * FLOOR_FRACTIONS.get(phase, FLOOR_FRACTION)))
 
 
 def nice(n):
@@ -80,8 +93,9 @@ def nice(n):
 
 
 def read_calibration(path):
-    """Lines "startup WALL_S" and "PHASE COUNT WALL_S" (written by scripts/run)."""
-    startup, cal = None, {}
+    """Lines "startup WALL_S" and "PHASE COUNT WALL_S" (written by scripts/run: a phase's floor, then each
+    rerun at a raised count). Returns (startup, {phase: [(count, wall_s), ...] in the order run})."""
+    startup, points = None, {}
     with open(path, encoding="utf-8") as f:
         text = f.read(MAX_PLAN_BYTES + 1)
     if len(text) > MAX_PLAN_BYTES:
@@ -92,17 +106,18 @@ def read_calibration(path):
             if len(w) == 2 and w[0] == "startup":
                 startup = float(w[1])
             elif len(w) == 3 and w[0] in DEEP:
-                cal[w[0]] = (count(w[1], w[0]), float(w[2]))
+                points.setdefault(w[0], []).append((count(w[1], w[0]), float(w[2])))
             else:
                 raise ValueError
         except ValueError:
             raise PlanError(f"{path}:{k}: expected 'startup S' or 'PHASE COUNT S', got '{line[:60]}'")
     if startup is None or not math.isfinite(startup) or startup < 0:
         raise PlanError(f"{path}: no valid startup line")
-    for p, (_, t) in cal.items():
-        if not math.isfinite(t) or t < 0:
-            raise PlanError(f"{path}: {p}: the wall time {t} is not a time")
-    return startup, cal
+    for p, pts in points.items():
+        for _, t in pts:
+            if not math.isfinite(t) or t < 0:
+                raise PlanError(f"{path}: {p}: the wall time {t} is not a time")
+    return startup, points
 
 
 def fit(startup, n_cal, t_cal, last=None):
@@ -192,10 +207,10 @@ def write_plan(path, doc):
 def print_plan(doc):
     say = lambda s: print(f"scripts/run: plan: {s}", file=sys.stderr)
     if doc["mode"] == "budget":
-        say(f"budget {doc['budget_s']:.0f} s; {doc['spent_s']:.0f} s spent (the floors included); "
+        say(f"budget {doc['budget_s']:.0f} s; {doc['spent_s']:.0f} s spent (every run so far included); "
             f"{doc['reserve_s']:.0f} s kept for findings, leaderboard and report")
         if not doc["raised"]:
-            say("  the time left raises no phase above its floor: the floor counts are the plan")
+            say("  the time left raises no phase further: the counts so far are the plan")
         for p in doc["raised"]:
             pr = doc["predicted"][p]
             say(f"  raise {p:9} to {doc['counts'][p]:>9} {DEEP[p][0]} ({doc['fraction'][p]:.3g} of deep "
@@ -257,15 +272,21 @@ def cmd_budget(argv):
             raise PlanError(f"--{k} is required")
     budget, spent = seconds(opts["budget"]), float(opts["spent"])
     reserve = float(opts.get("reserve", "0"))
-    startup, cal = read_calibration(opts["calibration"])
+    startup, points = read_calibration(opts["calibration"])
+    cal = {p: pts[-1] for p, pts in points.items()}  # each phase as it stands: its floor, or its last raise
     avail = budget * (1 - MARGIN) - spent - reserve
     last = read_last(opts["last"]) if "last" in opts else {}
-    counts, model, x = allocate(startup, cal, avail, pins, last)
+    # The second point of each phase's line: an earlier count of this job (same machine state, same build)
+    # before the last run here.
+    second = dict(last, **{p: pts[-2] for p, pts in points.items() if len(pts) >= 2})
+    counts, model, x = allocate(startup, cal, avail, pins, second)
     raised = [p for p in cal if model[p][2] > 0]
     counts = {p: counts.get(p, pins.get(p, floor_of(p))) for p in DEEP}  # phases not calibrated: not run
     doc = {"version": 1, "mode": "budget", "seed": seed, "counts": counts, "raised": raised, "budget_s": budget,
            "spent_s": spent, "reserve_s": reserve, "fraction": x, "floor_fraction": FLOOR_FRACTION,
-           "startup_s": startup, "at_floor": {p: {"count": n, "wall_s": t} for p, (n, t) in cal.items()},
+           "floors": {p: floor_of(p) for p in DEEP},
+           "startup_s": startup, "at_floor": {p: {"count": pts[0][0], "wall_s": pts[0][1]} for p, pts in points.items()},
+           "measured": {p: [{"count": n, "wall_s": t} for n, t in pts] for p, pts in points.items()},
            "last_run": {p: {"count": n, "wall_s": t} for p, (n, t) in last.items() if p in cal},
            "predicted": {p: {"fixed_s": m[0], "per_unit_s": m[1], "rerun_s": m[2]} for p, m in model.items()},
            "cpus": os.cpu_count(), "load": open("/proc/loadavg").read().split()[:3]}
@@ -309,6 +330,7 @@ def cmd_read(argv):
 
 def main(argv):
     cmds = {"floors": cmd_floors, "budget": cmd_budget, "deep": cmd_deep, "read": cmd_read,
+            "rounds": lambda a: print(ROUNDS),
             "seconds": lambda a: print(f"{seconds(a[0]) if len(a) == 1 else seconds(''):.0f}")}
     try:
         if not argv or argv[0] not in cmds:

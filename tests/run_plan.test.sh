@@ -17,11 +17,11 @@ def check_floors(counts, what):
     low = {p: n for p, n in counts.items() if n < FLOORS[p]}
     assert not low, f"{what}: below the floor: {low}"
 
-# Every phase ran at its floor (the calibration); a slow adapter makes run expensive, conform's cost is mostly
-# fixed (its last run here, at 300 cases, took little more than at its floor).
-cal = {"run": (10000, 40.0), "conform": (15, 200.0), "squad": (5, 1.0), "curves": (51, 2.0),
+# Every phase ran at its floor (the calibration; conform's is its deep count); a slow adapter makes run
+# expensive, squad's cost is mostly fixed (its last run here, at 100 tracks, took little more than at its floor).
+cal = {"run": (10000, 40.0), "conform": (300, 200.0), "squad": (5, 10.0), "curves": (51, 2.0),
        "sweep-dot": (275000, 5.0), "sweep-t": (140000, 3.0)}
-last = {"conform": (300, 230.0)}
+last = {"squad": (100, 12.0)}
 for avail in (0.0, 5.0, 60.0, 400.0, 4000.0, 1e6):
     counts, model, x = plan.allocate(1.0, cal, avail, last=last)
     check_floors(counts, f"avail {avail}")
@@ -60,6 +60,25 @@ assert f == 1.0 and abs(c - 1.1) < 1e-12, (f, c)
 assert plan.seconds("10m") == 600 and plan.seconds("2h") == 7200 and plan.seconds("90") == 90
 PY
 pass "1: allocations over 5 budgets keep every floor; more time, more cases; pins kept; a floorless planner is caught"
+
+# 1b. A later round: a phase's line goes through its two runs in this job (floor and raise), not through the last
+# job's run (here 6 times slower: another build, or a loaded machine); a phase raised to its deep count is not
+# raised again, and the rest of the time raises another.
+printf 'startup 1.0\nrun 10000 15.0\ncurves 51 2.6\ncurves 1001 11.0\n' >"$tmp/cal"
+printf '{"counts": {"curves": 1001, "run": 200000}, "phases": [{"phase": "curves", "wall_s": 61.0}, {"phase": "run", "wall_s": 300.0}]}' >"$tmp/last.json"
+/usr/bin/python3 scripts/plan.py budget --budget 200 --spent 50 --calibration "$tmp/cal" --last "$tmp/last.json" \
+  "$tmp/round2.json" >"$tmp/round2.out" 2>/dev/null || fail "1b: plan.py budget on a second round's calibration"
+/usr/bin/python3 - "$tmp/round2.json" "$tmp/round2.out" <<'PY' || fail "1b: the second round (above)"
+import json, sys
+doc = json.load(open(sys.argv[1]))
+c = doc["predicted"]["curves"]
+assert abs(c["per_unit_s"] - 8.4 / 950) < 1e-12, c  # through (51, 2.6) and (1001, 11.0), not (1001, 61.0)
+assert doc["measured"]["curves"] == [{"count": 51, "wall_s": 2.6}, {"count": 1001, "wall_s": 11.0}], doc["measured"]
+assert doc["at_floor"]["curves"] == {"count": 51, "wall_s": 2.6}, doc["at_floor"]
+assert open(sys.argv[2]).read().split() == ["run"], open(sys.argv[2]).read()  # curves is at its deep count
+assert doc["counts"]["curves"] == 1001 and doc["counts"]["run"] > 20000, doc["counts"]
+PY
+pass "1b: a second round fits each phase through this job's two runs; a phase at its deep count stays"
 
 # 2. Malformed plans and durations: one line, exit 2.
 printf '{"version": 1, "seed": 1, "counts": {"run": 10}}' >"$tmp/short.json"
