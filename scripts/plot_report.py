@@ -218,13 +218,17 @@ def main(argv):
     os.makedirs(os.path.join(staging, "cards"))
     try:
         qc_report.cards.DATA = Data(folder, staging)  # card workers inherit it by fork
-        images = overview(qc_report.cards.DATA)
         impls = sorted(qc_report.cards.DATA.impls)
         jobs = max(1, min(int(os.environ.get("QC_REPORT_JOBS", "2")), os.cpu_count() or 1, len(impls) or 1))
         if jobs > 1:
+            # The workers draw the cards while this process draws the overview (neither reads what the other
+            # writes): the overview alone left a core idle.
             with multiprocessing.get_context("fork").Pool(jobs) as pool:
-                cards = pool.map(draw_card, impls, chunksize=1)
+                pending = pool.map_async(draw_card, impls, chunksize=1)
+                images = overview(qc_report.cards.DATA)
+                cards = pending.get()
         else:
+            images = overview(qc_report.cards.DATA)
             cards = [draw_card(i) for i in impls]
         for _, imgs in cards:
             images += imgs
