@@ -109,8 +109,8 @@ TEST(Curves, SameRowsForAnyJobCount) {
     size_t shared = 0;
     for (const auto &r : rows) {
         if (r.op == Op::squad) continue;
-        auto [it, fresh] = ideal.emplace(std::make_tuple(r.impl->precision == Precision::f32, r.arc_deg, r.t),
-                                         r.phi_ideal_rad);
+        auto [it, fresh] =
+            ideal.emplace(std::make_tuple(r.impl->precision == Precision::f32, r.arc_deg, r.t), r.phi_ideal_rad);
         if (fresh) continue;
         EXPECT_EQ(it->second, r.phi_ideal_rad) << r.impl->name << " " << r.arc_deg << " " << r.t;
         shared++;

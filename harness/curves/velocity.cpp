@@ -11,6 +11,7 @@
 
 #include <atomic>
 #include <cmath>
+#include <iterator>
 #include <limits>
 #include <memory>
 
@@ -160,7 +161,10 @@ template <class T> struct CurveMaker {
             }
         }
         stop.throw_if_requested();
-        eval_records_latched(impl, op == Op::squad ? EvalFn::squad : op == Op::nlerp ? EvalFn::nlerp : EvalFn::slerp,
+        eval_records_latched(impl,
+                             op == Op::squad   ? EvalFn::squad
+                             : op == Op::nlerp ? EvalFn::nlerp
+                                               : EvalFn::slerp,
                              in.data(), t.size(), res.data());
         stop.throw_if_requested();  // SIGINT/SIGTERM: curves ends with 128 + sig, --out untouched
         std::vector<RealQuat> out(t.size());
@@ -300,8 +304,16 @@ std::vector<CurveRow> velocity_curves(const CurveOptions &options, const std::ve
             }
         }
     });
+    // Joined by moving each part and freeing it: at most one part more than the rows in memory (cmd_curves'
+    // estimate counts the rows once).
+    size_t total = 0;
+    for (const auto &part : per_impl) total += part.size();
     std::vector<CurveRow> rows;
-    for (auto &part : per_impl) rows.insert(rows.end(), part.begin(), part.end());
+    rows.reserve(total);
+    for (auto &part : per_impl) {
+        rows.insert(rows.end(), std::make_move_iterator(part.begin()), std::make_move_iterator(part.end()));
+        std::vector<CurveRow>().swap(part);
+    }
     return rows;
 }
 
