@@ -16,6 +16,14 @@ expect 2 '^quatcheck: usage: ' "$qc" frobnicate
 expect 2 '^quatcheck: run: .*--cases' "$qc" run --cases abc
 expect 2 "^quatcheck: run: --cases: expected a positive count, got '0'" "$qc" run --cases 0
 expect 2 "^quatcheck: run: --cases: expected a positive count, got '-5'" "$qc" run --cases -5
+# --cases-for GLOB=N: a glob and a count from max(1, --worst-k) to --cases, matching a selected implementation, not with --shard
+expect 2 "^quatcheck: --cases-for: expected GLOB=N .*got 'seed-c'" "$qc" run --cases-for seed-c --out "$tmp/cf"
+expect 2 "^quatcheck: --cases-for: expected GLOB=N .*got '=5'" "$qc" run --cases-for =5 --out "$tmp/cf"
+expect 2 "^quatcheck: --cases-for: expected GLOB=N .*got 'seed-c=1e3'" "$qc" run --cases-for seed-c=1e3 --out "$tmp/cf"
+expect 2 "^quatcheck: --cases-for seed-c=5000: N must be from 5 .* to --cases \(4000\)" "$qc" run --cases-for seed-c=5000 --out "$tmp/cf"
+expect 2 "^quatcheck: --cases-for seed-c=3: N must be from 5" "$qc" run --cases-for seed-c=3 --out "$tmp/cf"
+expect 2 "^quatcheck: --cases-for nothing-like-this=10: 'nothing-like-this' matches no selected implementation" "$qc" run --impl seed-c --cases-for nothing-like-this=10 --out "$tmp/cf"
+expect 2 "^quatcheck: --cases-for: not with --shard" "$qc" run --shard 1/2 --cases-for seed-c=10 --out "$tmp/cf"
 expect 2 '^quatcheck: run: .*--seed' "$qc" run --seed 1.5
 expect 2 '^quatcheck: run: --jobs: expected 0 \(all cores\) to 1024' "$qc" run --impl seed-c.f64 --cases 10 --jobs -1
 expect 2 "^quatcheck: run: --worst-k: expected a count >= 0, got '-1'" "$qc" run "${small[@]}" --worst-k -1

@@ -18,6 +18,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 
 using namespace qc;
 
@@ -261,4 +262,31 @@ TEST(Run, WorstCaseRowsEqualFreshEnginesCaseByCase) {
         if (!row_matches(w, 1)) shifted_differ++;
     }
     EXPECT_GT(shifted_differ, rows.size() / 2) << "the negative control (t one ulp off) went unnoticed";
+}
+
+// --cases-for: a capped implementation measures the first N cases of each region, so its rows are the rows of a
+// run at --cases N (figures, worst cases, ties), while the others keep every case. Negative control: without
+// the cap its rows differ from that run's.
+TEST(Run, ACappedImplementationsRowsAreThoseOfARunAtItsCap) {
+    auto cat = load_catalogue({});
+    RunOptions capped = small(2);
+    capped.impl_filters = {"seed-c", "nlerp"};
+    capped.cases_for = {{"seed-c", 100}};
+    RunOptions alone = small(2);
+    alone.impl_filters = {"seed-c"};
+    alone.cases = 100;
+    const RunOutput c = run(capped, cat), a = run(alone, cat), full = run(small(2), cat);
+    auto lines_of = [](const RunOutput &r, const std::string &prefix) {
+        std::vector<std::string> out;
+        std::istringstream in(summary_csv(summary_rows(r)) + worst_cases_csv(worst_case_rows(r)));
+        for (std::string line; std::getline(in, line);)
+            if (line.rfind(prefix, 0) == 0) out.push_back(line);
+        return out;
+    };
+    const std::vector<std::string> seed_c = lines_of(c, "seed-c."), seed_c_alone = lines_of(a, "seed-c.");
+    ASSERT_FALSE(seed_c.empty());
+    EXPECT_EQ(seed_c, seed_c_alone);
+    EXPECT_NE(lines_of(full, "seed-c."), seed_c_alone);  // negative control: 300 cases are another row
+    for (const Row &row : c.rows) EXPECT_EQ(row.cases, row.impl->family == "seed-c" ? 100u : 300u) << row.impl->name;
+    EXPECT_EQ(lines_of(c, "nlerp."), lines_of(full, "nlerp."));  // the others keep every case
 }

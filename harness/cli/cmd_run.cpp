@@ -28,7 +28,8 @@ struct RunArgs : SharedArgs {
     int worst_k = 5;
     bool isolate = false;
     bool no_leaderboard = false;
-    std::string shard;  // K/N, empty = the whole run
+    std::string shard;                   // K/N, empty = the whole run
+    std::vector<std::string> cases_for;  // GLOB=N
     SearchSettings search;
 };
 
@@ -48,6 +49,25 @@ void remove_partial(const std::string &out) {
     fs::path trash = p.parent_path() / fmt::format(".{}.removing-{}", p.filename().string(), ::getpid());
     fs::rename(p, trash, ec);
     if (!ec) fs::remove_all(trash, ec);
+}
+
+// --cases-for GLOB=N (repeatable): GLOB non-empty, N a decimal count from max(1, --worst-k) to --cases.
+std::vector<std::pair<std::string, uint64_t>> parse_cases_for(const std::vector<std::string> &specs, long long cases,
+                                                              int worst_k) {
+    std::vector<std::pair<std::string, uint64_t>> caps;
+    for (const std::string &spec : specs) {
+        const size_t eq = spec.rfind('=');
+        const std::string glob = eq == std::string::npos ? "" : spec.substr(0, eq), n = spec.substr(eq + 1);
+        if (glob.empty() || n.empty() || n.size() > 12 || n.find_first_not_of("0123456789") != std::string::npos)
+            throw UsageError(
+                fmt::format("--cases-for: expected GLOB=N (an implementation glob and a count), got '{}'", spec));
+        const unsigned long long v = std::stoull(n);
+        if (v < uint64_t(std::max(1, worst_k)) || v > uint64_t(cases))
+            throw UsageError(fmt::format("--cases-for {}: N must be from {} (--worst-k, at least 1) to --cases ({})",
+                                         spec, std::max(1, worst_k), cases));
+        caps.push_back({glob, v});
+    }
+    return caps;
 }
 
 }  // namespace
@@ -81,6 +101,9 @@ int run_command(const RunArgs &a) {
     if (a.worst_k > a.cases)
         throw UsageError(fmt::format("--worst-k: must be from 0 to --cases ({}), got {}", a.cases, a.worst_k));
     opt.cases = uint64_t(a.cases);
+    opt.cases_for = parse_cases_for(a.cases_for, a.cases, a.worst_k);
+    if (!opt.cases_for.empty() && !a.shard.empty())
+        throw UsageError("--cases-for: not with --shard (a shard does not record the caps for merge)");
     opt.seed = a.seed;
     opt.reference = reference_mode(a.reference);
     opt.jobs = a.jobs;
@@ -91,6 +114,11 @@ int run_command(const RunArgs &a) {
     std::vector<Impl> catalogue = load_catalogue(a.plugins, ctx);
     if (a.isolate) isolate_builtins(catalogue, ctx);
     const RunPlan plan = plan_run(opt, catalogue);
+    for (const auto &[filter, n] : opt.cases_for)
+        if (std::none_of(plan.selected.begin(), plan.selected.end(),
+                         [&](const ImplOp &s) { return filter_matches(filter, *s.impl); }))
+            throw UsageError(
+                fmt::format("--cases-for {}={}: '{}' matches no selected implementation", filter, n, filter));
     // (--worst-k is named where it was given another value than its default: then it may be what does not fit.)
     require_memory(fmt::format("--cases {}{}: the run of {} implementation-ops", a.cases,
                                a.worst_k != RunArgs{}.worst_k ? fmt::format(" --worst-k {}", a.worst_k) : std::string(),
@@ -143,6 +171,10 @@ void setup(CLI::App *sub, int &status) {
     add_op_option(sub, a->ops, "slerp or nlerp (repeatable; default: both)");
     add_region_option(sub, a->regions);
     add_count_option(sub, "--cases", a->cases, "Cases per region and precision");
+    sub->add_option("--cases-for", a->cases_for,
+                    "At most N of those cases for the implementations GLOB matches, e.g. a slow adapter (repeatable; "
+                    "the smallest N of the matching ones)")
+        ->type_name("GLOB=N");
     add_worst_k_option(sub, a->worst_k);
     sub->add_option("--shard", a->shard,
                     "Run only slice K of N of the cases (1 <= K <= N) and write shard.bin for quatcheck merge")

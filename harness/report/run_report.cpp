@@ -321,6 +321,11 @@ nlohmann::json run_json(const RunOutput &r) {
     j["partial"] = r.partial;
     j["seed"] = r.plan.options.seed;
     j["cases_per_region"] = r.plan.options.cases;
+    if (!r.plan.options.cases_for.empty()) {  // --cases-for: the caps as given (each row's count is in summary.csv)
+        json caps = json::array();
+        for (const auto &[filter, n] : r.plan.options.cases_for) caps.push_back({{"filter", filter}, {"cases", n}});
+        j["cases_for"] = caps;
+    }
     j["jobs"] = r.jobs;
     if (!r.plan.options.shard.whole())
         j["shard"] = fmt::format("{}/{}", r.plan.options.shard.index, r.plan.options.shard.count);

@@ -22,6 +22,10 @@ struct RunOptions {
     std::vector<Op> ops;                    // empty = every op
     std::vector<Region> regions;            // empty = every region
     uint64_t cases = 4000;                  // cases per region and precision
+    // --cases-for GLOB=N: at most N of those cases for the implementations GLOB matches (filter_matches: name,
+    // family or glob; the smallest N of the matching ones). The capped rows measure the first N cases of each
+    // region, the same cases a run at --cases N measures, so their figures are that run's.
+    std::vector<std::pair<std::string, uint64_t>> cases_for;
     uint64_t seed = 1;
     int jobs = 0;  // 0 = all cores
     int worst_k = 5;
@@ -32,9 +36,10 @@ struct RunOptions {
 struct RunPlan {
     RunOptions options;
     std::vector<ImplOp> selected;
-    std::vector<Region> regions;   // the regions run: --region, or every region
-    uint64_t first = 0, last = 0;  // this shard's case range [first, last) of every region and precision
-    int jobs = 1;                  // threads (--jobs 0: every core)
+    std::vector<Region> regions;     // the regions run: --region, or every region
+    uint64_t first = 0, last = 0;    // this shard's case range [first, last) of every region and precision
+    std::vector<uint64_t> case_end;  // per selected impl-op: the end of its cases (options.cases, or its cap)
+    int jobs = 1;                    // threads (--jobs 0: every core)
 
     // The rows of a part of precision p: the indices into `selected` of that precision's implementation-ops,
     // in selection order (empty: the precision is not run).

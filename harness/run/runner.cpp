@@ -67,6 +67,11 @@ public:
           n_(plan.last - plan.first),
           metrics_(metrics),
           failures_(nio_) {
+        // Each impl-op's cases of this range: all, or those below its --cases-for cap.
+        for (size_t k = 0; k < nio_; k++) {
+            const uint64_t end = plan.case_end[idx_[k]];
+            cap_.push_back(end <= first_ ? 0 : std::min(n_, end - first_));
+        }
         if (metrics_.size() < n_ * nio_) metrics_.resize(n_ * nio_);
         part_.precision = Format<T>::precision, part_.region = region, part_.begin = first_, part_.end = plan.last;
         part_.arc_w.resize(n_);
@@ -139,6 +144,7 @@ private:
     // Containment: each impl-op's first failing case of the range (plugins/contain.h); chunks past it are not
     // evaluated for it. An interruption stops taking chunks.
     std::vector<FirstFailure> failures_;
+    std::vector<uint64_t> cap_;  // per impl-op: its cases of the range are [0, cap_)
     std::vector<char> chunk_done_;
     std::atomic<bool> stopped_{false};
 };
@@ -181,9 +187,10 @@ template <class T> void RegionSampler<T>::start_batches(Thread &th, uint64_t beg
     for (int remote_pass = 1; remote_pass >= 0; remote_pass--)
         for (size_t k = 0; k < nio_; k++) {
             if (impl(k).backend->in_process() == bool(remote_pass)) continue;
-            th.started[k] = failures_[k].reaches(begin);
+            th.started[k] = failures_[k].reaches(begin) && begin < cap_[k];
             if (th.started[k])
-                th.pending[k].start(impl(k), op(k), th.cases.data(), size_t(end - begin), &th.outs[k * chunk_]);
+                th.pending[k].start(impl(k), op(k), th.cases.data(), size_t(std::min(end, cap_[k]) - begin),
+                                    &th.outs[k * chunk_]);
         }
 }
 
@@ -223,7 +230,7 @@ template <class T> RegionPart RegionSampler<T>::reduce(uint64_t n_done, const st
     std::vector<uint64_t> limit(nio_);
     for (size_t k = 0; k < nio_; k++) {
         RowPart &row = part.rows[k];
-        limit[k] = failures_[k].limit(n_done);
+        limit[k] = std::min(failures_[k].limit(n_done), cap_[k]);
         if (const Failure f = failures_[k].get(); f.failed() && f.index < n_done) {
             row.status = f.outcome.status;
             row.failed_index = first_ + f.index;
@@ -232,6 +239,7 @@ template <class T> RegionPart RegionSampler<T>::reduce(uint64_t n_done, const st
         }
         row.angle_err_rad.resize(limit[k]);
         row.bin_max_ulp1.assign(edges.size(), 0.0);
+        row.ties = cap_[k] >= n_done ? part.ties : uint64_t(std::count(tie_.begin(), tie_.begin() + long(cap_[k]), 1));
     }
     // Case by case (the metrics buffer in the order it was written), every row's figures in case order.
     for (uint64_t i = 0; i < n_done; i++) {
@@ -334,13 +342,14 @@ Row aggregate_row(const RegionParts &rp, size_t k, const ImplOp &io, int worst_k
     row.op = io.op;
     row.region = rp.region;
     row.cases = 0;  // counted below: a failed implementation covers fewer cases
-    row.ties = rp.ties;
+    row.ties = 0;   // summed below: the region's ties on the row's cases
     std::vector<double> angles;
     angles.reserve(rp.cases);
     WorstK ranked(size_t(std::max(0, worst_k)));
     for (size_t p = 0; p < rp.parts.size(); p++) {
         const RegionPart *s = rp.parts[p];
         const RowPart &rs = s->rows[k];
+        row.ties += rs.ties;
         row.branch_disagree += rs.branch_disagree;
         // Parts in case order, strictly larger only: the first case that attains a maximum, as one part would.
         if (rs.max_ulp > row.max_ulp) row.max_ulp = rs.max_ulp, row.argmax_ulp = rs.argmax_ulp;
@@ -474,8 +483,13 @@ RunPlan plan_run(const RunOptions &options, std::vector<ImplOp> selected) {
     plan.regions = options.regions.empty() ? all_regions() : options.regions;
     std::tie(plan.first, plan.last) = shard_range(options.shard, options.cases);
     plan.jobs = resolve_jobs(options.jobs);
-    for (size_t k = 0; k < plan.selected.size(); k++)
+    for (size_t k = 0; k < plan.selected.size(); k++) {
         plan.rows_[plan.selected[k].impl->precision == Precision::f32 ? 0 : 1].push_back(k);
+        uint64_t end = options.cases;
+        for (const auto &[filter, n] : options.cases_for)
+            if (filter_matches(filter, *plan.selected[k].impl)) end = std::min(end, n);
+        plan.case_end.push_back(end);
+    }
     return plan;
 }
 

@@ -71,6 +71,9 @@ struct CurveResult {
 // report (shard.bin, harness/base/shard.h, stores these).
 struct RowPart {
     std::vector<double> angle_err_rad;  // per case of the range; +inf = non-finite output
+    // The region's ties on this row's cases: the range's (RegionPart::ties), or under a --cases-for cap those
+    // below it. Not in shard.bin: a shard has no caps, so read_parts gives every row its part's ties.
+    uint64_t ties = 0;
     uint64_t branch_disagree = 0;
     double max_ulp = 0, max_ulp1 = 0, max_norm_err_ulp1 = 0, max_angle_err_vs_nlerp_rad = 0;
     uint64_t argmax_ulp = kNoCase, argmax_ulp1 = kNoCase, argmax_norm = kNoCase;  // case indices, as Row's

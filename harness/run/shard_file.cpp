@@ -243,6 +243,7 @@ void read_parts(Cursor &c, uint64_t count, uint64_t cases, std::vector<RegionPar
         part.arc_w = c.doubles(n);
         for (uint32_t r = 0; r < rows; r++) {
             RowPart row;
+            row.ties = part.ties;  // a shard has no --cases-for caps: every row has the region part's ties
             row.branch_disagree = c.get<uint64_t>();
             row.max_ulp = c.get<double>(), row.max_ulp1 = c.get<double>();
             row.max_norm_err_ulp1 = c.get<double>(), row.max_angle_err_vs_nlerp_rad = c.get<double>();
