@@ -75,7 +75,12 @@ std::string reproduce_row_command(const ReportData &d, const SummaryRow &row) {
                                 plugin_option_of(d, row.impl), shell_quote(row.impl));
     if (row.op == "squad") return s + fmt::format(" --region {}", shell_quote(row.region));
     s += fmt::format(" --op {} --region {}", shell_quote(row.op), shell_quote(row.region));
-    if (d.cases_per_region) s += fmt::format(" --cases {}", *d.cases_per_region);
+    // A row that ended without a failure on fewer cases than the run's was capped (run --cases-for): its cases
+    // are the first row.cases of the region, which a run at --cases row.cases measures the same.
+    if (d.cases_per_region)
+        s += fmt::format(" --cases {}", row.status == "ok" && row.cases > 0 && row.cases < *d.cases_per_region
+                                            ? row.cases
+                                            : *d.cases_per_region);
     if (d.seed) s += fmt::format(" --seed {}", *d.seed);
     return s + " --no-leaderboard --out reproduce";
 }

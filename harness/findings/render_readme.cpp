@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <set>
 #include <sys/utsname.h>
 
 namespace qc::findings {
@@ -179,8 +180,21 @@ std::string environment(const LibraryFindings &l, const ReportTables &t, const O
                      b.value("commit", "not recorded"), b.value("compiler", "?"), md_code(b.value("cxx_flags", "?")));
     s += fmt::format("- Machine: {} {} {}\n", u.sysname, u.release, u.machine);
     s += fmt::format("- Report: {}", md_code(t.dir));
-    if (t.seed && t.cases_per_region)
-        s += fmt::format(" (run seed {}, {} cases per region)", *t.seed, *t.cases_per_region);
+    if (t.seed && t.cases_per_region) {
+        // The library's own count: the run's, or the one its rows ended on without a failure when the run capped
+        // it (run --cases-for).
+        uint64_t cases = *t.cases_per_region;
+        std::set<uint64_t> own;
+        if (t.summary)
+            for (const auto &r : *t.summary)
+                if (r.status == "ok" && std::find(l.families.begin(), l.families.end(),
+                                                  r.impl.substr(0, r.impl.rfind('.'))) != l.families.end())
+                    own.insert(r.cases);
+        const bool capped = own.size() == 1 && *own.begin() < cases;
+        if (capped) cases = *own.begin();
+        s += fmt::format(" (run seed {}, {} cases per region{})", *t.seed, cases,
+                         capped ? fmt::format(" of the run's {}: capped by --cases-for", *t.cases_per_region) : "");
+    }
     s += "\n";
     if (!o.command.empty()) s += fmt::format("- Written by: {}\n", md_code(o.command));
     s += "- The reproducer prints its runtime's version (node, Python, cargo or the C++ compiler) as its first line.\n";
