@@ -262,6 +262,23 @@ TEST(Compare, TextNamesEachFailedRowWithAReproduceCommand) {
     EXPECT_EQ(better.find("reproduce the row"), std::string::npos) << better;
 }
 
+// A row capped by run --cases-for (ok, fewer cases than the run's) is reproduced at its own count, which gives the
+// same row; a row that failed on fewer cases keeps the run's count, so the rerun reaches the failing case.
+TEST(Compare, ACappedRowIsReproducedAtItsOwnCount) {
+    ReportData d = report({});
+    d.seed = 7;
+    d.cases_per_region = 1000;
+    SummaryRow capped = row("slow.f64", "uniform", 1e-14, 1);
+    capped.cases = 250;
+    EXPECT_NE(reproduce_row_command(d, capped).find(" --cases 250 --seed 7"), std::string::npos)
+        << reproduce_row_command(d, capped);
+    SummaryRow failed = capped;
+    failed.status = "crashed";
+    EXPECT_NE(reproduce_row_command(d, failed).find(" --cases 1000 --seed 7"), std::string::npos)
+        << reproduce_row_command(d, failed);
+    EXPECT_NE(reproduce_row_command(d, row("fast.f64", "uniform", 1e-14, 1)).find(" --cases 1000 "), std::string::npos);
+}
+
 // Issue 44 (16): a baseline run with another seed is noted like different case counts (the exit status as it
 // was); the same seed, or a folder whose run.json names none, is not.
 TEST(Compare, AnotherSeedIsNotedNotFailed) {
