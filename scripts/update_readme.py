@@ -18,6 +18,8 @@ import subprocess
 import sys
 
 root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(root, "scripts", "readme"))
+from measured import KEEP  # noqa: E402  a generator's "this report does not hold my measurement": keep the block
 args = sys.argv[1:]
 only = set()
 while "--only" in args:
@@ -30,7 +32,6 @@ report = os.path.abspath(args[0] if args else os.path.join(root, "reports", "lat
 
 pattern = re.compile(r"(<!-- generated:([a-z0-9_-]+) -->\n)(.*?)(<!-- /generated:\2 -->)", re.S)
 cache = {}  # a block that appears in several files is generated once
-KEEP = 3  # a generator's exit status for "this report does not hold my measurement": the block keeps its text
 
 
 def generate(name):

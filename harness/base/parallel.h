@@ -2,6 +2,7 @@
 #pragma once
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <exception>
 #include <thread>
@@ -43,6 +44,19 @@ template <class Worker, class Stop> void run_workers(int jobs, Worker &&worker, 
     for (auto &t : threads) t.join();
     for (auto &e : errors)
         if (e) std::rethrow_exception(e);
+}
+
+// Runs body(w, i) for i = 0 .. n-1 on at most `jobs` workers (run_workers; w is the worker's number, for its own
+// scratch), each taking the next index in order; a throwing body ends the loop and its exception is rethrown.
+template <class Body> void for_each_index(int jobs, size_t n, Body &&body) {
+    std::atomic<size_t> next{0};
+    std::atomic<bool> failed{false};
+    run_workers(
+        int(std::min<size_t>(size_t(std::max(1, jobs)), std::max<size_t>(1, n))),
+        [&](int w) {
+            for (size_t i; !failed && (i = next++) < n;) body(w, i);
+        },
+        [&] { failed = true; });
 }
 
 }  // namespace qc

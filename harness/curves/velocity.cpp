@@ -9,7 +9,6 @@
 
 #include <fmt/format.h>
 
-#include <atomic>
 #include <cmath>
 #include <iterator>
 #include <limits>
@@ -233,21 +232,6 @@ std::vector<CurveSpec> curve_specs() {
 }
 bool squad_only(const CurveSpec &c) { return !c.track.empty(); }
 
-// Runs body(worker, i) for i = 0 .. n-1 over `jobs` threads (each worker has its own MPFR scratch), taking the
-// indices in order; a stop request or a throwing body ends the loop.
-template <class Body> void for_each_index(int jobs, size_t n, const StopToken &stop, Body &&body) {
-    std::atomic<size_t> next{0};
-    std::atomic<bool> failed{false};
-    run_workers(
-        int(std::min<size_t>(size_t(std::max(1, jobs)), std::max<size_t>(1, n))),
-        [&](int w) {
-            for (size_t i; !failed && (i = next++) < n;) {
-                stop.throw_if_requested();
-                body(w, i);
-            }
-        },
-        [&] { failed = true; });
-}
 }  // namespace
 
 // The ideal curves depend on the precision, the kind (slerp and nlerp share one: constant speed) and the keys,
@@ -279,7 +263,7 @@ std::vector<CurveRow> velocity_curves(const CurveOptions &options, const std::ve
             if (impl->supports(op))
                 for (size_t c = 0; c < specs.size(); c++)
                     if (op == Op::squad || !squad_only(specs[c])) needed[slot(impl->precision, op == Op::squad, c)] = 1;
-    for_each_index(jobs, ideals.size(), ctx.stop, [&](int w, size_t i) {
+    for_each_index(jobs, ideals.size(), [&](int w, size_t i) {
         if (!needed[i]) return;
         const bool is_f64 = i / (2 * specs.size()) == 1, squad = (i / specs.size()) % 2 == 1;
         const KeyTrack &keys = specs[i % specs.size()].keys;
@@ -288,7 +272,7 @@ std::vector<CurveRow> velocity_curves(const CurveOptions &options, const std::ve
                            : f32[size_t(w)]->ideal(op, round_track<float>(keys));
     });
     std::vector<std::vector<CurveRow>> per_impl(chosen.size());
-    for_each_index(jobs, chosen.size(), ctx.stop, [&](int w, size_t i) {
+    for_each_index(jobs, chosen.size(), [&](int w, size_t i) {
         const Impl &impl = *chosen[i];
         for (Op op : ops) {
             if (!impl.supports(op)) continue;

@@ -1,5 +1,6 @@
 #include "plugins/impls.h"
 
+#include "isolate/process_hello.h"
 #include "isolate/process_plugin.h"
 #include "plugins/engines.h"
 
@@ -243,11 +244,7 @@ void isolate_builtins(std::vector<Impl> &catalogue, const RunContext &ctx) {
 }
 
 void eval_records_latched(const Impl &impl, EvalFn fn, const double *in, size_t n, double *out) {
-    const char *what = fn == EvalFn::squad       ? "squad"
-                       : fn == EvalFn::slerp_tau ? "slerp_tau"
-                       : fn == EvalFn::slerp     ? "slerp"
-                       : fn == EvalFn::nlerp     ? "nlerp"
-                                                 : "squad_setup";
+    const char *what = wire_op(fn)->name;  // the protocol's table names every EvalFn
     size_t done = 0;
     if (!stop_calling(impl, what)) {
         EvalOutcome o = impl.backend->eval_records(impl.precision, fn, in, n, out);

@@ -3,7 +3,7 @@
 (scripts/run writes it at its end), with the plan's counts (plan.json, the same folder)."""
 import sys
 
-from measured import load
+from measured import run_phases
 
 
 def table(m):
@@ -33,7 +33,4 @@ def table(m):
 
 
 if __name__ == "__main__":
-    measurement = load(sys.argv[1], "run_phases.json", by="scripts/run, when every phase has run,")
-    if measurement.get("mode") == "deep":
-        sys.exit(3)  # update_readme keeps the block: the deep run has its own (run_phases_deep)
-    table(measurement)
+    table(run_phases(sys.argv[1], deep=False))  # the deep run has its own block (run_phases_deep)
