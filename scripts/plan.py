@@ -6,8 +6,8 @@ counts and seed again, and the tables come out byte for byte the same on any mac
 
   plan.py floors [--seed N] [--pin PHASE=N]...
       The first stage of a budget plan: prints "seed N", then "PHASE COUNT" at every phase's floor.
-  plan.py budget --budget 10m --spent S --calibration FILE [--reserve S] [--last RUN_PHASES_JSON] [--seed N]
-                 [--pin PHASE=N]... OUT
+  plan.py budget --budget 10m --spent S --calibration FILE [--reserve S] [--last RUN_PHASES_JSON]
+                 [--run-json FLOOR_RUN_JSON] [--seed N] [--pin PHASE=N]... OUT
       After the floors (and after each round of raises): which phases to run again at a larger count in the
       time left (allocate()); writes OUT (the counts as they then stand) and prints the raised phases, one per
       line (none: the plan is final).
@@ -16,7 +16,8 @@ counts and seed again, and the tables come out byte for byte the same on any mac
   plan.py rounds
       How many rounds of raises scripts/run asks for at most (ROUNDS).
   plan.py read FILE
-      Checks a plan written earlier (an untrusted file) and prints "seed N", then "PHASE COUNT" per phase.
+      Checks a plan written earlier (an untrusted file) and prints "seed N", then "PHASE COUNT" per phase, then
+      "cases-for IMPL=N" per capped implementation (run's --cases-for).
   plan.py seconds TEXT
       A duration (600, 600s, 10m, 2h) in seconds.
 
@@ -29,7 +30,12 @@ Those runs are real results and the calibration: with the start of every adapter
 count). allocate() then chooses the phases to run again at a larger count in the time left; scripts/run runs
 them, adds their times to the calibration (a phase's line now goes through two points of this job) and asks
 again, up to ROUNDS times, so a model that was wrong in the first round (a phase faster than its last run
-here) does not leave the budget unspent. So no implementation
+here) does not leave the budget unspent.
+Slow adapters (slow_rows()): an implementation whose adapter took SLOW_SHARE or more of the run phase's core time at
+its floor (run.json's process.adapter_s against wall time x threads) keeps run's floor count when run is raised
+(plan.json's cases_for, quatcheck run --cases-for): its rows are those of the floor run, and the others get the
+time it would have taken. It gets more only when the others have reached the deep count and time is left. So no
+implementation
 gets less than its floor, no calibration run is thrown away, and a phase whose cost is mostly fixed (conform,
 whose probes and shrinking do not depend on --cases) is not paid twice for nothing.
 Exit status: 0, or 2 with one line on a malformed argument, calibration or plan file.
@@ -58,7 +64,10 @@ FLOOR_FRACTIONS = {"conform": 1.0}
 MAX_FRACTION = 1.0  # a budget larger than the deep job needs gives the deep counts
 MARGIN = 0.05  # of the budget, kept free for what the model does not see
 MAX_PLAN_BYTES = 1 << 16
+MAX_RUN_JSON_BYTES = 1 << 22
 ROUNDS = 3  # rounds of raises after the floors (scripts/run reads it: plan.py rounds)
+SLOW_SHARE = 0.1  # an adapter taking this share of the run phase's core time at its floor is slow (slow_rows())
+IMPL_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._+-]{0,99}")  # an implementation as plan.json may name it
 
 
 class PlanError(Exception):
@@ -149,7 +158,26 @@ def water_fill(avail_s, cost):
     return x
 
 
-def allocate(startup, cal, avail_s, pins=None, last=None):
+def slow_rows(path):
+    """{implementation: its share of the run phase's core time} for the slow adapters of a floor run's run.json
+    (those at SLOW_SHARE or more; adapter_s against wall_time_s x jobs; an implementation with two ops counts
+    once). The file is untrusted: a bounded read, and anything malformed gives no slow rows (the plan is then the
+    one without caps)."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            doc = json.loads(f.read(MAX_RUN_JSON_BYTES))
+        core_s = float(doc["wall_time_s"]) * int(doc["jobs"])
+        shares = {}
+        for i in doc["implementations"]:
+            a = i.get("process", {}).get("adapter_s")
+            if type(a) is float and math.isfinite(a) and core_s > 0 and IMPL_NAME.fullmatch(str(i["impl"])):
+                shares[i["impl"]] = a / core_s
+        return {n: s for n, s in shares.items() if s >= SLOW_SHARE}
+    except Exception:
+        return {}
+
+
+def allocate(startup, cal, avail_s, pins=None, last=None, slow=0.0):
     """Which phases to run again above their floor, and at what count, in the time left (avail_s) after every
     scalable phase has run once at its floor (cal[phase] = (count, wall_s) of that run; last[phase] = (count,
     wall_s) of the last scripts/run here, when known). A raised phase runs again whole, so it pays its fixed
@@ -157,10 +185,20 @@ def allocate(startup, cal, avail_s, pins=None, last=None):
     with the largest sum over all the phases of log(count / deep count) (proportional fairness: doubling any
     phase's count is worth the same), where each raised phase at least doubles its floor (a smaller gain is
     not worth a rerun). Pinned phases are never raised; a budget beyond the deep job gives the deep counts.
-    Returns (counts, model, x): counts of every calibrated phase (its floor count when not raised), model[phase]
-    = (fixed_s, per_unit_s, predicted_s of the rerun or 0), x[phase] = the fraction of the deep count."""
+    slow: the share of run's cost that is slow adapters' (slow_rows()), which stay at run's floor when run is
+    raised: run's cost is fitted in units of work (a run at n with the slow rows at floor f does (1 - slow) n +
+    slow f units), and a raise of run to n costs (1 - slow) n per unit.
+    Returns (counts, model, x, slow_cases): counts of every calibrated phase (its floor count when not raised),
+    model[phase] = (fixed_s, per_unit_s, predicted_s of the rerun or 0), x[phase] = the fraction of the deep
+    count, slow_cases = the slow rows' count in run (run's floor; None without slow rows)."""
     pins, last = pins or {}, last or {}
-    model = {p: fit(startup, n, t, last.get(p)) for p, (n, t) in cal.items()}
+    model = {p: fit(startup, n, t, last.get(p)) for p, (n, t) in cal.items() if p != "run" or not slow}
+    if slow and "run" in cal:
+        f = floor_of("run")
+        units = lambda n: n if n <= f else (1 - slow) * n + slow * f
+        fixed, per_unit = fit(startup, units(cal["run"][0]), cal["run"][1],
+                              (units(last["run"][0]), last["run"][1]) if "run" in last else None)
+        model["run"] = (fixed + per_unit * slow * f, per_unit * (1 - slow))
     frac = {p: n / DEEP[p][1] for p, (n, _) in cal.items()}
     candidates = [p for p in cal if p not in pins]
     best, best_score = {}, sum(math.log(f) for f in frac.values())
@@ -179,7 +217,8 @@ def allocate(startup, cal, avail_s, pins=None, last=None):
     for p, xp in best.items():
         counts[p] = DEEP[p][1] if xp >= MAX_FRACTION else max(counts[p], nice(xp * DEEP[p][1]))
     out = {p: (f, c, f + c * counts[p] if p in best else 0.0) for p, (f, c) in model.items()}
-    return counts, out, {p: counts[p] / DEEP[p][1] for p in counts}
+    slow_cases = floor_of("run") if slow and "run" in cal else None
+    return counts, out, {p: counts[p] / DEEP[p][1] for p in counts}, slow_cases
 
 
 def read_last(path):
@@ -215,6 +254,9 @@ def print_plan(doc):
             pr = doc["predicted"][p]
             say(f"  raise {p:9} to {doc['counts'][p]:>9} {DEEP[p][0]} ({doc['fraction'][p]:.3g} of deep "
                 f"{DEEP[p][1]}), about {pr['rerun_s']:.0f} s")
+        for n, c in doc["cases_for"].items():
+            say(f"  {n} stays at {c} cases per region in run: its adapter took {doc['slow_share'][n]:.0%} of the "
+                f"run's core time at the floor ({SLOW_SHARE:.0%} or more is slow)")
     else:
         say(f"{doc['mode']}:")
         for p, n in doc["counts"].items():
@@ -266,7 +308,8 @@ def cmd_floors(argv):
 
 
 def cmd_budget(argv):
-    opts, pins, seed, out = options(argv, {"budget", "spent", "calibration", "reserve", "seed", "pin", "last"})
+    opts, pins, seed, out = options(argv, {"budget", "spent", "calibration", "reserve", "seed", "pin", "last",
+                                           "run-json"})
     for k in ("budget", "spent", "calibration"):
         if k not in opts:
             raise PlanError(f"--{k} is required")
@@ -278,11 +321,16 @@ def cmd_budget(argv):
     last = read_last(opts["last"]) if "last" in opts else {}
     # The second point of each phase's line: an earlier count of this job (same machine state, same build)
     # before the last run here.
-    second = dict(last, **{p: pts[-2] for p, pts in points.items() if len(pts) >= 2})
-    counts, model, x = allocate(startup, cal, avail, pins, second)
+    # With slow adapters, run's last point is of this job only (the last job's run may have capped other rows).
+    slow = slow_rows(opts["run-json"]) if "run-json" in opts and "run" in cal and "run" not in pins else {}
+    second = dict({p: v for p, v in last.items() if p != "run" or not slow},
+                  **{p: pts[-2] for p, pts in points.items() if len(pts) >= 2})
+    counts, model, x, slow_cases = allocate(startup, cal, avail, pins, second, min(sum(slow.values()), 0.9))
     raised = [p for p in cal if model[p][2] > 0]
     counts = {p: counts.get(p, pins.get(p, floor_of(p))) for p in DEEP}  # phases not calibrated: not run
-    doc = {"version": 1, "mode": "budget", "seed": seed, "counts": counts, "raised": raised, "budget_s": budget,
+    cases_for = {n: slow_cases for n in slow} if slow_cases and slow_cases < counts["run"] else {}
+    doc = {"version": 1, "mode": "budget", "seed": seed, "counts": counts, "cases_for": cases_for,
+           "slow_share": slow, "slow_share_min": SLOW_SHARE, "raised": raised, "budget_s": budget,
            "spent_s": spent, "reserve_s": reserve, "fraction": x, "floor_fraction": FLOOR_FRACTION,
            "floors": {p: floor_of(p) for p in DEEP},
            "startup_s": startup, "at_floor": {p: {"count": pts[0][0], "wall_s": pts[0][1]} for p, pts in points.items()},
@@ -323,9 +371,18 @@ def cmd_read(argv):
     for p in DEEP:
         if not valid(counts.get(p), 10**9):
             raise PlanError(f"{path}: counts.{p} must be a count from 1 to 10^9")
+    caps = doc.get("cases_for", {})
+    if not isinstance(caps, dict) or len(caps) > 1000:
+        raise PlanError(f"{path}: cases_for must be an object of implementation names and counts")
+    for n, c in caps.items():
+        if not IMPL_NAME.fullmatch(n) or not valid(c, counts["run"]):
+            raise PlanError(f"{path}: cases_for: '{n[:60]}' must name an implementation with a count from 1 to "
+                            f"counts.run ({counts['run']})")
     print("seed", seed)
     for p in DEEP:
         print(p, counts[p])
+    for n, c in caps.items():
+        print("cases-for", f"{n}={c}")
 
 
 def main(argv):

@@ -23,7 +23,7 @@ cal = {"run": (10000, 40.0), "conform": (300, 200.0), "squad": (5, 10.0), "curve
        "sweep-dot": (275000, 5.0), "sweep-t": (140000, 3.0)}
 last = {"squad": (100, 12.0)}
 for avail in (0.0, 5.0, 60.0, 400.0, 4000.0, 1e6):
-    counts, model, x = plan.allocate(1.0, cal, avail, last=last)
+    counts, model, x, _ = plan.allocate(1.0, cal, avail, last=last)
     check_floors(counts, f"avail {avail}")
     assert all(plan.FLOOR_FRACTION <= f <= plan.MAX_FRACTION for f in x.values()), x
     raised = [p for p in cal if model[p][2] > 0]
@@ -31,22 +31,22 @@ for avail in (0.0, 5.0, 60.0, 400.0, 4000.0, 1e6):
     assert sum(model[p][2] for p in raised) <= avail * 1.0001, (avail, model)  # the reruns fit the time left
     assert all(counts[p] >= 2 * cal[p][0] * 0.99 for p in raised), (avail, counts)  # a rerun at least doubles
     print(f"avail {avail:>9}: raised {raised or 'none'}", file=sys.stderr)
-none, _, _ = plan.allocate(1.0, cal, 0.0, last=last)
+none, *_ = plan.allocate(1.0, cal, 0.0, last=last)
 assert none == {p: n for p, (n, _) in cal.items()}, none
 # More time never gives fewer cases here, and time for the whole deep job gives its counts.
-small, _, _ = plan.allocate(1.0, cal, 400.0, last=last)
-large, _, _ = plan.allocate(1.0, cal, 4000.0, last=last)
+small, *_ = plan.allocate(1.0, cal, 400.0, last=last)
+large, *_ = plan.allocate(1.0, cal, 4000.0, last=last)
 assert all(large[p] >= small[p] for p in cal) and small != large, (small, large)
 assert large == {p: plan.DEEP[p][1] for p in cal}, large
 # A pinned count is kept as given, never raised.
-pinned, _, _ = plan.allocate(1.0, dict(cal, run=(123, 1.0)), 4000.0, {"run": 123})
+pinned, *_ = plan.allocate(1.0, dict(cal, run=(123, 1.0)), 4000.0, {"run": 123})
 assert pinned["run"] == 123, pinned
 # Negative control: the same check catches a planner without the floor (floor fraction 0, nothing ran at the
 # floor first).
 saved = plan.FLOOR_FRACTION
 plan.FLOOR_FRACTION = 0.0
 try:
-    broken, _, _ = plan.allocate(1.0, {p: (1, t) for p, (n, t) in cal.items()}, 5.0)
+    broken, *_ = plan.allocate(1.0, {p: (1, t) for p, (n, t) in cal.items()}, 5.0)
     check_floors(broken, "no floor")
     sys.exit("the floor check did not catch a planner without the floor")
 except AssertionError:
@@ -80,6 +80,35 @@ assert doc["counts"]["curves"] == 1001 and doc["counts"]["run"] > 20000, doc["co
 PY
 pass "1b: a second round fits each phase through this job's two runs; a phase at its deep count stays"
 
+# 1c. A slow adapter (issue 43: "a slow adapter gets fewer cases than a fast one, never none"): in the floor run,
+# slow.f64's adapter took 40 % of the run's core time and quick.f64's 2 %. A plan that raises run keeps slow.f64
+# at run's floor (plan.json's cases_for, which plan.py read hands to scripts/run) and gives the others more cases
+# than the same calibration without the slow adapter's share would; the model's rerun time is within the budget.
+printf 'startup 1.0\nrun 10000 15.0\n' >"$tmp/cal-slow"
+cat >"$tmp/run-floor.json" <<'JSON'
+{"wall_time_s": 15.0, "jobs": 2, "implementations": [
+ {"impl": "slow.f64", "op": "slerp", "process": {"adapter_s": 12.0}},
+ {"impl": "quick.f64", "op": "slerp", "process": {"adapter_s": 0.6}},
+ {"impl": "seed-a.f64", "op": "slerp"}]}
+JSON
+/usr/bin/python3 scripts/plan.py budget --budget 200 --spent 40 --calibration "$tmp/cal-slow" \
+  --run-json "$tmp/run-floor.json" "$tmp/slow.json" >/dev/null 2>"$tmp/slow.err" || fail "1c: plan.py budget with a slow adapter"
+/usr/bin/python3 scripts/plan.py budget --budget 200 --spent 40 --calibration "$tmp/cal-slow" \
+  "$tmp/noslow.json" >/dev/null 2>&1 || fail "1c: plan.py budget without the run's run.json"
+/usr/bin/python3 - "$tmp/slow.json" "$tmp/noslow.json" <<'PY' || fail "1c: the slow adapter's plan (above)"
+import json, sys
+slow, noslow = (json.load(open(p)) for p in sys.argv[1:])
+assert slow["cases_for"] == {"slow.f64": 10000}, slow["cases_for"]
+assert noslow["cases_for"] == {}, noslow["cases_for"]
+assert slow["counts"]["run"] > noslow["counts"]["run"] > 10000, (slow["counts"], noslow["counts"])
+assert abs(slow["slow_share"]["slow.f64"] - 0.4) < 1e-12 and set(slow["slow_share"]) == {"slow.f64"}, slow["slow_share"]
+PY
+grep -q "slow.f64 stays at 10000 cases per region in run: its adapter took 40% of the run's core time" "$tmp/slow.err" ||
+  fail "1c: the plan does not say why slow.f64 stays at the floor: $(cat "$tmp/slow.err")"
+[ "$(/usr/bin/python3 scripts/plan.py read "$tmp/slow.json" | tail -1)" = "cases-for slow.f64=10000" ] ||
+  fail "1c: plan.py read does not hand the cap to scripts/run"
+pass "1c: a slow adapter (40 % of run's core time) stays at run's floor and the others get more cases"
+
 # 2. Malformed plans and durations: one line, exit 2.
 printf '{"version": 1, "seed": 1, "counts": {"run": 10}}' >"$tmp/short.json"
 printf '{"version": 1, "seed": 1, "counts": {"run": true, "conform": 1, "squad": 1, "curves": 1, "sweep-dot": 1, "sweep-t": 1}}' >"$tmp/bool.json"
@@ -91,9 +120,17 @@ expect 2 "bool.json: counts.run must be a count" /usr/bin/python3 scripts/plan.p
 expect 2 "v2.json: not a version-1 plan" /usr/bin/python3 scripts/plan.py read "$tmp/v2.json"
 expect 2 "text.json: not a readable plan" /usr/bin/python3 scripts/plan.py read "$tmp/text.json"
 expect 2 "big.json: longer than 65536 bytes" /usr/bin/python3 scripts/plan.py read "$tmp/big.json"
+ok='"seed": 1, "counts": {"run": 100, "conform": 1, "squad": 1, "curves": 1, "sweep-dot": 1, "sweep-t": 1}'
+printf '{"version": 1, %s, "cases_for": {"x.f64": 101}}' "$ok" >"$tmp/capbig.json"
+printf '{"version": 1, %s, "cases_for": {"a b": 10}}' "$ok" >"$tmp/capname.json"
+printf '{"version": 1, %s, "cases_for": [1]}' "$ok" >"$tmp/caplist.json"
+expect -F 2 "capbig.json: cases_for: 'x.f64' must name an implementation with a count from 1 to counts.run (100)" \
+  /usr/bin/python3 scripts/plan.py read "$tmp/capbig.json"
+expect 2 "capname.json: cases_for: 'a b' must name" /usr/bin/python3 scripts/plan.py read "$tmp/capname.json"
+expect 2 "caplist.json: cases_for must be an object" /usr/bin/python3 scripts/plan.py read "$tmp/caplist.json"
 expect 2 "'10x' is not a duration" scripts/run --budget 10x
 expect 2 "--plan: '$tmp/none.json' is not a file" scripts/run --plan "$tmp/none.json"
-pass "2: a short, boolean, other-version, non-JSON or oversized plan and a bad duration: one line, exit 2"
+pass "2: a short, boolean, other-version, non-JSON or oversized plan, a bad cap and a bad duration: one line, exit 2"
 
 # 3. A budget plan, then a rerun from it. The core build's implementations (no process plugins, no Slurm), the
 # scalable phases that are quick at their floors (conform's negative controls alone take 20 s); the run phase
@@ -120,6 +157,22 @@ for f in "${tables[@]}"; do
 done
 cmp -s "$tmp/a/plan.json" "$tmp/b/plan.json" || fail "3: the rerun's plan.json is not the plan it was given"
 pass "3: a 20 s budget plan keeps every floor; the rerun from plan.json gives ${#tables[@]} identical tables"
+
+# 3b. A plan's cases_for reaches quatcheck run: seed-ts.f64 at 500 of run's 2000 cases per region, the others at
+# 2000 (summary.csv's cases per row), and run.json records the cap.
+/usr/bin/python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); d["counts"]["run"] = 2000; d["cases_for"] = {"seed-ts.f64": 500}; json.dump(d, open(sys.argv[2], "w"))' \
+  "$tmp/a/plan.json" "$tmp/capped.json"
+QC_PHASES=run QC_OUT="$tmp/d" scripts/run --plan "$tmp/capped.json" --impl 'seed-*' 2>"$tmp/d.log" || { tail -5 "$tmp/d.log"; fail "3b: scripts/run --plan with cases_for"; }
+/usr/bin/python3 - "$tmp/d" <<'PY' || fail "3b: the capped rows (above)"
+import csv, json, sys
+rows = list(csv.DictReader(open(sys.argv[1] + "/summary.csv")))
+cases = {(r["impl"], r["cases"]) for r in rows}
+assert {c for i, c in cases if i == "seed-ts.f64"} == {"500"}, cases
+assert {c for i, c in cases if i != "seed-ts.f64"} == {"2000"}, cases
+assert json.load(open(sys.argv[1] + "/run.json"))["cases_for"] == [{"filter": "seed-ts.f64", "cases": 500}]
+PY
+grep -q "cases per region (capped: seed-ts.f64=500)" "$tmp/d.log" || fail "3b: quatcheck run's last line does not name the cap"
+pass "3b: a plan's cases_for gives seed-ts.f64 500 cases per region and the others run's 2000"
 
 # 4. Negative control: the same counts with another seed give other figures.
 /usr/bin/python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); d["seed"] = 2; json.dump(d, open(sys.argv[2], "w"))' \

@@ -141,8 +141,12 @@ int run_command(const RunArgs &a) {
         } catch (const Interrupted &) { result.partial = true; }
         if (!result.partial) {
             remove_partial(a.out);  // superseded by the complete report
-            std::fprintf(stderr, "quatcheck run: %zu rows, %llu cases per region, %.1f s, report in %s\n",
-                         result.rows.size(), (unsigned long long)opt.cases, result.wall_time_s, a.out.c_str());
+            std::string caps;  // --cases-for, as given
+            for (const auto &[filter, n] : opt.cases_for) caps += fmt::format("{}{}={}", caps.empty() ? "" : ", ", filter, n);
+            std::fprintf(stderr, "quatcheck run: %zu rows, %llu cases per region%s, %.1f s, report in %s\n",
+                         result.rows.size(), (unsigned long long)opt.cases,
+                         caps.empty() ? "" : fmt::format(" (capped: {})", caps).c_str(), result.wall_time_s,
+                         a.out.c_str());
             return 0;
         }
     }

@@ -129,7 +129,10 @@ def summary_line(run):
         return ""  # no quatcheck run in this folder: the grey line says so
     b = run.get("build", {})
     partial = ' <span class="bad">(partial run)</span>' if run.get("partial") else ""
-    return (f"<p>Seed {run.get('seed')}, {run.get('cases_per_region')} cases per region and precision, "
+    caps = run.get("cases_for") or []  # quatcheck run --cases-for: fewer cases for these implementations
+    capped = "".join(f", {c.get('cases')} for {c.get('filter')}" for c in caps if isinstance(c, dict))
+    return (f"<p>Seed {run.get('seed')}, {run.get('cases_per_region')} cases per region and precision"
+            f"{html.escape(capped)}, "
             f"{len(run.get('implementations', []))} implementation × op pairs, wall time "
             f"{run.get('wall_time_s', 0):.1f} s, finished {html.escape(str(run.get('finished_at', '?')))}; "
             f"{html.escape(str(b.get('compiler', '?')))}, MPFR {html.escape(str(b.get('mpfr_version', '?')))}"

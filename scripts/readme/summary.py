@@ -20,7 +20,9 @@ for r in rows:
     if int(r["nonfinite"]):
         cell += f' ({r["nonfinite"]} non-finite)'
     table.setdefault(key, {})[r["region"]] = cell
-cases = rows[0]["cases"] if rows else "0"
+# Each row's own count: a run with --cases-for (scripts/run's slow adapters) gives some rows fewer cases.
+counts = sorted({int(r["cases"]) for r in rows}) or [0]
+cases = str(counts[0]) if len(counts) == 1 else f"{counts[0]} to {counts[-1]}"
 print(f"Max angle error (rad) over {cases} sampled cases per region: a lower bound on the true maximum.\n")
 print("| impl | op | " + " | ".join(regions) + " |")
 print("|---|---|" + "---|" * len(regions))
