@@ -141,8 +141,9 @@ int run_command(const RunArgs &a) {
         } catch (const Interrupted &) { result.partial = true; }
         if (!result.partial) {
             remove_partial(a.out);  // superseded by the complete report
-            std::string caps;  // --cases-for, as given
-            for (const auto &[filter, n] : opt.cases_for) caps += fmt::format("{}{}={}", caps.empty() ? "" : ", ", filter, n);
+            std::string caps;       // --cases-for, as given
+            for (const auto &[filter, n] : opt.cases_for)
+                caps += fmt::format("{}{}={}", caps.empty() ? "" : ", ", filter, n);
             std::fprintf(stderr, "quatcheck run: %zu rows, %llu cases per region%s, %.1f s, report in %s\n",
                          result.rows.size(), (unsigned long long)opt.cases,
                          caps.empty() ? "" : fmt::format(" (capped: {})", caps).c_str(), result.wall_time_s,
