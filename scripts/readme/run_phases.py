@@ -25,6 +25,11 @@ def table(m):
     busy = f"{cpu / m['wall_s']:.1f}" if all("cpu_s" in p for p in m["phases"]) else ""
     print(f"| **whole job** (after the build) | | **{m['wall_s'] / 60:.1f} min** | | {busy} |")
     print()
+    caps = m.get("cases_for") or {}
+    if caps:  # plan.json's slow adapters (scripts/plan.py slow_rows)
+        print("_Kept at run's floor as slow adapters (`quatcheck run --cases-for`): " +
+              ", ".join(f"`{n}` at {c:,} cases per region" for n, c in sorted(caps.items())
+                        if isinstance(c, int) and "`" not in n) + "._\n")
     how = {"budget": f"`scripts/run --budget {m.get('budget_s') or 0:.0f}s`", "deep": "`scripts/run --deep`",
            "file": "`scripts/run --plan FILE`"}.get(m.get("mode"), "`scripts/run`")
     print(f"_Measured by {how} itself on {m['cpus']} CPUs, load average {m['load_before'].split()[0]} before and "
