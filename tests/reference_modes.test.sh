@@ -91,6 +91,28 @@ for damage in sine_coefficient bound_too_small; do
   echo "damaged fast path ($damage): fast_bound_violations = $v"
   [ "$v" -gt 0 ] || { echo "FAIL: a damaged fast path ($damage) went unnoticed" >&2; exit 1; }
 done
+# Issue 45: the validation at its default rate. 310,000 cases in each of 5 regions give 1.55e6 cases per precision,
+# so the default rate is 1 in 1024 (fast_check_rate_log2): each damage is still caught, and the run checks at least
+# 1,000 cases; --paranoid checks 1 in 64 and gives the same tables (the checks only compare; the rate changes no
+# figure).
+for damage in none sine_coefficient bound_too_small batch_lane; do
+  QC_DAMAGE_FAST_PATH="$damage" "$qc" run --cases 310000 --seed 11 --impl 'seed-c.f64' --op slerp --out "$tmp/rate-$damage" \
+    --no-leaderboard 2>/dev/null || { echo "FAIL: the run at the default rate ($damage)" >&2; exit 1; }
+  /usr/bin/python3 - "$tmp/rate-$damage/run.json" "$damage" <<'PY' || { echo "FAIL: the default rate ($damage), above" >&2; exit 1; }
+import json, sys
+r = json.load(open(sys.argv[1]))["reference"]
+c, v = r["fast_check"], r["fast_bound_violations"]
+print(f"default rate, damage {sys.argv[2]}: {c['rate']}, {c['checked']} checked, {v} violations")
+assert c["rate"] == "1 in 1024" and c["paranoid"] is False and c["checked"] >= 1000, c
+assert (v > 0) == (sys.argv[2] != "none"), (sys.argv[2], v)
+PY
+done
+"$qc" run --cases 310000 --seed 11 --impl 'seed-c.f64' --op slerp --out "$tmp/rate-paranoid" --paranoid --no-leaderboard 2>/dev/null ||
+  { echo "FAIL: run --paranoid" >&2; exit 1; }
+grep -q '"rate": "1 in 64"' "$tmp/rate-paranoid/run.json" || { echo "FAIL: --paranoid is not 1 in 64" >&2; exit 1; }
+for f in summary.csv worst_cases.csv error_curve.csv; do
+  cmp -s "$tmp/rate-none/$f" "$tmp/rate-paranoid/$f" || { echo "FAIL: $f differs between 1 in 1024 and 1 in 64" >&2; exit 1; }
+done
 # Negative control: a screen that claims too small an upper bound is caught by its checks.
 QC_DAMAGE_FAST_PATH=screen "$qc" run --cases 2000 --seed 11 --impl 'seed-c.f32' --out "$tmp/damaged" 2>/dev/null
 v="$(/usr/bin/python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))["reference"]; print(r["f32"]["search_screen"]["violations"])' "$tmp/damaged/run.json")"

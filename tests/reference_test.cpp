@@ -151,3 +151,42 @@ TEST(Reference, RejectsNonFiniteAndZeroInputs) {
     EXPECT_THROW(ref.slerp_exact(q0, z, 0.5, r, false), InputError);
     EXPECT_THROW(ref.slerp_exact(q0, n, 0.5, r, false), InputError);
 }
+
+// Issue 45: the fast path's validation rate. The smallest rate, at most 1 in 1024, that expects 1,500 checks per
+// precision (so at least 1,000 but for a chance below 10^-36); --paranoid keeps 1 in 64 whatever the count.
+TEST(Reference, FastCheckRateExpects1500ChecksAndStopsAt1In1024) {
+    EXPECT_EQ(fast_check_rate_log2(1000, false), 0);  // a small run checks every certified case
+    EXPECT_EQ(fast_check_rate_log2(2999, false), 0);
+    EXPECT_EQ(fast_check_rate_log2(3000, false), 1);
+    EXPECT_EQ(fast_check_rate_log2(50000, false), 5);  // scripts/run's floor: 10,000 cases in 5 regions
+    EXPECT_EQ(fast_check_rate_log2(310000, false), 7);
+    EXPECT_EQ(fast_check_rate_log2(uint64_t(1) << 40, false), 10);
+    for (uint64_t n : {uint64_t(1000), uint64_t(310000), uint64_t(1) << 40})
+        EXPECT_EQ(fast_check_rate_log2(n, true), 6);
+    for (uint64_t n = 1500; n < (uint64_t(1) << 30); n = n * 3 / 2) {
+        const int k = fast_check_rate_log2(n, false);
+        EXPECT_GE(double(n) / double(uint64_t(1) << k), kFastChecksWanted) << n;  // the expectation is met
+        if (k < 10) EXPECT_LT(double(n) / double(uint64_t(1) << (k + 1)), kFastChecksWanted) << n;  // and no more
+    }
+}
+
+// The sample by inputs takes 1 case in 2^k (within 5 standard deviations over 2^20 cases), depends on the seed,
+// and a larger k takes a subset of a smaller one's cases.
+TEST(Reference, SampleByInputsHasItsRate) {
+    for (int k : {0, 3, 6, 10}) {
+        uint64_t hits = 0, subset = 0, other_seed = 0;
+        const uint64_t n = 1 << 20;
+        for (uint64_t i = 0; i < n; i++) {
+            const double q0[4] = {1.0, double(i), 0.5, -0.25}, q1[4] = {0.5, 0.25, double(i % 977), 1.0};
+            const double t = double(i) / double(n);
+            const bool in = sampled_by_inputs(7, q0, q1, t, k);
+            hits += in;
+            subset += in && !sampled_by_inputs(7, q0, q1, t, k > 0 ? k - 1 : 0);
+            other_seed += in != sampled_by_inputs(8, q0, q1, t, k);
+        }
+        const double want = double(n) / double(uint64_t(1) << k), sd = std::sqrt(want);
+        EXPECT_NEAR(double(hits), want, 5 * sd + 1e-9) << k;
+        EXPECT_EQ(subset, 0u) << k;
+        if (k > 0) EXPECT_GT(other_seed, 0u) << k;
+    }
+}

@@ -28,6 +28,7 @@ struct RunArgs : SharedArgs {
     int worst_k = 5;
     bool isolate = false;
     bool no_leaderboard = false;
+    bool paranoid = false;
     std::string shard;                   // K/N, empty = the whole run
     std::vector<std::string> cases_for;  // GLOB=N
     SearchSettings search;
@@ -105,6 +106,7 @@ int run_command(const RunArgs &a) {
     if (!opt.cases_for.empty() && !a.shard.empty())
         throw UsageError("--cases-for: not with --shard (a shard does not record the caps for merge)");
     opt.seed = a.seed;
+    opt.paranoid = a.paranoid;
     opt.reference = reference_mode(a.reference);
     opt.jobs = a.jobs;
     opt.worst_k = a.worst_k;
@@ -187,6 +189,10 @@ void setup(CLI::App *sub, int &status) {
         ->check(shard_spec());
     sub->add_flag("--no-leaderboard", a->no_leaderboard,
                   "Do not write leaderboard.csv/.md (scripts/run builds the leaderboard once, after every study)");
+    sub->add_flag(
+        "--paranoid", a->paranoid,
+        "Validate the fast reference path on 1 certified case in 64 (the default: the rate that expects 1,500 "
+        "checks per precision, at most 1 in 1024; run.json's reference.fast_check)");
     sub->add_flag("--isolate", a->isolate,
                   "Evaluate built-in implementations in worker processes too (plugins always are)");
     add_shared_options(

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <cstdlib>
 #include <stdexcept>
 #include <utility>
@@ -69,6 +70,28 @@ bool sampled_for_validation(uint64_t seed, uint64_t index) {
     z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
     z ^= z >> 31;
     return (z & 63) == 0;
+}
+
+bool sampled_by_inputs(uint64_t seed, const double q0[4], const double q1[4], double t, int log2_rate) {
+    uint64_t z = seed * 0x9E3779B97F4A7C15ull;
+    auto absorb = [&](double v) {
+        uint64_t b;
+        std::memcpy(&b, &v, sizeof b);
+        z = (z ^ b) * 0xBF58476D1CE4E5B9ull;
+        z ^= z >> 29;
+    };
+    for (int i = 0; i < 4; i++) absorb(q0[i]), absorb(q1[i]);
+    absorb(t);
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    z ^= z >> 31;
+    return (z & ((uint64_t(1) << log2_rate) - 1)) == 0;
+}
+
+int fast_check_rate_log2(uint64_t cases_per_precision, bool paranoid) {
+    if (paranoid) return 6;
+    int k = 0;
+    while (k < 10 && double(cases_per_precision) / double(uint64_t(1) << (k + 1)) >= kFastChecksWanted) k++;
+    return k;
 }
 
 ReferenceEngine::ReferenceEngine(Precision precision, ReferenceMode mode, int start_bits)
@@ -322,7 +345,8 @@ void ReferenceEngine::settle(const double q0[4], const double q1[4], double t, S
         case FastOutcome::certified:
             ++stats_.fast_certified;
             out.mpfr_evaluated = false;
-            if (validate) check_fast(q0, q1, t, out);
+            if (fast_check_log2_ < 0 ? validate : sampled_by_inputs(fast_check_seed_, q0, q1, t, fast_check_log2_))
+                check_fast(q0, q1, t, out);
             return;
         case FastOutcome::undecided_sign:
             ++stats_.fallback_undecided_sign;

@@ -121,6 +121,12 @@ public:
     void set_nlerp_wanted(bool wanted) { want_nlerp_ = wanted; }
     // Agreement tolerance 2^-(p+16) (relative to the unit norm of the result).
     double tolerance() const;
+    // The fast path's validation sample at a stated rate (issue 45): with log2_rate >= 0, a certified case is
+    // checked against MPFR (check_fast) when the hash of its inputs and the seed has log2_rate low zero bits,
+    // 1 case in 2^log2_rate, whatever its index, thread or shard; the validate flags then decide only the
+    // recomputation of the MPFR cases (unchanged, so the reference values and every figure are those of any
+    // other rate). The default, -1, checks the certified cases whose validate flag is set, as before.
+    void set_fast_check_rate(int log2_rate, uint64_t seed) { fast_check_log2_ = log2_rate, fast_check_seed_ = seed; }
 
 private:
     template <class T>
@@ -137,6 +143,8 @@ private:
     Precision precision_;
     ReferenceMode mode_;
     bool want_nlerp_ = true;
+    int fast_check_log2_ = -1;  // set_fast_check_rate
+    uint64_t fast_check_seed_ = 0;
     int start_bits_;
     ReferenceStats stats_;
     SlerpReference check_, mpfr_check_;
@@ -157,5 +165,12 @@ constexpr int kFastCheckBits = 128;
 
 // Hash used to pick the 1-in-64 validation sample deterministically from (seed, case index).
 bool sampled_for_validation(uint64_t seed, uint64_t index);
+// Whether a case is in a 1-in-2^log2_rate sample chosen from its inputs' bits and a seed (set_fast_check_rate).
+bool sampled_by_inputs(uint64_t seed, const double q0[4], const double q1[4], double t, int log2_rate);
+// The rate of `quatcheck run`'s fast-path validation (issue 45): the smallest, at most 1 in 1024, at which
+// cases_per_precision cases give an expected kFastChecksWanted checks or more, so that at least 1,000 are
+// checked with a probability above 1 - 10^-36 (Chernoff: exp(-1500 (1/3)^2 / 2)); docs/reference.md; paranoid: 1 in 64.
+constexpr double kFastChecksWanted = 1500;
+int fast_check_rate_log2(uint64_t cases_per_precision, bool paranoid);
 
 }  // namespace qc

@@ -302,12 +302,23 @@ nlohmann::json reference_json(const RunOutput &r) {
         {"f32", stats(r.reference_f32, Precision::f32)},
         {"f64", stats(r.reference_f64, Precision::f64)},
         {"fast_bound_violations", r.reference_f32.fast_bound_violations + r.reference_f64.fast_bound_violations},
+        // The fast path's validation sample (fast_check_rate_log2): its rate, and per precision its count
+        // (f32/f64.validation_samples).
+        {"fast_check",
+         {{"rate", fmt::format("1 in {}", uint64_t(1) << r.plan.fast_check_log2)},
+          {"rate_log2", r.plan.fast_check_log2},
+          {"paranoid", r.plan.options.paranoid},
+          {"checked", r.reference_f32.validation_samples + r.reference_f64.validation_samples}}},
         {"validation",
          r.plan.options.reference == ReferenceMode::fast
-             ? "fast: double-double with a rigorous running error bound, certified to fast_tolerance; MPFR where the "
-               "bound cannot decide; 1 certified case in 64 at random also evaluated by MPFR at 128 bits and compared "
-               "with the bound (fast_bound_violations). MPFR cases: 1 in 64 plus every ill-conditioned case "
-               "recomputed 32 bits higher, doubled until two evaluations agree"
+             ? fmt::format(
+                   "fast: double-double with a rigorous running error bound, certified to fast_tolerance; MPFR where "
+                   "the bound cannot decide; 1 certified case in {} (fast_check.rate: the smallest rate at most 1 in "
+                   "1024 expecting 1500 checks per precision, 1 in 64 with --paranoid), chosen by a hash of its "
+                   "inputs, also evaluated by MPFR at 128 bits and compared with the bound (fast_bound_violations). "
+                   "MPFR cases: 1 in 64 plus every ill-conditioned case recomputed 32 bits higher, doubled until two "
+                   "evaluations agree",
+                   uint64_t(1) << r.plan.fast_check_log2)
              : "1 case in 64 at random plus every ill-conditioned case recomputed 32 bits above the working "
                "precision; doubled until two evaluations agree"}};
 }

@@ -31,6 +31,7 @@ struct RunOptions {
     int worst_k = 5;
     Shard shard;                                      // the part of the cases to run (default: all)
     ReferenceMode reference = kDefaultReferenceMode;  // --reference: fast path (MPFR fallback) or MPFR only
+    bool paranoid = false;  // --paranoid: the fast path's validation at 1 in 64 whatever the count (the nightly)
 };
 
 struct RunPlan {
@@ -40,6 +41,7 @@ struct RunPlan {
     uint64_t first = 0, last = 0;    // this shard's case range [first, last) of every region and precision
     std::vector<uint64_t> case_end;  // per selected impl-op: the end of its cases (options.cases, or its cap)
     int jobs = 1;                    // threads (--jobs 0: every core)
+    int fast_check_log2 = 6;         // the fast path's validation: 1 case in 2^this (fast_check_rate_log2)
 
     // The rows of a part of precision p: the indices into `selected` of that precision's implementation-ops,
     // in selection order (empty: the precision is not run).

@@ -151,6 +151,7 @@ private:
 
 template <class T> ReferenceStats RegionSampler<T>::worker() {
     Thread th(Format<T>::precision, plan_.options.reference, chunk_, nio_);
+    th.cmp.reference.set_fast_check_rate(plan_.fast_check_log2, plan_.options.seed);
     th.cmp.reference.set_nlerp_wanted(
         std::any_of(idx_.begin(), idx_.end(), [&](size_t i) { return plan_.selected[i].op == Op::nlerp; }));
     const std::unique_ptr<bool[]> validate(new bool[chunk_]);
@@ -483,6 +484,8 @@ RunPlan plan_run(const RunOptions &options, std::vector<ImplOp> selected) {
     plan.regions = options.regions.empty() ? all_regions() : options.regions;
     std::tie(plan.first, plan.last) = shard_range(options.shard, options.cases);
     plan.jobs = resolve_jobs(options.jobs);
+    // From the whole run's count (not the shard's), so that every shard checks the same cases.
+    plan.fast_check_log2 = fast_check_rate_log2(options.cases * plan.regions.size(), options.paranoid);
     for (size_t k = 0; k < plan.selected.size(); k++) {
         plan.rows_[plan.selected[k].impl->precision == Precision::f32 ? 0 : 1].push_back(k);
         uint64_t end = options.cases;
