@@ -103,13 +103,24 @@ TEST(Run, RowsCoverEveryImplOpRegion) {
         EXPECT_EQ(row.worst.size(), 5u);
         EXPECT_GE(row.worst.front().angle_err_rad, row.worst.back().angle_err_rad);
     }
-    // Default --reference fast: every case certified by the fast path or decided by MPFR, a 1-in-64 sample
-    // of the certified ones validated against MPFR, no violation.
+    // Default --reference fast: every case certified by the fast path or decided by MPFR, no violation. 1,500
+    // cases per precision expect 1,500 checks only at a rate of 1 in 1: every certified case of the sample is
+    // validated against MPFR (the search's cases are not: they are beyond the 1,500).
+    EXPECT_EQ(r.plan.fast_check_log2, 0);
     for (const ReferenceStats *s : {&r.reference_f32, &r.reference_f64}) {
         EXPECT_EQ(s->fast_certified + s->fallbacks(), s->cases);
-        EXPECT_LE(s->validation_samples, s->fast_certified / 16);  // a sample (about 1 in 64), not every case
-        EXPECT_GT(s->validation_samples, 0u);
+        EXPECT_GT(s->validation_samples, 1000u);
+        EXPECT_LE(s->validation_samples, 1500u);
         EXPECT_EQ(s->fast_bound_violations, 0u);
+    }
+    // --paranoid: 1 in 64, a sample, not every case.
+    RunOptions paranoid = small(2);
+    paranoid.paranoid = true;
+    const RunOutput rp = run(paranoid, cat);
+    EXPECT_EQ(rp.plan.fast_check_log2, 6);
+    for (const ReferenceStats *s : {&rp.reference_f32, &rp.reference_f64}) {
+        EXPECT_LE(s->validation_samples, s->fast_certified / 16);
+        EXPECT_GT(s->validation_samples, 0u);
     }
     // --reference mpfr: the 1-in-64 sample plus the ill-conditioned cases are recomputed.
     RunOptions opt = small(2);
