@@ -28,6 +28,8 @@ LIBRARIES = {
     "quaternionjs": ("Quaternion.js", "npm `quaternion`", "impls/js/quaternion.js"),
     "euclid": ("euclid (Rust)", "Debian `librust-euclid-dev`", "impls/rust/src/main.rs"),
     "godot": ("Godot", "Debian `godot3-server`", "impls/godot/adapter.gd"),
+    # issue 41
+    "pyrr": ("pyrr", "Debian `python3-pyrr`", "impls/python/pyrr_adapter.py"),
 }
 
 report = sys.argv[1]
