@@ -117,6 +117,12 @@ template <class T> void expect_identical(const std::string &what, const Eval<T> 
         << what << ": negative control: the library on inputs one ulp off gives the adapter's outputs on every case";
 }
 
+// The f32 or the f64 one of a routine's two slots, for the precision T.
+template <class T, class F32, class F64> auto pick(F32 f32, F64 f64) {
+    if constexpr (sizeof(T) == sizeof(float)) return f32;
+    else return f64;
+}
+
 // The library's quaternion from a case's key K, through the library's own (w, x, y, z) or (x, y, z, w) maker.
 template <class Q, class T> Q wxyz(const std::array<T, 4> &k) { return Q(k[0], k[1], k[2], k[3]); }
 

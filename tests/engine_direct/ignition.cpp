@@ -30,13 +30,9 @@ template <class T> Q<T> control(const Case<T> &c) {
 
 template <class T> void check_ignition(const qc_impl_v1 &a, bool shortest, const std::string &family) {
     const std::string p = sizeof(T) == 4 ? ".f32" : ".f64";
-    auto pick = [](auto f32, auto f64) {
-        if constexpr (sizeof(T) == 4) return f32;
-        else return f64;
-    };
-    auto slerp = pick(a.slerp_f32, a.slerp_f64);
-    auto squad = pick(a.squad_f32, a.squad_f64);
-    auto setup = pick(a.squad_setup_f32, a.squad_setup_f64);
+    auto slerp = qc::direct::pick<T>(a.slerp_f32, a.slerp_f64);
+    auto squad = qc::direct::pick<T>(a.squad_f32, a.squad_f64);
+    auto setup = qc::direct::pick<T>(a.squad_setup_f32, a.squad_setup_f64);
     ASSERT_TRUE(slerp && squad && setup) << family << p << ": a routine is missing";
     expect_identical<T>(
         family + p + " slerp", [&](const Case<T> &c, T o[4]) { slerp(c.q[0].data(), c.q[1].data(), c.t, o); },

@@ -9,7 +9,6 @@
 namespace {
 
 using qc::direct::Case;
-using qc::direct::Eval;
 using qc::direct::expect_identical;
 
 template <class T> Imath::Quat<T> key(const Case<T> &c, int k) { return qc::direct::wxyz<Imath::Quat<T>>(c.q[k]); }
@@ -23,16 +22,12 @@ template <class T> void out(const Imath::Quat<T> &q, T o[4]) {
 
 template <class T> void check_imath(const qc_impl_v1 &a, const qc_impl_v1 &shortest, const qc::KeyCurve &curve) {
     const std::string p = sizeof(T) == 4 ? ".f32" : ".f64";
-    auto pick = [](auto f32, auto f64) {
-        if constexpr (sizeof(T) == 4) return f32;
-        else return f64;
-    };
-    auto slerp = pick(a.slerp_f32, a.slerp_f64);
-    auto squad = pick(a.squad_f32, a.squad_f64);
-    auto setup = pick(a.squad_setup_f32, a.squad_setup_f64);
-    auto sslerp = pick(shortest.slerp_f32, shortest.slerp_f64);
-    auto spline = pick(curve.f32, curve.f64);
-    ASSERT_TRUE(slerp && squad && setup && sslerp && spline) << "a routine is missing" << p;
+    auto slerp = qc::direct::pick<T>(a.slerp_f32, a.slerp_f64);
+    auto squad = qc::direct::pick<T>(a.squad_f32, a.squad_f64);
+    auto setup = qc::direct::pick<T>(a.squad_setup_f32, a.squad_setup_f64);
+    auto sslerp = qc::direct::pick<T>(shortest.slerp_f32, shortest.slerp_f64);
+    auto spline = qc::direct::pick<T>(curve.f32, curve.f64);
+    ASSERT_TRUE(slerp && squad && setup && sslerp && spline) << "imath" << p << ": a routine is missing";
     expect_identical<T>(
         "imath" + p + " slerp", [&](const Case<T> &c, T o[4]) { slerp(c.q[0].data(), c.q[1].data(), c.t, o); },
         [](const Case<T> &c, T o[4]) { out(Imath::slerp(key(c, 0), key(c, 1), c.t), o); });
