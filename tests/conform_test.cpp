@@ -148,6 +148,39 @@ const std::set<std::string> kEngineFindings = {
     "vtk.f64 slerp constant-speed",
     "vtk.f64 slerp threshold-continuity",
     "vtk.f64 slerp unit",
+    // Imath 3.1: slerp takes no short arc (documented; shortest-arc and sign-invariance are known), and these
+    // follow from it on keys with a negative dot product; slerpShortestArc passes every property
+    "imath.f32 slerp constant-speed",
+    "imath.f32 slerp endpoints",
+    "imath.f32 slerp monotone",
+    "imath.f32 slerp threshold-continuity",
+    "imath.f64 slerp constant-speed",
+    "imath.f64 slerp endpoints",
+    "imath.f64 slerp monotone",
+    "imath.f64 slerp threshold-continuity",
+    // ignition-math 6: OGRE's Slerp, a normalised lerp when |cos| >= 1 - 1e-3 (close keys and nearly opposite
+    // ones), and with the default shortestPath = false the long arc
+    "ignition.f32 slerp constant-speed",
+    "ignition.f32 slerp endpoints",
+    "ignition.f32 slerp monotone",
+    "ignition.f32 slerp threshold-continuity",
+    "ignition.f32 slerp unit",
+    "ignition.f64 slerp constant-speed",
+    "ignition.f64 slerp endpoints",
+    "ignition.f64 slerp monotone",
+    "ignition.f64 slerp threshold-continuity",
+    "ignition.f64 slerp unit",
+    "ignition-shortest.f64 slerp constant-speed",
+    "ignition-shortest.f64 slerp threshold-continuity",
+    // KDL 1.5: through rotation matrices, so the output's sign is GetQuaternion's (endpoints, shortest-arc); the
+    // rotation angle is 0 below KDL's epsilon (constant-speed, symmetry); a half turn's axis is arbitrary
+    // (threshold-continuity); unit at the conversions' rounding (fails at 300 cases, not at these 150)
+    "kdl-singleaxis.f64 slerp constant-speed",
+    "kdl-singleaxis.f64 slerp endpoints",
+    "kdl-singleaxis.f64 slerp shortest-arc",
+    "kdl-singleaxis.f64 slerp symmetry",
+    "kdl-singleaxis.f64 slerp threshold-continuity",
+    "kdl-singleaxis.f64 slerp unit",
 };
 
 }  // namespace

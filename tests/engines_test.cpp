@@ -393,3 +393,39 @@ TEST(EngineAdapters, Mrpt) {
     e->table->slerp_f64(big, q1, 0.5, out);
     EXPECT_TRUE(std::isnan(out[0]));
 }
+
+// ---- issue 41: Imath, ignition-math, KDL (tests/engine_direct/ compares each with its library bit for bit) ----
+
+TEST(EngineAdapters, Imath) {
+    QC_ENGINE_OR_SKIP(e, "imath", "Imath (libimath-dev)");
+    check_slerp(*e->table, true, true);  // every case has q0 . q1 > 0, where slerp and the short arc agree
+    check_squad<float>(e->table->squad_f32, e->table->squad_setup_f32, "imath.f32");
+    check_squad<double>(e->table->squad_f64, e->table->squad_setup_f64, "imath.f64");
+    const qc::BuiltinImpl *s = find_engine("imath-shortestarc");
+    ASSERT_NE(s, nullptr);
+    check_slerp(*s->table, true, true);
+}
+
+TEST(EngineAdapters, ImathSpline) {
+    QC_ENGINE_OR_SKIP(e, "imath-spline", "Imath (libimath-dev)");
+    check_coaxial_curve<float>(e->curve.f32, "imath-spline.f32");
+    check_coaxial_curve<double>(e->curve.f64, "imath-spline.f64");
+    check_squad<double>(e->table->squad_f64, e->table->squad_setup_f64, "imath-spline.f64");
+}
+
+TEST(EngineAdapters, Ignition) {
+    QC_ENGINE_OR_SKIP(e, "ignition", "ignition-math (libignition-math-dev)");
+    for (const char *family : {"ignition", "ignition-shortest"}) {
+        const qc::BuiltinImpl *i = find_engine(family);
+        ASSERT_NE(i, nullptr) << family;
+        check_slerp(*i->table, true, true);  // every case has |q0 . q1| <= 0.71, far from the lerp switch at 0.999
+        check_squad<float>(i->table->squad_f32, i->table->squad_setup_f32, std::string(family) + ".f32");
+        check_squad<double>(i->table->squad_f64, i->table->squad_setup_f64, std::string(family) + ".f64");
+    }
+}
+
+TEST(EngineAdapters, Kdl) {
+    QC_ENGINE_OR_SKIP(e, "kdl-singleaxis", "Orocos KDL (liborocos-kdl-dev)");
+    check_slerp(*e->table, false, true);  // every answer has w > 0, the sign GetQuaternion gives back here
+    EXPECT_EQ(e->table->slerp_f32, nullptr);
+}

@@ -46,6 +46,16 @@ FAMILY_WHY = {
     "vtk-spline-radians": "the Spline mode's curve with w converted back: the squad of vtk (short-arc Slerp, "
                           "InnerPoint) on the normalised keys",
     "vtk-linear": "Linear mode: one Slerp per segment, not C1 at the keys by design (recorded as known)",
+    "imath": "Imath::squad is Shoemake's form on Imath::slerp, which takes no short arc ('without the automatic "
+             "flipping', as documented), and intermediate takes the logs of the keys as stored: Shoemake's form "
+             "on the stored signs",
+    "imath-spline": "Imath::spline is intermediate and squad on the four keys around the segment, as stored (no "
+                    "hemisphere walk): the curve of imath",
+    "ignition": "OGRE's Squad: shortestPath (default false) reaches only the key-to-key Slerp, and every Slerp "
+                "switches to a normalised lerp when abs(cos) >= 1 - 1e-3; no Intermediate in the library, so the "
+                "control points are composed from its Inverse, Log and Exp on the keys as stored",
+    "ignition-shortest": "as ignition with shortestPath = true: the key-to-key Slerp flips to the short arc, the "
+                         "other two do not, so on sign-flip tracks the two layers take different arcs",
     "godot-cubic": "Quat.cubic_slerp(b, pre_a, post_b, t) is Shoemake's squad form with pre_a and post_b where the "
                    "control points go, but Godot's reference and its animation tracks pass the neighbouring keys "
                    "there, so the curve is not Shoemake's and kinks at every key; its two slerpni layers take no "
