@@ -1,0 +1,345 @@
+// The correctly rounded slerp (quatcheck/slerp_cr.h, docs/slerp-cr.md) against an independent MPFR evaluation:
+// Shoemake's a (a^-1 b)^t through log and exp (reference/quat_real.h), not the atan2 / sine-weights formula the
+// routine's own phase 2 uses, at 256 bits, rounded to the format by the monotone enclosure test (and again at 1024
+// bits where 256 do not decide). Per region and precision QC_SLERP_CR_CASES cases (default 100000); every
+// component must equal the reference's rounding bit for bit. Also: each exact-case class, the refused inputs, the
+// counters and the cap, phase 2 alone against phases 1 + 2, and a negative control (phase 1's value moved past
+// its bound is caught).
+#include "quatcheck/slerp_cr.h"
+
+#include "reference/quat_real.h"
+#include "reference/slerp_cr_internal.h"
+#include "regions/regions.h"
+
+#include <gtest/gtest.h>
+
+#include <bit>
+#include <chrono>
+#include <cmath>
+#include <cstdint>
+#include <cstdlib>
+#include <cstdio>
+#include <string>
+
+namespace {
+
+using qc::Real;
+using qc::RealQuat;
+
+uint64_t bits_of(double x) { return std::bit_cast<uint64_t>(x); }
+
+uint64_t cases_per_region() {
+    const char *env = std::getenv("QC_SLERP_CR_CASES");
+    return env ? std::strtoull(env, nullptr, 10) : 100000;
+}
+
+// RN of x to the format, through MPFR's correctly rounding conversions.
+template <class T> double round_to(mpfr_srcptr x) {
+    if constexpr (sizeof(T) == 4) return double(mpfr_get_flt(x, MPFR_RNDN));
+    else return mpfr_get_d(x, MPFR_RNDN);
+}
+
+// The independent reference: slerp_noflip on the normalised ends, b negated where q0.q1 < 0 (exact sign).
+class Independent {
+public:
+    // Returns false where a component is not decided at 1024 bits (an exact zero, or closer to a rounding boundary
+    // than 2^-1000); out then holds nothing useful.
+    template <class T> bool round(const double q0[4], const double q1[4], double t, double out[4]) {
+        return eval<T>(q0, q1, t, 256, out) || eval<T>(q0, q1, t, 1024, out);
+    }
+
+private:
+    template <class T> bool eval(const double q0[4], const double q1[4], double t, int bits, double out[4]) {
+        qc::RealQuatOps ops(bits);
+        RealQuat a, b, r;
+        ops.set(a, q0), ops.set(b, q1), ops.ensure(r);
+        Real dot, tt, e, lo, hi;
+        for (Real *x : {&dot, &tt, &e, &lo, &hi}) qc::ensure_bits(*x, bits + 16);
+        Real prod[4];
+        mpfr_ptr terms[4];
+        for (int i = 0; i < 4; i++) {  // exact products (106 bits); mpfr_sum rounds correctly, so its sign is exact
+            qc::ensure_bits(prod[i], 128);
+            mpfr_mul(qc::mp(prod[i]), qc::mp(a[i]), qc::mp(b[i]), MPFR_RNDN);
+            terms[i] = qc::mp(prod[i]);
+        }
+        mpfr_sum(qc::mp(dot), terms, 4, MPFR_RNDN);
+        const bool flip = mpfr_sgn(qc::mp(dot)) < 0;
+        ops.normalize(a), ops.normalize(b);
+        if (flip)
+            for (auto &x : b) mpfr_neg(qc::mp(x), qc::mp(x), MPFR_RNDN);
+        mpfr_set_d(qc::mp(tt), t, MPFR_RNDN);
+        ops.slerp_noflip(r, a, b, tt);
+        mpfr_set_ui_2exp(qc::mp(e), 1, 24 - bits, MPFR_RNDN);  // the evaluation's error, generously
+        for (int i = 0; i < 4; i++) {
+            mpfr_sub(qc::mp(lo), qc::mp(r[i]), qc::mp(e), MPFR_RNDD);
+            mpfr_add(qc::mp(hi), qc::mp(r[i]), qc::mp(e), MPFR_RNDU);
+            const double l = round_to<T>(qc::mp(lo)), h = round_to<T>(qc::mp(hi));
+            if (bits_of(l) != bits_of(h)) return false;
+            out[i] = l;
+        }
+        return true;
+    }
+};
+
+template <class T> void call(const double q0[4], const double q1[4], double t, double out[4]) {
+    T a[4], b[4], r[4];
+    for (int i = 0; i < 4; i++) a[i] = T(q0[i]), b[i] = T(q1[i]);
+    quatcheck::slerp_cr(a, b, T(t), r);
+    for (int i = 0; i < 4; i++) out[i] = r[i];
+}
+
+struct Tally {
+    uint64_t cases = 0, components = 0, misrounded = 0, undecided = 0;
+    double seconds = 0;
+};
+
+// n cases of region r in format T through f (the routine, or a variant), each component against the reference.
+template <class T, class F> Tally check_region(qc::Region r, uint64_t n, F f) {
+    Independent ref;
+    Tally tally;
+    const auto start = std::chrono::steady_clock::now();
+    const qc::Precision p = sizeof(T) == 4 ? qc::Precision::f32 : qc::Precision::f64;
+    for (uint64_t k = 0; k < n; k++) {
+        qc::Rng rng = qc::case_rng(40, p, r, k);
+        const qc::SlerpCase<T> c = qc::sample_case<T>(r, rng);
+        double q0[4], q1[4], got[4], want[4];
+        for (int i = 0; i < 4; i++) q0[i] = c.q0[i], q1[i] = c.q1[i];
+        f(q0, q1, double(c.t), got);
+        tally.cases++;
+        if (!ref.round<T>(q0, q1, double(c.t), want)) {
+            tally.undecided++;
+            continue;
+        }
+        for (int i = 0; i < 4; i++) {
+            tally.components++;
+            if (bits_of(got[i]) == bits_of(want[i])) continue;
+            if (tally.misrounded++ < 5)
+                std::fprintf(stderr, "misrounded: %s case %llu component %d: got %a want %a\n", qc::to_string(r),
+                             (unsigned long long)k, i, got[i], want[i]);
+        }
+    }
+    tally.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    return tally;
+}
+
+template <class T> void check_all_regions() {
+    const uint64_t n = cases_per_region();
+    for (qc::Region r : qc::all_regions()) {
+        qc_slerp_cr_reset_stats();
+        const Tally t = check_region<T>(r, n, call<T>);
+        qc_slerp_cr_stats s;
+        qc_slerp_cr_get_stats(&s);
+        std::printf("slerp_cr %s %-13s cases %llu components %llu misrounded %llu undecided-by-reference %llu "
+                    "exact %llu phase1 %llu phase2 %llu phase2-calls %llu capped %llu max-bits %llu (%.1f s)\n",
+                    sizeof(T) == 4 ? "f32" : "f64", qc::to_string(r), (unsigned long long)t.cases,
+                    (unsigned long long)t.components, (unsigned long long)t.misrounded,
+                    (unsigned long long)t.undecided, s.exact, s.phase1, s.phase2, s.phase2_calls, s.capped,
+                    s.max_bits, t.seconds);
+        EXPECT_EQ(t.misrounded, 0u) << qc::to_string(r);
+        EXPECT_EQ(s.capped, 0u) << qc::to_string(r);
+        EXPECT_LE(t.undecided, t.cases / 1000) << qc::to_string(r);
+        EXPECT_GE(t.components, 4 * n - 4 * t.undecided);
+    }
+}
+
+TEST(SlerpCr, EveryRegionF32MatchesTheIndependentReference) { check_all_regions<float>(); }
+TEST(SlerpCr, EveryRegionF64MatchesTheIndependentReference) { check_all_regions<double>(); }
+
+// Phase 2 alone (phase 1 skipped) gives the same bits as phases 1 + 2 on every region.
+template <class T> void phase2_alone() {
+    for (qc::Region r : qc::all_regions()) {
+        const qc::Precision p = sizeof(T) == 4 ? qc::Precision::f32 : qc::Precision::f64;
+        for (uint64_t k = 0; k < 2000; k++) {
+            qc::Rng rng = qc::case_rng(41, p, r, k);
+            const qc::SlerpCase<T> c = qc::sample_case<T>(r, rng);
+            T both[4], alone[4];
+            quatcheck::slerp_cr(c.q0.data(), c.q1.data(), c.t, both);
+            qc::slerp_cr::set_skip_phase1(true);
+            quatcheck::slerp_cr(c.q0.data(), c.q1.data(), c.t, alone);
+            qc::slerp_cr::set_skip_phase1(false);
+            for (int i = 0; i < 4; i++)
+                ASSERT_EQ(bits_of(both[i]), bits_of(alone[i])) << qc::to_string(r) << " case " << k << " comp " << i;
+        }
+    }
+}
+TEST(SlerpCr, PhaseTwoAloneAgreesF32) { phase2_alone<float>(); }
+TEST(SlerpCr, PhaseTwoAloneAgreesF64) { phase2_alone<double>(); }
+
+// Negative control: phase 1's value moved by 2^-(p+8) relative past its bound misrounds about 1 component in 2^7,
+// and the region check sees it.
+template <class T> void damaged_is_caught() {
+    qc::slerp_cr::set_damage(qc::slerp_cr::Damage::value_shift);
+    const Tally t = check_region<T>(qc::Region::uniform, 5000, call<T>);
+    qc::slerp_cr::set_damage(qc::slerp_cr::Damage::none);
+    EXPECT_GT(t.misrounded, 0u);
+    const Tally good = check_region<T>(qc::Region::uniform, 5000, call<T>);
+    EXPECT_EQ(good.misrounded, 0u);
+}
+TEST(SlerpCr, NegativeControlValueShiftF32) { damaged_is_caught<float>(); }
+TEST(SlerpCr, NegativeControlValueShiftF64) { damaged_is_caught<double>(); }
+
+// The checker itself catches an implementation off by one ulp in one component.
+TEST(SlerpCr, NegativeControlOneUlp) {
+    auto off = [](const double q0[4], const double q1[4], double t, double out[4]) {
+        call<double>(q0, q1, t, out);
+        out[2] = std::nextafter(out[2], 2.0);
+    };
+    EXPECT_EQ(check_region<double>(qc::Region::uniform, 100, off).misrounded, 100u);
+}
+
+struct StatsDelta {
+    qc_slerp_cr_stats before{};
+    StatsDelta() { qc_slerp_cr_get_stats(&before); }
+    qc_slerp_cr_stats now() const {
+        qc_slerp_cr_stats s;
+        qc_slerp_cr_get_stats(&s);
+        s.calls -= before.calls, s.exact -= before.exact, s.phase1 -= before.phase1, s.phase2 -= before.phase2;
+        s.phase2_calls -= before.phase2_calls, s.capped -= before.capped;
+        return s;
+    }
+};
+
+// The correctly rounded q/|q| of a key, independently: q_i / sqrt(|q|^2) at 1024 bits.
+double unit_component(const double q[4], int i) {
+    Real n, x;
+    qc::ensure_bits(n, 1024), qc::ensure_bits(x, 1024);
+    mpfr_set_ui(qc::mp(n), 0, MPFR_RNDN);
+    for (int j = 0; j < 4; j++) {
+        mpfr_set_d(qc::mp(x), q[j], MPFR_RNDN);
+        mpfr_fma(qc::mp(n), qc::mp(x), qc::mp(x), qc::mp(n), MPFR_RNDN);
+    }
+    mpfr_rec_sqrt(qc::mp(n), qc::mp(n), MPFR_RNDN);
+    mpfr_mul_d(qc::mp(x), qc::mp(n), q[i], MPFR_RNDN);
+    return mpfr_get_d(qc::mp(x), MPFR_RNDN);
+}
+
+TEST(SlerpCr, ExactZeroInBothKeys) {
+    const double q0[4] = {1, 2, 0, 0}, q1[4] = {3, -1, 0, -0.0};
+    for (double t : {0.0, 0.25, 0.5, 0.7, 1.0}) {
+        StatsDelta d;
+        double out[4];
+        EXPECT_EQ(qc_slerp_cr_f64_status(q0, q1, t, out), QC_SLERP_CR_OK);
+        EXPECT_EQ(bits_of(out[2]), bits_of(0.0)) << t;  // +0, even from -0 inputs
+        EXPECT_EQ(bits_of(out[3]), bits_of(0.0)) << t;
+        EXPECT_GE(d.now().exact, 2u);
+        EXPECT_EQ(d.now().capped, 0u);
+    }
+}
+
+// t = 0 and t = 1: the (short-arc) normalised key, correctly rounded; its zero components exactly +0.
+TEST(SlerpCr, EndsAreTheNormalisedKeys) {
+    const double q0[4] = {3, 4, 0, 0}, q1[4] = {-1, -1, -1, 5}, mq1[4] = {1, 1, 1, -5};  // q0.q1 = -7 < 0: b = -q1
+    double out[4];
+    EXPECT_EQ(qc_slerp_cr_f64_status(q0, q1, 0.0, out), QC_SLERP_CR_OK);
+    for (int i = 0; i < 4; i++) EXPECT_EQ(bits_of(out[i]), bits_of(unit_component(q0, i))) << i;
+    EXPECT_EQ(out[0], 0.6);
+    EXPECT_EQ(qc_slerp_cr_f64_status(q0, q1, 1.0, out), QC_SLERP_CR_OK);
+    for (int i = 0; i < 4; i++) EXPECT_EQ(bits_of(out[i]), bits_of(unit_component(mq1, i))) << i;
+    const float f0[4] = {0, 0, 7, 0}, f1[4] = {1, 1, 1, 1};  // a key with one nonzero component, and halves
+    float fo[4];
+    EXPECT_EQ(qc_slerp_cr_f32_status(f0, f1, 0.0f, fo), QC_SLERP_CR_OK);
+    EXPECT_TRUE(fo[0] == 0 && fo[1] == 0 && fo[2] == 1 && fo[3] == 0 && !std::signbit(fo[0]));
+    EXPECT_EQ(qc_slerp_cr_f32_status(f0, f1, 1.0f, fo), QC_SLERP_CR_OK);
+    for (int i = 0; i < 4; i++) EXPECT_EQ(fo[i], 0.5f);
+}
+
+// Equal directions (q1 = 2 q0): the result is q0/|q0| for every t.
+TEST(SlerpCr, EqualKeys) {
+    const double q0[4] = {1, 2, 3, 4}, q1[4] = {2, 4, 6, 8};
+    for (double t : {0.0, 0.1, 0.5, 0.9, 1.0}) {
+        double out[4];
+        EXPECT_EQ(qc_slerp_cr_f64_status(q0, q1, t, out), QC_SLERP_CR_OK);
+        for (int i = 0; i < 4; i++) EXPECT_EQ(bits_of(out[i]), bits_of(unit_component(q0, i))) << t << " " << i;
+    }
+}
+
+// t = 1/2 with a component symmetric in the keys (q0_i^2 |q1|^2 = q1_i^2 |q0|^2, opposite signs): exactly +0.
+TEST(SlerpCr, SymmetricAtHalf) {
+    const double q0[4] = {2, 1, 3, 0}, q1[4] = {4, -2, 6, 0};
+    StatsDelta d;
+    double out[4];
+    EXPECT_EQ(qc_slerp_cr_f64_status(q0, q1, 0.5, out), QC_SLERP_CR_OK);
+    EXPECT_EQ(bits_of(out[1]), bits_of(0.0));
+    EXPECT_EQ(d.now().exact, 2u);  // components 1 and 3
+    EXPECT_EQ(d.now().capped, 0u);
+    const float f0[4] = {0.5f, -0.25f, 1, 1}, f1[4] = {-1, -0.5f, -2, -2};  // q0.q1 < 0: b = -q1, symmetric in x
+    float fo[4];
+    EXPECT_EQ(qc_slerp_cr_f32_status(f0, f1, 0.5f, fo), QC_SLERP_CR_OK);
+    EXPECT_EQ(std::bit_cast<uint32_t>(fo[1]), 0u);
+}
+
+// Powers of one integer quaternion at a dyadic t: (3 - i) and (3 + i)^3 = 18 + 26i at t = 1/4 give exactly 1, 0.
+// That zero is an exact case the routine does not detect: the cap must catch it, count it and say so.
+TEST(SlerpCr, UndetectedExactZeroReachesTheCap) {
+    const double q0[4] = {3, -1, 0, 0}, q1[4] = {18, 26, 0, 0};
+    qc::slerp_cr::set_phase2_bits(128, 512);  // a low cap, to keep the test short
+    StatsDelta d;
+    double out[4];
+    const int status = qc_slerp_cr_f64_status(q0, q1, 0.25, out);
+    qc::slerp_cr::set_phase2_bits(0, 0);
+    EXPECT_EQ(status, QC_SLERP_CR_CAPPED);
+    EXPECT_EQ(d.now().capped, 1u);
+    EXPECT_EQ(out[0], 1.0);
+    EXPECT_EQ(out[1], 0.0);  // the cap-precision value rounds to a zero (of either sign)
+    qc_slerp_cr_stats s;
+    qc_slerp_cr_get_stats(&s);
+    EXPECT_GE(s.max_bits, 512u);
+}
+
+TEST(SlerpCr, RefusedInputsGiveNaN) {
+    const double good[4] = {1, 0, 0, 0}, other[4] = {0, 1, 0, 0}, zero[4] = {0, -0.0, 0, 0};
+    const double nan[4] = {1, NAN, 0, 0}, inf[4] = {INFINITY, 0, 0, 0};
+    auto refused = [](const double *a, const double *b, double t) {
+        double out[4] = {1, 1, 1, 1};
+        const int status = qc_slerp_cr_f64_status(a, b, t, out);
+        return status == QC_SLERP_CR_NAN && std::isnan(out[0]) && std::isnan(out[1]) && std::isnan(out[2]) &&
+               std::isnan(out[3]);
+    };
+    EXPECT_TRUE(refused(zero, good, 0.5));
+    EXPECT_TRUE(refused(good, zero, 0.5));
+    EXPECT_TRUE(refused(nan, good, 0.5));
+    EXPECT_TRUE(refused(good, inf, 0.5));
+    EXPECT_TRUE(refused(good, other, NAN));
+    EXPECT_TRUE(refused(good, other, -0x1p-60));
+    EXPECT_TRUE(refused(good, other, 1 + 0x1p-52));
+    EXPECT_FALSE(refused(good, other, -0.0));  // -0 is t = 0
+    const float f[4] = {1, 0, 0, 0};
+    float fo[4];
+    EXPECT_EQ(qc_slerp_cr_f32_status(f, f, 2.0f, fo), QC_SLERP_CR_NAN);
+    EXPECT_TRUE(std::isnan(fo[0]));
+}
+
+// Keys far from unit (huge, tiny, subnormal components) go to MPFR directly; the results stay exact roundings.
+TEST(SlerpCr, FarFromUnitKeys) {
+    const double q0[4] = {0x1p-1070, 0, 0, 0x1p-1074}, q1[4] = {0x1p900, 0x1p899, 0, 0};
+    double out[4], scaled0[4] = {1, 0, 0, 0x1p-4}, scaled1[4] = {2, 1, 0, 0}, ref[4];
+    EXPECT_EQ(qc_slerp_cr_f64_status(q0, q1, 0.3, out), QC_SLERP_CR_OK);
+    EXPECT_EQ(qc_slerp_cr_f64_status(scaled0, scaled1, 0.3, ref), QC_SLERP_CR_OK);  // the same directions
+    for (int i = 0; i < 4; i++) EXPECT_EQ(bits_of(out[i]), bits_of(ref[i])) << i;
+}
+
+TEST(SlerpCr, CountersSeePhases) {
+    const double q0[4] = {0.5, 0.5, 0.5, 0.5}, q1[4] = {0.6, 0.8, 0, 0.1};
+    double out[4];
+    {
+        StatsDelta d;
+        qc_slerp_cr_f64(q0, q1, 0.3, out);
+        EXPECT_EQ(d.now().calls, 1u);
+        EXPECT_EQ(d.now().phase1 + d.now().phase2 + d.now().exact, 4u);
+        EXPECT_GE(d.now().phase1, 3u);
+    }
+    qc::slerp_cr::set_skip_phase1(true);
+    {
+        StatsDelta d;
+        qc_slerp_cr_f64(q0, q1, 0.3, out);
+        EXPECT_EQ(d.now().phase2, 4u);
+        EXPECT_EQ(d.now().phase2_calls, 1u);
+    }
+    qc::slerp_cr::set_skip_phase1(false);
+    qc_slerp_cr_reset_stats();
+    qc_slerp_cr_stats s;
+    qc_slerp_cr_get_stats(&s);
+    EXPECT_EQ(s.calls + s.phase1 + s.phase2 + s.capped + s.max_bits, 0u);
+}
+
+}  // namespace
