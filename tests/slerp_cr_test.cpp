@@ -20,6 +20,7 @@
 #include <cstdlib>
 #include <cstdio>
 #include <string>
+#include <vector>
 
 namespace {
 
@@ -272,18 +273,20 @@ TEST(SlerpCr, SymmetricAtHalf) {
 // That zero is an exact case the routine does not detect: the cap must catch it, count it and say so.
 TEST(SlerpCr, UndetectedExactZeroReachesTheCap) {
     const double q0[4] = {3, -1, 0, 0}, q1[4] = {18, 26, 0, 0};
-    qc::slerp_cr::set_phase2_bits(128, 512);  // a low cap, to keep the test short
     StatsDelta d;
     double out[4];
-    const int status = qc_slerp_cr_f64_status(q0, q1, 0.25, out);
-    qc::slerp_cr::set_phase2_bits(0, 0);
-    EXPECT_EQ(status, QC_SLERP_CR_CAPPED);
+    EXPECT_EQ(qc_slerp_cr_f64_status(q0, q1, 0.25, out), QC_SLERP_CR_CAPPED);
     EXPECT_EQ(d.now().capped, 1u);
     EXPECT_EQ(out[0], 1.0);
-    EXPECT_EQ(out[1], 0.0);  // the cap-precision value rounds to a zero (of either sign)
+    EXPECT_EQ(out[1], 0.0);  // the 4096-bit value (about 2^-4090) rounds to a zero, of either sign
     qc_slerp_cr_stats s;
     qc_slerp_cr_get_stats(&s);
-    EXPECT_GE(s.max_bits, 512u);
+    EXPECT_EQ(s.max_bits, unsigned(QC_SLERP_CR_CAP_BITS));
+    qc::slerp_cr::set_phase2_bits(128, 512);  // a lower cap (the test hook) is reached sooner; the value is then
+    EXPECT_EQ(qc_slerp_cr_f64_status(q0, q1, 0.25, out), QC_SLERP_CR_CAPPED);  // within 2^(8-512) of 0
+    qc::slerp_cr::set_phase2_bits(0, 0);
+    EXPECT_LT(std::fabs(out[1]), 0x1p-500);
+    EXPECT_EQ(d.now().capped, 2u);
 }
 
 TEST(SlerpCr, RefusedInputsGiveNaN) {
@@ -341,5 +344,33 @@ TEST(SlerpCr, CountersSeePhases) {
     qc_slerp_cr_get_stats(&s);
     EXPECT_EQ(s.calls + s.phase1 + s.phase2 + s.capped + s.max_bits, 0u);
 }
+
+// Cost per call (printed, not asserted: docs/slerp-cr.md quotes it): every region's cases drawn first, then timed
+// through the routine as shipped (phases 1 + 2) and with phase 1 skipped (every component through MPFR).
+template <class T> void cost_per_call() {
+    const qc::Precision p = sizeof(T) == 4 ? qc::Precision::f32 : qc::Precision::f64;
+    std::vector<qc::SlerpCase<T>> cases;
+    for (qc::Region r : qc::all_regions())
+        for (uint64_t k = 0; k < 4000; k++) {
+            qc::Rng rng = qc::case_rng(42, p, r, k);
+            cases.push_back(qc::sample_case<T>(r, rng));
+        }
+    auto time = [&](bool skip) {
+        qc::slerp_cr::set_skip_phase1(skip);
+        T out[4], sink = 0;
+        const auto start = std::chrono::steady_clock::now();
+        for (const auto &c : cases) quatcheck::slerp_cr(c.q0.data(), c.q1.data(), c.t, out), sink += out[0];
+        const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        qc::slerp_cr::set_skip_phase1(false);
+        EXPECT_TRUE(std::isfinite(double(sink)));
+        return s / double(cases.size()) * 1e9;
+    };
+    const double both = time(false), mpfr_only = time(true);
+    std::printf("slerp_cr %s cost per call over %zu cases (every region): %.0f ns as shipped, %.0f ns with phase 1 "
+                "skipped (phase 2 at 128 bits and up)\n",
+                sizeof(T) == 4 ? "f32" : "f64", cases.size(), both, mpfr_only);
+}
+TEST(SlerpCr, CostPerCallF32) { cost_per_call<float>(); }
+TEST(SlerpCr, CostPerCallF64) { cost_per_call<double>(); }
 
 }  // namespace

@@ -223,7 +223,10 @@ int phase1(const double q0[4], const double q1[4], double t, const Format &fmt, 
     for (int i = 0; i < 4; i++) {
         if (decided[i]) continue;
         double hi = R[i].v.hi, lo = R[i].v.lo;
-        if (damage == Damage::value_shift) lo += std::ldexp(std::fabs(hi), -(fmt.p + 8));
+        if (damage == Damage::value_shift) {  // renormalised, so that the candidate RN(hi) moves too
+            const dd::DD moved = dd::two_sum(hi, lo + std::ldexp(std::fabs(hi), -(fmt.p + 8)));
+            hi = moved.hi, lo = moved.lo;
+        }
         if (damage == Damage::no_phase1_test) {
             out[i] = fmt.f32 ? double(float(hi)) : hi;
             decided[i] = true;
