@@ -557,7 +557,9 @@ FastOutcome fast_slerp_reference(const double q0_in[4], const double q1_in[4], d
 bool fast_slerp_components(const double q0[4], const double q1[4], double t, DB R[4], bool &tie) {
     for (int i = 0; i < 4; i++)
         if (!in_range(q0[i]) || !in_range(q1[i])) return false;  // tiny, huge or not finite: MPFR decides
-    if (!(t >= 0 && t <= 1) || (t > 0 && t < 0x1p-300)) return false;
+    if (!(t >= 0 && t <= 1)) return false;
+    double t_shift = 0;  // 0 < t < 2^-300: evaluated at 0, every component within 4t (as fast_slerp_reference)
+    if (t > 0 && t < 0x1p-300) t_shift = 4 * t, t = 0;
     const bool same_ends = std::equal(q0, q0 + 4, q1) ||
                            std::equal(q0, q0 + 4, q1, [](double x, double y) { return x == -y; });
     double terms[8];
@@ -577,7 +579,7 @@ bool fast_slerp_components(const double q0[4], const double q1[4], double t, DB 
     Arc main_arc;
     if (!arc(a, b, t, same_ends, false, main_arc)) return false;
     for (int i = 0; i < 4; i++) {
-        R[i] = dd::widen(main_arc.R[i], kEpsFloor);
+        R[i] = dd::widen(main_arc.R[i], dd::up(t_shift + kEpsFloor));
         if (!std::isfinite(R[i].err) || !std::isfinite(R[i].v.hi)) return false;
     }
     return true;
