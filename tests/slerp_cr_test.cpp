@@ -147,12 +147,12 @@ template <class T> void check_all_regions() {
         const Tally t = check_region<T>(r, n, call<T>);
         qc_slerp_cr_stats s;
         qc_slerp_cr_get_stats(&s);
-        std::printf("slerp_cr %s %-13s cases %llu components %llu misrounded %llu undecided-by-reference %llu "
-                    "exact %llu phase1 %llu phase2 %llu phase2-calls %llu capped %llu max-bits %llu (%.1f s)\n",
-                    sizeof(T) == 4 ? "f32" : "f64", qc::to_string(r), (unsigned long long)t.cases,
-                    (unsigned long long)t.components, (unsigned long long)t.misrounded,
-                    (unsigned long long)t.undecided, s.exact, s.phase1, s.phase2, s.phase2_calls, s.capped,
-                    s.max_bits, t.seconds);
+        std::printf(
+            "slerp_cr %s %-13s cases %llu components %llu misrounded %llu undecided-by-reference %llu "
+            "exact %llu phase1 %llu phase2 %llu phase2-calls %llu capped %llu max-bits %llu (%.1f s)\n",
+            sizeof(T) == 4 ? "f32" : "f64", qc::to_string(r), (unsigned long long)t.cases,
+            (unsigned long long)t.components, (unsigned long long)t.misrounded, (unsigned long long)t.undecided,
+            s.exact, s.phase1, s.phase2, s.phase2_calls, s.capped, s.max_bits, t.seconds);
         EXPECT_EQ(t.misrounded, 0u) << qc::to_string(r);
         EXPECT_EQ(s.capped, 0u) << qc::to_string(r);
         EXPECT_LE(t.undecided, t.cases / 1000) << qc::to_string(r);
@@ -391,9 +391,10 @@ template <class T> void cost_per_call() {
     quatcheck::slerp_cr(cases[0].q0.data(), cases[0].q1.data(), cases[0].t, warm);  // the tables, built once
     double slow1 = 0, slow2 = 0;
     const double both = time(false, slow1), mpfr_only = time(true, slow2);
-    std::printf("slerp_cr %s CPU time per call over %zu cases (every region; timing calls included): %.0f ns as "
-                "shipped (slowest call %.0f ns), %.0f ns with phase 1 skipped (slowest %.0f ns)\n",
-                sizeof(T) == 4 ? "f32" : "f64", cases.size(), both, slow1 * 1e9, mpfr_only, slow2 * 1e9);
+    std::printf(
+        "slerp_cr %s CPU time per call over %zu cases (every region; timing calls included): %.0f ns as "
+        "shipped (slowest call %.0f ns), %.0f ns with phase 1 skipped (slowest %.0f ns)\n",
+        sizeof(T) == 4 ? "f32" : "f64", cases.size(), both, slow1 * 1e9, mpfr_only, slow2 * 1e9);
 }
 TEST(SlerpCr, CostPerCallF32) { cost_per_call<float>(); }
 TEST(SlerpCr, CostPerCallF64) { cost_per_call<double>(); }

@@ -560,8 +560,8 @@ bool fast_slerp_components(const double q0[4], const double q1[4], double t, DB 
     if (!(t >= 0 && t <= 1)) return false;
     double t_shift = 0;  // 0 < t < 2^-300: evaluated at 0, every component within 4t (as fast_slerp_reference)
     if (t > 0 && t < 0x1p-300) t_shift = 4 * t, t = 0;
-    const bool same_ends = std::equal(q0, q0 + 4, q1) ||
-                           std::equal(q0, q0 + 4, q1, [](double x, double y) { return x == -y; });
+    const bool same_ends =
+        std::equal(q0, q0 + 4, q1) || std::equal(q0, q0 + 4, q1, [](double x, double y) { return x == -y; });
     double terms[8];
     dot_terms(q0, q1, terms);
     const int sign = exact_sign(terms, 8);

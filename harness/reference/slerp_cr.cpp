@@ -209,8 +209,7 @@ void exact_zeros(const double q0[4], const double q1[4], double t, int sign, Scr
 
 void note_max_bits(int P) {
     unsigned long long m = g_counts.max_bits.load(std::memory_order_relaxed);
-    while (static_cast<unsigned long long>(P) > m && !g_counts.max_bits.compare_exchange_weak(m, P)) {
-    }
+    while (static_cast<unsigned long long>(P) > m && !g_counts.max_bits.compare_exchange_weak(m, P)) {}
 }
 
 // Phase 1 on the components not yet decided; returns how many it decided.

@@ -7,7 +7,7 @@
 
 namespace {
 
-const qc_impl_v1 table = {"qc-slerp-cr", qc_slerp_cr_f32, nullptr, nullptr, nullptr,
+const qc_impl_v1 table = {"qc-slerp-cr",   qc_slerp_cr_f32, nullptr, nullptr, nullptr,
                           qc_slerp_cr_f64, nullptr,         nullptr, nullptr};
 
 }  // namespace

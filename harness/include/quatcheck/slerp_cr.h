@@ -32,9 +32,9 @@ extern "C" {
 #define QC_SLERP_CR_CAP_BITS 4096
 
 /* Status of one call (the _status variants). */
-#define QC_SLERP_CR_OK 0      /* every component proved correctly rounded (or an exact case) */
-#define QC_SLERP_CR_NAN 1     /* refused input: out is NaN (see above) */
-#define QC_SLERP_CR_CAPPED 2  /* a component reached the cap: rounded from its cap-precision value, unproved */
+#define QC_SLERP_CR_OK 0     /* every component proved correctly rounded (or an exact case) */
+#define QC_SLERP_CR_NAN 1    /* refused input: out is NaN (see above) */
+#define QC_SLERP_CR_CAPPED 2 /* a component reached the cap: rounded from its cap-precision value, unproved */
 
 void qc_slerp_cr_f32(const float q0[4], const float q1[4], float t, float out[4]);
 void qc_slerp_cr_f64(const double q0[4], const double q1[4], double t, double out[4]);
@@ -43,13 +43,13 @@ int qc_slerp_cr_f64_status(const double q0[4], const double q1[4], double t, dou
 
 /* Process-wide counters since start or the last reset (components unless said otherwise). */
 struct qc_slerp_cr_stats {
-    unsigned long long calls;         /* calls that computed (refused inputs not counted) */
-    unsigned long long exact;         /* components decided as exact cases before any rounding test */
-    unsigned long long phase1;        /* components decided by the first phase's rounding test */
-    unsigned long long phase2;        /* components decided by MPFR (mpfr_can_round) */
-    unsigned long long phase2_calls;  /* calls with at least one component in phase 2 */
-    unsigned long long capped;        /* components that reached QC_SLERP_CR_CAP_BITS undecided */
-    unsigned long long max_bits;      /* the largest precision phase 2 used */
+    unsigned long long calls;        /* calls that computed (refused inputs not counted) */
+    unsigned long long exact;        /* components decided as exact cases before any rounding test */
+    unsigned long long phase1;       /* components decided by the first phase's rounding test */
+    unsigned long long phase2;       /* components decided by MPFR (mpfr_can_round) */
+    unsigned long long phase2_calls; /* calls with at least one component in phase 2 */
+    unsigned long long capped;       /* components that reached QC_SLERP_CR_CAP_BITS undecided */
+    unsigned long long max_bits;     /* the largest precision phase 2 used */
 };
 void qc_slerp_cr_get_stats(struct qc_slerp_cr_stats *out);
 void qc_slerp_cr_reset_stats(void);
