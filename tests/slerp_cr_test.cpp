@@ -419,7 +419,9 @@ template <class T> void qc_slerp_misses() {
     }
     std::printf("qc-slerp.%s: %llu of %llu components not correctly rounded (every region)\n",
                 sizeof(T) == 4 ? "f32" : "f64", (unsigned long long)missed, (unsigned long long)components);
-    if (sizeof(T) == 8) EXPECT_GT(missed, 0u);  // f32: measured 0 of 400000 (its double evaluation, rounded once)
+    if (sizeof(T) == 8) {
+        EXPECT_GT(missed, 0u);  // f32: measured 0 of 400000 (its double evaluation, rounded once)
+    }
 }
 TEST(SlerpCr, QcSlerpIsNotCorrectlyRoundedF32) { qc_slerp_misses<float>(); }
 TEST(SlerpCr, QcSlerpIsNotCorrectlyRoundedF64) { qc_slerp_misses<double>(); }
