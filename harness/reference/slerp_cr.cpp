@@ -226,12 +226,7 @@ int phase1(const double q0[4], const double q1[4], double t, const Format &fmt, 
             const dd::DD moved = dd::two_sum(hi, lo + std::ldexp(std::fabs(hi), -(fmt.p + 8)));
             hi = moved.hi, lo = moved.lo;
         }
-        if (damage == Damage::no_phase1_test) {
-            out[i] = fmt.f32 ? double(float(hi)) : hi;
-            decided[i] = true;
-        } else {
-            decided[i] = phase1_round(hi, lo, R[i].err, fmt, out[i]);
-        }
+        decided[i] = phase1_round(hi, lo, R[i].err, fmt, out[i]);
         n += decided[i];
     }
     return n;

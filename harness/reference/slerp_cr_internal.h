@@ -6,8 +6,7 @@ namespace qc::slerp_cr {
 
 enum class Damage {
     none,
-    value_shift,    // phase 1's value moved by 2^-(p+8) relative with its bound unchanged (a bound too small)
-    no_phase1_test  // phase 1 accepts the rounding of its value without the rounding test
+    value_shift,  // phase 1's value moved by 2^-(p+8) relative with its bound unchanged (a bound too small)
 };
 void set_damage(Damage d);
 
