@@ -34,6 +34,14 @@ constexpr double kFastArcBound = 0x1p-90;
 FastOutcome fast_slerp_reference(const double q0[4], const double q1[4], double t, Precision p, SlerpReference &out,
                                  bool want_nlerp = true);
 
+// The ideal slerp's four components R[i] with their own absolute error bounds R[i].err (not their maximum), for
+// the correctly rounded slerp's first phase (reference/slerp_cr.cpp). The same evaluation as
+// fast_slerp_reference, without N and the other arc, on a narrower domain: false (the caller goes to MPFR)
+// wherever fast_slerp_reference would flush tiny components or refuse; 0 < t < 2^-300 is evaluated at t = 0 with
+// 4t added to every bound, as there. On true every bound includes kEpsFloor. tie receives whether q0.q1 = 0
+// exactly.
+bool fast_slerp_components(const double q0[4], const double q1[4], double t, dd::DB R[4], bool &tie);
+
 // The same for n cases (q0[i], q1[i], t[i]): out[i] and outcomes[i] are exactly what fast_slerp_reference
 // gives for case i (every field, bit for bit, and the outcome). Where the CPU has AVX2 and FMA and the scalar
 // path is not forced (set_force_scalar), four cases at a time go through a vectorised copy of the common
