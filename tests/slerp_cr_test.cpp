@@ -22,7 +22,6 @@
 #include <cstdint>
 #include <cstdlib>
 #include <cstdio>
-#include <ctime>
 #include <string>
 #include <vector>
 
@@ -32,13 +31,6 @@ using qc::Real;
 using qc::RealQuat;
 
 uint64_t bits_of(double x) { return std::bit_cast<uint64_t>(x); }
-
-// This thread's CPU time in seconds (the machine may be shared: wall time would count the neighbours).
-double cpu_seconds() {
-    timespec ts;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-    return double(ts.tv_sec) + 1e-9 * double(ts.tv_nsec);
-}
 
 uint64_t cases_per_region() {
     const char *env = std::getenv("QC_SLERP_CR_CASES");
@@ -363,43 +355,6 @@ TEST(SlerpCr, CountersSeePhases) {
     qc_slerp_cr_get_stats(&s);
     EXPECT_EQ(s.calls + s.phase1 + s.phase2 + s.capped + s.max_bits, 0u);
 }
-
-// Cost per call (printed, not asserted: docs/slerp-cr.md quotes it): every region's cases drawn first, then timed
-// through the routine as shipped (phases 1 + 2) and with phase 1 skipped (every component through MPFR).
-template <class T> void cost_per_call() {
-    const qc::Precision p = sizeof(T) == 4 ? qc::Precision::f32 : qc::Precision::f64;
-    std::vector<qc::SlerpCase<T>> cases;
-    for (qc::Region r : qc::all_regions())
-        for (uint64_t k = 0; k < 4000; k++) {
-            qc::Rng rng = qc::case_rng(42, p, r, k);
-            cases.push_back(qc::sample_case<T>(r, rng));
-        }
-    auto time = [&](bool skip, double &slowest) {
-        qc::slerp_cr::set_skip_phase1(skip);
-        T out[4], sink = 0;
-        slowest = 0;
-        const double start = cpu_seconds();
-        for (const auto &c : cases) {
-            const double s = cpu_seconds();
-            quatcheck::slerp_cr(c.q0.data(), c.q1.data(), c.t, out), sink += out[0];
-            slowest = std::max(slowest, cpu_seconds() - s);
-        }
-        const double s = cpu_seconds() - start;
-        qc::slerp_cr::set_skip_phase1(false);
-        EXPECT_TRUE(std::isfinite(double(sink)));
-        return s / double(cases.size()) * 1e9;
-    };
-    T warm[4];
-    quatcheck::slerp_cr(cases[0].q0.data(), cases[0].q1.data(), cases[0].t, warm);  // the tables, built once
-    double slow1 = 0, slow2 = 0;
-    const double both = time(false, slow1), mpfr_only = time(true, slow2);
-    std::printf(
-        "slerp_cr %s CPU time per call over %zu cases (every region; timing calls included): %.0f ns as "
-        "shipped (slowest call %.0f ns), %.0f ns with phase 1 skipped (slowest %.0f ns)\n",
-        sizeof(T) == 4 ? "f32" : "f64", cases.size(), both, slow1 * 1e9, mpfr_only, slow2 * 1e9);
-}
-TEST(SlerpCr, CostPerCallF32) { cost_per_call<float>(); }
-TEST(SlerpCr, CostPerCallF64) { cost_per_call<double>(); }
 
 // Informative: quatcheck's recommended slerp (qc-slerp, max ulp1 <= 2) is not correctly rounded; the same check
 // counts how often it misses (printed; 20000 cases a region in f32, 2000 in f64, and in f64 at least one miss is
