@@ -32,7 +32,7 @@ them, adds their times to the calibration (a phase's line now goes through two p
 again, up to ROUNDS times, so a model that was wrong in the first round (a phase faster than its last run
 here) does not leave the budget unspent.
 Slow adapters (slow_rows()): an implementation whose adapter took SLOW_SHARE or more of the run phase's core time at
-its floor (run.json's process.adapter_s against wall time x threads) keeps run's floor count when run is raised
+its floor (run.json's process.adapter_cpu_s, else adapter_s, against wall time x threads) keeps run's floor count when run is raised
 (plan.json's cases_for, quatcheck run --cases-for): its rows are those of the floor run, and the others get the
 time it would have taken. It gets more only when the others have reached the deep count and time is left. So no
 implementation
@@ -160,8 +160,8 @@ def water_fill(avail_s, cost):
 
 def slow_rows(path):
     """{implementation: its share of the run phase's core time} for the slow adapters of a floor run's run.json
-    (those at SLOW_SHARE or more; adapter_s against wall_time_s x jobs; an implementation with two ops counts
-    once). The file is untrusted: a bounded read, and anything malformed gives no slow rows (the plan is then the
+    (those at SLOW_SHARE or more; adapter_cpu_s, else adapter_s, against wall_time_s x jobs; an implementation with
+    two ops counts once). The file is untrusted: a bounded read, and anything malformed gives no slow rows (the plan is then the
     one without caps)."""
     try:
         with open(path, encoding="utf-8") as f:
@@ -169,7 +169,11 @@ def slow_rows(path):
         core_s = float(doc["wall_time_s"]) * int(doc["jobs"])
         shares = {}
         for i in doc["implementations"]:
-            a = i.get("process", {}).get("adapter_s")
+            # The adapter's CPU time where it reports one: its wall time (adapter_s) also counts the time it
+            # waited for a core, which on a busy machine doubled it and made the others' share look small.
+            p = i.get("process", {})
+            a = p.get("adapter_cpu_s") if type(p.get("adapter_cpu_s")) is float and p["adapter_cpu_s"] > 0 \
+                else p.get("adapter_s")
             if type(a) is float and math.isfinite(a) and core_s > 0 and IMPL_NAME.fullmatch(str(i["impl"])):
                 shares[i["impl"]] = a / core_s
         return {n: s for n, s in shares.items() if s >= SLOW_SHARE}

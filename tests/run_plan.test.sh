@@ -81,7 +81,8 @@ PY
 pass "1b: a second round fits each phase through this job's two runs; a phase at its deep count stays"
 
 # 1c. A slow adapter (issue 43: "a slow adapter gets fewer cases than a fast one, never none"): in the floor run,
-# slow.f64's adapter took 40 % of the run's core time and quick.f64's 2 %. A plan that raises run keeps slow.f64
+# slow.f64's adapter took 40 % of the run's core time and quick.f64's 2 %; waits.f64's took 30 % of it in wall time
+# but 4 % in CPU time (it waited for a core): not slow. A plan that raises run keeps slow.f64
 # at run's floor (plan.json's cases_for, which plan.py read hands to scripts/run) and gives the others more cases
 # than the same calibration without the slow adapter's share would; the model's rerun time is within the budget.
 printf 'startup 1.0\nrun 10000 15.0\n' >"$tmp/cal-slow"
@@ -89,6 +90,7 @@ cat >"$tmp/run-floor.json" <<'JSON'
 {"wall_time_s": 15.0, "jobs": 2, "implementations": [
  {"impl": "slow.f64", "op": "slerp", "process": {"adapter_s": 12.0}},
  {"impl": "quick.f64", "op": "slerp", "process": {"adapter_s": 0.6}},
+ {"impl": "waits.f64", "op": "slerp", "process": {"adapter_s": 9.0, "adapter_cpu_s": 1.2}},
  {"impl": "seed-a.f64", "op": "slerp"}]}
 JSON
 /usr/bin/python3 scripts/plan.py budget --budget 200 --spent 40 --calibration "$tmp/cal-slow" \
