@@ -73,7 +73,7 @@ ConformRow run_task(CheckContext &cx, const Impl &impl, Op op, const Property &p
         return row;
     }
     auto check = [&](const CaseValues &c) { return prop.check(cx, impl, op, c); };
-    const rc::Gen<CaseValues> gen = prop.gen(impl.precision);
+    const rc::Gen<CaseValues> gen = prop.cases_for(impl, op);
     const uint64_t task_seed =
         fnv1a(fnv1a(fnv1a(0xcbf29ce484222325ull ^ opt.seed, impl.name), to_string(op)), prop.name);
     bool failed = false, have_worst = false;
@@ -124,7 +124,8 @@ std::vector<ConformRow> conform(const std::vector<ImplOp> &selected, const Confo
     };
     std::vector<Task> tasks;
     for (const auto &io : selected)
-        for (const Property *p : props) tasks.push_back({io.impl, io.op, p});
+        for (const Property *p : props)
+            if (p->runs_on(*io.impl, io.op)) tasks.push_back({io.impl, io.op, p});
     std::vector<ConformRow> rows(tasks.size());
     int jobs = resolve_jobs(opt.jobs);
     std::atomic<size_t> next{0};
@@ -149,7 +150,7 @@ ConformRow check_case(const Impl &impl, Op op, const Property &prop, const CaseV
     row.impl = &impl;
     row.op = op;
     row.property = &prop;
-    if (!prop.applies(op) || !impl.supports(op)) return row;
+    if (!prop.applies(op) || !impl.supports(op) || !prop.runs_on(impl, op)) return row;
     row.cases = 1;
     row.worst = prop.check(cx, impl, op, c);
     row.counterexample = c;

@@ -1,5 +1,7 @@
 #include "conform/properties.h"
 
+#include "conform/claims.h"
+
 #include "isolate/eval.h"
 #include "plugins/contain.h"
 #include "regions/regions.h"
@@ -398,6 +400,7 @@ std::vector<Property> &table() {
                      [](CheckContext &cx, const Impl &impl, Op op) {
                          return Probe{cx, impl, op}.run();
                      }});
+        add_claim_properties(v);
         return v;
     }();
     return t;
@@ -406,6 +409,11 @@ std::vector<Property> &table() {
 }  // namespace
 
 const std::vector<Property> &properties() { return table(); }
+
+rc::Gen<CaseValues> Property::cases_for(const Impl &impl, Op op) const {
+    const Claim *c = claim.empty() ? nullptr : impl.claim(op, claim);
+    return c && claim_gen ? claim_gen(impl.precision, c->value) : gen(impl.precision);
+}
 
 const Property *find_property(const std::string &name) {
     for (const auto &p : properties())
@@ -471,6 +479,7 @@ std::vector<PropertyCall> property_calls(const Property &prop, const CaseValues 
     std::vector<CallSpec> specs;
     CallKind kind = CallKind::single;
     std::vector<PropertyCall> out;
+    if (claim_calls(prop, c, out)) return out;
     if (call_specs(prop, c, p, specs, kind))
         for (const auto &s : specs) out.push_back({s.label, s.q0, s.q1, s.t});
     return out;
@@ -488,6 +497,7 @@ std::string hex_list(const double *v, size_t n) {
 
 std::vector<CallRecord> explain_case(CheckContext &cx, const Impl &impl, Op op, const Property &prop,
                                      const CaseValues &c) {
+    if (!prop.claim.empty()) return explain_claim(cx, impl, op, prop, c);
     std::vector<CallSpec> specs;
     CallKind kind = CallKind::single;
     if (!call_specs(prop, c, cx.precision, specs, kind)) return {};

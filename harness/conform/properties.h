@@ -88,6 +88,14 @@ struct Property {
         uint64_t cases = 0;
     };
     std::function<ProbeResult(CheckContext &, const Impl &, Op)> probe;
+    // A claimed-* property (conform/claims.h): the Claim kind a row must have for the property to run on it
+    // (rows without it get no verdict at all), and a generator that needs the claim's value (else gen).
+    std::string claim = {};
+    std::function<rc::Gen<CaseValues>(Precision, double value)> claim_gen = nullptr;
+    // The generator of cases for impl and op: claim_gen with the row's claimed value, else gen.
+    rc::Gen<CaseValues> cases_for(const Impl &impl, Op op) const;
+    // Whether the property runs on (impl, op) at all: a claimed-* property only on the rows that claim it.
+    bool runs_on(const Impl &impl, Op op) const { return claim.empty() || impl.claim(op, claim) != nullptr; }
 };
 
 // The property table, in report order.

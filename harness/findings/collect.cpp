@@ -142,6 +142,37 @@ std::vector<ReproCase> property_calls(CheckContext &cx, const std::string &impl,
     return out;
 }
 
+// A claimed-* property holds its calls to what the library claims (the row's claimed figure, the threshold's
+// side, the routine's own output at the clamped end), which conform recorded in the row's `calls` column: each
+// case takes its call's expected value and tolerance from there (unit abs and ulp1: the components; rad: the
+// angle).
+void held_to_recorded(std::vector<ReproCase> &cases, const std::string &calls, Precision p, const std::string &file,
+                      unsigned line) {
+    const auto records = parse_calls(calls);
+    if (records.size() != cases.size())
+        throw InputError(fmt::format("{}:{}: column calls: {} calls recorded, the property makes {}", file, line,
+                                     records.size(), cases.size()));
+    for (size_t k = 0; k < cases.size(); k++) {
+        std::string expected, tol, unit;
+        for (const auto &[key, value] : records[k]) {
+            if (key == "expected") expected = value;
+            else if (key == "tol") tol = value;
+            else if (key == "unit") unit = value;
+        }
+        std::vector<double> e;  // hexfloats; a non-finite value where the routine's own output is expected
+        for (const auto &w : words(replace_all(expected, ",", " ")))
+            e.push_back(parse_hexfloat(w, file, line, "calls", true));
+        char *end = nullptr;
+        const double tv = std::strtod(tol.c_str(), &end);
+        if (e.size() != 4 || end != tol.c_str() + tol.size() || !(tv >= 0) || !std::isfinite(tv))
+            throw InputError(
+                fmt::format("{}:{}: column calls: call {} has no expected=W,X,Y,Z and tol=NUMBER", file, line, k + 1));
+        for (size_t i = 0; i < 4; i++) cases[k].expected[i] = e[i];
+        cases[k].check = unit == "rad" ? "angle" : "components";
+        cases[k].tol = unit == "ulp1" ? tv * precision_eps(p) : tv;
+    }
+}
+
 }  // namespace
 
 namespace {
@@ -300,6 +331,7 @@ public:
                 auto &ctx = cx[prec];
                 if (!ctx) ctx = std::make_unique<CheckContext>(prec, ReferenceMode::fast);
                 f.cases = property_calls(*ctx, r.impl, r.op, r.property, values);
+                if (prop && !prop->claim.empty()) held_to_recorded(f.cases, r.calls, prec, conf_path, r.line);
                 if (!f.cases.empty())
                     f.tolerance = f.cases.front().tol, f.unit = f.cases.front().check == "angle" ? "rad" : "";
                 std::string joined;

@@ -7,6 +7,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <charconv>
+#include <cmath>
 #include <cstring>
 #include <optional>
 
@@ -74,6 +76,34 @@ std::string known_record(const Line &l, ProcessHello &h) {
     return {};
 }
 
+// A figure or behaviour the library documents: `claim FAMILY OP KIND VALUE WHY...` (registry.h's Claim: kinds
+// accuracy VALUE > 0, threshold 0 < VALUE < 1, t-clamp VALUE 0), held to conform's claimed-KIND property.
+std::string claim_record(const Line &l, ProcessHello &h) {
+    if (l.w.size() < 6) return l.where() + ": expected 'claim FAMILY OP KIND VALUE WHY...'";
+    ProcessHello::Family *f = family_named(h, l.w[1]);
+    if (!f) return fmt::format("{}: 'claim' names family '{}', not declared above it", l.where(), l.w[1].substr(0, 64));
+    if (l.w[2] != "*" && l.w[2] != "slerp" && l.w[2] != "nlerp")
+        return l.where() + ": the op of 'claim' is not slerp, nlerp or *";
+    const std::string &kind = l.w[3], &text = l.w[4];
+    if (kind != "accuracy" && kind != "threshold" && kind != "t-clamp")
+        return l.where() + ": the kind of 'claim' is not accuracy, threshold or t-clamp";
+    double v = 0;
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+    if (ec != std::errc() || end != text.data() + text.size() || !std::isfinite(v))
+        return fmt::format("{}: the value of 'claim' is not a decimal number: '{}'", l.where(), text.substr(0, 64));
+    const bool ok = kind == "accuracy" ? v > 0 : kind == "threshold" ? v > 0 && v < 1 : v == 0;
+    if (!ok)
+        return fmt::format("{}: a '{}' claim needs {}, not {}", l.where(), kind,
+                           kind == "accuracy"    ? "a value above 0"
+                           : kind == "threshold" ? "0 < value < 1"
+                                                 : "value 0",
+                           text);
+    size_t why = 0;  // after the fifth word (words are separated by one space)
+    for (int k = 0; k < 5; k++) why = l.text.find(' ', why) + 1;
+    f->claims.push_back(Claim{l.w[2], kind, v, l.text.substr(why)});
+    return {};
+}
+
 // `squad-controls FAMILY neighbours|caller`: where a squad without squad_setup gets its a and b.
 std::string squad_controls_record(const Line &l, ProcessHello &h) {
     if (l.w.size() != 3 || (l.w[2] != "neighbours" && l.w[2] != "caller"))
@@ -134,11 +164,9 @@ struct Record {
     const char *name;
     std::string (*parse)(const Line &, ProcessHello &);
 };
-constexpr Record kRecords[] = {{"library", library_record},
-                               {"wire", wire_record},
-                               {"family", family_record},
-                               {"known", known_record},
-                               {"squad-controls", squad_controls_record}};
+constexpr Record kRecords[] = {{"library", library_record}, {"wire", wire_record},
+                               {"family", family_record},   {"known", known_record},
+                               {"claim", claim_record},     {"squad-controls", squad_controls_record}};
 
 // The hello's lines, each checked for length and printable ASCII; an error message, or empty.
 std::string hello_lines(const std::string &text, std::vector<std::string> &lines) {
@@ -205,8 +233,9 @@ std::string parse_process_hello(const std::string &text, ProcessHello &out) {
         const Record *r = std::find_if(std::begin(kRecords), std::end(kRecords),
                                        [&](const Record &x) { return line.w[0] == x.name; });
         if (r == std::end(kRecords))
-            return fmt::format("{}: unknown record '{}' (expected library, wire, family, known, squad-controls or end)",
-                               line.where(), line.w[0].substr(0, 40));
+            return fmt::format(
+                "{}: unknown record '{}' (expected library, wire, family, known, claim, squad-controls or end)",
+                line.where(), line.w[0].substr(0, 40));
         if (std::string e = r->parse(line, out); !e.empty()) return e;
     }
     if (out.library.empty()) return "hello has no 'library NAME VERSION' line";

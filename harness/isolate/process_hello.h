@@ -38,6 +38,7 @@ struct ProcessHello {
         std::string name;
         unsigned functions = 0;                               // FunctionBits (eval.h) of its OP.PRECISION words
         std::vector<KnownDeviation> known;                    // its `known` lines: deviations the library documents
+        std::vector<Claim> claims;                            // its `claim` lines: figures the library documents
         SquadControls squad_controls = SquadControls::setup;  // its `squad-controls` line, if any
         bool has(EvalFn fn, Precision p) const { return functions & function_bit(fn, p); }
     };

@@ -180,8 +180,11 @@ ProcessPlugin start_process_plugin(const std::string &command, const std::set<st
     ProcessPlugin out{hello.library, hello.version, {}};
     for (unsigned k = 0; k < hello.families.size(); k++) {
         const auto &f = hello.families[k];
-        out.families.push_back(
-            {{f.name, f.functions}, std::make_shared<ProcessFamilyBackend>(pool, k), f.known, f.squad_controls});
+        out.families.push_back({{f.name, f.functions},
+                                std::make_shared<ProcessFamilyBackend>(pool, k),
+                                f.known,
+                                f.claims,
+                                f.squad_controls});
     }
     return out;
 }

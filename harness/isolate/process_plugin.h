@@ -31,6 +31,7 @@ struct ProcessPlugin {
         IsolatedDescriptor descriptor;
         std::shared_ptr<EvalBackend> backend;
         std::vector<KnownDeviation> known;  // its hello's `known` lines
+        std::vector<Claim> claims;          // its hello's `claim` lines
         SquadControls squad_controls = SquadControls::setup;
     };
     std::vector<Family> families;

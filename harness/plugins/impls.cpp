@@ -23,7 +23,7 @@ std::vector<BuiltinImpl> &registry() {
 
 void add_family(std::vector<Impl> &out, const qc_impl_v1 *t, const std::string &group, const std::string &summary,
                 const std::string &version, const std::string &origin, const std::vector<KnownDeviation> &known,
-                const std::shared_ptr<EvalBackend> &backend, unsigned functions) {
+                const std::vector<Claim> &claims, const std::shared_ptr<EvalBackend> &backend, unsigned functions) {
     for (Precision p : {Precision::f32, Precision::f64}) {
         if (!(function_bits(*t) & (p == Precision::f32 ? kAnyF32 : kAnyF64))) continue;
         Impl i;
@@ -36,6 +36,7 @@ void add_family(std::vector<Impl> &out, const qc_impl_v1 *t, const std::string &
         i.origin = origin;
         i.table = t;
         i.known = known;
+        i.claims = claims;
         i.backend = backend;
         i.has_slerp_tau = functions & (p == Precision::f32 ? kSlerpTauF32 : kSlerpTauF64);
         out.push_back(std::move(i));
@@ -93,6 +94,12 @@ bool Impl::supports(Op op) const {
     return false;
 }
 
+const Claim *Impl::claim(Op op, const std::string &kind) const {
+    for (const auto &c : claims)
+        if ((c.op == "*" || c.op == to_string(op)) && c.kind == kind) return &c;
+    return nullptr;
+}
+
 const KnownDeviation *Impl::known_deviation(Op op, const std::string &property) const {
     for (const auto &k : known)
         if ((k.op == "*" || k.op == to_string(op)) && k.property == property) return &k;
@@ -104,8 +111,8 @@ std::vector<Impl> load_catalogue(const PluginList &plugins, const RunContext &ct
     std::set<std::string> families;
     for (const auto &b : builtin_impls()) {
         const size_t first = out.size();
-        add_family(out, b.table, b.group, b.summary, b.version, "builtin", b.known, in_process_backend(b.table),
-                   function_bits(*b.table));
+        add_family(out, b.table, b.group, b.summary, b.version, "builtin", b.known, b.claims,
+                   in_process_backend(b.table), function_bits(*b.table));
         for (size_t k = first; k < out.size(); k++) out[k].curve = b.curve;
         families.insert(b.table->family);
     }
@@ -130,7 +137,7 @@ std::vector<Impl> load_catalogue(const PluginList &plugins, const RunContext &ct
                 families.insert(f.descriptor.family);
                 const size_t first = out.size();
                 add_family(out, isolated_table(f.descriptor), "plugin", summary, plugin.version, command, f.known,
-                           f.backend, f.descriptor.functions);
+                           f.claims, f.backend, f.descriptor.functions);
                 for (size_t k = first; k < out.size(); k++) out[k].squad_controls = f.squad_controls;
             }
             continue;
@@ -153,7 +160,7 @@ std::vector<Impl> load_catalogue(const PluginList &plugins, const RunContext &ct
             const IsolatedDescriptor &d = descriptors[i];
             if (!families.insert(d.family).second)
                 throw InputError(fmt::format("{}: refused: family '{}' already exists", path, d.family));
-            add_family(out, isolated_table(d), "plugin", "loaded from " + path, "", path, {},
+            add_family(out, isolated_table(d), "plugin", "loaded from " + path, "", path, {}, {},
                        isolated_plugin_backend(path, i, d.family, ctx), d.functions);
         }
     }

@@ -45,6 +45,7 @@ struct Impl {
     std::string origin;   // "builtin" or the plugin's path
     const qc_impl_v1 *table = nullptr;
     std::vector<KnownDeviation> known;  // documented deviations (process plugins: their hello's `known` lines)
+    std::vector<Claim> claims;          // documented figures (registry.h; process plugins: their hello's `claim` lines)
     KeyCurve curve;                     // a built-in's key-track curve (registry.h), unset for plugins
     SquadControls squad_controls = SquadControls::setup;  // isolate/eval.h; process plugins may say otherwise
     bool has_curve() const { return precision == Precision::f32 ? curve.f32 != nullptr : curve.f64 != nullptr; }
@@ -58,6 +59,8 @@ struct Impl {
     bool supports(Op op) const;
     // The documented deviation for (op, property), or nullptr.
     const KnownDeviation *known_deviation(Op op, const std::string &property) const;
+    // The documented claim of a kind ("accuracy", "threshold", "t-clamp") for op, or nullptr.
+    const Claim *claim(Op op, const std::string &kind) const;
 
     // How every call below is evaluated (harness/isolate/eval.h): in process through `table` (built-ins), or in
     // worker processes (every plugin; built-ins under --isolate). Never null in a loaded catalogue.

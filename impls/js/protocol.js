@@ -116,6 +116,9 @@ function serve(library, version, families) {
   for (const f of families) if (f.squadControls) hello += `squad-controls ${f.name} ${f.squadControls}\n`;
   // A deviation the library documents, in its own words: known: [[OP, PROPERTY, WHY], ...] (conform's "known").
   for (const f of families) for (const [op, property, why] of f.known || []) hello += `known ${f.name} ${op} ${property} ${why}\n`;
+  // A figure or behaviour the library documents, held to conform's claimed-KIND property:
+  // claims: [[OP, KIND, VALUE, WHY], ...], KIND accuracy, threshold or t-clamp (docs/plugin-protocol.md).
+  for (const f of families) for (const [op, kind, value, why] of f.claims || []) hello += `claim ${f.name} ${op} ${kind} ${value} ${why}\n`;
   writeAll(Buffer.from(hello + 'end\n', 'ascii'));
 
   const MAX = 4096;

@@ -36,7 +36,14 @@ def main():
 
     warnings.simplefilter("ignore")  # NumPy's divide-by-zero warnings: the NaN is the answer
     families = [("pyrr-slerp", {"slerp.f64": slerp}), ("pyrr-lerp", {"nlerp.f64": lerp})]
-    return serve("pyrr", pyrr.__version__, families, "pyrr_adapter")
+    clamped = '"The parameter t is clamped to the range [0, 1]" (pyrr/quaternion.py, docstring of {})'
+    claims = [
+        ("pyrr-slerp", "slerp", "threshold", SLERP_THRESHOLD,
+         "pyrr/quaternion.py slerp: 'if dot < 0.95:' the slerp formula, 'else: res = lerp(quat1, quat2, t)'"),
+        ("pyrr-slerp", "slerp", "t-clamp", 0, clamped.format("slerp")),
+        ("pyrr-lerp", "nlerp", "t-clamp", 0, clamped.format("lerp")),
+    ]
+    return serve("pyrr", pyrr.__version__, families, "pyrr_adapter", claims)
 
 
 if __name__ == "__main__":

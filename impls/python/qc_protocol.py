@@ -27,9 +27,11 @@ def read_exactly(stream, n):
     return data
 
 
-def hello(library, version, families):
+def hello(library, version, families, claims=()):
     lines = ["quatcheck-plugin 1", f"library {library} {version}"]
     lines += [f"family {name} {' '.join(ops)}" for name, ops in families]
+    # What the library documents, held to conform's claimed-KIND property: (FAMILY, OP, KIND, VALUE, WHY).
+    lines += [f"claim {family} {op} {kind} {value!r} {why}" for family, op, kind, value, why in claims]
     return ("\n".join(lines + ["end"]) + "\n").encode("ascii")
 
 
@@ -44,9 +46,9 @@ def answer(fn, n, width, body):
     return struct.pack(f"<{4 * n}{code}", *itertools.chain.from_iterable(out)), elapsed
 
 
-def serve(library, version, families, name="adapter"):
+def serve(library, version, families, name="adapter", claims=()):
     stdin, stdout = sys.stdin.buffer, sys.stdout.buffer
-    stdout.write(hello(library, version, families))
+    stdout.write(hello(library, version, families, claims))
     stdout.flush()
     while True:
         head = read_exactly(stdin, 24)

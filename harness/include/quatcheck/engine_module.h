@@ -60,7 +60,8 @@ struct EngineModuleV1 {
 inline std::string engine_module_stamp() {
     return std::string(QC_ENGINE_FILE_STAMP) + "; sizes " + std::to_string(sizeof(BuiltinImpl)) + "/" +
            std::to_string(sizeof(KnownDeviation)) + "/" + std::to_string(sizeof(KeyCurve)) + "/" +
-           std::to_string(sizeof(qc_impl_v1)) + "/" + std::to_string(sizeof(std::string));
+           std::to_string(sizeof(Claim)) + "/" + std::to_string(sizeof(qc_impl_v1)) + "/" +
+           std::to_string(sizeof(std::string));
 }
 
 }  // namespace qc
