@@ -1,8 +1,8 @@
 // OpenVDB 10 adapter: openvdb::math::slerp(q1, q2, t, tolerance) of openvdb::math::Quat<T> (header-inline in
 // openvdb/math/Quat.h), float and double through the library's own template (Quat<float>, Quat<double>).
 //   openvdb  math::slerp(q1, q2, t) with the header's default tolerance = 0.00001 -> slerp
-// There is no Quat::slerp member: the class befriends the free function ("friend Quat slerp<>(...)"), and the
-// header's other slerp takes Mat3 rotations (converted to quaternions and back), not quaternions.
+// There is no Quat::slerp member: the class befriends the free function ("friend Quat slerp<>(...)", line 541),
+// and the header's other slerp (lines 556-570) takes Mat3 rotations, converted to quaternions and back.
 // What the routine does (Quat.h of OpenVDB 10.0.1, lines 25-75), all part of what is measured:
 //   - documented only as "Linear interpolation between the two quaternions" (line 25);
 //   - no sign test: the keys are interpolated as given, over the long arc where q1.q2 < 0;
