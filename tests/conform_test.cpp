@@ -181,6 +181,24 @@ const std::set<std::string> kEngineFindings = {
     "kdl-singleaxis.f64 slerp symmetry",
     "kdl-singleaxis.f64 slerp threshold-continuity",
     "kdl-singleaxis.f64 slerp unit",
+    // Coin3D 4 (coin.f32): SbRotation::slerp passes every property (at 150 and at 1000 cases).
+    // OpenVDB 10: math::slerp takes no short arc (shortest-arc and sign-invariance are known), and these follow
+    // from it on keys with a negative dot product: the far end of the long arc (endpoints), its speed (monotone,
+    // constant-speed); near q1 = -q0 both weights grow as 1 / sin(angle) and cancel, magnifying the rounding of
+    // acos and sin (unit; in float, q1 = -q0 at t = 1/2 gives exactly zero); and where sin(angle) <= 1e-5 its lerp
+    // stays at q0 up to t = 1/2 and at q1 after it while the slerp beside it sweeps the long half-turn
+    // (threshold-continuity, and symmetry in double)
+    "openvdb.f32 slerp constant-speed",
+    "openvdb.f32 slerp endpoints",
+    "openvdb.f32 slerp monotone",
+    "openvdb.f32 slerp threshold-continuity",
+    "openvdb.f32 slerp unit",
+    "openvdb.f64 slerp constant-speed",
+    "openvdb.f64 slerp endpoints",
+    "openvdb.f64 slerp monotone",
+    "openvdb.f64 slerp symmetry",
+    "openvdb.f64 slerp threshold-continuity",
+    "openvdb.f64 slerp unit",
 };
 
 }  // namespace

@@ -54,7 +54,7 @@ check_depends "$tmp/info.nopy" >/dev/null && fail "negative control: a Depends w
 echo "Depends: $(field Depends "$tmp/info")"
 # The core package depends on no engine library, from a default build too (issue 37: the engine adapters are
 # modules of the quatcheck-engines package). Negative control: a Depends naming OGRE is caught by the same check.
-engine_libs='libogre|libqt6|libqt5|libopenscenegraph|libassimp|libopencv|libvtk|libmrpt|libirrlicht|libbullet|libimath|libignition|liborocos'
+engine_libs='libogre|libqt6|libqt5|libopenscenegraph|libassimp|libopencv|libvtk|libmrpt|libirrlicht|libbullet|libimath|libignition|liborocos|libcoin|libopenvdb'
 no_engines() { ! field Depends "$1" | grep -qE "$engine_libs"; }
 no_engines "$tmp/info" || fail "the core package depends on an engine library: $(field Depends "$tmp/info")"
 sed 's/^ Depends: .*/ Depends: libc6, libmpfr6, libogremain1.12.10, python3/' "$tmp/info" >"$tmp/info.ogre"

@@ -429,3 +429,16 @@ TEST(EngineAdapters, Kdl) {
     check_slerp(*e->table, false, true);  // every answer has w > 0, the sign GetQuaternion gives back here
     EXPECT_EQ(e->table->slerp_f32, nullptr);
 }
+
+// ---- issue 41: Coin3D, OpenVDB (tests/engine_direct/ compares each with its library bit for bit) ----
+
+TEST(EngineAdapters, Coin) {
+    QC_ENGINE_OR_SKIP(e, "coin", "Coin3D (libcoin-dev)");
+    check_slerp(*e->table, true, false);  // SbRotation is float: f32 only
+    EXPECT_EQ(e->table->slerp_f64, nullptr);
+}
+
+TEST(EngineAdapters, Openvdb) {
+    QC_ENGINE_OR_SKIP(e, "openvdb", "OpenVDB (libopenvdb-dev)");
+    check_slerp(*e->table, true, true);  // every case has q0 . q1 > 0, where the keys' own arc is the short one
+}
