@@ -4,6 +4,8 @@
 // the f64 family on plain Arrays (its functions take any array).
 // glquat-slerp: slerp(out, a, b, t) (require('gl-quat/slerp'), also require('gl-quat').slerp). gl-quat has no
 //   nlerp; its sqlerp takes caller-made control points and is left out.
+// Documented deviations (hello `known` lines): none; gl-quat documents no fallback (its lerp for keys closer
+// than 1e-6 is a source comment, not API documentation).
 'use strict';
 const { serve, packageVersion, library } = require('./protocol');
 const slerpFn = library('gl-quat/slerp');

@@ -8,6 +8,7 @@
 //   QuaternionLinearInterpolant runs it over animation tracks.
 // Named apart from the npm three (impls/js/three.js, three-*): another release, with another slerp.
 // QC_THREE_DEBIAN=FILE loads another copy of the build.
+// Documented deviations (hello `known` lines): none; r111's docs state no fallback or endpoint shortcut.
 'use strict';
 const fs = require('fs');
 const { serve, xyzwOp } = require('./protocol');
