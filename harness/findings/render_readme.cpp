@@ -255,7 +255,7 @@ std::string readme(const LibraryFindings &l, const std::map<std::string, std::st
                     : files.count("repro.py")  ? "repro.py"
                     : files.count("repro.cpp") ? "repro.cpp"
                                                : "rust/src/main.rs"),
-            md_text(l.card->package), md_code(l.card->order));
+            md_text(l.card->package.empty() ? l.card->name : l.card->package), md_code(l.card->order));
     else if (l.spec)
         s += "`./repro.sh` builds and runs the reproducer, which calls the routine through the file quatcheck "
              "compiles (`lib/`); exit status 1: a promise is broken, 0: kept, 77: SKIP, 2: could not run. "
@@ -263,7 +263,7 @@ std::string readme(const LibraryFindings &l, const std::map<std::string, std::st
              "fix on the same cases (exit 0: it keeps every promise). (No library card: the reproducer is not in "
              "the library's own API.)\n";
     else s += "None: `./repro.sh` says SKIP (exit 77). Use the quatcheck commands above.\n";
-    if (l.card && l.card->language == Language::js)
+    if (l.card && l.card->language == Language::js && !l.card->package.empty())
         s += "\nThe npm package is resolved from `./node_modules`: set `QC_NODE_MODULES` to a `node_modules` folder "
              "that holds it (repro.sh links it here).\n";
     s += fmt::format("\n{}", environment(l, t, o));

@@ -408,8 +408,8 @@ void lib_tests(const LibraryFindings &l, const Cause &cause, int k, std::map<std
 // The repro.sh lines that check the library is installed (the card's package), in the language's runner.
 std::string need_lines(const Library &lib) {
     switch (lib.language) {
-        case Language::js:
-            return fmt::format("need_npm {}", shell_quote(lib.package));
+        case Language::js:  // no package: a library the system ships (Debian libjs-*), which its prelude checks
+            return lib.package.empty() ? "" : fmt::format("need_npm {}", shell_quote(lib.package));
         case Language::python:
             return fmt::format("need_py {}", shell_quote(lib.package));
         case Language::cpp:

@@ -30,6 +30,10 @@ LIBRARIES = {
     "godot": ("Godot", "Debian `godot3-server`", "impls/godot/adapter.gd"),
     # issue 41
     "pyrr": ("pyrr", "Debian `python3-pyrr`", "impls/python/pyrr_adapter.py"),
+    "cesium": ("CesiumJS", "npm `@cesium/engine`", "impls/js/cesium.js"),
+    "superthree": ("super-three (A-Frame's three.js)", "npm `super-three`", "impls/js/super-three.js"),
+    "glquat": ("gl-quat", "npm `gl-quat`", "impls/js/gl-quat.js"),
+    "threedeb": ("three.js r111", "Debian `libjs-three`", "impls/js/three-debian.js"),
 }
 
 report = sys.argv[1]
