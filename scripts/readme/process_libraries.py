@@ -30,6 +30,7 @@ LIBRARIES = {
     "godot": ("Godot", "Debian `godot3-server`", "impls/godot/adapter.gd"),
     # issue 41
     "pyrr": ("pyrr", "Debian `python3-pyrr`", "impls/python/pyrr_adapter.py"),
+    "vecmath": ("vecmath (Java 3D)", "Debian `libvecmath-java`", "impls/java/VecmathAdapter.java"),
 }
 
 report = sys.argv[1]
