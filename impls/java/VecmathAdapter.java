@@ -6,13 +6,17 @@
 // Family:
 //   vecmath-interpolate  slerp.f32  Quat4f.interpolate(q1, q2, alpha) (float fields, alpha a float)
 //                        slerp.f64  Quat4d.interpolate(q1, q2, alpha) (double fields)
-// Both write the result into `this`; the one-quaternion form interpolate(q1, alpha) interpolates from `this`
-// and runs the same arithmetic (the test calls both). vecmath's component order is (x, y, z, w), scalar last,
-// as in its constructors and Tuple4*.set(x, y, z, w); the version is the jar's Implementation-Version.
+// Both write the result into `this`. The one-quaternion form interpolate(q1, alpha) interpolates from `this`
+// to q1 with the same arithmetic, except for which key it negates (below): its output is the same bits, or
+// the same bits negated where the keys' dot product is negative (the test calls both). vecmath's component
+// order is (x, y, z, w), scalar last, as in its constructors and Tuple4*.set(x, y, z, w); the version is the
+// jar's Implementation-Version.
 //
 // What the routine does, as its bytecode (javap -c) shows it in vecmath 1.5.2 (Debian ships no source):
-//  - the dot product of the two keys; where it is negative, q1 (or the argument q2) is negated IN PLACE, so
-//    the short arc is taken and the caller's quaternion is changed;
+//  - the dot product of the two keys; where it is negative, one key is negated IN PLACE, so the short arc is
+//    taken and the caller's quaternion is changed: interpolate(q1, q2, a) negates its FIRST argument q1 (the
+//    start: at a = 0 it returns -q1, the same rotation with the other sign), interpolate(q1, a) its argument
+//    q1 (the end);
 //  - where 1 - dot > EPS it takes the arc: om = acos(dot), weights sin((1 - a) om) / sin(om) and
 //    sin(a om) / sin(om); otherwise plain lerp weights 1 - a and a, with no normalisation afterwards.
 //    EPS is 1e-6 in Quat4f and 1e-12 in Quat4d (the double literals of the two classes);
