@@ -116,6 +116,7 @@ std::string where(const Cause &c, const Language lang) {
     const char *fence = lang == Language::js       ? "js"
                         : lang == Language::python ? "python"
                         : lang == Language::rust   ? "rust"
+                        : lang == Language::java   ? "java"
                                                    : "cpp";
     std::string s = fmt::format("From {}, lines {} to {}{} (`>>` marks the lines the evidence points to):\n\n{}\n",
                                 md_code(c.quote.path), c.quote.first, last, c.quote.truncated ? " (cut)" : "",
@@ -136,6 +137,7 @@ std::string fix_section(const LibraryFindings &l, const Cause &c, int k) {
     const char *port = lang == Language::js       ? "fix/qc_slerp.mjs"
                        : lang == Language::python ? "fix/qc_slerp.py"
                        : lang == Language::rust   ? "fix/qc_slerp.rs"
+                       : lang == Language::java   ? "fix/QcSlerp.java"
                                                   : "fix/qc_slerp.h";
     std::string s = fmt::format(
         "Replace the routine's body by quatcheck's qc-slerp ({} in this folder, {}; for an nlerp, the short-arc "
@@ -251,10 +253,11 @@ std::string readme(const LibraryFindings &l, const std::map<std::string, std::st
             "reference's own output in place of the library's (the checks then pass: a reproducer that always "
             "fails would be caught); `QC_REPRO_APPLY_FIX=1` runs the suggested fix instead (exit 0: it keeps every "
             "promise); `--tests` runs the tests to paste.\n",
-            md_code(files.count("repro.mjs")   ? "repro.mjs"
-                    : files.count("repro.py")  ? "repro.py"
-                    : files.count("repro.cpp") ? "repro.cpp"
-                                               : "rust/src/main.rs"),
+            md_code(files.count("repro.mjs")    ? "repro.mjs"
+                    : files.count("repro.py")   ? "repro.py"
+                    : files.count("repro.cpp")  ? "repro.cpp"
+                    : files.count("Repro.java") ? "Repro.java"
+                                                : "rust/src/main.rs"),
             md_text(l.card->package), md_code(l.card->order));
     else if (l.spec)
         s += "`./repro.sh` builds and runs the reproducer, which calls the routine through the file quatcheck "
