@@ -73,8 +73,8 @@ TEST(Quote, JavaLiteralHoldsEveryCharacter) {
     all += "\\u0022 \\u000a \\\\u005c \u2028\xc3\xa9 end\\";
     const std::string lit = java_literal(all);
     EXPECT_EQ(java_literal("a\nb\x01"), "\"a\\nb\\001\"");  // \n kept; below U+0020, octal
-    const std::string prog = "class L { public static void main(String[] a) throws Exception { System.out.write(" + lit +
-                             ".getBytes(java.nio.charset.StandardCharsets.UTF_8)); System.out.flush(); } }\n";
+    const std::string prog = "class L { public static void main(String[] a) throws Exception { System.out.write(" +
+                             lit + ".getBytes(java.nio.charset.StandardCharsets.UTF_8)); System.out.flush(); } }\n";
     const test::Ran built = test::sh("d=$(mktemp -d) && printf '%s' " + shell_quote(prog) +
                                      " > $d/L.java && javac -d $d $d/L.java 2>&1 && "
                                      "java -cp $d L | od -An -v -tx1 | tr -d ' \\n'; rm -rf $d");
