@@ -160,7 +160,8 @@ std::string test_section(const LibraryFindings &l, const std::map<std::string, s
         if (name.rfind("tests/", 0) == 0 || name.rfind("rust/tests/", 0) == 0) {
             const std::string stem = fs::path(name).stem().string();
             if (stem.find(fmt::format("cause-{}.", k)) == 0 || stem == fmt::format("test_cause_{}", k) ||
-                stem == fmt::format("cause_{}", k) || stem == fmt::format("cause-{}.test", k))
+                stem == fmt::format("cause_{}", k) || stem == fmt::format("cause-{}.test", k) ||
+                stem == fmt::format("Cause{}Test", k))
                 return fmt::format(
                     "{} ({}): the failing cases and their tolerance; it fails before the fix and passes "
                     "with it (`./repro.sh --tests`, `QC_REPRO_APPLY_FIX=1 ./repro.sh --tests`).\n",
@@ -199,7 +200,7 @@ std::string environment(const LibraryFindings &l, const ReportTables &t, const O
     }
     s += "\n";
     if (!o.command.empty()) s += fmt::format("- Written by: {}\n", md_code(o.command));
-    s += "- The reproducer prints its runtime's version (node, Python, cargo or the C++ compiler) as its first line.\n";
+    s += "- The reproducer prints its runtime's version (node, Python, cargo, java or the C++ compiler) as its first line.\n";
     return s;
 }
 
