@@ -200,7 +200,8 @@ std::string environment(const LibraryFindings &l, const ReportTables &t, const O
     }
     s += "\n";
     if (!o.command.empty()) s += fmt::format("- Written by: {}\n", md_code(o.command));
-    s += "- The reproducer prints its runtime's version (node, Python, cargo, java or the C++ compiler) as its first line.\n";
+    s += "- The reproducer prints its runtime's version (node, Python, cargo, java or the C++ compiler) as its first "
+         "line.\n";
     return s;
 }
 
