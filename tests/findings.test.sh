@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # quatcheck findings (docs/findings.md) on a short run with a narrow sweep near a.b = 1 (the branch map): RTM,
 # Filament and Bullet f32 (C++, through their adapter files), PlayCanvas and gl-matrix (JavaScript, in the
-# libraries' own API, when node and impls/js/node_modules are present), SciPy (Python, when importable) and
-# qc-slerp (a correct routine).
+# libraries' own API, when node and impls/js/node_modules are present), SciPy (Python, when importable), vecmath
+# (Java, when a JDK and Debian's vecmath jar are present) and qc-slerp (a correct routine).
 #  1. every reproducer the short run writes is executed and exits 1 (the finding reproduces outside quatcheck),
 #     from a copy of its folder outside the checkout; with QC_REPRO_APPLY_FIX=1 it exits 0 (the fix keeps every
 #     promise); its tests to paste fail (--tests: exit 1) and pass with the fix (exit 0);
@@ -12,7 +12,7 @@
 #  2c. grouping: PlayCanvas's near-0 defect is one cause, formed by the branch map's switch, its source quoted
 #     from the installed package with the `sinHalfTheta < 1e-3` line marked; negative control: without the
 #     branch map the same findings are not that one cause;
-#  3. inputs round-trip bit for bit: each reproducer's literals (C++ hexfloats, JS bit patterns, Python
+#  3. inputs round-trip bit for bit: each reproducer's literals (C++ hexfloats, JS and Java bit patterns, Python
 #     float.fromhex), parsed back, equal the worst_cases.csv row of its case-N.csv; negative control: a literal
 #     changed by one ulp is caught;
 #  4. a missing compiler or runtime is a SKIP line with exit 77, never a pass;
@@ -37,6 +37,14 @@ if /usr/bin/python3 -c 'import scipy.spatial.transform' 2>/dev/null; then
 else
   echo "SKIP: the SciPy reproducer: /usr/bin/python3 cannot import scipy (Debian python3-scipy)"
 fi
+java=0
+if command -v java >/dev/null && command -v javac >/dev/null && [ -f /usr/share/java/vecmath.jar ] &&
+  scripts/build-java "$build" >/dev/null 2>&1; then
+  plugins+=(--plugin-cmd "java -cp $build/java:/usr/share/java/vecmath.jar VecmathAdapter")
+  java=1
+else
+  echo "SKIP: the vecmath reproducer (Java): no JDK or no /usr/share/java/vecmath.jar (Debian default-jdk-headless, libvecmath-java)"
+fi
 impls=(--impl recipe-rtm --impl recipe-filament --impl qc-slerp)
 bullet=0
 if "$qc" list 2>/dev/null | grep '^bullet\.f32 ' >/dev/null; then
@@ -47,6 +55,7 @@ else
 fi
 [ $js = 1 ] && impls+=(--impl playcanvas-slerp --impl glmatrix-slerp)
 [ $py = 1 ] && impls+=(--impl scipy-slerp)
+[ $java = 1 ] && impls+=(--impl vecmath-interpolate)
 r="$tmp/r"
 # --timeout: node may need more than the default 5 s to load a package on a busy machine.
 # --cases-for: recipe-filament's rows at 200 of the 400 cases (a capped library: its environment line says so).
@@ -71,6 +80,7 @@ f="$r/findings"
 want=(recipe-rtm recipe-filament)
 [ $bullet = 1 ] && want+=(bullet)
 [ $js = 1 ] && want+=(playcanvas gl-matrix)
+[ $java = 1 ] && want+=(vecmath)
 for w in "${want[@]}"; do [ -x "$f/$w/repro.sh" ] || fail "no findings/$w/repro.sh"; done
 grep -q "^## Summary" "$f/recipe-rtm/README.md" || fail "recipe-rtm/README.md has no 'Summary'"
 grep -q "^## Environment" "$f/recipe-rtm/README.md" || fail "recipe-rtm/README.md has no 'Environment'"
@@ -100,6 +110,7 @@ for d0 in "$f"/*/; do
   if [ $s = 77 ]; then
     echo "SKIP: findings/$name: $(grep SKIP "$tmp/$name.out" | head -1)"
     [ $js = 1 ] && [ -f "$d/repro.mjs" ] && fail "$name: skipped although node and the packages are present"
+    [ $java = 1 ] && [ -f "$d/Repro.java" ] && fail "$name: skipped although the JDK and the jar are present"
     continue
   fi
   [ $s = 1 ] || fail "findings/$name/repro.sh exited $s, not 1: $(tail -5 "$tmp/$name.out")"
@@ -237,6 +248,9 @@ for d in sorted(p for p in folder.iterdir() if p.is_dir()):
         parse = lambda l: [struct.unpack(">d", bytes.fromhex(x))[0] for x in re.findall(r"'([0-9a-f]{16})'", l)][:9]
     elif (d / "rust" / "src" / "main.rs").exists():
         continue
+    elif (d / "Repro.java").exists():
+        lines = [l for l in (d / "Repro.java").read_text().splitlines() if l.strip().startswith('new Case("region ')]
+        parse = lambda l: [struct.unpack(">d", bytes.fromhex(x))[0] for x in re.findall(r"0x([0-9a-f]{16})L", l)][:9]
     elif (d / "repro.py").exists():
         lines = [l for l in (d / "repro.py").read_text().splitlines() if l.strip().startswith('{"label": "region ')]
         parse = lambda l: [float.fromhex(x) for x in re.findall(r"h\('([^']+)'\)", l)][:9]
@@ -285,6 +299,12 @@ if [ $js = 1 ]; then
   [ $s = 77 ] && grep -q "^SKIP: npm package playcanvas not found" <<<"$out" || fail "a missing npm package: exit $s, '$out'"
   out="$(PATH=/nonexistent /bin/sh "$tmp/mutant/playcanvas/repro.sh" 2>&1)"; s=$?
   [ $s = 77 ] && grep -q "^SKIP: node is not on PATH" <<<"$out" || fail "missing node: exit $s, '$out'"
+fi
+if [ $java = 1 ]; then
+  out="$(JAVAC=/nonexistent/javac "$tmp/mutant/vecmath/repro.sh" 2>&1)"; s=$?
+  [ $s = 77 ] && grep -q "^SKIP: /nonexistent/javac is not on PATH" <<<"$out" || fail "a missing JDK: exit $s, '$out'"
+  out="$(QC_JAVA_CLASSPATH=/nonexistent/vecmath.jar "$tmp/mutant/vecmath/repro.sh" 2>&1)"; s=$?
+  [ $s = 77 ] && grep -q "^SKIP: /nonexistent/vecmath.jar (javax.vecmath) is missing" <<<"$out" || fail "a missing jar: exit $s, '$out'"
 fi
 echo "ok: a missing compiler or runtime is a SKIP with exit 77"
 

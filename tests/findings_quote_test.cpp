@@ -1,6 +1,6 @@
 // Issue 44, items 1 and 2: the reproducers `quatcheck findings` writes must not turn a value of a report into
 // code. A hostile implementation name (the family), library version and case label go through every template
-// (C++, JavaScript, Python and their repro.sh); each result must be accepted by its language's compiler or
+// (C++, JavaScript, Python, Java and their repro.sh); each result must be accepted by its language's compiler or
 // parser, have exactly the lines of the same render with a plain name (every value stays on its line), run
 // without executing the payload, and carry the family's bytes unchanged as a string (the reproducer prints it).
 // The quoting functions themselves are tested in quote_test.cpp; the end-to-end route through a doctored report
@@ -34,15 +34,16 @@ const std::string kVersion =
     "1.0\ntouch PWN\nrequire('fs').writeFileSync('PWN','')\n__import__('os').system('touch PWN')\n"
     "int pwn3=std::system(\"touch PWN\");\r\n*/ \\";
 
-// A library of one cause with one case. CARD: the PlayCanvas card (its reproducer in the library's own API), the
-// case's family NAME (not one of the card's, so the reproducer stops at it); otherwise a family of its own,
+// A library of one cause with one case. CARD: the card of CARD_FAMILY (its reproducer in the library's own API),
+// the case's family NAME (not one of the card's, so the reproducer stops at it); otherwise a family of its own,
 // reproduced through its adapter file (impls/*/repro.txt).
-findings::LibraryFindings library(const std::string &name, const std::string &version, int bits, bool card = false) {
+findings::LibraryFindings library(const std::string &name, const std::string &version, int bits, bool card = false,
+                                  const std::string &card_family = "playcanvas-slerp") {
     findings::LibraryFindings l;
     l.name = name, l.folder = "lib", l.version = version, l.group = "g\n# " + kPayload;
     if (card) {
-        l.card = findings::library_of("playcanvas-slerp");
-        l.families = {"playcanvas-slerp"};
+        l.card = findings::library_of(card_family);
+        l.families = {card_family};
     } else {
         l.spec = findings::spec_for(name);
         l.families = {name};
@@ -85,11 +86,12 @@ struct Rendered {
     fs::path plain, hostile, root;
 };
 
-Rendered render_both(const std::string &prefix, int bits, bool card = false) {
+Rendered render_both(const std::string &prefix, int bits, bool card = false,
+                     const std::string &card_family = "playcanvas-slerp") {
     char tmpl[] = "/tmp/qc-findings-quote-XXXXXX";
     const fs::path root = ::mkdtemp(tmpl);
-    Rendered r{write(library(prefix + "plain", "1.0", bits, card), root / "plain"),
-               write(library(prefix + kPayload, kVersion, bits, card), root / "hostile"), root};
+    Rendered r{write(library(prefix + "plain", "1.0", bits, card, card_family), root / "plain"),
+               write(library(prefix + kPayload, kVersion, bits, card, card_family), root / "hostile"), root};
     return r;
 }
 
@@ -161,6 +163,25 @@ TEST(FindingsQuote, LibraryApiReproducerKeepsHostileValuesAsData) {
     const test::Ran ran = test::sh(in(r.hostile, "node repro.mjs 2>&1"));
     EXPECT_EQ(ran.status, 2) << ran.output;
     EXPECT_NE(ran.output.find("no slerp routine for playcanvas-slerp" + kPayload), std::string::npos) << ran.output;
+    EXPECT_FALSE(fs::exists(r.hostile / "PWN"));
+    fs::remove_all(r.root);
+}
+
+// The Java reproducer (vecmath's card), its test to paste and the fix's routine block: compiled by javac with
+// the port, and run: the family is not the card's, so Repro stops with exit 2 and prints the name it looked for.
+TEST(FindingsQuote, JavaReproducerKeepsHostileValuesAsData) {
+    if (test::sh("command -v javac >/dev/null && command -v java >/dev/null").status != 0) GTEST_SKIP() << "no JDK";
+    if (!fs::exists("/usr/share/java/vecmath.jar")) GTEST_SKIP() << "no vecmath jar (Debian libvecmath-java)";
+    const Rendered r = render_both("vecmath-interpolate", 64, true, "vecmath-interpolate");
+    ASSERT_TRUE(fs::exists(r.hostile / "Repro.java"));
+    for (const char *f : {"Repro.java", "repro.sh", "tests/Cause1Test.java", "README.md"}) expect_same_lines(r, f);
+    const std::string cp = "/usr/share/java/vecmath.jar";
+    const test::Ran built = test::sh(in(r.hostile, "sh -n repro.sh && mkdir c && javac -nowarn -cp " + cp +
+                                                       " -d c Repro.java tests/Cause1Test.java fix/QcSlerp.java 2>&1"));
+    ASSERT_EQ(built.status, 0) << built.output;
+    const test::Ran ran = test::sh(in(r.hostile, "java -Dfile.encoding=UTF-8 -cp c:" + cp + " Repro 2>&1"));
+    EXPECT_EQ(ran.status, 2) << ran.output;
+    EXPECT_NE(ran.output.find("no f64 routine for vecmath-interpolate" + kPayload), std::string::npos) << ran.output;
     EXPECT_FALSE(fs::exists(r.hostile / "PWN"));
     fs::remove_all(r.root);
 }

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# The ports of qc-slerp that `quatcheck findings` hands maintainers (impls/fixes/qc_slerp.{mjs,py,rs}, issue 36),
-# vetted as quatcheck vets any library, through their process plugins: fix-js (node impls/fixes/fix-js.js),
-# fix-py (/usr/bin/python3 impls/fixes/fix_py.py) and fix-rust (a family of build/rust/qc-euclid-adapter).
+# The ports of qc-slerp that `quatcheck findings` hands maintainers (impls/fixes/qc_slerp.{mjs,py,rs} and
+# QcSlerp.java, issues 36 and 41), vetted as quatcheck vets any library, through their process plugins: fix-js
+# (node impls/fixes/fix-js.js), fix-py (/usr/bin/python3 impls/fixes/fix_py.py), fix-rust (a family of
+# build/rust/qc-euclid-adapter) and fix-java (impls/java/FixJavaAdapter.java, built by scripts/build-java).
 #  1. `quatcheck run --impl 'fix-*' --cases 2000` and `quatcheck conform --impl 'fix-*' --cases 2000` on every port
 #     whose runtime is present; tests/fixes_check.py asserts, for slerp.f64 and nlerp.f64 of each: every region
 #     present with status ok and no non-finite output; slerp max ulp1 <= 4 in every region; nlerp's angle to the
@@ -16,7 +17,7 @@
 #     near-0 defect (q0 returned where 1 - |q0.q1|/(|q0||q1|) < 1e-6); the same checks on a run and a short
 #     conform of it must fail, naming each port's near-0 rows (slerp and nlerp) and its endpoints property, and
 #     no uniform row.
-# A port whose runtime is missing (node; /usr/bin/python3; the Rust adapter, built by scripts/build-rust) is
+# A port whose runtime is missing (node; /usr/bin/python3; the Rust adapter, built by scripts/build-rust; a JDK) is
 # left out; then, if every check of the others passed, one SKIP line names it and the test exits 77.
 # Usage: bash tests/fixes.test.sh BUILD_DIR SOURCE_DIR
 source "$(dirname "$0")/lib.sh" "$@"
@@ -43,6 +44,11 @@ if [ -x "$adapter" ]; then
   plugins+=(--plugin-cmd "$adapter") families+=(fix-rust)
 else
   missing+=("fix-rust ($adapter is not built: scripts/build-rust needs Debian's cargo and librust-euclid-dev)")
+fi
+if command -v java >/dev/null && command -v javac >/dev/null && "$src/scripts/build-java" "$build" >/dev/null 2>&1; then
+  plugins+=(--plugin-cmd "java -cp $build/java FixJavaAdapter") families+=(fix-java)
+else
+  missing+=("fix-java (no JDK, or scripts/build-java could not build $build/java)")
 fi
 [ "${#families[@]}" -gt 0 ] || skip "no port can run: ${missing[*]}"
 keep_going

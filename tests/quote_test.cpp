@@ -64,6 +64,25 @@ TEST(Quote, JsLiteralIsOneLineAndRoundTrips) {
     EXPECT_EQ(js_literal("\xff"), "\"\\ufffd\"");  // invalid UTF-8: the replacement character, no exception
 }
 
+// Every ASCII character, some non-ASCII ones and text that spells Java's Unicode escapes (which javac translates
+// before it reads a literal) through java_literal: compiled by javac and printed back as UTF-8, the same bytes.
+TEST(Quote, JavaLiteralHoldsEveryCharacter) {
+    if (test::sh("command -v javac >/dev/null && command -v java >/dev/null").status != 0) GTEST_SKIP() << "no JDK";
+    std::string all;
+    for (int c = 0; c < 128; c++) all += char(c);
+    all += "\\u0022 \\u000a \\\\u005c \u2028\xc3\xa9 end\\";
+    const std::string lit = java_literal(all);
+    EXPECT_EQ(java_literal("a\nb\x01"), "\"a\\nb\\001\"");  // \n kept; below U+0020, octal
+    const std::string prog = "class L { public static void main(String[] a) throws Exception { System.out.write(" +
+                             lit + ".getBytes(java.nio.charset.StandardCharsets.UTF_8)); System.out.flush(); } }\n";
+    const test::Ran built = test::sh("d=$(mktemp -d) && printf '%s' " + shell_quote(prog) +
+                                     " > $d/L.java && javac -d $d $d/L.java 2>&1 && "
+                                     "java -cp $d L | od -An -v -tx1 | tr -d ' \\n'; rm -rf $d");
+    std::string hex;
+    for (unsigned char c : all) hex += fmt::format("{:02x}", c);
+    EXPECT_EQ(built.output, hex);
+}
+
 // comment_text keeps only characters that cannot end or continue a comment, a docstring or a line.
 TEST(Quote, CommentTextIsInertInEveryComment) {
     std::string all;

@@ -6,7 +6,7 @@ file(GLOB QC_EMBED_FILES CONFIGURE_DEPENDS RELATIVE ${PROJECT_SOURCE_DIR}
   harness/findings/templates/* harness/include/quatcheck/plugin.h
   impls/engines/*.cpp impls/engines/repro.txt impls/recipe/*.cpp impls/recipe/repro.txt
   impls/seed/*.cpp impls/seed/*.h impls/seed/repro.txt impls/js/*.js impls/js/repro.txt
-  impls/python/*.py impls/python/repro.txt impls/*/libraries.json impls/fixes/qc_slerp.* impls/recommended/qc_slerp.h)
+  impls/python/*.py impls/python/repro.txt impls/*/libraries.json impls/fixes/qc_slerp.* impls/fixes/QcSlerp.java impls/recommended/qc_slerp.h)
 list(SORT QC_EMBED_FILES)
 set(QC_EMBED_OUT ${PROJECT_BINARY_DIR}/generated/findings_embedded.cpp)
 set(QC_EMBED_DEPS "")

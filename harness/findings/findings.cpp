@@ -72,7 +72,7 @@ std::map<std::string, std::string> render(const std::vector<LibraryFindings> &li
                                                                             : "C++")
                                           : "";
         std::string main;  // the reproducer's own file, "" when there is none
-        for (const char *m : {"repro.mjs", "repro.cpp", "repro.py", "rust/src/main.rs"})
+        for (const char *m : {"repro.mjs", "repro.cpp", "repro.py", "rust/src/main.rs", "Repro.java"})
             if (files.count(m)) main = m;
         nlohmann::json lj = {{"library", l.name},
                              {"folder", l.folder},

@@ -260,12 +260,15 @@ void describe(Cause &c, const std::string &routine, const LibraryFindings::Edge 
         const double at = std::min(std::fabs(edge->dot_below), std::fabs(edge->dot_above));
         const bool at_one = at >= 1 - 0x1p-52;
         c.severity = rotation_severity();
+        // 7 digits, or 1 - (1 - at) where they would read 1 (vecmath's Quat4d switches at 1 - 1e-12).
+        const std::string at_text =
+            fmt::format("{:.7g}", at) == "1" ? fmt::format("1 - {:.2g}", 1 - at) : fmt::format("{:.7g}", at);
         c.title = at_one ? fmt::format("{}: the branch for |a.b| = 1 is off slerp{}", routine, by)
-                         : fmt::format("{}: the branch taken for |a.b| above {:.7g} is off slerp{}", routine, at, by);
+                         : fmt::format("{}: the branch taken for |a.b| above {} is off slerp{}", routine, at_text, by);
         c.sentence = fmt::format(
             "When {}, {} switches to another computation, and that branch breaks what the main path keeps (seen "
             "as: {}).",
-            at_one ? "|a.b| rounds to 1" : fmt::format("the keys are closer than |a.b| = {:.7g}", at), routine, list);
+            at_one ? "|a.b| rounds to 1" : fmt::format("the keys are closer than |a.b| = {}", at_text), routine, list);
     } else {
         c.severity = rotation_severity();
         c.title = worst > 0 ? fmt::format("{} is off slerp{} on {}", routine, by, cls)

@@ -13,8 +13,11 @@
 namespace qc::findings {
 
 const char *language_name(Language l) {
-    static constexpr std::pair<Language, const char *> names[] = {
-        {Language::cpp, "C++"}, {Language::js, "JavaScript"}, {Language::python, "Python"}, {Language::rust, "Rust"}};
+    static constexpr std::pair<Language, const char *> names[] = {{Language::cpp, "C++"},
+                                                                  {Language::js, "JavaScript"},
+                                                                  {Language::python, "Python"},
+                                                                  {Language::rust, "Rust"},
+                                                                  {Language::java, "Java"}};
     return name_of(l, names);
 }
 
@@ -42,13 +45,15 @@ Library parse_library(const nlohmann::json &j, const std::string &file) {
     l.language = lang == "js"       ? Language::js
                  : lang == "python" ? Language::python
                  : lang == "rust"   ? Language::rust
+                 : lang == "java"   ? Language::java
                                     : Language::cpp;
-    if (lang != "js" && lang != "python" && lang != "rust" && lang != "cpp")
+    if (lang != "js" && lang != "python" && lang != "rust" && lang != "java" && lang != "cpp")
         throw std::logic_error(fmt::format("{}: {}: unknown language {}", file, l.name, lang));
     l.package = str(j, "package"), l.order = str(j, "order");
     for (const auto &p : j.value("prelude", nlohmann::json::array())) l.prelude.push_back(p.get<std::string>());
     l.make = str(j, "make"), l.make_f32 = str(j, "make_f32", false), l.read = str(j, "read");
     l.build = str(j, "build", false);
+    for (const auto &h : j.value("helpers", nlohmann::json::array())) l.helpers.push_back(h.get<std::string>());
     for (const auto &r : j.at("routines")) {
         Routine x{str(r, "family"), str(r, "op"), str(r, "api"), str(r, "call"), {}};
         if (r.contains("source")) x.source = {str(r.at("source"), "file"), str(r.at("source"), "find")};

@@ -10,7 +10,7 @@
 
 namespace qc::findings {
 
-enum class Language { cpp, js, python, rust };
+enum class Language { cpp, js, python, rust, java };
 const char *language_name(Language l);  // "C++", "JavaScript", ...
 
 // Where a routine's source lies: FILE (relative to the package's folder for npm and crates, absolute for
@@ -42,7 +42,12 @@ struct Library {
     std::vector<std::string> prelude;  // imports, includes, uses
     std::string make, make_f32;        // a library quaternion from w, x, y, z (make_f32: its f32 form, if other)
     std::string read;                  // (w, x, y, z) of a library quaternion r
-    std::string build;                 // C++: compiler words (shell); Rust: the crate's dependency line
+    std::string build;                 // C++: compiler words (shell); Rust: the crate's dependency line; Java:
+                                       // the library's class path (shell words, e.g. its jar)
+    // Java: static methods pasted into the reproducer's and each test's class. Java has no type alias and its
+    // libraries often write a result into `this`, so a Java card's `make` is the name of a helper overloaded on
+    // float and double (w, x, y, z), and its `call` an expression that may call a helper returning the result.
+    std::vector<std::string> helpers;
     std::vector<Routine> routines;
     std::vector<Documented> documented;
 

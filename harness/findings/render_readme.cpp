@@ -116,6 +116,7 @@ std::string where(const Cause &c, const Language lang) {
     const char *fence = lang == Language::js       ? "js"
                         : lang == Language::python ? "python"
                         : lang == Language::rust   ? "rust"
+                        : lang == Language::java   ? "java"
                                                    : "cpp";
     std::string s = fmt::format("From {}, lines {} to {}{} (`>>` marks the lines the evidence points to):\n\n{}\n",
                                 md_code(c.quote.path), c.quote.first, last, c.quote.truncated ? " (cut)" : "",
@@ -136,6 +137,7 @@ std::string fix_section(const LibraryFindings &l, const Cause &c, int k) {
     const char *port = lang == Language::js       ? "fix/qc_slerp.mjs"
                        : lang == Language::python ? "fix/qc_slerp.py"
                        : lang == Language::rust   ? "fix/qc_slerp.rs"
+                       : lang == Language::java   ? "fix/QcSlerp.java"
                                                   : "fix/qc_slerp.h";
     std::string s = fmt::format(
         "Replace the routine's body by quatcheck's qc-slerp ({} in this folder, {}; for an nlerp, the short-arc "
@@ -158,7 +160,8 @@ std::string test_section(const LibraryFindings &l, const std::map<std::string, s
         if (name.rfind("tests/", 0) == 0 || name.rfind("rust/tests/", 0) == 0) {
             const std::string stem = fs::path(name).stem().string();
             if (stem.find(fmt::format("cause-{}.", k)) == 0 || stem == fmt::format("test_cause_{}", k) ||
-                stem == fmt::format("cause_{}", k) || stem == fmt::format("cause-{}.test", k))
+                stem == fmt::format("cause_{}", k) || stem == fmt::format("cause-{}.test", k) ||
+                stem == fmt::format("Cause{}Test", k))
                 return fmt::format(
                     "{} ({}): the failing cases and their tolerance; it fails before the fix and passes "
                     "with it (`./repro.sh --tests`, `QC_REPRO_APPLY_FIX=1 ./repro.sh --tests`).\n",
@@ -197,7 +200,8 @@ std::string environment(const LibraryFindings &l, const ReportTables &t, const O
     }
     s += "\n";
     if (!o.command.empty()) s += fmt::format("- Written by: {}\n", md_code(o.command));
-    s += "- The reproducer prints its runtime's version (node, Python, cargo or the C++ compiler) as its first line.\n";
+    s += "- The reproducer prints its runtime's version (node, Python, cargo, java or the C++ compiler) as its first "
+         "line.\n";
     return s;
 }
 
@@ -251,10 +255,11 @@ std::string readme(const LibraryFindings &l, const std::map<std::string, std::st
             "reference's own output in place of the library's (the checks then pass: a reproducer that always "
             "fails would be caught); `QC_REPRO_APPLY_FIX=1` runs the suggested fix instead (exit 0: it keeps every "
             "promise); `--tests` runs the tests to paste.\n",
-            md_code(files.count("repro.mjs")   ? "repro.mjs"
-                    : files.count("repro.py")  ? "repro.py"
-                    : files.count("repro.cpp") ? "repro.cpp"
-                                               : "rust/src/main.rs"),
+            md_code(files.count("repro.mjs")    ? "repro.mjs"
+                    : files.count("repro.py")   ? "repro.py"
+                    : files.count("repro.cpp")  ? "repro.cpp"
+                    : files.count("Repro.java") ? "Repro.java"
+                                                : "rust/src/main.rs"),
             md_text(l.card->package.empty() ? l.card->name : l.card->package), md_code(l.card->order));
     else if (l.spec)
         s += "`./repro.sh` builds and runs the reproducer, which calls the routine through the file quatcheck "

@@ -167,6 +167,11 @@ std::string rs_bits(double x) {
     std::memcpy(&u, &x, 8);
     return fmt::format("0x{:016x}", u);
 }
+std::string java_bits(double x) {
+    uint64_t u;
+    std::memcpy(&u, &x, 8);
+    return fmt::format("0x{:016x}L", u);
+}
 std::string dec17(double x) { return fmt::format("{:.17g}", x); }
 std::string join4(const std::array<double, 4> &v, std::string (*f)(double)) {
     return fmt::format("{}, {}, {}, {}", f(v[0]), f(v[1]), f(v[2]), f(v[3]));
@@ -239,9 +244,27 @@ std::string lib_cases_code(const Library &lib, const std::vector<LibCase> &cases
                     join4(c->q0, rs_bits), join4(c->q1, rs_bits), rs_bits(c->t), join4(c->expected, rs_bits),
                     rs_literal(c->check), rs_bits(c->tol), fix);
                 break;
+            case Language::java:
+                s += fmt::format(
+                    "        new Case({}, {}, {}, {}, {}, new long[] {{{}}}, new long[] {{{}}}, {}, new long[] {{{}}}, "
+                    "{}, {}, {}),\n",
+                    java_literal(c->label), java_literal(c->family), java_literal(c->op), cause, c->bits,
+                    join4(c->q0, java_bits), join4(c->q1, java_bits), java_bits(c->t), join4(c->expected, java_bits),
+                    java_literal(c->check), java_bits(c->tol), fix);
+                break;
         }
     }
     return s;
+}
+
+// Java's call of a card's routine in one precision: the card's helpers make the quaternions and return the result
+// (library.h), the casts put the inputs in the precision's storage.
+std::string java_call_body(const Library &lib, const Routine &r, const char *type) {
+    return fmt::format(
+        "        final var a = {0}(({1}) q0[0], ({1}) q0[1], ({1}) q0[2], ({1}) q0[3]);\n"
+        "        final var b = {0}(({1}) q1[0], ({1}) q1[1], ({1}) q1[2], ({1}) q1[3]);\n"
+        "        final {1} t = ({1}) tt;\n        final var r = {2};\n        return {3};\n",
+        lib.make, type, r.call, lib.read);
 }
 
 // The routine table of a library's reproducer: one entry per family of the report (untrusted names, quoted)
@@ -287,6 +310,17 @@ std::pair<std::string, std::string> lib_routines_code(const LibraryFindings &l) 
                                          has_precision(*r, 32) ? fmt::format("Some(call_{}_f32)", k) : "None",
                                          has_precision(*r, 64) ? fmt::format("Some(call_{}_f64)", k) : "None");
                     break;
+                case Language::java:
+                    for (const char *type : {"float", "double"})
+                        if (has_precision(*r, type[0] == 'f' ? 32 : 64))
+                            functions += fmt::format(
+                                "    static double[] call_{}_{}(double[] q0, double[] q1, double tt) {{\n{}    }}\n", k,
+                                type[0] == 'f' ? "f32" : "f64", java_call_body(lib, *r, type));
+                    table +=
+                        fmt::format("        new Routine({}, {}, {}, {}),\n", java_literal(key), java_literal(r->api),
+                                    has_precision(*r, 32) ? fmt::format("Repro::call_{}_f32", k) : "null",
+                                    has_precision(*r, 64) ? fmt::format("Repro::call_{}_f64", k) : "null");
+                    break;
             }
         }
     return {functions, table};
@@ -299,9 +333,20 @@ std::string prelude_code(const Library &lib) {
     return s;
 }
 
+// A Java card's helper methods, indented for a class body.
+std::string helpers_code(const Library &lib) {
+    std::string s;
+    for (const auto &h : lib.helpers) s += "    " + h + "\n";
+    if (!s.empty()) s.pop_back();
+    return s;
+}
+
 const char *lang_key(Language l) {
-    static constexpr std::pair<Language, const char *> keys[] = {
-        {Language::js, "mjs"}, {Language::cpp, "cpp"}, {Language::python, "py"}, {Language::rust, "rs"}};
+    static constexpr std::pair<Language, const char *> keys[] = {{Language::js, "mjs"},
+                                                                 {Language::cpp, "cpp"},
+                                                                 {Language::python, "py"},
+                                                                 {Language::rust, "rs"},
+                                                                 {Language::java, "java"}};
     return name_of(l, keys);
 }
 
@@ -334,6 +379,12 @@ std::string test_cases_code(const Library &lib, const Cause &cause) {
                 s += fmt::format("        ({}, {}, [{}], [{}], {}, [{}], {}, {}),\n", rs_literal(c->label), f32,
                                  join4(c->q0, rs_bits), join4(c->q1, rs_bits), rs_bits(c->t),
                                  join4(c->expected, rs_bits), rs_literal(c->check), rs_bits(c->tol));
+                break;
+            case Language::java:
+                s += fmt::format(
+                    "        new Case({}, {}, new long[] {{{}}}, new long[] {{{}}}, {}, new long[] {{{}}}, {}, {}),\n",
+                    java_literal(c->label), f32, join4(c->q0, java_bits), join4(c->q1, java_bits), java_bits(c->t),
+                    join4(c->expected, java_bits), java_literal(c->check), java_bits(c->tol));
                 break;
         }
     }
@@ -392,8 +443,17 @@ void lib_tests(const LibraryFindings &l, const Cause &cause, int k, std::map<std
             "    #[allow(unused_variables)]\n    fn f64_(q0: [f64; 4], q1: [f64; 4], t: f64) -> [f64; 4] {{\n{}    }}\n"
             "    if f32 {{ f32_(q0, q1, t) }} else {{ f64_(q0, q1, t) }}\n}}",
             indent(rust_call_body(lib, *r, "f32"), "    "), indent(rust_call_body(lib, *r, "f64"), "    "))};
+    if (lib.language == Language::java) {
+        v["HELPERS"] = TemplateCode{helpers_code(lib)};
+        v["TEST_CLASS"] = TemplateText{fmt::format("Cause{}Test", k)};
+        v["TEST_ROUTINE"] = TemplateCode{fmt::format(
+            "    static double[] routine(double[] q0, double[] q1, double tt, boolean f32) {{\n        if (f32) {{\n"
+            "{}        }} else {{\n{}        }}\n    }}",
+            indent(java_call_body(lib, *r, "float"), "    "), indent(java_call_body(lib, *r, "double"), "    "))};
+    }
     const std::string ext = lang_key(lib.language);
-    const std::string name = lib.language == Language::rust     ? fmt::format("rust/tests/cause_{}.rs", k)
+    const std::string name = lib.language == Language::java     ? fmt::format("tests/Cause{}Test.java", k)
+                             : lib.language == Language::rust   ? fmt::format("rust/tests/cause_{}.rs", k)
                              : lib.language == Language::python ? fmt::format("tests/test_cause_{}.py", k)
                              : lib.language == Language::js     ? fmt::format("tests/cause-{}.test.mjs", k)
                                                                 : fmt::format("tests/cause-{}.test.cpp", k);
@@ -416,6 +476,8 @@ std::string need_lines(const Library &lib) {
             return lib.package.empty() ? "" : fmt::format("need_pkg {}", shell_quote(lib.package));
         case Language::rust:
             return fmt::format("need_crate {}", shell_quote(lib.package));
+        case Language::java:
+            return fmt::format("need_classes {}", shell_quote(lib.package));
     }
     return "";
 }
@@ -441,9 +503,12 @@ std::map<std::string, std::string> card_reproducer(const LibraryFindings &l) {
         {"CASES", TemplateCode{lib_cases_code(lib, cases)}},
         {"NEEDS", TemplateCode{need_lines(lib)}},
         {"FLAGS", TemplateCode{lib.build}},
+        {"HELPERS", TemplateCode{helpers_code(lib)}},
     };
     const std::string ext = lang_key(lib.language);
-    const std::string main = lib.language == Language::rust ? "rust/src/main.rs" : "repro." + ext;
+    const std::string main = lib.language == Language::rust   ? "rust/src/main.rs"
+                             : lib.language == Language::java ? "Repro.java"
+                                                              : "repro." + ext;
     const std::string tmpl = fmt::format("harness/findings/templates/lib_repro.{}.in", ext);
     files[main] = fill_template(tmpl, embedded(tmpl), v);
     const std::string sh = fmt::format("harness/findings/templates/lib_repro_{}.sh.in", ext);

@@ -27,6 +27,7 @@ const char *fix_port(Language l) {
     static constexpr std::pair<Language, const char *> ports[] = {{Language::js, "impls/fixes/qc_slerp.mjs"},
                                                                   {Language::python, "impls/fixes/qc_slerp.py"},
                                                                   {Language::rust, "impls/fixes/qc_slerp.rs"},
+                                                                  {Language::java, "impls/fixes/QcSlerp.java"},
                                                                   {Language::cpp, "impls/recommended/qc_slerp.h"}};
     return name_of(l, ports, "");
 }

@@ -115,6 +115,24 @@ std::string rs_literal(std::string_view text) {
     return out;
 }
 
+std::string java_literal(std::string_view text) {
+    const std::string j = js_literal(text);
+    std::string out;
+    for (size_t i = 0; i < j.size(); i++) {
+        if (j[i] == '\\' && i + 1 < j.size() && j[i + 1] != 'u') {  // a two-character escape: kept whole
+            out += j.substr(i, 2);
+            i++;
+        } else if (j.compare(i, 4, "\\u00") == 0 && i + 5 < j.size() &&
+                   std::stoul(j.substr(i + 4, 2), nullptr, 16) < 0x20) {
+            out += fmt::format("\\{:03o}", std::stoul(j.substr(i + 4, 2), nullptr, 16));
+            i += 5;
+        } else {
+            out += j[i];
+        }
+    }
+    return out;
+}
+
 std::string comment_text(std::string_view text) {
     std::string s;
     for (unsigned char c : text) {

@@ -39,6 +39,10 @@ std::string js_literal(std::string_view text);
 inline std::string py_literal(std::string_view text) { return js_literal(text); }
 // TEXT as a Rust string literal, quotes included (ASCII: every other character as \u{X}).
 std::string rs_literal(std::string_view text);
+// TEXT as a Java string literal, quotes included: js_literal's ASCII form, whose \uXXXX escapes javac translates
+// before it reads the literal, so each one for a character below U+0020 is written as an octal escape instead
+// (a translated line break or quote would end the literal); the others stand for characters that cannot.
+std::string java_literal(std::string_view text);
 
 // TEXT as one line of plain text safe inside any comment or docstring of C, C++, JavaScript, Python and sh:
 // letters, digits, space and -_.,:;()+=/@#!'~^&[]{}<> stay; every other byte (line breaks, quotes,

@@ -35,6 +35,7 @@ std::string quoted(std::string_view tmpl_name, const std::string &name, const st
     if (context == "js") return js_literal(text);
     if (context == "py") return py_literal(text);
     if (context == "rs") return rs_literal(text);
+    if (context == "java") return java_literal(text);
     if (context == "sh") return shell_quote(text);
     if (context == "comment") return comment_text(text);
     if (context == "file") {

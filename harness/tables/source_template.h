@@ -6,6 +6,7 @@
 //   c        a C/C++ string literal, quotes included            (c_literal)
 //   js, py   a JavaScript / Python string literal              (js_literal, py_literal)
 //   rs       a Rust string literal                             (rs_literal)
+//   java     a Java string literal                             (java_literal)
 //   sh       one POSIX shell word                              (shell_quote)
 //   comment  text inside a comment or docstring of any of them (comment_text)
 //   file     a plain file or module name: [A-Za-z0-9_][A-Za-z0-9_.+-]*, refused otherwise (it is pasted

@@ -34,6 +34,7 @@ LIBRARIES = {
     "superthree": ("super-three (A-Frame's three.js)", "npm `super-three`", "impls/js/super-three.js"),
     "glquat": ("gl-quat", "npm `gl-quat`", "impls/js/gl-quat.js"),
     "threedeb": ("three.js r111", "Debian `libjs-three`", "impls/js/three-debian.js"),
+    "vecmath": ("vecmath (Java 3D)", "Debian `libvecmath-java`", "impls/java/VecmathAdapter.java"),
 }
 
 report = sys.argv[1]
