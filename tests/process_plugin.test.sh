@@ -238,9 +238,13 @@ else
   for lib in "three.js | npm \`three\` | [0-9]" "gl-matrix | npm \`gl-matrix\` | [0-9]" "cannon-es | npm \`cannon-es\` | [0-9]"; do
     grep -q "^| $lib" "$tmp/block.md" || fail "process_libraries.py does not list '$lib'"
   done
+  # One row per library (library_rows.py): three's version, its routines, its figure from the leaderboard.
+  /usr/bin/python3 "$src/scripts/readme/library_rows_process.py" "$tmp/js" >"$tmp/rows.md" 2>&1 || fail "library_rows_process.py: $(tail -1 "$tmp/rows.md")"
+  grep -q '^| three | [0-9][0-9.]* | `three-slerp`, `three-slerpflat` | [0-9.e+-]*: `three-' "$tmp/rows.md" || fail "library_rows_process.py has no row for three: $(head -3 "$tmp/rows.md")"
   # Negative control: a report without these libraries is refused, not printed as an empty table.
   "$qc" leaderboard "$tmp/same" >/dev/null 2>&1
   /usr/bin/python3 "$src/scripts/readme/process_libraries.py" "$tmp/same" >/dev/null 2>&1 && fail "process_libraries.py accepted a report without the libraries"
+  /usr/bin/python3 "$src/scripts/readme/library_rows_process.py" "$tmp/same" >/dev/null 2>&1 && fail "library_rows_process.py accepted a report without the libraries"
 fi
 if /usr/bin/python3 -c 'import scipy.spatial.transform' 2>/dev/null; then
   run_adapters scipy 'scipy-*' "/usr/bin/python3 $src/impls/python/scipy_adapter.py"
