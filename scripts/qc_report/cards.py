@@ -58,7 +58,7 @@ def c_snippet(impl, op, prop, counterexample, line):
 # reproducer.
 FINDINGS_MAX_BYTES = 4 << 20
 REPRO_MAX_BYTES = 256 << 10
-REPRO_FILES = ("", "repro.cpp", "repro.mjs", "repro.py", "rust/src/main.rs")
+REPRO_FILES = ("", "repro.cpp", "repro.mjs", "repro.py", "rust/src/main.rs", "Repro.java")
 
 
 def read_findings(folder):
