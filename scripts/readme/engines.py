@@ -30,6 +30,16 @@ LIBRARIES = {
     "qt": ("Qt", "qt6-base-dev"),
     "cglm": ("cglm", "libcglm-dev"),
     "tf2": ("tf2 (ROS)", "libtf2-dev"),
+    # issue 30
+    "opencv": ("OpenCV", "libopencv-core-dev"),
+    "vtk": ("VTK", "libvtk9-dev"),
+    "mrpt": ("MRPT", "libmrpt-dev"),
+    # issue 41
+    "imath": ("Imath", "libimath-dev"),
+    "ignition": ("ignition-math", "libignition-math-dev"),
+    "kdl": ("Orocos KDL", "liborocos-kdl-dev"),
+    "coin": ("Coin3D", "libcoin-dev"),
+    "openvdb": ("OpenVDB", "libopenvdb-dev"),
 }
 
 
