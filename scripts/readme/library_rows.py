@@ -58,18 +58,19 @@ def table(report, card_files):
             if not mine:
                 missing.append(card["name"])
                 continue
-            worst = max(mine, key=lambda r: float(r["worst_max_angle_err_rad"] or "nan")
-                        if r["worst_max_angle_err_rad"] not in ("", "nan") else float("inf"))
-            figure = worst["worst_max_angle_err_rad"] or "?"
+            # A row without a finite figure (an empty cell, nan) counts as the worst.
+            worst = max(mine, key=lambda r: float("inf") if r["worst_max_angle_err_rad"] in ("", "nan")
+                        else float(r["worst_max_angle_err_rad"]))
+            figure = cell(worst["worst_max_angle_err_rad"] or "?")
             if int(worst["nonfinite"] or 0):
-                figure += f" (and {worst['nonfinite']} NaN/inf)"
-            where = f"`{worst['impl']}` {worst['op']}, {worst['worst_region']}"
+                figure += f" (and {cell(worst['nonfinite'])} NaN/inf)"
+            where = f"`{cell(worst['impl'])}` {cell(worst['op'])}, {cell(worst['worst_region'])}"
             failed = sorted({p for r in mine for p in failed_properties(r["conformance"])})
             lib_causes = causes.get(card["name"], [])
             first = cell(lib_causes[0]["title"]) if lib_causes else "none"
             versions = sorted({r["library_version"] for r in mine if r["library_version"]})
             routines = ", ".join(f"`{p}`" for p in patterns)
-            out.append(f"| {cell(card['name'])} | {', '.join(versions) or '?'} | {routines} | {figure}: {where} "
+            out.append(f"| {cell(card['name'])} | {cell(', '.join(versions)) or '?'} | {routines} | {figure}: {where} "
                        f"| {' '.join(failed) or 'none'} | {len(lib_causes)} | {first} |")
     if len(out) == 2:
         sys.exit(f"library_rows: no row of {', '.join(card_files)} in {report}/leaderboard.csv")
