@@ -77,6 +77,15 @@ def schema(folder):
     return _schemas[folder]
 
 
+def informative_properties(folder):
+    """The informative conformance properties of the report in folder (correctly-rounded): measured and shown,
+    never counted as a failed promise. schema.json's conformance.csv entry lists them (harness/tables/schemas.cpp);
+    a schema written before they existed lists none."""
+    _, value = schema(folder)
+    names = value.get("conformance.csv", {}).get("informative_properties", [])
+    return set(names) if isinstance(names, list) else set()
+
+
 _constants = []
 
 

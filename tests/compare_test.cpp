@@ -340,3 +340,27 @@ TEST(Compare, StopRequestInterruptsMatchingAndOutputs) {
     EXPECT_THROW(comparison_markdown(c, stop.token()), Interrupted);
     EXPECT_THROW(comparison_junit(c, stop.token()), Interrupted);
 }
+
+// The informative correctly-rounded property (docs/conformance.md): a fail on a row the baseline lacks (a baseline
+// written before the property existed) is a new measurement, not a regression; pass -> fail on a row the baseline
+// has is one.
+TEST(Compare, AnInformativeRowNewToTheRunIsNotANewFail) {
+    auto base = report({row("x.f64", "uniform", 1e-15, 1)});
+    auto cur = base;
+    base.conformance = std::vector<ConformanceRow>{{2, "x.f64", "slerp", "endpoints", "pass", "", ""}};
+    cur.conformance = std::vector<ConformanceRow>{{2, "x.f64", "slerp", "endpoints", "pass", "", ""},
+                                                  {3, "x.f64", "slerp", "correctly-rounded", "fail", "cx", "r"}};
+    Comparison c = compare_reports(base, cur, {});
+    EXPECT_FALSE(c.failed);
+    EXPECT_EQ(c.count(Change::only_current), 1u);
+    // Negative control: the same row passing in the baseline, failing now.
+    base.conformance->push_back({3, "x.f64", "slerp", "correctly-rounded", "pass", "", ""});
+    c = compare_reports(base, cur, {});
+    EXPECT_TRUE(c.failed);
+    EXPECT_EQ(c.count(Change::regression), 1u);
+    // A promise's row new to the run still fails (unchanged rule).
+    cur.conformance->push_back({4, "x.f64", "slerp", "unit", "fail", "cx", "r"});
+    base.conformance->pop_back();
+    c = compare_reports(base, cur, {});
+    EXPECT_EQ(c.count(Change::regression), 1u);
+}

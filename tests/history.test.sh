@@ -5,7 +5,7 @@
 # the full scan's transitions.csv on a range with one transition per figure, a sharded scan (--shard K/N, 3
 # shards at once into one cache, quatcheck merge) byte-identical to the unsharded one with its negative
 # controls (a missing shard, another seed or range, ...), concurrent scans sharing one empty cache, and bad
-# input (one line, exit 2).
+# input (one line, exit 2). Small by default (label `heavy`): the sharded and concurrent scans run at full size only.
 source "$(dirname "$0")/lib.sh" "$@"
 command -v node > /dev/null || skip "node is not installed"
 export QC_NPM="$src/tests/history/fake_npm.sh" FAKE_NPM_LOG="$tmp/npm.log" QC_JS_ADAPTERS="$src/impls/js"
@@ -81,6 +81,9 @@ history "$tmp/regfix" "$tmp/c1" "$tmp/bis2" --npm gl-matrix@2.1.0..2.4.0 --bisec
 [ "$(wc -l < "$tmp/bis2/transitions.csv")" = 1 ] || fail "bisect over a fixed-again range: $(cat "$tmp/bis2/transitions.csv")"
 pass "--bisect: the full scan's $(($(wc -l < "$tmp/full/transitions.csv") - 1)) transitions from $probes of 5 versions; a regression fixed inside the range is missed, as documented"
 
+# The sharded and concurrent scans below (about half of this test's time) run at full size only (label `full`,
+# `scripts/test --full`, QC_TEST_FULL=1); the default suite runs the rest.
+if ((full)); then
 # Sharded: --shard K/N measures versions K, K+N, ... into a shard folder; quatcheck merge of the N folders writes
 # the unsharded scan's history.csv, transitions.csv and history.html byte for byte. The 3 shards run at once
 # into one empty cache (concurrent registry lists and installs); 1.9.0 (skipped) is in shard 1, the regression
@@ -150,6 +153,9 @@ cmp "$tmp/ca/history.csv" "$tmp/cb/history.csv" || fail "two concurrent scans of
 python3 -c 'import json,sys; a,b=(json.load(open(p))["installs"] for p in sys.argv[1:]); assert a+b==5, (a,b)' "$tmp/ca/history.json" "$tmp/cb/history.json" ||
   fail "concurrent scans: not exactly one install into place per version"
 pass "two scans at once into one empty cache: both complete, identical history.csv, nothing half-installed left"
+else
+  echo "sharded and concurrent scans: at full size only (QC_TEST_FULL=1)"
+fi
 
 # Bad input: one line, exit 2.
 export FAKE_REGISTRY="$tmp/regfix" XDG_CACHE_HOME="$tmp/c1"

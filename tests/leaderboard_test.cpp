@@ -357,3 +357,13 @@ TEST(Leaderboard, CommandRegeneratesFilesAndRejectsBadInputWithStatus2) {
     EXPECT_EQ(none, 2);
     EXPECT_NE(none_err.find("not a folder"), std::string::npos);
 }
+
+// The informative correctly-rounded property (docs/conformance.md) is shown apart, outside the pass and fail counts.
+TEST(Leaderboard, InformativePropertyOutsideTheCounts) {
+    LeaderboardRow row;
+    row.conformance_run = true;
+    row.verdicts = {{"unit", "pass"}, {"endpoints", "fail"}, {"correctly-rounded", "fail"}};
+    EXPECT_EQ(compact_verdicts(row), "1/2 pass; fail: endpoints; informative: correctly-rounded fail");
+    row.verdicts = {{"unit", "pass"}, {"correctly-rounded", "pass"}};
+    EXPECT_EQ(compact_verdicts(row), "1/1 pass; informative: correctly-rounded pass");
+}

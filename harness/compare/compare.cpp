@@ -1,6 +1,7 @@
 #include "compare/compare.h"
 #include "quatcheck/names.h"
 #include "tables/quote.h"
+#include "tables/schemas.h"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -403,7 +404,10 @@ void compare_conformance(const ReportData &b, const ReportData &c, const Compare
         const ConformanceRow *base = base_index.find(cur);
         std::string bv = base ? base->verdict : "-";
         if (base) out.matched_rows++;
-        if (cur.verdict == "fail" && bv != "fail") {
+        // An informative property (correctly-rounded) new to this run is a new measurement, not a new failure:
+        // baselines written before it have no such rows. Once a baseline has the row, pass -> fail is a regression.
+        const bool new_measurement = !base && tables::is_informative_property(cur.property);
+        if (cur.verdict == "fail" && bv != "fail" && !new_measurement) {
             out.findings.push_back({Change::regression, "conformance", cur.impl, cur.op, cur.property, "verdict", bv,
                                     "fail", base ? "new fail" : "new fail (no baseline row)"});
             tc.failed = true;

@@ -4,7 +4,9 @@
 
 #include "isolate/eval.h"
 #include "plugins/contain.h"
+#include "reference/rounded.h"
 #include "regions/regions.h"
+#include "tables/schemas.h"
 #include "tables/table.h"
 
 #include <fmt/format.h>
@@ -192,6 +194,19 @@ CaseOutcome check_constant_speed(CheckContext &cx, const Impl &impl, Op op, cons
     if (!cx.call(impl, op, c.q0.data(), c.q1.data(), c.t, out)) return nonfinite(tol);
     double from_a = angle_from_start(cx, c.q0.data(), c.q1.data(), out);
     return {std::fabs(from_a - 2 * c.t * W), tol};  // the ideal rotation from q0 is 2 t W
+}
+
+// correctly-rounded, one case (informative): every component of op(q0, q1, t) against the ideal slerp rounded to
+// the format (reference/rounded.h, an evaluation independent of the harness's reference and of qc-slerp-cr), in
+// representable steps of the format; the tolerance is 0. +0 and -0 count as equal (the sign of a zero is not
+// judged). A case whose rounding 2048 bits do not decide is not judged (measured 0).
+CaseOutcome check_correctly_rounded(CheckContext &cx, const Impl &impl, Op op, const TwoKeyCase &c) {
+    double out[4], want[4];
+    if (!cx.call(impl, op, c.q0.data(), c.q1.data(), c.t, out)) return nonfinite(0);
+    if (!correctly_rounded_slerp(cx.precision, c.q0.data(), c.q1.data(), c.t, want)) return {0, 0};
+    double steps = 0;
+    for (int i = 0; i < 4; i++) steps = std::max(steps, format_steps_apart(cx.precision, out[i], want[i]));
+    return {steps, 0};
 }
 
 // threshold-continuity, one case: q0, q1 below, q1 above, t. The outputs of the two neighbours may move
@@ -400,7 +415,13 @@ std::vector<Property> &table() {
                      [](CheckContext &cx, const Impl &impl, Op op) {
                          return Probe{cx, impl, op}.run();
                      }});
+        v.push_back({"correctly-rounded",
+                     "informative: every component of slerp(q0, q1, t) is the ideal slerp rounded to nearest in the "
+                     "format (0 ulp; the sign of a zero is not judged)",
+                     [](Op op) { return op == Op::slerp; }, "0 ulp", two_key, gen, on(check_correctly_rounded),
+                     nullptr});
         add_claim_properties(v);
+        for (Property &p : v) p.informative = tables::is_informative_property(p.name);
         return v;
     }();
     return t;
@@ -425,7 +446,7 @@ const Property *find_property(const std::string &name) {
 
 namespace {
 
-enum class CallKind { finite, endpoint, unit, single, relation };
+enum class CallKind { finite, endpoint, unit, single, relation, rounded };
 
 struct CallSpec {
     const char *label;
@@ -455,6 +476,9 @@ bool call_specs(const Property &prop, const CaseValues &c, Precision p, std::vec
     const TwoKeyCase k = TwoKeyCase::of(c);
     if (n == "finite" || n == "unit" || n == "shortest-arc" || n == "constant-speed") {
         kind = n == "finite" ? CallKind::finite : n == "unit" ? CallKind::unit : CallKind::single;
+        specs = {{"op(q0,q1,t)", k.q0, k.q1, k.t}};
+    } else if (n == "correctly-rounded") {
+        kind = CallKind::rounded;
         specs = {{"op(q0,q1,t)", k.q0, k.q1, k.t}};
     } else if (n == "endpoints") {
         kind = CallKind::endpoint;
@@ -531,6 +555,13 @@ std::vector<CallRecord> explain_case(CheckContext &cx, const Impl &impl, Op op, 
             r.err = finite ? cx.metric.measure(r.out.data(), cx.ref, op).norm_err_ulp1 : kInf;
         } else if (kind == CallKind::single) {
             r.err = whole.measured, r.tol = whole.tolerance, r.unit = "rad";
+        } else if (kind == CallKind::rounded) {  // expected: the ideal slerp rounded to the format
+            r.tol = 0, r.unit = "ulp";
+            if (correctly_rounded_slerp(cx.precision, s.q0.data(), s.q1.data(), s.t, r.expected.data())) {
+                r.err = 0;
+                for (int i = 0; i < 4; i++)
+                    r.err = std::max(r.err, format_steps_apart(cx.precision, r.out[size_t(i)], r.expected[size_t(i)]));
+            }
         } else {
             r.tol = cx.accuracy_budget(cx.ref.arc_w), r.unit = "rad";
             if (finite) {

@@ -92,6 +92,10 @@ struct Property {
     // (rows without it get no verdict at all), and a generator that needs the claim's value (else gen).
     std::string claim = {};
     std::function<rc::Gen<CaseValues>(Precision, double value)> claim_gen = nullptr;
+    // An informative property (tables::informative_properties: correctly-rounded) measures something no routine is
+    // asked to promise: its verdicts are in conformance.csv and the report like any other, and they are left out of
+    // every count of failed properties, of findings' causes and of the fixes' demands.
+    bool informative = false;
     // The generator of cases for impl and op: claim_gen with the row's claimed value, else gen.
     rc::Gen<CaseValues> cases_for(const Impl &impl, Op op) const;
     // Whether the property runs on (impl, op) at all: a claimed-* property only on the rows that claim it.
@@ -111,7 +115,7 @@ struct CallRecord {
     std::array<double, 4> out{};       // as returned (exact in double; NaN or inf as returned)
     std::array<double, 4> expected{};  // the reference of this call (the exact op value, nearest double)
     double err = 0, tol = 0;           // the call's measured value and the budget it is held to
-    std::string unit;                  // "ulp1", "rad" or "" (finite: err is 0 or inf)
+    std::string unit;                  // "ulp1", "rad", "ulp" (correctly-rounded: steps of the format) or ""
     bool failed() const { return !(err <= tol); }
 };
 

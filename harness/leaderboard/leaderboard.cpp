@@ -2,6 +2,7 @@
 
 #include "quatcheck/registry.h"
 #include "tables/quote.h"
+#include "tables/schemas.h"
 
 #include <fmt/format.h>
 
@@ -186,8 +187,13 @@ Leaderboard build_leaderboard(const ReportTables &t) {
 std::string compact_verdicts(const LeaderboardRow &row) {
     if (!row.conformance_run) return "not run";
     size_t pass = 0, judged = 0;
-    std::string fails, known, skips, untested;
+    std::string fails, known, skips, untested, informative;
     for (const Verdict &v : row.verdicts) {
+        if (tables::is_informative_property(v.property)) {  // measured, not promised: outside the count
+            if (v.verdict == "pass" || v.verdict == "fail")
+                informative += fmt::format("{}{} {}", informative.empty() ? "" : " ", v.property, v.verdict);
+            continue;
+        }
         if (v.verdict == "skip" || v.verdict == "untested") {  // not judged (untested: a squad c1 without keys)
             std::string &list = v.verdict == "skip" ? skips : untested;
             list += (list.empty() ? "" : " ") + v.property;
@@ -203,13 +209,15 @@ std::string compact_verdicts(const LeaderboardRow &row) {
     if (!known.empty()) s += "; known: " + known;
     if (!skips.empty()) s += "; skip: " + skips;
     if (!untested.empty()) s += "; untested: " + untested;
+    if (!informative.empty()) s += "; informative: " + informative;
     return s;
 }
 
 namespace {
 size_t count_verdict(const LeaderboardRow &r, const char *verdict) {
-    return size_t(
-        std::count_if(r.verdicts.begin(), r.verdicts.end(), [&](const Verdict &v) { return v.verdict == verdict; }));
+    return size_t(std::count_if(r.verdicts.begin(), r.verdicts.end(), [&](const Verdict &v) {
+        return v.verdict == verdict && !tables::is_informative_property(v.property);
+    }));
 }
 // leaderboard.csv is the table meant for spreadsheets, and its text cells come from plugins (names, library
 // versions) and report files: one that starts with = + - @ (or a tab or carriage return) would be read as a

@@ -73,6 +73,12 @@ Schema make_worst_cases() {
 
 const std::vector<std::string> conform_verdicts = {"pass", "fail", "known", "skip"};
 const std::vector<std::string> squad_verdicts = {"pass", "fail", "known", "untested"};
+const std::vector<std::string> informative_properties = {"correctly-rounded"};
+bool is_informative_property(const std::string &name) {
+    for (const std::string &n : informative_properties)
+        if (n == name) return true;
+    return false;
+}
 
 const Schema summary{
     "summary.csv",
@@ -288,6 +294,7 @@ nlohmann::json to_json() {
             cols.push_back(e);
         }
         j[s.file] = {{"about", s.about}, {"key", s.key}, {"columns", cols}};
+        if (s.file == conformance.file) j[s.file]["informative_properties"] = informative_properties;
     }
     return j;
 }

@@ -17,6 +17,11 @@ namespace qc::tables {
 // (conform/conform.cpp), and the squad's c1 verdicts ("untested": no key judged; squad/squad_report.cpp).
 extern const std::vector<std::string> conform_verdicts;  // pass, fail, known, skip
 extern const std::vector<std::string> squad_verdicts;    // pass, fail, known, untested
+// The conformance properties that are informative (conform/properties.h, Property::informative): measured and
+// reported, never counted as a failed promise. Written into schema.json's conformance.csv entry as
+// "informative_properties", where the report's scripts read it (scripts/qc_tables.py, informative_properties).
+extern const std::vector<std::string> informative_properties;  // correctly-rounded
+bool is_informative_property(const std::string &name);
 
 extern const Schema summary;            // quatcheck run: per impl x op x region
 extern const Schema worst_cases;        // quatcheck run: the worst cases of each summary row

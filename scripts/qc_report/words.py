@@ -14,6 +14,8 @@ t was ("ignores t"), or simply an output off the ideal curve."""
 import html
 import math
 
+import qc_tables
+
 from qc_report.base import EPS, FLOOR_ULP1, angle_floor, number, optional_number, precision_of, sig3, threshold_dot
 
 FACTOR = 100.0
@@ -228,9 +230,10 @@ def region_sentence(data, table, r, worst_table, factor):
 def sentences(data, impl):
     """[(anchor, sentence)] of the card of impl: its failed properties first, then its failed regions."""
     out = []
+    informative = qc_tables.informative_properties(data.folder)  # measured, not promised: no sentence of its own
     for _, t in data.conformance:
         for r in (t.rows if t is not None else []):
-            if r["impl"] == impl and r["verdict"] in ("fail", "known"):
+            if r["impl"] == impl and r["verdict"] in ("fail", "known") and r["property"] not in informative:
                 out.append((f'prop-{r["op"]}-{r["property"]}', property_sentence(r, t, impl)))
     factor = getattr(data, "findings_factor", None) or FACTOR
     for t, worst in ((data.summary, data.worst), (data.squad_summary, None)):

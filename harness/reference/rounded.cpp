@@ -1,0 +1,90 @@
+// The correctly rounded ideal slerp by an evaluation independent of quatcheck/slerp_cr.h (reference/rounded.h).
+#include "reference/rounded.h"
+
+#include "reference/quat_real.h"
+
+#include <bit>
+#include <cmath>
+#include <cstdint>
+
+namespace qc {
+
+namespace {
+
+double round_to_format(Precision p, mpfr_srcptr x) {
+    return p == Precision::f32 ? double(mpfr_get_flt(x, MPFR_RNDN)) : mpfr_get_d(x, MPFR_RNDN);
+}
+
+}  // namespace
+
+void ideal_slerp_mp(int bits, const double q0[4], const double q1[4], double t, RealQuat &r) {
+    RealQuatOps ops(bits);
+    RealQuat a, b;
+    ops.set(a, q0), ops.set(b, q1), ops.ensure(r);
+    Real dot, tt;
+    ensure_bits(dot, bits + 16), ensure_bits(tt, 64);
+    Real prod[4];
+    mpfr_ptr terms[4];
+    for (int i = 0; i < 4; i++) {  // exact products (106 bits); mpfr_sum rounds correctly, so the sign is exact
+        ensure_bits(prod[i], 128);
+        mpfr_mul(mp(prod[i]), mp(a[i]), mp(b[i]), MPFR_RNDN);
+        terms[i] = mp(prod[i]);
+    }
+    mpfr_sum(mp(dot), terms, 4, MPFR_RNDN);
+    const bool flip = mpfr_sgn(mp(dot)) < 0;
+    ops.normalize(a), ops.normalize(b);
+    if (flip)
+        for (auto &x : b) mpfr_neg(mp(x), mp(x), MPFR_RNDN);
+    mpfr_set_d(mp(tt), t, MPFR_RNDN);  // exact: t is a double
+    ops.slerp_noflip(r, a, b, tt);
+}
+
+namespace {
+
+// One evaluation at `bits`; false when a component's enclosure straddles a rounding boundary.
+bool evaluate(Precision p, const double q0[4], const double q1[4], double t, int bits, double out[4]) {
+    RealQuat r;
+    ideal_slerp_mp(bits, q0, q1, t, r);
+    Real e, lo, hi;
+    for (Real *x : {&e, &lo, &hi}) ensure_bits(*x, bits + 16);
+    mpfr_set_ui_2exp(mp(e), 1, 24 - bits, MPFR_RNDN);
+    for (int i = 0; i < 4; i++) {
+        if ((q0[i] == 0 && q1[i] == 0) || (t == 0 && q0[i] == 0) || (t == 1 && q1[i] == 0)) {
+            out[i] = 0;  // exactly zero (docs/slerp-cr.md, "Exact cases"): +0 by definition
+            continue;
+        }
+        mpfr_sub(mp(lo), mp(r[i]), mp(e), MPFR_RNDD);
+        mpfr_add(mp(hi), mp(r[i]), mp(e), MPFR_RNDU);
+        const double l = round_to_format(p, mp(lo)), h = round_to_format(p, mp(hi));
+        if (std::bit_cast<uint64_t>(l) != std::bit_cast<uint64_t>(h)) return false;
+        out[i] = l;
+    }
+    return true;
+}
+
+// The position of a finite value of the format on the line of its representable values (the sign-magnitude bit
+// pattern made monotone): consecutive values differ by 1, +0 and -0 both sit at 0.
+int64_t ordinal(Precision p, double x) {
+    if (p == Precision::f32) {
+        const int32_t b = std::bit_cast<int32_t>(float(x));
+        return b < 0 ? -int64_t(b & 0x7fffffff) : int64_t(b);
+    }
+    const int64_t b = std::bit_cast<int64_t>(x);
+    return b < 0 ? -(b & 0x7fffffffffffffff) : b;
+}
+
+}  // namespace
+
+bool correctly_rounded_slerp(Precision p, const double q0[4], const double q1[4], double t, double out[4]) {
+    for (int bits : {256, 1024, 2048})
+        if (evaluate(p, q0, q1, t, bits, out)) return true;
+    return false;
+}
+
+double format_steps_apart(Precision p, double a, double b) {
+    if (!std::isfinite(a) || !std::isfinite(b)) return INFINITY;
+    const __int128 d = __int128(ordinal(p, a)) - ordinal(p, b);  // no overflow across the whole line
+    return double(d < 0 ? -d : d);
+}
+
+}  // namespace qc
