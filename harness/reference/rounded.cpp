@@ -41,6 +41,48 @@ void ideal_slerp_mp(int bits, const double q0[4], const double q1[4], double t, 
 
 namespace {
 
+// Whether R_i is exactly zero at t = 1/2: there the weights are equal, so R_i = 0 iff a_i = -b_i after the flip, i.e.
+// q0_i and s q1_i have opposite signs (s = -1 where q0.q1 < 0) and q0_i^2 |q1|^2 = q1_i^2 |q0|^2. The second test is
+// exact: the difference of the two sums of products of four doubles (each exact at 256 bits) has the sign of its
+// correctly rounded sum (mpfr_sum).
+bool symmetric_zero_at_half(const double q0[4], const double q1[4], bool flip, int i) {
+    const double b = flip ? -q1[i] : q1[i];
+    if (!((q0[i] > 0 && b < 0) || (q0[i] < 0 && b > 0))) return false;
+    Real terms[8];
+    mpfr_ptr ptr[8];
+    for (int j = 0; j < 4; j++) {
+        for (int side = 0; side < 2; side++) {
+            Real &x = terms[2 * j + side];
+            ensure_bits(x, 256);
+            const double u = side ? q1[i] : q0[i], v = side ? q0[j] : q1[j];
+            mpfr_set_d(mp(x), u, MPFR_RNDN);
+            mpfr_mul_d(mp(x), mp(x), u, MPFR_RNDN);
+            mpfr_mul_d(mp(x), mp(x), v, MPFR_RNDN);
+            mpfr_mul_d(mp(x), mp(x), v, MPFR_RNDN);
+            if (side) mpfr_neg(mp(x), mp(x), MPFR_RNDN);
+            ptr[2 * j + side] = mp(x);
+        }
+    }
+    Real sum;
+    ensure_bits(sum, 64);
+    mpfr_sum(mp(sum), ptr, 8, MPFR_RNDN);
+    return mpfr_zero_p(mp(sum)) != 0;
+}
+
+bool flipped(const double q0[4], const double q1[4]) {
+    Real prod[4], dot;
+    mpfr_ptr terms[4];
+    for (int i = 0; i < 4; i++) {
+        ensure_bits(prod[i], 128);
+        mpfr_set_d(mp(prod[i]), q0[i], MPFR_RNDN);
+        mpfr_mul_d(mp(prod[i]), mp(prod[i]), q1[i], MPFR_RNDN);  // exact: 106 bits
+        terms[i] = mp(prod[i]);
+    }
+    ensure_bits(dot, 64);
+    mpfr_sum(mp(dot), terms, 4, MPFR_RNDN);
+    return mpfr_sgn(mp(dot)) < 0;
+}
+
 // One evaluation at `bits`; false when a component's enclosure straddles a rounding boundary.
 bool evaluate(Precision p, const double q0[4], const double q1[4], double t, int bits, double out[4]) {
     RealQuat r;
@@ -49,7 +91,8 @@ bool evaluate(Precision p, const double q0[4], const double q1[4], double t, int
     for (Real *x : {&e, &lo, &hi}) ensure_bits(*x, bits + 16);
     mpfr_set_ui_2exp(mp(e), 1, 24 - bits, MPFR_RNDN);
     for (int i = 0; i < 4; i++) {
-        if ((q0[i] == 0 && q1[i] == 0) || (t == 0 && q0[i] == 0) || (t == 1 && q1[i] == 0)) {
+        if ((q0[i] == 0 && q1[i] == 0) || (t == 0 && q0[i] == 0) || (t == 1 && q1[i] == 0) ||
+            (t == 0.5 && symmetric_zero_at_half(q0, q1, flipped(q0, q1), i))) {
             out[i] = 0;  // exactly zero (docs/slerp-cr.md, "Exact cases"): +0 by definition
             continue;
         }

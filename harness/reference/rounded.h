@@ -12,7 +12,8 @@ namespace qc {
 
 // out[i] = RN_p(R_i), with R the ideal slerp of (q0, q1, t) on the exact inputs (given as doubles, exact for both
 // formats), t in [0, 1], keys nonzero and finite. A component that is exactly zero by one of the classes of
-// docs/slerp-cr.md ("Exact cases": zero in both keys, zero in the end a t of 0 or 1 returns) is +0.
+// docs/slerp-cr.md ("Exact cases": zero in both keys, zero in the end a t of 0 or 1 returns, and at t = 1/2 a
+// component symmetric in the two keys, a_i = -b_i) is +0.
 //
 // Each component is evaluated at 256 bits, then 1024, then 2048 where the enclosure R_i +- 2^(24 - P) does not
 // round to one value of the format (the monotone test of docs/slerp-cr.md). 2^(24 - P) is the bound this

@@ -8,6 +8,8 @@
 //   - any other call: against reference/rounded.h (Shoemake's log/exp in MPFR, 256 to 2048 bits).
 // Prints one line of counts; exit 0 when nothing is misrounded, capped or undecided, 1 otherwise, 2 on bad
 // arguments. Used by scripts/slerp-cr-long-check (local shards in parallel, or a Slurm array).
+// --exact-families R instead of --region and --cases: the exact-case families (every pair of integer keys with
+// components in [-R, R] at t = 0, 1/2, 1), sharded the same way.
 #include "quatcheck/slerp_cr.h"
 
 #include "reference/fast_reference.h"
@@ -15,7 +17,10 @@
 #include "reference/rounded.h"
 #include "regions/regions.h"
 
+#include <array>
 #include <bit>
+#include <optional>
+#include <vector>
 #include <chrono>
 #include <cmath>
 #include <cstdint>
@@ -56,58 +61,27 @@ bool enclose(double hi, double lo, double e, bool f32, double &out) {
     return false;
 }
 
-}  // namespace
-
-int main(int argc, char **argv) {
-    const char *precision = nullptr, *region = nullptr;
-    uint64_t cases = 0, seed = 40, shard = 1, shards = 1;
-    bool have_cases = false;
-    for (int i = 1; i < argc; i++) {
-        const std::string a = argv[i];
-        if (i + 1 >= argc) usage(a + ": expected a value");
-        const char *v = argv[++i];
-        if (a == "--precision") precision = v;
-        else if (a == "--region") region = v;
-        else if (a == "--cases") cases = number("--cases", v), have_cases = true;
-        else if (a == "--seed") seed = number("--seed", v);
-        else if (a == "--damage") {  // the negative control: phase 1's value moved past its bound must be caught
-            if (std::string(v) != "value_shift") usage("--damage: expected value_shift");
-            qc::slerp_cr::set_damage(qc::slerp_cr::Damage::value_shift);
-        } else if (a == "--shard") {
-            const char *slash = std::strchr(v, '/');
-            if (!slash) usage("--shard: expected K/N");
-            shard = number("--shard", std::string(v, slash).c_str()), shards = number("--shard", slash + 1);
-            if (shards == 0 || shard == 0 || shard > shards) usage("--shard: expected K/N with 1 <= K <= N");
-        } else usage("unknown option '" + a + "'");
-    }
-    if (!precision || !region || !have_cases) usage("--precision, --region and --cases are required");
-    const std::string ps = precision;
-    if (ps != "f32" && ps != "f64") usage("--precision: expected f32 or f64");
-    const auto r = qc::parse_region(region);
-    if (!r) usage(std::string("--region: unknown region '") + region + "'");
-    const bool f32 = ps == "f32";
-    const qc::Precision p = f32 ? qc::Precision::f32 : qc::Precision::f64;
-
+// One call of the routine on inputs given exactly as doubles (representable in the format), compared component by
+// component with the checker; the tallies of the run.
+struct Checker {
+    Checker(bool is_f32, qc::Precision prec) : f32(is_f32), p(prec) {}
+    bool f32;
+    qc::Precision p;
     uint64_t checked = 0, components = 0, misrounded = 0, undecided = 0, by_dd = 0, by_mpfr = 0, capped = 0;
     qc::SlerpReference ref;
-    const auto start = std::chrono::steady_clock::now();
-    for (uint64_t k = shard - 1; k < cases; k += shards) {
-        qc::Rng rng = qc::case_rng(seed, p, *r, k);
-        double q0[4], q1[4], t, got[4], want[4];
+
+    void check(uint64_t k, const double q0[4], const double q1[4], double t) {
+        double got[4], want[4];
         qc_slerp_cr_stats before, after;
         qc_slerp_cr_get_stats(&before);
         int status;
         if (f32) {
-            const qc::SlerpCase<float> c = qc::sample_case<float>(*r, rng);
-            float o[4];
-            status = qc_slerp_cr_f32_status(c.q0.data(), c.q1.data(), c.t, o);
-            for (int i = 0; i < 4; i++) q0[i] = c.q0[size_t(i)], q1[i] = c.q1[size_t(i)], got[i] = o[i];
-            t = c.t;
+            float a[4], b[4], o[4];
+            for (int i = 0; i < 4; i++) a[i] = float(q0[i]), b[i] = float(q1[i]);
+            status = qc_slerp_cr_f32_status(a, b, float(t), o);
+            for (int i = 0; i < 4; i++) got[i] = o[i];
         } else {
-            const qc::SlerpCase<double> c = qc::sample_case<double>(*r, rng);
-            status = qc_slerp_cr_f64_status(c.q0.data(), c.q1.data(), c.t, got);
-            for (int i = 0; i < 4; i++) q0[i] = c.q0[size_t(i)], q1[i] = c.q1[size_t(i)];
-            t = c.t;
+            status = qc_slerp_cr_f64_status(q0, q1, t, got);
         }
         qc_slerp_cr_get_stats(&after);
         checked++;
@@ -128,7 +102,7 @@ int main(int argc, char **argv) {
             if (undecided++ < 3)
                 std::fprintf(stderr, "undecided by the checker: case %llu q0 %a %a %a %a q1 %a %a %a %a t %a\n",
                              (unsigned long long)k, q0[0], q0[1], q0[2], q0[3], q1[0], q1[1], q1[2], q1[3], t);
-            continue;
+            return;
         }
         for (int i = 0; i < 4; i++) {
             components++;
@@ -140,13 +114,89 @@ int main(int argc, char **argv) {
                     t);
         }
     }
+};
+
+}  // namespace
+
+int main(int argc, char **argv) {
+    const char *precision = nullptr, *region = nullptr;
+    uint64_t cases = 0, seed = 40, shard = 1, shards = 1, range = 0;
+    bool have_cases = false, families = false;
+    for (int i = 1; i < argc; i++) {
+        const std::string a = argv[i];
+        if (i + 1 >= argc) usage(a + ": expected a value");
+        const char *v = argv[++i];
+        if (a == "--precision") precision = v;
+        else if (a == "--region") region = v;
+        else if (a == "--cases") cases = number("--cases", v), have_cases = true;
+        else if (a == "--seed") seed = number("--seed", v);
+        else if (a == "--exact-families") {
+            families = true, range = number("--exact-families", v);
+            if (range < 1 || range > 3) usage("--exact-families: expected a component range R of 1, 2 or 3");
+        } else if (a == "--damage") {  // the negative control: phase 1's value moved past its bound must be caught
+            if (std::string(v) != "value_shift") usage("--damage: expected value_shift");
+            qc::slerp_cr::set_damage(qc::slerp_cr::Damage::value_shift);
+        } else if (a == "--shard") {
+            const char *slash = std::strchr(v, '/');
+            if (!slash) usage("--shard: expected K/N");
+            shard = number("--shard", std::string(v, slash).c_str()), shards = number("--shard", slash + 1);
+            if (shards == 0 || shard == 0 || shard > shards) usage("--shard: expected K/N with 1 <= K <= N");
+        } else usage("unknown option '" + a + "'");
+    }
+    if (!precision || (!families && (!region || !have_cases)))
+        usage("--precision, and --region and --cases or --exact-families R, are required");
+    const std::string ps = precision;
+    if (ps != "f32" && ps != "f64") usage("--precision: expected f32 or f64");
+    const auto r = families ? std::optional<qc::Region>(qc::Region::uniform) : qc::parse_region(region);
+    if (!r) usage(std::string("--region: unknown region '") + region + "'");
+    const bool f32 = ps == "f32";
+    const qc::Precision p = f32 ? qc::Precision::f32 : qc::Precision::f64;
+
+    Checker ck(f32, p);
+    const auto start = std::chrono::steady_clock::now();
+    if (families) {
+        // The exact-case families of docs/slerp-cr.md, "Exact cases": every ordered pair of integer keys with
+        // components in [-R, R] (not zero) at t = 0, 1/2 and 1: zero in both keys, the ends (q/|q|, never a
+        // midpoint), and at t = 1/2 the components symmetric in the two keys (exact zeros) with every other.
+        const int R = int(range);
+        std::vector<std::array<double, 4>> keys;
+        for (int w = -R; w <= R; w++)
+            for (int x = -R; x <= R; x++)
+                for (int y = -R; y <= R; y++)
+                    for (int z = -R; z <= R; z++)
+                        if (w || x || y || z) keys.push_back({double(w), double(x), double(y), double(z)});
+        uint64_t k = 0;
+        for (const auto &a : keys)
+            for (const auto &b : keys)
+                for (double t : {0.0, 0.5, 1.0})
+                    if (k++ % shards == shard - 1) ck.check(k - 1, a.data(), b.data(), t);
+    } else {
+        for (uint64_t k = shard - 1; k < cases; k += shards) {
+            qc::Rng rng = qc::case_rng(seed, p, *r, k);
+            double q0[4], q1[4];
+            double t;
+            if (f32) {
+                const qc::SlerpCase<float> c = qc::sample_case<float>(*r, rng);
+                for (int i = 0; i < 4; i++) q0[i] = c.q0[size_t(i)], q1[i] = c.q1[size_t(i)];
+                t = c.t;
+            } else {
+                const qc::SlerpCase<double> c = qc::sample_case<double>(*r, rng);
+                for (int i = 0; i < 4; i++) q0[i] = c.q0[size_t(i)], q1[i] = c.q1[size_t(i)];
+                t = c.t;
+            }
+            ck.check(k, q0, q1, t);
+        }
+    }
+    const uint64_t checked = ck.checked, components = ck.components, misrounded = ck.misrounded,
+                   undecided = ck.undecided, capped = ck.capped, by_dd = ck.by_dd, by_mpfr = ck.by_mpfr;
+    const std::string where = families ? "exact-families-" + std::to_string(range) : std::string(region);
     qc_slerp_cr_stats s;
     qc_slerp_cr_get_stats(&s);
     const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     std::printf(
         "slerp_cr_check %s %s seed %llu shard %llu/%llu: cases %llu components %llu misrounded %llu undecided "
         "%llu capped %llu checked-by-dd %llu checked-by-mpfr %llu phase2-calls %llu max-bits %llu seconds %.1f\n",
-        precision, region, (unsigned long long)seed, (unsigned long long)shard, (unsigned long long)shards,
+        precision, where.c_str(), (unsigned long long)seed, (unsigned long long)shard, (unsigned long long)shards,
         (unsigned long long)checked, (unsigned long long)components, (unsigned long long)misrounded,
         (unsigned long long)undecided, (unsigned long long)capped, (unsigned long long)by_dd,
         (unsigned long long)by_mpfr, s.phase2_calls, s.max_bits, secs);
