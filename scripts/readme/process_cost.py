@@ -19,11 +19,14 @@ total = run.get("process_round_trips")
 if not total:
     sys.exit("process_cost: run.json has no process_round_trips (was the run made with --plugin-cmd adapters?)")
 
+# Adapter commands name the checkout they ran from: printed relative to it, so that the docs (installed with the
+# package) carry no machine's folder.
+root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))) + os.sep
 families = {}  # one entry per family: its f32 and f64 implementations share the counters
 for e in run["implementations"]:
     p = e.get("process")
     if p:
-        families.setdefault(e["impl"].rsplit(".", 1)[0], (e["origin"], p))
+        families.setdefault(e["impl"].rsplit(".", 1)[0], (e["origin"].replace(root, ""), p))
 
 print(f"`quatcheck run`, {run['cases_per_region']} cases per region, {run['jobs']} threads, "
       f"{run['wall_time_s']:.1f} s: the process plugins' round trips, per family (all ops and precisions):\n")
