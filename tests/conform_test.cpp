@@ -215,7 +215,8 @@ TEST(Conform, EngineFindingsAreTheListedOnes) {
     opt.cases = 150;
     std::set<std::string> failed;
     for (const auto &r : conform(select_impls(cat, engines, {}), opt))
-        if (r.verdict == Verdict::fail) failed.insert(r.impl->name + " " + to_string(r.op) + " " + r.property->name);
+        if (r.verdict == Verdict::fail && !r.property->informative)
+            failed.insert(r.impl->name + " " + to_string(r.op) + " " + r.property->name);
     for (const auto &f : failed) EXPECT_TRUE(kEngineFindings.count(f)) << "new engine finding: " << f;
     std::string listed;
     for (const auto &f : failed) listed += "  " + f + "\n";

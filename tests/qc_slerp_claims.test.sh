@@ -19,9 +19,11 @@ check="$src/tests/qc_slerp_check.py"
 status=0
 "$qc" conform --impl qc-slerp --cases 2000 --seed 18 --out "$tmp/conform" > "$tmp/conform.log" 2>&1 || status=$?
 [[ $status == 0 ]] || fail "quatcheck conform exit $status: $(grep -m3 fail "$tmp/conform.log")"
-verdicts="$(tail -n +2 "$tmp/conform/conformance.csv" | cut -d, -f4 | sort | uniq -c | tr -s ' ')"
+# (the informative correctly-rounded, which qc-slerp is not asked to pass, aside: docs/conformance.md)
+promises() { tail -n +2 "$tmp/conform/conformance.csv" | awk -F, '$3 != "correctly-rounded"' | cut -d, -f4; }
+verdicts="$(promises | sort | uniq -c | tr -s ' ')"
 [[ -n $verdicts ]] || fail "conformance.csv has no rows"
-if tail -n +2 "$tmp/conform/conformance.csv" | cut -d, -f4 | grep -qv '^pass$'; then
+if promises | grep -qv '^pass$'; then
     fail "a property did not pass: $verdicts"
 fi
 

@@ -116,12 +116,21 @@ struct Checker {
     }
 };
 
-}  // namespace
-
-int main(int argc, char **argv) {
+struct Options {
     const char *precision = nullptr, *region = nullptr;
     uint64_t cases = 0, seed = 40, shard = 1, shards = 1, range = 0;
-    bool have_cases = false, families = false;
+    bool families = false, f32 = false;
+    qc::Precision p = qc::Precision::f64;
+    qc::Region r = qc::Region::uniform;
+};
+
+// The command line (see the file's first lines); a bad one is one line and exit 2.
+Options parse_options(int argc, char **argv) {
+    Options o;
+    const char *&precision = o.precision, *&region = o.region;
+    uint64_t &cases = o.cases, &seed = o.seed, &shard = o.shard, &shards = o.shards, &range = o.range;
+    bool have_cases = false;
+    bool &families = o.families;
     for (int i = 1; i < argc; i++) {
         const std::string a = argv[i];
         if (i + 1 >= argc) usage(a + ": expected a value");
@@ -149,9 +158,21 @@ int main(int argc, char **argv) {
     if (ps != "f32" && ps != "f64") usage("--precision: expected f32 or f64");
     const auto r = families ? std::optional<qc::Region>(qc::Region::uniform) : qc::parse_region(region);
     if (!r) usage(std::string("--region: unknown region '") + region + "'");
-    const bool f32 = ps == "f32";
-    const qc::Precision p = f32 ? qc::Precision::f32 : qc::Precision::f64;
+    o.r = *r;
+    o.f32 = ps == "f32";
+    o.p = o.f32 ? qc::Precision::f32 : qc::Precision::f64;
+    return o;
+}
 
+}  // namespace
+
+int main(int argc, char **argv) {
+    const Options o = parse_options(argc, argv);
+    const char *precision = o.precision, *region = o.region;
+    const uint64_t cases = o.cases, seed = o.seed, shard = o.shard, shards = o.shards, range = o.range;
+    const bool families = o.families, f32 = o.f32;
+    const qc::Precision p = o.p;
+    const std::optional<qc::Region> r = o.r;
     Checker ck(f32, p);
     const auto start = std::chrono::steady_clock::now();
     if (families) {
