@@ -135,9 +135,10 @@ void print_slowest(const bench::SlerpCrCases &cases, nlohmann::json &j) {
     for (const auto &s : cases.slowest) {
         if (s.region.empty()) continue;
         const char *status = s.status == QC_SLERP_CR_OK ? "ok" : s.status == QC_SLERP_CR_CAPPED ? "capped" : "nan";
-        const std::string phases = s.stats.phase2 > 0 ? fmt::format("phase 2 on {} components, up to {} bits",
-                                                                    s.stats.phase2, s.stats.max_bits)
-                                                      : "phase 1 only";
+        const std::string phases = s.stats.phase2 > 0
+                                       ? fmt::format("phase 2 on {} component{}, up to {} bits", s.stats.phase2,
+                                                     s.stats.phase2 == 1 ? "" : "s", s.stats.max_bits)
+                                       : "phase 1 only";
         std::printf(
             "slowest call %s: %.0f ns (%.0f ns in the pass over every case), region %s, case %zu: q0 = %s, "
             "q1 = %s, t = %s; %s, status %s\n",
