@@ -72,7 +72,7 @@ def main(report):
     print()
     print(f"_Measured by `quatcheck bench --suite slerp-cr` ({j['repetitions']} repetitions of {j['min_time_s']:g} s, "
           f"{j['cases_per_region']} cases per region, seed {j['seed']}) on {j['hardware_threads']} hardware threads "
-          f"({build.get('cpu_model', 'CPU not recorded')}, commit {build.get('commit', '?')[:10]}); load average "
+          f"({build.get('cpu_model', 'CPU not recorded')}, commit {build.get('commit', '?')}); load average "
           f"{load_b} before and {load_a} after; {env}. CPU ns per call, the three routines in one run._")
 
 
