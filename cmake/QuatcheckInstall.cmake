@@ -8,8 +8,11 @@
 #     P/include/quatcheck/plugin.h       the plugin ABI (it includes only <stddef.h>)
 #     P/include/quatcheck/{case,reference,gtest,rapidcheck,properties}.h   quatcheck::testing's headers (C++17)
 #     P/lib/<arch>/libquatcheck_testing.so*  quatcheck::testing (docs/testing-api.md)
+#     P/include/quatcheck/slerp_cr.h     the correctly rounded slerp's C and C++ API (docs/slerp-cr.md)
+#     P/lib/<arch>/libquatcheck_slerp_cr.so*  quatcheck::slerp_cr (needs only MPFR and GMP)
 #     P/lib/<arch>/cmake/quatcheck/      quatcheckConfig.cmake (+ version), the exported targets
-#                                        quatcheck::plugin (INTERFACE, include path), quatcheck::testing and quatcheck::quatcheck
+#                                        quatcheck::plugin (INTERFACE, include path), quatcheck::testing, quatcheck::slerp_cr
+#                                        and quatcheck::quatcheck
 #                                        (imported executable), and QuatcheckGate.cmake (the CTest gate)
 #     P/share/pkgconfig/quatcheck.pc     for plugin authors without CMake
 #     P/share/doc/quatcheck/             README.md, docs/, examples/, help-all.txt (`quatcheck --help-all`)
@@ -37,6 +40,10 @@ install(TARGETS qc_testing EXPORT quatcheckTargets
 install(FILES harness/include/quatcheck/case.h testing/include/quatcheck/reference.h testing/include/quatcheck/gtest.h
   testing/include/quatcheck/rapidcheck.h testing/include/quatcheck/properties.h
   DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/quatcheck)
+# quatcheck::slerp_cr (docs/slerp-cr.md "Shipped as quatcheck::slerp_cr"): the shared library and its C header.
+install(TARGETS qc_slerp_cr EXPORT quatcheckTargets
+  LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
+install(FILES harness/include/quatcheck/slerp_cr.h DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/quatcheck)
 install(FILES scripts/plot_report.py scripts/qc_tables.py scripts/bench_peers.py DESTINATION ${QC_INSTALL_DATADIR}/scripts)
 install(FILES scripts/readme/frontier.py DESTINATION ${QC_INSTALL_DATADIR}/scripts/readme)
 # The report's pages (qc_report/*.py) and the style sheet and scripts they carry inline (qc_report/static/).

@@ -1,6 +1,7 @@
 # CPack: `cpack -G DEB` in the build folder writes one package per install component (docs/install.md):
 #   quatcheck_<version>_<arch>.deb          the component `core`: the tool, the report script, the plugin header,
-#                                           quatcheck::testing (library and headers), the CMake package, the
+#                                           quatcheck::testing (library and headers), quatcheck::slerp_cr
+#                                           (libquatcheck_slerp_cr.so and slerp_cr.h), the CMake package, the
 #                                           pkg-config file and the docs;
 #   quatcheck-engines_<version>_<arch>.deb  the component `engines` (only from a build with engine adapters): the
 #                                           engine modules under /usr/lib/quatcheck/engines/, which the tool loads at

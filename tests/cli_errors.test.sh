@@ -85,7 +85,7 @@ expect 2 "^quatcheck: bench: --region: unknown region 'near-1'" "$qc" bench "${o
 expect 2 "^quatcheck: curves: --op: unknown op 'lerp' \\(expected slerp, nlerp or squad\\)" "$qc" curves "${o[@]}" --op lerp
 expect 2 "^quatcheck: squad: --region: unknown track region 'uniform' \\(expected random, " "$qc" squad "${o[@]}" --region uniform
 expect 2 "^quatcheck: threshold: --precision: unknown precision 'f16' \\(expected f32 or f64\\)" "$qc" threshold "${o[@]}" --precision f16
-expect 2 "^quatcheck: bench: --suite: unknown suite 'all' \\(expected impls, harness or parallel\\)" "$qc" bench "${o[@]}" --suite all
+expect 2 "^quatcheck: bench: --suite: unknown suite 'all' \\(expected impls, harness, parallel or slerp-cr\\)" "$qc" bench "${o[@]}" --suite all
 expect 2 "^quatcheck: sweep: --over: unknown dimension 'angle' \\(expected dot or t\\)" "$qc" sweep "${o[@]}" --over angle
 # A value is quoted on one line, at most 64 bytes of it.
 expect 2 "^quatcheck: run: --region: unknown region 'a\\?b'" "$qc" run "${o[@]}" --region $'a\nb'

@@ -6,8 +6,11 @@
 //   parallel.csv    jobs,cases_per_region,cases,wall_s,cpu_s,speedup,identical   (`quatcheck run` in process)
 //   bench.json      the raw Google Benchmark JSON of the benchmarks run
 //   bench_build.json  CPU model, compiler, flags, library versions (as run.json's "build"), the options
+//   slerp_cr.json   (--suite slerp-cr) the correctly rounded slerp beside seed-c and qc-slerp: ns per call, ratios,
+//                   phase-2 rates, the slowest call and the machine's state (cli/bench_slerp_cr.h)
 // ns figures are CPU time per call (or per case), the mean over the repetitions; cv = stddev / mean.
 #include "bench/suites.h"
+#include "cli/bench_slerp_cr.h"
 #include "cli/command.h"
 #include "cli/validators.h"
 #include "pipeline/pipeline.h"
@@ -314,6 +317,7 @@ size_t benchmark_rows(const std::vector<std::pair<std::string, bench::BenchKey>>
         const auto &f = it->second;
         if (!f.error.empty()) throw InputError(fmt::format("bench: {}: {}", name, f.error));
         measured++;
+        if (key.suite == "slerp_cr") continue;  // slerp_cr.json (report_slerp_cr), not a table
         // Process plugins: the time the adapter measured around its own library calls (manual time).
         const double ns = (key.self_timed ? f.mean_real_ns : f.mean_cpu_ns) / key.calls_per_iteration;
         if (key.suite == "impl") {
@@ -353,9 +357,23 @@ void compare_harness(const std::vector<std::pair<std::string, bench::BenchKey>> 
     print_goals(figures);
 }
 
+// --suite slerp-cr: the figures of this run's BM_SlerpCr benchmarks, the counters and the slowest call
+// measured after them on the same cases, printed and written to slerp_cr.json.
+void slerp_cr_report(const std::vector<std::pair<std::string, bench::BenchKey>> &keys, const Collector &collector,
+                     const bench::BenchOptions &o, const MachineState &before, ReportDir &dir) {
+    std::map<std::string, double> ns;
+    for (const auto &[name, key] : keys)
+        if (auto it = collector.figures.find(name); it != collector.figures.end() && key.suite == "slerp_cr")
+            ns[name] = it->second.mean_cpu_ns;
+    const bench::SlerpCrCases cases = bench::measure_slerp_cr_cases(o);
+    dir.write("slerp_cr.json", report_slerp_cr(keys, ns, o, cases, before, machine_state()));
+}
+
 int bench_command(const BenchArgs &a) {
-    bool impls = a.suites.empty(), harness = a.suites.empty(), parallel = a.suites.empty();
-    for (const auto &s : a.suites) (s == "impls" ? impls : s == "harness" ? harness : parallel) = true;
+    bool impls = a.suites.empty(), harness = a.suites.empty(), parallel = a.suites.empty(), slerp_cr = false;
+    for (const auto &s : a.suites)
+        (s == "impls" ? impls : s == "harness" ? harness : s == "parallel" ? parallel : slerp_cr) = true;
+    const MachineState before = machine_state();
     bench::BenchOptions o;
     o.impl_filters = a.impls;
     o.regions = parse_regions(a.regions);
@@ -369,6 +387,7 @@ int bench_command(const BenchArgs &a) {
     benchmark::ClearRegisteredBenchmarks();
     if (impls) bench::register_impl_benchmarks(catalogue, o, keys);
     if (harness) bench::register_harness_benchmarks(o, keys);
+    if (slerp_cr) bench::register_slerp_cr_benchmarks(catalogue, o, keys);
     Collector collector(ctx.stop);
     if (!keys.empty()) {
         int argc = 1;
@@ -380,6 +399,7 @@ int bench_command(const BenchArgs &a) {
     CsvWriter timing(tables::timing), throughput(tables::throughput);
     const size_t measured = benchmark_rows(keys, collector, timing, throughput);
     if (harness) compare_harness(keys, collector, o, a, ctx.stop, throughput);
+    if (slerp_cr) slerp_cr_report(keys, collector, o, before, dir);
     if (impls) dir.write("timing.csv", timing.text());
     if (harness) dir.write("throughput.csv", throughput.text());
     if (parallel) dir.write("parallel.csv", parallel_csv(catalogue, a.seed, uint64_t(a.parallel_cases)));
@@ -401,9 +421,12 @@ void setup(CLI::App *sub, int &status) {
     sub->add_option("--impl", a->impls,
                     "Implementation name, family or glob to time (repeatable; default: all but broken-*)");
     add_region_option(sub, a->regions, "Regions to time (repeatable; default: all)");
-    sub->add_option("--suite", a->suites, "impls, harness or parallel (repeatable; default: all three)")
-        ->check(known_name([](const std::string &v) { return v == "impls" || v == "harness" || v == "parallel"; },
-                           "suite", "impls, harness or parallel"));
+    sub->add_option("--suite", a->suites,
+                    "impls, harness, parallel or slerp-cr (repeatable; default: the first three; slerp-cr: the "
+                    "correctly rounded slerp beside seed-c and qc-slerp, docs/slerp-cr.md)")
+        ->check(known_name(
+            [](const std::string &v) { return v == "impls" || v == "harness" || v == "parallel" || v == "slerp-cr"; },
+            "suite", "impls, harness, parallel or slerp-cr"));
     sub->add_option("--min-time", a->min_time_s, "Seconds per repetition of each benchmark")
         ->check(number_where([](double s) { return s > 0 && s <= 60; }, "seconds in (0, 60]"))
         ->capture_default_str();

@@ -18,13 +18,7 @@ std::string to_decimal(const Real &x, int digits) {
     return out;
 }
 
-void free_mpfr_caches_at_thread_exit() {
-    struct Guard {
-        ~Guard() { mpfr_free_cache(); }
-    };
-    thread_local Guard guard;
-    (void)guard;
-}
+// free_mpfr_caches_at_thread_exit and round_to_dd: reference/real.cpp (part of quatcheck::slerp_cr too).
 
 const char *to_string(ReferenceMode m) { return m == ReferenceMode::fast ? "fast" : "mpfr"; }
 
@@ -32,15 +26,6 @@ std::optional<ReferenceMode> parse_reference_mode(std::string_view s) {
     if (s == "fast") return ReferenceMode::fast;
     if (s == "mpfr") return ReferenceMode::mpfr;
     return std::nullopt;
-}
-
-dd::DD round_to_dd(const Real &x) {
-    thread_local Real rest;
-    ensure_bits(rest, std::max<int>(mpfr_get_prec(mp(x)), 64));
-    const double hi = mpfr_get_d(mp(x), MPFR_RNDN);
-    if (!std::isfinite(hi)) return {hi, 0};
-    mpfr_sub_d(mp(rest), mp(x), hi, MPFR_RNDN);  // exact: hi is x rounded, same exponent range
-    return {hi, mpfr_get_d(mp(rest), MPFR_RNDN)};
 }
 
 void ReferenceStats::add(const ReferenceStats &o) {

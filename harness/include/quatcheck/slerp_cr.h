@@ -18,8 +18,11 @@
  * (QC_SLERP_CR_CAP_BITS): such a call returns the rounding of its cap-precision value, counts itself in
  * qc_slerp_cr_stats.capped and, through the _status variants, returns QC_SLERP_CR_CAPPED.
  *
- * Link: the quatcheck harness library (the first phase is its certified double-double reference, the second
- * MPFR). Thread-safe; the counters are process-wide atomics.
+ * Link: quatcheck::slerp_cr (CMake: find_package(quatcheck) and target_link_libraries(app PRIVATE
+ * quatcheck::slerp_cr); or -lquatcheck_slerp_cr), the shared library libquatcheck_slerp_cr.so, which needs only
+ * MPFR and GMP at run time. The first phase is the harness's certified double-double reference, compiled into it;
+ * the second, MPFR. The header is C99 and C++ (any standard from C++11); it includes nothing. In the harness's own
+ * build the same code is part of qc_core. Thread-safe; the counters are process-wide atomics.
  */
 #ifndef QUATCHECK_SLERP_CR_H
 #define QUATCHECK_SLERP_CR_H
