@@ -18,8 +18,8 @@
  * (QC_SLERP_CR_CAP_BITS): such a call returns the rounding of its cap-precision value, counts itself in
  * qc_slerp_cr_stats.capped and, through the _status variants, returns QC_SLERP_CR_CAPPED.
  *
- * Link: the quatcheck harness library (the first phase is its certified double-double reference, the second
- * MPFR). Thread-safe; the counters are process-wide atomics.
+ * Link: the quatcheck harness library (for f32 a phase 0 in plain double comes first; the first phase is its
+ * certified double-double reference, the second MPFR). Thread-safe; the counters are process-wide atomics.
  */
 #ifndef QUATCHECK_SLERP_CR_H
 #define QUATCHECK_SLERP_CR_H
@@ -50,6 +50,7 @@ struct qc_slerp_cr_stats {
     unsigned long long phase2_calls; /* calls with at least one component in phase 2 */
     unsigned long long capped;       /* components that reached QC_SLERP_CR_CAP_BITS undecided */
     unsigned long long max_bits;     /* the largest precision phase 2 used */
+    unsigned long long phase0;       /* components decided by phase 0 (f32 only: plain double, proved bound) */
 };
 void qc_slerp_cr_get_stats(struct qc_slerp_cr_stats *out);
 void qc_slerp_cr_reset_stats(void);
