@@ -216,16 +216,13 @@ TEST(SlerpCr, PhaseZeroBoundHolds) {
     qc::ensure_bits(diff, 256);
     for (qc::Region r : qc::all_regions()) {
         double worst = 0, worst_uT = 0;
-        uint64_t refused = 0, components = 0;
+        uint64_t components = 0;
         for (uint64_t k = 0; k < n; k++) {
             qc::Rng rng = qc::case_rng(42, qc::Precision::f32, r, k);
             const qc::SlerpCase<float> c = qc::sample_case<float>(r, rng);
             double q0[4], q1[4], R[4], e[4];
             for (int i = 0; i < 4; i++) q0[i] = c.q0[i], q1[i] = c.q1[i];
-            if (!qc::slerp_cr::phase0_values(q0, q1, double(c.t), R, e)) {
-                refused++;
-                continue;
-            }
+            qc::slerp_cr::phase0_values(q0, q1, double(c.t), R, e);
             RealQuat x;
             Independent::exact(q0, q1, double(c.t), 256, x);
             for (int i = 0; i < 4; i++) {
@@ -238,9 +235,9 @@ TEST(SlerpCr, PhaseZeroBoundHolds) {
             }
         }
         std::printf(
-            "phase0 bound f32 %-13s components %llu (refused calls %llu): largest error / bound %.4f, "
-            "largest error %.2f u T (proved: 74 u T)\n",
-            qc::to_string(r), (unsigned long long)components, (unsigned long long)refused, worst, worst_uT);
+            "phase0 bound f32 %-13s components %llu: largest error / bound %.4f, largest error %.2f u T "
+            "(proved: 74 u T)\n",
+            qc::to_string(r), (unsigned long long)components, worst, worst_uT);
     }
 }
 

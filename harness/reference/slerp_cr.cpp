@@ -223,14 +223,13 @@ void note_max_bits(int P) {
 }
 
 // Phase 0 (f32 only; docs/slerp-cr.md, "Phase 0"): the ideal slerp in plain double. q0, q1 hold floats and t a
-// float in [0, 1], all exactly. Returns false (nothing decided) where the sign of q0.q1 is not certain in double;
-// otherwise R[i] and a bound e[i] with |R[i] - R_i| <= e[i] for each component. The proof, step by step
+// float in [0, 1], all exactly. R[i] and a bound e[i] with |R[i] - R_i| <= e[i] for each component. The proof, step by step
 // (u = 2^-53; lambda = 2^-49, eight ulps, the assumed relative error of libm's sin and atan2, generous against the
 // glibc manual's table of known maximum errors, section "Errors in Math Functions", which lists at most 1 ulp for
 // both on x86_64; first order, the second-order terms change every figure by a relative 1e-13 at most):
 //   - a float's square or product of two floats is exact in double (48 bits, exponents within [-298, 256]);
 //   - the dot product's sign: three additions of exact products err by at most 3.01u sum|p|, below the test's
-//     2^-50 sum|p|, so the sign is exact (a dot within it goes to phase 1);
+//     2^-50 sum|p|, so the sign is exact (a dot within it has its sign computed exactly, by MPFR);
 //   - a_i = q_i / sqrt(sum q_j^2): relative error 3.51u (3 additions of positive terms, sqrt, division); b the same;
 //   - |d| and |s| (d = a - b, s = a + b): absolute errors 12.7u and 15.1u; W = 2 atan2(|d|, |s|), whose partial
 //     derivatives are at most 1/2 and 0.354 there (|d|^2 + |s|^2 = 4): |dW| <= 23.4u + 1.58 lambda <= 50u;
@@ -241,16 +240,16 @@ void note_max_bits(int P) {
 //   - R_i = s0 a_i + s1 b_i, two products and a sum: |R_i - exact| <= 74u (|s0 a_i| + |s1 b_i|).
 // e[i] = 2^-45 (|s0 a_i| + |s1 b_i|) (computed) is 3.4 times that; the 2^-1020 added covers underflow, which does
 // not happen on float inputs (every intermediate stays above 2^-800).
-bool phase0_eval(const double q0[4], const double q1[4], double t, double R[4], double e[4]) {
+void phase0_eval(const double q0[4], const double q1[4], double t, double R[4], double e[4]) {
     double dot = 0, mag = 0, n0 = 0, n1 = 0;
     for (int i = 0; i < 4; i++) {
         const double p = q0[i] * q1[i];  // exact
         dot += p, mag += std::fabs(p);
         n0 += q0[i] * q0[i], n1 += q1[i] * q1[i];  // squares exact
     }
-    if (!(std::fabs(dot) > 0x1p-50 * mag)) return false;  // the sign of q0.q1 not certain (or 0): phase 1
+    double flip = dot < 0 ? -1.0 : 1.0;
+    if (!(std::fabs(dot) > 0x1p-50 * mag)) flip = exact_dot_sign(q0, q1, scratch()) < 0 ? -1.0 : 1.0;  // rare
     n0 = std::sqrt(n0), n1 = std::sqrt(n1);
-    const double flip = dot < 0 ? -1.0 : 1.0;
     double a[4], b[4], nd = 0, ns = 0;
     for (int i = 0; i < 4; i++) {
         a[i] = q0[i] / n0, b[i] = (flip * q1[i]) / n1;
@@ -269,15 +268,14 @@ bool phase0_eval(const double q0[4], const double q1[4], double t, double R[4], 
         R[i] = A + P;
         e[i] = 0x1p-45 * (std::fabs(A) + std::fabs(P)) + 0x1p-1020;
     }
-    return true;
 }
 
 // Phase 0 on the components not yet decided (f32 only); returns how many it decided.
 int phase0(const double q0[4], const double q1[4], double t, const Format &fmt, bool decided[4], double out[4]) {
     double R[4], e[4];
-    if (!fmt.f32 || g_skip_phase0.load(std::memory_order_relaxed) || g_skip_phase1.load(std::memory_order_relaxed) ||
-        !phase0_eval(q0, q1, t, R, e))
+    if (!fmt.f32 || g_skip_phase0.load(std::memory_order_relaxed) || g_skip_phase1.load(std::memory_order_relaxed))
         return 0;
+    phase0_eval(q0, q1, t, R, e);
     const bool no_test = Damage(g_damage.load(std::memory_order_relaxed)) == Damage::no_rounding_test;
     int n = 0;
     for (int i = 0; i < 4; i++) {
@@ -393,8 +391,8 @@ void set_skip_phase1(bool skip) { g_skip_phase1.store(skip); }
 
 void set_skip_phase0(bool skip) { g_skip_phase0.store(skip); }
 
-bool phase0_values(const double q0[4], const double q1[4], double t, double R[4], double e[4]) {
-    return phase0_eval(q0, q1, t, R, e);
+void phase0_values(const double q0[4], const double q1[4], double t, double R[4], double e[4]) {
+    phase0_eval(q0, q1, t, R, e);
 }
 
 }  // namespace qc::slerp_cr

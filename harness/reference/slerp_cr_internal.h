@@ -19,9 +19,9 @@ void set_skip_phase1(bool skip);
 // Skips phase 0 only (f32 then starts at phase 1, as before phase 0 existed).
 void set_skip_phase0(bool skip);
 
-// Phase 0's evaluation (docs/slerp-cr.md, "Phase 0") on floats held exactly in doubles, t in [0, 1]: false where it
-// refuses (the sign of q0.q1 not certain in double); otherwise each R[i] within e[i] of the exact component.
-bool phase0_values(const double q0[4], const double q1[4], double t, double R[4], double e[4]);
+// Phase 0's evaluation (docs/slerp-cr.md, "Phase 0") on floats held exactly in doubles, t in [0, 1]: each R[i]
+// within e[i] of the exact component.
+void phase0_values(const double q0[4], const double q1[4], double t, double R[4], double e[4]);
 
 // The absolute error bound of the MPFR evaluation at precision P (P >= 128): 2^(kBoundExp - P) per component
 // (docs/slerp-cr.md, "Phase 2").
