@@ -193,13 +193,17 @@ template <class T> void phase2_alone() {
 TEST(SlerpCr, PhaseTwoAloneAgreesF32) { phase2_alone<float>(); }
 TEST(SlerpCr, PhaseTwoAloneAgreesF64) { phase2_alone<double>(); }
 
-// Negative control: phase 1's value moved by 2^-(p+8) relative past its bound misrounds about 1 component in 2^7,
-// and the region check sees it.
+// Negative control: phase 0's and phase 1's values moved by 2^-(p+8) relative past their bounds misround about 1
+// component in 2^7, and the region check sees it (f32: phase 0's damage, then phase 1's alone with phase 0 skipped).
 template <class T> void damaged_is_caught() {
     qc::slerp_cr::set_damage(qc::slerp_cr::Damage::value_shift);
     const Tally t = check_region<T>(qc::Region::uniform, 5000, call<T>);
+    qc::slerp_cr::set_skip_phase0(true);
+    const Tally t1 = check_region<T>(qc::Region::uniform, 5000, call<T>);
+    qc::slerp_cr::set_skip_phase0(false);
     qc::slerp_cr::set_damage(qc::slerp_cr::Damage::none);
     EXPECT_GT(t.misrounded, 0u);
+    EXPECT_GT(t1.misrounded, 0u);
     const Tally good = check_region<T>(qc::Region::uniform, 5000, call<T>);
     EXPECT_EQ(good.misrounded, 0u);
 }

@@ -276,10 +276,12 @@ int phase0(const double q0[4], const double q1[4], double t, const Format &fmt, 
     if (!fmt.f32 || g_skip_phase0.load(std::memory_order_relaxed) || g_skip_phase1.load(std::memory_order_relaxed))
         return 0;
     phase0_eval(q0, q1, t, R, e);
-    const bool no_test = Damage(g_damage.load(std::memory_order_relaxed)) == Damage::no_rounding_test;
+    const Damage damage = Damage(g_damage.load(std::memory_order_relaxed));
+    const bool no_test = damage == Damage::no_rounding_test;
     int n = 0;
     for (int i = 0; i < 4; i++) {
         if (decided[i]) continue;
+        if (damage == Damage::value_shift) R[i] += std::ldexp(std::fabs(R[i]), -(fmt.p + 8));  // the candidate moves
         if (no_test) decided[i] = true, out[i] = double(float(R[i]));  // the negative control: the candidate as is
         else decided[i] = phase1_round(R[i], 0.0, e[i], fmt, out[i]);
         n += decided[i];

@@ -6,7 +6,7 @@ namespace qc::slerp_cr {
 
 enum class Damage {
     none,
-    value_shift,       // phase 1's value moved by 2^-(p+8) relative with its bound unchanged (a bound too small)
+    value_shift,       // phases 0 and 1's values moved by 2^-(p+8) relative, bounds unchanged (a bound too small)
     no_rounding_test,  // phases 0 and 1 return their candidate (RN of the double, or of the double-double's hi)
                        // without the rounding test
 };
