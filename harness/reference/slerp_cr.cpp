@@ -283,7 +283,7 @@ int phase0(const double q0[4], const double q1[4], double t, const Format &fmt, 
         if (decided[i]) continue;
         if (damage == Damage::value_shift) R[i] += std::ldexp(std::fabs(R[i]), -(fmt.p + 8));  // the candidate moves
         if (no_test) decided[i] = true, out[i] = double(float(R[i]));  // the negative control: the candidate as is
-        else decided[i] = phase1_round(R[i], 0.0, e[i], fmt, out[i]);
+        else decided[i] = phase1_round(R[i], 0.0, damage == Damage::bound_halved ? e[i] / 2 : e[i], fmt, out[i]);
         n += decided[i];
     }
     return n;
@@ -304,7 +304,7 @@ int phase1(const double q0[4], const double q1[4], double t, const Format &fmt, 
             hi = moved.hi, lo = moved.lo;
         }
         if (damage == Damage::no_rounding_test) decided[i] = true, out[i] = fmt.f32 ? double(float(hi)) : hi;
-        else decided[i] = phase1_round(hi, lo, R[i].err, fmt, out[i]);
+        else decided[i] = phase1_round(hi, lo, damage == Damage::bound_halved ? R[i].err / 2 : R[i].err, fmt, out[i]);
         n += decided[i];
     }
     return n;

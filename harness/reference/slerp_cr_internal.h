@@ -9,6 +9,7 @@ enum class Damage {
     value_shift,       // phases 0 and 1's values moved by 2^-(p+8) relative, bounds unchanged (a bound too small)
     no_rounding_test,  // phases 0 and 1 return their candidate (RN of the double, or of the double-double's hi)
                        // without the rounding test
+    bound_halved,      // phases 0 and 1 test against half their bounds
 };
 void set_damage(Damage d);
 
