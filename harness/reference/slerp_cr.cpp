@@ -40,15 +40,29 @@ struct Format {
     bool f32;
 };
 
+// The neighbours of a finite x of format F (float or double), below and above: std::nextafter toward -inf and +inf,
+// by the encoding (IEEE 754's binary formats order their finite values as sign-magnitude integers), without a libm
+// call. Zero of either sign has the smallest subnormals of both signs as neighbours; the step from the largest
+// finite value gives infinity, as nextafter does.
+template <class F, class U> void neighbours_of(F x, F &down, F &up) {
+    const U b = std::bit_cast<U>(x), sign = U(1) << (8 * sizeof(U) - 1);
+    if ((b & ~sign) == 0) {
+        up = std::bit_cast<F>(U(1)), down = std::bit_cast<F>(U(sign | 1));
+    } else if (b & sign) {
+        up = std::bit_cast<F>(U(b - 1)), down = std::bit_cast<F>(U(b + 1));
+    } else {
+        up = std::bit_cast<F>(U(b + 1)), down = std::bit_cast<F>(U(b - 1));
+    }
+}
+
 // The format's neighbours of f (a value of the format, held in a double), below and above.
 void neighbours(double f, bool f32, double &down, double &up) {
     if (f32) {
-        const float x = float(f);
-        down = std::nextafter(x, -std::numeric_limits<float>::infinity());
-        up = std::nextafter(x, std::numeric_limits<float>::infinity());
+        float d, u;
+        neighbours_of<float, uint32_t>(float(f), d, u);
+        down = d, up = u;
     } else {
-        down = std::nextafter(f, -std::numeric_limits<double>::infinity());
-        up = std::nextafter(f, std::numeric_limits<double>::infinity());
+        neighbours_of<double, uint64_t>(f, down, up);
     }
 }
 
