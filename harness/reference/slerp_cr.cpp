@@ -237,10 +237,11 @@ void note_max_bits(int P) {
 }
 
 // Phase 0 (f32 only; docs/slerp-cr.md, "Phase 0"): the ideal slerp in plain double. q0, q1 hold floats and t a
-// float in [0, 1], all exactly. R[i] and a bound e[i] with |R[i] - R_i| <= e[i] for each component. The proof, step by step
-// (u = 2^-53; lambda = 2^-49, eight ulps, the assumed relative error of libm's sin and atan2, generous against the
-// glibc manual's table of known maximum errors, section "Errors in Math Functions", which lists at most 1 ulp for
-// both on x86_64; first order, the second-order terms change every figure by a relative 1e-13 at most):
+// float in [0, 1], all exactly. R[i] and a bound e[i] with |R[i] - R_i| <= e[i] for each component. The proof, step
+// by step (u = 2^-53; lambda = 2^-49, eight ulps, the assumed relative error of libm's sin and atan2, generous
+// against the GNU C Library manual's table "Known Maximum Errors in Math Functions", which lists 1 ulp for sin and
+// nothing for atan2 on x86_64; first order, the second-order terms change every figure by a relative 1e-13 at most;
+// Higham, "Accuracy and Stability of Numerical Algorithms", 2nd ed., ch. 3-4, for the gamma_n bounds of sums):
 //   - a float's square or product of two floats is exact in double (48 bits, exponents within [-298, 256]);
 //   - the dot product's sign: three additions of exact products err by at most 3.01u sum|p|, below the test's
 //     2^-50 sum|p|, so the sign is exact (a dot within it has its sign computed exactly, by MPFR);
