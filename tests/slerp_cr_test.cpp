@@ -530,6 +530,24 @@ TEST(SlerpCr, CountersSeePhases) {
     EXPECT_EQ(s.calls + s.phase0 + s.phase1 + s.phase2 + s.capped + s.max_bits, 0u);
 }
 
+// Phase 0's bound is relative to the terms |s0 a_i| + |s1 b_i|, not to the component: a component that cancels (here
+// x at t = 1/2, a_x + b_x about 2^-26 against terms about 1/2) fails its test and is decided by phase 1, correctly.
+TEST(SlerpCr, CancellationLeavesPhaseZero) {
+    const float f0[4] = {1, 0.5f, 0.25f, 0}, f1[4] = {1, -0.5f + 0x1p-25f, 0.25f, 0};
+    StatsDelta d;
+    float fo[4];
+    EXPECT_EQ(qc_slerp_cr_f32_status(f0, f1, 0.5f, fo), QC_SLERP_CR_OK);
+    EXPECT_EQ(d.now().phase0, 2u);  // w and y (z, zero in both keys, is an exact case)
+    EXPECT_EQ(d.now().exact, 1u);
+    EXPECT_EQ(d.now().phase1, 1u);  // x
+    EXPECT_EQ(d.now().phase2, 0u);
+    const double q0[4] = {1, 0.5, 0.25, 0}, q1[4] = {1, -0.5 + 0x1p-25, 0.25, 0};
+    double want[4];
+    ASSERT_TRUE(Independent().round<float>(q0, q1, 0.5, want));
+    for (int i = 0; i < 4; i++) EXPECT_EQ(bits_of(double(fo[i])), bits_of(want[i])) << i;
+    EXPECT_LT(std::fabs(fo[1]), 0x1p-24f);
+}
+
 // Informative: quatcheck's recommended slerp (qc-slerp, max ulp1 <= 2) is not correctly rounded; the same check
 // counts how often it misses (printed; 20000 cases a region in f32, 2000 in f64, and in f64 at least one miss is
 // required).
