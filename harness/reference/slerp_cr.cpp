@@ -1,6 +1,7 @@
 // The correctly rounded slerp (quatcheck/slerp_cr.h; docs/slerp-cr.md has the definition and every proof):
 // Ziv's strategy as CORE-MATH applies it to libm's functions. Exact cases first (components that are exactly
-// zero); then phase 1, the certified double-double reference (fast_reference.h: fast_slerp_components) with a
+// zero); for f32, phase 0, the ideal slerp in plain double with a proved per-component bound (docs/slerp-cr.md,
+// "Phase 0"); then phase 1, the certified double-double reference (fast_reference.h: fast_slerp_components) with a
 // rounding test per component against that component's own bound; then phase 2, MPFR at 128, 256, ... bits up to
 // the cap, with a rounding test against the bound 2^(kBoundExp - P) of the evaluation at P bits.
 //
@@ -25,10 +26,11 @@ namespace {
 
 std::atomic<int> g_damage{int(Damage::none)};
 std::atomic<int> g_start_bits{128}, g_cap_bits{QC_SLERP_CR_CAP_BITS};
-std::atomic<bool> g_skip_phase1{false};
+std::atomic<bool> g_skip_phase1{false}, g_skip_phase0{false};
 
 struct Counters {
-    std::atomic<unsigned long long> calls{0}, exact{0}, phase1{0}, phase2{0}, phase2_calls{0}, capped{0}, max_bits{0};
+    std::atomic<unsigned long long> calls{0}, exact{0}, phase1{0}, phase2{0}, phase2_calls{0}, capped{0}, max_bits{0},
+        phase0{0};
 };
 Counters g_counts;
 
@@ -38,15 +40,29 @@ struct Format {
     bool f32;
 };
 
+// The neighbours of a finite x of format F (float or double), below and above: std::nextafter toward -inf and +inf,
+// by the encoding (IEEE 754's binary formats order their finite values as sign-magnitude integers), without a libm
+// call. Zero of either sign has the smallest subnormals of both signs as neighbours; the step from the largest
+// finite value gives infinity, as nextafter does.
+template <class F, class U> void neighbours_of(F x, F &down, F &up) {
+    const U b = std::bit_cast<U>(x), sign = U(1) << (8 * sizeof(U) - 1);
+    if ((b & ~sign) == 0) {
+        up = std::bit_cast<F>(U(1)), down = std::bit_cast<F>(U(sign | 1));
+    } else if (b & sign) {
+        up = std::bit_cast<F>(U(b - 1)), down = std::bit_cast<F>(U(b + 1));
+    } else {
+        up = std::bit_cast<F>(U(b + 1)), down = std::bit_cast<F>(U(b - 1));
+    }
+}
+
 // The format's neighbours of f (a value of the format, held in a double), below and above.
 void neighbours(double f, bool f32, double &down, double &up) {
     if (f32) {
-        const float x = float(f);
-        down = std::nextafter(x, -std::numeric_limits<float>::infinity());
-        up = std::nextafter(x, std::numeric_limits<float>::infinity());
+        float d, u;
+        neighbours_of<float, uint32_t>(float(f), d, u);
+        down = d, up = u;
     } else {
-        down = std::nextafter(f, -std::numeric_limits<double>::infinity());
-        up = std::nextafter(f, std::numeric_limits<double>::infinity());
+        neighbours_of<double, uint64_t>(f, down, up);
     }
 }
 
@@ -196,20 +212,96 @@ bool same_normalised_magnitude(const double q0[4], const double q1[4], int i, Sc
     return mpfr_zero_p(mp(S.big));
 }
 
-// Components of R that are exactly zero (docs/slerp-cr.md, "Exact cases"): zero in both keys; t = 0 and zero in
-// q0; t = 1 and zero in q1; t = 1/2 with a_i = -b_i (b after the short-arc flip), an exact integer test.
-void exact_zeros(const double q0[4], const double q1[4], double t, int sign, Scratch &S, bool zero[4]) {
+// Components of R that are exactly zero and need no arithmetic (docs/slerp-cr.md, "Exact cases"): zero in both
+// keys; t = 0 and zero in q0; t = 1 and zero in q1.
+bool plain_zero(const double q0[4], const double q1[4], double t, int i) {
+    return (q0[i] == 0 && q1[i] == 0) || (t == 0 && q0[i] == 0) || (t == 1 && q1[i] == 0);
+}
+
+// The remaining exact class, t = 1/2 with a_i = -b_i (b after the short-arc flip), an exact integer test, on the
+// components not yet decided (no rounding test ever decides an exact zero: every enclosure of it contains 0).
+int half_zeros(const double q0[4], const double q1[4], double t, int sign, Scratch &S, bool decided[4], double out[4]) {
+    if (t != 0.5) return 0;
+    int n = 0;
     for (int i = 0; i < 4; i++) {
-        zero[i] = (q0[i] == 0 && q1[i] == 0) || (t == 0 && q0[i] == 0) || (t == 1 && q1[i] == 0);
-        if (zero[i] || t != 0.5 || q0[i] == 0 || q1[i] == 0) continue;
+        if (decided[i] || q0[i] == 0 || q1[i] == 0) continue;
         const bool opposite = (q0[i] > 0) == ((sign < 0 ? -q1[i] : q1[i]) < 0);
-        zero[i] = opposite && same_normalised_magnitude(q0, q1, i, S);
+        if (opposite && same_normalised_magnitude(q0, q1, i, S)) decided[i] = true, out[i] = 0.0, n++;
     }
+    return n;
 }
 
 void note_max_bits(int P) {
     unsigned long long m = g_counts.max_bits.load(std::memory_order_relaxed);
     while (static_cast<unsigned long long>(P) > m && !g_counts.max_bits.compare_exchange_weak(m, P)) {}
+}
+
+// Phase 0 (f32 only; docs/slerp-cr.md, "Phase 0"): the ideal slerp in plain double. q0, q1 hold floats and t a
+// float in [0, 1], all exactly. R[i] and a bound e[i] with |R[i] - R_i| <= e[i] for each component. The proof, step
+// by step (u = 2^-53; lambda = 2^-49, eight ulps, the assumed relative error of libm's sin and atan2, generous
+// against the GNU C Library manual's table "Known Maximum Errors in Math Functions", which lists 1 ulp for sin and
+// nothing for atan2 on x86_64; first order, the second-order terms change every figure by a relative 1e-13 at most;
+// Higham, "Accuracy and Stability of Numerical Algorithms", 2nd ed., ch. 3-4, for the gamma_n bounds of sums):
+//   - a float's square or product of two floats is exact in double (48 bits, exponents within [-298, 256]);
+//   - the dot product's sign: three additions of exact products err by at most 3.01u sum|p|, below the test's
+//     2^-50 sum|p|, so the sign is exact (a dot within it has its sign computed exactly, by MPFR);
+//   - a_i = q_i / sqrt(sum q_j^2): relative error 3.51u (3 additions of positive terms, sqrt, division); b the same;
+//   - |d| and |s| (d = a - b, s = a + b): absolute errors 12.7u and 15.1u; W = 2 atan2(|d|, |s|), whose partial
+//     derivatives are at most 1/2 and 0.354 there (|d|^2 + |s|^2 = 4): |dW| <= 23.4u + 1.58 lambda <= 50u;
+//   - the weights g_tau(W) = sin(tau W)/sin W (g_tau(0) = tau): |d ln g / dW| = (phi(tau W) - phi(W))/W <= 0.655 for
+//     W <= 1.6, phi(x) = x cot x (decreasing; (1 - phi(W))/W^2 has a Laurent series with positive coefficients, so
+//     it is at most its value 0.409 at 1.6). So the error of W moves each weight by a relative 32.8u, and the
+//     evaluation adds 2u + 2 lambda (s1) or 3u + 2 lambda (s0: the rounding of 1 - t): 66.8u and 67.8u relative;
+//   - R_i = s0 a_i + s1 b_i, two products and a sum: |R_i - exact| <= 74u (|s0 a_i| + |s1 b_i|).
+// e[i] = 2^-45 (|s0 a_i| + |s1 b_i|) (computed) is 3.4 times that; the 2^-1020 added covers underflow, which does
+// not happen on float inputs (every intermediate stays above 2^-800).
+void phase0_eval(const double q0[4], const double q1[4], double t, double R[4], double e[4]) {
+    double dot = 0, mag = 0, n0 = 0, n1 = 0;
+    for (int i = 0; i < 4; i++) {
+        const double p = q0[i] * q1[i];  // exact
+        dot += p, mag += std::fabs(p);
+        n0 += q0[i] * q0[i], n1 += q1[i] * q1[i];  // squares exact
+    }
+    double flip = dot < 0 ? -1.0 : 1.0;
+    if (!(std::fabs(dot) > 0x1p-50 * mag)) flip = exact_dot_sign(q0, q1, scratch()) < 0 ? -1.0 : 1.0;  // rare
+    n0 = std::sqrt(n0), n1 = std::sqrt(n1);
+    double a[4], b[4], nd = 0, ns = 0;
+    for (int i = 0; i < 4; i++) {
+        a[i] = q0[i] / n0, b[i] = (flip * q1[i]) / n1;
+        const double d = a[i] - b[i], s = a[i] + b[i];
+        nd += d * d, ns += s * s;
+    }
+    const double W = 2 * std::atan2(std::sqrt(nd), std::sqrt(ns));
+    const double omt = 1 - t;
+    double s0 = omt, s1 = t;  // the limit at W = 0
+    if (W != 0) {
+        const double sW = std::sin(W);
+        s1 = std::sin(t * W) / sW, s0 = std::sin(omt * W) / sW;
+    }
+    for (int i = 0; i < 4; i++) {
+        const double A = s0 * a[i], P = s1 * b[i];
+        R[i] = A + P;
+        e[i] = 0x1p-45 * (std::fabs(A) + std::fabs(P)) + 0x1p-1020;
+    }
+}
+
+// Phase 0 on the components not yet decided (f32 only); returns how many it decided.
+int phase0(const double q0[4], const double q1[4], double t, const Format &fmt, bool decided[4], double out[4]) {
+    double R[4], e[4];
+    if (!fmt.f32 || g_skip_phase0.load(std::memory_order_relaxed) || g_skip_phase1.load(std::memory_order_relaxed))
+        return 0;
+    phase0_eval(q0, q1, t, R, e);
+    const Damage damage = Damage(g_damage.load(std::memory_order_relaxed));
+    const bool no_test = damage == Damage::no_rounding_test;
+    int n = 0;
+    for (int i = 0; i < 4; i++) {
+        if (decided[i]) continue;
+        if (damage == Damage::value_shift) R[i] += std::ldexp(std::fabs(R[i]), -(fmt.p + 8));  // the candidate moves
+        if (no_test) decided[i] = true, out[i] = double(float(R[i]));  // the negative control: the candidate as is
+        else decided[i] = phase1_round(R[i], 0.0, damage == Damage::bound_halved ? e[i] / 2 : e[i], fmt, out[i]);
+        n += decided[i];
+    }
+    return n;
 }
 
 // Phase 1 on the components not yet decided; returns how many it decided.
@@ -226,7 +318,8 @@ int phase1(const double q0[4], const double q1[4], double t, const Format &fmt, 
             const dd::DD moved = dd::two_sum(hi, lo + std::ldexp(std::fabs(hi), -(fmt.p + 8)));
             hi = moved.hi, lo = moved.lo;
         }
-        decided[i] = phase1_round(hi, lo, R[i].err, fmt, out[i]);
+        if (damage == Damage::no_rounding_test) decided[i] = true, out[i] = fmt.f32 ? double(float(hi)) : hi;
+        else decided[i] = phase1_round(hi, lo, damage == Damage::bound_halved ? R[i].err / 2 : R[i].err, fmt, out[i]);
         n += decided[i];
     }
     return n;
@@ -278,15 +371,27 @@ int slerp_cr(const double q0_in[4], const double q1_in[4], double t, const Forma
         return QC_SLERP_CR_NAN;
     }
     g_counts.calls.fetch_add(1, std::memory_order_relaxed);
+    bool decided[4];
+    int exact = 0, left = 0;
+    for (int i = 0; i < 4; i++) {
+        decided[i] = plain_zero(q0, q1, t, i);
+        if (decided[i]) out[i] = 0.0, exact++;
+    }
+    if (exact < 4) {  // f32: phase 0 first, in double, before anything that needs MPFR
+        const int n = phase0(q0, q1, t, fmt, decided, out);
+        if (n) g_counts.phase0.fetch_add(n, std::memory_order_relaxed);
+        left = 4 - exact - n;
+    }
+    if (left == 0) {
+        if (exact) g_counts.exact.fetch_add(exact, std::memory_order_relaxed);
+        return QC_SLERP_CR_OK;
+    }
     Scratch &S = scratch();
     const int sign = exact_dot_sign(q0, q1, S);
-    bool decided[4];
-    exact_zeros(q0, q1, t, sign, S, decided);
-    int exact = 0;
-    for (int i = 0; i < 4; i++)
-        if (decided[i]) out[i] = 0.0, exact++;
+    const int half = half_zeros(q0, q1, t, sign, S, decided, out);
+    exact += half, left -= half;
     g_counts.exact.fetch_add(exact, std::memory_order_relaxed);
-    if (exact < 4) g_counts.phase1.fetch_add(phase1(q0, q1, t, fmt, decided, out), std::memory_order_relaxed);
+    if (left > 0) g_counts.phase1.fetch_add(phase1(q0, q1, t, fmt, decided, out), std::memory_order_relaxed);
     return phase2(q0, q1, t, sign, fmt, decided, out, S) ? QC_SLERP_CR_OK : QC_SLERP_CR_CAPPED;
 }
 
@@ -300,6 +405,12 @@ void set_phase2_bits(int start_bits, int cap_bits) {
 }
 
 void set_skip_phase1(bool skip) { g_skip_phase1.store(skip); }
+
+void set_skip_phase0(bool skip) { g_skip_phase0.store(skip); }
+
+void phase0_values(const double q0[4], const double q1[4], double t, double R[4], double e[4]) {
+    phase0_eval(q0, q1, t, R, e);
+}
 
 }  // namespace qc::slerp_cr
 
@@ -329,12 +440,13 @@ void qc_slerp_cr_get_stats(struct qc_slerp_cr_stats *out) {
     auto &c = qc::slerp_cr::g_counts;
     out->calls = c.calls.load(), out->exact = c.exact.load(), out->phase1 = c.phase1.load();
     out->phase2 = c.phase2.load(), out->phase2_calls = c.phase2_calls.load(), out->capped = c.capped.load();
-    out->max_bits = c.max_bits.load();
+    out->max_bits = c.max_bits.load(), out->phase0 = c.phase0.load();
 }
 
 void qc_slerp_cr_reset_stats(void) {
     auto &c = qc::slerp_cr::g_counts;
-    for (auto *v : {&c.calls, &c.exact, &c.phase1, &c.phase2, &c.phase2_calls, &c.capped, &c.max_bits}) v->store(0);
+    for (auto *v : {&c.calls, &c.exact, &c.phase1, &c.phase2, &c.phase2_calls, &c.capped, &c.max_bits, &c.phase0})
+        v->store(0);
 }
 
 }  // extern "C"

@@ -20,9 +20,10 @@
  *
  * Link: quatcheck::slerp_cr (CMake: find_package(quatcheck) and target_link_libraries(app PRIVATE
  * quatcheck::slerp_cr); or -lquatcheck_slerp_cr), the shared library libquatcheck_slerp_cr.so, which needs only
- * MPFR and GMP at run time. The first phase is the harness's certified double-double reference, compiled into it;
- * the second, MPFR. The header is C99 and C++ (any standard from C++11); it includes nothing. In the harness's own
- * build the same code is part of qc_core. Thread-safe; the counters are process-wide atomics.
+ * MPFR and GMP at run time. For f32 a phase 0 in plain double comes first; the first phase is the harness's
+ * certified double-double reference, compiled into it; the second, MPFR. The header is C99 and C++ (any standard
+ * from C++11); it includes nothing. In the harness's own build the same code is part of qc_core. Thread-safe; the
+ * counters are process-wide atomics.
  */
 #ifndef QUATCHECK_SLERP_CR_H
 #define QUATCHECK_SLERP_CR_H
@@ -53,6 +54,7 @@ struct qc_slerp_cr_stats {
     unsigned long long phase2_calls; /* calls with at least one component in phase 2 */
     unsigned long long capped;       /* components that reached QC_SLERP_CR_CAP_BITS undecided */
     unsigned long long max_bits;     /* the largest precision phase 2 used */
+    unsigned long long phase0;       /* components decided by phase 0 (f32 only: plain double, proved bound) */
 };
 void qc_slerp_cr_get_stats(struct qc_slerp_cr_stats *out);
 void qc_slerp_cr_reset_stats(void);
