@@ -11,6 +11,7 @@
 #include "../impls/recommended/qc_slerp.h"
 
 #include "reference/quat_real.h"
+#include "reference/rounded.h"
 #include "reference/slerp_cr_internal.h"
 #include "regions/regions.h"
 
@@ -39,64 +40,16 @@ uint64_t cases_per_region() {
     return env ? std::strtoull(env, nullptr, 10) : 100000;
 }
 
-// RN of x to the format, through MPFR's correctly rounding conversions.
-template <class T> double round_to(mpfr_srcptr x) {
-    if constexpr (sizeof(T) == 4) return double(mpfr_get_flt(x, MPFR_RNDN));
-    else return mpfr_get_d(x, MPFR_RNDN);
-}
-
-// The independent reference: slerp_noflip on the normalised ends, b negated where q0.q1 < 0 (exact sign).
+// The independent reference (reference/rounded.h, also the correctly-rounded property's): Shoemake's log/exp in MPFR,
+// rounded by the enclosure test at 256, 1024 and 2048 bits; false where 2048 bits do not decide a component.
 class Independent {
 public:
-    // Returns false where a component is not decided at 2048 bits (an exact zero the test does not know, or closer
-    // to a rounding boundary than 2^-2000); out then holds nothing useful.
     template <class T> bool round(const double q0[4], const double q1[4], double t, double out[4]) {
-        return eval<T>(q0, q1, t, 256, out) || eval<T>(q0, q1, t, 1024, out) || eval<T>(q0, q1, t, 2048, out);
+        return qc::correctly_rounded_slerp(sizeof(T) == 4 ? qc::Precision::f32 : qc::Precision::f64, q0, q1, t, out);
     }
-
-    // The exact slerp at `bits` bits into r (within 2^(24 - bits) of it, generously).
+    // The exact slerp at `bits` bits into r (within 2^(24 - bits) of it: reference/rounded.h).
     static void exact(const double q0[4], const double q1[4], double t, int bits, RealQuat &r) {
-        qc::RealQuatOps ops(bits);
-        RealQuat a, b;
-        ops.set(a, q0), ops.set(b, q1), ops.ensure(r);
-        Real dot, tt;
-        for (Real *x : {&dot, &tt}) qc::ensure_bits(*x, bits + 16);
-        Real prod[4];
-        mpfr_ptr terms[4];
-        for (int i = 0; i < 4; i++) {  // exact products (106 bits); mpfr_sum rounds correctly, so its sign is exact
-            qc::ensure_bits(prod[i], 128);
-            mpfr_mul(qc::mp(prod[i]), qc::mp(a[i]), qc::mp(b[i]), MPFR_RNDN);
-            terms[i] = qc::mp(prod[i]);
-        }
-        mpfr_sum(qc::mp(dot), terms, 4, MPFR_RNDN);
-        const bool flip = mpfr_sgn(qc::mp(dot)) < 0;
-        ops.normalize(a), ops.normalize(b);
-        if (flip)
-            for (auto &x : b) mpfr_neg(qc::mp(x), qc::mp(x), MPFR_RNDN);
-        mpfr_set_d(qc::mp(tt), t, MPFR_RNDN);
-        ops.slerp_noflip(r, a, b, tt);
-    }
-
-private:
-    template <class T> bool eval(const double q0[4], const double q1[4], double t, int bits, double out[4]) {
-        RealQuat r;
-        exact(q0, q1, t, bits, r);
-        Real e, lo, hi;
-        for (Real *x : {&e, &lo, &hi}) qc::ensure_bits(*x, bits + 16);
-        mpfr_set_ui_2exp(qc::mp(e), 1, 24 - bits, MPFR_RNDN);  // the evaluation's error, generously
-        for (int i = 0; i < 4; i++) {
-            // Zero in both keys, or in the end the result is at t = 0 or 1: R_i = 0 exactly, +0 by definition.
-            if ((q0[i] == 0 && q1[i] == 0) || (t == 0 && q0[i] == 0) || (t == 1 && q1[i] == 0)) {
-                out[i] = 0;
-                continue;
-            }
-            mpfr_sub(qc::mp(lo), qc::mp(r[i]), qc::mp(e), MPFR_RNDD);
-            mpfr_add(qc::mp(hi), qc::mp(r[i]), qc::mp(e), MPFR_RNDU);
-            const double l = round_to<T>(qc::mp(lo)), h = round_to<T>(qc::mp(hi));
-            if (bits_of(l) != bits_of(h)) return false;
-            out[i] = l;
-        }
-        return true;
+        qc::ideal_slerp_mp(bits, q0, q1, t, r);
     }
 };
 
