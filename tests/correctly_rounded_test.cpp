@@ -19,10 +19,11 @@ using namespace qc;
 
 namespace {
 
+// The catalogue's implementation of that exact name (one precision), through the CLI's own selection.
 const Impl &named(const std::vector<Impl> &cat, const std::string &name) {
-    auto it = std::find_if(cat.begin(), cat.end(), [&](const Impl &i) { return i.name == name; });
-    if (it == cat.end()) throw std::runtime_error("no implementation " + name);
-    return *it;
+    const auto sel = select_impls(cat, {name}, {Op::slerp});
+    if (sel.size() != 1) throw std::runtime_error("expected one implementation " + name);
+    return *sel.front().impl;
 }
 
 ConformRow run_one(const Impl &impl, uint64_t cases = 300) {

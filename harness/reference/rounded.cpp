@@ -41,32 +41,36 @@ void ideal_slerp_mp(int bits, const double q0[4], const double q1[4], double t, 
 
 namespace {
 
+// |q|^2 exactly: four squares of doubles (106 bits each) whose exponents span at most 2 x 2098 bits, summed at 4400.
+void exact_norm2(const double q[4], Real &n) {
+    Real sq[4];
+    mpfr_ptr terms[4];
+    for (int j = 0; j < 4; j++) {
+        ensure_bits(sq[j], 128);
+        mpfr_set_d(mp(sq[j]), q[j], MPFR_RNDN);
+        mpfr_sqr(mp(sq[j]), mp(sq[j]), MPFR_RNDN);
+        terms[j] = mp(sq[j]);
+    }
+    ensure_bits(n, 4400);
+    mpfr_sum(mp(n), terms, 4, MPFR_RNDN);
+}
+
 // Whether R_i is exactly zero at t = 1/2: there the weights are equal, so R_i = 0 iff a_i = -b_i after the flip, i.e.
-// q0_i and s q1_i have opposite signs (s = -1 where q0.q1 < 0) and q0_i^2 |q1|^2 = q1_i^2 |q0|^2. The second test is
-// exact: the difference of the two sums of products of four doubles (each exact at 256 bits) has the sign of its
-// correctly rounded sum (mpfr_sum).
+// q0_i and s q1_i have opposite signs (s = -1 where q0.q1 < 0) and q0_i^2 |q1|^2 = q1_i^2 |q0|^2, compared exactly
+// (each side a 106-bit square times an exact norm, at 4600 bits).
 bool symmetric_zero_at_half(const double q0[4], const double q1[4], bool flip, int i) {
     const double b = flip ? -q1[i] : q1[i];
     if (!((q0[i] > 0 && b < 0) || (q0[i] < 0 && b > 0))) return false;
-    Real terms[8];
-    mpfr_ptr ptr[8];
-    for (int j = 0; j < 4; j++) {
-        for (int side = 0; side < 2; side++) {
-            Real &x = terms[2 * j + side];
-            ensure_bits(x, 256);
-            const double u = side ? q1[i] : q0[i], v = side ? q0[j] : q1[j];
-            mpfr_set_d(mp(x), u, MPFR_RNDN);
-            mpfr_mul_d(mp(x), mp(x), u, MPFR_RNDN);
-            mpfr_mul_d(mp(x), mp(x), v, MPFR_RNDN);
-            mpfr_mul_d(mp(x), mp(x), v, MPFR_RNDN);
-            if (side) mpfr_neg(mp(x), mp(x), MPFR_RNDN);
-            ptr[2 * j + side] = mp(x);
-        }
-    }
-    Real sum;
-    ensure_bits(sum, 64);
-    mpfr_sum(mp(sum), ptr, 8, MPFR_RNDN);
-    return mpfr_zero_p(mp(sum)) != 0;
+    Real n0, n1, left, right;
+    exact_norm2(q0, n0), exact_norm2(q1, n1);
+    ensure_bits(left, 4600), ensure_bits(right, 4600);
+    mpfr_set_d(mp(left), q0[i], MPFR_RNDN);
+    mpfr_sqr(mp(left), mp(left), MPFR_RNDN);
+    mpfr_mul(mp(left), mp(left), mp(n1), MPFR_RNDN);
+    mpfr_set_d(mp(right), q1[i], MPFR_RNDN);
+    mpfr_sqr(mp(right), mp(right), MPFR_RNDN);
+    mpfr_mul(mp(right), mp(right), mp(n0), MPFR_RNDN);
+    return mpfr_equal_p(mp(left), mp(right)) != 0;
 }
 
 bool flipped(const double q0[4], const double q1[4]) {
