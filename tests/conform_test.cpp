@@ -37,7 +37,8 @@ TEST(Conform, SeedsPassEveryPropertyTheyDoNotDeclareKnown) {
     auto rows = conform(select_impls(cat, {"seed-*", "nlerp", "expmap", "cached", "lusine", "lerp"}, {}), opt);
     size_t known = 0;
     for (const auto &r : rows) {
-        if (r.property->informative) continue;  // correctly-rounded: measured, not promised (correctly_rounded_test.cpp)
+        if (r.property->informative)
+            continue;  // correctly-rounded: measured, not promised (correctly_rounded_test.cpp)
         EXPECT_NE(r.verdict, Verdict::fail)
             << r.impl->name << " " << to_string(r.op) << " " << r.property->name << ": worst " << r.worst.measured
             << " > " << r.worst.tolerance << " on " << format_case(r.counterexample);
