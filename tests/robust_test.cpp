@@ -181,11 +181,15 @@ TEST(Robust, AnInterruptedRunReturnsAConsistentPartialResult) {
     stopper.join();
     EXPECT_TRUE(r.partial);
     EXPECT_LT(std::chrono::duration<double>(end - asked).count(), 1.0);  // stops within a second of the request
-    ASSERT_EQ(r.rows.size(), 1u);                                        // only the first region was reached
+    // Only the first region was reached. Its leading completed chunks are kept: with two threads, one may still hold
+    // chunk 0 while the other has completed later ones (the progress counter counts those too), so on a loaded machine
+    // no chunk may lead yet, and the partial result then has no row (seen once in a full suite at load 2).
+    ASSERT_LE(r.rows.size(), 1u);
+    EXPECT_EQ(run_json(r)["partial"], true);
+    if (r.rows.empty()) return;
     EXPECT_GE(r.rows[0].cases, 32u);
     EXPECT_LT(r.rows[0].cases, opt.cases);
     EXPECT_EQ(r.rows[0].cases % 32, 0u);  // whole leading chunks only
-    EXPECT_EQ(run_json(r)["partial"], true);
 }
 
 // The stop token reaches the worker backends (they keep the context load_catalogue got): a stop during a
