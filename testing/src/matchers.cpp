@@ -5,8 +5,11 @@
 
 #include "testing_internal.h"
 
+#include "reference/rounded.h"
+
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 
@@ -43,6 +46,7 @@ std::string limits_text(const MatchSpec &s) {
     if (s.ulp1_tol >= 0) add(fmt::format("{} ulp1", s.ulp1_tol));
     if (s.angle_tol >= 0) add(fmt::format("{} rad", s.angle_tol));
     if (s.norm_tol >= 0) add(fmt::format("{} ulp of 1 in norm", s.norm_tol));
+    if (s.correctly_rounded) add("correctly rounded (0 ulp)");
     return t;
 }
 
@@ -76,9 +80,14 @@ std::string describe(const MatchSpec &s, bool negation) {
 }
 
 bool match(const MatchSpec &s, const double got[4], std::string *why) {
-    if (s.ulp1_tol < 0 && s.angle_tol < 0 && s.norm_tol < 0) {
+    if (s.ulp1_tol < 0 && s.angle_tol < 0 && s.norm_tol < 0 && !s.correctly_rounded) {
         *why =
-            "which cannot be judged: no tolerance was given (chain .WithinUlp1(n), .WithinAngle(rad) or .WithinUlp(n))";
+            "which cannot be judged: no tolerance was given (chain .WithinUlp1(n), .WithinAngle(rad), .WithinUlp(n) "
+            "or .CorrectlyRounded())";
+        return false;
+    }
+    if (s.correctly_rounded && s.kind != MatchKind::slerp) {
+        *why = "which cannot be judged: .CorrectlyRounded() applies to IsSlerpOf only";
         return false;
     }
     IdealData id{};
@@ -93,6 +102,15 @@ bool match(const MatchSpec &s, const double got[4], std::string *why) {
     if (s.ulp1_tol >= 0) ok = ok && e.ulp1 <= s.ulp1_tol;
     if (s.angle_tol >= 0) ok = ok && e.angle_rad <= s.angle_tol;
     if (s.norm_tol >= 0) ok = ok && e.norm_ulp1 <= s.norm_tol;
+    // Correctly rounded: against reference/rounded.h (MPFR, independent of the fast reference behind `ideal`).
+    double rn[4] = {0, 0, 0, 0}, steps = 0;
+    bool rn_known = false;
+    if (s.correctly_rounded) {
+        const Precision p = s.f32 ? Precision::f32 : Precision::f64;
+        rn_known = s.t >= 0 && s.t <= 1 && correctly_rounded_slerp(p, s.q0, s.q1, s.t, rn);
+        for (int i = 0; i < 4 && rn_known; i++) steps = std::max(steps, format_steps_apart(p, got[i], rn[i]));
+        ok = ok && rn_known && steps == 0;
+    }
     if (s.kind == MatchKind::unit) {
         *why = fmt::format("whose norm is off 1 by {:.3g} ulp1 (limit {})\n  actual    {}\n            {}", e.norm_ulp1,
                            limits_text(s), hex_quat(got), dec_quat(got, s.f32));
@@ -102,6 +120,13 @@ bool match(const MatchSpec &s, const double got[4], std::string *why) {
     else
         *why = fmt::format("which is {:.3g} ulp1 and {:.3g} rad from the ideal {} (limit {})", e.ulp1, e.angle_rad,
                            op_name(s.kind), limits_text(s));
+    if (s.correctly_rounded) {
+        if (!rn_known)
+            *why += "; its correct rounding is not decided here (t outside [0, 1], or 2048 bits do not decide it)";
+        else
+            *why += fmt::format("; {:.17g} ulp from the correctly rounded slerp {} ({})", steps, hex_quat(rn),
+                                dec_quat(rn, s.f32));
+    }
     if (!ok) *why += case_text(s, id, got, e);
     return ok;
 }

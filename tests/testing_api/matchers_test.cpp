@@ -182,3 +182,29 @@ TEST(TestingReference, ThreadsGiveTheSameFigures) {
 }
 
 }  // namespace
+
+// .CorrectlyRounded(): at t = 0 the ideal slerp is q0/|q0|, so for q0 = (1, 2, 2, 4) (norm 5) the correctly rounded
+// value is the nearest double (float) of (0.2, 0.4, 0.4, 0.8): the literals. One step off in one component fails,
+// with the step count and the correctly rounded value in the explanation; nlerp is refused.
+TEST(TestingMatchers, CorrectlyRounded) {
+    const Q a{1, 2, 2, 4}, b{0, 1, 0, 0};
+    const Q exact{0.2, 0.4, 0.4, 0.8};
+    EXPECT_THAT(exact, qc::testing::IsSlerpOf(a, b, 0.0).CorrectlyRounded());
+    const std::array<float, 4> af{1, 2, 2, 4}, bf{0, 1, 0, 0}, exactf{0.2f, 0.4f, 0.4f, 0.8f};
+    EXPECT_THAT(exactf, qc::testing::IsSlerpOf(af, bf, 0.0f).CorrectlyRounded());
+    Q off = exact;
+    off[2] = std::nextafter(off[2], 1.0);
+    bool matched = true;
+    const std::string why = explain(qc::testing::IsSlerpOf(a, b, 0.0).CorrectlyRounded(), off, &matched);
+    EXPECT_FALSE(matched);
+    EXPECT_NE(why.find("1 ulp from the correctly rounded slerp"), std::string::npos) << why;
+    EXPECT_NE(why.find(hexf(0.4)), std::string::npos) << why;
+    // A general case: the reference's own slerp rounded to double is within 1 ulp1 but need not be correctly rounded;
+    // the matcher chained with WithinUlp1 holds both limits.
+    const Q c{0.6, 0.8, 0, 0};
+    const Q r = qc::reference::slerp(a, c, 0.3);
+    EXPECT_THAT(r, qc::testing::IsSlerpOf(a, c, 0.3).WithinUlp1(1));
+    explain(qc::testing::IsSlerpOf(a, c, 0.3).CorrectlyRounded().WithinUlp1(1), r, &matched);  // either way: no crash
+    EXPECT_FALSE(explain(qc::testing::IsNlerpOf(a, b, 0.0).CorrectlyRounded(), exact, &matched).empty());
+    EXPECT_FALSE(matched) << "CorrectlyRounded applies to slerp only";
+}

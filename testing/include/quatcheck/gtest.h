@@ -4,6 +4,7 @@
 //   EXPECT_THAT(my_slerp(a, b, t), qc::testing::IsSlerpOf(a, b, t).WithinAngle(1e-15));   // rotation radians
 //   EXPECT_THAT(my_nlerp(a, b, t), qc::testing::IsNlerpOf(a, b, t).WithinUlp1(4));        // the exact nlerp
 //   EXPECT_THAT(q, qc::testing::IsUnit().WithinUlp(16));   // | |q| - 1 | <= 16 eps (ulp of 1: eps = ulp1)
+//   EXPECT_THAT(my_slerp(a, b, t), qc::testing::IsSlerpOf(a, b, t).CorrectlyRounded());  // 0 ulp, every component
 //
 // WithinUlp1 and WithinAngle can be chained (both must hold). a, b and the value matched are
 // std::array<T, 4> in (w, x, y, z) or any type with to_wxyz (quatcheck/reference.h); T is the inputs' scalar
@@ -28,6 +29,7 @@ struct MatchSpec {
     bool f32 = false;
     double q0[4] = {0, 0, 0, 0}, q1[4] = {0, 0, 0, 0}, t = 0;
     double ulp1_tol = -1, angle_tol = -1, norm_tol = -1;  // < 0: not checked
+    bool correctly_rounded = false;                       // slerp: every component RN of the ideal (0 ulp)
 };
 // Whether got matches; *why receives the explanation GoogleTest prints after the actual value.
 QC_TESTING_API bool match(const MatchSpec &spec, const double got[4], std::string *why);
@@ -47,6 +49,13 @@ public:
     QuatMatcher WithinAngle(double rad) const { return with(&detail::MatchSpec::angle_tol, rad); }
     // IsUnit(): | |r| - 1 | / eps <= n.
     QuatMatcher WithinUlp(double n) const { return with(&detail::MatchSpec::norm_tol, n); }
+    // IsSlerpOf only: every component is the ideal slerp rounded to nearest in T, 0 ulp (+0 and -0 count as equal),
+    // as the informative conformance property correctly-rounded judges it (docs/slerp-cr.md).
+    QuatMatcher CorrectlyRounded() const {
+        QuatMatcher m = *this;
+        m.spec_.correctly_rounded = true;
+        return m;
+    }
 
     template <class Q> bool MatchAndExplain(const Q &got, ::testing::MatchResultListener *listener) const {
         static_assert(std::is_same_v<scalar_t<Q>, T>,
