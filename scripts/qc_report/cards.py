@@ -5,6 +5,8 @@ import math
 import os
 import re
 
+import qc_tables
+
 import matplotlib.pyplot as plt
 from matplotlib.ticker import LogLocator, NullLocator
 
@@ -300,11 +302,14 @@ def card_tables(page, data, impl, has_repro=False):
                        f"{num_cell(r.get('worst', ''))}<td>{cell(r.get('tolerance', ''))}</td></tr>")
         out.append("</table>")
         parts.append("".join(out))
+        informative = qc_tables.informative_properties(data.folder)  # measured, not promised (correctly-rounded)
         for r in rows:
             if r["verdict"] not in ("fail", "known"):
                 continue
             anchor = f'prop-{r["op"]}-{r["property"]}'
             what = "fails" if r["verdict"] == "fail" else "fails, as the implementation documents (known)"
+            if r["property"] in informative:
+                what = "fails the informative property (a measurement: no routine is asked to pass it)"
             snippet = None if has_repro else c_snippet(impl, r["op"], r["property"], r.get("counterexample", ""), r["_line"])
             parts.append(
                 f'<div class="cx cx-{cell(r["verdict"])}" id="{cell(anchor)}"><b>{cell(r["op"])} {what} '
@@ -315,7 +320,7 @@ def card_tables(page, data, impl, has_repro=False):
                 + (f"<details><summary>C snippet calling the routine on this case</summary><pre>{cell(snippet)}</pre>"
                    "</details>" if snippet else "")
                 + ('<div>Standalone reproducer in the library\'s language: <a href="#finding">Finding</a>.</div>'
-                   if has_repro and r["verdict"] == "fail" else "") + "</div>")
+                   if has_repro and r["verdict"] == "fail" and r["property"] not in informative else "") + "</div>")
     if not any_rows:
         parts.append("<p>No conformance rows of this implementation.</p>")
 
