@@ -34,6 +34,7 @@
  * With "squad" the hello says protocol 3 and adds a third family, proc-seed-squad (squad.f32, squad.f64,
  * squad_setup.f32, squad_setup.f64: the seed squad of impls/seed/seed_squad.h, the code of the built-in
  * seed-squad), over either wire; the modes misbehave on its squad batches the same way (t > 0.75 triggers). */
+#include <errno.h>
 #include <fcntl.h>
 #include <math.h>
 #include <signal.h>
@@ -279,7 +280,12 @@ static const char *hello_text(int v2, int squad) {
 /* orphan: the adapter leaves a child behind (its pid appended to QC_TEST_CHILD_PIDS) and exits, so that the
  * tests see whether quatcheck ends the adapter's whole process group. */
 static void leave_orphan(void) {
+    /* The parent exits only once the child has recorded its pid (a byte on `ready`): quatcheck ends the process
+     * group as soon as the adapter is gone, and a child not yet recorded would leave the test nothing to check. */
+    int ready[2];
+    if (pipe(ready) != 0) exit(4);
     if (fork() == 0) {
+        close(ready[0]);
         const char *path = getenv("QC_TEST_CHILD_PIDS");
         int fd = path ? open(path, O_WRONLY | O_CREAT | O_APPEND, 0644) : -1;
         if (fd >= 0) {
@@ -288,9 +294,14 @@ static void leave_orphan(void) {
             if (write(fd, buf, (size_t)k) != k) _exit(1);
             close(fd);
         }
+        if (write(ready[1], "r", 1) != 1) _exit(1);
+        close(ready[1]);
         sleep(30);
         _exit(0);
     }
+    close(ready[1]);
+    char c;
+    while (read(ready[0], &c, 1) < 0 && errno == EINTR) {}
     exit(3);
 }
 
