@@ -369,9 +369,13 @@ QC_V V4 sqrt4(const V4 &x) {
     return fast_two_sum(sh, sl);
 }
 
-// angle_dd per lane: the rotation angle between the lane's scaled output r (norm n) and v, and the mask of the
-// lanes where s = -1. `live`: the lanes whose results are used (the others skip the libm fallback).
-QC_V __m256d angle4(const __m256d r[4], const V4 &n, const Bcast &v, int live, __m256d &sneg) {
+// angle_dd per lane, in two steps, so that the steps of several groups of four interleave. chords4: the chords of the
+// lane's scaled output r (norm n) to v, y the shorter (after measure_dd's swap) and x the longer, and the mask of the
+// lanes where s = -1.
+struct Chords {
+    __m256d y, x, sneg;
+};
+QC_V Chords chords4(const __m256d r[4], const V4 &n, const Bcast &v) {
     const __m256d zero = _mm256_setzero_pd();
     V4 dm[4], dp[4];
     for (int i = 0; i < 4; i++) {
@@ -381,19 +385,22 @@ QC_V __m256d angle4(const __m256d r[4], const V4 &n, const Bcast &v, int live, _
     }
     const V4 um = sum_squares4(dm), up = sum_squares4(dp);
     // greater(um, up): s = -1, and the two swap.
-    sneg =
+    const __m256d sneg =
         _mm256_or_pd(_mm256_cmp_pd(um.hi, up.hi, _CMP_GT_OQ),
                      _mm256_and_pd(_mm256_cmp_pd(um.hi, up.hi, _CMP_EQ_OQ), _mm256_cmp_pd(um.lo, up.lo, _CMP_GT_OQ)));
     const V4 a = blend(um, up, sneg), b = blend(up, um, sneg);
-    const __m256d y = _mm256_sqrt_pd(_mm256_add_pd(a.hi, a.lo)), x = _mm256_sqrt_pd(_mm256_add_pd(b.hi, b.lo));
-    // atan2_chords: q - q^3/3 where q = y/x < 2^-20, else libm's atan2(y, x).
-    const __m256d q = _mm256_div_pd(y, x);
+    return {_mm256_sqrt_pd(_mm256_add_pd(a.hi, a.lo)), _mm256_sqrt_pd(_mm256_add_pd(b.hi, b.lo)), sneg};
+}
+// 4 atan2_chords(y, x): q - q^3/3 where q = y/x < 2^-20, else libm's atan2(y, x) in that lane. `live`: the lanes
+// whose results are used (the others skip the libm call).
+QC_V __m256d atan4(const Chords &c, int live) {
+    const __m256d q = _mm256_div_pd(c.y, c.x);
     const __m256d q3 = _mm256_div_pd(_mm256_mul_pd(_mm256_mul_pd(q, q), q), _mm256_set1_pd(3));
     __m256d t = _mm256_sub_pd(q, q3);
     const int slow = ~_mm256_movemask_pd(_mm256_cmp_pd(q, _mm256_set1_pd(0x1p-20), _CMP_LT_OQ)) & live;
     if (slow) {
         alignas(32) double tt[4], yy[4], xx[4];
-        _mm256_store_pd(tt, t), _mm256_store_pd(yy, y), _mm256_store_pd(xx, x);
+        _mm256_store_pd(tt, t), _mm256_store_pd(yy, c.y), _mm256_store_pd(xx, c.x);
         for (int j = 0; j < 4; j++)
             if (slow >> j & 1) tt[j] = std::atan2(yy[j], xx[j]);
         t = _mm256_load_pd(tt);
@@ -406,123 +413,160 @@ struct Refs {
     Bcast R, N, Ro, No;
 };
 
-// measure_dd of out[0..3] (ops[0..3]) into res[0..3], one output per lane.
-QC_V void measure_four(const double (*out)[4], const Op *ops, const Refs &refs, const DDQuat &R, const DDQuat &N,
-                       const DDQuat &R_other, const DDQuat &N_other, bool in_tie_band, Precision precision,
-                       bool angle_only, MetricDamage damage, CaseMetrics *res) {
-    const int p = precision_bits(precision);
-    const int emin = precision == Precision::f32 ? Format<float>::emin : Format<double>::emin;
-    const double eps = precision_eps(precision);
+// One group of four outputs between the stages of measure_groups.
+struct Group {
+    __m256d y[4];   // component i of the four outputs (a scalar lane's output replaced by (1, 0, 0, 0))
+    __m256d r[4];   // scaled: y[i] 2^-k
+    __m256i bias;   // k + 1023 (the biased exponent of the largest |y_i|)
+    int live;       // the lanes measured here (the others by measure_dd)
+    V4 n, n_angle;  // |r|, and |r| as the angles use it (damaged for the negative controls)
+    Chords c;
+    __m256d angle, sneg, other_arc;  // s = -1 lanes; lanes measured against the other arc
+    int nlerp_lanes;
+};
+
+// Loads out[0..3] into g (the transpose, the scalar lanes, the scaling); the outputs measure_dd takes whole
+// (a component not below inf, NaN included, or the largest |y_i| zero, subnormal or >= 2^1023) are measured here.
+QC_V void load_group(const double (*out)[4], const Op *ops, const DDQuat &R, const DDQuat &N, const DDQuat &R_other,
+                     const DDQuat &N_other, bool in_tie_band, Precision precision, bool angle_only, CaseMetrics *res,
+                     Group &g) {
     const __m256d zero = _mm256_setzero_pd();
-    // The transpose: y[i] holds component i of the four outputs.
     __m256d y[4];
-    {
-        const __m256d a = _mm256_loadu_pd(out[0]), b = _mm256_loadu_pd(out[1]), c = _mm256_loadu_pd(out[2]),
-                      d = _mm256_loadu_pd(out[3]);
-        const __m256d t0 = _mm256_unpacklo_pd(a, b), t1 = _mm256_unpackhi_pd(a, b), t2 = _mm256_unpacklo_pd(c, d),
-                      t3 = _mm256_unpackhi_pd(c, d);
-        y[0] = _mm256_permute2f128_pd(t0, t2, 0x20), y[1] = _mm256_permute2f128_pd(t1, t3, 0x20);
-        y[2] = _mm256_permute2f128_pd(t0, t2, 0x31), y[3] = _mm256_permute2f128_pd(t1, t3, 0x31);
-    }
-    // The whole outputs measure_dd takes: a component not below inf (NaN included), or the largest |r_i| zero,
-    // subnormal or >= 2^1023.
+    const __m256d a = _mm256_loadu_pd(out[0]), b = _mm256_loadu_pd(out[1]), c = _mm256_loadu_pd(out[2]),
+                  d = _mm256_loadu_pd(out[3]);
+    const __m256d t0 = _mm256_unpacklo_pd(a, b), t1 = _mm256_unpackhi_pd(a, b), t2 = _mm256_unpacklo_pd(c, d),
+                  t3 = _mm256_unpackhi_pd(c, d);
+    y[0] = _mm256_permute2f128_pd(t0, t2, 0x20), y[1] = _mm256_permute2f128_pd(t1, t3, 0x20);
+    y[2] = _mm256_permute2f128_pd(t0, t2, 0x31), y[3] = _mm256_permute2f128_pd(t1, t3, 0x31);
     const __m256d inf = _mm256_set1_pd(INFINITY);
     __m256d finite = _mm256_cmp_pd(vabs(y[0]), inf, _CMP_LT_OQ);
     for (int i = 1; i < 4; i++) finite = _mm256_and_pd(finite, _mm256_cmp_pd(vabs(y[i]), inf, _CMP_LT_OQ));
-    // scale_output's maximum: std::max from +0 over the |r_i| (the same value in any order, no NaN in a live lane).
+    // scale_output's maximum: std::max from +0 over the |y_i| (the same value in any order; no NaN in a live lane).
     const __m256d mx = _mm256_max_pd(_mm256_max_pd(vabs(y[0]), vabs(y[1])), _mm256_max_pd(vabs(y[2]), vabs(y[3])));
     const __m256i biased = _mm256_srli_epi64(_mm256_castpd_si256(mx), 52);
     const __m256i bad_exp = _mm256_or_si256(_mm256_cmpeq_epi64(biased, _mm256_setzero_si256()),
                                             _mm256_cmpgt_epi64(biased, _mm256_set1_epi64x(2045)));
     const __m256d scalar =
         _mm256_or_pd(_mm256_xor_pd(finite, _mm256_castsi256_pd(_mm256_set1_epi64x(-1))), _mm256_castsi256_pd(bad_exp));
-    const int scalar_lanes = _mm256_movemask_pd(scalar), live = ~scalar_lanes & 0xf;
+    const int scalar_lanes = _mm256_movemask_pd(scalar);
+    g.live = ~scalar_lanes & 0xf;
     for (int j = 0; j < 4; j++)
         if (scalar_lanes >> j & 1)
             res[j] = measure_dd(out[j], R, N, R_other, N_other, in_tie_band, ops[j], precision, angle_only);
-    if (!live) return;
+    g.nlerp_lanes = 0;
+    for (int j = 0; j < 4; j++) g.nlerp_lanes |= int(ops[j] == Op::nlerp) << j;
+    g.nlerp_lanes &= g.live;
     // A scalar lane computes on as the output (1, 0, 0, 0), harmlessly; its results are not stored.
-    const __m256d one = _mm256_set1_pd(1);
-    const __m256i bias = _mm256_blendv_epi8(biased, _mm256_set1_epi64x(1023), _mm256_castpd_si256(scalar));
-    const __m256d yl[4] = {_mm256_blendv_pd(y[0], one, scalar), _mm256_blendv_pd(y[1], zero, scalar),
-                           _mm256_blendv_pd(y[2], zero, scalar), _mm256_blendv_pd(y[3], zero, scalar)};
-    // scale_output: r_i 2^-k with k = biased - 1023 (a normal power of two, 2^(2046 - biased)), then
-    // n = sqrt(sum_squares({r_i, 0})).
-    const __m256d down = _mm256_castsi256_pd(_mm256_slli_epi64(_mm256_sub_epi64(_mm256_set1_epi64x(2046), bias), 52));
-    __m256d r[4];
-    V4 rs[4];
-    for (int i = 0; i < 4; i++) r[i] = _mm256_mul_pd(yl[i], down), rs[i] = {r[i], zero};
-    const V4 n = sqrt4(sum_squares4(rs));
-    V4 n_angle = n;  // n as the angles use it (damaged for the negative controls)
-    if (damage == MetricDamage::avx2_norm_low_word_dropped) n_angle.lo = zero;
-    if (damage == MetricDamage::avx2_batch_lane) n_angle.lo = _mm256_blend_pd(n_angle.lo, zero, 0x2);  // lane 1 only
+    g.bias = _mm256_blendv_epi8(biased, _mm256_set1_epi64x(1023), _mm256_castpd_si256(scalar));
+    g.y[0] = _mm256_blendv_pd(y[0], _mm256_set1_pd(1), scalar);
+    for (int i = 1; i < 4; i++) g.y[i] = _mm256_blendv_pd(y[i], zero, scalar);
+    // scale_output: y_i 2^-k, k = biased - 1023 (2^-k a normal power of two, 2^(2046 - biased)).
+    const __m256d down = _mm256_castsi256_pd(_mm256_slli_epi64(_mm256_sub_epi64(_mm256_set1_epi64x(2046), g.bias), 52));
+    for (int i = 0; i < 4; i++) g.r[i] = _mm256_mul_pd(g.y[i], down);
+}
 
-    __m256d sneg;
-    __m256d angle = angle4(r, n_angle, refs.R, live, sneg);
-    __m256d other_arc = zero;  // lanes measured against the other arc
+// measure_dd of the G groups of four outputs out[0..4G) (ops alike) into res[0..4G), one output per lane; every
+// stage a loop over the groups, so that the processor overlaps the groups' chains of dependent operations.
+template <int G> QC_V void measure_groups(const double (*out)[4], const Op *ops, const Refs &refs, const DDQuat &R,
+                                          const DDQuat &N, const DDQuat &R_other, const DDQuat &N_other,
+                                          bool in_tie_band, Precision precision, bool angle_only, MetricDamage damage,
+                                          CaseMetrics *res) {
+    const int p = precision_bits(precision);
+    const int emin = precision == Precision::f32 ? Format<float>::emin : Format<double>::emin;
+    const double eps = precision_eps(precision);
+    const __m256d zero = _mm256_setzero_pd();
+    Group g[G];
+    int any = 0;
+    for (int k = 0; k < G; k++) {
+        load_group(out + 4 * k, ops + 4 * k, R, N, R_other, N_other, in_tie_band, precision, angle_only, res + 4 * k,
+                   g[k]);
+        any |= g[k].live;
+    }
+    if (!any) return;
+    // n = sqrt(sum_squares({r_i, 0})) (scale_output).
+    for (int k = 0; k < G; k++) {
+        const V4 rs[4] = {{g[k].r[0], zero}, {g[k].r[1], zero}, {g[k].r[2], zero}, {g[k].r[3], zero}};
+        g[k].n = sqrt4(sum_squares4(rs));
+        g[k].n_angle = g[k].n;
+        if (damage == MetricDamage::avx2_norm_low_word_dropped) g[k].n_angle.lo = zero;
+        if (damage == MetricDamage::avx2_batch_lane) g[k].n_angle.lo = _mm256_blend_pd(g[k].n_angle.lo, zero, 0x2);
+    }
+    // The angle against R, and against R_other in the tie band (taken where smaller).
+    for (int k = 0; k < G; k++) g[k].c = chords4(g[k].r, g[k].n_angle, refs.R);
+    for (int k = 0; k < G; k++) g[k].angle = atan4(g[k].c, g[k].live), g[k].sneg = g[k].c.sneg;
+    for (int k = 0; k < G; k++) g[k].other_arc = zero;
     if (in_tie_band) {
-        __m256d sneg_other;
-        const __m256d other = angle4(r, n_angle, refs.Ro, live, sneg_other);
-        other_arc = _mm256_cmp_pd(other, angle, _CMP_LT_OQ);
-        angle = _mm256_blendv_pd(angle, other, other_arc);
-        sneg = _mm256_blendv_pd(sneg, sneg_other, other_arc);
+        for (int k = 0; k < G; k++) g[k].c = chords4(g[k].r, g[k].n_angle, refs.Ro);
+        for (int k = 0; k < G; k++) {
+            const __m256d other = atan4(g[k].c, g[k].live);
+            g[k].other_arc = _mm256_cmp_pd(other, g[k].angle, _CMP_LT_OQ);
+            g[k].angle = _mm256_blendv_pd(g[k].angle, other, g[k].other_arc);
+            g[k].sneg = _mm256_blendv_pd(g[k].sneg, g[k].c.sneg, g[k].other_arc);
+        }
     }
-    alignas(32) double a[4], norm_err[4], nlerp[4], ulp[4], ulp1[4];
-    _mm256_store_pd(a, angle);
-    const int other_lanes = _mm256_movemask_pd(other_arc);
+    alignas(32) double a[G][4], norm_err[G][4], nlerp[G][4], ulp[G][4], ulp1[G][4];
+    for (int k = 0; k < G; k++) _mm256_store_pd(a[k], g[k].angle);
     if (!angle_only) {
+        const __m256d inf = _mm256_set1_pd(INFINITY);
         // norm_error: {n.hi 2^k, n.lo 2^k} - 1 by DWPlusFP, rounded, |.| / eps; inf where |r| overflows.
-        const __m256d upk = _mm256_castsi256_pd(_mm256_slli_epi64(bias, 52));
-        const V4 norm{_mm256_mul_pd(n.hi, upk), _mm256_mul_pd(n.lo, upk)};
-        const V4 m1 = add(norm, _mm256_set1_pd(-1.0));
-        const __m256d ne = _mm256_div_pd(vabs(_mm256_add_pd(m1.hi, m1.lo)), _mm256_set1_pd(eps));
-        _mm256_store_pd(norm_err, _mm256_blendv_pd(inf, ne, _mm256_cmp_pd(vabs(norm.hi), inf, _CMP_LT_OQ)));
-        // The angle against the exact nlerp (N, or N_other on the other arc), for the nlerp lanes.
-        int nlerp_lanes = 0;
-        for (int j = 0; j < 4; j++) nlerp_lanes |= int(ops[j] == Op::nlerp) << j;
-        nlerp_lanes &= live;
-        if (nlerp_lanes) {
-            __m256d s_nlerp;
-            const Bcast tn = other_lanes ? blend(refs.N, refs.No, other_arc) : refs.N;
-            _mm256_store_pd(nlerp, angle4(r, n_angle, tn, nlerp_lanes, s_nlerp));
+        for (int k = 0; k < G; k++) {
+            const __m256d upk = _mm256_castsi256_pd(_mm256_slli_epi64(g[k].bias, 52));
+            const V4 norm{_mm256_mul_pd(g[k].n.hi, upk), _mm256_mul_pd(g[k].n.lo, upk)};
+            const V4 m1 = add(norm, _mm256_set1_pd(-1.0));
+            const __m256d ne = _mm256_div_pd(vabs(_mm256_add_pd(m1.hi, m1.lo)), _mm256_set1_pd(eps));
+            _mm256_store_pd(norm_err[k], _mm256_blendv_pd(inf, ne, _mm256_cmp_pd(vabs(norm.hi), inf, _CMP_LT_OQ)));
         }
-        for (int j = 0; j < 4; j++)
-            if (!(nlerp_lanes >> j & 1)) nlerp[j] = std::numeric_limits<double>::quiet_NaN();
-        // The component errors against s R (R_other on the other arc): x = +-R_i, y = r_i unscaled.
-        const Bcast tr = other_lanes ? blend(refs.R, refs.Ro, other_arc) : refs.R;
-        const __m256d flip = _mm256_and_pd(sneg, sign_bits());
-        __m256d max_ulp = zero, max_abs = zero;
-        for (int i = 0; i < 4; i++) {
-            const V4 x{_mm256_xor_pd(tr.c[i].hi, flip), _mm256_xor_pd(tr.c[i].lo, flip)};
-            __m256d u;
-            const int slow = ulp_lanes(x, yl[i], p, emin, damage, u) & live;
-            if (slow) {
-                alignas(32) double uu[4], xh[4], xl[4], yy[4];
-                _mm256_store_pd(uu, u);
-                _mm256_store_pd(xh, x.hi), _mm256_store_pd(xl, x.lo), _mm256_store_pd(yy, yl[i]);
-                for (int j = 0; j < 4; j++)
-                    if (slow >> j & 1) uu[j] = ulp_distance_dd(DD{xh[j], xl[j]}, yy[j], p, emin);
-                u = _mm256_load_pd(uu);
+        // The angle against the exact nlerp (N, or N_other on the other arc), in the nlerp lanes.
+        for (int k = 0; k < G; k++)
+            if (g[k].nlerp_lanes) {
+                const Bcast tn = in_tie_band ? blend(refs.N, refs.No, g[k].other_arc) : refs.N;
+                g[k].c = chords4(g[k].r, g[k].n_angle, tn);
             }
-            const V4 d = add(x, vneg(yl[i]));
-            // std::max(acc, v) = acc < v ? v : acc = _mm256_max_pd(v, acc) (the same for zeros of either sign).
-            max_ulp = _mm256_max_pd(u, max_ulp);
-            max_abs = _mm256_max_pd(vabs(_mm256_add_pd(d.hi, d.lo)), max_abs);
+        for (int k = 0; k < G; k++) {
+            if (g[k].nlerp_lanes) _mm256_store_pd(nlerp[k], atan4(g[k].c, g[k].nlerp_lanes));
+            for (int j = 0; j < 4; j++)
+                if (!(g[k].nlerp_lanes >> j & 1)) nlerp[k][j] = std::numeric_limits<double>::quiet_NaN();
         }
-        _mm256_store_pd(ulp, max_ulp);
-        _mm256_store_pd(ulp1, _mm256_div_pd(max_abs, _mm256_set1_pd(eps)));
+        // The component errors against s R (R_other on the other arc): x = +-R_i, y = the output's component.
+        for (int k = 0; k < G; k++) {
+            const Bcast tr = in_tie_band ? blend(refs.R, refs.Ro, g[k].other_arc) : refs.R;
+            const __m256d flip = _mm256_and_pd(g[k].sneg, sign_bits());
+            __m256d max_ulp = zero, max_abs = zero;
+            for (int i = 0; i < 4; i++) {
+                const V4 x{_mm256_xor_pd(tr.c[i].hi, flip), _mm256_xor_pd(tr.c[i].lo, flip)};
+                __m256d u;
+                const int slow = ulp_lanes(x, g[k].y[i], p, emin, damage, u) & g[k].live;
+                if (slow) {
+                    alignas(32) double uu[4], xh[4], xl[4], yy[4];
+                    _mm256_store_pd(uu, u);
+                    _mm256_store_pd(xh, x.hi), _mm256_store_pd(xl, x.lo), _mm256_store_pd(yy, g[k].y[i]);
+                    for (int j = 0; j < 4; j++)
+                        if (slow >> j & 1) uu[j] = ulp_distance_dd(DD{xh[j], xl[j]}, yy[j], p, emin);
+                    u = _mm256_load_pd(uu);
+                }
+                const V4 d = add(x, vneg(g[k].y[i]));
+                // std::max(acc, v) = acc < v ? v : acc = _mm256_max_pd(v, acc) (the same for zeros of either sign).
+                max_ulp = _mm256_max_pd(u, max_ulp);
+                max_abs = _mm256_max_pd(vabs(_mm256_add_pd(d.hi, d.lo)), max_abs);
+            }
+            _mm256_store_pd(ulp[k], max_ulp);
+            _mm256_store_pd(ulp1[k], _mm256_div_pd(max_abs, _mm256_set1_pd(eps)));
+        }
     }
-    for (int j = 0; j < 4; j++) {
-        if (!(live >> j & 1)) continue;
-        CaseMetrics &m = res[j];
-        m = CaseMetrics();
-        m.angle_err_rad = a[j];
-        m.branch_disagree = other_lanes >> j & 1;
-        if (angle_only) continue;
-        m.norm_err_ulp1 = norm_err[j];
-        m.angle_err_vs_nlerp_rad = nlerp[j];
-        m.ulp = ulp[j];
-        m.ulp1 = ulp1[j];
+    for (int k = 0; k < G; k++) {
+        const int other_lanes = _mm256_movemask_pd(g[k].other_arc);
+        for (int j = 0; j < 4; j++) {
+            if (!(g[k].live >> j & 1)) continue;
+            CaseMetrics &m = res[4 * k + j];
+            m = CaseMetrics();
+            m.angle_err_rad = a[k][j];
+            m.branch_disagree = other_lanes >> j & 1;
+            if (angle_only) continue;
+            m.norm_err_ulp1 = norm_err[k][j];
+            m.angle_err_vs_nlerp_rad = nlerp[k][j];
+            m.ulp = ulp[k][j];
+            m.ulp1 = ulp1[k][j];
+        }
     }
 }
 
@@ -540,9 +584,14 @@ __attribute__((target("avx2,fma"))) void measure_dd_avx2_outputs_batch(const dou
         refs.R = broadcast(R), refs.N = broadcast(N);
         if (in_tie_band) refs.Ro = broadcast(R_other), refs.No = broadcast(N_other);
         else refs.Ro = refs.R, refs.No = refs.N;
-        for (size_t i = 0; i < whole; i += 4)
-            measure_four(out + i, ops + i, refs, R, N, R_other, N_other, in_tie_band, precision, angle_only, damage,
-                         m + i);
+        // Two groups at a time (the runner's eight outputs of a case: one call), then a last group of four.
+        size_t i = 0;
+        for (; i + 8 <= whole; i += 8)
+            measure_groups<2>(out + i, ops + i, refs, R, N, R_other, N_other, in_tie_band, precision, angle_only,
+                              damage, m + i);
+        if (i < whole)
+            measure_groups<1>(out + i, ops + i, refs, R, N, R_other, N_other, in_tie_band, precision, angle_only,
+                              damage, m + i);
     }
     // The tail, fewer than four outputs: the per-output kernel.
     if (whole < n)
