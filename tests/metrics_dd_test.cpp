@@ -725,7 +725,7 @@ void print_lanes(const char *title, const LaneTally &t) {
 
 TEST(MetricsDD, FourOutputKernelIdenticalToTheScalarKernelOnEveryRegion) {
     if (!metric_avx2_supported()) GTEST_SKIP() << "no AVX2 and FMA on this CPU: the scalar kernel is the only one";
-    const uint64_t per = env_u64("QC_METRICS_DD_LANE_CASES", 2000);  // per region and precision
+    const uint64_t per = env_u64("QC_METRICS_DD_LANE_CASES", 10000);  // per region and precision
     const LaneTally t = lane_tally(per, MetricDamage::none);
     print_lanes("four-output kernel vs scalar kernel, every region", t);
     EXPECT_EQ(t.cases, 2 * per * all_regions().size());
