@@ -227,8 +227,11 @@ void metric_case(benchmark::State &st, Op op, ReferenceMode mode, bool scalar_ke
 
 // MetricEngine::measure_batch as the runner calls it: per case, the outputs of kBatchImpls built-in implementations
 // of the op (the first in the catalogue, not broken-* or noop; taken again in turn where there are fewer) in one call against the case's reference (mode fast, the default kernel). Time per output.
+// across_outputs = false: the AVX2 batch before issue 45, one output at a time with its components in the lanes
+// (BM_MetricFastBatchComponents, for comparison in the same run); true: four outputs at a time in the lanes.
 constexpr size_t kBatchImpls = 8;
-template <class T> void metric_batch_case(benchmark::State &st, Op op, std::shared_ptr<Cases<T>> c) {
+template <class T>
+void metric_batch_case(benchmark::State &st, Op op, bool across_outputs, std::shared_ptr<Cases<T>> c) {
     const std::vector<Impl> catalogue = load_catalogue({});
     std::vector<const Impl *> impls;
     for (const auto &i : catalogue)
@@ -253,6 +256,7 @@ template <class T> void metric_batch_case(benchmark::State &st, Op op, std::shar
     }
     const std::vector<Op> ops(kBatchImpls, op);
     MetricEngine metric(Format<T>::precision, ReferenceMode::fast);
+    metric.set_batch_across_outputs(across_outputs);
     CaseMetrics m[kBatchImpls];
     size_t i = 0;
     for (auto _ : st) {
@@ -299,8 +303,11 @@ template <class T> void register_precision(const BenchOptions &o, std::vector<st
         add(scalar, benchmark::RegisterBenchmark(scalar.c_str(), metric_case<T>, op, ReferenceMode::fast, true, mixed),
             {"metric_fast_scalar", "", to_string(op), prec, "all", "case", 1});
         std::string batch = fmt::format("BM_MetricFastBatch/{}/{}", to_string(op), prec);
-        add(batch, benchmark::RegisterBenchmark(batch.c_str(), metric_batch_case<T>, op, mixed),
+        add(batch, benchmark::RegisterBenchmark(batch.c_str(), metric_batch_case<T>, op, true, mixed),
             {"metric_fast_batch", "", to_string(op), prec, "all", "case", double(kBatchImpls)});
+        std::string components = fmt::format("BM_MetricFastBatchComponents/{}/{}", to_string(op), prec);
+        add(components, benchmark::RegisterBenchmark(components.c_str(), metric_batch_case<T>, op, false, mixed),
+            {"metric_fast_batch_components", "", to_string(op), prec, "all", "case", double(kBatchImpls)});
     }
 }
 

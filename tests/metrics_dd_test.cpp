@@ -15,6 +15,7 @@
 #include <algorithm>
 #include <array>
 #include <bit>
+#include <cfloat>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -521,6 +522,8 @@ TEST(MetricsDD, Avx2KernelIdenticalToTheScalarKernelOnEveryRegion) {
     EXPECT_EQ(t.identity_mismatches, 0u);
 }
 
+// The batches here are a hand-made case's four outputs: one group of the four-output kernel (measure_batch), every
+// output in a lane.
 TEST(MetricsDD, Avx2KernelIdenticalToTheScalarKernelOnEdgeCases) {
     if (!metric_avx2_supported()) GTEST_SKIP() << "no AVX2 and FMA on this CPU: the scalar kernel is the only one";
     const auto t0 = std::chrono::steady_clock::now();
@@ -544,4 +547,208 @@ TEST(MetricsDD, DamagedAvx2KernelIsCaught) {
         EXPECT_GT(regions.identity_mismatches, regions.identity_checks / 20) << int(d);
         EXPECT_GT(edges.identity_mismatches, 0u) << int(d);
     }
+}
+
+// ---- the four-output kernel (measure_batch with the AVX2 kernel: one output per lane) ----
+
+namespace {
+
+// Counts of the batches below.
+struct LaneTally {
+    uint64_t cases = 0, batches = 0, outputs = 0;
+    uint64_t in_lanes = 0;       // outputs at a position the four-output kernel measures (the others: the tail)
+    uint64_t rare_in_lanes = 0;  // ... of them non-finite, zero, subnormal or >= 2^1023 at the largest (scalar lane)
+    uint64_t tie_band_in_lanes = 0, nlerp_in_lanes = 0, slerp_in_lanes = 0;
+    uint64_t mismatches = 0;                                  // against the scalar kernel, any field
+    uint64_t mismatches_lane1 = 0, mismatches_elsewhere = 0;  // ... at lane 1 of a group of four, and elsewhere
+    uint64_t mismatches_vs_old_batch = 0;                     // against the per-output batch (before issue 45)
+    std::vector<std::string> examples;
+};
+
+// Whether measure_dd sends the whole output to the scalar code (the four-output kernel's scalar lanes).
+bool rare_output(const double out[4]) {
+    double mx = 0;
+    for (int i = 0; i < 4; i++) {
+        if (!std::isfinite(out[i])) return true;
+        mx = std::max(mx, std::fabs(out[i]));
+    }
+    return mx < DBL_MIN || mx >= 0x1p1023;
+}
+
+// Cases of every region: a case's outputs (built-in implementations, both ops, and synthetic ones, rare ones
+// among them) shuffled and cut into batches of 1 to 13, each measured by measure_batch with the engine's kernel
+// (damaged as given) and compared field by field with the scalar kernel's measure() and with the per-output batch.
+template <class T> void lane_batches(const std::vector<const Impl *> &impls, uint64_t cases_per_region,
+                                     MetricDamage damage, LaneTally &t) {
+    using L = std::numeric_limits<T>;
+    const Precision prec = Format<T>::precision;
+    ReferenceEngine re(prec, ReferenceMode::fast);
+    MetricEngine fast(prec, ReferenceMode::fast), scalar(prec, ReferenceMode::fast), old(prec, ReferenceMode::fast);
+    fast.set_damage(damage);
+    scalar.set_kernel(MetricKernel::scalar);
+    old.set_batch_across_outputs(false);
+    SlerpReference ref;
+    size_t window = 0;
+    for (Region region : all_regions())
+        for (uint64_t index = 0; index < cases_per_region; index++) {
+            Rng rng = case_rng(kSeed + 45, prec, region, index);
+            const SlerpCase<T> k = sample_case<T>(region, rng);
+            re.slerp(k, ref, false);
+            ++t.cases;
+            std::vector<std::array<double, 4>> outs;
+            std::vector<Op> ops;
+            auto add = [&](const T o[4], Op op) {
+                outs.push_back({double(o[0]), double(o[1]), double(o[2]), double(o[3])});
+                ops.push_back(op);
+            };
+            T out[4], rounded[4];
+            for (size_t j = 0; j < std::min<size_t>(impls.size(), kImplsPerCase); j++, ++window)
+                for (const Impl *impl = impls[window % impls.size()]; Op op : {Op::slerp, Op::nlerp})
+                    if (impl->supports(op)) {
+                        impl->call(op, k.q0.data(), k.q1.data(), k.t, out);
+                        add(out, op);
+                    }
+            auto op_any = [&] { return rng.below(2) ? Op::nlerp : Op::slerp; };
+            round_quat(ref.R, rounded);
+            add(rounded, op_any());
+            for (int r = 0; r < 3; r++) {
+                for (int i = 0; i < 4; i++) out[i] = step(rounded[i], int(rng.below(9)) - 4);
+                add(out, op_any());
+            }
+            for (int i = 0; i < 4; i++) out[i] = -step(rounded[i], int(rng.below(3)) - 1);
+            add(out, op_any());
+            round_quat(ref.N, out);
+            add(out, Op::nlerp);
+            if (ref.in_tie_band) {
+                round_quat(ref.R_other, out);
+                add(out, op_any());
+                T other[4];
+                std::copy(out, out + 4, other);
+                for (int i = 0; i < 4; i++) out[i] = T(0.5 * (double(rounded[i]) + double(other[i])));
+                add(out, op_any());
+            }
+            // Component edges: a power of two and its neighbours, a zero, a sign flipped (ulp slow paths).
+            for (int i = 0; i < 4; i++) out[i] = rounded[i];
+            const int c = int(rng.below(4));
+            out[c] =
+                step(T(std::ldexp(1.0, std::ilogb(rounded[c] == 0 ? T(1) : rounded[c]))) * (rounded[c] < 0 ? -1 : 1),
+                     int(rng.below(5)) - 2);
+            add(out, op_any());
+            std::copy(rounded, rounded + 4, out);
+            out[rng.below(4)] = T(0);
+            add(out, op_any());
+            std::copy(rounded, rounded + 4, out);
+            out[rng.below(4)] *= -1;
+            add(out, op_any());
+            // Rare outputs, the scalar lanes: zero, non-finite, tiny, subnormal at the largest, huge.
+            for (int i = 0; i < 4; i++) out[i] = rng.below(2) ? T(0) : -T(0);
+            add(out, op_any());
+            std::copy(rounded, rounded + 4, out);
+            out[rng.below(4)] = rng.below(2) ? L::quiet_NaN() : (rng.below(2) ? 1 : -1) * L::infinity();
+            add(out, op_any());
+            std::copy(rounded, rounded + 4, out);
+            out[rng.below(4)] = T(int(rng.below(9)) - 4) * (rng.below(2) ? L::denorm_min() : L::min());
+            add(out, op_any());
+            const int small = std::is_same_v<T, float> ? -140 : -1060, big = std::is_same_v<T, float> ? 100 : 1000;
+            for (int i = 0; i < 4; i++) out[i] = std::ldexp(rounded[i], small);
+            add(out, op_any());
+            for (int i = 0; i < 4; i++) out[i] = std::ldexp(rounded[i], big);
+            add(out, op_any());
+            if constexpr (std::is_same_v<T, double>) {
+                std::copy(rounded, rounded + 4, out);
+                out[rng.below(4)] = (rng.below(2) ? 1 : -1) * 0x1.8p1023;
+                add(out, op_any());  // >= 2^1023 at the largest: the scalar lane
+                for (int i = 0; i < 4; i++) out[i] = (i % 2 ? -1.9 : 1.9) * 0x1p1022;
+                add(out, op_any());  // |r| overflows: norm_err_ulp1 = inf in a vector lane
+            }
+            // Shuffled, then cut into batches of random sizes.
+            for (size_t j = outs.size(); j > 1; j--) {
+                const size_t o = rng.below(j);
+                std::swap(outs[j - 1], outs[o]);
+                std::swap(ops[j - 1], ops[o]);
+            }
+            for (size_t begin = 0; begin < outs.size();) {
+                const size_t n = std::min<size_t>(outs.size() - begin, 1 + rng.below(13)), whole = n / 4 * 4;
+                const auto *o = reinterpret_cast<const double(*)[4]>(outs[begin].data());
+                std::vector<CaseMetrics> m(n), mo(n);
+                fast.measure_batch(o, ops.data() + begin, n, ref, m.data());
+                old.measure_batch(o, ops.data() + begin, n, ref, mo.data());
+                ++t.batches;
+                for (size_t j = 0; j < n; j++) {
+                    ++t.outputs;
+                    const CaseMetrics s = scalar.measure(o[j], ref, ops[begin + j]);
+                    if (j < whole) {
+                        ++t.in_lanes;
+                        t.rare_in_lanes += rare_output(o[j]);
+                        t.tie_band_in_lanes += ref.in_tie_band;
+                        (ops[begin + j] == Op::nlerp ? t.nlerp_in_lanes : t.slerp_in_lanes)++;
+                    }
+                    if (!identical(mo[j], s, false)) ++t.mismatches_vs_old_batch;
+                    if (identical(m[j], s, false)) continue;
+                    ++t.mismatches;
+                    (j < whole && j % 4 == 1 ? t.mismatches_lane1 : t.mismatches_elsewhere)++;
+                    if (t.examples.size() < 12) {
+                        char buf[256];
+                        std::snprintf(
+                            buf, sizeof buf, "%s %s (%s) position %zu of %zu out=(%a %a %a %a): ", Format<T>::name,
+                            to_string(region), to_string(ops[begin + j]), j, n, o[j][0], o[j][1], o[j][2], o[j][3]);
+                        t.examples.push_back(buf + metrics_text(m[j]) + " vs " + metrics_text(s));
+                    }
+                }
+                begin += n;
+            }
+        }
+}
+
+LaneTally lane_tally(uint64_t cases_per_region, MetricDamage damage) {
+    static const std::vector<Impl> catalogue = load_catalogue({});
+    LaneTally t;
+    lane_batches<float>(builtin_impls(catalogue, Precision::f32), cases_per_region, damage, t);
+    lane_batches<double>(builtin_impls(catalogue, Precision::f64), cases_per_region, damage, t);
+    return t;
+}
+
+void print_lanes(const char *title, const LaneTally &t) {
+    std::printf(
+        "%s: %llu cases, %llu batches, %llu outputs, %llu of them in the four-output kernel's lanes (%llu rare, %llu "
+        "in the tie band, %llu slerp, %llu nlerp), %llu differing from the scalar kernel (%llu at lane 1, %llu "
+        "elsewhere), %llu per-output batch results differing\n",
+        title, (unsigned long long)t.cases, (unsigned long long)t.batches, (unsigned long long)t.outputs,
+        (unsigned long long)t.in_lanes, (unsigned long long)t.rare_in_lanes, (unsigned long long)t.tie_band_in_lanes,
+        (unsigned long long)t.slerp_in_lanes, (unsigned long long)t.nlerp_in_lanes, (unsigned long long)t.mismatches,
+        (unsigned long long)t.mismatches_lane1, (unsigned long long)t.mismatches_elsewhere,
+        (unsigned long long)t.mismatches_vs_old_batch);
+    for (const auto &e : t.examples) std::printf("  %s\n", e.c_str());
+}
+
+}  // namespace
+
+TEST(MetricsDD, FourOutputKernelIdenticalToTheScalarKernelOnEveryRegion) {
+    if (!metric_avx2_supported()) GTEST_SKIP() << "no AVX2 and FMA on this CPU: the scalar kernel is the only one";
+    const uint64_t per = env_u64("QC_METRICS_DD_LANE_CASES", 10000);  // per region and precision
+    const LaneTally t = lane_tally(per, MetricDamage::none);
+    print_lanes("four-output kernel vs scalar kernel, every region", t);
+    EXPECT_EQ(t.cases, 2 * per * all_regions().size());
+    EXPECT_GT(t.in_lanes, t.outputs / 2);
+    EXPECT_GT(t.rare_in_lanes, t.cases / 2);  // two (f32) or four (f64) rare outputs per case, most in lanes
+    EXPECT_GT(t.tie_band_in_lanes, 0u);
+    EXPECT_GT(t.slerp_in_lanes, t.in_lanes / 4);
+    EXPECT_GT(t.nlerp_in_lanes, t.in_lanes / 4);
+    EXPECT_EQ(t.mismatches, 0u);
+    EXPECT_EQ(t.mismatches_vs_old_batch, 0u);
+}
+
+TEST(MetricsDD, DamagedFourOutputKernelLaneIsCaught) {
+    // Negative control: lane 1 of the four-output kernel scales the reference by |r| without its low word (a relative
+    // 2^-53 on its chords). The comparison above must see it at lane 1 and nowhere else.
+    if (!metric_avx2_supported()) GTEST_SKIP() << "no AVX2 and FMA on this CPU: the scalar kernel is the only one";
+    const LaneTally t = lane_tally(100, MetricDamage::avx2_batch_lane);
+    print_lanes("damaged four-output kernel (lane 1)", t);
+    EXPECT_GT(t.mismatches_lane1, t.in_lanes / 4 / 50);
+    EXPECT_EQ(t.mismatches_elsewhere, 0u);
+    // The same damage with the scalar kernel forced (QC_FORCE_SCALAR=1's switch): no lane, nothing to see.
+    set_metric_force_scalar(true);
+    const LaneTally forced = lane_tally(20, MetricDamage::avx2_batch_lane);
+    set_metric_force_scalar(false);
+    EXPECT_EQ(forced.mismatches, 0u);
 }

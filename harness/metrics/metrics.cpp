@@ -137,8 +137,12 @@ void MetricEngine::measure_batch(const double (*out)[4], const Op *ops, size_t n
                                  CaseMetrics *m) {
     if (mode_ == ReferenceMode::fast && kernel_ == MetricKernel::avx2 &&
         damage_ != MetricDamage::drop_reference_low_word) {
-        metrics_detail::measure_dd_avx2_batch(out, ops, n, ref.R, ref.N, ref.R_other, ref.N_other, ref.in_tie_band,
-                                              precision_, false, damage_, m);
+        if (batch_across_outputs_)
+            metrics_detail::measure_dd_avx2_outputs_batch(out, ops, n, ref.R, ref.N, ref.R_other, ref.N_other,
+                                                          ref.in_tie_band, precision_, false, damage_, m);
+        else
+            metrics_detail::measure_dd_avx2_batch(out, ops, n, ref.R, ref.N, ref.R_other, ref.N_other, ref.in_tie_band,
+                                                  precision_, false, damage_, m);
         for (size_t j = 0; j < n; j++) floor_angles(m[j], precision_);
         return;
     }

@@ -12,6 +12,11 @@
 // Whole outputs that are non-finite, zero, subnormal at their largest component or at least 2^1023 go to
 // measure_dd (scale_output's exponent and scaling would leave the plain multiplication by a power of two).
 //
+// measure_batch's four-output kernel (measure_dd_avx2_outputs_batch, below) turns the lanes the other way: four
+// outputs of one case at a time, one per lane, each lane doing measure_dd's operations on its output in its order,
+// the same rare cases going to the scalar code lane by lane. Every output's steps are one long chain of dependent
+// operations; across the outputs the four chains share each instruction.
+//
 // Compiled for AVX2 and FMA by function attributes, not by flags for the whole file, so that no inline function
 // of a header is emitted here with AVX2 instructions for the rest of the program to link against; the kernel is
 // called only where avx2_kernel_supported() (MetricEngine::set_kernel, default_metric_kernel).
@@ -130,13 +135,11 @@ QC_V double max_lane(__m256d x) {
     return std::max(0.0, _mm_cvtsd_f64(_mm_max_sd(m, _mm_unpackhi_pd(m, m))));
 }
 
-// The component errors against x = s R: max_i ulp_distance_dd(x_i, y_i) and max_i |x_i - y_i| (dd::add, rounded).
-QC_V void component_errors(const V4 &x, __m256d y, int p, int emin, MetricDamage damage, double &max_ulp,
-                           double &max_abs) {
+// ulp_distance_dd(x, y) lane by lane on the fast path below; returns the mask of the lanes off it (bit i: lane i),
+// whose ulps are to be taken from ulp_distance_dd itself. Lane-generic: the lanes are the four components of one
+// output (component_errors) or one component of four outputs (the four-output kernel).
+QC_V int ulp_lanes(const V4 &x, __m256d y, int p, int emin, MetricDamage damage, __m256d &ulps_out) {
     const __m256d zero = _mm256_setzero_pd();
-    const V4 d = add(x, vneg(y));
-    max_abs = max_lane(vabs(_mm256_add_pd(d.hi, d.lo)));
-
     // ulp_distance_dd: a = |x| and b = |y| (the sign flipped where x.hi < 0, as dd::neg), their binades.
     const __m256d xneg = _mm256_cmp_pd(x.hi, zero, _CMP_LT_OQ), yneg = _mm256_cmp_pd(y, zero, _CMP_LT_OQ);
     const __m256d flip = _mm256_and_pd(xneg, sign_bits());
@@ -173,14 +176,23 @@ QC_V void component_errors(const V4 &x, __m256d y, int p, int emin, MetricDamage
                       _mm256_cmp_pd(y, zero, _CMP_EQ_OQ));
     ulps = _mm256_andnot_si256(_mm256_castpd_si256(both_zero), ulps);
     const __m256i ok = _mm256_or_si256(same_binade, _mm256_castpd_si256(both_zero));
+    ulps_out = _mm256_castsi256_pd(ulps);
+    return ~_mm256_movemask_pd(_mm256_castsi256_pd(ok)) & 0xf;
+}
 
-    const int slow = ~_mm256_movemask_pd(_mm256_castsi256_pd(ok)) & 0xf;
+// The component errors against x = s R: max_i ulp_distance_dd(x_i, y_i) and max_i |x_i - y_i| (dd::add, rounded).
+QC_V void component_errors(const V4 &x, __m256d y, int p, int emin, MetricDamage damage, double &max_ulp,
+                           double &max_abs) {
+    const V4 d = add(x, vneg(y));
+    max_abs = max_lane(vabs(_mm256_add_pd(d.hi, d.lo)));
+    __m256d ulps;
+    const int slow = ulp_lanes(x, y, p, emin, damage, ulps);
     if (!slow) {
-        max_ulp = max_lane(_mm256_castsi256_pd(ulps));
+        max_ulp = max_lane(ulps);
         return;
     }
     alignas(32) double u[4], xh[4], xl[4], yy[4];
-    _mm256_store_pd(u, _mm256_castsi256_pd(ulps));
+    _mm256_store_pd(u, ulps);
     _mm256_store_pd(xh, x.hi), _mm256_store_pd(xl, x.lo), _mm256_store_pd(yy, y);
     for (int i = 0; i < 4; i++)
         if (slow >> i & 1) u[i] = ulp_distance_dd(DD{xh[i], xl[i]}, yy[i], p, emin);
@@ -294,7 +306,295 @@ QC_V void measure_block(const double (*out)[4], const Op *ops, int count, const 
     }
 }
 
+// ---- the four-output kernel: one output per lane ----
+//
+// measure_dd of four outputs at once, output j in lane j: every vector below holds one quantity of the four outputs
+// (component i of r, the norm, a chord), and each lane does exactly measure_dd's operations on its output in
+// measure_dd's order (the sums over the components are the scalar tree, written out lane by lane). The reference is
+// the same for the four (one case), broadcast. What is left to scalar code: an output measure_dd takes whole
+// (the same test as measure_block's: non-finite, zero, subnormal or >= 2^1023 at its largest component), the
+// atan2 of a chord ratio off atan2_chords's series (libm's atan2 on that lane's two chords, as measure_dd calls
+// it), and a component off ulp_lanes's fast path (ulp_distance_dd on that lane's component).
+
+// A reference quaternion broadcast: component i's double-double in every lane.
+struct Bcast {
+    V4 c[4];
+};
+QC_V Bcast broadcast(const DDQuat &q) {
+    Bcast b;
+    for (int i = 0; i < 4; i++) b.c[i] = {_mm256_set1_pd(q[i].hi), _mm256_set1_pd(q[i].lo)};
+    return b;
+}
+// Per lane, b where the lane's bit of mask is set, else a.
+QC_V V4 blend(const V4 &a, const V4 &b, __m256d mask) {
+    return {_mm256_blendv_pd(a.hi, b.hi, mask), _mm256_blendv_pd(a.lo, b.lo, mask)};
+}
+QC_V Bcast blend(const Bcast &a, const Bcast &b, __m256d mask) {
+    Bcast r;
+    for (int i = 0; i < 4; i++) r.c[i] = blend(a.c[i], b.c[i], mask);
+    return r;
+}
+
+// dd::mul(x, y) (DWTimesDW3) lane by lane, in its order: x the norm, y the reference's component.
+QC_V V4 mul(const V4 &x, const V4 &y) {
+    const V4 c = two_prod(x.hi, y.hi);
+    const __m256d tl0 = _mm256_mul_pd(x.lo, y.lo);
+    const __m256d tl1 = _mm256_fmadd_pd(x.hi, y.lo, tl0);
+    const __m256d cl2 = _mm256_fmadd_pd(x.lo, y.hi, tl1);
+    return fast_two_sum(c.hi, _mm256_add_pd(c.lo, cl2));
+}
+
+// sum_squares (metrics_dd_internal.h) of four double-doubles d[0..3] per lane, its tree as written there.
+QC_V V4 sum_squares4(const V4 d[4]) {
+    V4 p[4];
+    __m256d c[4];
+    const __m256d two = _mm256_set1_pd(2);
+    for (int i = 0; i < 4; i++) {
+        p[i] = two_prod(d[i].hi, d[i].hi);
+        c[i] = _mm256_fmadd_pd(_mm256_mul_pd(two, d[i].hi), d[i].lo, p[i].lo);  // std::fma(2 * hi, lo, p.lo)
+    }
+    const V4 s01 = two_sum(p[0].hi, p[1].hi), s23 = two_sum(p[2].hi, p[3].hi);
+    const V4 s = two_sum(s01.hi, s23.hi);
+    const __m256d small = _mm256_add_pd(_mm256_add_pd(_mm256_add_pd(c[0], c[1]), _mm256_add_pd(c[2], c[3])),
+                                        _mm256_add_pd(_mm256_add_pd(s01.lo, s23.lo), s.lo));
+    return fast_two_sum(s.hi, small);
+}
+
+// dd::sqrt (SQRTDWtoDW) lane by lane.
+QC_V V4 sqrt4(const V4 &x) {
+    const __m256d sh = _mm256_sqrt_pd(x.hi);
+    const __m256d rho0 = _mm256_fnmadd_pd(sh, sh, x.hi);  // std::fma(-sh, sh, x.hi): the same exact value
+    const __m256d rho1 = _mm256_add_pd(x.lo, rho0);
+    const __m256d sl = _mm256_div_pd(rho1, _mm256_mul_pd(_mm256_set1_pd(2), sh));
+    return fast_two_sum(sh, sl);
+}
+
+// angle_dd per lane, in two steps, so that the steps of several groups of four interleave. chords4: the chords of the
+// lane's scaled output r (norm n) to v, y the shorter (after measure_dd's swap) and x the longer, and the mask of the
+// lanes where s = -1.
+struct Chords {
+    __m256d y, x, sneg;
+};
+QC_V Chords chords4(const __m256d r[4], const V4 &n, const Bcast &v) {
+    const __m256d zero = _mm256_setzero_pd();
+    V4 dm[4], dp[4];
+    for (int i = 0; i < 4; i++) {
+        const V4 nv = mul(n, v.c[i]);
+        dm[i] = add_abs({r[i], zero}, {vneg(nv.hi), vneg(nv.lo)});
+        dp[i] = add_abs({r[i], zero}, nv);
+    }
+    const V4 um = sum_squares4(dm), up = sum_squares4(dp);
+    // greater(um, up): s = -1, and the two swap.
+    const __m256d sneg =
+        _mm256_or_pd(_mm256_cmp_pd(um.hi, up.hi, _CMP_GT_OQ),
+                     _mm256_and_pd(_mm256_cmp_pd(um.hi, up.hi, _CMP_EQ_OQ), _mm256_cmp_pd(um.lo, up.lo, _CMP_GT_OQ)));
+    const V4 a = blend(um, up, sneg), b = blend(up, um, sneg);
+    return {_mm256_sqrt_pd(_mm256_add_pd(a.hi, a.lo)), _mm256_sqrt_pd(_mm256_add_pd(b.hi, b.lo)), sneg};
+}
+// 4 atan2_chords(y, x): q - q^3/3 where q = y/x < 2^-20, else libm's atan2(y, x) in that lane. `live`: the lanes
+// whose results are used (the others skip the libm call).
+QC_V __m256d atan4(const Chords &c, int live) {
+    const __m256d q = _mm256_div_pd(c.y, c.x);
+    const __m256d q3 = _mm256_div_pd(_mm256_mul_pd(_mm256_mul_pd(q, q), q), _mm256_set1_pd(3));
+    __m256d t = _mm256_sub_pd(q, q3);
+    const int slow = ~_mm256_movemask_pd(_mm256_cmp_pd(q, _mm256_set1_pd(0x1p-20), _CMP_LT_OQ)) & live;
+    if (slow) {
+        alignas(32) double tt[4], yy[4], xx[4];
+        _mm256_store_pd(tt, t), _mm256_store_pd(yy, c.y), _mm256_store_pd(xx, c.x);
+        for (int j = 0; j < 4; j++)
+            if (slow >> j & 1) tt[j] = std::atan2(yy[j], xx[j]);
+        t = _mm256_load_pd(tt);
+    }
+    return _mm256_mul_pd(_mm256_set1_pd(4), t);
+}
+
+// The reference of a batch, broadcast once for its groups of four.
+struct Refs {
+    Bcast R, N, Ro, No;
+};
+
+// One group of four outputs between the stages of measure_groups.
+struct Group {
+    __m256d y[4];   // component i of the four outputs (a scalar lane's output replaced by (1, 0, 0, 0))
+    __m256d r[4];   // scaled: y[i] 2^-k
+    __m256i bias;   // k + 1023 (the biased exponent of the largest |y_i|)
+    int live;       // the lanes measured here (the others by measure_dd)
+    V4 n, n_angle;  // |r|, and |r| as the angles use it (damaged for the negative controls)
+    Chords c;
+    __m256d angle, sneg, other_arc;  // s = -1 lanes; lanes measured against the other arc
+    int nlerp_lanes;
+};
+
+// Loads out[0..3] into g (the transpose, the scalar lanes, the scaling); the outputs measure_dd takes whole
+// (a component not below inf, NaN included, or the largest |y_i| zero, subnormal or >= 2^1023) are measured here.
+QC_V void load_group(const double (*out)[4], const Op *ops, const DDQuat &R, const DDQuat &N, const DDQuat &R_other,
+                     const DDQuat &N_other, bool in_tie_band, Precision precision, bool angle_only, CaseMetrics *res,
+                     Group &g) {
+    const __m256d zero = _mm256_setzero_pd();
+    __m256d y[4];
+    const __m256d a = _mm256_loadu_pd(out[0]), b = _mm256_loadu_pd(out[1]), c = _mm256_loadu_pd(out[2]),
+                  d = _mm256_loadu_pd(out[3]);
+    const __m256d t0 = _mm256_unpacklo_pd(a, b), t1 = _mm256_unpackhi_pd(a, b), t2 = _mm256_unpacklo_pd(c, d),
+                  t3 = _mm256_unpackhi_pd(c, d);
+    y[0] = _mm256_permute2f128_pd(t0, t2, 0x20), y[1] = _mm256_permute2f128_pd(t1, t3, 0x20);
+    y[2] = _mm256_permute2f128_pd(t0, t2, 0x31), y[3] = _mm256_permute2f128_pd(t1, t3, 0x31);
+    const __m256d inf = _mm256_set1_pd(INFINITY);
+    __m256d finite = _mm256_cmp_pd(vabs(y[0]), inf, _CMP_LT_OQ);
+    for (int i = 1; i < 4; i++) finite = _mm256_and_pd(finite, _mm256_cmp_pd(vabs(y[i]), inf, _CMP_LT_OQ));
+    // scale_output's maximum: std::max from +0 over the |y_i| (the same value in any order; no NaN in a live lane).
+    const __m256d mx = _mm256_max_pd(_mm256_max_pd(vabs(y[0]), vabs(y[1])), _mm256_max_pd(vabs(y[2]), vabs(y[3])));
+    const __m256i biased = _mm256_srli_epi64(_mm256_castpd_si256(mx), 52);
+    const __m256i bad_exp = _mm256_or_si256(_mm256_cmpeq_epi64(biased, _mm256_setzero_si256()),
+                                            _mm256_cmpgt_epi64(biased, _mm256_set1_epi64x(2045)));
+    const __m256d scalar =
+        _mm256_or_pd(_mm256_xor_pd(finite, _mm256_castsi256_pd(_mm256_set1_epi64x(-1))), _mm256_castsi256_pd(bad_exp));
+    const int scalar_lanes = _mm256_movemask_pd(scalar);
+    g.live = ~scalar_lanes & 0xf;
+    for (int j = 0; j < 4; j++)
+        if (scalar_lanes >> j & 1)
+            res[j] = measure_dd(out[j], R, N, R_other, N_other, in_tie_band, ops[j], precision, angle_only);
+    g.nlerp_lanes = 0;
+    for (int j = 0; j < 4; j++) g.nlerp_lanes |= int(ops[j] == Op::nlerp) << j;
+    g.nlerp_lanes &= g.live;
+    // A scalar lane computes on as the output (1, 0, 0, 0), harmlessly; its results are not stored.
+    g.bias = _mm256_blendv_epi8(biased, _mm256_set1_epi64x(1023), _mm256_castpd_si256(scalar));
+    g.y[0] = _mm256_blendv_pd(y[0], _mm256_set1_pd(1), scalar);
+    for (int i = 1; i < 4; i++) g.y[i] = _mm256_blendv_pd(y[i], zero, scalar);
+    // scale_output: y_i 2^-k, k = biased - 1023 (2^-k a normal power of two, 2^(2046 - biased)).
+    const __m256d down = _mm256_castsi256_pd(_mm256_slli_epi64(_mm256_sub_epi64(_mm256_set1_epi64x(2046), g.bias), 52));
+    for (int i = 0; i < 4; i++) g.r[i] = _mm256_mul_pd(g.y[i], down);
+}
+
+// measure_dd of the G groups of four outputs out[0..4G) (ops alike) into res[0..4G), one output per lane; every
+// stage a loop over the groups. (measure_dd_avx2_outputs_batch uses G = 1: see there.)
+template <int G> QC_V void measure_groups(const double (*out)[4], const Op *ops, const Refs &refs, const DDQuat &R,
+                                          const DDQuat &N, const DDQuat &R_other, const DDQuat &N_other,
+                                          bool in_tie_band, Precision precision, bool angle_only, MetricDamage damage,
+                                          CaseMetrics *res) {
+    const int p = precision_bits(precision);
+    const int emin = precision == Precision::f32 ? Format<float>::emin : Format<double>::emin;
+    const double eps = precision_eps(precision);
+    const __m256d zero = _mm256_setzero_pd();
+    Group g[G];
+    int any = 0;
+    for (int k = 0; k < G; k++) {
+        load_group(out + 4 * k, ops + 4 * k, R, N, R_other, N_other, in_tie_band, precision, angle_only, res + 4 * k,
+                   g[k]);
+        any |= g[k].live;
+    }
+    if (!any) return;
+    // n = sqrt(sum_squares({r_i, 0})) (scale_output).
+    for (int k = 0; k < G; k++) {
+        const V4 rs[4] = {{g[k].r[0], zero}, {g[k].r[1], zero}, {g[k].r[2], zero}, {g[k].r[3], zero}};
+        g[k].n = sqrt4(sum_squares4(rs));
+        g[k].n_angle = g[k].n;
+        if (damage == MetricDamage::avx2_norm_low_word_dropped) g[k].n_angle.lo = zero;
+        if (damage == MetricDamage::avx2_batch_lane) g[k].n_angle.lo = _mm256_blend_pd(g[k].n_angle.lo, zero, 0x2);
+    }
+    // The angle against R, and against R_other in the tie band (taken where smaller).
+    for (int k = 0; k < G; k++) g[k].c = chords4(g[k].r, g[k].n_angle, refs.R);
+    for (int k = 0; k < G; k++) g[k].angle = atan4(g[k].c, g[k].live), g[k].sneg = g[k].c.sneg;
+    for (int k = 0; k < G; k++) g[k].other_arc = zero;
+    if (in_tie_band) {
+        for (int k = 0; k < G; k++) g[k].c = chords4(g[k].r, g[k].n_angle, refs.Ro);
+        for (int k = 0; k < G; k++) {
+            const __m256d other = atan4(g[k].c, g[k].live);
+            g[k].other_arc = _mm256_cmp_pd(other, g[k].angle, _CMP_LT_OQ);
+            g[k].angle = _mm256_blendv_pd(g[k].angle, other, g[k].other_arc);
+            g[k].sneg = _mm256_blendv_pd(g[k].sneg, g[k].c.sneg, g[k].other_arc);
+        }
+    }
+    alignas(32) double a[G][4], norm_err[G][4], nlerp[G][4], ulp[G][4], ulp1[G][4];
+    for (int k = 0; k < G; k++) _mm256_store_pd(a[k], g[k].angle);
+    if (!angle_only) {
+        const __m256d inf = _mm256_set1_pd(INFINITY);
+        // norm_error: {n.hi 2^k, n.lo 2^k} - 1 by DWPlusFP, rounded, |.| / eps; inf where |r| overflows.
+        for (int k = 0; k < G; k++) {
+            const __m256d upk = _mm256_castsi256_pd(_mm256_slli_epi64(g[k].bias, 52));
+            const V4 norm{_mm256_mul_pd(g[k].n.hi, upk), _mm256_mul_pd(g[k].n.lo, upk)};
+            const V4 m1 = add(norm, _mm256_set1_pd(-1.0));
+            const __m256d ne = _mm256_div_pd(vabs(_mm256_add_pd(m1.hi, m1.lo)), _mm256_set1_pd(eps));
+            _mm256_store_pd(norm_err[k], _mm256_blendv_pd(inf, ne, _mm256_cmp_pd(vabs(norm.hi), inf, _CMP_LT_OQ)));
+        }
+        // The angle against the exact nlerp (N, or N_other on the other arc), in the nlerp lanes.
+        for (int k = 0; k < G; k++)
+            if (g[k].nlerp_lanes) {
+                const Bcast tn = in_tie_band ? blend(refs.N, refs.No, g[k].other_arc) : refs.N;
+                g[k].c = chords4(g[k].r, g[k].n_angle, tn);
+            }
+        for (int k = 0; k < G; k++) {
+            if (g[k].nlerp_lanes) _mm256_store_pd(nlerp[k], atan4(g[k].c, g[k].nlerp_lanes));
+            for (int j = 0; j < 4; j++)
+                if (!(g[k].nlerp_lanes >> j & 1)) nlerp[k][j] = std::numeric_limits<double>::quiet_NaN();
+        }
+        // The component errors against s R (R_other on the other arc): x = +-R_i, y = the output's component.
+        for (int k = 0; k < G; k++) {
+            const Bcast tr = in_tie_band ? blend(refs.R, refs.Ro, g[k].other_arc) : refs.R;
+            const __m256d flip = _mm256_and_pd(g[k].sneg, sign_bits());
+            __m256d max_ulp = zero, max_abs = zero;
+            for (int i = 0; i < 4; i++) {
+                const V4 x{_mm256_xor_pd(tr.c[i].hi, flip), _mm256_xor_pd(tr.c[i].lo, flip)};
+                __m256d u;
+                const int slow = ulp_lanes(x, g[k].y[i], p, emin, damage, u) & g[k].live;
+                if (slow) {
+                    alignas(32) double uu[4], xh[4], xl[4], yy[4];
+                    _mm256_store_pd(uu, u);
+                    _mm256_store_pd(xh, x.hi), _mm256_store_pd(xl, x.lo), _mm256_store_pd(yy, g[k].y[i]);
+                    for (int j = 0; j < 4; j++)
+                        if (slow >> j & 1) uu[j] = ulp_distance_dd(DD{xh[j], xl[j]}, yy[j], p, emin);
+                    u = _mm256_load_pd(uu);
+                }
+                const V4 d = add(x, vneg(g[k].y[i]));
+                // std::max(acc, v) = acc < v ? v : acc = _mm256_max_pd(v, acc) (the same for zeros of either sign).
+                max_ulp = _mm256_max_pd(u, max_ulp);
+                max_abs = _mm256_max_pd(vabs(_mm256_add_pd(d.hi, d.lo)), max_abs);
+            }
+            _mm256_store_pd(ulp[k], max_ulp);
+            _mm256_store_pd(ulp1[k], _mm256_div_pd(max_abs, _mm256_set1_pd(eps)));
+        }
+    }
+    for (int k = 0; k < G; k++) {
+        const int other_lanes = _mm256_movemask_pd(g[k].other_arc);
+        for (int j = 0; j < 4; j++) {
+            if (!(g[k].live >> j & 1)) continue;
+            CaseMetrics &m = res[4 * k + j];
+            m = CaseMetrics();
+            m.angle_err_rad = a[k][j];
+            m.branch_disagree = other_lanes >> j & 1;
+            if (angle_only) continue;
+            m.norm_err_ulp1 = norm_err[k][j];
+            m.angle_err_vs_nlerp_rad = nlerp[k][j];
+            m.ulp = ulp[k][j];
+            m.ulp1 = ulp1[k][j];
+        }
+    }
+}
+
 }  // namespace
+
+__attribute__((target("avx2,fma"))) void measure_dd_avx2_outputs_batch(const double (*out)[4], const Op *ops, size_t n,
+                                                                       const DDQuat &R, const DDQuat &N,
+                                                                       const DDQuat &R_other, const DDQuat &N_other,
+                                                                       bool in_tie_band, Precision precision,
+                                                                       bool angle_only, MetricDamage damage,
+                                                                       CaseMetrics *m) {
+    const size_t whole = n / 4 * 4;
+    if (whole) {
+        Refs refs;
+        refs.R = broadcast(R), refs.N = broadcast(N);
+        if (in_tie_band) refs.Ro = broadcast(R_other), refs.No = broadcast(N_other);
+        else refs.Ro = refs.R, refs.No = refs.N;
+        // One group at a time: measure_groups<2> (two groups' stages interleaved) measured slower on this machine, by
+        // 2 to 6 ns per output (its disassembly shows much more stack traffic between the stages).
+        for (size_t i = 0; i < whole; i += 4)
+            measure_groups<1>(out + i, ops + i, refs, R, N, R_other, N_other, in_tie_band, precision, angle_only,
+                              damage, m + i);
+    }
+    // The tail, fewer than four outputs: the per-output kernel.
+    if (whole < n)
+        measure_dd_avx2_batch(out + whole, ops + whole, n - whole, R, N, R_other, N_other, in_tie_band, precision,
+                              angle_only, damage, m + whole);
+}
 
 __attribute__((target("avx2,fma"))) void measure_dd_avx2_batch(const double (*out)[4], const Op *ops, size_t n,
                                                                const DDQuat &R, const DDQuat &N, const DDQuat &R_other,
@@ -333,6 +633,11 @@ void measure_dd_avx2_batch(const double (*out)[4], const Op *ops, size_t n, cons
                            bool angle_only, MetricDamage, CaseMetrics *m) {
     for (size_t j = 0; j < n; j++)
         m[j] = measure_dd(out[j], R, N, R_other, N_other, in_tie_band, ops[j], precision, angle_only);
+}
+void measure_dd_avx2_outputs_batch(const double (*out)[4], const Op *ops, size_t n, const DDQuat &R, const DDQuat &N,
+                                   const DDQuat &R_other, const DDQuat &N_other, bool in_tie_band, Precision precision,
+                                   bool angle_only, MetricDamage damage, CaseMetrics *m) {
+    measure_dd_avx2_batch(out, ops, n, R, N, R_other, N_other, in_tie_band, precision, angle_only, damage, m);
 }
 bool avx2_kernel_supported() { return false; }
 

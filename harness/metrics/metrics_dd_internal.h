@@ -194,6 +194,13 @@ CaseMetrics measure_dd_avx2(const double out[4], const DDQuat &R, const DDQuat &
 void measure_dd_avx2_batch(const double (*out)[4], const Op *ops, size_t n, const DDQuat &R, const DDQuat &N,
                            const DDQuat &R_other, const DDQuat &N_other, bool in_tie_band, Precision precision,
                            bool angle_only, MetricDamage damage, CaseMetrics *m);
+// The same CaseMetrics with the outputs in the lanes instead (the four-output kernel, metrics_dd_avx2.cpp): four
+// outputs at a time, output j of a group in lane j, each lane doing measure_dd's operations on its output in
+// measure_dd's order; an output or a step without a vector path in a lane goes to the scalar code for that lane, and
+// the last n mod 4 outputs to measure_dd_avx2_batch. `damage` as measure_dd_avx2, plus avx2_batch_lane.
+void measure_dd_avx2_outputs_batch(const double (*out)[4], const Op *ops, size_t n, const DDQuat &R, const DDQuat &N,
+                                   const DDQuat &R_other, const DDQuat &N_other, bool in_tie_band, Precision precision,
+                                   bool angle_only, MetricDamage damage, CaseMetrics *m);
 // Whether this build has the AVX2 kernel and the CPU running it has AVX2 and FMA.
 bool avx2_kernel_supported();
 
