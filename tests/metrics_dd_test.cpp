@@ -575,6 +575,118 @@ bool rare_output(const double out[4]) {
     return mx < DBL_MIN || mx >= 0x1p1023;
 }
 
+// The outputs measured for one case: the implementations' (a window of kImplsPerCase of them, both ops), the
+// rounded references and their neighbours, component edges and rare outputs (lane_batches).
+template <class T> void case_outputs(const std::vector<const Impl *> &impls, size_t &window, const SlerpCase<T> &k,
+                                     const SlerpReference &ref, Rng &rng, std::vector<std::array<double, 4>> &outs,
+                                     std::vector<Op> &ops) {
+    using L = std::numeric_limits<T>;
+    auto add = [&](const T o[4], Op op) {
+        outs.push_back({double(o[0]), double(o[1]), double(o[2]), double(o[3])});
+        ops.push_back(op);
+    };
+    T out[4], rounded[4];
+    for (size_t j = 0; j < std::min<size_t>(impls.size(), kImplsPerCase); j++, ++window)
+        for (const Impl *impl = impls[window % impls.size()]; Op op : {Op::slerp, Op::nlerp})
+            if (impl->supports(op)) {
+                impl->call(op, k.q0.data(), k.q1.data(), k.t, out);
+                add(out, op);
+            }
+    auto op_any = [&] { return rng.below(2) ? Op::nlerp : Op::slerp; };
+    round_quat(ref.R, rounded);
+    add(rounded, op_any());
+    for (int r = 0; r < 3; r++) {
+        for (int i = 0; i < 4; i++) out[i] = step(rounded[i], int(rng.below(9)) - 4);
+        add(out, op_any());
+    }
+    for (int i = 0; i < 4; i++) out[i] = -step(rounded[i], int(rng.below(3)) - 1);
+    add(out, op_any());
+    round_quat(ref.N, out);
+    add(out, Op::nlerp);
+    if (ref.in_tie_band) {
+        round_quat(ref.R_other, out);
+        add(out, op_any());
+        T other[4];
+        std::copy(out, out + 4, other);
+        for (int i = 0; i < 4; i++) out[i] = T(0.5 * (double(rounded[i]) + double(other[i])));
+        add(out, op_any());
+    }
+    // Component edges: a power of two and its neighbours, a zero, a sign flipped (ulp slow paths).
+    for (int i = 0; i < 4; i++) out[i] = rounded[i];
+    const int c = int(rng.below(4));
+    out[c] = step(T(std::ldexp(1.0, std::ilogb(rounded[c] == 0 ? T(1) : rounded[c]))) * (rounded[c] < 0 ? -1 : 1),
+                  int(rng.below(5)) - 2);
+    add(out, op_any());
+    std::copy(rounded, rounded + 4, out);
+    out[rng.below(4)] = T(0);
+    add(out, op_any());
+    std::copy(rounded, rounded + 4, out);
+    out[rng.below(4)] *= -1;
+    add(out, op_any());
+    // Rare outputs, the scalar lanes: zero, non-finite, tiny, subnormal at the largest, huge.
+    for (int i = 0; i < 4; i++) out[i] = rng.below(2) ? T(0) : -T(0);
+    add(out, op_any());
+    std::copy(rounded, rounded + 4, out);
+    out[rng.below(4)] = rng.below(2) ? L::quiet_NaN() : (rng.below(2) ? 1 : -1) * L::infinity();
+    add(out, op_any());
+    std::copy(rounded, rounded + 4, out);
+    out[rng.below(4)] = T(int(rng.below(9)) - 4) * (rng.below(2) ? L::denorm_min() : L::min());
+    add(out, op_any());
+    const int small = std::is_same_v<T, float> ? -140 : -1060, big = std::is_same_v<T, float> ? 100 : 1000;
+    for (int i = 0; i < 4; i++) out[i] = std::ldexp(rounded[i], small);
+    add(out, op_any());
+    for (int i = 0; i < 4; i++) out[i] = std::ldexp(rounded[i], big);
+    add(out, op_any());
+    if constexpr (std::is_same_v<T, double>) {
+        std::copy(rounded, rounded + 4, out);
+        out[rng.below(4)] = (rng.below(2) ? 1 : -1) * 0x1.8p1023;
+        add(out, op_any());  // >= 2^1023 at the largest: the scalar lane
+        for (int i = 0; i < 4; i++) out[i] = (i % 2 ? -1.9 : 1.9) * 0x1p1022;
+        add(out, op_any());  // |r| overflows: norm_err_ulp1 = inf in a vector lane
+    }
+}
+
+// The outputs shuffled, cut into batches of 1 to 13, each measured by the three engines and compared (lane_batches).
+template <class T> void measure_and_compare(MetricEngine &fast, MetricEngine &old, MetricEngine &scalar,
+                                            std::vector<std::array<double, 4>> &outs, std::vector<Op> &ops,
+                                            const SlerpReference &ref, Rng &rng, Region region, LaneTally &t) {
+    // Shuffled, then cut into batches of random sizes.
+    for (size_t j = outs.size(); j > 1; j--) {
+        const size_t o = rng.below(j);
+        std::swap(outs[j - 1], outs[o]);
+        std::swap(ops[j - 1], ops[o]);
+    }
+    for (size_t begin = 0; begin < outs.size();) {
+        const size_t n = std::min<size_t>(outs.size() - begin, 1 + rng.below(13)), whole = n / 4 * 4;
+        const auto *o = reinterpret_cast<const double(*)[4]>(outs[begin].data());
+        std::vector<CaseMetrics> m(n), mo(n);
+        fast.measure_batch(o, ops.data() + begin, n, ref, m.data());
+        old.measure_batch(o, ops.data() + begin, n, ref, mo.data());
+        ++t.batches;
+        for (size_t j = 0; j < n; j++) {
+            ++t.outputs;
+            const CaseMetrics s = scalar.measure(o[j], ref, ops[begin + j]);
+            if (j < whole) {
+                ++t.in_lanes;
+                t.rare_in_lanes += rare_output(o[j]);
+                t.tie_band_in_lanes += ref.in_tie_band;
+                (ops[begin + j] == Op::nlerp ? t.nlerp_in_lanes : t.slerp_in_lanes)++;
+            }
+            if (!identical(mo[j], s, false)) ++t.mismatches_vs_old_batch;
+            if (identical(m[j], s, false)) continue;
+            ++t.mismatches;
+            (j < whole && j % 4 == 1 ? t.mismatches_lane1 : t.mismatches_elsewhere)++;
+            if (t.examples.size() < 12) {
+                char buf[256];
+                std::snprintf(buf, sizeof buf, "%s %s (%s) position %zu of %zu out=(%a %a %a %a): ", Format<T>::name,
+                              to_string(region), to_string(ops[begin + j]), j, n, o[j][0], o[j][1], o[j][2], o[j][3]);
+                t.examples.push_back(buf + metrics_text(m[j]) + " vs " + metrics_text(s));
+            }
+        }
+        begin += n;
+    }
+}
+
 // Cases of every region: a case's outputs (built-in implementations, both ops, and synthetic ones, rare ones
 // among them) shuffled and cut into batches of 1 to 13, each measured by measure_batch with the engine's kernel
 // (damaged as given) and compared field by field with the scalar kernel's measure() and with the per-output batch.
@@ -597,106 +709,8 @@ template <class T> void lane_batches(const std::vector<const Impl *> &impls, uin
             ++t.cases;
             std::vector<std::array<double, 4>> outs;
             std::vector<Op> ops;
-            auto add = [&](const T o[4], Op op) {
-                outs.push_back({double(o[0]), double(o[1]), double(o[2]), double(o[3])});
-                ops.push_back(op);
-            };
-            T out[4], rounded[4];
-            for (size_t j = 0; j < std::min<size_t>(impls.size(), kImplsPerCase); j++, ++window)
-                for (const Impl *impl = impls[window % impls.size()]; Op op : {Op::slerp, Op::nlerp})
-                    if (impl->supports(op)) {
-                        impl->call(op, k.q0.data(), k.q1.data(), k.t, out);
-                        add(out, op);
-                    }
-            auto op_any = [&] { return rng.below(2) ? Op::nlerp : Op::slerp; };
-            round_quat(ref.R, rounded);
-            add(rounded, op_any());
-            for (int r = 0; r < 3; r++) {
-                for (int i = 0; i < 4; i++) out[i] = step(rounded[i], int(rng.below(9)) - 4);
-                add(out, op_any());
-            }
-            for (int i = 0; i < 4; i++) out[i] = -step(rounded[i], int(rng.below(3)) - 1);
-            add(out, op_any());
-            round_quat(ref.N, out);
-            add(out, Op::nlerp);
-            if (ref.in_tie_band) {
-                round_quat(ref.R_other, out);
-                add(out, op_any());
-                T other[4];
-                std::copy(out, out + 4, other);
-                for (int i = 0; i < 4; i++) out[i] = T(0.5 * (double(rounded[i]) + double(other[i])));
-                add(out, op_any());
-            }
-            // Component edges: a power of two and its neighbours, a zero, a sign flipped (ulp slow paths).
-            for (int i = 0; i < 4; i++) out[i] = rounded[i];
-            const int c = int(rng.below(4));
-            out[c] =
-                step(T(std::ldexp(1.0, std::ilogb(rounded[c] == 0 ? T(1) : rounded[c]))) * (rounded[c] < 0 ? -1 : 1),
-                     int(rng.below(5)) - 2);
-            add(out, op_any());
-            std::copy(rounded, rounded + 4, out);
-            out[rng.below(4)] = T(0);
-            add(out, op_any());
-            std::copy(rounded, rounded + 4, out);
-            out[rng.below(4)] *= -1;
-            add(out, op_any());
-            // Rare outputs, the scalar lanes: zero, non-finite, tiny, subnormal at the largest, huge.
-            for (int i = 0; i < 4; i++) out[i] = rng.below(2) ? T(0) : -T(0);
-            add(out, op_any());
-            std::copy(rounded, rounded + 4, out);
-            out[rng.below(4)] = rng.below(2) ? L::quiet_NaN() : (rng.below(2) ? 1 : -1) * L::infinity();
-            add(out, op_any());
-            std::copy(rounded, rounded + 4, out);
-            out[rng.below(4)] = T(int(rng.below(9)) - 4) * (rng.below(2) ? L::denorm_min() : L::min());
-            add(out, op_any());
-            const int small = std::is_same_v<T, float> ? -140 : -1060, big = std::is_same_v<T, float> ? 100 : 1000;
-            for (int i = 0; i < 4; i++) out[i] = std::ldexp(rounded[i], small);
-            add(out, op_any());
-            for (int i = 0; i < 4; i++) out[i] = std::ldexp(rounded[i], big);
-            add(out, op_any());
-            if constexpr (std::is_same_v<T, double>) {
-                std::copy(rounded, rounded + 4, out);
-                out[rng.below(4)] = (rng.below(2) ? 1 : -1) * 0x1.8p1023;
-                add(out, op_any());  // >= 2^1023 at the largest: the scalar lane
-                for (int i = 0; i < 4; i++) out[i] = (i % 2 ? -1.9 : 1.9) * 0x1p1022;
-                add(out, op_any());  // |r| overflows: norm_err_ulp1 = inf in a vector lane
-            }
-            // Shuffled, then cut into batches of random sizes.
-            for (size_t j = outs.size(); j > 1; j--) {
-                const size_t o = rng.below(j);
-                std::swap(outs[j - 1], outs[o]);
-                std::swap(ops[j - 1], ops[o]);
-            }
-            for (size_t begin = 0; begin < outs.size();) {
-                const size_t n = std::min<size_t>(outs.size() - begin, 1 + rng.below(13)), whole = n / 4 * 4;
-                const auto *o = reinterpret_cast<const double(*)[4]>(outs[begin].data());
-                std::vector<CaseMetrics> m(n), mo(n);
-                fast.measure_batch(o, ops.data() + begin, n, ref, m.data());
-                old.measure_batch(o, ops.data() + begin, n, ref, mo.data());
-                ++t.batches;
-                for (size_t j = 0; j < n; j++) {
-                    ++t.outputs;
-                    const CaseMetrics s = scalar.measure(o[j], ref, ops[begin + j]);
-                    if (j < whole) {
-                        ++t.in_lanes;
-                        t.rare_in_lanes += rare_output(o[j]);
-                        t.tie_band_in_lanes += ref.in_tie_band;
-                        (ops[begin + j] == Op::nlerp ? t.nlerp_in_lanes : t.slerp_in_lanes)++;
-                    }
-                    if (!identical(mo[j], s, false)) ++t.mismatches_vs_old_batch;
-                    if (identical(m[j], s, false)) continue;
-                    ++t.mismatches;
-                    (j < whole && j % 4 == 1 ? t.mismatches_lane1 : t.mismatches_elsewhere)++;
-                    if (t.examples.size() < 12) {
-                        char buf[256];
-                        std::snprintf(
-                            buf, sizeof buf, "%s %s (%s) position %zu of %zu out=(%a %a %a %a): ", Format<T>::name,
-                            to_string(region), to_string(ops[begin + j]), j, n, o[j][0], o[j][1], o[j][2], o[j][3]);
-                        t.examples.push_back(buf + metrics_text(m[j]) + " vs " + metrics_text(s));
-                    }
-                }
-                begin += n;
-            }
+            case_outputs<T>(impls, window, k, ref, rng, outs, ops);
+            measure_and_compare<T>(fast, old, scalar, outs, ops, ref, rng, region, t);
         }
 }
 

@@ -465,6 +465,59 @@ QC_V void load_group(const double (*out)[4], const Op *ops, const DDQuat &R, con
     for (int i = 0; i < 4; i++) g.r[i] = _mm256_mul_pd(g.y[i], down);
 }
 
+// The component errors of the groups' live lanes against s R (R_other on the other arc): x = +-R_i, y = the
+// component; the largest ulp distance and the largest |x - y| / eps per lane (measure_groups).
+template <int G> QC_V void group_component_errors(Group (&g)[G], const Refs &refs, bool in_tie_band, int p, int emin,
+                                                  double eps, MetricDamage damage, double (&ulp)[G][4],
+                                                  double (&ulp1)[G][4]) {
+    const __m256d zero = _mm256_setzero_pd();
+    for (int k = 0; k < G; k++) {
+        const Bcast tr = in_tie_band ? blend(refs.R, refs.Ro, g[k].other_arc) : refs.R;
+        const __m256d flip = _mm256_and_pd(g[k].sneg, sign_bits());
+        __m256d max_ulp = zero, max_abs = zero;
+        for (int i = 0; i < 4; i++) {
+            const V4 x{_mm256_xor_pd(tr.c[i].hi, flip), _mm256_xor_pd(tr.c[i].lo, flip)};
+            __m256d u;
+            const int slow = ulp_lanes(x, g[k].y[i], p, emin, damage, u) & g[k].live;
+            if (slow) {
+                alignas(32) double uu[4], xh[4], xl[4], yy[4];
+                _mm256_store_pd(uu, u);
+                _mm256_store_pd(xh, x.hi), _mm256_store_pd(xl, x.lo), _mm256_store_pd(yy, g[k].y[i]);
+                for (int j = 0; j < 4; j++)
+                    if (slow >> j & 1) uu[j] = ulp_distance_dd(DD{xh[j], xl[j]}, yy[j], p, emin);
+                u = _mm256_load_pd(uu);
+            }
+            const V4 d = add(x, vneg(g[k].y[i]));
+            // std::max(acc, v) = acc < v ? v : acc = _mm256_max_pd(v, acc) (the same for zeros of either sign).
+            max_ulp = _mm256_max_pd(u, max_ulp);
+            max_abs = _mm256_max_pd(vabs(_mm256_add_pd(d.hi, d.lo)), max_abs);
+        }
+        _mm256_store_pd(ulp[k], max_ulp);
+        _mm256_store_pd(ulp1[k], _mm256_div_pd(max_abs, _mm256_set1_pd(eps)));
+    }
+}
+
+// Every live lane's figures into its CaseMetrics (measure_groups).
+template <int G> QC_V void store_results(const Group (&g)[G], const double (&a)[G][4], const double (&norm_err)[G][4],
+                                         const double (&nlerp)[G][4], const double (&ulp)[G][4],
+                                         const double (&ulp1)[G][4], bool angle_only, CaseMetrics *res) {
+    for (int k = 0; k < G; k++) {
+        const int other_lanes = _mm256_movemask_pd(g[k].other_arc);
+        for (int j = 0; j < 4; j++) {
+            if (!(g[k].live >> j & 1)) continue;
+            CaseMetrics &m = res[4 * k + j];
+            m = CaseMetrics();
+            m.angle_err_rad = a[k][j];
+            m.branch_disagree = other_lanes >> j & 1;
+            if (angle_only) continue;
+            m.norm_err_ulp1 = norm_err[k][j];
+            m.angle_err_vs_nlerp_rad = nlerp[k][j];
+            m.ulp = ulp[k][j];
+            m.ulp1 = ulp1[k][j];
+        }
+    }
+}
+
 // measure_dd of the G groups of four outputs out[0..4G) (ops alike) into res[0..4G), one output per lane; every
 // stage a loop over the groups. (measure_dd_avx2_outputs_batch uses G = 1: see there.)
 template <int G> QC_V void measure_groups(const double (*out)[4], const Op *ops, const Refs &refs, const DDQuat &R,
@@ -527,47 +580,9 @@ template <int G> QC_V void measure_groups(const double (*out)[4], const Op *ops,
             for (int j = 0; j < 4; j++)
                 if (!(g[k].nlerp_lanes >> j & 1)) nlerp[k][j] = std::numeric_limits<double>::quiet_NaN();
         }
-        // The component errors against s R (R_other on the other arc): x = +-R_i, y = the output's component.
-        for (int k = 0; k < G; k++) {
-            const Bcast tr = in_tie_band ? blend(refs.R, refs.Ro, g[k].other_arc) : refs.R;
-            const __m256d flip = _mm256_and_pd(g[k].sneg, sign_bits());
-            __m256d max_ulp = zero, max_abs = zero;
-            for (int i = 0; i < 4; i++) {
-                const V4 x{_mm256_xor_pd(tr.c[i].hi, flip), _mm256_xor_pd(tr.c[i].lo, flip)};
-                __m256d u;
-                const int slow = ulp_lanes(x, g[k].y[i], p, emin, damage, u) & g[k].live;
-                if (slow) {
-                    alignas(32) double uu[4], xh[4], xl[4], yy[4];
-                    _mm256_store_pd(uu, u);
-                    _mm256_store_pd(xh, x.hi), _mm256_store_pd(xl, x.lo), _mm256_store_pd(yy, g[k].y[i]);
-                    for (int j = 0; j < 4; j++)
-                        if (slow >> j & 1) uu[j] = ulp_distance_dd(DD{xh[j], xl[j]}, yy[j], p, emin);
-                    u = _mm256_load_pd(uu);
-                }
-                const V4 d = add(x, vneg(g[k].y[i]));
-                // std::max(acc, v) = acc < v ? v : acc = _mm256_max_pd(v, acc) (the same for zeros of either sign).
-                max_ulp = _mm256_max_pd(u, max_ulp);
-                max_abs = _mm256_max_pd(vabs(_mm256_add_pd(d.hi, d.lo)), max_abs);
-            }
-            _mm256_store_pd(ulp[k], max_ulp);
-            _mm256_store_pd(ulp1[k], _mm256_div_pd(max_abs, _mm256_set1_pd(eps)));
-        }
+        group_component_errors<G>(g, refs, in_tie_band, p, emin, eps, damage, ulp, ulp1);
     }
-    for (int k = 0; k < G; k++) {
-        const int other_lanes = _mm256_movemask_pd(g[k].other_arc);
-        for (int j = 0; j < 4; j++) {
-            if (!(g[k].live >> j & 1)) continue;
-            CaseMetrics &m = res[4 * k + j];
-            m = CaseMetrics();
-            m.angle_err_rad = a[k][j];
-            m.branch_disagree = other_lanes >> j & 1;
-            if (angle_only) continue;
-            m.norm_err_ulp1 = norm_err[k][j];
-            m.angle_err_vs_nlerp_rad = nlerp[k][j];
-            m.ulp = ulp[k][j];
-            m.ulp1 = ulp1[k][j];
-        }
-    }
+    store_results<G>(g, a, norm_err, nlerp, ulp, ulp1, angle_only, res);
 }
 
 }  // namespace
