@@ -203,9 +203,8 @@ CaseOutcome check_constant_speed(CheckContext &cx, const Impl &impl, Op op, cons
 CaseOutcome check_correctly_rounded(CheckContext &cx, const Impl &impl, Op op, const TwoKeyCase &c) {
     double out[4], want[4];
     if (!cx.call(impl, op, c.q0.data(), c.q1.data(), c.t, out)) return nonfinite(0);
-    if (!correctly_rounded_slerp(cx.precision, c.q0.data(), c.q1.data(), c.t, want)) return {0, 0};
     double steps = 0;
-    for (int i = 0; i < 4; i++) steps = std::max(steps, format_steps_apart(cx.precision, out[i], want[i]));
+    if (!steps_from_rounded_slerp(cx.precision, c.q0.data(), c.q1.data(), c.t, out, want, steps)) return {0, 0};
     return {steps, 0};
 }
 
@@ -557,11 +556,10 @@ std::vector<CallRecord> explain_case(CheckContext &cx, const Impl &impl, Op op, 
             r.err = whole.measured, r.tol = whole.tolerance, r.unit = "rad";
         } else if (kind == CallKind::rounded) {  // expected: the ideal slerp rounded to the format
             r.tol = 0, r.unit = "ulp";
-            if (correctly_rounded_slerp(cx.precision, s.q0.data(), s.q1.data(), s.t, r.expected.data())) {
-                r.err = 0;
-                for (int i = 0; i < 4; i++)
-                    r.err = std::max(r.err, format_steps_apart(cx.precision, r.out[size_t(i)], r.expected[size_t(i)]));
-            }
+            double steps = 0;
+            if (steps_from_rounded_slerp(cx.precision, s.q0.data(), s.q1.data(), s.t, r.out.data(), r.expected.data(),
+                                         steps))
+                r.err = steps;
         } else {
             r.tol = cx.accuracy_budget(cx.ref.arc_w), r.unit = "rad";
             if (finite) {

@@ -3,6 +3,7 @@
 
 #include "reference/quat_real.h"
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <cstdint>
@@ -126,6 +127,14 @@ bool correctly_rounded_slerp(Precision p, const double q0[4], const double q1[4]
     for (int bits : {256, 1024, 2048})
         if (evaluate(p, q0, q1, t, bits, out)) return true;
     return false;
+}
+
+bool steps_from_rounded_slerp(Precision p, const double q0[4], const double q1[4], double t, const double got[4],
+                              double want[4], double &steps) {
+    if (!correctly_rounded_slerp(p, q0, q1, t, want)) return false;
+    steps = 0;
+    for (int i = 0; i < 4; i++) steps = std::max(steps, format_steps_apart(p, got[i], want[i]));
+    return true;
 }
 
 double format_steps_apart(Precision p, double a, double b) {

@@ -23,6 +23,13 @@ namespace qc {
 // an exact zero outside those classes, or a value within 2^-2000 of a rounding boundary.
 bool correctly_rounded_slerp(Precision p, const double q0[4], const double q1[4], double t, double out[4]);
 
+// How far `got` (four values of the format) is from the correctly rounded slerp, in steps of the format: the largest
+// format_steps_apart over the components (+inf for a NaN or inf component), with `want` receiving the rounding.
+// false when correctly_rounded_slerp does not decide it (steps and want then unspecified). The correctly-rounded
+// property, its explanation and quatcheck::testing's CorrectlyRounded() all judge through this.
+bool steps_from_rounded_slerp(Precision p, const double q0[4], const double q1[4], double t, const double got[4],
+                              double want[4], double &steps);
+
 // The evaluation itself: the ideal slerp of (q0, q1, t) at `bits` (>= 128) into r (given that precision here), within
 // 2^(24 - bits) of the exact value per component (the bound above).
 void ideal_slerp_mp(int bits, const double q0[4], const double q1[4], double t, RealQuat &r);

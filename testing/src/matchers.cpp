@@ -107,8 +107,7 @@ bool match(const MatchSpec &s, const double got[4], std::string *why) {
     bool rn_known = false;
     if (s.correctly_rounded) {
         const Precision p = s.f32 ? Precision::f32 : Precision::f64;
-        rn_known = s.t >= 0 && s.t <= 1 && correctly_rounded_slerp(p, s.q0, s.q1, s.t, rn);
-        for (int i = 0; i < 4 && rn_known; i++) steps = std::max(steps, format_steps_apart(p, got[i], rn[i]));
+        rn_known = s.t >= 0 && s.t <= 1 && steps_from_rounded_slerp(p, s.q0, s.q1, s.t, got, rn, steps);
         ok = ok && rn_known && steps == 0;
     }
     if (s.kind == MatchKind::unit) {
