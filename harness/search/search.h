@@ -48,6 +48,10 @@ struct SearchSettings {
     // case per call, the in-process path; at most the protocol's largest batch.
     size_t max_block = kProcessMaxCases;
     bool screen = true;  // false turns the screen (screen.h) off, for the test that it changes nothing
+    // In process: true climbs by generations of mutants evaluated as one batch (issue 45); false is the search
+    // before issue 45, one mutant per step, each drawn from the pool the previous step left (--search-mode
+    // steps, kept for one release so that users can compare).
+    bool generations = true;
 };
 
 struct SearchOutcome {
