@@ -115,7 +115,7 @@ struct ScreenTotals {
     uint64_t screened = 0, screened_dd = 0, deferred = 0, nonfinite = 0;
 };
 void expect_screen_changes_nothing(const std::vector<Impl> &cat, const std::vector<std::pair<const char *, Op>> &rows,
-                                   const std::vector<Region> &regions, ScreenTotals &totals) {
+                                   const std::vector<Region> &regions, ScreenTotals &totals, bool generations = false) {
     for (const auto &[name, op] : rows) {
         const Impl *impl = nullptr;
         for (const auto &i : cat)
@@ -147,9 +147,9 @@ void expect_screen_changes_nothing(const std::vector<Impl> &cat, const std::vect
             auto search = [&](bool screen) {
                 return impl->precision == Precision::f32
                            ? search_row<float>(*impl, op, region, 11, ReferenceMode::fast, sampled, 8,
-                                               SearchSettings{kProcessMaxCases, screen})
+                                               SearchSettings{kProcessMaxCases, screen, generations})
                            : search_row<double>(*impl, op, region, 11, ReferenceMode::fast, sampled, 8,
-                                                SearchSettings{kProcessMaxCases, screen});
+                                                SearchSettings{kProcessMaxCases, screen, generations});
             };
             SearchOutcome with = search(true), without = search(false);
             SCOPED_TRACE(std::string(name) + " " + to_string(region));
@@ -211,6 +211,71 @@ TEST(Search, TheScreenChangesNothingOutOfProcessEither) {
     expect_screen_changes_nothing(cat, rows, {Region::near_0, Region::threshold}, t);
     EXPECT_GT(t.screened_dd, 100u);
     EXPECT_GT(t.deferred, 100u);
+}
+
+// In process by generations (--search-mode generations): the double screen, then the certified AVX2 batch of
+// Screen::prepare for what it cannot skip; the same path with and without the screen again, and nothing decided
+// on an estimate's interval (every step not skipped has its certified error).
+TEST(Search, TheScreenChangesNothingInGenerationsEither) {
+    std::vector<Impl> cat = load_catalogue({});
+    const std::vector<std::pair<const char *, Op>> rows = {{"nlerp.f32", Op::nlerp},
+                                                           {"recipe-rtm.f32", Op::slerp},
+                                                           {"broken-acos-unclamped.f32", Op::slerp},
+                                                           {"seed-c.f64", Op::slerp}};
+    ScreenTotals t;
+    expect_screen_changes_nothing(cat, rows, {Region::near_0, Region::threshold}, t, true);
+    EXPECT_GT(t.screened, 1000u);
+    EXPECT_EQ(t.deferred, 0u);
+    EXPECT_GT(t.nonfinite, 0u);
+    // Negative control: a screen that claims a quarter of its estimate skips mutants it must not, and the 1-in-64
+    // check of the generation's skips catches it.
+    const Impl *nlerp = nullptr;
+    for (const auto &i : cat)
+        if (i.name == "nlerp.f32") nlerp = &i;
+    ASSERT_NE(nlerp, nullptr);
+    std::vector<double> sampled(3000);
+    {
+        ReferenceEngine ref(Precision::f32, ReferenceMode::fast);
+        MetricEngine metric(Precision::f32, ReferenceMode::fast);
+        SlerpReference R;
+        for (uint64_t i = 0; i < sampled.size(); i++) {
+            auto c = regenerate_case<float>(11, Region::uniform, i);
+            float r[4];
+            nlerp->call(Op::nlerp, c.q0.data(), c.q1.data(), c.t, r);
+            ref.slerp(c, R, false);
+            sampled[i] = metric.measure_angle(r, R).angle_err_rad;
+        }
+    }
+    SearchSettings gen;
+    gen.generations = true;
+    set_screen_damaged(true);
+    const SearchOutcome damaged =
+        search_row<float>(*nlerp, Op::nlerp, Region::uniform, 11, ReferenceMode::fast, sampled, 8, gen);
+    set_screen_damaged(false);
+    EXPECT_GT(damaged.reference.screen_violations, 0u);
+}
+
+// Generations are a different path (mutants drawn from the pool as a generation starts), deterministic per seed
+// and the same for any --jobs; run.json says which search ran.
+TEST(Search, GenerationsAreDeterministicForAnyJobCount) {
+    auto cat = load_catalogue({});
+    RunOptions o;
+    o.impl_filters = {"seed-c", "nlerp"};
+    o.cases = 400;
+    o.seed = 11;
+    o.jobs = 1;
+    SearchSettings gen;
+    gen.generations = true;
+    RunOutput a = run(o, cat, {}, gen), steps = run(o, cat);
+    o.jobs = 2;
+    RunOutput b = run(o, cat, {}, gen);
+    const std::string wa = worst_cases_csv(worst_case_rows(a));
+    EXPECT_EQ(wa, worst_cases_csv(worst_case_rows(b)));
+    EXPECT_EQ(summary_csv(summary_rows(a)), summary_csv(summary_rows(b)));
+    EXPECT_NE(wa, worst_cases_csv(worst_case_rows(steps)));  // (the option does change the path)
+    EXPECT_EQ(run_json(a)["search"]["mode"], "generations");
+    EXPECT_EQ(run_json(steps)["search"]["mode"], "steps");
+    EXPECT_GE(run_json(a)["search"]["cpu_time_s"].get<double>(), 0.0);
 }
 
 // An estimate of R (estimate(c, E) fills E[0..3] as doubles, or declines) against the certified reference on

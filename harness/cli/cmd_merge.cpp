@@ -78,6 +78,7 @@ void setup(CLI::App *sub, int &status) {
         sub, *a,
         {.jobs = "Threads for the worst-case search (0 = all cores)", .out = "Report folder of the merged run"});
     add_search_max_block_option(sub, a->search.max_block);
+    add_search_mode_option(sub, a->search.generations);
     sub->callback([a, &status] { status = merge_command(*a); });
 }
 

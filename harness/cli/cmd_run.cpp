@@ -201,6 +201,7 @@ void setup(CLI::App *sub, int &status) {
          "Seconds an isolated implementation may take per batch of cases before it is reported as timeout", true,
          true});
     add_search_max_block_option(sub, a->search.max_block);
+    add_search_mode_option(sub, a->search.generations);
     sub->callback([a, &status] { status = run_command(*a); });
 }
 

@@ -123,6 +123,8 @@ void add_reference_option(CLI::App *sub, std::string &mode);
 // --search-max-block N (run, merge): the largest generation of mutants the worst-case search sends to another
 // process in one batch, 1 to the protocol's largest batch (search/search.h SearchSettings::max_block).
 void add_search_max_block_option(CLI::App *sub, size_t &max_block);
+// --search-mode generations|steps (run, merge): SearchSettings::generations.
+void add_search_mode_option(CLI::App *sub, bool &generations);
 ReferenceMode reference_mode(const std::string &mode);
 // The context a command hands down to the catalogue, the studies and the report writer: the signal handlers'
 // stop token (harness/base/interrupt.h), `timeout_s` (--timeout where the command has it), `progress`,

@@ -66,6 +66,16 @@ void add_search_max_block_option(CLI::App *sub, size_t &max_block) {
         ->capture_default_str();
 }
 
+void add_search_mode_option(CLI::App *sub, bool &generations) {
+    sub->add_option_function<std::string>(
+           "--search-mode", [&generations](const std::string &m) { generations = m == "generations"; },
+           "How the worst-case search climbs in process: steps (default: one mutant per step, each from the pool "
+           "the last step left) or generations (32 mutants drawn from the pool at a time and evaluated as one "
+           "batch; docs/worst-case-search.md has what each costs and finds)")
+        ->check(CLI::IsMember({"generations", "steps"}))
+        ->default_str("steps");
+}
+
 namespace {
 
 // --seed is 0..2^64-1 in decimal digits, checked on its text (CLI11 would wrap -1 to 2^64-1).

@@ -20,6 +20,10 @@ namespace qc {
 struct RunOutput : RunResult {
     std::vector<SearchRow> search;
     int merged_shards = 0;  // quatcheck merge: the number of shards this result combines
+    // How the search ran (run.json "search"): its settings, its wall time and the process's CPU time during it
+    // (0 when it did not run).
+    SearchSettings search_settings;
+    double search_wall_s = 0, search_cpu_s = 0;
 
     // The search row of rows[k] (an empty one, maximum NaN, when the search did not run).
     const SearchRow &search_of(size_t k) const {

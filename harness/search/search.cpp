@@ -170,9 +170,12 @@ public:
           screen_(mode, settings.screen),
           rng_(mix_name(mix_name(seed * 0x9E3779B97F4A7C15ull + uint64_t(region), impl.name), to_string(op))),
           remote_(!impl.backend->in_process()),
+          generations_(!remote_ && settings.generations),
           max_block_(std::clamp<size_t>(settings.max_block, 1, kProcessMaxCases)),
           min_block_(std::min(kMinGeneration, max_block_)),
-          block_(remote_ && max_block_ > 1 ? min_block_ : 1) {}
+          block_(remote_ && max_block_ > 1 ? min_block_
+                 : generations_            ? kInProcessGeneration
+                                           : 1) {}
 
     // Half the budget: the region's sample (cases 0 .. half - 1, their errors as the runner measured them,
     // certified). Fills the pool with its worst; false when there is nothing to climb from.
@@ -185,6 +188,10 @@ public:
 private:
     static constexpr int kPool = 16;  // cases kept and climbed from
     static constexpr size_t kMinGeneration = 64;
+    // In process, a generation's size (issue 45): its mutants are drawn from the pool as it stands, their outputs
+    // computed, and the certified references the steps will want computed in one AVX2 batch (Screen::prepare).
+    // Measured against the search of one mutant per step: docs/worst-case-search.md.
+    static constexpr size_t kInProcessGeneration = 32;
     struct Draw {
         SlerpCase<T> c;
         bool repeat;   // already in the pool when drawn
@@ -211,6 +218,7 @@ private:
     Screen<T> screen_;
     Rng rng_;
     const bool remote_;
+    const bool generations_;  // in process, by generations (SearchSettings::generations)
     const size_t max_block_, min_block_;
     size_t block_;
     std::vector<Kept<T>> pool_;
@@ -270,12 +278,22 @@ template <class T> void Climb<T>::draw(uint64_t step, uint64_t steps, uint64_t w
 }
 
 // The candidate evaluation: the generation's outputs, out of process in one batch (the screen's estimates
-// computed meanwhile); in process the steps call the implementation one case at a time (accept). False when
-// the implementation failed.
+// computed meanwhile); in process by generations, the outputs and then the screen's certified batch
+// (Screen::prepare); in process one mutant per step (--search-mode steps), the step calls the implementation
+// itself (climb). False when the implementation failed.
 template <class T> bool Climb<T>::evaluate_generation(SearchOutcome &out) {
     valid_ = 0;
     pre_.clear();
-    if (!remote_ || batch_.empty()) return true;
+    if (batch_.empty()) return true;
+    if (!remote_) {
+        if (!generations_) return true;
+        outs_.assign(batch_.size(), Quat<T>{});
+        for (size_t j = 0; j < batch_.size(); j++)
+            impl_.call(op_, batch_[j].q0.data(), batch_[j].q1.data(), batch_[j].t, outs_[j].data());
+        valid_ = batch_.size();
+        screen_.prepare(batch_, outs_, bar(), pre_);
+        return true;
+    }
     outs_.assign(batch_.size(), Quat<T>{});
     pending_.start(impl_, op_, batch_.data(), batch_.size(), outs_.data());
     screen_.precompute(batch_, bar(), pre_);

@@ -48,10 +48,12 @@ struct SearchSettings {
     // case per call, the in-process path; at most the protocol's largest batch.
     size_t max_block = kProcessMaxCases;
     bool screen = true;  // false turns the screen (screen.h) off, for the test that it changes nothing
-    // In process: true climbs by generations of mutants evaluated as one batch (issue 45); false is the search
-    // before issue 45, one mutant per step, each drawn from the pool the previous step left (--search-mode
-    // steps, kept for one release so that users can compare).
-    bool generations = true;
+    // In process: false (the default, --search-mode steps) climbs one mutant per step, each drawn from the pool the
+    // previous step left; true (--search-mode generations, issue 45) draws 32 mutants at a time from the pool as
+    // it stands and evaluates them as one batch (Screen::prepare). Generations are not the default: on the
+    // default selection they cost about the same and reach a worst case at least as bad as the steps' in only
+    // about 60 % of rows (scripts/search-quality, docs/worst-case-search.md).
+    bool generations = false;
 };
 
 struct SearchOutcome {
