@@ -47,12 +47,16 @@ bool screen_slerp(const double q0[4], const double q1[4], double t, double R[4])
         b[i] *= s;
         dm += (a[i] - b[i]) * (a[i] - b[i]), dp += (a[i] + b[i]) * (a[i] + b[i]);
     }
-    const double W = 2 * std::atan2(std::sqrt(dm), std::sqrt(dp));
+    const double sm = std::sqrt(dm), sp = std::sqrt(dp);
+    const double W = 2 * std::atan2(sm, sp);
     double s0 = 1 - t, s1 = t;  // the limit at W = 0, and the ends exactly
     if (W > 0x1p-200 && t > 0 && t < 1) {
-        // s1 = sin(tW)/sin W, s0 = sin((1-t)W)/sin W = cos(tW) - cos W s1: two sincos instead of three sines
-        double sw, cw, st, ct;
-        ::sincos(W, &sw, &cw);
+        // s1 = sin(tW)/sin W, s0 = sin((1-t)W)/sin W = cos(tW) - cos W s1: one sincos instead of three sines. For
+        // unit a and b, |a - b| = 2 sin(W/2) and |a + b| = 2 cos(W/2), so sin W = |a - b| |a + b| / 2 and
+        // cos W = (|a + b|^2 - |a - b|^2) / 4, each within a few units of 2^-53 (sin W relatively, as the atan2
+        // form's W), without a second sincos.
+        const double sw = sm * sp / 2, cw = (dp - dm) / 4;
+        double st, ct;
         ::sincos(t * W, &st, &ct);
         s1 = st / sw, s0 = ct - cw * s1;
     }
