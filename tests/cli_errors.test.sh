@@ -56,6 +56,7 @@ expect 2 "^quatcheck: sweep: --points: expected 0 \\(exhaustive in f32\\) or a c
 expect 2 "^quatcheck: sweep: --points: .*got '134217729'" "$qc" sweep "${o[@]}" --points 134217729
 expect 2 "^quatcheck: sweep: --ci-shards: expected a positive count, got '0'" "$qc" sweep "${o[@]}" --ci-shards 0
 expect 2 "^quatcheck: merge: --search-max-block: expected a batch of 1 to 4096 mutants, got '0'" "$qc" merge "${o[@]}" --search-max-block 0 "$tmp"
+expect 2 "^quatcheck: run: --search-mode: fast not in \\{generations,steps\\}" "$qc" run "${o[@]}" --search-mode fast
 for c in run conform squad threshold sweep merge; do
     expect 2 "^quatcheck: $c: --jobs: expected 0 \\(all cores\\) to 1024 threads, got '1025'" "$qc" $c "${o[@]}" --jobs 1025
 done
