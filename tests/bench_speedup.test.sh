@@ -69,7 +69,7 @@ rm -rf "$tmp/bad" && cp -r "$tmp/new" "$tmp/bad" && rm "$tmp/bad/error_curve.csv
 refused "a missing table" "DIFFERENT: .*error_curve.csv"
 
 # Argument handling: one line and exit 2, before anything is built or run.
-expect 2 "^speedup-30fdd8c: --rounds: expected 1 to 10, got 0$" "$script" --rounds 0
+expect 2 "^speedup-30fdd8c: --rounds: expected 1 to 20, got 0$" "$script" --rounds 0
 expect 2 "^speedup-30fdd8c: --jobs: expected 0 to 1024" "$script" --jobs -1
 expect -F 2 "no quatcheck binary (build the current tree first, or pass --build)" "$script" --build "$tmp/nowhere"
 expect -F 2 "--compare: $tmp/nowhere: not a folder" "$script" --compare "$tmp/nowhere" "$tmp/new"
@@ -89,9 +89,9 @@ cat >"$tmp/res/speedup_30fdd8c.json" <<'JSON'
             "notes": ["a note | with <i>html</i>\nand a line break"]}}
 JSON
 /usr/bin/python3 "$gen" "$tmp/res" >"$tmp/block.md" 2>"$tmp/err" || fail "speedup_30fdd8c.py: $(cat "$tmp/err")"
-grep -q '^| 30fdd8c (30fdd8ccbe2a, core only) | 300.5 | 590.1 | 300.5, 310.0 | 590.1, 600.0 |$' "$tmp/block.md" ||
+grep -q '^| 30fdd8c (30fdd8ccbe2a, core only) | 300.50 | 590.10 | 300.50, 310.00 | 590.10, 600.00 |$' "$tmp/block.md" ||
   fail "the old build's row: $(cat "$tmp/block.md")"
-grep -qF '| current (abc\|\<b>x\</b> row) | 99.0 | 189.0 |' "$tmp/block.md" || fail "the current row: $(cat "$tmp/block.md")"
+grep -qF '| current (abc\|\<b>x\</b> row) | 99.00 | 189.00 |' "$tmp/block.md" || fail "the current row: $(cat "$tmp/block.md")"
 grep -qF 'Speed-up: **3.04x** wall, 3.12x CPU (goal ≥ 3x: met)' "$tmp/block.md" || fail "the ratio: $(cat "$tmp/block.md")"
 grep -qF 'load average 1.50 1.20 1.10 before and 2.25 1.50 1.20 after' "$tmp/block.md" || fail "the load"
 grep -qF -- '- a note \| with \<i>html\</i> and a line break' "$tmp/block.md" || fail "the note: $(cat "$tmp/block.md")"

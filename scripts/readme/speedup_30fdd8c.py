@@ -14,7 +14,7 @@ from measured import KEEP, load  # noqa: E402
 from qc_tables import md_cell  # noqa: E402
 
 
-def num(x, fmt="{:.1f}"):
+def num(x, fmt="{:.2f}"):
     ok = isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x)
     return fmt.format(x) if ok else "?"
 
@@ -61,7 +61,8 @@ def main():
     print(f"\nSpeed-up: **{num(ratio, '{:.2f}')}x** wall, {num(s.get('speedup_cpu'), '{:.2f}')}x CPU (goal ≥ 3x: "
           f"{verdict}). Tables ({md_cell(', '.join(map(str, tables.get('compared', []))))}): {identical}; "
           f"{md_cell(tables.get('search_differences', '?'))} search figures or rows differ, as issue 45 allows; "
-          f"repeated runs of each binary identical: {md_cell(s.get('repeat_runs_identical', '?'))}.")
+          f"repeated runs of each binary identical: "
+          f"{ {True: 'yes', False: '**no**'}.get(s.get('repeat_runs_identical'), '?')}.")
     for d in (tables.get("differences") or [])[:5]:
         print(f"\n- DIFFERENT: {md_cell(d)}")
     for n in tables.get("notes") or []:
