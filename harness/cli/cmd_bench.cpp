@@ -312,11 +312,9 @@ void print_goals(const std::map<std::string, double> &figures, const nlohmann::j
     };
     std::vector<Goal> goals;
     const auto add = [&](std::string figure, bool measured, std::string value, std::string goal, bool met) {
+        std::string verdict = !measured ? "-" : goal == "-" ? "(no goal)" : met ? "met" : "NOT MET";
         goals.push_back({std::move(figure), measured ? std::move(value) : "not measured in this run", std::move(goal),
-                         !measured     ? "-"
-                         : goal == "-" ? "(no goal)"
-                         : met         ? "met"
-                                       : "NOT MET"});
+                         std::move(verdict)});
     };
     const double fast = get("fast_reference/slerp/f64/all"), numpy = get("numpy_f64_uncertified/slerp/f64/all");
     add("certified reference / numpy uncertified slerp, ns per case", fast > 0 && numpy > 0,

@@ -124,7 +124,8 @@ def speedup_row(report):
     s, why = load_json(report, "speedup_30fdd8c.json", required=False)
     if s is None:
         return (name, NOT_MEASURED, "≥ 3x", "not measured",
-                f"scripts/speedup-30fdd8c writes it ({md_cell(why)}; its own block below)")
+                f"measured by `scripts/speedup-30fdd8c` ({md_cell(why)} here): see [the whole run against the 30fdd8c "
+                "build](timing.md#the-whole-run-against-the-30fdd8c-build)")
     ratio = num(s.get("speedup_wall"))
     old, new = num((s.get("old") or {}).get("best_wall_s")), num((s.get("new") or {}).get("best_wall_s"))
     identical = (s.get("tables") or {}).get("identical") is True
