@@ -109,7 +109,8 @@ def blas_config(np):
         pass
     try:
         info = np.__config__.get_info("blas_opt_info")
-        return {"libraries": " ".join(info.get("libraries", [])), "library_dirs": " ".join(info.get("library_dirs", []))}
+        return {"libraries": " ".join(info.get("libraries", [])),
+                "library_dirs": " ".join(info.get("library_dirs", []))}
     except Exception as e:  # an unknown numpy: say so, do not fail the bench
         return {"unknown": f"{type(e).__name__}: {e}"[:200]}
 
@@ -132,8 +133,8 @@ def numpy_state():
         import numpy as np
     except ImportError as e:
         return {"skip": f"numpy is missing ({e})", "env": thread_env()}
-    return {"version": np.__version__, "env": thread_env(), "blas_loaded": loaded_blas(), "blas_config": blas_config(np),
-            "threadpoolctl": threadpool_state()}
+    return {"version": np.__version__, "env": thread_env(), "blas_loaded": loaded_blas(),
+            "blas_config": blas_config(np), "threadpoolctl": threadpool_state()}
 
 
 def numpy_peer(cases, min_time, reps):

@@ -125,3 +125,38 @@ st=0
 [[ $st == 2 && $(wc -l <"$tmp/err3") == 1 ]] || fail "malformed cases: exit $st, $(cat "$tmp/err3")"
 grep -q "^quatcheck: bench_peers.py: .*multiple of 72 bytes" "$tmp/err3" || fail "malformed cases: $(cat "$tmp/err3")"
 echo "ok   malformed cases file: $(cat "$tmp/err3")"
+
+# threadpoolctl's view of numpy's BLAS where the module is there (a stand-in here: Debian's python3 has none), and a
+# threadpoolctl that fails: numpy_state records the pools, or why there are none, and the peers are still timed.
+/usr/bin/python3 -c 'import struct, sys; sys.stdout.buffer.write(struct.pack("<9d", 1, 0, 0, 0, 0.6, 0.8, 0, 0, 0.5))' \
+  >"$tmp/one.bin"
+mkdir -p "$tmp/pools" "$tmp/badpools"
+cat >"$tmp/pools/threadpoolctl.py" <<'EOF'
+def threadpool_info():
+    return [{"user_api": "blas", "internal_api": "openblas", "version": "0.3.21", "num_threads": 2,
+             "filepath": "/x/libopenblas.so", "secret": "not copied"}]
+EOF
+echo 'def threadpool_info(): raise RuntimeError("broken on purpose")' >"$tmp/badpools/threadpoolctl.py"
+PYTHONPATH="$tmp/pools" /usr/bin/python3 scripts/bench_peers.py "$tmp/one.bin" 1 0.01 2 >"$tmp/pools.json" ||
+  fail "bench_peers.py with threadpoolctl"
+PYTHONPATH="$tmp/badpools" /usr/bin/python3 scripts/bench_peers.py "$tmp/one.bin" 1 0.01 2 >"$tmp/badpools.json" ||
+  fail "bench_peers.py with a failing threadpoolctl"
+/usr/bin/python3 - "$tmp/pools.json" "$tmp/badpools.json" <<'EOF' || exit 1
+import json, sys
+good, bad = (json.load(open(p)) for p in sys.argv[1:3])
+pools = good["numpy_state"]["threadpoolctl"]
+if pools != [{"user_api": "blas", "internal_api": "openblas", "version": "0.3.21", "num_threads": 2,
+              "filepath": "/x/libopenblas.so"}]:
+    sys.exit(f"FAIL: threadpoolctl's pools: {pools!r}")
+if not str(bad["numpy_state"]["threadpoolctl"]).startswith("threadpool_info() failed: RuntimeError: broken on purpose"):
+    sys.exit(f"FAIL: a failing threadpoolctl: {bad['numpy_state']['threadpoolctl']!r}")
+if not all(r["numpy_f64"].get("ns_per_case", 0) > 0 for r in (good, bad)):
+    sys.exit("FAIL: numpy was not timed beside threadpoolctl")
+print(f"ok   threadpoolctl's pools recorded ({pools[0]['internal_api']} {pools[0]['num_threads']} threads), a failing one said")
+EOF
+# ... and bench prints the pools under the reference goal.
+PYTHONPATH="$tmp/pools" "$qc" bench --suite harness --filter '^BM_FastReference/slerp/f64/min_time' --min-time 0.01 \
+  --repetitions 2 --out "$tmp/p" >"$tmp/out5" 2>"$tmp/err5" || fail "bench with threadpoolctl: $(cat "$tmp/err5")"
+grep -q '^    numpy .*; threadpoolctl: openblas 0.3.21 (2 threads);' "$tmp/out5" ||
+  fail "no threadpoolctl pools under the reference goal: $(cat "$tmp/out5")"
+echo "ok   bench prints threadpoolctl's pools beside numpy's figure"

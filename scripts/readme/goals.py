@@ -76,7 +76,8 @@ def numpy_text(state):
     pools = numpy.get("threadpoolctl")
     if isinstance(pools, list):
         pools = "; ".join(f"{md_cell(p.get('internal_api', '?'))} {md_cell(p.get('version', '?'))}, "
-                          f"{md_cell(p.get('num_threads', '?'))} threads" for p in pools if isinstance(p, dict)) or "none"
+                          f"{md_cell(p.get('num_threads', '?'))} threads"
+                          for p in pools if isinstance(p, dict)) or "none"
     else:
         pools = md_cell(pools if pools is not None else "?")
     env = numpy.get("env") if isinstance(numpy.get("env"), dict) else {}
@@ -155,7 +156,8 @@ def main():
         sys.exit("goals.py: throughput.csv has none of the goal figures (run quatcheck bench --suite harness)")
     rows.append(speedup_row(report))
     build = info.get("build") if isinstance(info.get("build"), dict) else {}
-    print(f"Measured by one `quatcheck bench --suite harness` run on {md_cell(build.get('cpu_model', 'an unknown CPU'))}"
+    cpu = md_cell(build.get("cpu_model", "an unknown CPU"))
+    print(f"Measured by one `quatcheck bench --suite harness` run on {cpu}"
           f" ({md_cell(info.get('repetitions', '?'))} repetitions of {md_cell(info.get('min_time_s', '?'))} s; "
           "CPU time), the machine's state beside each figure:\n")
     print("| figure | measured | goal | | machine state |")
