@@ -8,11 +8,17 @@ CASES is a file of little-endian doubles, nine per case (q0 w x y z, q1 w x y z,
 Prints one JSON object on stdout, one member per peer:
   numpy_f64:   a vectorised f64 slerp in numpy over every case (uncertified: plain double, no error bound);
   mpmath_40:   the reference's formula in mpmath at 40 significant digits on the first MPMATH_CASES cases;
-each {"ns_per_case", "cv", "repetitions", "cases", "version"}, or {"skip": reason} where the module is missing.
+each {"ns_per_case", "cv", "repetitions", "cases", "version"}, or {"skip": reason} where the module is missing;
+  numpy_state: what numpy's figure ran on (issue 45, per the machine notes: a BLAS's threads and kernel change it):
+               "env" the thread and BLAS variables (null where unset), "blas_loaded" the BLAS/LAPACK/OpenMP libraries
+               mapped into this process after importing numpy (/proc/self/maps, real paths), "blas_config" numpy's
+               build configuration of its BLAS, "threadpoolctl" its threadpool_info() or why there is none, "version";
+               with numpy missing only "env" and "skip".
 Times are CPU time of this process (time.process_time_ns), as Google Benchmark's, mean over REPETITIONS, each
 repetition at least MIN_TIME seconds. A malformed argument or file: one line on stderr, exit 2.
 """
 import json
+import os
 import signal
 import struct
 import sys
@@ -60,6 +66,75 @@ def timed(fn, min_time, reps):
     mean = sum(per_call) / len(per_call)
     var = sum((x - mean) ** 2 for x in per_call) / (len(per_call) - 1)
     return mean, (var ** 0.5) / mean
+
+
+# The variables that set a BLAS's or OpenMP's threads, or (OPENBLAS_CORETYPE, OPENBLAS_L2_SIZE: set on some
+# machines here, they slow a current OpenBLAS) its kernel: always listed, null where unset; any other variable with
+# one of the prefixes is listed too. Values are cut to 200 characters.
+THREAD_VARIABLES = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "BLIS_NUM_THREADS",
+                    "OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE")
+THREAD_PREFIXES = ("OMP_", "OPENBLAS_", "MKL_", "BLIS_", "GOTO_", "NVPL_")
+BLAS_WORDS = ("blas", "lapack", "mkl", "blis", "omp", "nvpl", "accelerate", "atlas")
+
+
+def thread_env():
+    env = {k: os.environ.get(k) for k in THREAD_VARIABLES}
+    env.update({k: v for k, v in os.environ.items() if k.startswith(THREAD_PREFIXES)})
+    return {k: (v if v is None else v[:200]) for k, v in sorted(env.items())[:64]}
+
+
+def loaded_blas():
+    """The shared objects mapped into this process whose file name names a BLAS, LAPACK or OpenMP runtime."""
+    found = set()
+    try:
+        with open("/proc/self/maps", encoding="utf-8", errors="replace") as f:
+            for line in f:
+                parts = line.split(None, 5)
+                path = parts[5].strip() if len(parts) == 6 else ""
+                name = os.path.basename(path).lower()
+                if ".so" in name and any(w in name for w in BLAS_WORDS):
+                    found.add(os.path.realpath(path))
+    except OSError as e:
+        return [f"unknown (/proc/self/maps: {e.strerror})"]
+    return sorted(found)[:32]
+
+
+def blas_config(np):
+    """numpy's build configuration of its BLAS: show_config's dict (numpy >= 1.25), else the distutils info."""
+    try:
+        deps = np.show_config(mode="dicts").get("Build Dependencies", {})
+        blas = deps.get("blas", {})
+        return {k: str(blas[k]) for k in ("name", "version", "openblas configuration") if k in blas}
+    except (TypeError, AttributeError):
+        pass
+    try:
+        info = np.__config__.get_info("blas_opt_info")
+        return {"libraries": " ".join(info.get("libraries", [])),
+                "library_dirs": " ".join(info.get("library_dirs", []))}
+    except Exception as e:  # an unknown numpy: say so, do not fail the bench
+        return {"unknown": f"{type(e).__name__}: {e}"[:200]}
+
+
+def threadpool_state():
+    try:
+        import threadpoolctl
+    except ImportError as e:
+        return f"not installed ({e})"[:200]
+    try:
+        keep = ("user_api", "internal_api", "prefix", "filepath", "version", "num_threads", "threading_layer",
+                "architecture")
+        return [{k: pool.get(k) for k in keep if k in pool} for pool in threadpoolctl.threadpool_info()][:16]
+    except Exception as e:  # a broken threadpoolctl: say so, do not fail the bench
+        return f"threadpool_info() failed: {type(e).__name__}: {e}"[:200]
+
+
+def numpy_state():
+    try:
+        import numpy as np
+    except ImportError as e:
+        return {"skip": f"numpy is missing ({e})", "env": thread_env()}
+    return {"version": np.__version__, "env": thread_env(), "blas_loaded": loaded_blas(),
+            "blas_config": blas_config(np), "threadpoolctl": threadpool_state()}
 
 
 def numpy_peer(cases, min_time, reps):
@@ -137,7 +212,8 @@ def main():
         fail(f"expected an integer, a number of seconds and an integer, got {sys.argv[2:]}")
     if not (1 <= n <= len(cases)) or not (0 < min_time <= 60) or not (2 <= reps <= 100):
         fail(f"MPMATH_CASES in [1, {len(cases)}], MIN_TIME in (0, 60], REPETITIONS in [2, 100]; got {sys.argv[2:]}")
-    out = {"numpy_f64": numpy_peer(cases, min_time, reps), "mpmath_40": mpmath_peer(cases, n, min_time, reps)}
+    out = {"numpy_f64": numpy_peer(cases, min_time, reps), "mpmath_40": mpmath_peer(cases, n, min_time, reps),
+           "numpy_state": numpy_state()}
     print(json.dumps(out))
 
 

@@ -13,6 +13,9 @@ A folder written before schema.json existed is read with the schema of the quatc
 (the first that has `tables` of $QC_QUATCHECK, else $QC_BUILD_DIR/quatcheck, build/quatcheck,
 build-*/quatcheck, quatcheck on PATH).
 Reading uses only the standard csv module (Debian's /usr/bin/python3).
+
+md_cell(text) and md_code(text) put text read from a file (a report, a JSON written by another program) into
+generated Markdown: a table cell or a line of prose that the text cannot end, split or turn into HTML.
 """
 import csv
 import glob
@@ -24,6 +27,25 @@ import subprocess
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+_MD_BREAKS = re.compile(r"[\x00-\x1f\x7f\x85\u2028\u2029]+")  # line breaks, tabs and other control characters
+_MD_SPECIAL = re.compile(r"([\\|<`&*_\[\]])")
+
+
+def md_cell(text):
+    """Untrusted text as Markdown inline text (a table cell, a line of prose): line breaks and other control
+    characters become one space, so the text cannot end its row or line; a backslash, '|', '<', '>', '`', '&', '*',
+    '_', '[' and ']' get a backslash (CommonMark's escape of that character, shown as the character itself), so it
+    cannot split a cell, open an HTML tag, an entity, a code span, emphasis or a link, or escape what follows it."""
+    return _MD_SPECIAL.sub(r"\\\1", _MD_BREAKS.sub(" ", str(text)))
+
+
+def md_code(text):
+    """Untrusted text as a Markdown code span (`...`), for a table cell too: backslash escapes do not work inside a
+    code span, so a backtick becomes "'", line breaks and control characters a space, and '|' is written '\\|'
+    (GitHub splits a table row before it reads code spans, and shows '\\|' there as '|')."""
+    return "`" + _MD_BREAKS.sub(" ", str(text)).replace("`", "'").replace("|", "\\|") + "`"
 
 
 class TableError(Exception):

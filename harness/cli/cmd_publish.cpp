@@ -21,9 +21,9 @@ namespace fs = std::filesystem;
 
 // The top-level files the tool writes into a report folder (tables::all() and the rest).
 std::set<std::string> tool_files() {
-    std::set<std::string> names = {"run.json",        "schema.json", "bench.json", "bench_build.json",
-                                   "threshold.json",  "junit.xml",   "compare.md", "leaderboard.md",
-                                   "leaderboard.csv", "shard.bin",   "PARTIAL"};
+    std::set<std::string> names = {"run.json",       "schema.json",        "bench.json", "bench_build.json",
+                                   "threshold.json", "machine_state.json", "junit.xml",  "compare.md",
+                                   "leaderboard.md", "leaderboard.csv",    "shard.bin",  "PARTIAL"};
     for (const Schema *s : tables::all()) names.insert(s->file);
     return names;
 }

@@ -29,8 +29,7 @@ def load_json(path, what):
         sys.exit(f"library_rows: {what} {path}: {e}")
 
 
-def cell(text):
-    return str(text).replace("|", "\\|").replace("<", "\\<").replace("\n", " ")
+cell = qc_tables.md_cell  # text from the report or the cards, escaped for a table cell
 
 
 def failed_properties(conformance):
@@ -64,19 +63,19 @@ def table(report, card_files):
             figure = cell(worst["worst_max_angle_err_rad"] or "?")
             if int(worst["nonfinite"] or 0):
                 figure += f" (and {cell(worst['nonfinite'])} NaN/inf)"
-            where = f"`{cell(worst['impl'])}` {cell(worst['op'])}, {cell(worst['worst_region'])}"
+            where = f"{qc_tables.md_code(worst['impl'])} {cell(worst['op'])}, {cell(worst['worst_region'])}"
             failed = sorted({p for r in mine for p in failed_properties(r["conformance"])})
             lib_causes = causes.get(card["name"], [])
             first = cell(lib_causes[0]["title"]) if lib_causes else "none"
             versions = sorted({r["library_version"] for r in mine if r["library_version"]})
-            routines = ", ".join(f"`{p}`" for p in patterns)
+            routines = ", ".join(qc_tables.md_code(p) for p in patterns)
             out.append(f"| {cell(card['name'])} | {cell(', '.join(versions)) or '?'} | {routines} | {figure}: {where} "
-                       f"| {' '.join(failed) or 'none'} | {len(lib_causes)} | {first} |")
+                       f"| {cell(' '.join(failed)) or 'none'} | {len(lib_causes)} | {first} |")
     if len(out) == 2:
         sys.exit(f"library_rows: no row of {', '.join(card_files)} in {report}/leaderboard.csv")
     print("\n".join(out))
     if missing:
-        print(f"\nNot in this report (library or runtime missing): {', '.join(missing)}.")
+        print(f"\nNot in this report (library or runtime missing): {cell(', '.join(missing))}.")
     print("\n_The largest angle error over every row of the library in `leaderboard.csv` (its implementation, op "
           "and region), the properties any of its rows fails (`conformance.csv`), and the causes `quatcheck findings` "
           "grouped (`findings/index.json`), the first as it titles it._")

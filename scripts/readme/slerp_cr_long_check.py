@@ -9,7 +9,8 @@ region (or exact-case family): cases, components, misrounded, undecided, capped,
 calls that reached phase 2 and the CPU seconds, summed over the shards; then a line per problem ("FAIL: ...").
 With --expect N (the script's --sum): exit 1 when there is a problem or not exactly N shard lines, else 0.
 Without (update_readme.py): a folder with no shard line keeps the block (exit 3); otherwise exit 0.
-Every figure comes from the shard lines; a line is read up to 4 KiB and must match the checker's format.
+Every figure comes from the shard lines; a line is read up to 4 KiB and must match the checker's format. Text taken
+from the folder (run.txt's first line, a region's name) is escaped for Markdown (qc_tables.md_cell).
 """
 import glob
 import os
@@ -17,7 +18,9 @@ import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from measured import KEEP  # noqa: E402
+from qc_tables import md_cell  # noqa: E402
 
 FIELDS = ("cases", "components", "misrounded", "undecided", "capped", "checked-by-dd", "checked-by-mpfr",
           "phase2-calls")
@@ -33,12 +36,12 @@ def read(folder):
             text = f.read(4096)
         m = LINE.match(text)
         if not m:
-            bad.append(f"{os.path.basename(path)}: no result line (the shard failed or did not finish)")
+            bad.append(f"{md_cell(os.path.basename(path))}: no result line (the shard failed or did not finish)")
             continue
         words = m.group(6).split()
         got = dict(zip(words[0::2], words[1::2]))
         if any(k not in got for k in FIELDS + ("seconds",)):
-            bad.append(f"{os.path.basename(path)}: a figure is missing")
+            bad.append(f"{md_cell(os.path.basename(path))}: a figure is missing")
             continue
         seeds.add(m.group(3))
         shards.add(m.group(5))
@@ -69,13 +72,14 @@ def main():
         bad.append(f"{n} shard results of {expect} expected")
     for (p, where), row in sorted(rows.items()):
         if row["misrounded"] or row["undecided"] or row["capped"]:
-            bad.append(f"{p} {where}: {row['misrounded']} misrounded, {row['undecided']} undecided, "
+            bad.append(f"{p} {md_cell(where)}: {row['misrounded']} misrounded, {row['undecided']} undecided, "
                        f"{row['capped']} capped")
     started = ""
     run = os.path.join(folder, "run.txt")
     if os.path.exists(run):
         with open(run, encoding="utf-8", errors="replace") as f:
-            started = f.read(1024).strip().splitlines()[0] if os.path.getsize(run) else ""
+            lines = f.read(1024).strip().splitlines()
+            started = md_cell(lines[0].strip()) if lines else ""
     total = {k: sum(r[k] for r in rows.values()) for k in FIELDS + ("seconds",)}
     print(f"`scripts/slerp-cr-long-check`, seed {', '.join(sorted(seeds)) or '?'}, "
           f"{' or '.join(sorted(shards)) or '?'} shards per row" + (f" ({started})" if started else "") + ":\n")
@@ -83,7 +87,7 @@ def main():
           "double-double | checked by MPFR | calls reaching phase 2 | CPU s |")
     print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     for (p, where), row in sorted(rows.items()):
-        print(f"| {p} | {where} | " + " | ".join(str(row[k]) for k in FIELDS) + f" | {row['seconds']:.0f} |")
+        print(f"| {p} | {md_cell(where)} | " + " | ".join(str(row[k]) for k in FIELDS) + f" | {row['seconds']:.0f} |")
     print(f"\nIn all: {total['cases']} calls, {total['components']} components, **{total['misrounded']} misrounded**, "
           f"{total['undecided']} undecided by the checker, {total['capped']} capped; {total['seconds']:.0f} CPU "
           "seconds.")
