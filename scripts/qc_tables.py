@@ -35,7 +35,7 @@ _MD_SPECIAL = re.compile(r"([\\|<`&*_\[\]])")
 
 def md_cell(text):
     """Untrusted text as Markdown inline text (a table cell, a line of prose): line breaks and other control
-    characters become one space, so the text cannot end its row or line; a backslash, '|', '<', '>', '`', '&', '*',
+    characters become one space, so the text cannot end its row or line; a backslash, '|', '<', '`', '&', '*',
     '_', '[' and ']' get a backslash (CommonMark's escape of that character, shown as the character itself), so it
     cannot split a cell, open an HTML tag, an entity, a code span, emphasis or a link, or escape what follows it."""
     return _MD_SPECIAL.sub(r"\\\1", _MD_BREAKS.sub(" ", str(text)))

@@ -9,7 +9,9 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from measured import KEEP, load  # noqa: E402
-from library_rows import cell  # noqa: E402
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from qc_tables import md_cell as cell, md_code  # noqa: E402
 
 report = sys.argv[1]
 if not os.path.exists(os.path.join(report, "search_quality.json")):
@@ -53,4 +55,4 @@ print(f"Planted needles (a row's search maximum ≥ {q['needle_found_rad']:g} ra
 weak = sorted((w for s in q["seeds"] for w in s["default"]["weaker"]), key=lambda w: w["ratio"])[:5]
 if weak:
     print("The weakest rows of generations (default selection, any seed): "
-          + "; ".join(f"`{cell(w['row'])}` {num(w['ratio'], '{:.2f}')}×" for w in weak) + ".")
+          + "; ".join(f"{md_code(w['row'])} {num(w['ratio'], '{:.2f}')}×" for w in weak) + ".")
