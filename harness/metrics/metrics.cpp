@@ -43,7 +43,11 @@ double ulp_distance(const Real &x, double y, int p, int emin) {
 }
 
 MetricEngine::MetricEngine(Precision precision, ReferenceMode mode)
-    : precision_(precision), mode_(mode), bits_(2 * precision_bits(precision) + 96), kernel_(default_metric_kernel()) {
+    : precision_(precision),
+      mode_(mode),
+      bits_(2 * precision_bits(precision) + 96),
+      kernel_(default_metric_kernel()),
+      batch_(metric_avx512_supported() ? MetricBatch::eight_lanes : MetricBatch::four_lanes) {
     free_mpfr_caches_at_thread_exit();
     for (auto &r : rhat_) ensure_bits(r, bits_);
     for (Real *r : {&norm_, &tmp_, &u_, &v_}) ensure_bits(*r, bits_);
@@ -137,7 +141,10 @@ void MetricEngine::measure_batch(const double (*out)[4], const Op *ops, size_t n
                                  CaseMetrics *m) {
     if (mode_ == ReferenceMode::fast && kernel_ == MetricKernel::avx2 &&
         damage_ != MetricDamage::drop_reference_low_word) {
-        if (batch_across_outputs_)
+        if (batch_ == MetricBatch::eight_lanes)
+            metrics_detail::measure_dd_avx512_outputs_batch(out, ops, n, ref.R, ref.N, ref.R_other, ref.N_other,
+                                                            ref.in_tie_band, precision_, false, damage_, m);
+        else if (batch_ == MetricBatch::four_lanes)
             metrics_detail::measure_dd_avx2_outputs_batch(out, ops, n, ref.R, ref.N, ref.R_other, ref.N_other,
                                                           ref.in_tie_band, precision_, false, damage_, m);
         else
