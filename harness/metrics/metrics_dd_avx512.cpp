@@ -144,14 +144,23 @@ QC_Z Chords8 chords8(const __m512d r[4], const Z &n, const Bcast8 &v) {
     const Z a = blend(sneg, um, up), b = blend(sneg, up, um);
     return {_mm512_sqrt_pd(_mm512_add_pd(a.hi, a.lo)), _mm512_sqrt_pd(_mm512_add_pd(b.hi, b.lo)), sneg};
 }
-// 4 atan2_chords(y, x): q - q^3/3 where q = y/x < 2^-20, else libm's atan2(y, x) in that lane. `live`: the lanes
-// whose results are used (the others skip the libm call).
-QC_Z __m512d atan8(const Chords8 &c, M8 live) {
+// The lanes of an angle whose chord ratio is off atan2_chords's series, with their chords, for libm's atan2 after
+// the vector stages (finish_atan8): a call in the middle of them would save and restore every live vector.
+struct Deferred8 {
+    alignas(64) double y[8], x[8];
+    M8 slow = 0;
+};
+// 4 atan2_chords(y, x): q - q^3/3 where q = y/x < 2^-20, else libm's atan2(y, x) in that lane, now or (where
+// `defer` is given) in finish_atan8. `live`: the lanes whose results are used (the others skip the libm call).
+QC_Z __m512d atan8(const Chords8 &c, M8 live, Deferred8 *defer = nullptr) {
     const __m512d q = _mm512_div_pd(c.y, c.x);
     const __m512d q3 = _mm512_div_pd(_mm512_mul_pd(_mm512_mul_pd(q, q), q), zset(3));
     __m512d t = _mm512_sub_pd(q, q3);
     const M8 slow = M8(~_mm512_cmp_pd_mask(q, zset(0x1p-20), _CMP_LT_OQ) & live);
-    if (slow) {
+    if (defer) {
+        _mm512_store_pd(defer->y, c.y), _mm512_store_pd(defer->x, c.x);
+        defer->slow = slow;
+    } else if (slow) {
         alignas(64) double tt[8], yy[8], xx[8];
         _mm512_store_pd(tt, t), _mm512_store_pd(yy, c.y), _mm512_store_pd(xx, c.x);
         for (int j = 0; j < 8; j++)
@@ -159,6 +168,11 @@ QC_Z __m512d atan8(const Chords8 &c, M8 live) {
         t = _mm512_load_pd(tt);
     }
     return _mm512_mul_pd(zset(4), t);
+}
+// The deferred lanes of atan8 into a[]: 4 atan2(y, x), as atan8 gives it.
+QC_Z void finish_atan8(const Deferred8 &d, double a[8]) {
+    for (int j = 0; j < 8; j++)
+        if (d.slow >> j & 1) a[j] = 4 * std::atan2(d.y[j], d.x[j]);
 }
 
 // ulp_distance_dd(x, y) lane by lane on its common path (one sign, one binade: |x - y| / spacing, exact, rounded up)
@@ -200,11 +214,6 @@ QC_Z M8 ulp_lanes8(const Z &x, __m512d y, const Z &d, int p, int emin, MetricDam
     return M8(~(same_binade | both_zero));
 }
 
-// The reference of a batch, broadcast once for its groups of eight.
-struct Refs8 {
-    Bcast8 R, N, Ro, No;
-};
-
 // One group of eight outputs through the stages of measure_group8.
 struct Group8 {
     __m512d y[4];  // component i of the eight outputs (a scalar or absent lane's output replaced by (1, 0, 0, 0))
@@ -213,8 +222,10 @@ struct Group8 {
     M8 live;       // the lanes measured here (not: measure_dd's, and the lanes past the batch's end)
     M8 nlerp;      // the live lanes of op nlerp
     Z n, n_angle;  // |r|, and |r| as the angles use it (damaged for the negative controls)
-    __m512d angle;
-    M8 sneg, other_arc;  // s = -1; measured against the other arc
+    __m512d angle, nlerp_angle;  // (nlerp_angle: in the nlerp lanes)
+    __m512d ulp, ulp1;           // the component errors (not under angle_only)
+    M8 sneg, other_arc;          // s = -1; measured against the other arc
+    Deferred8 angle_libm, nlerp_libm;
 };
 
 // The shared arguments of one batch.
@@ -223,7 +234,6 @@ struct Batch8 {
     bool in_tie_band, angle_only;
     Precision precision;
     MetricDamage damage;
-    Refs8 refs;
 };
 
 // Loads the count <= 8 outputs out[0..count) into g (the transpose, the scalar lanes, the scaling); the outputs
@@ -273,7 +283,7 @@ QC_Z void load_group8(const double (*out)[4], const Op *ops, int count, const Ba
 // The largest ulp distance and the largest |x - y| / eps per lane over the components, x = s R_i (R_other on the
 // other arc), y = the output's component; a live lane off the ulp fast path takes ulp_distance_dd.
 QC_Z void component_errors8(const Group8 &g, const Batch8 &b, int p, int emin, __m512d &ulp, __m512d &ulp1) {
-    const Bcast8 tr = b.in_tie_band ? blend(g.other_arc, b.refs.R, b.refs.Ro) : b.refs.R;
+    const Bcast8 tr = b.in_tie_band ? blend(g.other_arc, broadcast8(b.R), broadcast8(b.R_other)) : broadcast8(b.R);
     __m512d max_ulp = zzero(), max_abs = zzero();
     for (int i = 0; i < 4; i++) {
         const Z x{_mm512_mask_xor_pd(tr.c[i].hi, g.sneg, tr.c[i].hi, zset(-0.0)),
@@ -297,7 +307,11 @@ QC_Z void component_errors8(const Group8 &g, const Batch8 &b, int p, int emin, _
     ulp1 = _mm512_mul_pd(max_abs, zset(1 / precision_eps(b.precision)));  // / eps, exactly
 }
 
-// The angle against R, and against R_other in the tie band (taken where smaller); s read off the chords.
+// The angles and the component errors: the angle against R, and against R_other in the tie band (taken where
+// smaller), s read off the chords; the component errors against s R; the nlerp lanes' angle against N (N_other on the
+// other arc). Outside the tie band (nearly every case) in an order that lets the processor overlap them: the component
+// errors need only s, and the angle against N only n, so both go between R's chords and its atan2, and every libm
+// atan2 is deferred.
 QC_Z void angles8(Group8 &g, const Batch8 &b) {
     // n = sqrt(sum_squares({r_i, 0})) (scale_output).
     const Z rs[4] = {{g.r[0], zzero()}, {g.r[1], zzero()}, {g.r[2], zzero()}, {g.r[3], zzero()}};
@@ -306,22 +320,48 @@ QC_Z void angles8(Group8 &g, const Batch8 &b) {
     if (b.damage == MetricDamage::avx2_norm_low_word_dropped) g.n_angle.lo = zzero();
     if (b.damage == MetricDamage::avx2_batch_lane) g.n_angle.lo = _mm512_mask_mov_pd(g.n_angle.lo, 0x02, zzero());
     if (b.damage == MetricDamage::avx512_batch_lane) g.n_angle.lo = _mm512_mask_mov_pd(g.n_angle.lo, 0x20, zzero());
-    Chords8 c = chords8(g.r, g.n_angle, b.refs.R);
+    g.other_arc = 0;
+    if (!b.in_tie_band) {
+        const Chords8 c = chords8(g.r, g.n_angle, broadcast8(b.R));
+        g.sneg = c.sneg;
+        if (g.nlerp && !b.angle_only)
+            g.nlerp_angle = atan8(chords8(g.r, g.n_angle, broadcast8(b.N)), g.nlerp, &g.nlerp_libm);
+        g.angle = atan8(c, g.live, &g.angle_libm);
+        return;
+    }
+    Chords8 c = chords8(g.r, g.n_angle, broadcast8(b.R));
     g.angle = atan8(c, g.live);
     g.sneg = c.sneg;
-    g.other_arc = 0;
-    if (!b.in_tie_band) return;
-    c = chords8(g.r, g.n_angle, b.refs.Ro);
+    c = chords8(g.r, g.n_angle, broadcast8(b.R_other));
     const __m512d other = atan8(c, g.live);
     g.other_arc = _mm512_cmp_pd_mask(other, g.angle, _CMP_LT_OQ);
     g.angle = _mm512_mask_mov_pd(g.angle, g.other_arc, other);
     g.sneg = M8((g.sneg & ~g.other_arc) | (c.sneg & g.other_arc));
+    if (b.angle_only) return;
+    if (g.nlerp)
+        g.nlerp_angle =
+            atan8(chords8(g.r, g.n_angle, blend(g.other_arc, broadcast8(b.N), broadcast8(b.N_other))), g.nlerp);
+}
+
+// Every live lane's figures into its CaseMetrics (measure_group8).
+QC_Z void store_results8(const Group8 &g, int count, bool angle_only, const double angle[8], const double norm_err[8],
+                         const double nlerp[8], const double ulp[8], const double ulp1[8], CaseMetrics *res) {
+    for (int j = 0; j < count; j++) {
+        if (!(g.live >> j & 1)) continue;
+        CaseMetrics &m = res[j];
+        m = CaseMetrics();
+        m.angle_err_rad = angle[j];
+        m.branch_disagree = g.other_arc >> j & 1;
+        if (angle_only) continue;
+        m.norm_err_ulp1 = norm_err[j];
+        if (g.nlerp >> j & 1) m.angle_err_vs_nlerp_rad = nlerp[j];
+        m.ulp = ulp[j];
+        m.ulp1 = ulp1[j];
+    }
 }
 
 // measure_dd of the count <= 8 outputs out[0..count) into res[0..count), one output per lane.
 QC_Z void measure_group8(const double (*out)[4], const Op *ops, int count, const Batch8 &b, CaseMetrics *res) {
-    const int p = precision_bits(b.precision);
-    const int emin = b.precision == Precision::f32 ? Format<float>::emin : Format<double>::emin;
     const double inv_eps = 1 / precision_eps(b.precision);  // 2^(p-1): / eps is * inv_eps, exactly
     Group8 g;
     load_group8(out, ops, count, b, res, g);
@@ -337,27 +377,15 @@ QC_Z void measure_group8(const double (*out)[4], const Op *ops, int count, const
         const __m512d ne = _mm512_mul_pd(zabs(_mm512_add_pd(m1.hi, m1.lo)), zset(inv_eps));
         const M8 finite = _mm512_cmp_pd_mask(zabs(norm.hi), zset(INFINITY), _CMP_LT_OQ);
         _mm512_store_pd(norm_err, _mm512_mask_mov_pd(zset(INFINITY), finite, ne));
-        // The angle against the exact nlerp (N, or N_other on the other arc), in the nlerp lanes.
-        if (g.nlerp) {
-            const Bcast8 tn = b.in_tie_band ? blend(g.other_arc, b.refs.N, b.refs.No) : b.refs.N;
-            _mm512_store_pd(nlerp, atan8(chords8(g.r, g.n_angle, tn), g.nlerp));
-        }
-        __m512d u, u1;
-        component_errors8(g, b, p, emin, u, u1);
-        _mm512_store_pd(ulp, u), _mm512_store_pd(ulp1, u1);
+        if (g.nlerp) _mm512_store_pd(nlerp, g.nlerp_angle);
+        const int p = precision_bits(b.precision);
+        const int emin = b.precision == Precision::f32 ? Format<float>::emin : Format<double>::emin;
+        component_errors8(g, b, p, emin, g.ulp, g.ulp1);
+        _mm512_store_pd(ulp, g.ulp), _mm512_store_pd(ulp1, g.ulp1);
     }
-    for (int j = 0; j < count; j++) {
-        if (!(g.live >> j & 1)) continue;
-        CaseMetrics &m = res[j];
-        m = CaseMetrics();
-        m.angle_err_rad = angle[j];
-        m.branch_disagree = g.other_arc >> j & 1;
-        if (b.angle_only) continue;
-        m.norm_err_ulp1 = norm_err[j];
-        if (g.nlerp >> j & 1) m.angle_err_vs_nlerp_rad = nlerp[j];
-        m.ulp = ulp[j];
-        m.ulp1 = ulp1[j];
-    }
+    finish_atan8(g.angle_libm, angle);
+    finish_atan8(g.nlerp_libm, nlerp);
+    store_results8(g, count, b.angle_only, angle, norm_err, nlerp, ulp, ulp1, res);
 }
 
 }  // namespace
@@ -368,9 +396,9 @@ QC_TARGET_AVX512 void measure_dd_avx512_outputs_batch(const double (*out)[4], co
                                                       MetricDamage damage, CaseMetrics *m) {
     const size_t lanes_end = eight_lane_batch_end(n);
     if (lanes_end) {
-        Batch8 b{R, N, R_other, N_other, in_tie_band, angle_only, precision, damage, {}};
-        b.refs.R = broadcast8(R), b.refs.N = broadcast8(N);
-        if (in_tie_band) b.refs.Ro = broadcast8(R_other), b.refs.No = broadcast8(N_other);
+        // (The references are broadcast where they are used, from memory: kept broadcast here, their 32 vectors
+        // would live on the stack, and writing them cost more than the broadcasts.)
+        const Batch8 b{R, N, R_other, N_other, in_tie_band, angle_only, precision, damage};
         for (size_t i = 0; i < lanes_end; i += 8)
             measure_group8(out + i, ops + i, int(std::min<size_t>(8, lanes_end - i)), b, m + i);
     }
