@@ -134,7 +134,11 @@ void MetricEngine::set_batch(MetricBatch b) {
     batch_ = b == MetricBatch::eight_lanes && !avx512_kernel_supported() ? MetricBatch::four_lanes : b;
 }
 int metric_batch_lane(MetricBatch b, size_t j, size_t n) {
-    if (b == MetricBatch::eight_lanes) return j < eight_lane_batch_end(n) ? int(j % 8) : -1;
+    if (b == MetricBatch::eight_lanes) {
+        const size_t end = eight_lane_batch_end(n);  // after it, the four-output kernel
+        if (j < end) return int(j % 8);
+        return metric_batch_lane(MetricBatch::four_lanes, j - end, n - end);
+    }
     if (b == MetricBatch::four_lanes) return j < n / 4 * 4 ? int(j % 4) : -1;
     return -1;
 }

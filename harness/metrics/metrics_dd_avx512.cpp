@@ -402,10 +402,11 @@ QC_TARGET_AVX512 void measure_dd_avx512_outputs_batch(const double (*out)[4], co
         for (size_t i = 0; i < lanes_end; i += 8)
             measure_group8(out + i, ops + i, int(std::min<size_t>(8, lanes_end - i)), b, m + i);
     }
-    // A tail of fewer than kEightLaneTailMin outputs: the per-output AVX2 kernel.
+    // A tail of fewer than kEightLaneTailMin outputs: the four-output kernel (a group of four, then the per-output
+    // kernel).
     if (lanes_end < n)
-        measure_dd_avx2_batch(out + lanes_end, ops + lanes_end, n - lanes_end, R, N, R_other, N_other, in_tie_band,
-                              precision, angle_only, damage, m + lanes_end);
+        measure_dd_avx2_outputs_batch(out + lanes_end, ops + lanes_end, n - lanes_end, R, N, R_other, N_other,
+                                      in_tie_band, precision, angle_only, damage, m + lanes_end);
 }
 
 bool avx512_kernel_supported() {
