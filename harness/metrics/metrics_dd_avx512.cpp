@@ -17,6 +17,8 @@
 // the program to link against. Called only where avx512_kernel_supported() (MetricEngine::measure_batch).
 #include "metrics/metrics_dd_internal.h"
 
+#include <cstddef>
+
 #if defined(__x86_64__) && defined(__GNUC__)
 #define QC_METRICS_AVX512 1
 // GCC 12's AVX-512 intrinsics pass a self-initialised _mm512_undefined_pd() as the unused source operand of their
@@ -343,21 +345,42 @@ QC_Z void angles8(Group8 &g, const Batch8 &b) {
             atan8(chords8(g.r, g.n_angle, blend(g.other_arc, broadcast8(b.N), broadcast8(b.N_other))), g.nlerp);
 }
 
-// Every live lane's figures into its CaseMetrics (measure_group8).
-QC_Z void store_results8(const Group8 &g, int count, bool angle_only, const double angle[8], const double norm_err[8],
-                         const double nlerp[8], const double ulp[8], const double ulp1[8], CaseMetrics *res) {
-    for (int j = 0; j < count; j++) {
-        if (!(g.live >> j & 1)) continue;
-        CaseMetrics &m = res[j];
-        m = CaseMetrics();
-        m.angle_err_rad = angle[j];
-        m.branch_disagree = g.other_arc >> j & 1;
-        if (angle_only) continue;
-        m.norm_err_ulp1 = norm_err[j];
-        if (g.nlerp >> j & 1) m.angle_err_vs_nlerp_rad = nlerp[j];
-        m.ulp = ulp[j];
-        m.ulp1 = ulp1[j];
+// Every live lane's figures into its CaseMetrics (measure_group8), as CaseMetrics() with the figures set: the six
+// 8-byte words of a CaseMetrics (the five metrics, then nonfinite = false and branch_disagree in the low bytes of the
+// last) written as three 16-byte pairs, from vectors of the eight lanes' words interleaved in pairs (word 2w of lane j
+// in the low half of 128-bit lane j / 2 of pair[w][j % 2], word 2w + 1 in its high half). One store per pair instead
+// of the fields one by one (about 2 ns an output).
+static_assert(sizeof(CaseMetrics) == 48 && offsetof(CaseMetrics, angle_err_rad) == 0 &&
+              offsetof(CaseMetrics, ulp) == 8 && offsetof(CaseMetrics, ulp1) == 16 &&
+              offsetof(CaseMetrics, norm_err_ulp1) == 24 && offsetof(CaseMetrics, angle_err_vs_nlerp_rad) == 32 &&
+              offsetof(CaseMetrics, nonfinite) == 40 && offsetof(CaseMetrics, branch_disagree) == 41);
+template <int L> QC_Z void store_lane_pair8(const __m512d (&pair)[3][2], M8 live, CaseMetrics *res) {
+    for (int h = 0; h < 2; h++) {
+        if (!(live >> (2 * L + h) & 1)) continue;
+        double *d = &res[2 * L + h].angle_err_rad;  // (_mm_storeu_pd may alias anything)
+        for (int w = 0; w < 3; w++) _mm_storeu_pd(d + 2 * w, _mm512_extractf64x2_pd(pair[w][h], L));
     }
+}
+QC_Z void store_results8(const Group8 &g, bool angle_only, const double angle[8], const double norm_err[8],
+                         const double nlerp[8], const double ulp[8], const double ulp1[8], CaseMetrics *res) {
+    const CaseMetrics none;
+    const __m512d zero = zzero(), nan = zset(none.angle_err_vs_nlerp_rad);
+    const __m512d words[6] = {
+        _mm512_load_pd(angle),
+        angle_only ? zero : _mm512_load_pd(ulp),
+        angle_only ? zero : _mm512_load_pd(ulp1),
+        angle_only ? zero : _mm512_load_pd(norm_err),
+        angle_only || !g.nlerp ? nan : _mm512_mask_mov_pd(nan, g.nlerp, _mm512_load_pd(nlerp)),
+        zbits(_mm512_maskz_mov_epi64(g.other_arc, _mm512_set1_epi64(int64_t(1) << 8))),  // branch_disagree: byte 41
+    };
+    __m512d pair[3][2];
+    for (int w = 0; w < 3; w++)
+        pair[w][0] = _mm512_unpacklo_pd(words[2 * w], words[2 * w + 1]),
+        pair[w][1] = _mm512_unpackhi_pd(words[2 * w], words[2 * w + 1]);
+    store_lane_pair8<0>(pair, g.live, res);
+    store_lane_pair8<1>(pair, g.live, res);
+    store_lane_pair8<2>(pair, g.live, res);
+    store_lane_pair8<3>(pair, g.live, res);
 }
 
 // measure_dd of the count <= 8 outputs out[0..count) into res[0..count), one output per lane.
@@ -385,7 +408,7 @@ QC_Z void measure_group8(const double (*out)[4], const Op *ops, int count, const
     }
     finish_atan8(g.angle_libm, angle);
     finish_atan8(g.nlerp_libm, nlerp);
-    store_results8(g, count, b.angle_only, angle, norm_err, nlerp, ulp, ulp1, res);
+    store_results8(g, b.angle_only, angle, norm_err, nlerp, ulp, ulp1, res);
 }
 
 }  // namespace
