@@ -144,8 +144,9 @@ enum class MetricDamage {
 // The fast engine's kernel. Both give the same CaseMetrics bit for bit (tests/metrics_dd_test.cpp): avx2 evaluates
 // the scalar kernel's operations four components at a time, in the same order, and hands the rare cases it has
 // no fast path for (non-finite, zero, subnormal or huge outputs; ulp distances across a power of two, at zero or
-// of opposite signs) to the scalar kernel. In measure_batch, avx2 takes four outputs at a time instead, one per
-// lane (the four-output kernel), with the same rare cases going to the scalar code lane by lane.
+// of opposite signs) to the scalar kernel. In measure_batch, avx2 takes several outputs at a time instead, one per
+// lane (MetricBatch: eight in AVX-512 where the CPU has it, else four), with the same rare cases going to the scalar
+// code lane by lane.
 enum class MetricKernel { scalar, avx2 };
 // avx2 where this build has it and the CPU has AVX2 and FMA, unless set_metric_force_scalar(true) (the CLI: the
 // environment variable QC_FORCE_SCALAR=1); read when a MetricEngine is constructed.
