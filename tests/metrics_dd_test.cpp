@@ -710,7 +710,6 @@ template <class T> void measure_and_compare(MetricEngine &fast, MetricEngine &ol
 // per-output batch.
 template <class T> void lane_batches(const std::vector<const Impl *> &impls, uint64_t cases_per_region,
                                      MetricBatch batch, MetricDamage damage, int damaged_lane, LaneTally &t) {
-    using L = std::numeric_limits<T>;
     const Precision prec = Format<T>::precision;
     ReferenceEngine re(prec, ReferenceMode::fast);
     MetricEngine fast(prec, ReferenceMode::fast), scalar(prec, ReferenceMode::fast), old(prec, ReferenceMode::fast);
