@@ -16,6 +16,7 @@
 
 #include <array>
 #include <memory>
+#include <optional>
 #include <mutex>
 
 namespace qc::bench {
@@ -227,11 +228,13 @@ void metric_case(benchmark::State &st, Op op, ReferenceMode mode, bool scalar_ke
 
 // MetricEngine::measure_batch as the runner calls it: per case, the outputs of kBatchImpls built-in implementations
 // of the op (the first in the catalogue, not broken-* or noop; taken again in turn where there are fewer) in one call against the case's reference (mode fast, the default kernel). Time per output.
-// across_outputs = false: the AVX2 batch before issue 45, one output at a time with its components in the lanes
-// (BM_MetricFastBatchComponents, for comparison in the same run); true: four outputs at a time in the lanes.
+// batch: the engine's default (BM_MetricFastBatch: eight outputs at a time in AVX-512 lanes where the CPU has it, else
+// four in AVX2 lanes, as the runner), or, for comparison in the same run, the four-output AVX2 kernel
+// (BM_MetricFastBatchFourLanes) and the AVX2 batch before issue 45, one output at a time with its components in the
+// lanes (BM_MetricFastBatchComponents).
 constexpr size_t kBatchImpls = 8;
 template <class T>
-void metric_batch_case(benchmark::State &st, Op op, bool across_outputs, std::shared_ptr<Cases<T>> c) {
+void metric_batch_case(benchmark::State &st, Op op, std::optional<MetricBatch> batch, std::shared_ptr<Cases<T>> c) {
     const std::vector<Impl> catalogue = load_catalogue({});
     std::vector<const Impl *> impls;
     for (const auto &i : catalogue)
@@ -256,7 +259,7 @@ void metric_batch_case(benchmark::State &st, Op op, bool across_outputs, std::sh
     }
     const std::vector<Op> ops(kBatchImpls, op);
     MetricEngine metric(Format<T>::precision, ReferenceMode::fast);
-    metric.set_batch_across_outputs(across_outputs);
+    if (batch) metric.set_batch(*batch);
     CaseMetrics m[kBatchImpls];
     size_t i = 0;
     for (auto _ : st) {
@@ -303,10 +306,14 @@ template <class T> void register_precision(const BenchOptions &o, std::vector<st
         add(scalar, benchmark::RegisterBenchmark(scalar.c_str(), metric_case<T>, op, ReferenceMode::fast, true, mixed),
             {"metric_fast_scalar", "", to_string(op), prec, "all", "case", 1});
         std::string batch = fmt::format("BM_MetricFastBatch/{}/{}", to_string(op), prec);
-        add(batch, benchmark::RegisterBenchmark(batch.c_str(), metric_batch_case<T>, op, true, mixed),
+        add(batch, benchmark::RegisterBenchmark(batch.c_str(), metric_batch_case<T>, op, std::nullopt, mixed),
             {"metric_fast_batch", "", to_string(op), prec, "all", "case", double(kBatchImpls)});
+        std::string four = fmt::format("BM_MetricFastBatchFourLanes/{}/{}", to_string(op), prec);
+        add(four, benchmark::RegisterBenchmark(four.c_str(), metric_batch_case<T>, op, MetricBatch::four_lanes, mixed),
+            {"metric_fast_batch_four_lanes", "", to_string(op), prec, "all", "case", double(kBatchImpls)});
         std::string components = fmt::format("BM_MetricFastBatchComponents/{}/{}", to_string(op), prec);
-        add(components, benchmark::RegisterBenchmark(components.c_str(), metric_batch_case<T>, op, false, mixed),
+        add(components,
+            benchmark::RegisterBenchmark(components.c_str(), metric_batch_case<T>, op, MetricBatch::per_output, mixed),
             {"metric_fast_batch_components", "", to_string(op), prec, "all", "case", double(kBatchImpls)});
     }
 }

@@ -56,7 +56,7 @@ struct BenchOptions {
 // One registered benchmark, as timing.csv / throughput.csv describe it.
 struct BenchKey {
     std::string suite;  // "impl", "slerp_cr", "reference", "fast_reference", "floor", "metric", "metric_fast",
-                        // "metric_fast_scalar", "metric_fast_batch",
+                        // "metric_fast_scalar", "metric_fast_batch", "metric_fast_batch_four_lanes",
                         // "metric_fast_batch_components", "runner_fast", "runner_mpfr"
     std::string impl;   // impl name (suite impl), empty otherwise
     std::string op;     // slerp, nlerp, squad

@@ -135,12 +135,24 @@ struct BatchCheck {
         names.push_back(what);
     }
     void flush(MetricEngine &fast, MetricEngine &scalar, const SlerpReference &ref, Tally &tally) {
-        std::vector<CaseMetrics> m(outs.size());
-        fast.measure_batch(reinterpret_cast<const double(*)[4]>(outs.data()), ops.data(), outs.size(), ref, m.data());
-        for (size_t j = 0; j < outs.size(); j++) {
+        const size_t n = outs.size();
+        std::vector<CaseMetrics> m(n), m8;
+        fast.measure_batch(reinterpret_cast<const double(*)[4]>(outs.data()), ops.data(), n, ref, m.data());
+        // A batch under eight outputs again as one group of eight (the outputs repeated), so that it also passes
+        // through the eight-output kernel's lanes: measure_batch gives fewer than six to the four-output kernel.
+        if (fast.batch() == MetricBatch::eight_lanes && n > 0 && n < 8) {
+            std::vector<std::array<double, 4>> o8(8);
+            std::vector<Op> ops8(8);
+            for (size_t j = 0; j < 8; j++) o8[j] = outs[j % n], ops8[j] = ops[j % n];
+            m8.resize(8);
+            fast.measure_batch(reinterpret_cast<const double(*)[4]>(o8.data()), ops8.data(), 8, ref, m8.data());
+        }
+        for (size_t j = 0; j < n; j++) {
             ++tally.batch_checks;
             const CaseMetrics s = scalar.measure(outs[j].data(), ref, ops[j]);
-            if (identical(m[j], s, false)) continue;
+            bool same = identical(m[j], s, false);
+            for (size_t k = j; k < m8.size(); k += n) same = same && identical(m8[k], s, false);
+            if (same) continue;
             ++tally.identity_mismatches;
             if (tally.examples.size() < 12)
                 tally.examples.push_back(names[j] + " (batch): " + metrics_text(m[j]) + " vs " + metrics_text(s));
@@ -556,16 +568,16 @@ namespace {
 // Counts of the batches below.
 struct LaneTally {
     uint64_t cases = 0, batches = 0, outputs = 0;
-    uint64_t in_lanes = 0;       // outputs at a position the four-output kernel measures (the others: the tail)
+    uint64_t in_lanes = 0;  // outputs at a position the four- or eight-output kernel measures (the others: the tail)
     uint64_t rare_in_lanes = 0;  // ... of them non-finite, zero, subnormal or >= 2^1023 at the largest (scalar lane)
     uint64_t tie_band_in_lanes = 0, nlerp_in_lanes = 0, slerp_in_lanes = 0;
-    uint64_t mismatches = 0;                                  // against the scalar kernel, any field
-    uint64_t mismatches_lane1 = 0, mismatches_elsewhere = 0;  // ... at lane 1 of a group of four, and elsewhere
-    uint64_t mismatches_vs_old_batch = 0;                     // against the per-output batch (before issue 45)
+    uint64_t mismatches = 0;                                    // against the scalar kernel, any field
+    uint64_t mismatches_damaged = 0, mismatches_elsewhere = 0;  // ... in the damaged lane of a group, and elsewhere
+    uint64_t mismatches_vs_old_batch = 0;                       // against the per-output batch (before issue 45)
     std::vector<std::string> examples;
 };
 
-// Whether measure_dd sends the whole output to the scalar code (the four-output kernel's scalar lanes).
+// Whether measure_dd sends the whole output to the scalar code (the four- and eight-output kernels' scalar lanes).
 bool rare_output(const double out[4]) {
     double mx = 0;
     for (int i = 0; i < 4; i++) {
@@ -646,10 +658,13 @@ template <class T> void case_outputs(const std::vector<const Impl *> &impls, siz
     }
 }
 
-// The outputs shuffled, cut into batches of 1 to 13, each measured by the three engines and compared (lane_batches).
+// The outputs shuffled, cut into batches of 1 to 13, each measured by the three engines and compared (lane_batches):
+// fast's batch kernel puts output j of a batch in lane metric_batch_lane(fast.batch(), j, n); `damaged_lane` is the
+// lane the damage touches (-1: none).
 template <class T> void measure_and_compare(MetricEngine &fast, MetricEngine &old, MetricEngine &scalar,
-                                            std::vector<std::array<double, 4>> &outs, std::vector<Op> &ops,
-                                            const SlerpReference &ref, Rng &rng, Region region, LaneTally &t) {
+                                            int damaged_lane, std::vector<std::array<double, 4>> &outs,
+                                            std::vector<Op> &ops, const SlerpReference &ref, Rng &rng, Region region,
+                                            LaneTally &t) {
     // Shuffled, then cut into batches of random sizes.
     for (size_t j = outs.size(); j > 1; j--) {
         const size_t o = rng.below(j);
@@ -657,7 +672,7 @@ template <class T> void measure_and_compare(MetricEngine &fast, MetricEngine &ol
         std::swap(ops[j - 1], ops[o]);
     }
     for (size_t begin = 0; begin < outs.size();) {
-        const size_t n = std::min<size_t>(outs.size() - begin, 1 + rng.below(13)), whole = n / 4 * 4;
+        const size_t n = std::min<size_t>(outs.size() - begin, 1 + rng.below(13));
         const auto *o = reinterpret_cast<const double(*)[4]>(outs[begin].data());
         std::vector<CaseMetrics> m(n), mo(n);
         fast.measure_batch(o, ops.data() + begin, n, ref, m.data());
@@ -666,7 +681,8 @@ template <class T> void measure_and_compare(MetricEngine &fast, MetricEngine &ol
         for (size_t j = 0; j < n; j++) {
             ++t.outputs;
             const CaseMetrics s = scalar.measure(o[j], ref, ops[begin + j]);
-            if (j < whole) {
+            const int lane = metric_batch_lane(fast.batch(), j, n);
+            if (lane >= 0) {
                 ++t.in_lanes;
                 t.rare_in_lanes += rare_output(o[j]);
                 t.tie_band_in_lanes += ref.in_tie_band;
@@ -675,11 +691,12 @@ template <class T> void measure_and_compare(MetricEngine &fast, MetricEngine &ol
             if (!identical(mo[j], s, false)) ++t.mismatches_vs_old_batch;
             if (identical(m[j], s, false)) continue;
             ++t.mismatches;
-            (j < whole && j % 4 == 1 ? t.mismatches_lane1 : t.mismatches_elsewhere)++;
+            (lane >= 0 && lane == damaged_lane ? t.mismatches_damaged : t.mismatches_elsewhere)++;
             if (t.examples.size() < 12) {
                 char buf[256];
-                std::snprintf(buf, sizeof buf, "%s %s (%s) position %zu of %zu out=(%a %a %a %a): ", Format<T>::name,
-                              to_string(region), to_string(ops[begin + j]), j, n, o[j][0], o[j][1], o[j][2], o[j][3]);
+                std::snprintf(
+                    buf, sizeof buf, "%s %s (%s) position %zu of %zu (lane %d) out=(%a %a %a %a): ", Format<T>::name,
+                    to_string(region), to_string(ops[begin + j]), j, n, lane, o[j][0], o[j][1], o[j][2], o[j][3]);
                 t.examples.push_back(buf + metrics_text(m[j]) + " vs " + metrics_text(s));
             }
         }
@@ -688,17 +705,18 @@ template <class T> void measure_and_compare(MetricEngine &fast, MetricEngine &ol
 }
 
 // Cases of every region: a case's outputs (built-in implementations, both ops, and synthetic ones, rare ones
-// among them) shuffled and cut into batches of 1 to 13, each measured by measure_batch with the engine's kernel
-// (damaged as given) and compared field by field with the scalar kernel's measure() and with the per-output batch.
+// among them) shuffled and cut into batches of 1 to 13, each measured by measure_batch with the batch kernel given
+// (damaged as given, in lane damaged_lane) and compared field by field with the scalar kernel's measure() and with the
+// per-output batch.
 template <class T> void lane_batches(const std::vector<const Impl *> &impls, uint64_t cases_per_region,
-                                     MetricDamage damage, LaneTally &t) {
-    using L = std::numeric_limits<T>;
+                                     MetricBatch batch, MetricDamage damage, int damaged_lane, LaneTally &t) {
     const Precision prec = Format<T>::precision;
     ReferenceEngine re(prec, ReferenceMode::fast);
     MetricEngine fast(prec, ReferenceMode::fast), scalar(prec, ReferenceMode::fast), old(prec, ReferenceMode::fast);
     fast.set_damage(damage);
+    fast.set_batch(batch);
     scalar.set_kernel(MetricKernel::scalar);
-    old.set_batch_across_outputs(false);
+    old.set_batch(MetricBatch::per_output);
     SlerpReference ref;
     size_t window = 0;
     for (Region region : all_regions())
@@ -710,38 +728,40 @@ template <class T> void lane_batches(const std::vector<const Impl *> &impls, uin
             std::vector<std::array<double, 4>> outs;
             std::vector<Op> ops;
             case_outputs<T>(impls, window, k, ref, rng, outs, ops);
-            measure_and_compare<T>(fast, old, scalar, outs, ops, ref, rng, region, t);
+            measure_and_compare<T>(fast, old, scalar, damaged_lane, outs, ops, ref, rng, region, t);
         }
 }
 
-LaneTally lane_tally(uint64_t cases_per_region, MetricDamage damage) {
+LaneTally lane_tally(uint64_t cases_per_region, MetricBatch batch, MetricDamage damage = MetricDamage::none,
+                     int damaged_lane = -1) {
     static const std::vector<Impl> catalogue = load_catalogue({});
     LaneTally t;
-    lane_batches<float>(builtin_impls(catalogue, Precision::f32), cases_per_region, damage, t);
-    lane_batches<double>(builtin_impls(catalogue, Precision::f64), cases_per_region, damage, t);
+    lane_batches<float>(builtin_impls(catalogue, Precision::f32), cases_per_region, batch, damage, damaged_lane, t);
+    lane_batches<double>(builtin_impls(catalogue, Precision::f64), cases_per_region, batch, damage, damaged_lane, t);
     return t;
 }
 
 void print_lanes(const char *title, const LaneTally &t) {
     std::printf(
-        "%s: %llu cases, %llu batches, %llu outputs, %llu of them in the four-output kernel's lanes (%llu rare, %llu "
-        "in the tie band, %llu slerp, %llu nlerp), %llu differing from the scalar kernel (%llu at lane 1, %llu "
-        "elsewhere), %llu per-output batch results differing\n",
+        "%s: %llu cases, %llu batches, %llu outputs, %llu of them in the batch kernel's lanes (%llu rare, %llu "
+        "in the tie band, %llu slerp, %llu nlerp), %llu differing from the scalar kernel (%llu in the damaged lane, "
+        "%llu elsewhere), %llu per-output batch results differing\n",
         title, (unsigned long long)t.cases, (unsigned long long)t.batches, (unsigned long long)t.outputs,
         (unsigned long long)t.in_lanes, (unsigned long long)t.rare_in_lanes, (unsigned long long)t.tie_band_in_lanes,
         (unsigned long long)t.slerp_in_lanes, (unsigned long long)t.nlerp_in_lanes, (unsigned long long)t.mismatches,
-        (unsigned long long)t.mismatches_lane1, (unsigned long long)t.mismatches_elsewhere,
+        (unsigned long long)t.mismatches_damaged, (unsigned long long)t.mismatches_elsewhere,
         (unsigned long long)t.mismatches_vs_old_batch);
     for (const auto &e : t.examples) std::printf("  %s\n", e.c_str());
 }
 
-}  // namespace
-
-TEST(MetricsDD, FourOutputKernelIdenticalToTheScalarKernelOnEveryRegion) {
-    if (!metric_avx2_supported()) GTEST_SKIP() << "no AVX2 and FMA on this CPU: the scalar kernel is the only one";
+// The identity of a batch kernel's lanes with the scalar kernel (and the per-output batch) on every region.
+void expect_lanes_identical(MetricBatch batch, const char *title) {
     const uint64_t per = env_u64("QC_METRICS_DD_LANE_CASES", 10000);  // per region and precision
-    const LaneTally t = lane_tally(per, MetricDamage::none);
-    print_lanes("four-output kernel vs scalar kernel, every region", t);
+    const auto t0 = std::chrono::steady_clock::now();
+    const LaneTally t = lane_tally(per, batch);
+    const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    print_lanes(title, t);
+    std::printf("  (%.1f s)\n", s);
     EXPECT_EQ(t.cases, 2 * per * all_regions().size());
     EXPECT_GT(t.in_lanes, t.outputs / 2);
     EXPECT_GT(t.rare_in_lanes, t.cases / 2);  // two (f32) or four (f64) rare outputs per case, most in lanes
@@ -752,17 +772,44 @@ TEST(MetricsDD, FourOutputKernelIdenticalToTheScalarKernelOnEveryRegion) {
     EXPECT_EQ(t.mismatches_vs_old_batch, 0u);
 }
 
-TEST(MetricsDD, DamagedFourOutputKernelLaneIsCaught) {
-    // Negative control: lane 1 of the four-output kernel scales the reference by |r| without its low word (a relative
-    // 2^-53 on its chords). The comparison above must see it at lane 1 and nowhere else.
-    if (!metric_avx2_supported()) GTEST_SKIP() << "no AVX2 and FMA on this CPU: the scalar kernel is the only one";
-    const LaneTally t = lane_tally(100, MetricDamage::avx2_batch_lane);
-    print_lanes("damaged four-output kernel (lane 1)", t);
-    EXPECT_GT(t.mismatches_lane1, t.in_lanes / 4 / 50);
+// A damaged lane of a batch kernel (lane `lane` scales the reference by |r| without its low word: a relative 2^-53
+// on its chords) is seen by the comparison above in that lane and nowhere else; with the scalar kernel forced
+// (QC_FORCE_SCALAR=1's switch) there is no lane and nothing to see.
+void expect_damaged_lane_caught(MetricBatch batch, MetricDamage damage, int lane, const char *title) {
+    const LaneTally t = lane_tally(100, batch, damage, lane);
+    print_lanes(title, t);
+    const uint64_t lanes = batch == MetricBatch::eight_lanes ? 8 : 4;
+    EXPECT_GT(t.mismatches_damaged, t.in_lanes / lanes / 50);
     EXPECT_EQ(t.mismatches_elsewhere, 0u);
-    // The same damage with the scalar kernel forced (QC_FORCE_SCALAR=1's switch): no lane, nothing to see.
     set_metric_force_scalar(true);
-    const LaneTally forced = lane_tally(20, MetricDamage::avx2_batch_lane);
+    const LaneTally forced = lane_tally(20, batch, damage, lane);
     set_metric_force_scalar(false);
     EXPECT_EQ(forced.mismatches, 0u);
+}
+
+}  // namespace
+
+TEST(MetricsDD, FourOutputKernelIdenticalToTheScalarKernelOnEveryRegion) {
+    if (!metric_avx2_supported()) GTEST_SKIP() << "no AVX2 and FMA on this CPU: the scalar kernel is the only one";
+    expect_lanes_identical(MetricBatch::four_lanes, "four-output kernel vs scalar kernel, every region");
+}
+
+TEST(MetricsDD, DamagedFourOutputKernelLaneIsCaught) {
+    if (!metric_avx2_supported()) GTEST_SKIP() << "no AVX2 and FMA on this CPU: the scalar kernel is the only one";
+    expect_damaged_lane_caught(MetricBatch::four_lanes, MetricDamage::avx2_batch_lane, 1,
+                               "damaged four-output kernel (lane 1)");
+}
+
+TEST(MetricsDD, EightOutputKernelIdenticalToTheScalarKernelOnEveryRegion) {
+    if (!metric_avx512_supported()) GTEST_SKIP() << "no AVX-512 on this CPU: the eight-output kernel is not used";
+    expect_lanes_identical(MetricBatch::eight_lanes, "eight-output kernel vs scalar kernel, every region");
+}
+
+TEST(MetricsDD, DamagedEightOutputKernelLaneIsCaught) {
+    // Lane 5, which the four-lane kernels do not have, and lane 1 as in the four-output kernel's control.
+    if (!metric_avx512_supported()) GTEST_SKIP() << "no AVX-512 on this CPU: the eight-output kernel is not used";
+    expect_damaged_lane_caught(MetricBatch::eight_lanes, MetricDamage::avx512_batch_lane, 5,
+                               "damaged eight-output kernel (lane 5)");
+    expect_damaged_lane_caught(MetricBatch::eight_lanes, MetricDamage::avx2_batch_lane, 1,
+                               "damaged eight-output kernel (lane 1)");
 }

@@ -43,7 +43,11 @@ double ulp_distance(const Real &x, double y, int p, int emin) {
 }
 
 MetricEngine::MetricEngine(Precision precision, ReferenceMode mode)
-    : precision_(precision), mode_(mode), bits_(2 * precision_bits(precision) + 96), kernel_(default_metric_kernel()) {
+    : precision_(precision),
+      mode_(mode),
+      bits_(2 * precision_bits(precision) + 96),
+      kernel_(default_metric_kernel()),
+      batch_(metric_avx512_supported() ? MetricBatch::eight_lanes : MetricBatch::four_lanes) {
     free_mpfr_caches_at_thread_exit();
     for (auto &r : rhat_) ensure_bits(r, bits_);
     for (Real *r : {&norm_, &tmp_, &u_, &v_}) ensure_bits(*r, bits_);
@@ -117,11 +121,11 @@ namespace {
 // Angle errors below the resolution the reference guarantees are reported as 0 (docs/metrics.md): every
 // component of R is certified to 2^-(p+40), which moves the rotation angle by at most 2^-(p+38); below that
 // the computed digits (e.g. 1e-32 for an output exactly parallel to R, whose true error is 0) say nothing.
-void floor_angles(CaseMetrics &m, Precision p) {
-    const double resolution = angle_resolution(p);
+void floor_angles(CaseMetrics &m, double resolution) {
     if (m.angle_err_rad < resolution) m.angle_err_rad = 0;
     if (m.angle_err_vs_nlerp_rad < resolution) m.angle_err_vs_nlerp_rad = 0;
 }
+void floor_angles(CaseMetrics &m, Precision p) { floor_angles(m, angle_resolution(p)); }
 }  // namespace
 
 double angle_resolution(Precision p) { return p == Precision::f32 ? 0x1p-62 : 0x1p-91; }  // 2^-(p+38), p = 24, 53
@@ -137,13 +141,17 @@ void MetricEngine::measure_batch(const double (*out)[4], const Op *ops, size_t n
                                  CaseMetrics *m) {
     if (mode_ == ReferenceMode::fast && kernel_ == MetricKernel::avx2 &&
         damage_ != MetricDamage::drop_reference_low_word) {
-        if (batch_across_outputs_)
+        if (batch_ == MetricBatch::eight_lanes)
+            metrics_detail::measure_dd_avx512_outputs_batch(out, ops, n, ref.R, ref.N, ref.R_other, ref.N_other,
+                                                            ref.in_tie_band, precision_, false, damage_, m);
+        else if (batch_ == MetricBatch::four_lanes)
             metrics_detail::measure_dd_avx2_outputs_batch(out, ops, n, ref.R, ref.N, ref.R_other, ref.N_other,
                                                           ref.in_tie_band, precision_, false, damage_, m);
         else
             metrics_detail::measure_dd_avx2_batch(out, ops, n, ref.R, ref.N, ref.R_other, ref.N_other, ref.in_tie_band,
                                                   precision_, false, damage_, m);
-        for (size_t j = 0; j < n; j++) floor_angles(m[j], precision_);
+        const double resolution = angle_resolution(precision_);
+        for (size_t j = 0; j < n; j++) floor_angles(m[j], resolution);
         return;
     }
     for (size_t j = 0; j < n; j++) m[j] = measure(out[j], ref, ops[j]);

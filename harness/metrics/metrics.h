@@ -136,20 +136,32 @@ enum class MetricDamage {
     drop_reference_low_word,      // the fast engine reads R, N (and the other arc's) with their low words dropped
     avx2_ulp_rounded_to_nearest,  // the AVX2 kernel's ulp fast path rounds to nearest instead of up
     avx2_norm_low_word_dropped,   // the AVX2 kernel's angles scale the reference by |r| without its low word
-    avx2_batch_lane,              // the four-output kernel's lane 1 (the second output of each group of four in
+    avx2_batch_lane,              // the four- or eight-output kernel's lane 1 (the second output of each group in
                                   // measure_batch): its angles scale the reference by |r| without its low word
+    avx512_batch_lane,            // the same in lane 5 of the eight-output kernel (a lane the AVX2 kernels lack)
 };
 
 // The fast engine's kernel. Both give the same CaseMetrics bit for bit (tests/metrics_dd_test.cpp): avx2 evaluates
 // the scalar kernel's operations four components at a time, in the same order, and hands the rare cases it has
 // no fast path for (non-finite, zero, subnormal or huge outputs; ulp distances across a power of two, at zero or
-// of opposite signs) to the scalar kernel. In measure_batch, avx2 takes four outputs at a time instead, one per
-// lane (the four-output kernel), with the same rare cases going to the scalar code lane by lane.
+// of opposite signs) to the scalar kernel. In measure_batch, avx2 takes several outputs at a time instead, one per
+// lane (MetricBatch: eight in AVX-512 where the CPU has it, else four), with the same rare cases going to the scalar
+// code lane by lane.
 enum class MetricKernel { scalar, avx2 };
 // avx2 where this build has it and the CPU has AVX2 and FMA, unless set_metric_force_scalar(true) (the CLI: the
 // environment variable QC_FORCE_SCALAR=1); read when a MetricEngine is constructed.
 MetricKernel default_metric_kernel();
 bool metric_avx2_supported();
+// measure_batch's kernel where the engine's kernel is avx2, each giving measure()'s CaseMetrics bit for bit:
+// per_output, one output at a time with its components in the AVX2 lanes (the batch before issue 45); four_lanes,
+// four outputs at a time, one per AVX2 lane (metrics_dd_avx2.cpp); eight_lanes, eight at a time in AVX-512 lanes
+// (metrics_dd_avx512.cpp), the default where metric_avx512_supported().
+enum class MetricBatch { per_output, four_lanes, eight_lanes };
+// Whether this build has the eight-output kernel and the CPU has AVX-512 F, DQ and VL (and AVX2 and FMA).
+bool metric_avx512_supported();
+// The lane of batch kernel b in which output j of a batch of n is measured, or -1 where the per-output kernel measures
+// it (the tail of a batch; every output under per_output). For the lane tests.
+int metric_batch_lane(MetricBatch b, size_t j, size_t n);
 void set_metric_force_scalar(bool scalar);
 bool metric_force_scalar();
 
@@ -164,9 +176,9 @@ public:
     CaseMetrics measure(const float out[4], const SlerpReference &ref, Op op);
     CaseMetrics measure(const double out[4], const SlerpReference &ref, Op op);
     // measure() of n outputs against one reference (several implementations' outputs on one case): m[j] is
-    // measure(out[j], ref, ops[j]) bit for bit. In mode fast with the AVX2 kernel, four outputs at a time in the
-    // four lanes of a vector (metrics_dd_avx2.cpp), the last n mod 4 by the per-output AVX2 kernel with their steps
-    // overlapped; several times faster per output than one call each.
+    // measure(out[j], ref, ops[j]) bit for bit. In mode fast with the AVX2 kernel, several outputs at a time in the
+    // lanes of a vector (batch(): eight in AVX-512 where the CPU has it, else four in AVX2), a short tail by the
+    // per-output AVX2 kernel with their steps overlapped; several times faster per output than one call each.
     void measure_batch(const double (*out)[4], const Op *ops, size_t n, const SlerpReference &ref, CaseMetrics *m);
     // Only what the worst-case search ranks by: nonfinite, angle_err_rad and branch_disagree, the same values
     // as measure() gives them. The ulp, norm and nlerp metrics are skipped: their fields are not to be read.
@@ -187,9 +199,10 @@ public:
     // Test hook: the kernel of mode fast (default_metric_kernel()); avx2 only where metric_avx2_supported().
     void set_kernel(MetricKernel k);
     MetricKernel kernel() const { return kernel_; }
-    // Test and benchmark hook: measure_batch with the AVX2 kernel takes the outputs four at a time in the lanes
-    // (true, the default) or one at a time with their components in the lanes (false: the batch before issue 45).
-    void set_batch_across_outputs(bool on) { batch_across_outputs_ = on; }
+    // Test and benchmark hook: measure_batch's kernel (MetricBatch; eight_lanes only where metric_avx512_supported(),
+    // four_lanes otherwise). The default: eight_lanes where supported, else four_lanes.
+    void set_batch(MetricBatch b);
+    MetricBatch batch() const { return batch_; }
 
 private:
     // mpfr engine (metrics.cpp)
@@ -207,7 +220,7 @@ private:
     int bits_;
     MetricDamage damage_ = MetricDamage::none;
     MetricKernel kernel_;
-    bool batch_across_outputs_ = true;
+    MetricBatch batch_;
     Real rhat_[4], norm_, tmp_, u_, v_;
     RealQuat conv_R_, conv_N_, conv_R_other_, conv_N_other_;  // DD references converted (mpfr mode)
     int sign_ = 1;

@@ -129,6 +129,19 @@ MetricKernel default_metric_kernel() {
 void MetricEngine::set_kernel(MetricKernel k) {
     kernel_ = k == MetricKernel::avx2 && avx2_kernel_supported() ? k : MetricKernel::scalar;
 }
+bool metric_avx512_supported() { return avx512_kernel_supported(); }
+void MetricEngine::set_batch(MetricBatch b) {
+    batch_ = b == MetricBatch::eight_lanes && !avx512_kernel_supported() ? MetricBatch::four_lanes : b;
+}
+int metric_batch_lane(MetricBatch b, size_t j, size_t n) {
+    if (b == MetricBatch::eight_lanes) {
+        const size_t end = eight_lane_batch_end(n);  // after it, the four-output kernel
+        if (j < end) return int(j % 8);
+        return metric_batch_lane(MetricBatch::four_lanes, j - end, n - end);
+    }
+    if (b == MetricBatch::four_lanes) return j < n / 4 * 4 ? int(j % 4) : -1;
+    return -1;
+}
 
 CaseMetrics MetricEngine::measure_fast(const double out[4], const SlerpReference &ref, Op op, bool angle_only) {
     if (damage_ == MetricDamage::drop_reference_low_word)

@@ -204,4 +204,21 @@ void measure_dd_avx2_outputs_batch(const double (*out)[4], const Op *ops, size_t
 // Whether this build has the AVX2 kernel and the CPU running it has AVX2 and FMA.
 bool avx2_kernel_supported();
 
+// The eight-output kernel (metrics_dd_avx512.cpp): measure_dd_avx2_outputs_batch eight outputs at a time in the lanes
+// of AVX-512 vectors, bit for bit the same CaseMetrics; only where avx512_kernel_supported(). The last n mod 8: where
+// there are at least kEightLaneTailMin of them, one more group with the absent lanes masked off (a group costs about
+// as much with six live lanes as with eight), else measure_dd_avx2_outputs_batch (a group of four, then the per-output
+// kernel). `damage` as measure_dd_avx2_outputs_batch, plus avx512_batch_lane.
+void measure_dd_avx512_outputs_batch(const double (*out)[4], const Op *ops, size_t n, const DDQuat &R, const DDQuat &N,
+                                     const DDQuat &R_other, const DDQuat &N_other, bool in_tie_band,
+                                     Precision precision, bool angle_only, MetricDamage damage, CaseMetrics *m);
+// From the per-output costs of BM_MetricFastBatch, ...FourLanes and ...Components (docs/metrics.md): a masked group
+// of eight costs about 8 x 30-37 ns, a group of four 4 x 38-52, the per-output kernel 41-60 ns an output.
+constexpr size_t kEightLaneTailMin = 6;
+// The outputs [0, eight_lane_batch_end(n)) of a batch of n are measured in the eight-output kernel's lanes, output j in
+// lane j mod 8; the rest by measure_dd_avx2_outputs_batch.
+constexpr size_t eight_lane_batch_end(size_t n) { return n % 8 >= kEightLaneTailMin ? n : n / 8 * 8; }
+// Whether this build has the eight-output kernel and the CPU running it has AVX-512 F, DQ and VL, AVX2 and FMA.
+bool avx512_kernel_supported();
+
 }  // namespace qc::metrics_detail
