@@ -5,7 +5,6 @@
 #include "sweep/sweep.h"
 #include "sweep/accumulate.h"
 #include "sweep/points.h"
-#include "metrics/same_outputs.h"
 #include "reference/pair_memo.h"
 
 #include "isolate/eval.h"
@@ -169,15 +168,21 @@ private:
     void measure_point(uint64_t i, uint64_t n, const SlerpReference &ref) {
         const size_t nr = rows_.size();
         auto delta = [&](size_t r) { return delta_at(r, i, n); };
-        same_.clear();
+        auto out = [&](size_t r) { return outs_[r * size_t(n) + size_t(i)].data(); };
+        distinct_.clear();
         for (size_t r = 0; r < nr; r++)
-            if (i < valid_[r]) same_.add(outs_[r * size_t(n) + size_t(i)].data(), rows_[r].op, r);
-        same_.measure(cmp_.metric, ref, [&](size_t r) -> CaseMetrics & { return metrics_[r]; });
-        for (size_t j = 0; j < same_.distinct_count(); j++) {
-            const size_t r = same_.distinct_slot(j);
-            displacement(outs_[r * size_t(n) + size_t(i)].data(), rows_[r].op == Op::nlerp ? ref.N : ref.R, delta(r));
+            if (i < valid_[r]) distinct_.add(out(r), rows_[r].op, r);
+        grow(distinct_metrics_, distinct_.count());
+        cmp_.metric.measure_batch(distinct_.outs(), distinct_.ops(), distinct_.count(), ref, distinct_metrics_.data());
+        for (size_t j = 0; j < distinct_.count(); j++) {
+            const size_t r = distinct_.slot(j);
+            metrics_[r] = distinct_metrics_[j];
+            displacement(out(r), rows_[r].op == Op::nlerp ? ref.N : ref.R, delta(r));
         }
-        for (const auto &[r, e] : same_.copies()) std::memcpy(delta(r), delta(e), 4 * sizeof(double));
+        for (const auto &[r, e] : distinct_.copies()) {
+            metrics_[r] = metrics_[e];
+            std::memcpy(delta(r), delta(e), 4 * sizeof(double));
+        }
     }
 
     // The references and metrics of the block's points, and the statistics of those in [b, e).
@@ -187,6 +192,8 @@ private:
         grow(err_, size_t(n) * nr);
         const double span = spec_.hi - spec_.lo;
         metrics_.resize(nr);
+        // Context points belong to the neighbouring blocks' statistics, the overlap point to the previous shard's.
+        const uint64_t counted_lo = std::max(b, points_.overlap), counted_hi = e;
         for (uint64_t i = 0; i < n; i++) {
             const uint64_t k = b0 + i;  // shard point index
             // The references of kRefBatch points at once (the fast path's AVX2 batch): the same values and stats
@@ -206,11 +213,14 @@ private:
                 const CaseMetrics &m = metrics_[r];
                 const double err = m.nonfinite ? INFINITY : m.angle_err_rad;
                 err_at(r, i, n) = err;
-                // Context points belong to the neighbouring blocks' statistics, the overlap point to the previous shard's.
-                if (k < b || k >= e || k < points_.overlap) continue;
+                if (k < counted_lo || k >= counted_hi) continue;
                 acc_[r].count(k, m, err, cb);
             }
         }
+        // The histograms, row by row (one row's histogram at a time stays in cache; the counts are the same).
+        for (size_t r = 0; r < nr; r++)
+            for (uint64_t k = counted_lo; k < std::min(counted_hi, b0 + valid_[r]); k++)
+                acc_[r].count_hist(err_at(r, k - b0, n));
     }
 
     // Jumps between consecutive points, against the block's median jump, and persistent: row r's candidates.
@@ -285,7 +295,8 @@ private:
     std::vector<double> delta_, err_;     // per row, then per point of the block (delta_at, err_at)
     std::vector<double> jumps_, sorted_;  // find_candidates' jumps of one row, and their copy for the median
     std::vector<CaseMetrics> metrics_;    // one point's, per row
-    SameOutputs<T> same_;
+    DistinctOutputs<T> distinct_;
+    std::vector<CaseMetrics> distinct_metrics_;  // measure_batch's results, one per distinct output
     std::vector<SlerpReference> refs_ = std::vector<SlerpReference>(kRefBatch);
     std::unique_ptr<bool[]> validate_ = std::make_unique<bool[]>(kRefBatch);
     // A reference reused by the bisection's single points (a SlerpReference holds 16 MPFR numbers: building one
