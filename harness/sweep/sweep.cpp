@@ -96,7 +96,7 @@ public:
     void reserve(uint64_t n) {
         const size_t m = size_t(n + 2 * kPersist), nr = rows_.size();
         grow(cases_, m), grow(outs_, m * nr), grow(delta_, m * nr * 4), grow(err_, m * nr);
-        grow(jumps_, m), grow(sorted_, m);
+        grow(jumps_, m * nr), grow(sorted_, m);
     }
 
     // The persistence test of an edge between adjacent floats lo < hi: row r's displacements at the kPersist
@@ -161,6 +161,8 @@ private:
     // err_), so that find_candidates walks them in order.
     double *delta_at(size_t r, uint64_t i, uint64_t n) { return &delta_[(r * size_t(n) + size_t(i)) * 4]; }
     double &err_at(size_t r, uint64_t i, uint64_t n) { return err_[r * size_t(n) + size_t(i)]; }
+    // Row r's jump between points i - 1 and i (i >= 1), computed by accumulate while both displacements are in cache.
+    double &jump_at(size_t r, uint64_t i, uint64_t n) { return jumps_[r * size_t(n) + size_t(i)]; }
 
     // Point i's metrics and displacement of every row that evaluated it (metrics_[r], delta_): both are functions of
     // (output, reference, op), so each distinct output is measured once, every distinct output of the point in one
@@ -190,6 +192,7 @@ private:
         const size_t nr = rows_.size();
         grow(delta_, size_t(n) * nr * 4);
         grow(err_, size_t(n) * nr);
+        grow(jumps_, size_t(n) * nr);
         const double span = spec_.hi - spec_.lo;
         metrics_.resize(nr);
         // Context points belong to the neighbouring blocks' statistics, the overlap point to the previous shard's.
@@ -213,6 +216,7 @@ private:
                 const CaseMetrics &m = metrics_[r];
                 const double err = m.nonfinite ? INFINITY : m.angle_err_rad;
                 err_at(r, i, n) = err;
+                if (i > 0) jump_at(r, i, n) = jump_between(delta_at(r, i - 1, n), delta_at(r, i, n));
                 if (k < counted_lo || k >= counted_hi) continue;
                 acc_[r].count(k, m, err, cb);
             }
@@ -234,11 +238,13 @@ private:
             const uint64_t first = std::max<uint64_t>(b - b0, 1), last = std::min(valid, e - b0);
             if (first >= last) continue;
             const size_t count = size_t(last - first);
-            grow(jumps_, count), grow(sorted_, count);
-            for (uint64_t i = first; i < last; i++) jumps_[size_t(i - first)] = jump_between(d(i - 1), d(i));
-            const double threshold = edge_threshold(count, floor);
-            for (size_t j = 0; j < count; j++) {
-                if (!(jumps_[j] > threshold)) continue;
+            grow(sorted_, count);
+            const double *jumps = &jump_at(r, first, n);
+            const double threshold = edge_threshold(jumps, count, floor);
+            bool above = false;
+            for (size_t j = 0; j < count; j++) above = above || jumps[j] > threshold;
+            for (size_t j = 0; above && j < count; j++) {
+                if (!(jumps[j] > threshold)) continue;
                 const uint64_t i = first + j;
                 std::vector<const double *> below, above;
                 for (uint64_t m = i - std::min<uint64_t>(i, kPersist); m < i; m++) below.push_back(d(m));
@@ -246,7 +252,7 @@ private:
                 if (!(persistent_step(below, above) > threshold / 2)) continue;
                 Candidate c;
                 c.k = b0 + i;
-                c.jump = jumps_[j];
+                c.jump = jumps[j];
                 c.threshold = threshold;
                 std::memcpy(c.delta_below, d(i - 1), sizeof c.delta_below);
                 std::memcpy(c.delta_above, d(i), sizeof c.delta_above);
@@ -257,20 +263,20 @@ private:
         }
     }
 
-    // max(kEdgeFactor * median, floor) of the first `count` jumps_ (the median: nearest rank, as percentile()).
+    // max(kEdgeFactor * median, floor) of jumps[0 .. count) (the median: nearest rank, as percentile()).
     // Where at least the median's rank of the jumps are at most floor / kEdgeFactor, so is the median, and the
     // threshold is floor whatever its exact value (kEdgeFactor * median <= floor, both scalings exact): the
     // selection is skipped, and its value is the same. A NaN jump (none expected) takes the full path.
-    double edge_threshold(size_t count, double floor) {
+    double edge_threshold(const double *jumps, size_t count, double floor) {
         if (g_shortcuts.load(std::memory_order_relaxed)) {
             const size_t rank = std::max<size_t>(size_t(std::ceil(0.5 * double(count))), 1);  // 1-based
             const double small = floor / kEdgeFactor;
             size_t at_most = 0;
             bool nan = false;
-            for (size_t j = 0; j < count; j++) at_most += jumps_[j] <= small, nan = nan || std::isnan(jumps_[j]);
+            for (size_t j = 0; j < count; j++) at_most += jumps[j] <= small, nan = nan || std::isnan(jumps[j]);
             if (!nan && at_most >= rank) return floor;
         }
-        std::copy(jumps_.begin(), jumps_.begin() + std::ptrdiff_t(count), sorted_.begin());
+        std::copy(jumps, jumps + count, sorted_.begin());
         const double median = percentile_of(sorted_.data(), sorted_.data() + count, 0.5);
         return std::max(kEdgeFactor * median, floor);
     }
@@ -292,9 +298,10 @@ private:
     std::vector<SlerpCase<T>> cases_;
     std::vector<Quat<T>> outs_;
     std::vector<size_t> valid_;
-    std::vector<double> delta_, err_;     // per row, then per point of the block (delta_at, err_at)
-    std::vector<double> jumps_, sorted_;  // find_candidates' jumps of one row, and their copy for the median
-    std::vector<CaseMetrics> metrics_;    // one point's, per row
+    std::vector<double> delta_, err_;   // per row, then per point of the block (delta_at, err_at)
+    std::vector<double> jumps_;         // per row, then per point (jump_at)
+    std::vector<double> sorted_;        // a copy of one row's jumps for the median
+    std::vector<CaseMetrics> metrics_;  // one point's, per row
     DistinctOutputs<T> distinct_;
     std::vector<CaseMetrics> distinct_metrics_;  // measure_batch's results, one per distinct output
     std::vector<SlerpReference> refs_ = std::vector<SlerpReference>(kRefBatch);
