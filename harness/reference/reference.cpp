@@ -205,8 +205,8 @@ void remember_pair(PairMemo &memo, const double q0[4], const double q1[4], int b
 }
 }  // namespace
 
-void set_mpfr_pair_memo(bool on) { g_pair_memo.store(on); }
-bool mpfr_pair_memo() { return g_pair_memo.load(std::memory_order_relaxed); }
+void set_reference_pair_memo(bool on) { g_pair_memo.store(on); }
+bool reference_pair_memo() { return g_pair_memo.load(std::memory_order_relaxed); }
 
 // One evaluation at the given precision. The formula follows the header comment line by line.
 void ReferenceEngine::evaluate(const double q0[4], const double q1[4], double t, int bits, SlerpReference &out) {
@@ -221,7 +221,7 @@ void ReferenceEngine::evaluate(const double q0[4], const double q1[4], double t,
     // The pair's part: the exact sign of q0.q1, a = q0/|q0|, b = +-q1/|q1| and a.b (W and sin W too) from the memo
     // when it holds the pair (reference/pair_memo.h).
     PairMemo &memo = pair_memo();
-    const bool use_memo = mpfr_pair_memo(), known = use_memo && memo.holds(q0, q1, bits);
+    const bool use_memo = reference_pair_memo(), known = use_memo && memo.holds(q0, q1, bits);
     if (known) {
         out.tie = memo.tie, out.dot = memo.dot;
         recall_pair(memo, a_, b_, W_, sW_);

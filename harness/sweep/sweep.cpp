@@ -496,7 +496,7 @@ template <class T> void add_slices(const SweepOptions &opt, std::vector<SliceSpe
 
 void set_sweep_shortcuts(bool on) {
     g_shortcuts.store(on);
-    set_mpfr_pair_memo(on);
+    set_reference_pair_memo(on);
 }
 
 double sweep_p99(const SweepRow &row) {
