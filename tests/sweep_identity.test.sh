@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The sweep's shortcuts (issue 45, sweep.h set_sweep_shortcuts: the median jump skipped where it cannot raise the
-# edge threshold above its floor, the MPFR reference's memo of one key pair, reference/pair_memo.h) change no
+# edge threshold above its floor, the reference's memos of one key pair, reference/pair_memo.h) change no
 # figure: each sweep below writes the same tables (byte for byte), the same reference statistics and the same
 # sweep_state.json (its timings and checksum aside) with QC_SWEEP_PLAIN=1 and without: a t slice of the default
 # selection in both precisions (scans), the exhaustive f32 window of broken-needle-t (edges, bisection), an
