@@ -4,6 +4,7 @@
 // is caught; and the engine's batch entry gives the same references and ReferenceStats as its per-case one.
 #include "reference/fast_reference.h"
 #include "reference/fast_reference_internal.h"
+#include "reference/pair_memo.h"
 #include "run/runner.h"
 
 #include <gtest/gtest.h>
@@ -163,6 +164,51 @@ TEST(FastReferenceBatch, IdenticalToScalarOnEdgeCases) {
             }
     for (Precision p : {Precision::f32, Precision::f64})
         for (bool nlerp : {true, false}) EXPECT_EQ(compare(c, p, nlerp).mismatches, 0u) << to_string(p);
+}
+
+// Along t (issue 45, reference/pair_memo.h): where the four lanes share a key pair, the pair's part comes from the
+// thread's memo. Pairs of every region, the sweep's pairs (near-equal, a.b = 0.7, near a right angle, near-opposite)
+// and a tie-band one, scaled, equal and opposite ends, each at 256 t spread over the f32 values in [0, 1] (most of
+// them tiny, as in an exhaustive f32 t slice) and at the range test's edges (0, 1, 2^-300 and below, NaN, 1.5):
+// every case as the scalar path, with the memo and without; then each group of four lanes of another pair than the
+// last (the memo replaced at every call).
+TEST(FastReferenceBatch, IdenticalToScalarAlongT) {
+    SKIP_WITHOUT_AVX2();
+    std::vector<std::array<double, 8>> pairs;
+    for (Region r : all_regions())
+        for (uint64_t i = 0; i < 3; i++) {
+            const SlerpCase<double> k = regenerate_case<double>(7, r, i);
+            pairs.push_back({k.q0[0], k.q0[1], k.q0[2], k.q0[3], k.q1[0], k.q1[1], k.q1[2], k.q1[3]});
+        }
+    for (double d : {1 - 0x1p-20, 0.7, 0x1p-20, -(1 - 0x1p-20), 0x1p-60})
+        pairs.push_back({1, 0, 0, 0, d, std::sqrt((1 - d) * (1 + d)), 0, 0});
+    pairs.push_back({2, 0, 0, 0, 0, 0, 3, 4});
+    pairs.push_back({0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5});
+    pairs.push_back({0.5, 0.5, 0.5, 0.5, -0.5, -0.5, -0.5, -0.5});
+    std::vector<double> ts;
+    for (uint32_t k = 0; k < 256; k++) ts.push_back(double(std::bit_cast<float>(uint32_t(k * (0x3f800000u / 255)))));
+    for (double t : {0.0, 1.0, 0x1p-300, 0x1p-310, double(NAN), 1.5, 1 - 0x1p-53}) ts.push_back(t);
+    Cases runs, switching;
+    for (const auto &q : pairs)
+        for (double t : ts) runs.add(q.data(), q.data() + 4, t);
+    for (size_t j = 0; j + 4 <= ts.size(); j += 4)
+        for (const auto &q : pairs)
+            for (size_t l = 0; l < 4; l++) switching.add(q.data(), q.data() + 4, ts[j + l]);
+    for (bool memo : {true, false}) {
+        set_reference_pair_memo(memo);
+        for (const Cases *c : {&runs, &switching})
+            for (Precision p : {Precision::f32, Precision::f64})
+                for (bool nlerp : {true, false}) {
+                    const Comparison x = compare(*c, p, nlerp);
+                    EXPECT_EQ(x.mismatches, 0u) << to_string(p) << " nlerp " << nlerp << " memo " << memo;
+                    EXPECT_GE(double(x.lanes_certified), 0.8 * double(x.cases));  // not vacuous
+                }
+    }
+    set_reference_pair_memo(true);
+    // Negative control: a lane perturbed on purpose is seen on these cases too (the memo's path included).
+    set_fast_damage(FastDamage::batch_lane);
+    EXPECT_GT(compare(runs, Precision::f64, true).mismatches, 0u);
+    set_fast_damage(FastDamage::none);
 }
 
 // Negative control: one lane perturbed by an ulp in R[0].lo is caught by the comparison.

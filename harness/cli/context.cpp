@@ -5,6 +5,7 @@
 #include "metrics/metrics.h"
 #include "reference/fast_reference.h"
 #include "search/screen.h"
+#include "sweep/sweep.h"
 
 #include <cstdlib>
 #include <filesystem>
@@ -43,6 +44,8 @@ void apply_damage_environment() {
     // figures are identical either way; tests/force_scalar.test.sh compares them).
     set_force_scalar(env("QC_FORCE_SCALAR") == "1");
     set_metric_force_scalar(env("QC_FORCE_SCALAR") == "1");  // the fast metrics' scalar kernel (no AVX2)
+    // QC_SWEEP_PLAIN=1: the sweep without its shortcuts (sweep.h; the same figures: tests/sweep_identity.test.sh).
+    set_sweep_shortcuts(env("QC_SWEEP_PLAIN") != "1");
 }
 
 std::string find_script(const std::string &file) {

@@ -12,6 +12,7 @@
 // undecided rounding, a non-finite value or bound, a bound over fast_tolerance) leaves the mask and is
 // evaluated again by the scalar fast_slerp_reference, which then decides its outcome.
 #include "reference/fast_reference_internal.h"
+#include "reference/pair_memo.h"
 
 #include <cmath>
 #include <cstring>
@@ -171,8 +172,13 @@ struct Arc {
     B W;
 };
 
-// fast_reference.cpp: arc().
-void arc(const Tables &T, const B a[4], const B b[4], V t, M same_ends, bool want_nlerp, Arc &out, M &ok) {
+// fast_reference.cpp: arc(), in two parts: what depends on a and b only (W and its sine and cosine; the mask
+// `series` of the lanes whose sincos of W stayed in range), then what depends on t.
+struct ArcPair {
+    B W, Wx, sW, cW;
+    M series;
+};
+void arc_pair(const Tables &T, const B a[4], const B b[4], M same_ends, ArcPair &P, M &ok) {
     B d[4], s[4];
     for (int i = 0; i < 4; i++) d[i] = a[i] - b[i], s[i] = a[i] + b[i];
     const B nd = sqrt_nonneg(norm2(d));
@@ -182,24 +188,29 @@ void arc(const Tables &T, const B a[4], const B b[4], V t, M same_ends, bool wan
     const B z = nd / ns;
     ok &= isfinite(z.err);
     const B theta = atan(T, z, ok);
-    out.W = sel(same_ends, exact(V{}), theta * splat(2.0));
+    P.W = sel(same_ends, exact(V{}), theta * splat(2.0));
+    ok &= isfinite(P.W.err) & ~(P.W.v.hi + P.W.err > splat(1.6));
+    P.Wx = exact(P.W.v);
+    P.series = ok;
+    sincos(T, P.Wx, P.sW, P.cW, P.series);
+}
+// series: P.series restricted to the lanes still in ok.
+void arc_t(const Tables &T, const ArcPair &P, M series, const B a[4], const B b[4], V t, bool want_nlerp, Arc &out,
+           M &ok) {
+    out.W = P.W;
     const V Wv = out.W.v.hi, eW = out.W.err;
-    ok &= isfinite(eW) & ~(Wv + eW > splat(1.6));
     const M ends = (t == V{}) | (t == splat(1));    // R = a at t = 0 and b at t = 1, exactly
     const M tiny = ~ends & (Wv < splat(0x1p-300));  // the limit g_t(0) = t
     const D tt{t, V{}};
     const D omt = two_sum(splat(1.0), -t);
     const V drift = splat(0.42) * (Wv + eW) * eW * splat(1 + 0x1p-40);
-    const B Wx = exact(out.W.v);
-    B sW, cW, st, ct;
-    M series = ok;
-    sincos(T, Wx, sW, cW, series);
-    sincos(T, exact(tt) * Wx, st, ct, series);
+    B st, ct;
+    sincos(T, exact(tt) * P.Wx, st, ct, series);
     ok &= series | ends | tiny;
     const V limit = splat(0.42) * (Wv + eW) * (Wv + eW) * splat(1 + 0x1p-40);
-    const B q1 = st / sW;
+    const B q1 = st / P.sW;
     const B s1 = sel(ends, exact(t), sel(tiny, B{tt, limit}, widen(q1, drift)));
-    const B s0 = sel(ends, exact(splat(1.0) - t), sel(tiny, B{omt, limit}, widen(ct - cW * q1, drift)));
+    const B s0 = sel(ends, exact(splat(1.0) - t), sel(tiny, B{omt, limit}, widen(ct - P.cW * q1, drift)));
     for (int i = 0; i < 4; i++) out.R[i] = s0 * a[i] + s1 * b[i];
     if (!want_nlerp) {
         for (auto &n : out.N) n = {{splat(NAN), splat(NAN)}, V{}};
@@ -211,6 +222,11 @@ void arc(const Tables &T, const B a[4], const B b[4], V t, M same_ends, bool wan
     ok &= nl2.v.hi > splat(4) * nl2.err;
     const B inv = exact(splat(1.0)) / sqrt_pos(nl2);
     for (int i = 0; i < 4; i++) out.N[i] = l[i] * inv;
+}
+void arc(const Tables &T, const B a[4], const B b[4], V t, M same_ends, bool want_nlerp, Arc &out, M &ok) {
+    ArcPair P;
+    arc_pair(T, a, b, same_ends, P, ok);
+    arc_t(T, P, P.series, a, b, t, want_nlerp, out, ok);
 }
 
 // The largest bound over R and N (and the other arc's on the tie band's lanes: elsewhere O is not computed).
@@ -238,11 +254,12 @@ V largest_bound(const Arc &A, const Arc &O, bool other, M tie_band, bool want_nl
 inline bool lane(M m, int l) { return m[l] != 0; }
 inline DB lane_db(const B &x, int l) { return {{x.v.hi[l], x.v.lo[l]}, x.err[l]}; }
 
-// The lanes in the fast path's range: components 0 or in [2^-400, 2^400] (no zeroed tiny ones), t = 0 or in
-// [2^-300, 1]. same_ends: the lanes with q1 = q0 or q1 = -q0 (W = 0 exactly).
-M in_fast_range(const V q0[4], const V q1[4], V t, M &same_ends) {
-    M ok = ((t >= splat(0x1p-300)) & (t <= splat(1))) | (t == V{});
-    M same = ~M{}, opposite = ~M{};
+// The lanes whose t is in the fast path's range: t = 0 or in [2^-300, 1].
+M t_in_range(V t) { return ((t >= splat(0x1p-300)) & (t <= splat(1))) | (t == V{}); }
+// The lanes whose ends are in the fast path's range: components 0 or in [2^-400, 2^400] (no zeroed tiny ones).
+// same_ends: the lanes with q1 = q0 or q1 = -q0 (W = 0 exactly).
+M ends_in_range(const V q0[4], const V q1[4], M &same_ends) {
+    M ok = ~M{}, same = ~M{}, opposite = ~M{};
     for (int i = 0; i < 4; i++) {
         for (V x : {q0[i], q1[i]}) {
             const V a = vabs(x);
@@ -300,6 +317,81 @@ void store_lane(const Arc &A, const Arc &O, int l, bool in_tie_band, double dot,
     if (fast_damage() == FastDamage::batch_lane && l == 1) o.R[0] = dd::mul(o.R[0], 1 + 0x1p-20);
 }
 
+// What four cases' key pairs decide (steps 1 to 2 and the pair's part of the arc, fast_reference.cpp), the lanes
+// that left ok on the way excluded. ok starts as the lanes to evaluate.
+struct PairPart {
+    M ok, same_ends, tie_band;
+    double dots[4];
+    B a[4], b[4];  // b on the short arc
+    ArcPair arc;
+};
+void pair_part(const Tables &T, const V q0[4], const V q1[4], Precision p, M ok, PairPart &P) {
+    ok &= ends_in_range(q0, q1, P.same_ends);
+
+    // 1. the sign of q0.q1, decided by the first VecSum pass (else: the scalar path)
+    M negative;
+    const B exact_dot = exact_dot_and_sign(q0, q1, ok, negative);
+
+    // 2. a, b
+    const B n0s = norm2(q0), n1s = norm2(q1);
+    const B n0 = sqrt_nonneg(n0s), n1 = sqrt_nonneg(n1s);
+    ok &= (n0.v.hi > splat(4) * n0.err) & (n1.v.hi > splat(4) * n1.err);
+    const B inv0 = exact(splat(1.0)) / n0, inv1 = exact(splat(1.0)) / n1;
+    for (int i = 0; i < 4; i++) {
+        P.a[i] = inv0 * q0[i], P.b[i] = inv1 * q1[i];
+        for (V h : {P.a[i].v.hi, P.b[i].v.hi}) {
+            const V m = vabs(h);
+            ok &= (m == V{}) | ((m >= splat(0x1p-300)) & (m <= splat(2)));
+        }
+    }
+    const B dot = exact_dot / (n0 * n1);
+    const double band = 4.0 * precision_eps(p);
+    P.tie_band = M{};
+    for (int l = 0; l < 4; l++) {
+        if (!lane(ok, l)) continue;
+        if (!certain_rounding(lane_db(dot, l), P.dots[l])) ok[l] = 0;
+        else if (std::fabs(P.dots[l]) <= band) P.tie_band[l] = -1;
+    }
+    for (auto &y : P.b) y = sel(negative, -y, y);
+
+    // 3. the short arc's W and its sine and cosine
+    arc_pair(T, P.a, P.b, P.same_ends, P.arc, ok);
+    P.ok = ok;
+}
+
+// The pair part of the last four cases that shared one key pair, per thread (issue 45: a sweep along t evaluates
+// one pair at every t). Lane l of a pair part computed with every lane in ok holds what the evaluation of any
+// case of that pair computes on its lane while in ok (the lanes' masks differ only by t's test, which gates no
+// value of the pair part on a lane that stays in ok), so the cases whose t is in range take it as theirs.
+struct PairMemo {
+    bool valid = false;
+    double q0[4] = {}, q1[4] = {};
+    Precision p = Precision::f32;
+    const Tables *tables = nullptr;
+    PairPart part;
+};
+
+// Whether the four lanes evaluate one key pair (bit for bit).
+bool one_pair(const double *const q0[4], const double *const q1[4]) {
+    for (int l = 1; l < 4; l++)
+        if (std::memcmp(q0[l], q0[0], 4 * sizeof(double)) != 0 || std::memcmp(q1[l], q1[0], 4 * sizeof(double)) != 0)
+            return false;
+    return true;
+}
+
+const PairPart &memo_pair_part(const Tables &T, const double *q0_in, const double *q1_in, const V q0[4], const V q1[4],
+                               Precision p) {
+    thread_local PairMemo memo;
+    if (!memo.valid || memo.p != p || memo.tables != &T || std::memcmp(memo.q0, q0_in, sizeof memo.q0) != 0 ||
+        std::memcmp(memo.q1, q1_in, sizeof memo.q1) != 0) {
+        memo.valid = false;
+        pair_part(T, q0, q1, p, ~M{}, memo.part);
+        std::memcpy(memo.q0, q0_in, sizeof memo.q0), std::memcpy(memo.q1, q1_in, sizeof memo.q1);
+        memo.p = p, memo.tables = &T, memo.valid = true;
+    }
+    return memo.part;
+}
+
 }  // namespace
 
 bool slerp4_avx2(const double *const q0_in[4], const double *const q1_in[4], const double t_in[4], Precision p,
@@ -311,46 +403,25 @@ bool slerp4_avx2(const double *const q0_in[4], const double *const q1_in[4], con
         q1[i] = V{q1_in[0][i], q1_in[1][i], q1_in[2][i], q1_in[3][i]};
     }
     t = V{t_in[0], t_in[1], t_in[2], t_in[3]};
+    const M t_ok = t_in_range(t);
 
-    M same_ends;  // W = 0 exactly
-    M ok = in_fast_range(q0, q1, t, same_ends);
-
-    // 1. the sign of q0.q1, decided by the first VecSum pass (else: the scalar path)
-    M negative;
-    const B exact_dot = exact_dot_and_sign(q0, q1, ok, negative);
-
-    // 2. a, b
-    const B n0s = norm2(q0), n1s = norm2(q1);
-    const B n0 = sqrt_nonneg(n0s), n1 = sqrt_nonneg(n1s);
-    ok &= (n0.v.hi > splat(4) * n0.err) & (n1.v.hi > splat(4) * n1.err);
-    const B inv0 = exact(splat(1.0)) / n0, inv1 = exact(splat(1.0)) / n1;
-    B a[4], b[4];
-    for (int i = 0; i < 4; i++) {
-        a[i] = inv0 * q0[i], b[i] = inv1 * q1[i];
-        for (V h : {a[i].v.hi, b[i].v.hi}) {
-            const V m = vabs(h);
-            ok &= (m == V{}) | ((m >= splat(0x1p-300)) & (m <= splat(2)));
-        }
-    }
-    const B dot = exact_dot / (n0 * n1);
-    double dots[4];
-    const double band = 4.0 * precision_eps(p);
-    M tie_band{};
-    for (int l = 0; l < 4; l++) {
-        if (!lane(ok, l)) continue;
-        if (!certain_rounding(lane_db(dot, l), dots[l])) ok[l] = 0;
-        else if (std::fabs(dots[l]) <= band) tie_band[l] = -1;
-    }
-    for (auto &y : b) y = sel(negative, -y, y);
+    // 1-3: what the key pairs decide, from the thread's memo where the four lanes share one pair
+    PairPart own;
+    const PairPart &P = reference_pair_memo() && one_pair(q0_in, q1_in)
+                            ? memo_pair_part(T, q0_in[0], q1_in[0], q0, q1, p)
+                            : (pair_part(T, q0, q1, p, t_ok, own), own);
+    M ok = t_ok & P.ok;
+    const M tie_band = t_ok & P.tie_band;
 
     // 3-5. the short arc, and the other arc where a lane is in the tie band
     Arc A, O;
-    arc(T, a, b, t, same_ends, want_nlerp, A, ok);
+    arc_t(T, P.arc, t_ok & P.arc.series, P.a, P.b, t, want_nlerp, A, ok);
     const bool other = lane(tie_band, 0) || lane(tie_band, 1) || lane(tie_band, 2) || lane(tie_band, 3);
     if (other) {
-        for (auto &y : b) y = -y;
+        B b[4];
+        for (int i = 0; i < 4; i++) b[i] = -P.b[i];
         M ok2 = ok;
-        arc(T, a, b, t, M{}, want_nlerp, O, ok2);
+        arc(T, P.a, b, t, M{}, want_nlerp, O, ok2);
         ok &= ok2 | ~tie_band;
     }
     double arc_w[4];
@@ -369,7 +440,7 @@ bool slerp4_avx2(const double *const q0_in[4], const double *const q1_in[4], con
 
     for (int l = 0; l < 4; l++) {
         certified[l] = lane(ok, l);
-        if (certified[l]) store_lane(A, O, l, lane(tie_band, l), dots[l], arc_w[l], bound[l], t_in[l], *out[l]);
+        if (certified[l]) store_lane(A, O, l, lane(tie_band, l), P.dots[l], arc_w[l], bound[l], t_in[l], *out[l]);
     }
     return true;
 }

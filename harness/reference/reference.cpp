@@ -1,7 +1,9 @@
 #include "reference/reference.h"
 #include "reference/fast_reference.h"
+#include "reference/pair_memo.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstring>
 #include <cstdlib>
@@ -157,6 +159,55 @@ void normalised_lerp(const Real a[4], const Real b[4], const Real &omt, const Re
 }
 }  // namespace
 
+namespace {
+// reference/pair_memo.h: the last pair's part of an evaluation, per thread (b after the flip to the short arc; sW
+// only where W != 0).
+struct PairMemo {
+    bool valid = false;
+    double q0[4] = {}, q1[4] = {};
+    int bits = 0;
+    bool tie = false;
+    double dot = 0;
+    Real a[4], b[4], W, sW;
+
+    bool holds(const double p0[4], const double p1[4], int prec) const {
+        return valid && bits == prec && std::memcmp(q0, p0, sizeof q0) == 0 && std::memcmp(q1, p1, sizeof q1) == 0;
+    }
+};
+PairMemo &pair_memo() {
+    thread_local PairMemo memo;
+    return memo;
+}
+std::atomic<bool> g_pair_memo{true};
+
+// a, b, W and sin W from the memo.
+void recall_pair(const PairMemo &memo, Real a[4], Real b[4], Real &W, Real &sW) {
+    for (int i = 0; i < 4; i++)
+        mpfr_set(mp(a[i]), mp(memo.a[i]), MPFR_RNDN), mpfr_set(mp(b[i]), mp(memo.b[i]), MPFR_RNDN);
+    mpfr_set(mp(W), mp(memo.W), MPFR_RNDN);
+    mpfr_set(mp(sW), mp(memo.sW), MPFR_RNDN);
+}
+
+// The pair's part of an evaluation at `bits` into the memo (sW is not used where W = 0).
+void remember_pair(PairMemo &memo, const double q0[4], const double q1[4], int bits, const SlerpReference &out,
+                   const Real a[4], const Real b[4], const Real &W, const Real &sW) {
+    memo.valid = false;
+    for (Real *x : {&memo.a[0], &memo.a[1], &memo.a[2], &memo.a[3], &memo.b[0], &memo.b[1], &memo.b[2], &memo.b[3],
+                    &memo.W, &memo.sW})
+        ensure_bits(*x, bits);
+    for (int i = 0; i < 4; i++)
+        mpfr_set(mp(memo.a[i]), mp(a[i]), MPFR_RNDN), mpfr_set(mp(memo.b[i]), mp(b[i]), MPFR_RNDN);
+    mpfr_set(mp(memo.W), mp(W), MPFR_RNDN);
+    mpfr_set(mp(memo.sW), mp(sW), MPFR_RNDN);
+    std::memcpy(memo.q0, q0, sizeof memo.q0), std::memcpy(memo.q1, q1, sizeof memo.q1);
+    memo.bits = bits, memo.tie = out.tie, memo.dot = out.dot;
+    memo.valid = true;
+}
+}  // namespace
+
+void set_reference_pair_memo(bool on) { g_pair_memo.store(on); }
+bool reference_pair_memo() { return g_pair_memo.load(std::memory_order_relaxed); }
+
 // One evaluation at the given precision. The formula follows the header comment line by line.
 void ReferenceEngine::evaluate(const double q0[4], const double q1[4], double t, int bits, SlerpReference &out) {
     for (Real *x : {&n0_, &n1_, &tmp_, &diff_, &sum_, &W_, &sW_, &s0_, &s1_, &omt_, &tt_, &dot_}) ensure_bits(*x, bits);
@@ -167,36 +218,45 @@ void ReferenceEngine::evaluate(const double q0[4], const double q1[4], double t,
     }
     out.bits = bits;
 
-    const int dot_sign = exact_dot_sign(q0, q1, prod_, exact_dot_);
-    out.tie = dot_sign == 0;
-
-    // a = q0/|q0|, b = +-q1/|q1|
-    unit_ends(q0, q1, a_, b_, n0_, n1_, tmp_);
-    // a.b (rounded) for the tie band and the report
-    mpfr_div(mp(dot_), mp(exact_dot_), mp(n0_), MPFR_RNDN);
-    mpfr_div(mp(dot_), mp(dot_), mp(n1_), MPFR_RNDN);
-    out.dot = to_double(dot_);
+    // The pair's part: the exact sign of q0.q1, a = q0/|q0|, b = +-q1/|q1| and a.b (W and sin W too) from the memo
+    // when it holds the pair (reference/pair_memo.h).
+    PairMemo &memo = pair_memo();
+    const bool use_memo = reference_pair_memo(), known = use_memo && memo.holds(q0, q1, bits);
+    if (known) {
+        out.tie = memo.tie, out.dot = memo.dot;
+        recall_pair(memo, a_, b_, W_, sW_);
+    } else {
+        const int dot_sign = exact_dot_sign(q0, q1, prod_, exact_dot_);
+        out.tie = dot_sign == 0;
+        unit_ends(q0, q1, a_, b_, n0_, n1_, tmp_);
+        // a.b (rounded) for the tie band and the report
+        mpfr_div(mp(dot_), mp(exact_dot_), mp(n0_), MPFR_RNDN);
+        mpfr_div(mp(dot_), mp(dot_), mp(n1_), MPFR_RNDN);
+        out.dot = to_double(dot_);
+        if (dot_sign < 0)
+            for (auto &x : b_) mpfr_neg(mp(x), mp(x), MPFR_RNDN);
+    }
     out.in_tie_band = std::fabs(out.dot) <= 4.0 * precision_eps(precision_);
-    if (dot_sign < 0)
-        for (auto &x : b_) mpfr_neg(mp(x), mp(x), MPFR_RNDN);
 
     mpfr_set_d(mp(tt_), t, MPFR_RNDN);
     mpfr_ui_sub(mp(omt_), 1, mp(tt_), MPFR_RNDN);  // exact: bits >= 2p
 
-    // R (and, for the other arc, R_other) from a, b by the atan2 form.
-    auto arc = [&](RealQuat &R, bool record_w) {
-        for (int i = 0; i < 4; i++) mpfr_sub(mp(v_[i]), mp(a_[i]), mp(b_[i]), MPFR_RNDN);
-        norm4(diff_, tmp_, v_);
-        for (int i = 0; i < 4; i++) mpfr_add(mp(v_[i]), mp(a_[i]), mp(b_[i]), MPFR_RNDN);
-        norm4(sum_, tmp_, v_);
-        mpfr_atan2(mp(W_), mp(diff_), mp(sum_), MPFR_RNDN);
-        mpfr_mul_2ui(mp(W_), mp(W_), 1, MPFR_RNDN);
+    // R (and, for the other arc, R_other) from a, b by the atan2 form (W_ and sW_ given when w_known).
+    auto arc = [&](RealQuat &R, bool record_w, bool w_known) {
+        if (!w_known) {
+            for (int i = 0; i < 4; i++) mpfr_sub(mp(v_[i]), mp(a_[i]), mp(b_[i]), MPFR_RNDN);
+            norm4(diff_, tmp_, v_);
+            for (int i = 0; i < 4; i++) mpfr_add(mp(v_[i]), mp(a_[i]), mp(b_[i]), MPFR_RNDN);
+            norm4(sum_, tmp_, v_);
+            mpfr_atan2(mp(W_), mp(diff_), mp(sum_), MPFR_RNDN);
+            mpfr_mul_2ui(mp(W_), mp(W_), 1, MPFR_RNDN);
+        }
         if (record_w) out.arc_w = to_double(W_);
         if (mpfr_zero_p(mp(W_))) {
             for (int i = 0; i < 4; i++) mpfr_set(mp(R[i]), mp(a_[i]), MPFR_RNDN);
             return;
         }
-        mpfr_sin(mp(sW_), mp(W_), MPFR_RNDN);
+        if (!w_known) mpfr_sin(mp(sW_), mp(W_), MPFR_RNDN);
         mpfr_mul(mp(s0_), mp(omt_), mp(W_), MPFR_RNDN);
         mpfr_sin(mp(s0_), mp(s0_), MPFR_RNDN);
         mpfr_mul(mp(s1_), mp(tt_), mp(W_), MPFR_RNDN);
@@ -209,7 +269,8 @@ void ReferenceEngine::evaluate(const double q0[4], const double q1[4], double t,
             mpfr_add(mp(R[i]), mp(R[i]), mp(tmp_), MPFR_RNDN);
         }
     };
-    arc(out.R_mp, true);
+    arc(out.R_mp, true, known);
+    if (use_memo && !known) remember_pair(memo, q0, q1, bits, out, a_, b_, W_, sW_);
 
     // N: exact normalised lerp on the same arc. (1-t)a + tb cannot vanish: a.b >= 0 after the flip.
     if (want_nlerp_) normalised_lerp(a_, b_, omt_, tt_, tmp_, n0_, out.N_mp);
@@ -218,7 +279,7 @@ void ReferenceEngine::evaluate(const double q0[4], const double q1[4], double t,
 
     if (out.in_tie_band) {
         for (auto &x : b_) mpfr_neg(mp(x), mp(x), MPFR_RNDN);
-        arc(out.R_other_mp, false);
+        arc(out.R_other_mp, false, false);
         if (want_nlerp_) normalised_lerp(a_, b_, omt_, tt_, tmp_, n0_, out.N_other_mp);
         else
             for (auto &x : out.N_other_mp) mpfr_set_nan(mp(x));

@@ -7,8 +7,11 @@
 #include "sweep/sweep.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
+#include <utility>
 #include <vector>
 
 namespace qc::sweep_detail {
@@ -44,16 +47,18 @@ struct RowAcc {
     std::vector<uint64_t> curve_cases = std::vector<uint64_t>(kCurveBins, 0);
     std::vector<Candidate> candidates;
 
-    // Point k's figures (in the block's own range): its metrics, angle error and curve bin.
+    // Point k's figures (in the block's own range): its metrics, angle error and curve bin; its histogram bin is
+    // counted apart (count_hist: a block's bins row by row, each row's histogram in one pass).
     void count(uint64_t k, const CaseMetrics &m, double err, int cb) {
         cases++;
         nonfinite += m.nonfinite;
         if (err > max_angle || (err == max_angle && k < argmax)) max_angle = err, argmax = k;
         if (!m.nonfinite) max_ulp1 = std::max(max_ulp1, m.ulp1);
-        hist[size_t(hist_bin(err))]++;
         curve_max[size_t(cb)] = std::max(curve_max[size_t(cb)], err);
         curve_cases[size_t(cb)]++;
     }
+
+    void count_hist(double err) { hist[size_t(hist_bin(err))]++; }
 
     void add(const RowAcc &o) {
         cases += o.cases, nonfinite += o.nonfinite;
@@ -66,6 +71,53 @@ struct RowAcc {
             curve_cases[size_t(b)] += o.curve_cases[size_t(b)];
         candidates.insert(candidates.end(), o.candidates.begin(), o.candidates.end());
     }
+};
+
+// A point's outputs grouped by value, as metrics/same_outputs.h's SameOutputs groups them (the same bytes and op:
+// the same figures, measured once), for the sweep's hot loop: the outputs compared as machine words where
+// SameOutputs hashes them and copies a record per output (a store-to-load stall that was 3 % of a sweep point).
+// One point at a time: clear(), add() every row's output, then measure the distinct ones (outs(), ops(), slot()).
+template <class T> class DistinctOutputs {
+public:
+    void clear() { n_ = 0, copies_.clear(); }
+    // Output r of `slot` with op: a new distinct output, or a copy of an earlier slot's with the same bytes and op.
+    void add(const T r[4], Op op, size_t slot) {
+        Word w;
+        std::memcpy(w.data(), r, sizeof w);
+        for (size_t j = 0; j < n_; j++)
+            if (same_words(words_[j], w) && ops_[j] == op) {
+                copies_.push_back({slot, slots_[j]});
+                return;
+            }
+        if (n_ == slots_.size())
+            words_.emplace_back(), ops_.emplace_back(), slots_.emplace_back(), outs_.emplace_back();
+        words_[n_] = w, ops_[n_] = op, slots_[n_] = slot;
+        for (int c = 0; c < 4; c++) outs_[n_][size_t(c)] = double(r[c]);
+        n_++;
+    }
+    size_t count() const { return n_; }
+    const double (*outs() const)[4] { return reinterpret_cast<const double(*)[4]>(outs_.data()); }
+    const Op *ops() const { return ops_.data(); }
+    size_t slot(size_t j) const { return slots_[j]; }
+    // (slot, the earlier slot whose output it repeats), in the order added
+    const std::vector<std::pair<size_t, size_t>> &copies() const { return copies_; }
+
+private:
+    using Word = std::array<uint64_t, 4 * sizeof(T) / sizeof(uint64_t)>;
+    static_assert(sizeof(Word) == sizeof(T[4]));
+    // word by word (std::array's == calls memcmp, which cost more than the rest of add())
+    static bool same_words(const Word &a, const Word &b) {
+        bool same = true;
+        for (size_t w = 0; w < a.size(); w++) same = same && a[w] == b[w];
+        return same;
+    }
+    static_assert(sizeof(std::array<double, 4>) == sizeof(double[4]));  // outs() as double[4] rows
+    size_t n_ = 0;
+    std::vector<Word> words_;
+    std::vector<Op> ops_;
+    std::vector<size_t> slots_;
+    std::vector<std::array<double, 4>> outs_;
+    std::vector<std::pair<size_t, size_t>> copies_;
 };
 
 // 2 |a - b|: the jump between two displacements (radians of rotation to first order); NaN = non-finite output.

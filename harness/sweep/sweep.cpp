@@ -5,7 +5,7 @@
 #include "sweep/sweep.h"
 #include "sweep/accumulate.h"
 #include "sweep/points.h"
-#include "metrics/same_outputs.h"
+#include "reference/pair_memo.h"
 
 #include "isolate/eval.h"
 #include "plugins/contain.h"
@@ -35,6 +35,8 @@ const char *to_string(SweepOver o) { return o == SweepOver::dot ? "dot" : "t"; }
 namespace {
 
 using namespace sweep_detail;
+
+std::atomic<bool> g_shortcuts{true};  // set_sweep_shortcuts (the CLI: QC_SWEEP_PLAIN=1 turns them off)
 
 double cpu_seconds() {
     timespec ts{};
@@ -88,6 +90,15 @@ public:
         find_candidates(b, e, b0, e1 - b0);
     }
 
+    // Sizes the buffers for blocks of up to n points (and their context) now: a sweep's thread allocates them once
+    // for its first block; the calibration does it before its untimed warm-up, so that its timed block is a
+    // steady-state block, as every later block of a sweep is (fresh pages of a first allocation cost about 3x).
+    void reserve(uint64_t n) {
+        const size_t m = size_t(n + 2 * kPersist), nr = rows_.size();
+        grow(cases_, m), grow(outs_, m * nr), grow(delta_, m * nr * 4), grow(err_, m * nr);
+        grow(jumps_, m * nr), grow(sorted_, m);
+    }
+
     // The persistence test of an edge between adjacent floats lo < hi: row r's displacements at the kPersist
     // floats up to lo and from hi (one batch).
     bool persistent_edge(T lo, T hi, size_t r, double threshold, uint64_t &evaluated) {
@@ -133,8 +144,8 @@ private:
     // (valid_[r]: the points evaluated).
     void evaluate_rows(uint64_t b0, uint64_t n) {
         const size_t nr = rows_.size();
-        cases_.resize(size_t(n));
-        outs_.resize(size_t(n) * nr);
+        grow(cases_, size_t(n));
+        grow(outs_, size_t(n) * nr);
         valid_.assign(nr, 0);
         for (uint64_t i = 0; i < n; i++) cases_[size_t(i)] = make_case<T>(opt_, spec_, points_.at(b0 + i));
         for (size_t r = 0; r < nr; r++) {
@@ -146,30 +157,46 @@ private:
         }
     }
 
+    // Row r's displacement and angle error at point i of the block's n: each row's points are contiguous (delta_,
+    // err_), so that find_candidates walks them in order.
+    double *delta_at(size_t r, uint64_t i, uint64_t n) { return &delta_[(r * size_t(n) + size_t(i)) * 4]; }
+    double &err_at(size_t r, uint64_t i, uint64_t n) { return err_[r * size_t(n) + size_t(i)]; }
+    // Row r's jump between points i - 1 and i (i >= 1), computed by accumulate while both displacements are in cache.
+    double &jump_at(size_t r, uint64_t i, uint64_t n) { return jumps_[r * size_t(n) + size_t(i)]; }
+
     // Point i's metrics and displacement of every row that evaluated it (metrics_[r], delta_): both are functions of
     // (output, reference, op), so each distinct output is measured once, every distinct output of the point in one
     // MetricEngine::measure_batch call (the same figures as one measure() each), and the other rows copy them.
     void measure_point(uint64_t i, uint64_t n, const SlerpReference &ref) {
         const size_t nr = rows_.size();
-        auto delta = [&](size_t r) { return &delta_[(size_t(i) * nr + r) * 4]; };
-        same_.clear();
+        auto delta = [&](size_t r) { return delta_at(r, i, n); };
+        auto out = [&](size_t r) { return outs_[r * size_t(n) + size_t(i)].data(); };
+        distinct_.clear();
         for (size_t r = 0; r < nr; r++)
-            if (i < valid_[r]) same_.add(outs_[r * size_t(n) + size_t(i)].data(), rows_[r].op, r);
-        same_.measure(cmp_.metric, ref, [&](size_t r) -> CaseMetrics & { return metrics_[r]; });
-        for (size_t j = 0; j < same_.distinct_count(); j++) {
-            const size_t r = same_.distinct_slot(j);
-            displacement(outs_[r * size_t(n) + size_t(i)].data(), rows_[r].op == Op::nlerp ? ref.N : ref.R, delta(r));
+            if (i < valid_[r]) distinct_.add(out(r), rows_[r].op, r);
+        grow(distinct_metrics_, distinct_.count());
+        cmp_.metric.measure_batch(distinct_.outs(), distinct_.ops(), distinct_.count(), ref, distinct_metrics_.data());
+        for (size_t j = 0; j < distinct_.count(); j++) {
+            const size_t r = distinct_.slot(j);
+            metrics_[r] = distinct_metrics_[j];
+            displacement(out(r), rows_[r].op == Op::nlerp ? ref.N : ref.R, delta(r));
         }
-        for (const auto &[r, e] : same_.copies()) std::memcpy(delta(r), delta(e), 4 * sizeof(double));
+        for (const auto &[r, e] : distinct_.copies()) {
+            metrics_[r] = metrics_[e];
+            std::memcpy(delta(r), delta(e), 4 * sizeof(double));
+        }
     }
 
     // The references and metrics of the block's points, and the statistics of those in [b, e).
     void accumulate(uint64_t b, uint64_t e, uint64_t b0, uint64_t n) {
         const size_t nr = rows_.size();
-        delta_.resize(size_t(n) * nr * 4);
-        err_.resize(size_t(n) * nr);
+        grow(delta_, size_t(n) * nr * 4);
+        grow(err_, size_t(n) * nr);
+        grow(jumps_, size_t(n) * nr);
         const double span = spec_.hi - spec_.lo;
         metrics_.resize(nr);
+        // Context points belong to the neighbouring blocks' statistics, the overlap point to the previous shard's.
+        const uint64_t counted_lo = std::max(b, points_.overlap), counted_hi = e;
         for (uint64_t i = 0; i < n; i++) {
             const uint64_t k = b0 + i;  // shard point index
             // The references of kRefBatch points at once (the fast path's AVX2 batch): the same values and stats
@@ -188,12 +215,16 @@ private:
                 if (i >= valid_[r]) continue;
                 const CaseMetrics &m = metrics_[r];
                 const double err = m.nonfinite ? INFINITY : m.angle_err_rad;
-                err_[size_t(i) * nr + r] = err;
-                // Context points belong to the neighbouring blocks' statistics, the overlap point to the previous shard's.
-                if (k < b || k >= e || k < points_.overlap) continue;
+                err_at(r, i, n) = err;
+                if (i > 0) jump_at(r, i, n) = jump_between(delta_at(r, i - 1, n), delta_at(r, i, n));
+                if (k < counted_lo || k >= counted_hi) continue;
                 acc_[r].count(k, m, err, cb);
             }
         }
+        // The histograms, row by row (one row's histogram at a time stays in cache; the counts are the same).
+        for (size_t r = 0; r < nr; r++)
+            for (uint64_t k = counted_lo; k < std::min(counted_hi, b0 + valid_[r]); k++)
+                acc_[r].count_hist(err_at(r, k - b0, n));
     }
 
     // Jumps between consecutive points, against the block's median jump, and persistent: row r's candidates.
@@ -202,15 +233,17 @@ private:
         const size_t nr = rows_.size();
         for (size_t r = 0; r < nr; r++) {
             const uint64_t valid = std::min<uint64_t>(n, valid_[r]);
-            auto d = [&](uint64_t i) { return &delta_[(i * nr + r) * 4]; };
-            std::vector<double> jumps;  // pair (i - 1, i) of the evaluated range, i = first .. last - 1
+            auto d = [&](uint64_t i) { return delta_at(r, i, n); };
+            // pair (i - 1, i) of the evaluated range, i = first .. last - 1
             const uint64_t first = std::max<uint64_t>(b - b0, 1), last = std::min(valid, e - b0);
-            for (uint64_t i = first; i < last; i++) jumps.push_back(jump_between(d(i - 1), d(i)));
-            if (jumps.empty()) continue;
-            std::vector<double> sorted = jumps;
-            const double median = percentile(sorted, 0.5);
-            const double threshold = std::max(kEdgeFactor * median, floor);
-            for (size_t j = 0; j < jumps.size(); j++) {
+            if (first >= last) continue;
+            const size_t count = size_t(last - first);
+            grow(sorted_, count);
+            const double *jumps = &jump_at(r, first, n);
+            const double threshold = edge_threshold(jumps, count, floor);
+            bool above = false;
+            for (size_t j = 0; j < count; j++) above = above || jumps[j] > threshold;
+            for (size_t j = 0; above && j < count; j++) {
                 if (!(jumps[j] > threshold)) continue;
                 const uint64_t i = first + j;
                 std::vector<const double *> below, above;
@@ -223,11 +256,34 @@ private:
                 c.threshold = threshold;
                 std::memcpy(c.delta_below, d(i - 1), sizeof c.delta_below);
                 std::memcpy(c.delta_above, d(i), sizeof c.delta_above);
-                c.err_below = err_[(i - 1) * nr + r];
-                c.err_above = err_[i * nr + r];
+                c.err_below = err_at(r, i - 1, n);
+                c.err_above = err_at(r, i, n);
                 acc_[r].candidates.push_back(c);
             }
         }
+    }
+
+    // max(kEdgeFactor * median, floor) of jumps[0 .. count) (the median: nearest rank, as percentile()).
+    // Where at least the median's rank of the jumps are at most floor / kEdgeFactor, so is the median, and the
+    // threshold is floor whatever its exact value (kEdgeFactor * median <= floor, both scalings exact): the
+    // selection is skipped, and its value is the same. A NaN jump (none expected) takes the full path.
+    double edge_threshold(const double *jumps, size_t count, double floor) {
+        if (g_shortcuts.load(std::memory_order_relaxed)) {
+            const size_t rank = std::max<size_t>(size_t(std::ceil(0.5 * double(count))), 1);  // 1-based
+            const double small = floor / kEdgeFactor;
+            size_t at_most = 0;
+            bool nan = false;
+            for (size_t j = 0; j < count; j++) at_most += jumps[j] <= small, nan = nan || std::isnan(jumps[j]);
+            if (!nan && at_most >= rank) return floor;
+        }
+        std::copy(jumps, jumps + count, sorted_.begin());
+        const double median = percentile_of(sorted_.data(), sorted_.data() + count, 0.5);
+        return std::max(kEdgeFactor * median, floor);
+    }
+
+    // v holds at least n elements (a buffer only grows: a block of the sweep's usual size allocates nothing).
+    template <class V> static void grow(V &v, size_t n) {
+        if (v.size() < n) v.resize(n);
     }
 
     static constexpr size_t kEvalBatch = 1024;  // cases per call (a round trip out of process)
@@ -242,9 +298,12 @@ private:
     std::vector<SlerpCase<T>> cases_;
     std::vector<Quat<T>> outs_;
     std::vector<size_t> valid_;
-    std::vector<double> delta_, err_;
+    std::vector<double> delta_, err_;   // per row, then per point of the block (delta_at, err_at)
+    std::vector<double> jumps_;         // per row, then per point (jump_at)
+    std::vector<double> sorted_;        // a copy of one row's jumps for the median
     std::vector<CaseMetrics> metrics_;  // one point's, per row
-    SameOutputs<T> same_;
+    DistinctOutputs<T> distinct_;
+    std::vector<CaseMetrics> distinct_metrics_;  // measure_batch's results, one per distinct output
     std::vector<SlerpReference> refs_ = std::vector<SlerpReference>(kRefBatch);
     std::unique_ptr<bool[]> validate_ = std::make_unique<bool[]>(kRefBatch);
     // A reference reused by the bisection's single points (a SlerpReference holds 16 MPFR numbers: building one
@@ -435,6 +494,11 @@ template <class T> void add_slices(const SweepOptions &opt, std::vector<SliceSpe
 
 }  // namespace
 
+void set_sweep_shortcuts(bool on) {
+    g_shortcuts.store(on);
+    set_reference_pair_memo(on);
+}
+
 double sweep_p99(const SweepRow &row) {
     uint64_t rank = uint64_t(std::ceil(0.99 * double(row.cases))), seen = 0;
     if (rank == 0) return 0;
@@ -498,7 +562,8 @@ template <class T> double calibrate(const SweepOptions &opt, const std::vector<I
     Slice<T> slice(opt, spec, rows, pts, true);  // (the reference engine's default: nlerp too)
     SliceRunner<T> runner(slice);
     const uint64_t n = pts.size();
-    runner.block(0, std::min<uint64_t>(n, 64));  // warm-up (first allocations)
+    runner.reserve(n);                           // the buffers of a block of n points, as a sweep's thread has them
+    runner.block(0, std::min<uint64_t>(n, 64));  // warm-up
     const double c0 = cpu_seconds();
     runner.block(0, n);
     return (cpu_seconds() - c0) / double(n);

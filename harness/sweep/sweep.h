@@ -159,6 +159,13 @@ std::vector<ImplOp> select_sweep_impls(const std::vector<Impl> &catalogue, const
 // ctx.progress advances as points complete; a stop request (ctx.stop) throws Interrupted.
 SweepResult run_sweep(const SweepOptions &options, const std::vector<Impl> &catalogue, const RunContext &ctx = {});
 
+// The sweep's shortcuts (issue 45; on unless set): a row's median jump is not selected where it cannot raise the
+// edge threshold above its floor, and the reference's evaluations of one key pair (its AVX2 batches and MPFR
+// validation samples along a t slice) reuse the pair's normalised ends and arc (reference/pair_memo.h). Every
+// figure is the same either way; the CLI turns them off with QC_SWEEP_PLAIN=1 (tests/sweep_identity.test.sh
+// compares the two).
+void set_sweep_shortcuts(bool on);
+
 // The number of representable values of the format in [lo, hi].
 uint64_t representable_count(Precision p, double lo, double hi);
 
