@@ -166,7 +166,9 @@ TEST(Reference, FastCheckRateExpects1500ChecksAndStopsAt1In1024) {
     for (uint64_t n = 1500; n < (uint64_t(1) << 30); n = n * 3 / 2) {
         const int k = fast_check_rate_log2(n, false);
         EXPECT_GE(double(n) / double(uint64_t(1) << k), kFastChecksWanted) << n;  // the expectation is met
-        if (k < 10) EXPECT_LT(double(n) / double(uint64_t(1) << (k + 1)), kFastChecksWanted) << n;  // and no more
+        if (k < 10) {
+            EXPECT_LT(double(n) / double(uint64_t(1) << (k + 1)), kFastChecksWanted) << n;  // and no more
+        }
     }
 }
 
@@ -187,6 +189,6 @@ TEST(Reference, SampleByInputsHasItsRate) {
         const double want = double(n) / double(uint64_t(1) << k), sd = std::sqrt(want);
         EXPECT_NEAR(double(hits), want, 5 * sd + 1e-9) << k;
         EXPECT_EQ(subset, 0u) << k;
-        if (k > 0) EXPECT_GT(other_seed, 0u) << k;
+        if (k > 0) { EXPECT_GT(other_seed, 0u) << k; }
     }
 }

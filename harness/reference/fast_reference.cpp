@@ -26,6 +26,7 @@
 // normalised components 0 or in [2^-300, 2], t in [0, 1] (t < 2^-300 is evaluated at 0 with a bound of 4t);
 // with W' >= 2^-300 every intermediate stays above 2^-969, where TwoProd is exact.
 #include "reference/fast_reference.h"
+#include "reference/pair_memo.h"
 #include "reference/fast_reference_internal.h"
 
 #include <atomic>
@@ -409,6 +410,16 @@ bool fast_batch_vectorised() {
 void set_force_scalar(bool scalar) { g_force_scalar.store(scalar); }
 
 bool force_scalar() { return g_force_scalar.load(std::memory_order_relaxed); }
+
+// (pair_memo.h; defined here, with the fast path, so that libquatcheck_slerp_cr.so, which holds the AVX2 batch but
+// not reference.cpp, has it too)
+namespace {
+std::atomic<bool> g_pair_memo{true};
+}  // namespace
+
+void set_reference_pair_memo(bool on) { g_pair_memo.store(on); }
+
+bool reference_pair_memo() { return g_pair_memo.load(std::memory_order_relaxed); }
 
 void fast_slerp_reference_batch(const double (*q0)[4], const double (*q1)[4], const double *t, size_t n, Precision p,
                                 SlerpReference *out, FastOutcome *outcomes, bool want_nlerp) {

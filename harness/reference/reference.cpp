@@ -178,7 +178,6 @@ PairMemo &pair_memo() {
     thread_local PairMemo memo;
     return memo;
 }
-std::atomic<bool> g_pair_memo{true};
 
 // a, b, W and sin W from the memo.
 void recall_pair(const PairMemo &memo, Real a[4], Real b[4], Real &W, Real &sW) {
@@ -204,9 +203,6 @@ void remember_pair(PairMemo &memo, const double q0[4], const double q1[4], int b
     memo.valid = true;
 }
 }  // namespace
-
-void set_reference_pair_memo(bool on) { g_pair_memo.store(on); }
-bool reference_pair_memo() { return g_pair_memo.load(std::memory_order_relaxed); }
 
 // One evaluation at the given precision. The formula follows the header comment line by line.
 void ReferenceEngine::evaluate(const double q0[4], const double q1[4], double t, int bits, SlerpReference &out) {
