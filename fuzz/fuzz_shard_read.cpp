@@ -59,7 +59,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     try {
         qc::RunResult r = qc::read_shards({dir}, qc_fuzz::catalogue());
         // Accepted: what read_shards promises of a run it returns.
-        for (const auto &sl : r.slices) {
+        for (const auto &sl : r.parts) {
             if (sl.end < sl.begin || sl.end > r.plan.options.cases || sl.arc_w.size() != sl.end - sl.begin)
                 std::abort();
             for (const auto &row : sl.rows)
