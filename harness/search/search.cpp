@@ -284,20 +284,17 @@ template <class T> void Climb<T>::draw(uint64_t step, uint64_t steps, uint64_t w
 template <class T> bool Climb<T>::evaluate_generation(SearchOutcome &out) {
     valid_ = 0;
     pre_.clear();
-    if (batch_.empty()) return true;
-    if (!remote_) {
-        if (!generations_) return true;
-        outs_.assign(batch_.size(), Quat<T>{});
-        for (size_t j = 0; j < batch_.size(); j++)
-            impl_.call(op_, batch_[j].q0.data(), batch_[j].q1.data(), batch_[j].t, outs_[j].data());
-        valid_ = batch_.size();
-        screen_.prepare(batch_, outs_, bar(), pre_);
-        return true;
-    }
+    if (batch_.empty() || (!remote_ && !generations_)) return true;
     outs_.assign(batch_.size(), Quat<T>{});
-    pending_.start(impl_, op_, batch_.data(), batch_.size(), outs_.data());
-    screen_.precompute(batch_, bar(), pre_);
-    const EvalOutcome o = pending_.finish();
+    EvalOutcome o;
+    if (remote_) {
+        pending_.start(impl_, op_, batch_.data(), batch_.size(), outs_.data());
+        screen_.precompute(batch_, bar(), pre_);
+        o = pending_.finish();
+    } else {
+        o = eval_batch(impl_, op_, batch_.data(), batch_.size(), outs_.data());
+        if (o.ok()) screen_.prepare(batch_, outs_, bar(), pre_);
+    }
     valid_ = o.done;
     if (o.ok()) return true;
     // The first failure ends the search, as it ends a row of the sampling.
