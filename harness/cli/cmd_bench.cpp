@@ -259,13 +259,8 @@ void print_peer_ratios(const std::map<std::string, double> &f64_all) {
 }
 
 // One line of text read from elsewhere (an environment variable, a library's path), for the terminal: control
-// characters become '?', at most 160 bytes.
-std::string printable(std::string s) {
-    if (s.size() > 160) s = s.substr(0, 157) + "...";
-    for (char &c : s)
-        if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) c = '?';
-    return s;
-}
+// characters as '?', at most 160 bytes and "..." (validators.h).
+std::string printable(const std::string &s) { return shown(s, 160); }
 
 // numpy's state beside its figure (issue 45, per the machine notes: a BLAS's threads and kernel move numpy's time):
 // its version, the BLAS libraries it loaded, threadpoolctl's view and the thread variables, from bench_peers.py.

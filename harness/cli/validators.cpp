@@ -33,11 +33,11 @@ CLI::Validator refuse_unless(std::function<bool(const std::string &)> ok, const 
 
 }  // namespace
 
-std::string shown(std::string_view v) {
-    std::string s(v.substr(0, 64));
+std::string shown(std::string_view v, size_t limit) {
+    std::string s(v.substr(0, limit));
     for (char &c : s)
         if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) c = '?';
-    return v.size() > 64 ? s + "..." : s;
+    return v.size() > limit ? s + "..." : s;
 }
 
 std::optional<double> strict_number(std::string_view s) {

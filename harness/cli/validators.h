@@ -20,8 +20,9 @@ namespace qc::cli {
 // no spaces. nullopt otherwise (also for inf and nan).
 std::optional<double> strict_number(std::string_view s);
 
-// A value as an error message quotes it: at most 64 bytes, control characters as '?' (the message stays one line).
-std::string shown(std::string_view v);
+// A value as an error message quotes it: at most `limit` bytes (then "..."), control characters as '?' (the message
+// stays one line). Also any text from elsewhere printed on one terminal line (bench: numpy's state).
+std::string shown(std::string_view v, size_t limit = 64);
 
 // A whole number in decimal digits (a leading '-' allowed) within [lo, hi]; else "expected EXPECTED, got 'TEXT'".
 CLI::Validator whole_in(long long lo, long long hi, const std::string &expected);
