@@ -155,26 +155,35 @@ template <class T> void reference_case(benchmark::State &st, ReferenceMode mode,
 }
 
 // BM_FastReference: the certified fast reference as the runner asks for it, ReferenceEngine::slerp_batch over
-// blocks of kRefBlock cases (the AVX2 batch where the CPU has it; validation samples and MPFR fallbacks included
-// at their natural rate); one iteration is one block, BenchKey::calls_per_iteration = kRefBlock makes the
-// figure per case. BM_FastReferenceScalar: the same with the scalar path forced (set_force_scalar, as
-// QC_FORCE_SCALAR=1 does), so that one run gives the AVX2/scalar ratio.
+// blocks of kRefBlock cases (the widest lane kernel the CPU has: eight AVX-512 lanes, else four AVX2 lanes;
+// validation samples and MPFR fallbacks included); one iteration is one block, BenchKey::calls_per_iteration =
+// kRefBlock makes the figure per case. Its validation is the run's at its default size: the 1-in-64 sample a run
+// of up to 96,000 cases per precision checks (runner.cpp, fast_check_rate_log2: at least 1,500 checks expected).
+// BM_FastReferenceRate1024: the same at 1 in 1,024, the default rate's floor, which runs from 1.5 million cases per
+// precision use (issue 45's item 2), chosen by the inputs' hash as the runner does. In the same run, for the
+// ratios: BM_FastReferenceFourLanes, at 1 in 1,024 with the four-lane AVX2 kernel (set_fast_batch_lanes_limit),
+// and BM_FastReferenceScalar, at 1 in 64 with the scalar path forced (set_force_scalar, as QC_FORCE_SCALAR=1).
 constexpr size_t kRefBlock = 32;  // the runner's chunk
-template <class T> void fast_reference_case(benchmark::State &st, bool scalar, std::shared_ptr<Cases<T>> c) {
+enum class RefPath { widest, four_lanes, scalar };
+template <class T>
+void fast_reference_case(benchmark::State &st, RefPath path, int check_log2, std::shared_ptr<Cases<T>> c) {
     ReferenceEngine engine(Format<T>::precision, ReferenceMode::fast);
     std::vector<SlerpReference> refs(kRefBlock);
     const size_t n = c->cases.size() / kRefBlock * kRefBlock;
     std::unique_ptr<bool[]> validate(new bool[n]);
-    for (size_t i = 0; i < n; i++) validate[i] = c->validate[i];
+    for (size_t i = 0; i < n; i++) validate[i] = check_log2 < 0 && c->validate[i];
+    if (check_log2 >= 0) engine.set_fast_check_rate(check_log2, 1);
     engine.slerp(c->cases[0], refs[0], false);  // start-up (the fast path's MPFR tables) outside the timing
     const bool forced = force_scalar();
-    set_force_scalar(scalar || forced);
+    set_force_scalar(path == RefPath::scalar || forced);
+    if (path == RefPath::four_lanes) set_fast_batch_lanes_limit(4);
     size_t i = 0;
     for (auto _ : st) {
         engine.slerp_batch(&c->cases[i], kRefBlock, refs.data(), &validate[i]);
         if ((i += kRefBlock) == n) i = 0;
     }
     set_force_scalar(forced);
+    set_fast_batch_lanes_limit(8);
     benchmark::DoNotOptimize(refs[0].arc_w);
     const ReferenceStats &s = engine.stats();
     st.counters["recomputed_fraction"] = double(s.recomputed) / double(s.cases);
@@ -286,10 +295,18 @@ template <class T> void register_precision(const BenchOptions &o, std::vector<st
         add(ref, benchmark::RegisterBenchmark(ref.c_str(), reference_case<T>, ReferenceMode::mpfr, cases),
             {"reference", "", "slerp", prec, region, "case", 1});
         std::string fast = fmt::format("BM_FastReference/slerp/{}{}", prec, suffix);
-        add(fast, benchmark::RegisterBenchmark(fast.c_str(), fast_reference_case<T>, false, cases),
+        add(fast, benchmark::RegisterBenchmark(fast.c_str(), fast_reference_case<T>, RefPath::widest, -1, cases),
             {"fast_reference", "", "slerp", prec, region, "case", double(kRefBlock)});
+        if (region == "all") {
+            std::string rate = fmt::format("BM_FastReferenceRate1024/slerp/{}", prec);
+            add(rate, benchmark::RegisterBenchmark(rate.c_str(), fast_reference_case<T>, RefPath::widest, 10, cases),
+                {"fast_reference_rate1024", "", "slerp", prec, region, "case", double(kRefBlock)});
+            std::string four = fmt::format("BM_FastReferenceFourLanes/slerp/{}", prec);
+            add(four, benchmark::RegisterBenchmark(four.c_str(), fast_reference_case<T>, RefPath::four_lanes, 10, cases),
+                {"fast_reference_four_lanes", "", "slerp", prec, region, "case", double(kRefBlock)});
+        }
         std::string scalar = fmt::format("BM_FastReferenceScalar/slerp/{}{}", prec, suffix);
-        add(scalar, benchmark::RegisterBenchmark(scalar.c_str(), fast_reference_case<T>, true, cases),
+        add(scalar, benchmark::RegisterBenchmark(scalar.c_str(), fast_reference_case<T>, RefPath::scalar, -1, cases),
             {"fast_reference_scalar", "", "slerp", prec, region, "case", double(kRefBlock)});
         std::string floor = fmt::format("BM_MpfrFloor/slerp/{}{}", prec, suffix);
         add(floor, benchmark::RegisterBenchmark(floor.c_str(), floor_case<T>, cases),

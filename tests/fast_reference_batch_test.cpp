@@ -1,7 +1,8 @@
-// The fast reference's batch (fast_slerp_reference_batch, its AVX2 lanes) against the scalar
-// fast_slerp_reference, case by case: every field of SlerpReference bit for bit and the same outcome, over every
-// region in both precisions and on hand-made edge cases; a lane perturbed on purpose (FastDamage::batch_lane)
-// is caught; and the engine's batch entry gives the same references and ReferenceStats as its per-case one.
+// The fast reference's batch (fast_slerp_reference_batch, its lane kernels: eight AVX-512 lanes and four AVX2 lanes,
+// each width this CPU has) against the scalar fast_slerp_reference, case by case: every field of SlerpReference bit
+// for bit and the same outcome, over every region in both precisions and on hand-made edge cases; a lane perturbed
+// on purpose (FastDamage::batch_lane) is caught; and the engine's batch entry gives the same references and
+// ReferenceStats as its per-case one.
 #include "reference/fast_reference.h"
 #include "reference/fast_reference_internal.h"
 #include "reference/pair_memo.h"
@@ -24,6 +25,27 @@ namespace {
 // Skips where the batch would not run its AVX2 code (the CPU lacks AVX2 or FMA, or a non-x86 build).
 #define SKIP_WITHOUT_AVX2() \
     if (!fast_batch_vectorised()) GTEST_SKIP() << "SKIP: this CPU (or build) has no AVX2+FMA batch path"
+
+// The kernel widths this CPU runs (8: AVX-512, 4: AVX2), widest first. Each test runs once per width with the batch
+// limited to it (set_fast_batch_lanes_limit), so that both kernels are held to the scalar path where both run.
+std::vector<int> widths() {
+    std::vector<int> w;
+    for (int lanes : {8, 4}) {
+        set_fast_batch_lanes_limit(lanes);
+        if (fast_batch_lanes() == lanes) w.push_back(lanes);
+    }
+    set_fast_batch_lanes_limit(8);
+    if (w.size() < 2) std::printf("FastReferenceBatch: only the %d-lane kernel runs on this CPU\n", w.empty() ? 0 : w[0]);
+    return w;
+}
+template <class F> void for_each_width(F f) {
+    for (int lanes : widths()) {
+        SCOPED_TRACE(testing::Message() << lanes << " lanes");
+        set_fast_batch_lanes_limit(lanes);
+        f(lanes);
+    }
+    set_fast_batch_lanes_limit(8);
+}
 
 struct Cases {
     std::vector<std::array<double, 4>> q0, q1;
@@ -85,14 +107,18 @@ Comparison compare(const Cases &c, Precision p, bool want_nlerp) {
                               << " outcomes " << int(so[i]) << "/" << int(bo[i]);
         }
     }
-    for (size_t i = 0; i + 4 <= n; i += 4) {
-        const double *a[4], *b[4];
-        SlerpReference tmp[4];
-        SlerpReference *o[4];
-        bool cert[4];
-        for (size_t l = 0; l < 4; l++) a[l] = c.q0[i + l].data(), b[l] = c.q1[i + l].data(), o[l] = &tmp[l];
-        fast_detail::slerp4_avx2(a, b, &c.t[i], p, want_nlerp, o, cert);
-        for (bool x : cert) r.lanes_certified += x;
+    const size_t lanes = size_t(fast_batch_lanes());
+    fast_detail::KernelArgs args;
+    args.tolerance = fast_tolerance(p), args.band = 4.0 * precision_eps(p), args.want_nlerp = want_nlerp;
+    args.pair_memo = reference_pair_memo();
+    for (size_t i = 0; lanes > 0 && i + lanes <= n; i += lanes) {
+        const double *a[8], *b[8];
+        fast_detail::LaneOut tmp[8];
+        bool cert[8] = {};
+        for (size_t l = 0; l < lanes; l++) a[l] = c.q0[i + l].data(), b[l] = c.q1[i + l].data();
+        if (lanes == 8) fast_detail::slerp8_avx512(a, b, &c.t[i], args, tmp, cert);
+        else fast_detail::slerp4_avx2(a, b, &c.t[i], args, tmp, cert);
+        for (size_t l = 0; l < lanes; l++) r.lanes_certified += cert[l];
     }
     return r;
 }
@@ -110,6 +136,7 @@ template <class T> Cases region_cases(Region r, uint64_t n, uint64_t seed) {
 
 TEST(FastReferenceBatch, IdenticalToScalarOnEveryRegionAndPrecision) {
     SKIP_WITHOUT_AVX2();
+    for_each_width([](int width) {
     size_t total = 0, lanes = 0;
     for (Region r : all_regions()) {
         for (Precision p : {Precision::f32, Precision::f64}) {
@@ -118,15 +145,16 @@ TEST(FastReferenceBatch, IdenticalToScalarOnEveryRegionAndPrecision) {
                 const Comparison x = compare(c, p, nlerp);
                 EXPECT_EQ(x.mismatches, 0u) << to_string(r) << " " << to_string(p) << " nlerp " << nlerp;
                 if (nlerp)
-                    std::printf("FastReferenceBatch %-12s %s: %zu cases, %zu certified, %zu by the AVX2 lanes\n",
-                                to_string(r), to_string(p), x.cases, x.certified, x.lanes_certified);
+                    std::printf("FastReferenceBatch %-12s %s: %zu cases, %zu certified, %zu by the %d lanes\n",
+                                to_string(r), to_string(p), x.cases, x.certified, x.lanes_certified, width);
                 total += x.cases, lanes += x.lanes_certified;
             }
         }
     }
     // Most cases take the vectorised common branch (else the identity above would say little about it).
-    std::printf("FastReferenceBatch: %zu cases, %zu decided by the AVX2 lanes\n", total, lanes);
+    std::printf("FastReferenceBatch: %zu cases, %zu decided by the %d lanes\n", total, lanes, width);
     EXPECT_GE(double(lanes), 0.95 * double(total));
+    });
 }
 
 TEST(FastReferenceBatch, IdenticalToScalarOnEdgeCases) {
@@ -153,17 +181,20 @@ TEST(FastReferenceBatch, IdenticalToScalarOnEdgeCases) {
         {0x1p500, 0, 0, 0, 0.6, 0.8, 0, 0, 0.5},  // out of range
         {0.1, 0.2, 0.3, 0.4, 0.4, 0.3, 0.2, 0.1, 0.37},
     };
-    // Each row in every lane position, its neighbours ordinary cases (a lane's branch must not leak into another).
+    // Each row in every lane position of a block of eight, its neighbours ordinary cases (a lane's branch must not
+    // leak into another).
     const double plain[9] = {0.1, 0.2, 0.3, 0.4, 0.4, 0.3, 0.2, 0.1, 0.37};
     Cases c;
     for (const auto &row : rows)
-        for (int pos = 0; pos < 4; pos++)
-            for (int l = 0; l < 4; l++) {
+        for (int pos = 0; pos < 8; pos++)
+            for (int l = 0; l < 8; l++) {
                 const double *x = l == pos ? row : plain;
                 c.add(x, x + 4, x[8]);
             }
-    for (Precision p : {Precision::f32, Precision::f64})
-        for (bool nlerp : {true, false}) EXPECT_EQ(compare(c, p, nlerp).mismatches, 0u) << to_string(p);
+    for_each_width([&](int) {
+        for (Precision p : {Precision::f32, Precision::f64})
+            for (bool nlerp : {true, false}) EXPECT_EQ(compare(c, p, nlerp).mismatches, 0u) << to_string(p);
+    });
 }
 
 // Along t (issue 45, reference/pair_memo.h): where the four lanes share a key pair, the pair's part comes from the
@@ -191,9 +222,10 @@ TEST(FastReferenceBatch, IdenticalToScalarAlongT) {
     Cases runs, switching;
     for (const auto &q : pairs)
         for (double t : ts) runs.add(q.data(), q.data() + 4, t);
-    for (size_t j = 0; j + 4 <= ts.size(); j += 4)
+    for (size_t j = 0; j + 8 <= ts.size(); j += 8)
         for (const auto &q : pairs)
-            for (size_t l = 0; l < 4; l++) switching.add(q.data(), q.data() + 4, ts[j + l]);
+            for (size_t l = 0; l < 8; l++) switching.add(q.data(), q.data() + 4, ts[j + l]);
+    for_each_width([&](int) {
     for (bool memo : {true, false}) {
         set_reference_pair_memo(memo);
         for (const Cases *c : {&runs, &switching})
@@ -209,17 +241,20 @@ TEST(FastReferenceBatch, IdenticalToScalarAlongT) {
     set_fast_damage(FastDamage::batch_lane);
     EXPECT_GT(compare(runs, Precision::f64, true).mismatches, 0u);
     set_fast_damage(FastDamage::none);
+    });
 }
 
 // Negative control: one lane perturbed by an ulp in R[0].lo is caught by the comparison.
 TEST(FastReferenceBatch, PerturbedLaneIsCaught) {
     SKIP_WITHOUT_AVX2();
     const Cases c = region_cases<double>(all_regions().front(), 400, 5);
-    set_fast_damage(FastDamage::batch_lane);
-    const Comparison x = compare(c, Precision::f64, true);
-    set_fast_damage(FastDamage::none);
-    EXPECT_GT(x.mismatches, 0u);
-    EXPECT_EQ(compare(c, Precision::f64, true).mismatches, 0u);
+    for_each_width([&](int) {
+        set_fast_damage(FastDamage::batch_lane);
+        const Comparison x = compare(c, Precision::f64, true);
+        set_fast_damage(FastDamage::none);
+        EXPECT_GT(x.mismatches, 0u);
+        EXPECT_EQ(compare(c, Precision::f64, true).mismatches, 0u);
+    });
 }
 
 // The switch: forced scalar, the batch takes no AVX2 lane (and still gives the scalar values).
@@ -290,9 +325,11 @@ template <class T> void engine_batch_matches(bool want_nlerp) {
 
 TEST(FastReferenceBatch, EngineBatchMatchesCaseByCase) {
     SKIP_WITHOUT_AVX2();
-    engine_batch_matches<float>(true);
-    engine_batch_matches<double>(true);
-    engine_batch_matches<double>(false);
+    for_each_width([](int) {
+        engine_batch_matches<float>(true);
+        engine_batch_matches<double>(true);
+        engine_batch_matches<double>(false);
+    });
 }
 
 // Negative control of the engine comparison: the batch_lane damage shows in the references and as validation

@@ -398,14 +398,25 @@ bool estimate_slerp_dd(const double q0[4], const double q1[4], double t, DDQuat 
     return true;
 }
 
-bool fast_batch_vectorised() {
+namespace {
+std::atomic<int> g_lanes_limit{8};  // set_fast_batch_lanes_limit
+}  // namespace
+
+int fast_batch_lanes() {
 #if defined(__x86_64__) || defined(__i386__)
-    static const bool cpu = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+    static const bool avx2 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+    static const bool avx512 = avx2 && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq");
 #else
-    constexpr bool cpu = false;
+    constexpr bool avx2 = false, avx512 = false;
 #endif
-    return cpu && !g_force_scalar.load(std::memory_order_relaxed);
+    if (g_force_scalar.load(std::memory_order_relaxed)) return 0;
+    const int limit = g_lanes_limit.load(std::memory_order_relaxed);
+    return avx512 && limit >= 8 ? 8 : avx2 && limit >= 4 ? 4 : 0;
 }
+
+bool fast_batch_vectorised() { return fast_batch_lanes() > 0; }
+
+void set_fast_batch_lanes_limit(int lanes) { g_lanes_limit.store(lanes); }
 
 void set_force_scalar(bool scalar) { g_force_scalar.store(scalar); }
 
@@ -421,21 +432,65 @@ void set_reference_pair_memo(bool on) { g_pair_memo.store(on); }
 
 bool reference_pair_memo() { return g_pair_memo.load(std::memory_order_relaxed); }
 
+namespace {
+
+static_assert(fast_detail::kArcBound == kFastArcBound);
+
+// A lane the kernel certified, written as fast_slerp_reference writes a certified case; `lane` is its position in
+// the kernel's vector (the batch_lane damage of the negative control perturbs lane 1 of every width).
+void write_lane(const fast_detail::LaneOut &o, double t, int lane, SlerpReference &r) {
+    const double edge = 0x1p-10;
+    for (size_t i = 0; i < 4; i++) r.R[i] = o.R[i], r.N[i] = o.N[i];
+    if (o.in_tie_band)
+        for (size_t i = 0; i < 4; i++) r.R_other[i] = o.R_other[i], r.N_other[i] = o.N_other[i];
+    r.tie = false;
+    r.dot = o.dot;
+    r.in_tie_band = o.in_tie_band;
+    r.arc_w = o.arc_w;
+    r.fast_bound = o.bound;
+    r.bits = 0;
+    r.ill_conditioned = r.arc_w < edge || r.arc_w > M_PI / 2 - edge || t < edge || t > 1 - edge;
+    const FastDamage damage = fast_damage();
+    if (damage == FastDamage::bound_too_small) r.fast_bound *= 0x1p-20;
+    if (damage == FastDamage::batch_lane && lane == 1) r.R[0] = dd::mul(r.R[0], 1 + 0x1p-20);
+}
+
+// Cases i to i + L - 1 through the L-lane kernel; false where the build has no code for that width.
+template <int L, class Kernel>
+bool kernel_block(Kernel kernel, const double (*q0)[4], const double (*q1)[4], const double *t, size_t i,
+                  const fast_detail::KernelArgs &args, Precision p, SlerpReference *out, FastOutcome *outcomes) {
+    const double *a[L], *b[L];
+    for (size_t l = 0; l < L; l++) a[l] = q0[i + l], b[l] = q1[i + l];
+    fast_detail::LaneOut lanes[L];
+    bool certified[L] = {};
+    if (!kernel(a, b, t + i, args, lanes, certified)) return false;
+    for (size_t l = 0; l < L; l++) {
+        if (certified[l]) {
+            write_lane(lanes[l], t[i + l], int(l), out[i + l]);
+            outcomes[i + l] = FastOutcome::certified;
+        } else {
+            outcomes[i + l] = fast_slerp_reference(q0[i + l], q1[i + l], t[i + l], p, out[i + l], args.want_nlerp);
+        }
+    }
+    return true;
+}
+
+}  // namespace
+
 void fast_slerp_reference_batch(const double (*q0)[4], const double (*q1)[4], const double *t, size_t n, Precision p,
                                 SlerpReference *out, FastOutcome *outcomes, bool want_nlerp) {
     size_t i = 0;
-    if (fast_batch_vectorised()) {
-        for (; i + 4 <= n; i += 4) {
-            const double *a[4] = {q0[i], q0[i + 1], q0[i + 2], q0[i + 3]};
-            const double *b[4] = {q1[i], q1[i + 1], q1[i + 2], q1[i + 3]};
-            SlerpReference *o[4] = {&out[i], &out[i + 1], &out[i + 2], &out[i + 3]};
-            bool certified[4] = {false, false, false, false};
-            if (!fast_detail::slerp4_avx2(a, b, t + i, p, want_nlerp, o, certified)) break;
-            for (size_t l = 0; l < 4; l++)
-                outcomes[i + l] = certified[l]
-                                      ? FastOutcome::certified
-                                      : fast_slerp_reference(q0[i + l], q1[i + l], t[i + l], p, out[i + l], want_nlerp);
-        }
+    const int lanes = fast_batch_lanes();
+    if (lanes > 0) {
+        fast_detail::KernelArgs args;
+        args.tolerance = fast_tolerance(p);
+        args.band = 4.0 * precision_eps(p);
+        args.want_nlerp = want_nlerp;
+        args.pair_memo = reference_pair_memo();
+        if (lanes >= 8)
+            while (i + 8 <= n && kernel_block<8>(fast_detail::slerp8_avx512, q0, q1, t, i, args, p, out, outcomes))
+                i += 8;
+        while (i + 4 <= n && kernel_block<4>(fast_detail::slerp4_avx2, q0, q1, t, i, args, p, out, outcomes)) i += 4;
     }
     for (; i < n; i++) outcomes[i] = fast_slerp_reference(q0[i], q1[i], t[i], p, out[i], want_nlerp);
 }

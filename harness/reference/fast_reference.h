@@ -43,13 +43,20 @@ FastOutcome fast_slerp_reference(const double q0[4], const double q1[4], double 
 bool fast_slerp_components(const double q0[4], const double q1[4], double t, dd::DB R[4], bool &tie);
 
 // The same for n cases (q0[i], q1[i], t[i]): out[i] and outcomes[i] are exactly what fast_slerp_reference
-// gives for case i (every field, bit for bit, and the outcome). Where the CPU has AVX2 and FMA and the scalar
-// path is not forced (set_force_scalar), four cases at a time go through a vectorised copy of the common
-// branch (fast_reference_avx2.cpp); a case that leaves it is evaluated by fast_slerp_reference.
+// gives for case i (every field, bit for bit, and the outcome). Where the CPU has AVX2 and FMA and the scalar path is
+// not forced (set_force_scalar), the cases go through a vectorised copy of the common branch
+// (fast_reference_lanes.h): eight at a time where the CPU also has AVX-512 F and DQ (fast_reference_avx512.cpp),
+// four at a time otherwise and for the rest (fast_reference_avx2.cpp); a case that leaves it is evaluated by
+// fast_slerp_reference.
 void fast_slerp_reference_batch(const double (*q0)[4], const double (*q1)[4], const double *t, size_t n, Precision p,
                                 SlerpReference *out, FastOutcome *outcomes, bool want_nlerp = true);
-// Whether fast_slerp_reference_batch runs its AVX2 code in this process (CPU support, and not forced scalar).
+// Whether fast_slerp_reference_batch runs vectorised code in this process (CPU support, and not forced scalar), and
+// the widest kernel it runs: 8 (AVX-512), 4 (AVX2) or 0 (scalar).
 bool fast_batch_vectorised();
+int fast_batch_lanes();
+// Process-wide, 8 unless set: the widest kernel fast_slerp_reference_batch may run (4: the AVX2 kernel even where
+// the CPU has AVX-512; for the tests' identity of both widths and the bench's side-by-side ratio).
+void set_fast_batch_lanes_limit(int lanes);
 // Process-wide, false unless set; the CLI sets it from the environment variable QC_FORCE_SCALAR=1.
 void set_force_scalar(bool scalar);
 bool force_scalar();
@@ -70,7 +77,7 @@ enum class FastDamage {
     none,
     sine_coefficient,  // the r^5/5! coefficient of the sine series perturbed by 2^-30 (relative)
     bound_too_small,   // every certified bound divided by 2^20
-    batch_lane,        // the AVX2 batch's second lane of four: R[0] times 1 + 2^-20 (the scalar path unchanged)
+    batch_lane,        // the batch's lane 1 in every kernel block: R[0] times 1 + 2^-20 (the scalar path unchanged)
 };
 // Process-wide, none unless set; the CLI sets it from the environment variable QC_DAMAGE_FAST_PATH
 // (sine_coefficient | bound_too_small | batch_lane) so that an end-to-end test can damage the CLI's fast path.

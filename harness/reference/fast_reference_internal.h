@@ -2,7 +2,10 @@
 // the tables, the constants of the error analysis and the helpers both evaluate with. Not for other callers.
 #pragma once
 
-#include "reference/fast_reference.h"
+// Light on purpose: the lane kernels' files (compiled whole for AVX2 or AVX-512) include this header and dd.h only,
+// so that no inline function of a wider header (Boost's MPFR wrapper in reference.h) is emitted there with
+// instructions the rest of the program could link against (tests/kernel_symbols.test.sh checks their objects).
+#include "reference/dd.h"
 
 namespace qc::fast_detail {
 
@@ -33,11 +36,35 @@ constexpr double kEpsFloor = 0x1p-1000;  // absolute floor added to every final 
 // The double nearest the bounded value, when the bound proves it; false otherwise.
 bool certain_rounding(const DB &x, double &out);
 
-// Four cases at once with AVX2 and FMA (fast_reference_avx2.cpp), on the common branch of
-// fast_slerp_reference only: certified[l] is true where lane l stayed on it and out[l] then holds exactly
-// what fast_slerp_reference gives (outcome certified); elsewhere out[l] is unspecified and the caller
-// evaluates the case with the scalar path. Returns false (nothing evaluated) where the build has no AVX2 code.
-bool slerp4_avx2(const double *const q0[4], const double *const q1[4], const double t[4], Precision p, bool want_nlerp,
-                 SlerpReference *const out[4], bool certified[4]);
+// Where its bound cannot prove the rounding of W to double, the fast path still accepts W's nearest double
+// (fast_reference.h: kFastArcBound, repeated here for the kernels, which do not include that header).
+constexpr double kArcBound = 0x1p-90;
+
+// What a lane kernel needs besides the cases: from the format (fast_tolerance(p), the tie band 4 eps(p)) and the
+// caller's switches.
+struct KernelArgs {
+    double tolerance = 0;     // fast_tolerance(p): a larger final bound leaves the lane
+    double band = 0;          // |a.b| at most this: the tie band (the other arc also evaluated)
+    bool want_nlerp = true;   // N (and N_other) computed and certified
+    bool pair_memo = true;    // reference_pair_memo(): the pair part from the thread's memo where the lanes share it
+};
+// A lane the kernel certified: what fast_slerp_reference sets for the case (R_other and N_other only where
+// in_tie_band; the caller writes the rest of SlerpReference: tie = false, bits = 0, ill_conditioned).
+struct LaneOut {
+    dd::DD R[4], N[4], R_other[4], N_other[4];
+    double dot = 0, arc_w = 0, bound = 0;
+    bool in_tie_band = false;
+};
+
+// The fast path's common branch on several cases at once, each lane doing the scalar path's operations in its order
+// (fast_reference_lanes.h): certified[l] is true where lane l stayed on that branch, and out[l] then holds exactly
+// what fast_slerp_reference gives (outcome certified); elsewhere out[l] is unspecified and the caller evaluates the
+// case with the scalar path. Each returns false (nothing evaluated) where the build has no code for its width.
+// Four lanes, AVX2 + FMA (fast_reference_avx2.cpp); call only where the CPU has both.
+bool slerp4_avx2(const double *const q0[4], const double *const q1[4], const double t[4], const KernelArgs &args,
+                 LaneOut out[4], bool certified[4]);
+// Eight lanes, AVX-512 F + DQ (fast_reference_avx512.cpp); call only where the CPU has both.
+bool slerp8_avx512(const double *const q0[8], const double *const q1[8], const double t[8], const KernelArgs &args,
+                   LaneOut out[8], bool certified[8]);
 
 }  // namespace qc::fast_detail
