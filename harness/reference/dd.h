@@ -26,7 +26,7 @@ namespace qc::dd {
 
 // The operations the double-word algorithms below need besides +, -, * and /: fma and sqrt, correctly rounded.
 // For double, std::fma and std::sqrt. The algorithms are templates over the lane type V so that the AVX2 batch
-// of the fast reference (fast_reference_avx2.cpp) runs the very same code on four lanes: it specialises
+// of the fast reference (fast_reference_lanes.h) runs the very same code on four or eight lanes: it specialises
 // Lane for its vector type (IEEE operations are correctly rounded per lane, so each lane gets the scalar bits).
 template <class V> struct Lane {
     static V fma(V a, V b, V c) { return std::fma(a, b, c); }

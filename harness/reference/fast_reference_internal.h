@@ -1,4 +1,4 @@
-// Shared by the scalar fast path (fast_reference.cpp) and its four-lane AVX2 twin (fast_reference_avx2.cpp):
+// Shared by the scalar fast path (fast_reference.cpp) and its lane kernels (fast_reference_lanes.h):
 // the tables, the constants of the error analysis and the helpers both evaluate with. Not for other callers.
 #pragma once
 

@@ -3,8 +3,8 @@
 //   - an MPFR evaluation (reference.cpp, ReferenceEngine::evaluate; its working precision in the key): the exact
 //     sign of q0.q1, the normalised ends a and b (b on the short arc), a.b rounded, and the arc
 //     W = 2 atan2(|a - b|, |a + b|) with sin W;
-//   - the AVX2 batch (fast_reference_avx2.cpp, slerp4_avx2; the format and the tables in the key), where the four
-//     lanes share one pair: the lanes' range tests, the exact dot product's sign, a and b, a.b, the tie band, W
+//   - the batch's lane kernels (fast_reference_lanes.h; the format's tie band and the tables in the key), where a
+//     kernel's lanes share one pair: the lanes' range tests, the exact dot product's sign, a and b, a.b, the tie band, W
 //     and its sine and cosine.
 // An evaluation of the same pair takes them from the memo and computes only what depends on t. The values are
 // those the evaluation computes (the same operations on the same operands, each correctly rounded), so every

@@ -57,9 +57,9 @@ for prec in ("f32", "f64"):
 vec = {(r["benchmark"], r["op"], r["precision"]): float(r["ns_per_case"]) for r in thr if r["region"] == "all"}
 if ("fast_reference_scalar", "slerp", "f64") in vec:
     print("\nIssue 29's vectorised paths beside the scalar ones, in the same run (CPU ns per case or per output; "
-          "`QC_FORCE_SCALAR=1` selects the scalar paths, with the same figures): the certified reference four cases "
-          "at a time with AVX2 (`BM_FastReference`, blocks of 32 as the runner) against one at a time "
-          "(`BM_FastReferenceScalar`), both with the 1-in-64 MPFR validation; the metric's AVX2 kernel on a case's "
+          "`QC_FORCE_SCALAR=1` selects the scalar paths, with the same figures): the certified reference eight cases "
+          "at a time with AVX-512 where the CPU has it, else four with AVX2 (`BM_FastReference`, blocks of 32 as the "
+          "runner) against one at a time (`BM_FastReferenceScalar`), both with the 1-in-64 MPFR validation; the metric's AVX2 kernel on a case's "
           "outputs in one batch as the runner calls it (`BM_MetricFastBatch`), one call each (`BM_MetricFast`), and "
           "the scalar kernel (`BM_MetricFastScalar`).\n")
     print("| precision | reference, AVX2 batch | reference, scalar | reference speed-up | metric slerp / nlerp: AVX2 batch | AVX2, one call each | scalar | metric speed-up (batch) |")
@@ -73,6 +73,14 @@ if ("fast_reference_scalar", "slerp", "f64") in vec:
         ratio = f"{sum(ms) / sum(mb):.1f}x" if all(mb) and all(ms) else "—"
         print(f"| {prec} | {fr:.0f} | {fs:.0f} | **{fs / fr:.2f}x** | {mb[0]:.0f} / {mb[1]:.0f} | {mf[0]:.0f} / {mf[1]:.0f} | "
               f"{ms[0]:.0f} / {ms[1]:.0f} | {ratio} |")
+lanes = [(prec, vec[("fast_reference_rate1024", "slerp", prec)], vec[("fast_reference_four_lanes", "slerp", prec)])
+         for prec in ("f32", "f64") if ("fast_reference_rate1024", "slerp", prec) in vec
+         and ("fast_reference_four_lanes", "slerp", prec) in vec]
+if lanes:
+    print("\nThe reference's lane kernels side by side in the same run (issue 45), with the validation at 1 in 1,024 "
+          "(`BM_FastReferenceRate1024`: the widest kernel this CPU runs, eight AVX-512 lanes where it has them; "
+          "`BM_FastReferenceFourLanes`: the four-lane AVX2 kernel), CPU ns per case, every region in turn: " +
+          "; ".join(f"{prec} {w:.0f} against {f:.0f} ({f / w:.2f}x)" for prec, w, f in lanes) + ".")
 peers = {r["benchmark"]: float(r["ns_per_case"]) for r in thr
          if r["benchmark"] in ("numpy_f64_uncertified", "mpmath_40_digits") and r["precision"] == "f64"}
 if peers:
