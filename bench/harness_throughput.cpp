@@ -302,7 +302,8 @@ template <class T> void register_precision(const BenchOptions &o, std::vector<st
             add(rate, benchmark::RegisterBenchmark(rate.c_str(), fast_reference_case<T>, RefPath::widest, 10, cases),
                 {"fast_reference_rate1024", "", "slerp", prec, region, "case", double(kRefBlock)});
             std::string four = fmt::format("BM_FastReferenceFourLanes/slerp/{}", prec);
-            add(four, benchmark::RegisterBenchmark(four.c_str(), fast_reference_case<T>, RefPath::four_lanes, 10, cases),
+            add(four,
+                benchmark::RegisterBenchmark(four.c_str(), fast_reference_case<T>, RefPath::four_lanes, 10, cases),
                 {"fast_reference_four_lanes", "", "slerp", prec, region, "case", double(kRefBlock)});
         }
         std::string scalar = fmt::format("BM_FastReferenceScalar/slerp/{}{}", prec, suffix);

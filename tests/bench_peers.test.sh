@@ -8,7 +8,7 @@
 source "$(dirname "$0")/lib.sh" "$@"
 /usr/bin/python3 -c "import numpy, mpmath" 2>/dev/null ||
   skip "/usr/bin/python3 lacks numpy or mpmath (python3-numpy, python3-mpmath: scripts/setup)"
-filter='^BM_(FastReference|MpfrFloor)/slerp/f64/min_time|^BM_MetricFast(Batch)?/'
+filter='^BM_(FastReference|FastReferenceRate1024|MpfrFloor)/slerp/f64/min_time|^BM_MetricFast(Batch)?/'
 # the goal table's runner line (BM_Runner/fast and fast_before; a few seconds) in the first run only
 filter_runner="$filter|^BM_Runner/fast"
 cd "$src"  # (the script is also found from the build dir's parent; this keeps ./scripts as a fallback)
@@ -43,14 +43,20 @@ EOF
 import csv, re, subprocess, sys
 rows = {(r["benchmark"], r["op"], r["precision"]): float(r["ns_per_case"]) for r in csv.DictReader(open(sys.argv[1]))}
 out = open(sys.argv[2]).read()
-fast, numpy = rows[("fast_reference", "slerp", "f64")], rows[("numpy_f64_uncertified", "slerp", "f64")]
+# the goal compares the reference at the default rate's floor (validation 1 in 1,024); the 1-in-64 figure beside it
+fast, numpy = rows[("fast_reference_rate1024", "slerp", "f64")], rows[("numpy_f64_uncertified", "slerp", "f64")]
+fast64 = rows[("fast_reference", "slerp", "f64")]
 metric = max(rows.get(("metric_fast_batch", op, p)) or rows[("metric_fast", op, p)] for op in ("slerp", "nlerp")
              for p in ("f32", "f64"))
-m = re.search(r"certified reference / numpy uncertified slerp, ns per case\s+(\d+) / (\d+) = ([\d.]+)x\s+goal <= 1.0x\s+(met|NOT MET)", out)
+m = re.search(r"certified reference \(validation 1 in 1,024\) / numpy uncertified slerp, ns per case\s+(\d+) / (\d+) = "
+              r"([\d.]+)x\s+goal <= 1.0x\s+(met|NOT MET)", out)
 if not m:
     sys.exit(f"FAIL: no reference goal line in bench's stdout:\n{out}")
 if abs(float(m.group(3)) - fast / numpy) > 0.01 * fast / numpy + 0.005 or (m.group(4) == "met") != (fast <= numpy):
     sys.exit(f"FAIL: reference goal line {m.group(0)!r} does not follow {fast} / {numpy}")
+m = re.search(r"the same with validation 1 in 64 .*?\s+(\d+) / (\d+) = ([\d.]+)x\s+goal -\s+\(no goal\)", out)
+if not m or abs(float(m.group(3)) - fast64 / numpy) > 0.01 * fast64 / numpy + 0.005:
+    sys.exit(f"FAIL: the 1-in-64 line {m and m.group(0)!r} does not follow {fast64} / {numpy}")
 m = re.search(r"certified metric, ns per output .*?\s+(\d+)\s+goal <= 30\s+(met|NOT MET)", out)
 if not m or abs(int(m.group(1)) - metric) > 0.51 or (m.group(2) == "met") != (metric <= 30):
     sys.exit(f"FAIL: metric goal line {m and m.group(0)!r} does not follow the slowest metric row {metric}")
@@ -83,7 +89,7 @@ if n.get("env", {}).get("OMP_NUM_THREADS") != "1" or n["env"].get("OPENBLAS_CORE
         or "MKL_NUM_THREADS" not in n["env"]:
     sys.exit(f"FAIL: the thread variables numpy ran with: {n.get('env')!r}")
 out = open(sys.argv[2]).read()
-line = re.search(r"certified reference / numpy.*\n    (numpy .*)\n", out)
+line = re.search(r"certified reference \(validation 1 in 1,024\) / numpy.*\n    (numpy .*)\n", out)
 if not line or f"numpy {numpy.__version__}; BLAS loaded:" not in line.group(1) or "OMP_NUM_THREADS=1" not in line.group(1):
     sys.exit(f"FAIL: no numpy state under the reference goal:\n{out}")
 if not re.search(r"^machine: load average [\d.]+ [\d.]+ [\d.]+ at the start of this run, [\d.]+ [\d.]+ [\d.]+ at its end$",

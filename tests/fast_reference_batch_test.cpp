@@ -35,7 +35,8 @@ std::vector<int> widths() {
         if (fast_batch_lanes() == lanes) w.push_back(lanes);
     }
     set_fast_batch_lanes_limit(8);
-    if (w.size() < 2) std::printf("FastReferenceBatch: only the %d-lane kernel runs on this CPU\n", w.empty() ? 0 : w[0]);
+    if (w.size() < 2)
+        std::printf("FastReferenceBatch: only the %d-lane kernel runs on this CPU\n", w.empty() ? 0 : w[0]);
     return w;
 }
 template <class F> void for_each_width(F f) {
@@ -137,23 +138,24 @@ template <class T> Cases region_cases(Region r, uint64_t n, uint64_t seed) {
 TEST(FastReferenceBatch, IdenticalToScalarOnEveryRegionAndPrecision) {
     SKIP_WITHOUT_AVX2();
     for_each_width([](int width) {
-    size_t total = 0, lanes = 0;
-    for (Region r : all_regions()) {
-        for (Precision p : {Precision::f32, Precision::f64}) {
-            const Cases c = p == Precision::f32 ? region_cases<float>(r, 3000, 11) : region_cases<double>(r, 3000, 11);
-            for (bool nlerp : {true, false}) {
-                const Comparison x = compare(c, p, nlerp);
-                EXPECT_EQ(x.mismatches, 0u) << to_string(r) << " " << to_string(p) << " nlerp " << nlerp;
-                if (nlerp)
-                    std::printf("FastReferenceBatch %-12s %s: %zu cases, %zu certified, %zu by the %d lanes\n",
-                                to_string(r), to_string(p), x.cases, x.certified, x.lanes_certified, width);
-                total += x.cases, lanes += x.lanes_certified;
+        size_t total = 0, lanes = 0;
+        for (Region r : all_regions()) {
+            for (Precision p : {Precision::f32, Precision::f64}) {
+                const Cases c =
+                    p == Precision::f32 ? region_cases<float>(r, 3000, 11) : region_cases<double>(r, 3000, 11);
+                for (bool nlerp : {true, false}) {
+                    const Comparison x = compare(c, p, nlerp);
+                    EXPECT_EQ(x.mismatches, 0u) << to_string(r) << " " << to_string(p) << " nlerp " << nlerp;
+                    if (nlerp)
+                        std::printf("FastReferenceBatch %-12s %s: %zu cases, %zu certified, %zu by the %d lanes\n",
+                                    to_string(r), to_string(p), x.cases, x.certified, x.lanes_certified, width);
+                    total += x.cases, lanes += x.lanes_certified;
+                }
             }
         }
-    }
-    // Most cases take the vectorised common branch (else the identity above would say little about it).
-    std::printf("FastReferenceBatch: %zu cases, %zu decided by the %d lanes\n", total, lanes, width);
-    EXPECT_GE(double(lanes), 0.95 * double(total));
+        // Most cases take the vectorised common branch (else the identity above would say little about it).
+        std::printf("FastReferenceBatch: %zu cases, %zu decided by the %d lanes\n", total, lanes, width);
+        EXPECT_GE(double(lanes), 0.95 * double(total));
     });
 }
 
@@ -226,21 +228,21 @@ TEST(FastReferenceBatch, IdenticalToScalarAlongT) {
         for (const auto &q : pairs)
             for (size_t l = 0; l < 8; l++) switching.add(q.data(), q.data() + 4, ts[j + l]);
     for_each_width([&](int) {
-    for (bool memo : {true, false}) {
-        set_reference_pair_memo(memo);
-        for (const Cases *c : {&runs, &switching})
-            for (Precision p : {Precision::f32, Precision::f64})
-                for (bool nlerp : {true, false}) {
-                    const Comparison x = compare(*c, p, nlerp);
-                    EXPECT_EQ(x.mismatches, 0u) << to_string(p) << " nlerp " << nlerp << " memo " << memo;
-                    EXPECT_GE(double(x.lanes_certified), 0.8 * double(x.cases));  // not vacuous
-                }
-    }
-    set_reference_pair_memo(true);
-    // Negative control: a lane perturbed on purpose is seen on these cases too (the memo's path included).
-    set_fast_damage(FastDamage::batch_lane);
-    EXPECT_GT(compare(runs, Precision::f64, true).mismatches, 0u);
-    set_fast_damage(FastDamage::none);
+        for (bool memo : {true, false}) {
+            set_reference_pair_memo(memo);
+            for (const Cases *c : {&runs, &switching})
+                for (Precision p : {Precision::f32, Precision::f64})
+                    for (bool nlerp : {true, false}) {
+                        const Comparison x = compare(*c, p, nlerp);
+                        EXPECT_EQ(x.mismatches, 0u) << to_string(p) << " nlerp " << nlerp << " memo " << memo;
+                        EXPECT_GE(double(x.lanes_certified), 0.8 * double(x.cases));  // not vacuous
+                    }
+        }
+        set_reference_pair_memo(true);
+        // Negative control: a lane perturbed on purpose is seen on these cases too (the memo's path included).
+        set_fast_damage(FastDamage::batch_lane);
+        EXPECT_GT(compare(runs, Precision::f64, true).mismatches, 0u);
+        set_fast_damage(FastDamage::none);
     });
 }
 

@@ -456,9 +456,9 @@ void write_lane(const fast_detail::LaneOut &o, double t, int lane, SlerpReferenc
 }
 
 // Cases i to i + L - 1 through the L-lane kernel; false where the build has no code for that width.
-template <int L, class Kernel>
-bool kernel_block(Kernel kernel, const double (*q0)[4], const double (*q1)[4], const double *t, size_t i,
-                  const fast_detail::KernelArgs &args, Precision p, SlerpReference *out, FastOutcome *outcomes) {
+template <int L, class Kernel> bool kernel_block(Kernel kernel, const double (*q0)[4], const double (*q1)[4],
+                                                 const double *t, size_t i, const fast_detail::KernelArgs &args,
+                                                 Precision p, SlerpReference *out, FastOutcome *outcomes) {
     const double *a[L], *b[L];
     for (size_t l = 0; l < L; l++) a[l] = q0[i + l], b[l] = q1[i + l];
     fast_detail::LaneOut lanes[L];

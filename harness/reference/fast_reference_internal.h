@@ -43,10 +43,10 @@ constexpr double kArcBound = 0x1p-90;
 // What a lane kernel needs besides the cases: from the format (fast_tolerance(p), the tie band 4 eps(p)) and the
 // caller's switches.
 struct KernelArgs {
-    double tolerance = 0;     // fast_tolerance(p): a larger final bound leaves the lane
-    double band = 0;          // |a.b| at most this: the tie band (the other arc also evaluated)
-    bool want_nlerp = true;   // N (and N_other) computed and certified
-    bool pair_memo = true;    // reference_pair_memo(): the pair part from the thread's memo where the lanes share it
+    double tolerance = 0;    // fast_tolerance(p): a larger final bound leaves the lane
+    double band = 0;         // |a.b| at most this: the tie band (the other arc also evaluated)
+    bool want_nlerp = true;  // N (and N_other) computed and certified
+    bool pair_memo = true;   // reference_pair_memo(): the pair part from the thread's memo where the lanes share it
 };
 // A lane the kernel certified: what fast_slerp_reference sets for the case (R_other and N_other only where
 // in_tie_band; the caller writes the rest of SlerpReference: tie = false, bits = 0, ill_conditioned).
