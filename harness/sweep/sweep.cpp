@@ -94,9 +94,9 @@ public:
     // for its first block; the calibration does it before its untimed warm-up, so that its timed block is a
     // steady-state block, as every later block of a sweep is (fresh pages of a first allocation cost about 3x).
     void reserve(uint64_t n) {
-        const size_t m = size_t(n + 2 * kPersist), nr = rows_.size();
-        grow(cases_, m), grow(outs_, m * nr), grow(delta_, m * nr * 4), grow(err_, m * nr);
-        grow(jumps_, m * nr), grow(sorted_, m);
+        const size_t m = size_t(n + 2 * kPersist), nr = rows_.size(), ld = row_stride(m);
+        grow(cases_, m), grow(outs_, ld * nr), grow(delta_, ld * nr * 4), grow(err_, ld * nr);
+        grow(jumps_, ld * nr), grow(sorted_, m);
     }
 
     // The persistence test of an edge between adjacent floats lo < hi: row r's displacements at the kPersist
@@ -145,24 +145,30 @@ private:
     void evaluate_rows(uint64_t b0, uint64_t n) {
         const size_t nr = rows_.size();
         grow(cases_, size_t(n));
-        grow(outs_, size_t(n) * nr);
+        grow(outs_, row_stride(n) * nr);
         valid_.assign(nr, 0);
         for (uint64_t i = 0; i < n; i++) cases_[size_t(i)] = make_case<T>(opt_, spec_, points_.at(b0 + i));
         for (size_t r = 0; r < nr; r++) {
             if (slice_.failures[r].failed()) continue;
             const EvalOutcome o = eval_until_failure(*rows_[r].impl, rows_[r].op, cases_.data(), size_t(n),
-                                                     &outs_[r * size_t(n)], kEvalBatch);
+                                                     &outs_[r * row_stride(n)], kEvalBatch);
             slice_.failures[r].record(b0, o);
             valid_[r] = o.done;
         }
     }
 
+    // The distance between two rows' first points in the per-row buffers (outs_, delta_, err_, jumps_) of a block of n
+    // points: n rounded up to an odd multiple of 8. With a stride of n itself, a block of 2048 points (the calibration's)
+    // put every row's values of one point 16 KiB or 64 KiB apart, in one L1 cache set (4 KiB aliasing), and accumulate
+    // missed on nearly every row of every point; an odd multiple of 8 elements spreads the rows over the sets. Layout
+    // only: the values are the same.
+    static size_t row_stride(uint64_t n) { return (size_t(n + 7) / 8 | 1) * 8; }
     // Row r's displacement and angle error at point i of the block's n: each row's points are contiguous (delta_,
     // err_), so that find_candidates walks them in order.
-    double *delta_at(size_t r, uint64_t i, uint64_t n) { return &delta_[(r * size_t(n) + size_t(i)) * 4]; }
-    double &err_at(size_t r, uint64_t i, uint64_t n) { return err_[r * size_t(n) + size_t(i)]; }
+    double *delta_at(size_t r, uint64_t i, uint64_t n) { return &delta_[(r * row_stride(n) + size_t(i)) * 4]; }
+    double &err_at(size_t r, uint64_t i, uint64_t n) { return err_[r * row_stride(n) + size_t(i)]; }
     // Row r's jump between points i - 1 and i (i >= 1), computed by accumulate while both displacements are in cache.
-    double &jump_at(size_t r, uint64_t i, uint64_t n) { return jumps_[r * size_t(n) + size_t(i)]; }
+    double &jump_at(size_t r, uint64_t i, uint64_t n) { return jumps_[r * row_stride(n) + size_t(i)]; }
 
     // Point i's metrics and displacement of every row that evaluated it (metrics_[r], delta_): both are functions of
     // (output, reference, op), so each distinct output is measured once, every distinct output of the point in one
@@ -170,7 +176,7 @@ private:
     void measure_point(uint64_t i, uint64_t n, const SlerpReference &ref) {
         const size_t nr = rows_.size();
         auto delta = [&](size_t r) { return delta_at(r, i, n); };
-        auto out = [&](size_t r) { return outs_[r * size_t(n) + size_t(i)].data(); };
+        auto out = [&](size_t r) { return outs_[r * row_stride(n) + size_t(i)].data(); };
         distinct_.clear();
         for (size_t r = 0; r < nr; r++)
             if (i < valid_[r]) distinct_.add(out(r), rows_[r].op, r);
@@ -190,9 +196,9 @@ private:
     // The references and metrics of the block's points, and the statistics of those in [b, e).
     void accumulate(uint64_t b, uint64_t e, uint64_t b0, uint64_t n) {
         const size_t nr = rows_.size();
-        grow(delta_, size_t(n) * nr * 4);
-        grow(err_, size_t(n) * nr);
-        grow(jumps_, size_t(n) * nr);
+        grow(delta_, row_stride(n) * nr * 4);
+        grow(err_, row_stride(n) * nr);
+        grow(jumps_, row_stride(n) * nr);
         const double span = spec_.hi - spec_.lo;
         metrics_.resize(nr);
         // Context points belong to the neighbouring blocks' statistics, the overlap point to the previous shard's.
