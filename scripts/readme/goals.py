@@ -87,7 +87,7 @@ def numpy_text(state):
             f"set: {set_vars or 'none'}; unset: {unset or 'none'}")
 
 
-def bench_rows(fig, cores, state, why):
+def bench_rows(fig, cv, cores, state, why):
     """(figure, measured, goal, verdict, machine state) of the four figures of one bench run; None where none ran."""
     def get(suite, op="slerp", prec="f64"):
         return fig.get((suite, op, prec, "all"), 0.0)
@@ -119,8 +119,11 @@ def bench_rows(fig, cores, state, why):
         "—", False)
     point = get("sweep_t_point", prec="f32")
     minutes = point * 1e-9 * F32_T_POINTS / cores / 60
+    # its repetitions' spread beside it: the figure sits near its goal, and one run's verdict is not the next one's
+    spread = cv.get(("sweep_t_point", "slerp", "f32", "all"))
+    spread = f", cv {spread * 100:.1f} % over the repetitions" if spread is not None else ""
     add(f"exhaustive f32 t slice ({F32_T_POINTS:,} points), default selection, {cores} cores", point > 0,
-        f"{minutes:.1f} min ({point / 1e3:.2f} µs per point)", "≤ 30 min", minutes <= 30)
+        f"{minutes:.1f} min ({point / 1e3:.2f} µs per point{spread})", "≤ 30 min", minutes <= 30)
     return None if all(r[1] == NOT_MEASURED for r in rows) else rows
 
 
@@ -149,14 +152,19 @@ def main():
     thr = qc_tables.rows(report, "throughput.csv", ["benchmark", "op", "precision", "region", "ns_per_case"])
     info, _ = load_json(report, "bench_build.json", required=True)
     state, why = load_json(report, "machine_state.json", required=False)
-    fig = {}
+    fig, cv = {}, {}
     for r in thr:
+        key = (r["benchmark"], r["op"], r["precision"], r["region"])
         try:
-            fig[(r["benchmark"], r["op"], r["precision"], r["region"])] = float(r["ns_per_case"])
+            fig[key] = float(r["ns_per_case"])
         except ValueError:
             continue  # an empty or malformed figure counts as not measured
+        try:
+            cv[key] = num(float(r.get("cv") or "nan"))
+        except ValueError:
+            cv[key] = None
     cores = max(1, int(num(info.get("hardware_threads")) or 1))
-    rows = bench_rows(fig, cores, state, why)
+    rows = bench_rows(fig, cv, cores, state, why)
     if rows is None:
         sys.exit("goals.py: throughput.csv has none of the goal figures (run quatcheck bench --suite harness)")
     rows.append(speedup_row(report))
