@@ -259,12 +259,10 @@ void print_peer_ratios(const std::map<std::string, double> &f64_all) {
         std::printf("  %-44s %10.1f  %7.2fx the certified reference\n", "MPFR reference (--reference mpfr)", mpfr,
                     mpfr / fast);
     if (floor > 0) std::printf("  %-44s %10.1f  %7.2fx\n", "raw MPFR floor (no validation)", floor, floor / fast);
-    if (numpy > 0 && rate > 0)
-        std::printf("  %-44s %10.1f  certified / numpy = %.2fx (validation 1 in 1,024: %.2fx)\n",
-                    "numpy f64 slerp, vectorised (UNCERTIFIED)", numpy, fast / numpy, rate / numpy);
-    else if (numpy > 0)
-        std::printf("  %-44s %10.1f  certified / numpy = %.2fx\n", "numpy f64 slerp, vectorised (UNCERTIFIED)", numpy,
-                    fast / numpy);
+    if (numpy > 0)
+        std::printf("  %-44s %10.1f  certified / numpy = %.2fx%s\n", "numpy f64 slerp, vectorised (UNCERTIFIED)", numpy,
+                    fast / numpy,
+                    rate > 0 ? fmt::format(" (validation 1 in 1,024: {:.2f}x)", rate / numpy).c_str() : "");
     if (mpmath > 0)
         std::printf("  %-44s %10.1f  %7.1fx\n", "mpmath slerp, 40 digits (200 cases)", mpmath, mpmath / fast);
 }

@@ -439,7 +439,6 @@ static_assert(fast_detail::kArcBound == kFastArcBound);
 // A lane the kernel certified, written as fast_slerp_reference writes a certified case; `lane` is its position in
 // the kernel's vector (the batch_lane damage of the negative control perturbs lane 1 of every width).
 void write_lane(const fast_detail::LaneOut &o, double t, int lane, SlerpReference &r) {
-    const double edge = 0x1p-10;
     for (size_t i = 0; i < 4; i++) r.R[i] = o.R[i], r.N[i] = o.N[i];
     if (o.in_tie_band)
         for (size_t i = 0; i < 4; i++) r.R_other[i] = o.R_other[i], r.N_other[i] = o.N_other[i];
@@ -449,7 +448,7 @@ void write_lane(const fast_detail::LaneOut &o, double t, int lane, SlerpReferenc
     r.arc_w = o.arc_w;
     r.fast_bound = o.bound;
     r.bits = 0;
-    r.ill_conditioned = r.arc_w < edge || r.arc_w > M_PI / 2 - edge || t < edge || t > 1 - edge;
+    r.ill_conditioned = ill_conditioned_case(r.arc_w, t);
     const FastDamage damage = fast_damage();
     if (damage == FastDamage::bound_too_small) r.fast_bound *= 0x1p-20;
     if (damage == FastDamage::batch_lane && lane == 1) r.R[0] = dd::mul(r.R[0], 1 + 0x1p-20);
@@ -542,8 +541,7 @@ inline FastOutcome certify(double bound, double t, Precision p, SlerpReference &
     if (fast_damage() == FastDamage::bound_too_small) bound *= 0x1p-20;
     out.fast_bound = bound;
     out.bits = 0;
-    const double edge = 0x1p-10;
-    out.ill_conditioned = out.arc_w < edge || out.arc_w > M_PI / 2 - edge || t < edge || t > 1 - edge;
+    out.ill_conditioned = ill_conditioned_case(out.arc_w, t);
     return FastOutcome::certified;
 }
 

@@ -281,8 +281,7 @@ void ReferenceEngine::evaluate(const double q0[4], const double q1[4], double t,
             for (auto &x : out.N_other_mp) mpfr_set_nan(mp(x));
     }
 
-    const double edge = 0x1p-10;
-    out.ill_conditioned = out.arc_w < edge || out.arc_w > M_PI / 2 - edge || t < edge || t > 1 - edge;
+    out.ill_conditioned = ill_conditioned_case(out.arc_w, t);
 }
 
 bool ReferenceEngine::agree(const SlerpReference &x, const SlerpReference &y) {

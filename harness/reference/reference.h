@@ -23,6 +23,7 @@
 #include "reference/real.h"
 
 #include <array>
+#include <cmath>
 #include <cstdint>
 #include <optional>
 #include <string_view>
@@ -83,15 +84,22 @@ struct SlerpReference {
     // The same in arbitrary precision: set only when mpfr_evaluated (ReferenceMode::mpfr always).
     RealQuat R_mp, N_mp, R_other_mp, N_other_mp;
     bool mpfr_evaluated = false;
-    double fast_bound = 0;     // fast path: the certified bound on every component (0 when MPFR decided)
-    double arc_w = 0;          // W, the angle between a and b on the 3-sphere, in [0, pi/2] (rotation angle 2W)
-    double dot = 0;            // a.b before the flip, rounded to double
-    bool tie = false;          // q0.q1 == 0 exactly
-    bool in_tie_band = false;  // |a.b| <= 4 eps: a dot product in the implementation's format may round
-                               // to either sign, so either arc is a legitimate choice
-    bool ill_conditioned = false;
-    int bits = 0;  // precision of the accepted evaluation
+    double fast_bound = 0;         // fast path: the certified bound on every component (0 when MPFR decided)
+    double arc_w = 0;              // W, the angle between a and b on the 3-sphere, in [0, pi/2] (rotation angle 2W)
+    double dot = 0;                // a.b before the flip, rounded to double
+    bool tie = false;              // q0.q1 == 0 exactly
+    bool in_tie_band = false;      // |a.b| <= 4 eps: a dot product in the implementation's format may round
+                                   // to either sign, so either arc is a legitimate choice
+    bool ill_conditioned = false;  // ill_conditioned_case(arc_w, t)
+    int bits = 0;                  // precision of the accepted evaluation
 };
+
+// The cases near the ends of the W and t ranges (W < 2^-10, W > pi/2 - 2^-10, t < 2^-10, t > 1 - 2^-10): every
+// reference path flags them (SlerpReference::ill_conditioned), and the MPFR path recomputes them for validation.
+inline bool ill_conditioned_case(double arc_w, double t) {
+    const double edge = 0x1p-10;
+    return arc_w < edge || arc_w > M_PI / 2 - edge || t < edge || t > 1 - edge;
+}
 
 class ReferenceEngine {
 public:
