@@ -483,7 +483,7 @@ void fast_slerp_reference_batch(const double (*q0)[4], const double (*q1)[4], co
     if (lanes > 0) {
         fast_detail::KernelArgs args;
         args.tolerance = fast_tolerance(p);
-        args.band = 4.0 * precision_eps(p);
+        args.band = tie_band(p);
         args.want_nlerp = want_nlerp;
         args.pair_memo = reference_pair_memo();
         if (lanes >= 8)
@@ -594,7 +594,7 @@ FastOutcome fast_slerp_reference(const double q0_in[4], const double q1_in[4], d
     }
     const DB dot = exact_dot / (n0 * n1);
     if (!certain_rounding(dot, out.dot)) return FastOutcome::ill_conditioned;
-    out.in_tie_band = std::fabs(out.dot) <= 4.0 * precision_eps(p);
+    out.in_tie_band = std::fabs(out.dot) <= tie_band(p);
     if (sign < 0)
         for (auto &x : b) x = -x;
 

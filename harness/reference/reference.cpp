@@ -232,7 +232,7 @@ void ReferenceEngine::evaluate(const double q0[4], const double q1[4], double t,
         if (dot_sign < 0)
             for (auto &x : b_) mpfr_neg(mp(x), mp(x), MPFR_RNDN);
     }
-    out.in_tie_band = std::fabs(out.dot) <= 4.0 * precision_eps(precision_);
+    out.in_tie_band = std::fabs(out.dot) <= tie_band(precision_);
 
     mpfr_set_d(mp(tt_), t, MPFR_RNDN);
     mpfr_ui_sub(mp(omt_), 1, mp(tt_), MPFR_RNDN);  // exact: bits >= 2p

@@ -94,6 +94,11 @@ struct SlerpReference {
     int bits = 0;                  // precision of the accepted evaluation
 };
 
+// The tie band: |a.b| at most this (4 eps of the format), where a dot product in the implementation's format may round
+// to either sign, so that either arc is a legitimate choice (SlerpReference::in_tie_band; the metrics then measure
+// against the nearer arc).
+inline double tie_band(Precision p) { return 4.0 * precision_eps(p); }
+
 // The cases near the ends of the W and t ranges (W < 2^-10, W > pi/2 - 2^-10, t < 2^-10, t > 1 - 2^-10): every
 // reference path flags them (SlerpReference::ill_conditioned), and the MPFR path recomputes them for validation.
 inline bool ill_conditioned_case(double arc_w, double t) {

@@ -233,7 +233,7 @@ template <class T> void Screen<T>::interval(const SlerpCase<T> &c, const double 
     // edge, where the reference's rounding of a.b to double decides) the metric measures against the nearer of
     // the two arcs: the smaller estimate's interval. At the edge the metric is one of the two: the upper end of
     // the short arc's, the lower end of the smaller.
-    const double band = 4 * precision_eps(Format<T>::precision);
+    const double band = tie_band(Format<T>::precision);
     if (abs_dot <= band + 0x1p-70) {
         double lo2 = 0, hi2 = e.hi, other = NAN;
         if (estimate_slerp_dd(q0, q1, double(c.t), R_dd_, nullptr, true)) {
