@@ -70,8 +70,8 @@ void add_search_mode_option(CLI::App *sub, bool &generations) {
     sub->add_option_function<std::string>(
            "--search-mode", [&generations](const std::string &m) { generations = m == "generations"; },
            "How the worst-case search climbs in process: steps (default: one mutant per step, each from the pool "
-           "the last step left) or generations (32 mutants drawn from the pool at a time and evaluated as one "
-           "batch; docs/worst-case-search.md has what each costs and finds)")
+           "the last step left) or generations (up to 16 mutants drawn from the pool at a time and evaluated as one "
+           "batch, up to the first that changes the pool: the same path and figures; docs/worst-case-search.md)")
         ->check(CLI::IsMember({"generations", "steps"}))
         ->default_str("steps");
 }

@@ -360,11 +360,15 @@ nlohmann::json run_json(const RunOutput &r) {
                                     {"share", core_s > 0 ? over / core_s : 0.0}};
     }
     j["reference"] = reference_json(r);
-    if (!r.search.empty())  // the worst-case search ran (docs/worst-case-search.md)
+    if (!r.search.empty()) {  // the worst-case search ran (docs/worst-case-search.md)
+        uint64_t discarded = 0;
+        for (const SearchRow &s : r.search) discarded += s.discarded;
         j["search"] = {{"mode", r.search_settings.generations ? "generations" : "steps"},
                        {"max_block", r.search_settings.max_block},
+                       {"discarded", discarded},
                        {"wall_time_s", r.search_wall_s},
                        {"cpu_time_s", r.search_cpu_s}};
+    }
     j["wall_time_s"] = r.wall_time_s;
     std::time_t now = std::time(nullptr);
     char buf[32];

@@ -126,36 +126,6 @@ template <class T> void Screen<T>::precompute(const std::vector<SlerpCase<T>> &b
     }
 }
 
-template <class T> void Screen<T>::prepare(const std::vector<SlerpCase<T>> &batch, const std::vector<Quat<T>> &outs,
-                                           const ScreenBar &bar, std::vector<ScreenEstimates> &pre) {
-    pre.assign(batch.size(), ScreenEstimates{});
-    exact_cases_.clear(), exact_index_.clear();
-    const bool is_coarse = on(bar) && coarse(bar);
-    for (size_t j = 0; j < batch.size(); j++) {
-        if (is_coarse) {
-            ScreenEstimates &e = pre[j];
-            double q0[4], q1[4], rd[4];
-            as_doubles(batch[j], q0, q1);
-            for (int i = 0; i < 4; i++) rd[i] = double(outs[j][size_t(i)]);
-            e.screen_done = true, e.screen_ok = screen_slerp(q0, q1, double(batch[j].t), e.R);
-            if (e.screen_ok && skips(e.screen_up = screen_angle_upper(rd, e.R), bar))
-                continue;  // measure skips it (or checks it)
-        }
-        exact_index_.push_back(j), exact_cases_.push_back(batch[j]);
-    }
-    const size_t n = exact_cases_.size();
-    if (n == 0) return;
-    if (refs_.size() < n) refs_.resize(n);
-    if (no_validate_size_ < n) no_validate_ = std::make_unique<bool[]>(n), no_validate_size_ = n;  // (all false)
-    cmp_.reference.slerp_batch(exact_cases_.data(), n, refs_.data(), no_validate_.get());
-    for (size_t k = 0; k < n; k++) {
-        const CaseMetrics m = cmp_.metric.measure_angle(outs[exact_index_[k]].data(), refs_[k]);
-        ScreenEstimates &e = pre[exact_index_[k]];
-        e.exact_done = true;
-        e.exact_err = m.nonfinite ? std::numeric_limits<double>::infinity() : m.angle_err_rad;
-    }
-}
-
 // A mutant whose error's key is certainly at most the pool's smallest kept key (the climb would not keep it)
 // and whose error is at most the finite maximum so far (the pool may hold non-finite outputs, which the maximum
 // does not count) changes nothing the search keeps or reports, so its certified reference is skipped; every
@@ -168,10 +138,6 @@ template <class T> void Screen<T>::prepare(const std::vector<SlerpCase<T>> &batc
 // comparison. Every 64th such decision is certified at once, as a check.
 template <class T> bool Screen<T>::measure(const SlerpCase<T> &c, const T r[4], const ScreenEstimates *est,
                                            const ScreenBar &bar, Kept<T> &e) {
-    if (est && est->exact_done) {  // (prepare: certified in the generation's batch)
-        e.err = e.lo = e.hi = est->exact_err;
-        return true;
-    }
     bool check_screen = false, estimated = false;
     double screen_up = 0, estimate = NAN;  // estimate: the double-double estimate's angle, when computed
     double rd[4];
@@ -194,8 +160,7 @@ template <class T> bool Screen<T>::measure(const SlerpCase<T> &c, const T r[4], 
         };
         bool skip = false, by_dd = false;
         const bool is_coarse = coarse(bar);
-        if (is_coarse && screen_of())
-            skip = skips(screen_up = est && !std::isnan(est->screen_up) ? est->screen_up : screen_angle_upper(rd, R));
+        if (is_coarse && screen_of()) skip = skips(screen_up = screen_angle_upper(rd, R));
         if (!skip && wants_dd(is_coarse) && dd_of()) {
             estimate = cmp_.metric.rotation_angle(rd, R_dd_);
             skip = by_dd = skips(screen_up = screen_dd_upper(estimate));

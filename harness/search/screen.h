@@ -42,7 +42,6 @@
 
 #include <cmath>
 #include <cstdint>
-#include <memory>
 #include <vector>
 
 namespace qc {
@@ -103,11 +102,6 @@ struct ScreenEstimates {
     double R[4] = {0, 0, 0, 0};
     DDQuat R_dd;
     double abs_dot = 0;
-    // In process (Screen::prepare): the certified error of the case's output, computed in the generation's batch
-    // for every case the double screen could not skip against the generation's starting pool.
-    bool exact_done = false;
-    double exact_err = 0;
-    double screen_up = NAN;  // prepare: the double screen's upper bound for the output (NaN: not computed)
 };
 
 template <class T> class Screen {
@@ -122,14 +116,6 @@ public:
 
     // The estimates of a generation's cases, those the steps will want given the pool as it starts.
     void precompute(const std::vector<SlerpCase<T>> &batch, const ScreenBar &bar, std::vector<ScreenEstimates> &pre);
-
-    // In process (issue 45): a generation whose outputs are already known. The double screen where it applies (as
-    // measure would compute it), then one certified batch (ReferenceEngine::slerp_batch: the AVX2 fast path) and
-    // the metric for every case that screen cannot skip against the pool as the generation starts; measure then
-    // takes those errors as they are. The pool's bar only rises within a generation, so a case skipped against
-    // its start is skipped against every later step's.
-    void prepare(const std::vector<SlerpCase<T>> &batch, const std::vector<Quat<T>> &outs, const ScreenBar &bar,
-                 std::vector<ScreenEstimates> &pre);
 
     // Measures mutant c with output r. False: the screen shows it changes nothing the search keeps or reports
     // (its certified reference skipped). True: e (c, its key and output set by the caller) holds its error,
@@ -164,12 +150,6 @@ private:
     Comparator cmp_;
     bool enabled_;
     SlerpReference ref_;
-    // prepare's scratch, kept between generations (a SlerpReference holds MPFR numbers)
-    std::vector<SlerpReference> refs_;
-    std::vector<SlerpCase<T>> exact_cases_;
-    std::vector<size_t> exact_index_;
-    std::unique_ptr<bool[]> no_validate_;
-    size_t no_validate_size_ = 0;
     DDQuat R_dd_;
     uint64_t screened_ = 0, screened_dd_ = 0;         // every skip and check; skips by the second screen
     uint64_t deferred_ = 0, deferred_certified_ = 0;  // steps decided on the estimate's interval; of those, certified

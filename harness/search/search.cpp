@@ -27,6 +27,11 @@ namespace qc {
 
 namespace {
 
+// The negative control of the generations' identity with steps (Search.GenerationsFollowTheStepsExactly): a
+// generation that goes on after a step changed the pool, its later mutants drawn from the pool that no longer
+// stands.
+std::atomic<bool> g_rewind_damaged{false};
+
 template <class T> T nudge(T x, int64_t ulps) {
     T toward = ulps > 0 ? std::numeric_limits<T>::infinity() : -std::numeric_limits<T>::infinity();
     T step = std::nextafter(x, toward) - x;  // one ulp in the direction of the move
@@ -152,13 +157,16 @@ namespace {
 // Everything about measuring a mutant (screens, estimates, certification, interval comparisons) is the
 // screen's (screen.h).
 //
-// An implementation in another process (impl.backend: plugins, adapters, --isolate) costs a round trip per call,
-// so its climb goes by generations: the mutants of the next `block` steps are drawn from the pool as it stands,
-// evaluated in one batch, and then taken in order as single steps would be (each against the pool the earlier
-// ones left). A generation that changed the pool halves the next one (down to kMinGeneration), one that did not
-// doubles it (up to max_block). In process, every step is its own generation: each mutant is drawn from the pool
-// the previous step left. The two paths differ only in which pool a mutant is drawn from; both are deterministic
-// per seed, whatever --jobs is. What generations cost and save: docs/worst-case-search.md.
+// One step at a time, each step's mutant is drawn from the pool the previous step left (in process, the default:
+// --search-mode steps). An implementation in another process (impl.backend: plugins, adapters, --isolate) costs a
+// round trip per call, so its climb goes by generations, and so does an in-process one under --search-mode
+// generations: the mutants of the next `block` steps are drawn from the pool as it stands, evaluated in one batch,
+// and taken in order, each a single step against the pool. Up to the first step that changes the pool, those are
+// exactly the mutants single steps would draw; the rest of the generation is dropped there (out.discarded), and
+// the random stream goes back to where that step left it. So the path, the maxima and the cases are those of one
+// step at a time, in process or out, for any --jobs. A generation that changed the pool at its k-th step makes the
+// next one k long (at least the minimum below), one that did not doubles it (up to the maximum). What generations
+// cost and save: docs/worst-case-search.md.
 template <class T> class Climb {
 public:
     Climb(const Impl &impl, Op op, Region region, uint64_t seed, ReferenceMode mode, const SearchSettings &settings,
@@ -171,11 +179,11 @@ public:
           rng_(mix_name(mix_name(seed * 0x9E3779B97F4A7C15ull + uint64_t(region), impl.name), to_string(op))),
           remote_(!impl.backend->in_process()),
           generations_(!remote_ && settings.generations),
-          max_block_(std::clamp<size_t>(settings.max_block, 1, kProcessMaxCases)),
-          min_block_(std::min(kMinGeneration, max_block_)),
-          block_(remote_ && max_block_ > 1 ? min_block_
-                 : generations_            ? kInProcessGeneration
-                                           : 1) {}
+          max_block_(remote_        ? std::clamp<size_t>(settings.max_block, 1, kProcessMaxCases)
+                     : generations_ ? kInProcessMaxGeneration
+                                    : 1),
+          min_block_(std::min(remote_ ? kMinGeneration : kInProcessMinGeneration, max_block_)),
+          block_(min_block_) {}
 
     // Half the budget: the region's sample (cases 0 .. half - 1, their errors as the runner measured them,
     // certified). Fills the pool with its worst; false when there is nothing to climb from.
@@ -187,15 +195,20 @@ public:
 
 private:
     static constexpr int kPool = 16;  // cases kept and climbed from
-    static constexpr size_t kMinGeneration = 64;
-    // In process, a generation's size (issue 45): its mutants are drawn from the pool as it stands, their outputs
-    // computed, and the certified references the steps will want computed in one AVX2 batch (Screen::prepare).
-    // Measured against the search of one mutant per step: docs/worst-case-search.md.
-    static constexpr size_t kInProcessGeneration = 32;
+    // Out of process, the smallest generation (the largest is --search-max-block). The floor of the round trips is
+    // the pool's changes (one per change); a floor of 4, 8 or 16 measured the same search time on four process
+    // plugins (3.8-4.2 s), and 64 dropped twice the steps it kept.
+    static constexpr size_t kMinGeneration = 8;
+    // In process (--search-mode generations), the smallest and largest generation: its mutants' outputs come from
+    // one batch, and each step measures its mutant as one step at a time does. On the default selection (seed 1,
+    // 20,000 cases, four runs of each side by side) 1 to 16 cost 5 % more search CPU than steps; at most 1, with
+    // nothing dropped, 4 %: the generation's bookkeeping, not the dropped mutants.
+    static constexpr size_t kInProcessMinGeneration = 1, kInProcessMaxGeneration = 16;
     struct Draw {
         SlerpCase<T> c;
         bool repeat;   // already in the pool when drawn
         uint64_t key;  // case_key(c)
+        Rng after;     // the random stream just after drawing c: where the next step draws from if c is kept
     };
     // The search ranks errors by rank_key (21 bits), so that its path does not depend on the last bits of a
     // metric (--reference fast and mpfr agree to far more digits, and follow the same path).
@@ -272,14 +285,13 @@ template <class T> void Climb<T>::draw(uint64_t step, uint64_t steps, uint64_t w
         // already account for it (the mutation fell back to its parent, or a nudge came back to it).
         const uint64_t key = case_key(c);
         const bool repeat = in_pool(c, key);
-        draws_.push_back({c, repeat, key});
+        draws_.push_back({c, repeat, key, rng_});
         if (!repeat) batch_.push_back(c);
     }
 }
 
-// The candidate evaluation: the generation's outputs, out of process in one batch (the screen's estimates
-// computed meanwhile); in process by generations, the outputs and then the screen's certified batch
-// (Screen::prepare); in process one mutant per step (--search-mode steps), the step calls the implementation
+// The candidate evaluation: the generation's outputs in one batch, out of process with the screen's estimates
+// computed meanwhile; in process one mutant per step (--search-mode steps), the step calls the implementation
 // itself (climb). False when the implementation failed.
 template <class T> bool Climb<T>::evaluate_generation(SearchOutcome &out) {
     valid_ = 0;
@@ -293,7 +305,6 @@ template <class T> bool Climb<T>::evaluate_generation(SearchOutcome &out) {
         o = pending_.finish();
     } else {
         o = eval_batch(impl_, op_, batch_.data(), batch_.size(), outs_.data());
-        if (o.ok()) screen_.prepare(batch_, outs_, bar(), pre_);
     }
     valid_ = o.done;
     if (o.ok()) return true;
@@ -328,10 +339,14 @@ template <class T> bool Climb<T>::climb(uint64_t steps, SearchOutcome &out) {
         stop_.throw_if_requested();  // SIGINT/SIGTERM: the run ends as a partial report (harness/pipeline)
         draw(step, steps, std::min<uint64_t>(block_, steps - step));
         if (!evaluate_generation(out)) return false;
+        // The steps in order, up to the first that changes the pool: every mutant before it was drawn from the
+        // pool that step would have seen, so the path is the one-step-at-a-time path. The mutants after it were
+        // drawn from a pool that no longer stands: they are dropped, and the random stream goes back to where
+        // that step left it.
         bool changed = false;
-        size_t bi = 0;
+        size_t bi = 0, taken = 0;
         for (const Draw &d : draws_) {
-            step++;
+            step++, taken++;
             if (d.repeat) {
                 out.pool_repeats++;
                 continue;
@@ -341,14 +356,15 @@ template <class T> bool Climb<T>::climb(uint64_t steps, SearchOutcome &out) {
             else impl_.call(op_, d.c.q0.data(), d.c.q1.data(), d.c.t, r);
             const ScreenEstimates *est = bi < pre_.size() ? &pre_[bi] : nullptr;
             bi++;
-            if (changed && in_pool(d.c, d.key)) {  // (a generation's mutant the same as one it has just kept)
-                out.pool_repeats++;
-                continue;
+            if (accept(d, r, est, out)) {
+                changed = true;
+                if (g_rewind_damaged.load(std::memory_order_relaxed)) continue;
+                rng_ = d.after;
+                break;
             }
-            changed = accept(d, r, est, out) || changed;
         }
-        if (remote_ && max_block_ > 1)
-            block_ = changed ? std::max(min_block_, block_ / 2) : std::min(max_block_, 2 * block_);
+        out.discarded += draws_.size() - taken;
+        block_ = changed ? std::max(min_block_, taken) : std::min(max_block_, 2 * block_);
     }
     return true;
 }
@@ -464,9 +480,12 @@ std::vector<SearchRow> search_worst_cases(RunResult &result, int jobs, const Sea
         rows[r].max_angle_err_rad = outcomes[r].max_angle_err_rad;
         rows[r].worst = std::move(outcomes[r].worst);
         rows[r].finite_max = outcomes[r].finite_max;
+        rows[r].discarded = outcomes[r].discarded;
     }
     return rows;
 }
+
+void set_search_rewind_damaged(bool damaged) { g_rewind_damaged.store(damaged); }
 
 template SearchOutcome search_row<float>(const Impl &, Op, Region, uint64_t, ReferenceMode, const std::vector<double> &,
                                          int, const SearchSettings &, const StopToken &);

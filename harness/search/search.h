@@ -8,8 +8,9 @@
 // evaluates the mutant against the reference and keeps it when it beats the weakest kept case. Early steps
 // use large moves (resampling around the kept cases), later ones ulp-sized moves. Deterministic per seed.
 // In process every step's mutant is drawn from the pool the previous step left; out of process (plugins,
-// adapters, --isolate: a call costs a round trip) mutants are drawn by generations of 64 to 4096 from the
-// pool as it stands, one round trip each (search.cpp; --search-max-block 1 climbs one case per call).
+// adapters, --isolate: a call costs a round trip) mutants are drawn by generations of 8 to 4096 from the
+// pool as it stands, one round trip each, and a generation ends at its first step that changes the pool, so that
+// the path is the same as one step at a time (search.cpp; --search-max-block 1 climbs one case per call).
 // The search is two parts: the climb (search.cpp: pool, mutation, acceptance) and the screen (screen.h: when
 // the screens apply, the estimates, certification and the interval comparisons).
 #pragma once
@@ -40,6 +41,7 @@ struct SearchRow {
     double max_angle_err_rad = std::numeric_limits<double>::quiet_NaN();
     std::vector<FoundCase> worst;
     std::optional<FoundCase> finite_max;  // the case of max_angle_err_rad (worst may hold only non-finite ones)
+    uint64_t discarded = 0;               // SearchOutcome::discarded
 };
 
 // How the search runs (what run and merge pass down from the CLI).
@@ -49,10 +51,10 @@ struct SearchSettings {
     size_t max_block = kProcessMaxCases;
     bool screen = true;  // false turns the screen (screen.h) off, for the test that it changes nothing
     // In process: false (the default, --search-mode steps) climbs one mutant per step, each drawn from the pool the
-    // previous step left; true (--search-mode generations, issue 45) draws 32 mutants at a time from the pool as
-    // it stands and evaluates them as one batch (Screen::prepare). Generations are not the default: on the
-    // default selection they cost about the same and reach a worst case at least as bad as the steps' in only
-    // about 60 % of rows (scripts/search-quality, docs/worst-case-search.md).
+    // previous step left; true (--search-mode generations, issue 45) draws 1 to 16 mutants at a time from the pool
+    // as it stands, computes their outputs in one batch and takes them as steps up to the first that changes the
+    // pool. Both follow the same path and report the same figures; generations are not the default because they
+    // cost about 5 % more search CPU in process (scripts/search-quality, docs/worst-case-search.md).
     bool generations = false;
 };
 
@@ -61,8 +63,11 @@ struct SearchOutcome {
     uint64_t nonfinite = 0;
     uint64_t evaluations =
         0;  // cases charged to the search (= the sampling's count): n/2 sampled, n - n/2 climbing steps
-    uint64_t pool_repeats = 0;     // climbing steps whose mutant was already in the pool (measured before, not again)
-    std::vector<FoundCase> worst;  // the worst `keep` cases, worst first
+    uint64_t pool_repeats = 0;  // climbing steps whose mutant was already in the pool (measured before, not again)
+    // mutants drawn in a generation after one of its steps changed the pool: evaluated, then dropped (a step
+    // drawn from the changed pool replaces each), so not charged to the budget
+    uint64_t discarded = 0;
+    std::vector<FoundCase> worst;         // the worst `keep` cases, worst first
     std::optional<FoundCase> finite_max;  // the case of max_angle_err_rad
     ReferenceStats reference;             // reference work done by the climbing half
     // The implementation failed (crashed, hung, wrote out of bounds) on a batch of the search: the search
@@ -76,6 +81,10 @@ struct SearchOutcome {
 // steps, each a new reference evaluation unless its mutant is already in the pool (pool_repeats) or, under
 // --reference fast, the screen shows that it cannot enter the pool (reference.screened).
 // A stop request (stop) throws Interrupted between steps.
+// The negative control of Search.GenerationsFollowTheStepsExactly: generations that go on past a step that changed
+// the pool (their later mutants drawn from a pool that no longer stands). Tests only.
+void set_search_rewind_damaged(bool damaged);
+
 template <class T> SearchOutcome search_row(const Impl &impl, Op op, Region region, uint64_t seed, ReferenceMode mode,
                                             const std::vector<double> &sampled_err, int keep,
                                             const SearchSettings &settings = {}, const StopToken &stop = {});
