@@ -419,26 +419,30 @@ void curve_medians(const std::vector<RegionParts> &regions, size_t k, std::vecto
         curve[b].p50_angle_err_rad = percentile_of(scratch.data() + start[b], scratch.data() + start[b + 1], 0.5);
 }
 
-// The rows (region by region) and curves of one precision.
+// The rows (region by region) and curves of one precision, the rows of a region and the curves' medians over
+// --jobs threads: row k touches only curves[k], so the figures are those of one thread.
 void aggregate_precision(RunResult &result, Precision P, const std::vector<CurveBin> &edges) {
     const RunPlan &plan = result.plan;
     const std::vector<size_t> &idx = plan.rows(P);
     if (idx.empty()) return;
     const size_t nio = idx.size();
+    const int jobs = resolve_jobs(plan.options.jobs);
     std::vector<std::vector<CurveBin>> curves(nio, edges);
     std::vector<RegionParts> regions;  // kept for the curves' medians
+    std::vector<Row> rows(nio);
     for (Region region : plan.regions) {
         RegionParts rp = region_parts(result, P, region, nio, edges);
         if (rp.parts.empty()) continue;  // a region an interrupted run never reached: no rows
-        for (size_t k = 0; k < nio; k++)
-            result.rows.push_back(aggregate_row(rp, k, plan.selected[idx[k]], plan.options.worst_k, curves[k]));
+        for_each_index(jobs, nio, [&](int, size_t k) {
+            rows[k] = aggregate_row(rp, k, plan.selected[idx[k]], plan.options.worst_k, curves[k]);
+        });
+        for (Row &row : rows) result.rows.push_back(std::move(row));
         regions.push_back(std::move(rp));
     }
-    std::vector<double> scratch;
-    for (size_t k = 0; k < nio; k++) {
-        curve_medians(regions, k, curves[k], scratch);
+    std::vector<std::vector<double>> scratch(static_cast<size_t>(jobs));
+    for_each_index(jobs, nio, [&](int w, size_t k) { curve_medians(regions, k, curves[k], scratch[size_t(w)]); });
+    for (size_t k = 0; k < nio; k++)
         result.curves.push_back({plan.selected[idx[k]].impl, plan.selected[idx[k]].op, std::move(curves[k])});
-    }
 }
 
 }  // namespace
