@@ -344,10 +344,10 @@ template <class T> void register_precision(const BenchOptions &o, std::vector<st
 // precision, its metrics).
 constexpr uint64_t kRunnerCases = 1000;  // per region and precision, per iteration
 // before = true: --reference fast with the reference and the metrics on their scalar paths (what QC_FORCE_SCALAR=1
-// selects: the code of the fast path before issue 29, one case and one output at a time, with the same figures)
-// and the search before issue 45 (SearchSettings::generations = false: one mutant per climbing step, the old
-// search's results), for the speed-up of BM_Runner/fast over BM_Runner/fast_before in one run: issue 45's "whole
-// runner against the scalar path of today's search".
+// selects: the code of the fast path before issue 29, one case and one output at a time, with the same figures),
+// for the speed-up of BM_Runner/fast over BM_Runner/fast_before in one run: issue 45's "whole runner against the
+// scalar path of today's search". Both search by steps, the default in process (generations follow the same path
+// and cost a few per cent more there: docs/worst-case-search.md).
 void runner_case(benchmark::State &st, ReferenceMode mode, bool before, std::shared_ptr<std::vector<Impl>> catalogue,
                  BenchOptions o) {
     RunOptions opt;
@@ -357,8 +357,7 @@ void runner_case(benchmark::State &st, ReferenceMode mode, bool before, std::sha
     opt.seed = o.seed;
     opt.jobs = 1;
     opt.reference = mode;
-    SearchSettings search;
-    search.generations = !before;
+    const SearchSettings search;
     uint64_t rows = 0;
     // Untimed: the fast path's tables are built once per process (MPFR, at first use); without this the first
     // repetition of whichever mode runs first would carry that cost.

@@ -62,7 +62,7 @@ if not m or abs(int(m.group(1)) - metric) > 0.51 or (m.group(2) == "met") != (me
     sys.exit(f"FAIL: metric goal line {m and m.group(0)!r} does not follow the slowest metric row {metric}")
 if not re.search(r"exhaustive f32 t slice.*not measured in this run\s+goal .*\s-\n", out):
     sys.exit(f"FAIL: the sweep goal is not said to be unmeasured although its benchmark was filtered out:\n{out}")
-m = re.search(r"whole runner .*search before issue 45\s+([\d.]+) / ([\d.]+) us = ([\d.]+)x\s+goal -\s+(.*)\n", out)
+m = re.search(r"whole runner .*vs its scalar paths\s+([\d.]+) / ([\d.]+) us = ([\d.]+)x\s+goal -\s+(.*)\n", out)
 if not m or m.group(4) != "(no goal)":
     sys.exit(f"FAIL: the runner line (before / now, no goal of its own): {m and m.group(0)!r}\n{out}")
 if not re.search(r"goal <= 30 min", out) or "goal <= 45 min" in out:

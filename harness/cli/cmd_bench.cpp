@@ -341,7 +341,7 @@ void print_goals(const std::map<std::string, double> &figures, const nlohmann::j
     // No goal of its own: issue 45's >= 3x is the whole run against the 30fdd8c build (scripts/speedup-30fdd8c).
     const double now = get("runner_fast/slerp+nlerp/both/all"),
                  before_ns = get("runner_fast_before/slerp+nlerp/both/all");
-    add("whole runner (default selection) vs the scalar path with the search before issue 45", now > 0 && before_ns > 0,
+    add("whole runner (default selection, search by steps) vs its scalar paths", now > 0 && before_ns > 0,
         fmt::format("{:.1f} / {:.1f} us = {:.2f}x", before_ns / 1e3, now / 1e3, before_ns / now), "-", false);
     const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
     const double point = get("sweep_t_point/slerp/f32/all");

@@ -114,7 +114,7 @@ def bench_rows(fig, cv, cores, state, why):
     add("certified metric, ns per output as the runner measures it (slowest op and precision)", metric > 0,
         f"{metric:.0f}", "≤ 30", metric <= 30)
     now, before = get("runner_fast", "slerp+nlerp", "both"), get("runner_fast_before", "slerp+nlerp", "both")
-    add("whole runner (default selection) against the scalar path with the search before issue 45",
+    add("whole runner (default selection, search by steps) against its scalar paths",
         now > 0 and before > 0, f"{before / 1e3:.1f} / {now / 1e3:.1f} µs = {before / now:.2f}x" if now > 0 else "",
         "—", False)
     point = get("sweep_t_point", prec="f32")
