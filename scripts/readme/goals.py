@@ -88,7 +88,7 @@ def numpy_text(state):
 
 
 def bench_rows(fig, cv, cores, state, why):
-    """(figure, measured, goal, verdict, machine state) of the four figures of one bench run; None where none ran."""
+    """(figure, measured, goal, verdict, machine state) of the goal figures of one bench run; None where none ran."""
     def get(suite, op="slerp", prec="f64"):
         return fig.get((suite, op, prec, "all"), 0.0)
 

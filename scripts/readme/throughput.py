@@ -59,10 +59,11 @@ if ("fast_reference_scalar", "slerp", "f64") in vec:
     print("\nIssue 29's vectorised paths beside the scalar ones, in the same run (CPU ns per case or per output; "
           "`QC_FORCE_SCALAR=1` selects the scalar paths, with the same figures): the certified reference eight cases "
           "at a time with AVX-512 where the CPU has it, else four with AVX2 (`BM_FastReference`, blocks of 32 as the "
-          "runner) against one at a time (`BM_FastReferenceScalar`), both with the 1-in-64 MPFR validation; the metric's AVX2 kernel on a case's "
-          "outputs in one batch as the runner calls it (`BM_MetricFastBatch`), one call each (`BM_MetricFast`), and "
-          "the scalar kernel (`BM_MetricFastScalar`).\n")
-    print("| precision | reference, AVX2 batch | reference, scalar | reference speed-up | metric slerp / nlerp: AVX2 batch | AVX2, one call each | scalar | metric speed-up (batch) |")
+          "runner) against one at a time (`BM_FastReferenceScalar`), both with the 1-in-64 MPFR validation; the "
+          "metric's lane kernel on a case's outputs in one batch as the runner calls it, eight outputs at a time with "
+          "AVX-512 where the CPU has it, else four with AVX2 (`BM_MetricFastBatch`), its AVX2 kernel one call each "
+          "(`BM_MetricFast`), and the scalar kernel (`BM_MetricFastScalar`).\n")
+    print("| precision | reference, lane batch | reference, scalar | reference speed-up | metric slerp / nlerp: lane batch | AVX2, one call each | scalar | metric speed-up (batch) |")
     print("|---|---|---|---|---|---|---|---|")
     for prec in ("f32", "f64"):
         g = lambda s, op="slerp": vec.get((s, op, prec), 0.0)
