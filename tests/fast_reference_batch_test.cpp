@@ -109,9 +109,7 @@ Comparison compare(const Cases &c, Precision p, bool want_nlerp) {
         }
     }
     const size_t lanes = size_t(fast_batch_lanes());
-    fast_detail::KernelArgs args;
-    args.tolerance = fast_tolerance(p), args.band = tie_band(p), args.want_nlerp = want_nlerp;
-    args.pair_memo = reference_pair_memo();
+    const fast_detail::KernelArgs args = fast_detail::kernel_args(p, want_nlerp);
     for (size_t i = 0; lanes > 0 && i + lanes <= n; i += lanes) {
         const double *a[8], *b[8];
         fast_detail::LaneOut tmp[8];

@@ -432,9 +432,18 @@ void set_reference_pair_memo(bool on) { g_pair_memo.store(on); }
 
 bool reference_pair_memo() { return g_pair_memo.load(std::memory_order_relaxed); }
 
-namespace {
-
 static_assert(fast_detail::kArcBound == kFastArcBound);
+
+fast_detail::KernelArgs fast_detail::kernel_args(Precision p, bool want_nlerp) {
+    KernelArgs args;
+    args.tolerance = fast_tolerance(p);
+    args.band = tie_band(p);
+    args.want_nlerp = want_nlerp;
+    args.pair_memo = reference_pair_memo();
+    return args;
+}
+
+namespace {
 
 // A lane the kernel certified, written as fast_slerp_reference writes a certified case; `lane` is its position in
 // the kernel's vector (the batch_lane damage of the negative control perturbs lane 1 of every width).
@@ -481,11 +490,7 @@ void fast_slerp_reference_batch(const double (*q0)[4], const double (*q1)[4], co
     size_t i = 0;
     const int lanes = fast_batch_lanes();
     if (lanes > 0) {
-        fast_detail::KernelArgs args;
-        args.tolerance = fast_tolerance(p);
-        args.band = tie_band(p);
-        args.want_nlerp = want_nlerp;
-        args.pair_memo = reference_pair_memo();
+        const fast_detail::KernelArgs args = fast_detail::kernel_args(p, want_nlerp);
         if (lanes >= 8)
             while (i + 8 <= n && kernel_block<8>(fast_detail::slerp8_avx512, q0, q1, t, i, args, p, out, outcomes))
                 i += 8;

@@ -7,6 +7,10 @@
 // instructions the rest of the program could link against (tests/kernel_symbols.test.sh checks their objects).
 #include "reference/dd.h"
 
+namespace qc {
+enum class Precision;  // quatcheck/types.h (declared opaque: this header stays light)
+}  // namespace qc
+
 namespace qc::fast_detail {
 
 using dd::DB;
@@ -48,6 +52,8 @@ struct KernelArgs {
     bool want_nlerp = true;  // N (and N_other) computed and certified
     bool pair_memo = true;   // reference_pair_memo(): the pair part from the thread's memo where the lanes share it
 };
+// The arguments fast_slerp_reference_batch passes its kernels for cases of format p (fast_reference.cpp).
+KernelArgs kernel_args(Precision p, bool want_nlerp);
 // A lane the kernel certified: what fast_slerp_reference sets for the case (R_other and N_other only where
 // in_tie_band; the caller writes the rest of SlerpReference: tie = false, bits = 0, ill_conditioned).
 struct LaneOut {
