@@ -130,6 +130,11 @@ double ulp_distance(const Real &x, double y, int p, int emin);
 // arithmetic: relative error <= 7.1u^2 (u = 2^-53) plus absolute u^2 2^p before the rounding up.
 double ulp_distance(dd::DD x, double y, int p, int emin);
 
+// atan2(y, x) for 0 <= y <= x, x > 0, as the fast engine's angles take it (metrics_dd_internal.h, atan2_chords):
+// relative error <= 2u + u^2 + 2^-80 where y/x < 2^-20, <= 1.16u below 2^-2 (a series, without libm), libm's
+// atan2 above. For the search's screen, which adds its own slack.
+double atan2_chords_fast(double y, double x);
+
 // Test hook: a deliberately damaged fast engine, for the negative controls of tests/metrics_dd_test.cpp.
 enum class MetricDamage {
     none,

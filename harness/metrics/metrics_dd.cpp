@@ -92,6 +92,8 @@ DDQuat high_words(const DDQuat &q) {
 
 }  // namespace
 
+QC_FMA_CLONES double atan2_chords_fast(double y, double x) { return atan2_chords(y, x); }
+
 QC_FMA_CLONES double ulp_distance(DD x, double y, int p, int emin) { return ulp_distance_dd(x, y, p, emin); }
 
 bool within_fast_bound(double fast, double mpfr, double rel, double abs) {

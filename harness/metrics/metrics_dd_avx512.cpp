@@ -152,13 +152,26 @@ struct Deferred8 {
     alignas(64) double y[8], x[8];
     M8 slow = 0;
 };
-// 4 atan2_chords(y, x): q - q^3/3 where q = y/x < 2^-20, else libm's atan2(y, x) in that lane, now or (where
-// `defer` is given) in finish_atan8. `live`: the lanes whose results are used (the others skip the libm call).
+// atan_middle's operations in the lanes (metrics_dd_internal.h), q = RN(y/x) given.
+QC_Z __m512d atan_middle8(__m512d y, __m512d x, __m512d qh) {
+    const __m512d ql = _mm512_div_pd(_mm512_fnmadd_pd(qh, x, y), x);
+    const __m512d t = _mm512_mul_pd(qh, qh), m = zneg(t);
+    __m512d p = zset(kAtanSeries[kAtanTerms - 1]);
+    for (int k = kAtanTerms - 2; k >= 0; k--) p = _mm512_fmadd_pd(p, m, zset(kAtanSeries[k]));
+    const __m512d c = _mm512_mul_pd(qh, t);
+    return _mm512_add_pd(qh, _mm512_fnmadd_pd(c, p, ql));
+}
+// 4 atan2_chords(y, x): q - q^3/3 where q = y/x < 2^-20, atan_middle below 2^-4, else libm's atan2(y, x) in that
+// lane, now or (where `defer` is given) in finish_atan8. `live`: the lanes whose results are used (the others skip
+// the libm call).
 QC_Z __m512d atan8(const Chords8 &c, M8 live, Deferred8 *defer = nullptr) {
     const __m512d q = _mm512_div_pd(c.y, c.x);
     const __m512d q3 = _mm512_div_pd(_mm512_mul_pd(_mm512_mul_pd(q, q), q), zset(3));
     __m512d t = _mm512_sub_pd(q, q3);
-    const M8 slow = M8(~_mm512_cmp_pd_mask(q, zset(0x1p-20), _CMP_LT_OQ) & live);
+    const M8 series = _mm512_cmp_pd_mask(q, zset(kAtanSeriesLo), _CMP_LT_OQ);
+    const M8 middle = M8(_mm512_cmp_pd_mask(q, zset(kAtanSeriesHi), _CMP_LT_OQ) & ~series & live);
+    if (middle) t = _mm512_mask_mov_pd(t, middle, atan_middle8(c.y, c.x, q));
+    const M8 slow = M8(~(series | middle) & live);
     if (defer) {
         _mm512_store_pd(defer->y, c.y), _mm512_store_pd(defer->x, c.x);
         defer->slow = slow;
