@@ -813,3 +813,17 @@ TEST(MetricsDD, DamagedEightOutputKernelLaneIsCaught) {
     expect_damaged_lane_caught(MetricBatch::eight_lanes, MetricDamage::avx2_batch_lane, 1,
                                "damaged eight-output kernel (lane 1)");
 }
+
+TEST(MetricsDD, DamagedEightOutputUlpAcrossBinadesIsCaught) {
+    // The ulp distances across a power of two or zero, which the eight-output kernel computes in its lanes (an nlerp
+    // output measured against the slerp reference often crosses one): both branches damaged must differ from the
+    // scalar kernel, and nothing with the scalar kernel forced.
+    if (!metric_avx512_supported()) GTEST_SKIP() << "no AVX-512 on this CPU: the eight-output kernel is not used";
+    const LaneTally t = lane_tally(200, MetricBatch::eight_lanes, MetricDamage::avx512_ulp_split_swapped);
+    print_lanes("damaged eight-output kernel (ulp across binades)", t);
+    EXPECT_GT(t.mismatches, t.nlerp_in_lanes / 20);
+    set_metric_force_scalar(true);
+    const LaneTally forced = lane_tally(20, MetricBatch::eight_lanes, MetricDamage::avx512_ulp_split_swapped);
+    set_metric_force_scalar(false);
+    EXPECT_EQ(forced.mismatches, 0u);
+}

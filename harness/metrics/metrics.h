@@ -144,6 +144,8 @@ enum class MetricDamage {
     avx2_batch_lane,              // the four- or eight-output kernel's lane 1 (the second output of each group in
                                   // measure_batch): its angles scale the reference by |r| without its low word
     avx512_batch_lane,            // the same in lane 5 of the eight-output kernel (a lane the AVX2 kernels lack)
+    avx512_ulp_split_swapped,     // the eight-output kernel's ulp distance across a power of two takes the low
+                                  // binade's offset as the high one's, and N(a) + N(b) across zero one binade short
 };
 
 // The fast engine's kernel. Both give the same CaseMetrics bit for bit (tests/metrics_dd_test.cpp): avx2 evaluates

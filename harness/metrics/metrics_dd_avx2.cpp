@@ -400,7 +400,7 @@ QC_V __m256d atan_middle4(__m256d y, __m256d x, __m256d qh) {
     const __m256d c = _mm256_mul_pd(qh, t);
     return _mm256_add_pd(qh, _mm256_fnmadd_pd(c, p, ql));
 }
-// 4 atan2_chords(y, x): q - q^3/3 where q = y/x < 2^-20, atan_middle below 2^-4, else libm's atan2(y, x) in that
+// 4 atan2_chords(y, x): q - q^3/3 where q = y/x < 2^-20, atan_middle below 2^-2, else libm's atan2(y, x) in that
 // lane. `live`: the lanes whose results are used (the others skip the libm call).
 QC_V __m256d atan4(const Chords &c, int live) {
     const __m256d q = _mm256_div_pd(c.y, c.x);

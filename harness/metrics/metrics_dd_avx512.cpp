@@ -4,7 +4,7 @@
 // are correctly rounded per lane; -ffp-contract=off as everywhere). It is the four-output AVX2 kernel
 // (metrics_dd_avx2.cpp, measure_dd_avx2_outputs_batch) at twice the width, with mask registers for its lane masks;
 // the rare cases go to the same scalar code lane by lane: an output measure_dd takes whole (non-finite, zero, subnormal
-// or >= 2^1023 at its largest component), a chord ratio at or above 2^-20 (libm's atan2 on that lane's chords, as
+// or >= 2^1023 at its largest component), a chord ratio at or above 2^-2 (libm's atan2 on that lane's chords, as
 // atan2_chords), a component off the ulp fast path (ulp_distance_dd on that lane's component).
 //
 // Two changes of form that give the same doubles: a division by eps = 2^(1-p) is a multiplication by 2^(p-1) (both
@@ -87,6 +87,13 @@ QC_Z Z add(const Z &x, __m512d y) {
     return fast_two_sum(s.hi, _mm512_add_pd(x.lo, s.lo));
 }
 
+// dd::add(x, y) (AccurateDWPlusDW) for two double-doubles per lane.
+QC_Z Z add(const Z &x, const Z &y) {
+    const Z st = two_sum(x.hi, y.hi), t = two_sum(x.lo, y.lo);
+    const Z v = fast_two_sum(st.hi, _mm512_add_pd(st.lo, t.hi));
+    return fast_two_sum(v.hi, _mm512_add_pd(t.lo, v.lo));
+}
+
 // sum_squares (metrics_dd_internal.h) of four double-doubles d[0..3] per lane, its tree as written there.
 QC_Z Z sum_squares8(const Z d[4]) {
     Z p[4];
@@ -161,7 +168,7 @@ QC_Z __m512d atan_middle8(__m512d y, __m512d x, __m512d qh) {
     const __m512d c = _mm512_mul_pd(qh, t);
     return _mm512_add_pd(qh, _mm512_fnmadd_pd(c, p, ql));
 }
-// 4 atan2_chords(y, x): q - q^3/3 where q = y/x < 2^-20, atan_middle below 2^-4, else libm's atan2(y, x) in that
+// 4 atan2_chords(y, x): q - q^3/3 where q = y/x < 2^-20, atan_middle below 2^-2, else libm's atan2(y, x) in that
 // lane, now or (where `defer` is given) in finish_atan8. `live`: the lanes whose results are used (the others skip
 // the libm call).
 QC_Z __m512d atan8(const Chords8 &c, M8 live, Deferred8 *defer = nullptr) {
@@ -190,8 +197,30 @@ QC_Z void finish_atan8(const Deferred8 &d, double a[8]) {
         if (d.slow >> j & 1) a[j] = 4 * std::atan2(d.y[j], d.x[j]);
 }
 
-// ulp_distance_dd(x, y) lane by lane on its common path (one sign, one binade: |x - y| / spacing, exact, rounded up)
-// and for a zero against a zero; the lanes off it are returned, their ulps to be taken from ulp_distance_dd itself.
+// 2^e per lane for biased exponents E = e + 1023 in [1, 2046], built from its bits.
+QC_Z __m512d pow2_biased8(__m512i E) { return zbits(_mm512_slli_epi64(E, 52)); }
+// offset(z, e, p, emin) of metrics_dd_internal.h per lane for e >= emin and 2^(p-1-e) normal (the caller's lanes):
+// two_sum(z.hi - 2^e, z.lo) scaled by 2^(p-1-e). `E` = e + 1023.
+QC_Z Z offset8(const Z &z, __m512i E, int p) {
+    const Z f = two_sum(_mm512_sub_pd(z.hi, pow2_biased8(E)), z.lo);
+    const __m512d sc = pow2_biased8(_mm512_sub_epi64(_mm512_set1_epi64(p - 1 + 2046), E));  // 2^(p-1-e)
+    return {_mm512_mul_pd(f.hi, sc), _mm512_mul_pd(f.lo, sc)};
+}
+// The nonnegative double-double x rounded up (round_up of metrics_dd_internal.h): Fast2Sum, then one double up where
+// the remainder is positive and the sum finite. `damage`: avx2_ulp_rounded_to_nearest skips the step up.
+QC_Z __m512d round_up8(const Z &x, MetricDamage damage) {
+    const Z s = fast_two_sum(x.hi, x.lo);
+    M8 up = _mm512_cmp_pd_mask(s.lo, zzero(), _CMP_GT_OQ) & _mm512_cmp_pd_mask(zabs(s.hi), zset(INFINITY), _CMP_NEQ_OQ);
+    if (damage == MetricDamage::avx2_ulp_rounded_to_nearest) up = 0;
+    return zbits(_mm512_mask_add_epi64(ibits(s.hi), up, ibits(s.hi), _mm512_set1_epi64(1)));
+}
+
+// ulp_distance_dd(x, y) lane by lane on its common path (one sign, one binade: |x - y| / spacing, exact, rounded up),
+// for a zero against a zero, and on its two other branches where x.hi and y are normal and their binades at least one
+// above the smallest the common path takes (opposite signs: N(a) + N(b); one sign, two binades: the split at the powers
+// of two), each by ulp_distance_dd's operations in its order; the lanes off them are returned, their ulps to be taken
+// from ulp_distance_dd itself. (An nlerp output's components are measured against the slerp reference, a few per
+// cent away: a third of its lanes crossed a power of two or zero somewhere, and went to the scalar code, before.)
 // d = dd::add(x, -y), which the caller needs too: on the fast path a = +-x and b = +-y with one sign, so
 // ulp_distance_dd's dd::add(a, -b) is +-d (dd::add commutes with negation, rounding to nearest being symmetric) up to
 // the sign of a zero, and its magnitude, d or -d by the sign of the high word, is the same double-double (a zero high
@@ -225,8 +254,44 @@ QC_Z M8 ulp_lanes8(const Z &x, __m512d y, const Z &d, int p, int emin, MetricDam
     const M8 both_zero = _mm512_cmp_pd_mask(x.hi, zero, _CMP_EQ_OQ) & _mm512_cmp_pd_mask(x.lo, zero, _CMP_EQ_OQ) &
                          _mm512_cmp_pd_mask(y, zero, _CMP_EQ_OQ);
     ulps = _mm512_maskz_mov_epi64(M8(~both_zero), ulps);
+    M8 done = same_binade | both_zero;
+    // The two other branches, where a.hi and b are normal with biased exponents above e_low (binade() is then the
+    // exponent, one less for a = 2^e - tiny, and at least emin; offsets and 2^(p-1-e) normal).
+    const __m512i above = _mm512_set1_epi64(e_low);
+    const M8 general =
+        M8(~done & _mm512_cmpgt_epi64_mask(ea, above) & _mm512_cmpgt_epi64_mask(eb, above) &
+           _mm512_cmplt_epi64_mask(ea, _mm512_set1_epi64(2047)) & _mm512_cmplt_epi64_mask(eb, _mm512_set1_epi64(2047)));
+    if (general) {
+        const __m512i Ea = _mm512_mask_sub_epi64(ea, below_pow2, ea, _mm512_set1_epi64(1));  // binade(a) + 1023
+        const Z a{ahi, alo}, bz{zabs(y), zero};
+        const M8 opposite = xneg ^ yneg, two_binades = M8(~opposite & _mm512_cmpneq_epi64_mask(Ea, eb));
+        const __m512d steps = zset(pow2(p - 1));  // binade_steps
+        const Z oa = offset8(a, Ea, p), ob = offset8(bz, eb, p);
+        Z dist_opp{zero, zero}, dist_two{zero, zero};
+        if (opposite & general) {
+            // N(a) + N(b), N(z) = (e - emin + 1) 2^(p-1) + offset(z).
+            const __m512i base =
+                _mm512_set1_epi64(1023 + emin - (damage == MetricDamage::avx512_ulp_split_swapped ? 0 : 1));
+            // (E - base = e - emin + 1)
+            const Z na = add(oa, _mm512_mul_pd(_mm512_cvtepi64_pd(_mm512_sub_epi64(Ea, base)), steps));
+            const Z nb = add(ob, _mm512_mul_pd(_mm512_cvtepi64_pd(_mm512_sub_epi64(eb, base)), steps));
+            dist_opp = add(na, nb);
+        }
+        if (two_binades & general) {
+            // offset(high) + |ea - eb| 2^(p-1) - offset(low).
+            const M8 a_high = _mm512_cmpgt_epi64_mask(Ea, eb);
+            const M8 h = damage == MetricDamage::avx512_ulp_split_swapped ? M8(~a_high) : a_high;
+            const Z oh = blend(h, ob, oa), ol = blend(h, oa, ob);
+            const __m512i gap = _mm512_abs_epi64(_mm512_sub_epi64(Ea, eb));
+            dist_two = add(add(oh, _mm512_mul_pd(_mm512_cvtepi64_pd(gap), steps)), zneg(ol));
+        }
+        const M8 take = M8(general & (opposite | two_binades));
+        const Z dist = blend(opposite, dist_two, dist_opp);
+        ulps = _mm512_mask_mov_epi64(ulps, take, ibits(round_up8(dist, damage)));
+        done |= take;
+    }
     ulps_out = zbits(ulps);
-    return M8(~(same_binade | both_zero));
+    return M8(~done);
 }
 
 // One group of eight outputs through the stages of measure_group8.
