@@ -391,34 +391,31 @@ QC_V Chords chords4(const __m256d r[4], const V4 &n, const Bcast &v) {
     const V4 a = blend(um, up, sneg), b = blend(up, um, sneg);
     return {_mm256_sqrt_pd(_mm256_add_pd(a.hi, a.lo)), _mm256_sqrt_pd(_mm256_add_pd(b.hi, b.lo)), sneg};
 }
-// atan_middle's operations in the lanes (metrics_dd_internal.h), q = RN(y/x) given.
+// atan_correction and atan_middle of metrics_dd_internal.h in the lanes: the same operations.
 QC_V __m256d atan_middle4(__m256d y, __m256d x, __m256d qh) {
     const __m256d ql = _mm256_div_pd(_mm256_fnmadd_pd(qh, x, y), x);
     const __m256d t = _mm256_mul_pd(qh, qh), m = vneg(t);
     __m256d p = _mm256_set1_pd(kAtanSeries[kAtanTerms - 1]);
     for (int k = kAtanTerms - 2; k >= 0; k--) p = _mm256_fmadd_pd(p, m, _mm256_set1_pd(kAtanSeries[k]));
-    const __m256d c = _mm256_mul_pd(qh, t);
-    return _mm256_add_pd(qh, _mm256_fnmadd_pd(c, p, ql));
+    return _mm256_add_pd(qh, _mm256_fnmadd_pd(_mm256_mul_pd(qh, t), p, ql));
 }
-// 4 atan2_chords(y, x): q - q^3/3 where q = y/x < 2^-20, atan_middle below 2^-2, else libm's atan2(y, x) in that
-// lane. `live`: the lanes whose results are used (the others skip the libm call).
+// 4 atan2_chords(y, x): q - q^3/3 where q = y/x < 2^-20, atan_middle where y < x/4, else atan2_chords itself in that
+// lane (atan_high, rare here). `live`: the lanes whose results are used (the others skip the call).
 QC_V __m256d atan4(const Chords &c, int live) {
     const __m256d q = _mm256_div_pd(c.y, c.x);
     const __m256d q3 = _mm256_div_pd(_mm256_mul_pd(_mm256_mul_pd(q, q), q), _mm256_set1_pd(3));
     __m256d t = _mm256_sub_pd(q, q3);
-    const __m256d below_hi = _mm256_cmp_pd(q, _mm256_set1_pd(kAtanSeriesHi), _CMP_LT_OQ);
-    const int series = _mm256_movemask_pd(_mm256_cmp_pd(q, _mm256_set1_pd(kAtanSeriesLo), _CMP_LT_OQ));
-    const int middle = _mm256_movemask_pd(below_hi) & ~series & live;
-    if (middle) {
-        const __m256d use = _mm256_andnot_pd(_mm256_cmp_pd(q, _mm256_set1_pd(kAtanSeriesLo), _CMP_LT_OQ), below_hi);
-        t = _mm256_blendv_pd(t, atan_middle4(c.y, c.x, q), use);
-    }
+    const __m256d series_v = _mm256_cmp_pd(q, _mm256_set1_pd(kAtanSeriesLo), _CMP_LT_OQ);
+    const __m256d below_quarter = _mm256_cmp_pd(c.y, _mm256_mul_pd(_mm256_set1_pd(0.25), c.x), _CMP_LT_OQ);
+    const int series = _mm256_movemask_pd(series_v);
+    const int middle = _mm256_movemask_pd(below_quarter) & ~series & live;
+    if (middle) t = _mm256_blendv_pd(t, atan_middle4(c.y, c.x, q), _mm256_andnot_pd(series_v, below_quarter));
     const int slow = ~(series | middle) & live;
     if (slow) {
         alignas(32) double tt[4], yy[4], xx[4];
         _mm256_store_pd(tt, t), _mm256_store_pd(yy, c.y), _mm256_store_pd(xx, c.x);
         for (int j = 0; j < 4; j++)
-            if (slow >> j & 1) tt[j] = std::atan2(yy[j], xx[j]);
+            if (slow >> j & 1) tt[j] = atan2_chords(yy[j], xx[j]);
         t = _mm256_load_pd(tt);
     }
     return _mm256_mul_pd(_mm256_set1_pd(4), t);

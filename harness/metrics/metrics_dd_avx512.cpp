@@ -159,26 +159,45 @@ struct Deferred8 {
     alignas(64) double y[8], x[8];
     M8 slow = 0;
 };
-// atan_middle's operations in the lanes (metrics_dd_internal.h), q = RN(y/x) given.
-QC_Z __m512d atan_middle8(__m512d y, __m512d x, __m512d qh) {
-    const __m512d ql = _mm512_div_pd(_mm512_fnmadd_pd(qh, x, y), x);
-    const __m512d t = _mm512_mul_pd(qh, qh), m = zneg(t);
+// atan_correction, atan_middle and atan_high of metrics_dd_internal.h in the lanes: the same operations.
+QC_Z __m512d atan_correction8(__m512d h, __m512d l) {
+    const __m512d t = _mm512_mul_pd(h, h), m = zneg(t);
     __m512d p = zset(kAtanSeries[kAtanTerms - 1]);
     for (int k = kAtanTerms - 2; k >= 0; k--) p = _mm512_fmadd_pd(p, m, zset(kAtanSeries[k]));
-    const __m512d c = _mm512_mul_pd(qh, t);
-    return _mm512_add_pd(qh, _mm512_fnmadd_pd(c, p, ql));
+    return _mm512_fnmadd_pd(_mm512_mul_pd(h, t), p, l);  // std::fma(-(h * t), p, l)
 }
-// 4 atan2_chords(y, x): q - q^3/3 where q = y/x < 2^-20, atan_middle below 2^-2, else libm's atan2(y, x) in that
-// lane, now or (where `defer` is given) in finish_atan8. `live`: the lanes whose results are used (the others skip
-// the libm call).
+QC_Z __m512d atan_middle8(__m512d y, __m512d x, __m512d qh) {
+    return _mm512_add_pd(qh, atan_correction8(qh, _mm512_div_pd(_mm512_fnmadd_pd(qh, x, y), x)));
+}
+QC_Z __m512d atan_high8(__m512d y, __m512d x) {
+    const M8 one = _mm512_cmp_pd_mask(y, _mm512_mul_pd(zset(0.75), x), _CMP_GE_OQ);
+    const __m512d c = _mm512_mask_mov_pd(zset(0.5), one, zset(1.0));
+    const __m512d num = _mm512_sub_pd(y, _mm512_mul_pd(c, x));
+    const Z den = two_sum(x, _mm512_mul_pd(c, y));
+    const __m512d rh = _mm512_div_pd(num, den.hi);
+    const __m512d rl = _mm512_div_pd(_mm512_fnmadd_pd(rh, den.lo, _mm512_fnmadd_pd(rh, den.hi, num)), den.hi);
+    const Z a{_mm512_mask_mov_pd(zset(kAtanHalf.hi), one, zset(kQuarterPi.hi)),
+              _mm512_mask_mov_pd(zset(kAtanHalf.lo), one, zset(kQuarterPi.lo))};
+    const Z s = two_sum(a.hi, rh);
+    return _mm512_add_pd(s.hi, _mm512_add_pd(s.lo, _mm512_add_pd(a.lo, atan_correction8(rh, rl))));
+}
+// 4 atan2_chords(y, x): q - q^3/3 where q = y/x < 2^-20, atan_middle where y < x/4, atan_high where q <= 1, else
+// libm's atan2(y, x) in that lane (a ratio above 1 or NaN, which the chords do not give), now or (where `defer` is
+// given) in finish_atan8. `live`: the lanes whose results are used (the others skip the libm call).
 QC_Z __m512d atan8(const Chords8 &c, M8 live, Deferred8 *defer = nullptr) {
     const __m512d q = _mm512_div_pd(c.y, c.x);
-    const __m512d q3 = _mm512_div_pd(_mm512_mul_pd(_mm512_mul_pd(q, q), q), zset(3));
-    __m512d t = _mm512_sub_pd(q, q3);
     const M8 series = _mm512_cmp_pd_mask(q, zset(kAtanSeriesLo), _CMP_LT_OQ);
-    const M8 middle = M8(_mm512_cmp_pd_mask(q, zset(kAtanSeriesHi), _CMP_LT_OQ) & ~series & live);
+    __m512d t = zzero();
+    if (series & live) {  // (a group's lanes mostly share a range: its divisions are skipped where none is in it)
+        const __m512d q3 = _mm512_div_pd(_mm512_mul_pd(_mm512_mul_pd(q, q), q), zset(3));
+        t = _mm512_sub_pd(q, q3);
+    }
+    const M8 below_quarter = _mm512_cmp_pd_mask(c.y, _mm512_mul_pd(zset(0.25), c.x), _CMP_LT_OQ);
+    const M8 middle = M8(below_quarter & ~series & live);
+    const M8 high = M8(_mm512_cmp_pd_mask(q, zset(1.0), _CMP_LE_OQ) & ~below_quarter & ~series & live);
     if (middle) t = _mm512_mask_mov_pd(t, middle, atan_middle8(c.y, c.x, q));
-    const M8 slow = M8(~(series | middle) & live);
+    if (high) t = _mm512_mask_mov_pd(t, high, atan_high8(c.y, c.x));
+    const M8 slow = M8(~(series | middle | high) & live);
     if (defer) {
         _mm512_store_pd(defer->y, c.y), _mm512_store_pd(defer->x, c.x);
         defer->slow = slow;

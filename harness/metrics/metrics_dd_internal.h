@@ -76,41 +76,69 @@ QC_INLINE bool scale_output(const double r[4], Scaled &o) {
     return true;
 }
 
-// atan q for q = y/x, 2^-20 <= q < 2^-2 (atan2_chords's middle range: the chord ratio of an nlerp output against the
-// slerp reference, about 0.036 at most for keys a quarter turn apart on the sphere, and of any output within about
-// 1 rad of its reference). Written here from the Taylor series atan q = q - q^3/3 + q^5/5 - ... (alternating, its
-// terms decreasing): q = qh + ql up to the rounding of ql (qh = RN(y/x); the remainder y - qh x is exact by FMA;
-// ql = RN(remainder / x), |ql| <= u qh), and atan q = qh + (ql - qh t P(t)), t = qh^2 <= 2^-4, P(t) = 1/3 - t/5 +
-// ... - t^13/29 by Horner. Error (u = 2^-53), relative to q: the series cut after t^13/29, <= t^14/31 < 2^-7.9 u;
-// qh t P(t) <= q / 48 with a relative error <= 6u (t, the product, Horner's roundings and the coefficients', qh
-// against q), u / 8; the correction's rounding, u / 48; ql's, u^2. Together < 0.15u before the final rounding, and
-// atan q >= 0.979 q: atan2_chords's result is within 1.16u of atan(y/x) here, inside the 2u metrics.h allows atan2
-// (FastMetricBounds). Tested against MPFR (tests/atan_series_test.cpp: at most 0.996u measured on 2 10^5 pairs). The vector kernels
-// do the same operations.
+// atan2(y, x) for 0 <= y <= x, x > 0 without libm (atan2_chords below), written here from the Taylor series
+// atan r = r - r^3/3 + r^5/5 - ... (alternating, its terms decreasing for |r| < 1) and, above y/x = 1/4, the
+// reduction atan(y/x) = atan c + atan((y - c x) / (x + c y)) with c = 1/2 or 1. u = 2^-53.
+//
+// atan_correction(h, l): l - h t P(t), t = h^2, P(t) = 1/3 - t/5 + ... - t^13/29 by Horner, so that atan r is
+// h + atan_correction(h, l) for r = h + l (|l| <= u |h|, |h| <= 1/4): the series cut after t^13/29 is off by
+// <= |r| t^14/31 < 2^-60 |r| (t <= 2^-4); |h t P(t)| <= |h| t / 3 carries a relative error <= 6u (t, the product,
+// Horner's roundings and the coefficients').
 inline constexpr int kAtanTerms = 14;
 inline constexpr double kAtanSeries[kAtanTerms] = {1.0 / 3,  1.0 / 5,  1.0 / 7,  1.0 / 9,  1.0 / 11,
                                                    1.0 / 13, 1.0 / 15, 1.0 / 17, 1.0 / 19, 1.0 / 21,
                                                    1.0 / 23, 1.0 / 25, 1.0 / 27, 1.0 / 29};
-inline constexpr double kAtanSeriesLo = 0x1p-20, kAtanSeriesHi = 0x1p-2;
-QC_INLINE double atan_middle(double y, double x, double qh) {
-    const double ql = std::fma(-qh, x, y) / x;
-    const double t = qh * qh, m = -t;
+inline constexpr double kAtanSeriesLo = 0x1p-20;
+QC_INLINE double atan_correction(double h, double l) {
+    const double t = h * h, m = -t;
     double p = kAtanSeries[kAtanTerms - 1];
     for (int k = kAtanTerms - 2; k >= 0; k--) p = std::fma(p, m, kAtanSeries[k]);
-    const double c = qh * t;
-    return qh + std::fma(-c, p, ql);
+    return std::fma(-(h * t), p, l);
 }
 
-// atan2(y, x) for 0 <= y <= x, x > 0 (the chords above: y the shorter). Where y/x < 2^-20 (every angle error
-// below about 4e-6 rad, the common case), atan q = q - q^3/3 + q^5/5 - ..., and q - q^3/3 is within q^5/5 <=
-// 2^-80 q of it: the division and the subtraction round twice (<= 2u + u^2 + 2^-80 relative: the 2u metrics.h
-// allows atan2, plus far less than the slack of its angle total), without the libm call. Up to 2^-2,
-// atan_middle (<= 1.16u); libm's atan2 above. Together the libm calls were a few per cent of a fast run and of a
-// sweep.
+// The middle range, 2^-20 <= q and y < x / 4 (the chord ratio of an nlerp output against the slerp reference: about
+// 0.036 at most for keys a quarter turn apart on the sphere; any output within about 1 rad of its reference): q =
+// qh + ql (qh = RN(y/x) <= 1/4; the remainder y - qh x exact by FMA; ql = RN(remainder / x), |ql| <= u qh, its
+// rounding u^2 qh), atan q = qh + atan_correction(qh, ql). Relative to q: the cut 2^-60 < u / 128; the product
+// <= q / 48 off by 6u, u / 8; the correction's rounding, u / 48. Together < 0.15u before the final rounding, and
+// atan q >= 0.979 q: within 1.16u of atan(y/x).
+QC_INLINE double atan_middle(double y, double x, double qh) {
+    return qh + atan_correction(qh, std::fma(-qh, x, y) / x);
+}
+
+// The high range, x / 4 <= y <= x: c = 1 where y >= RN(3x/4), else 1/2; y - c x is exact (Sterbenz: y is in [c x / 2,
+// 2 c x]), x + c y exact as a double-double D (TwoSum), r = (y - c x) / D = rh + rl (rh = RN(num / D.hi), rl from the
+// FMA remainders, off by about u^2 |r|), |r| <= 2/9, t <= 0.05. atan c as a double-double (atan 1/2 and pi/4, to 2^-107
+// relative); atan c + rh by TwoSum, then the small words. Absolute: the correction <= 0.0037 off by 6u, 0.022u; its
+// rounding, 0.004u; the small words' two roundings, 0.008u; the cut, 2^-65. Together < 0.035u before the final
+// rounding, against atan(y/x) >= atan(1/4) = 0.245: within 1.15u of atan(y/x).
+inline constexpr DD kAtanHalf{0x1.dac670561bb4fp-2, 0x1.a2b7f222f65e2p-56};   // atan(1/2)
+inline constexpr DD kQuarterPi{0x1.921fb54442d18p-1, 0x1.1a62633145c07p-55};  // pi/4
+QC_INLINE double atan_high(double y, double x) {
+    const bool one = y >= 0.75 * x;
+    const double c = one ? 1.0 : 0.5;
+    const double num = y - c * x;
+    const DD den = dd::two_sum(x, c * y);
+    const double rh = num / den.hi;
+    const double rl = std::fma(-rh, den.lo, std::fma(-rh, den.hi, num)) / den.hi;
+    const DD a = one ? kQuarterPi : kAtanHalf;
+    const DD s = dd::two_sum(a.hi, rh);
+    return s.hi + (s.lo + (a.lo + atan_correction(rh, rl)));
+}
+
+// atan2(y, x) for 0 <= y <= x, x > 0 (the chords above: y the shorter). Where y/x < 2^-20 (every angle error below
+// about 4e-6 rad, the common case), atan q = q - q^3/3 + q^5/5 - ..., and q - q^3/3 is within q^5/5 <= 2^-80 q of it:
+// the division and the subtraction round twice (<= 2u + u^2 + 2^-80 relative: the 2u metrics.h allows atan2, plus far
+// less than the slack of its angle total). Then atan_middle and atan_high (<= 1.16u), inside the same 2u; libm's atan2
+// only for a ratio above 1 or NaN, which the chords do not give. Tested against MPFR (tests/atan_series_test.cpp:
+// at most 0.996u measured in the middle range and 1.061u in the high one, on 2 10^5 pairs each). The vector
+// kernels do the same operations in their lanes: libm's atan2 lane by lane was about 4 ns of an nlerp output's
+// 38 (BM_MetricFastBatch/nlerp/f32).
 QC_INLINE double atan2_chords(double y, double x) {
     const double q = y / x;
     if (q < kAtanSeriesLo) return q - q * q * q / 3;
-    if (q < kAtanSeriesHi) return atan_middle(y, x, q);
+    if (y < 0.25 * x) return atan_middle(y, x, q);
+    if (q <= 1) return atan_high(y, x);
     return std::atan2(y, x);
 }
 
