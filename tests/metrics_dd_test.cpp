@@ -827,3 +827,17 @@ TEST(MetricsDD, DamagedEightOutputUlpAcrossBinadesIsCaught) {
     set_metric_force_scalar(false);
     EXPECT_EQ(forced.mismatches, 0u);
 }
+
+TEST(MetricsDD, DamagedEightOutputAtanIsCaught) {
+    // The atan of a chord ratio from 2^-20 to 1, which the eight-output kernel computes in its lanes (an nlerp output's
+    // angle to the slerp reference, any output off by more than about 1e-5 rad): without its low words it must differ
+    // from the scalar kernel, and nothing with the scalar kernel forced.
+    if (!metric_avx512_supported()) GTEST_SKIP() << "no AVX-512 on this CPU: the eight-output kernel is not used";
+    const LaneTally t = lane_tally(200, MetricBatch::eight_lanes, MetricDamage::avx512_atan_low_word_dropped);
+    print_lanes("damaged eight-output kernel (atan low words dropped)", t);
+    EXPECT_GT(t.mismatches, t.nlerp_in_lanes / 20);
+    set_metric_force_scalar(true);
+    const LaneTally forced = lane_tally(20, MetricBatch::eight_lanes, MetricDamage::avx512_atan_low_word_dropped);
+    set_metric_force_scalar(false);
+    EXPECT_EQ(forced.mismatches, 0u);
+}

@@ -166,10 +166,12 @@ QC_Z __m512d atan_correction8(__m512d h, __m512d l) {
     for (int k = kAtanTerms - 2; k >= 0; k--) p = _mm512_fmadd_pd(p, m, zset(kAtanSeries[k]));
     return _mm512_fnmadd_pd(_mm512_mul_pd(h, t), p, l);  // std::fma(-(h * t), p, l)
 }
-QC_Z __m512d atan_middle8(__m512d y, __m512d x, __m512d qh) {
-    return _mm512_add_pd(qh, atan_correction8(qh, _mm512_div_pd(_mm512_fnmadd_pd(qh, x, y), x)));
+// `low`: false drops the low words (the quotient's, atan c's) for the negative control (avx512_atan_low_word_dropped).
+QC_Z __m512d atan_middle8(__m512d y, __m512d x, __m512d qh, bool low) {
+    const __m512d ql = low ? _mm512_div_pd(_mm512_fnmadd_pd(qh, x, y), x) : zzero();
+    return _mm512_add_pd(qh, atan_correction8(qh, ql));
 }
-QC_Z __m512d atan_high8(__m512d y, __m512d x) {
+QC_Z __m512d atan_high8(__m512d y, __m512d x, bool low) {
     const M8 one = _mm512_cmp_pd_mask(y, _mm512_mul_pd(zset(0.75), x), _CMP_GE_OQ);
     const __m512d c = _mm512_mask_mov_pd(zset(0.5), one, zset(1.0));
     const __m512d num = _mm512_sub_pd(y, _mm512_mul_pd(c, x));
@@ -177,14 +179,15 @@ QC_Z __m512d atan_high8(__m512d y, __m512d x) {
     const __m512d rh = _mm512_div_pd(num, den.hi);
     const __m512d rl = _mm512_div_pd(_mm512_fnmadd_pd(rh, den.lo, _mm512_fnmadd_pd(rh, den.hi, num)), den.hi);
     const Z a{_mm512_mask_mov_pd(zset(kAtanHalf.hi), one, zset(kQuarterPi.hi)),
-              _mm512_mask_mov_pd(zset(kAtanHalf.lo), one, zset(kQuarterPi.lo))};
+              low ? _mm512_mask_mov_pd(zset(kAtanHalf.lo), one, zset(kQuarterPi.lo)) : zzero()};
     const Z s = two_sum(a.hi, rh);
     return _mm512_add_pd(s.hi, _mm512_add_pd(s.lo, _mm512_add_pd(a.lo, atan_correction8(rh, rl))));
 }
 // 4 atan2_chords(y, x): q - q^3/3 where q = y/x < 2^-20, atan_middle where y < x/4, atan_high where q <= 1, else
 // libm's atan2(y, x) in that lane (a ratio above 1 or NaN, which the chords do not give), now or (where `defer` is
 // given) in finish_atan8. `live`: the lanes whose results are used (the others skip the libm call).
-QC_Z __m512d atan8(const Chords8 &c, M8 live, Deferred8 *defer = nullptr) {
+QC_Z __m512d atan8(const Chords8 &c, M8 live, MetricDamage damage, Deferred8 *defer = nullptr) {
+    const bool low = damage != MetricDamage::avx512_atan_low_word_dropped;
     const __m512d q = _mm512_div_pd(c.y, c.x);
     const M8 series = _mm512_cmp_pd_mask(q, zset(kAtanSeriesLo), _CMP_LT_OQ);
     __m512d t = zzero();
@@ -195,8 +198,8 @@ QC_Z __m512d atan8(const Chords8 &c, M8 live, Deferred8 *defer = nullptr) {
     const M8 below_quarter = _mm512_cmp_pd_mask(c.y, _mm512_mul_pd(zset(0.25), c.x), _CMP_LT_OQ);
     const M8 middle = M8(below_quarter & ~series & live);
     const M8 high = M8(_mm512_cmp_pd_mask(q, zset(1.0), _CMP_LE_OQ) & ~below_quarter & ~series & live);
-    if (middle) t = _mm512_mask_mov_pd(t, middle, atan_middle8(c.y, c.x, q));
-    if (high) t = _mm512_mask_mov_pd(t, high, atan_high8(c.y, c.x));
+    if (middle) t = _mm512_mask_mov_pd(t, middle, atan_middle8(c.y, c.x, q, low));
+    if (high) t = _mm512_mask_mov_pd(t, high, atan_high8(c.y, c.x, low));
     const M8 slow = M8(~(series | middle | high) & live);
     if (defer) {
         _mm512_store_pd(defer->y, c.y), _mm512_store_pd(defer->x, c.x);
@@ -424,22 +427,22 @@ QC_Z void angles8(Group8 &g, const Batch8 &b) {
         const Chords8 c = chords8(g.r, g.n_angle, broadcast8(b.R));
         g.sneg = c.sneg;
         if (g.nlerp && !b.angle_only)
-            g.nlerp_angle = atan8(chords8(g.r, g.n_angle, broadcast8(b.N)), g.nlerp, &g.nlerp_libm);
-        g.angle = atan8(c, g.live, &g.angle_libm);
+            g.nlerp_angle = atan8(chords8(g.r, g.n_angle, broadcast8(b.N)), g.nlerp, b.damage, &g.nlerp_libm);
+        g.angle = atan8(c, g.live, b.damage, &g.angle_libm);
         return;
     }
     Chords8 c = chords8(g.r, g.n_angle, broadcast8(b.R));
-    g.angle = atan8(c, g.live);
+    g.angle = atan8(c, g.live, b.damage);
     g.sneg = c.sneg;
     c = chords8(g.r, g.n_angle, broadcast8(b.R_other));
-    const __m512d other = atan8(c, g.live);
+    const __m512d other = atan8(c, g.live, b.damage);
     g.other_arc = _mm512_cmp_pd_mask(other, g.angle, _CMP_LT_OQ);
     g.angle = _mm512_mask_mov_pd(g.angle, g.other_arc, other);
     g.sneg = M8((g.sneg & ~g.other_arc) | (c.sneg & g.other_arc));
     if (b.angle_only) return;
     if (g.nlerp)
-        g.nlerp_angle =
-            atan8(chords8(g.r, g.n_angle, blend(g.other_arc, broadcast8(b.N), broadcast8(b.N_other))), g.nlerp);
+        g.nlerp_angle = atan8(chords8(g.r, g.n_angle, blend(g.other_arc, broadcast8(b.N), broadcast8(b.N_other))),
+                              g.nlerp, b.damage);
 }
 
 // Every live lane's figures into its CaseMetrics (measure_group8), as CaseMetrics() with the figures set: the six
