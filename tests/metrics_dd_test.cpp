@@ -814,30 +814,40 @@ TEST(MetricsDD, DamagedEightOutputKernelLaneIsCaught) {
                                "damaged eight-output kernel (lane 1)");
 }
 
-TEST(MetricsDD, DamagedEightOutputUlpAcrossBinadesIsCaught) {
-    // The ulp distances across a power of two or zero, which the eight-output kernel computes in its lanes (an nlerp
-    // output measured against the slerp reference often crosses one): both branches damaged must differ from the
-    // scalar kernel, and nothing with the scalar kernel forced.
-    if (!metric_avx512_supported()) GTEST_SKIP() << "no AVX-512 on this CPU: the eight-output kernel is not used";
-    const LaneTally t = lane_tally(200, MetricBatch::eight_lanes, MetricDamage::avx512_ulp_split_swapped);
-    print_lanes("damaged eight-output kernel (ulp across binades)", t);
+namespace {
+
+// A damage of the lane kernels' new paths (issue 45's last pass) caught in both kernels: some lane outputs differ from
+// the scalar kernel, none with the scalar kernel forced.
+void expect_lane_damage_caught(MetricBatch batch, MetricDamage damage, const char *title) {
+    const LaneTally t = lane_tally(200, batch, damage);
+    print_lanes(title, t);
     EXPECT_GT(t.mismatches, t.nlerp_in_lanes / 20);
     set_metric_force_scalar(true);
-    const LaneTally forced = lane_tally(20, MetricBatch::eight_lanes, MetricDamage::avx512_ulp_split_swapped);
+    const LaneTally forced = lane_tally(20, batch, damage);
     set_metric_force_scalar(false);
     EXPECT_EQ(forced.mismatches, 0u);
 }
 
-TEST(MetricsDD, DamagedEightOutputAtanIsCaught) {
-    // The atan of a chord ratio from 2^-20 to 1, which the eight-output kernel computes in its lanes (an nlerp output's
-    // angle to the slerp reference, any output off by more than about 1e-5 rad): without its low words it must differ
-    // from the scalar kernel, and nothing with the scalar kernel forced.
-    if (!metric_avx512_supported()) GTEST_SKIP() << "no AVX-512 on this CPU: the eight-output kernel is not used";
-    const LaneTally t = lane_tally(200, MetricBatch::eight_lanes, MetricDamage::avx512_atan_low_word_dropped);
-    print_lanes("damaged eight-output kernel (atan low words dropped)", t);
-    EXPECT_GT(t.mismatches, t.nlerp_in_lanes / 20);
-    set_metric_force_scalar(true);
-    const LaneTally forced = lane_tally(20, MetricBatch::eight_lanes, MetricDamage::avx512_atan_low_word_dropped);
-    set_metric_force_scalar(false);
-    EXPECT_EQ(forced.mismatches, 0u);
+}  // namespace
+
+TEST(MetricsDD, DamagedLaneUlpAcrossBinadesIsCaught) {
+    // The ulp distances across a power of two or zero, which the four- and eight-output kernels compute in their lanes
+    // (an nlerp output measured against the slerp reference often crosses one): both branches damaged.
+    if (!metric_avx2_supported()) GTEST_SKIP() << "no AVX2 and FMA on this CPU: the scalar kernel is the only one";
+    expect_lane_damage_caught(MetricBatch::four_lanes, MetricDamage::lanes_ulp_split_swapped,
+                              "damaged four-output kernel (ulp across binades)");
+    if (metric_avx512_supported())
+        expect_lane_damage_caught(MetricBatch::eight_lanes, MetricDamage::lanes_ulp_split_swapped,
+                                  "damaged eight-output kernel (ulp across binades)");
+}
+
+TEST(MetricsDD, DamagedLaneAtanIsCaught) {
+    // The atan of a chord ratio above 2^-20, which the kernels compute in their lanes (an nlerp output's angle to the
+    // slerp reference, any output off by more than about 1e-5 rad): without its low words.
+    if (!metric_avx2_supported()) GTEST_SKIP() << "no AVX2 and FMA on this CPU: the scalar kernel is the only one";
+    expect_lane_damage_caught(MetricBatch::four_lanes, MetricDamage::lanes_atan_low_word_dropped,
+                              "damaged four-output kernel (atan low words dropped)");
+    if (metric_avx512_supported())
+        expect_lane_damage_caught(MetricBatch::eight_lanes, MetricDamage::lanes_atan_low_word_dropped,
+                                  "damaged eight-output kernel (atan low words dropped)");
 }

@@ -138,16 +138,16 @@ double atan2_chords_fast(double y, double x);
 // Test hook: a deliberately damaged fast engine, for the negative controls of tests/metrics_dd_test.cpp.
 enum class MetricDamage {
     none,
-    drop_reference_low_word,       // the fast engine reads R, N (and the other arc's) with their low words dropped
-    avx2_ulp_rounded_to_nearest,   // the AVX2 kernel's ulp fast path rounds to nearest instead of up
-    avx2_norm_low_word_dropped,    // the AVX2 kernel's angles scale the reference by |r| without its low word
-    avx2_batch_lane,               // the four- or eight-output kernel's lane 1 (the second output of each group in
-                                   // measure_batch): its angles scale the reference by |r| without its low word
-    avx512_batch_lane,             // the same in lane 5 of the eight-output kernel (a lane the AVX2 kernels lack)
-    avx512_ulp_split_swapped,      // the eight-output kernel's ulp distance across a power of two takes the low
-                                   // binade's offset as the high one's, and N(a) + N(b) across zero one binade short
-    avx512_atan_low_word_dropped,  // the eight-output kernel's atan of a chord ratio in [2^-20, 1] drops the low
-                                   // words (the quotient's, atan c's)
+    drop_reference_low_word,      // the fast engine reads R, N (and the other arc's) with their low words dropped
+    avx2_ulp_rounded_to_nearest,  // the AVX2 kernel's ulp fast path rounds to nearest instead of up
+    avx2_norm_low_word_dropped,   // the AVX2 kernel's angles scale the reference by |r| without its low word
+    avx2_batch_lane,              // the four- or eight-output kernel's lane 1 (the second output of each group in
+                                  // measure_batch): its angles scale the reference by |r| without its low word
+    avx512_batch_lane,            // the same in lane 5 of the eight-output kernel (a lane the AVX2 kernels lack)
+    lanes_ulp_split_swapped,      // the four- and eight-output kernels' ulp distance across a power of two takes the
+    // low binade's offset as the high one's, and N(a) + N(b) across zero is one binade short
+    lanes_atan_low_word_dropped,  // the four- and eight-output kernels' atan of a chord ratio in [2^-20, 1] (the
+                                  // four-output kernel's below 1/4) drops the low words (the quotient's, atan c's)
 };
 
 // The fast engine's kernel. Both give the same CaseMetrics bit for bit (tests/metrics_dd_test.cpp): avx2 evaluates

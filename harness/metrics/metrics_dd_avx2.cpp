@@ -92,6 +92,32 @@ QC_V V4 add(const V4 &x, __m256d y) {
     return fast_two_sum(s.hi, _mm256_add_pd(x.lo, s.lo));
 }
 
+// dd::add(x, y) (AccurateDWPlusDW) for two double-doubles per lane.
+QC_V V4 add(const V4 &x, const V4 &y) {
+    const V4 st = two_sum(x.hi, y.hi), t = two_sum(x.lo, y.lo);
+    const V4 v = fast_two_sum(st.hi, _mm256_add_pd(st.lo, t.hi));
+    return fast_two_sum(v.hi, _mm256_add_pd(t.lo, v.lo));
+}
+// Per lane, b where the lane's bit of mask is set, else a.
+QC_V V4 blend(const V4 &a, const V4 &b, __m256d mask) {
+    return {_mm256_blendv_pd(a.hi, b.hi, mask), _mm256_blendv_pd(a.lo, b.lo, mask)};
+}
+// The double of a nonnegative 64-bit integer below 2^52 per lane, exactly (AVX2 has no such conversion): its bits
+// under those of 2^52, less 2^52.
+QC_V __m256d small_to_double(__m256i v) {
+    const __m256d two52 = _mm256_set1_pd(0x1p52);
+    return _mm256_sub_pd(_mm256_castsi256_pd(_mm256_or_si256(v, _mm256_castpd_si256(two52))), two52);
+}
+// 2^e per lane for biased exponents E = e + 1023 in [1, 2046], built from its bits.
+QC_V __m256d pow2_biased4(__m256i E) { return _mm256_castsi256_pd(_mm256_slli_epi64(E, 52)); }
+// offset(z, e, p, emin) of metrics_dd_internal.h per lane for e >= emin and 2^(p-1-e) normal (the caller's lanes):
+// two_sum(z.hi - 2^e, z.lo) scaled by 2^(p-1-e). `E` = e + 1023.
+QC_V V4 offset4(const V4 &z, __m256i E, int p) {
+    const V4 f = two_sum(_mm256_sub_pd(z.hi, pow2_biased4(E)), z.lo);
+    const __m256d sc = pow2_biased4(_mm256_sub_epi64(_mm256_set1_epi64x(p - 1 + 2046), E));  // 2^(p-1-e)
+    return {_mm256_mul_pd(f.hi, sc), _mm256_mul_pd(f.lo, sc)};
+}
+
 // The four components of q.
 QC_V V4 load(const DDQuat &q) {
     const double *p = &q[0].hi;
@@ -175,7 +201,47 @@ QC_V int ulp_lanes(const V4 &x, __m256d y, int p, int emin, MetricDamage damage,
         _mm256_and_pd(_mm256_and_pd(_mm256_cmp_pd(x.hi, zero, _CMP_EQ_OQ), _mm256_cmp_pd(x.lo, zero, _CMP_EQ_OQ)),
                       _mm256_cmp_pd(y, zero, _CMP_EQ_OQ));
     ulps = _mm256_andnot_si256(_mm256_castpd_si256(both_zero), ulps);
-    const __m256i ok = _mm256_or_si256(same_binade, _mm256_castpd_si256(both_zero));
+    __m256i ok = _mm256_or_si256(same_binade, _mm256_castpd_si256(both_zero));
+    // ulp_distance_dd's two other branches, where a.hi and b are normal with biased exponents above e_low (binade() is
+    // then the exponent, one less for a = 2^e - tiny, and at least emin; offsets and 2^(p-1-e) normal), each by its
+    // operations in its order (as the eight-output kernel, metrics_dd_avx512.cpp).
+    const __m256i above = _mm256_set1_epi64x(e_low), top = _mm256_set1_epi64x(2047);
+    const __m256i general = _mm256_andnot_si256(
+        ok, _mm256_and_si256(_mm256_and_si256(_mm256_cmpgt_epi64(ea, above), _mm256_cmpgt_epi64(eb, above)),
+                             _mm256_and_si256(_mm256_cmpgt_epi64(top, ea), _mm256_cmpgt_epi64(top, eb))));
+    if (_mm256_movemask_pd(_mm256_castsi256_pd(general))) {
+        const __m256i Ea = _mm256_add_epi64(ea, _mm256_castpd_si256(below_pow2));  // binade(a) + 1023 (mask: -1)
+        const __m256d opposite = _mm256_xor_pd(xneg, yneg);
+        const __m256d two_binades = _mm256_andnot_pd(
+            opposite, _mm256_castsi256_pd(_mm256_xor_si256(_mm256_cmpeq_epi64(Ea, eb), _mm256_set1_epi64x(-1))));
+        const __m256d steps = _mm256_set1_pd(pow2(p - 1));  // binade_steps
+        const V4 oa = offset4(a, Ea, p), ob = offset4({b, zero}, eb, p);
+        // N(a) + N(b), N(z) = (e - emin + 1) 2^(p-1) + offset(z).
+        const __m256i base = _mm256_set1_epi64x(
+            1023 + emin - (damage == MetricDamage::lanes_ulp_split_swapped ? 0 : 1));  // E - base = e - emin + 1
+        const V4 na = add(oa, _mm256_mul_pd(small_to_double(_mm256_sub_epi64(Ea, base)), steps));
+        const V4 nb = add(ob, _mm256_mul_pd(small_to_double(_mm256_sub_epi64(eb, base)), steps));
+        const V4 dist_opp = add(na, nb);
+        // offset(high) + |ea - eb| 2^(p-1) - offset(low).
+        __m256d a_high = _mm256_castsi256_pd(_mm256_cmpgt_epi64(Ea, eb));
+        const __m256i gap = _mm256_castpd_si256(_mm256_blendv_pd(
+            _mm256_castsi256_pd(_mm256_sub_epi64(eb, Ea)), _mm256_castsi256_pd(_mm256_sub_epi64(Ea, eb)), a_high));
+        if (damage == MetricDamage::lanes_ulp_split_swapped)
+            a_high = _mm256_xor_pd(a_high, _mm256_castsi256_pd(_mm256_set1_epi64x(-1)));
+        const V4 oh = blend(ob, oa, a_high), ol = blend(oa, ob, a_high);
+        const V4 dist_two = add(add(oh, _mm256_mul_pd(small_to_double(gap), steps)), V4{vneg(ol.hi), vneg(ol.lo)});
+        const V4 dist = blend(dist_two, dist_opp, opposite);
+        // round_up.
+        const V4 r = fast_two_sum(dist.hi, dist.lo);
+        __m256d rup = _mm256_and_pd(_mm256_cmp_pd(r.lo, zero, _CMP_GT_OQ),
+                                    _mm256_cmp_pd(vabs(r.hi), _mm256_set1_pd(INFINITY), _CMP_NEQ_OQ));
+        if (damage == MetricDamage::avx2_ulp_rounded_to_nearest) rup = zero;
+        const __m256i u = _mm256_sub_epi64(_mm256_castpd_si256(r.hi), _mm256_castpd_si256(rup));
+        const __m256i take = _mm256_and_si256(general, _mm256_castpd_si256(_mm256_or_pd(opposite, two_binades)));
+        ulps = _mm256_castpd_si256(
+            _mm256_blendv_pd(_mm256_castsi256_pd(ulps), _mm256_castsi256_pd(u), _mm256_castsi256_pd(take)));
+        ok = _mm256_or_si256(ok, take);
+    }
     ulps_out = _mm256_castsi256_pd(ulps);
     return ~_mm256_movemask_pd(_mm256_castsi256_pd(ok)) & 0xf;
 }
@@ -325,10 +391,6 @@ QC_V Bcast broadcast(const DDQuat &q) {
     for (int i = 0; i < 4; i++) b.c[i] = {_mm256_set1_pd(q[i].hi), _mm256_set1_pd(q[i].lo)};
     return b;
 }
-// Per lane, b where the lane's bit of mask is set, else a.
-QC_V V4 blend(const V4 &a, const V4 &b, __m256d mask) {
-    return {_mm256_blendv_pd(a.hi, b.hi, mask), _mm256_blendv_pd(a.lo, b.lo, mask)};
-}
 QC_V Bcast blend(const Bcast &a, const Bcast &b, __m256d mask) {
     Bcast r;
     for (int i = 0; i < 4; i++) r.c[i] = blend(a.c[i], b.c[i], mask);
@@ -392,8 +454,9 @@ QC_V Chords chords4(const __m256d r[4], const V4 &n, const Bcast &v) {
     return {_mm256_sqrt_pd(_mm256_add_pd(a.hi, a.lo)), _mm256_sqrt_pd(_mm256_add_pd(b.hi, b.lo)), sneg};
 }
 // atan_correction and atan_middle of metrics_dd_internal.h in the lanes: the same operations.
-QC_V __m256d atan_middle4(__m256d y, __m256d x, __m256d qh) {
-    const __m256d ql = _mm256_div_pd(_mm256_fnmadd_pd(qh, x, y), x);
+// `low`: false drops the quotient's low word (the negative control lanes_atan_low_word_dropped).
+QC_V __m256d atan_middle4(__m256d y, __m256d x, __m256d qh, bool low) {
+    const __m256d ql = low ? _mm256_div_pd(_mm256_fnmadd_pd(qh, x, y), x) : _mm256_setzero_pd();
     const __m256d t = _mm256_mul_pd(qh, qh), m = vneg(t);
     __m256d p = _mm256_set1_pd(kAtanSeries[kAtanTerms - 1]);
     for (int k = kAtanTerms - 2; k >= 0; k--) p = _mm256_fmadd_pd(p, m, _mm256_set1_pd(kAtanSeries[k]));
@@ -401,7 +464,7 @@ QC_V __m256d atan_middle4(__m256d y, __m256d x, __m256d qh) {
 }
 // 4 atan2_chords(y, x): q - q^3/3 where q = y/x < 2^-20, atan_middle where y < x/4, else atan2_chords itself in that
 // lane (atan_high, rare here). `live`: the lanes whose results are used (the others skip the call).
-QC_V __m256d atan4(const Chords &c, int live) {
+QC_V __m256d atan4(const Chords &c, int live, MetricDamage damage) {
     const __m256d q = _mm256_div_pd(c.y, c.x);
     const __m256d q3 = _mm256_div_pd(_mm256_mul_pd(_mm256_mul_pd(q, q), q), _mm256_set1_pd(3));
     __m256d t = _mm256_sub_pd(q, q3);
@@ -409,7 +472,9 @@ QC_V __m256d atan4(const Chords &c, int live) {
     const __m256d below_quarter = _mm256_cmp_pd(c.y, _mm256_mul_pd(_mm256_set1_pd(0.25), c.x), _CMP_LT_OQ);
     const int series = _mm256_movemask_pd(series_v);
     const int middle = _mm256_movemask_pd(below_quarter) & ~series & live;
-    if (middle) t = _mm256_blendv_pd(t, atan_middle4(c.y, c.x, q), _mm256_andnot_pd(series_v, below_quarter));
+    if (middle)
+        t = _mm256_blendv_pd(t, atan_middle4(c.y, c.x, q, damage != MetricDamage::lanes_atan_low_word_dropped),
+                             _mm256_andnot_pd(series_v, below_quarter));
     const int slow = ~(series | middle) & live;
     if (slow) {
         alignas(32) double tt[4], yy[4], xx[4];
@@ -559,12 +624,12 @@ template <int G> QC_V void measure_groups(const double (*out)[4], const Op *ops,
     }
     // The angle against R, and against R_other in the tie band (taken where smaller).
     for (int k = 0; k < G; k++) g[k].c = chords4(g[k].r, g[k].n_angle, refs.R);
-    for (int k = 0; k < G; k++) g[k].angle = atan4(g[k].c, g[k].live), g[k].sneg = g[k].c.sneg;
+    for (int k = 0; k < G; k++) g[k].angle = atan4(g[k].c, g[k].live, damage), g[k].sneg = g[k].c.sneg;
     for (int k = 0; k < G; k++) g[k].other_arc = zero;
     if (in_tie_band) {
         for (int k = 0; k < G; k++) g[k].c = chords4(g[k].r, g[k].n_angle, refs.Ro);
         for (int k = 0; k < G; k++) {
-            const __m256d other = atan4(g[k].c, g[k].live);
+            const __m256d other = atan4(g[k].c, g[k].live, damage);
             g[k].other_arc = _mm256_cmp_pd(other, g[k].angle, _CMP_LT_OQ);
             g[k].angle = _mm256_blendv_pd(g[k].angle, other, g[k].other_arc);
             g[k].sneg = _mm256_blendv_pd(g[k].sneg, g[k].c.sneg, g[k].other_arc);
@@ -589,7 +654,7 @@ template <int G> QC_V void measure_groups(const double (*out)[4], const Op *ops,
                 g[k].c = chords4(g[k].r, g[k].n_angle, tn);
             }
         for (int k = 0; k < G; k++) {
-            if (g[k].nlerp_lanes) _mm256_store_pd(nlerp[k], atan4(g[k].c, g[k].nlerp_lanes));
+            if (g[k].nlerp_lanes) _mm256_store_pd(nlerp[k], atan4(g[k].c, g[k].nlerp_lanes, damage));
             for (int j = 0; j < 4; j++)
                 if (!(g[k].nlerp_lanes >> j & 1)) nlerp[k][j] = std::numeric_limits<double>::quiet_NaN();
         }

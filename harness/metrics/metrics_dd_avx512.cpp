@@ -166,7 +166,7 @@ QC_Z __m512d atan_correction8(__m512d h, __m512d l) {
     for (int k = kAtanTerms - 2; k >= 0; k--) p = _mm512_fmadd_pd(p, m, zset(kAtanSeries[k]));
     return _mm512_fnmadd_pd(_mm512_mul_pd(h, t), p, l);  // std::fma(-(h * t), p, l)
 }
-// `low`: false drops the low words (the quotient's, atan c's) for the negative control (avx512_atan_low_word_dropped).
+// `low`: false drops the low words (the quotient's, atan c's) for the negative control (lanes_atan_low_word_dropped).
 QC_Z __m512d atan_middle8(__m512d y, __m512d x, __m512d qh, bool low) {
     const __m512d ql = low ? _mm512_div_pd(_mm512_fnmadd_pd(qh, x, y), x) : zzero();
     return _mm512_add_pd(qh, atan_correction8(qh, ql));
@@ -187,7 +187,7 @@ QC_Z __m512d atan_high8(__m512d y, __m512d x, bool low) {
 // libm's atan2(y, x) in that lane (a ratio above 1 or NaN, which the chords do not give), now or (where `defer` is
 // given) in finish_atan8. `live`: the lanes whose results are used (the others skip the libm call).
 QC_Z __m512d atan8(const Chords8 &c, M8 live, MetricDamage damage, Deferred8 *defer = nullptr) {
-    const bool low = damage != MetricDamage::avx512_atan_low_word_dropped;
+    const bool low = damage != MetricDamage::lanes_atan_low_word_dropped;
     const __m512d q = _mm512_div_pd(c.y, c.x);
     const M8 series = _mm512_cmp_pd_mask(q, zset(kAtanSeriesLo), _CMP_LT_OQ);
     __m512d t = zzero();
@@ -293,7 +293,7 @@ QC_Z M8 ulp_lanes8(const Z &x, __m512d y, const Z &d, int p, int emin, MetricDam
         if (opposite & general) {
             // N(a) + N(b), N(z) = (e - emin + 1) 2^(p-1) + offset(z).
             const __m512i base =
-                _mm512_set1_epi64(1023 + emin - (damage == MetricDamage::avx512_ulp_split_swapped ? 0 : 1));
+                _mm512_set1_epi64(1023 + emin - (damage == MetricDamage::lanes_ulp_split_swapped ? 0 : 1));
             // (E - base = e - emin + 1)
             const Z na = add(oa, _mm512_mul_pd(_mm512_cvtepi64_pd(_mm512_sub_epi64(Ea, base)), steps));
             const Z nb = add(ob, _mm512_mul_pd(_mm512_cvtepi64_pd(_mm512_sub_epi64(eb, base)), steps));
@@ -302,7 +302,7 @@ QC_Z M8 ulp_lanes8(const Z &x, __m512d y, const Z &d, int p, int emin, MetricDam
         if (two_binades & general) {
             // offset(high) + |ea - eb| 2^(p-1) - offset(low).
             const M8 a_high = _mm512_cmpgt_epi64_mask(Ea, eb);
-            const M8 h = damage == MetricDamage::avx512_ulp_split_swapped ? M8(~a_high) : a_high;
+            const M8 h = damage == MetricDamage::lanes_ulp_split_swapped ? M8(~a_high) : a_high;
             const Z oh = blend(h, ob, oa), ol = blend(h, oa, ob);
             const __m512i gap = _mm512_abs_epi64(_mm512_sub_epi64(Ea, eb));
             dist_two = add(add(oh, _mm512_mul_pd(_mm512_cvtepi64_pd(gap), steps)), zneg(ol));

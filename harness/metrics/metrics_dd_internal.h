@@ -263,8 +263,8 @@ bool avx2_kernel_supported();
 // of AVX-512 vectors, bit for bit the same CaseMetrics; only where avx512_kernel_supported(). The last n mod 8: where
 // there are at least kEightLaneTailMin of them, one more group with the absent lanes masked off (a group costs about
 // as much with six live lanes as with eight), else measure_dd_avx2_outputs_batch (a group of four, then the per-output
-// kernel). `damage` as measure_dd_avx2_outputs_batch, plus avx512_batch_lane, avx512_ulp_split_swapped and
-// avx512_atan_low_word_dropped.
+// kernel). `damage` as measure_dd_avx2_outputs_batch, plus avx512_batch_lane, lanes_ulp_split_swapped and
+// lanes_atan_low_word_dropped.
 void measure_dd_avx512_outputs_batch(const double (*out)[4], const Op *ops, size_t n, const DDQuat &R, const DDQuat &N,
                                      const DDQuat &R_other, const DDQuat &N_other, bool in_tie_band,
                                      Precision precision, bool angle_only, MetricDamage damage, CaseMetrics *m);
