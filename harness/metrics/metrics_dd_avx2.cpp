@@ -161,6 +161,53 @@ QC_V double max_lane(__m256d x) {
     return std::max(0.0, _mm_cvtsd_f64(_mm_max_sd(m, _mm_unpackhi_pd(m, m))));
 }
 
+// ulp_lanes's lanes off its common path, on ulp_distance_dd's two other branches where a.hi and b are normal with
+// biased exponents above e_low: their ulps into `ulps`, and `ok` with their lanes added.
+QC_V __m256i ulp_lanes_other_branches(const V4 &a, __m256d b, __m256d xneg, __m256d yneg, __m256d below_pow2,
+                                      __m256i ea, __m256i eb, int e_low, int p, int emin, MetricDamage damage,
+                                      __m256i ok, __m256i &ulps) {
+    // ulp_distance_dd's two other branches, where a.hi and b are normal with biased exponents above e_low (binade() is
+    // then the exponent, one less for a = 2^e - tiny, and at least emin; offsets and 2^(p-1-e) normal), each by its
+    // operations in its order (as the eight-output kernel, metrics_dd_avx512.cpp).
+    const __m256d zero = _mm256_setzero_pd();
+    const __m256i above = _mm256_set1_epi64x(e_low), top = _mm256_set1_epi64x(2047);
+    const __m256i general = _mm256_andnot_si256(
+        ok, _mm256_and_si256(_mm256_and_si256(_mm256_cmpgt_epi64(ea, above), _mm256_cmpgt_epi64(eb, above)),
+                             _mm256_and_si256(_mm256_cmpgt_epi64(top, ea), _mm256_cmpgt_epi64(top, eb))));
+    if (!_mm256_movemask_pd(_mm256_castsi256_pd(general))) return ok;
+    const __m256i Ea = _mm256_add_epi64(ea, _mm256_castpd_si256(below_pow2));  // binade(a) + 1023 (mask: -1)
+    const __m256d opposite = _mm256_xor_pd(xneg, yneg);
+    const __m256d two_binades = _mm256_andnot_pd(
+        opposite, _mm256_castsi256_pd(_mm256_xor_si256(_mm256_cmpeq_epi64(Ea, eb), _mm256_set1_epi64x(-1))));
+    const __m256d steps = _mm256_set1_pd(pow2(p - 1));  // binade_steps
+    const V4 oa = offset4(a, Ea, p), ob = offset4({b, zero}, eb, p);
+    // N(a) + N(b), N(z) = (e - emin + 1) 2^(p-1) + offset(z).
+    const __m256i base = _mm256_set1_epi64x(
+        1023 + emin - (damage == MetricDamage::lanes_ulp_split_swapped ? 0 : 1));  // E - base = e - emin + 1
+    const V4 na = add(oa, _mm256_mul_pd(small_to_double(_mm256_sub_epi64(Ea, base)), steps));
+    const V4 nb = add(ob, _mm256_mul_pd(small_to_double(_mm256_sub_epi64(eb, base)), steps));
+    const V4 dist_opp = add(na, nb);
+    // offset(high) + |ea - eb| 2^(p-1) - offset(low).
+    __m256d a_high = _mm256_castsi256_pd(_mm256_cmpgt_epi64(Ea, eb));
+    const __m256i gap = _mm256_castpd_si256(_mm256_blendv_pd(_mm256_castsi256_pd(_mm256_sub_epi64(eb, Ea)),
+                                                             _mm256_castsi256_pd(_mm256_sub_epi64(Ea, eb)), a_high));
+    if (damage == MetricDamage::lanes_ulp_split_swapped)
+        a_high = _mm256_xor_pd(a_high, _mm256_castsi256_pd(_mm256_set1_epi64x(-1)));
+    const V4 oh = blend(ob, oa, a_high), ol = blend(oa, ob, a_high);
+    const V4 dist_two = add(add(oh, _mm256_mul_pd(small_to_double(gap), steps)), V4{vneg(ol.hi), vneg(ol.lo)});
+    const V4 dist = blend(dist_two, dist_opp, opposite);
+    // round_up.
+    const V4 r = fast_two_sum(dist.hi, dist.lo);
+    __m256d rup = _mm256_and_pd(_mm256_cmp_pd(r.lo, zero, _CMP_GT_OQ),
+                                _mm256_cmp_pd(vabs(r.hi), _mm256_set1_pd(INFINITY), _CMP_NEQ_OQ));
+    if (damage == MetricDamage::avx2_ulp_rounded_to_nearest) rup = zero;
+    const __m256i u = _mm256_sub_epi64(_mm256_castpd_si256(r.hi), _mm256_castpd_si256(rup));
+    const __m256i take = _mm256_and_si256(general, _mm256_castpd_si256(_mm256_or_pd(opposite, two_binades)));
+    ulps = _mm256_castpd_si256(
+        _mm256_blendv_pd(_mm256_castsi256_pd(ulps), _mm256_castsi256_pd(u), _mm256_castsi256_pd(take)));
+    return _mm256_or_si256(ok, take);
+}
+
 // ulp_distance_dd(x, y) lane by lane on the fast path below; returns the mask of the lanes off it (bit i: lane i),
 // whose ulps are to be taken from ulp_distance_dd itself. Lane-generic: the lanes are the four components of one
 // output (component_errors) or one component of four outputs (the four-output kernel).
@@ -202,46 +249,7 @@ QC_V int ulp_lanes(const V4 &x, __m256d y, int p, int emin, MetricDamage damage,
                       _mm256_cmp_pd(y, zero, _CMP_EQ_OQ));
     ulps = _mm256_andnot_si256(_mm256_castpd_si256(both_zero), ulps);
     __m256i ok = _mm256_or_si256(same_binade, _mm256_castpd_si256(both_zero));
-    // ulp_distance_dd's two other branches, where a.hi and b are normal with biased exponents above e_low (binade() is
-    // then the exponent, one less for a = 2^e - tiny, and at least emin; offsets and 2^(p-1-e) normal), each by its
-    // operations in its order (as the eight-output kernel, metrics_dd_avx512.cpp).
-    const __m256i above = _mm256_set1_epi64x(e_low), top = _mm256_set1_epi64x(2047);
-    const __m256i general = _mm256_andnot_si256(
-        ok, _mm256_and_si256(_mm256_and_si256(_mm256_cmpgt_epi64(ea, above), _mm256_cmpgt_epi64(eb, above)),
-                             _mm256_and_si256(_mm256_cmpgt_epi64(top, ea), _mm256_cmpgt_epi64(top, eb))));
-    if (_mm256_movemask_pd(_mm256_castsi256_pd(general))) {
-        const __m256i Ea = _mm256_add_epi64(ea, _mm256_castpd_si256(below_pow2));  // binade(a) + 1023 (mask: -1)
-        const __m256d opposite = _mm256_xor_pd(xneg, yneg);
-        const __m256d two_binades = _mm256_andnot_pd(
-            opposite, _mm256_castsi256_pd(_mm256_xor_si256(_mm256_cmpeq_epi64(Ea, eb), _mm256_set1_epi64x(-1))));
-        const __m256d steps = _mm256_set1_pd(pow2(p - 1));  // binade_steps
-        const V4 oa = offset4(a, Ea, p), ob = offset4({b, zero}, eb, p);
-        // N(a) + N(b), N(z) = (e - emin + 1) 2^(p-1) + offset(z).
-        const __m256i base = _mm256_set1_epi64x(
-            1023 + emin - (damage == MetricDamage::lanes_ulp_split_swapped ? 0 : 1));  // E - base = e - emin + 1
-        const V4 na = add(oa, _mm256_mul_pd(small_to_double(_mm256_sub_epi64(Ea, base)), steps));
-        const V4 nb = add(ob, _mm256_mul_pd(small_to_double(_mm256_sub_epi64(eb, base)), steps));
-        const V4 dist_opp = add(na, nb);
-        // offset(high) + |ea - eb| 2^(p-1) - offset(low).
-        __m256d a_high = _mm256_castsi256_pd(_mm256_cmpgt_epi64(Ea, eb));
-        const __m256i gap = _mm256_castpd_si256(_mm256_blendv_pd(
-            _mm256_castsi256_pd(_mm256_sub_epi64(eb, Ea)), _mm256_castsi256_pd(_mm256_sub_epi64(Ea, eb)), a_high));
-        if (damage == MetricDamage::lanes_ulp_split_swapped)
-            a_high = _mm256_xor_pd(a_high, _mm256_castsi256_pd(_mm256_set1_epi64x(-1)));
-        const V4 oh = blend(ob, oa, a_high), ol = blend(oa, ob, a_high);
-        const V4 dist_two = add(add(oh, _mm256_mul_pd(small_to_double(gap), steps)), V4{vneg(ol.hi), vneg(ol.lo)});
-        const V4 dist = blend(dist_two, dist_opp, opposite);
-        // round_up.
-        const V4 r = fast_two_sum(dist.hi, dist.lo);
-        __m256d rup = _mm256_and_pd(_mm256_cmp_pd(r.lo, zero, _CMP_GT_OQ),
-                                    _mm256_cmp_pd(vabs(r.hi), _mm256_set1_pd(INFINITY), _CMP_NEQ_OQ));
-        if (damage == MetricDamage::avx2_ulp_rounded_to_nearest) rup = zero;
-        const __m256i u = _mm256_sub_epi64(_mm256_castpd_si256(r.hi), _mm256_castpd_si256(rup));
-        const __m256i take = _mm256_and_si256(general, _mm256_castpd_si256(_mm256_or_pd(opposite, two_binades)));
-        ulps = _mm256_castpd_si256(
-            _mm256_blendv_pd(_mm256_castsi256_pd(ulps), _mm256_castsi256_pd(u), _mm256_castsi256_pd(take)));
-        ok = _mm256_or_si256(ok, take);
-    }
+    ok = ulp_lanes_other_branches(a, b, xneg, yneg, below_pow2, ea, eb, e_low, p, emin, damage, ok, ulps);
     ulps_out = _mm256_castsi256_pd(ulps);
     return ~_mm256_movemask_pd(_mm256_castsi256_pd(ok)) & 0xf;
 }
