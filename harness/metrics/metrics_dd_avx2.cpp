@@ -6,9 +6,10 @@
 // (metrics_dd_internal.h): the square root of the norm, the norm error, the final atan2.
 //
 // ulp distances: the scalar kernel's common case, x = s R_i and y = r_i of one sign in one binade (ulp_distance_dd's
-// middle branch: |x - y| / spacing, exact, rounded up), and a zero against a zero, are done in all four lanes; a
-// lane outside them (crossing a power of two, a zero against a nonzero, opposite signs, a binade below
-// 2^(p-1024) or emin) takes ulp_distance_dd itself.
+// middle branch: |x - y| / spacing, exact, rounded up), a zero against a zero, and its two other branches (opposite
+// signs; one sign across a power of two) where both binades are normal and above the common case's smallest, are done
+// in all four lanes; a lane outside them (a zero or subnormal against a nonzero, a = 2^e - tiny in one binade with b,
+// the smallest binades) takes ulp_distance_dd itself.
 // Whole outputs that are non-finite, zero, subnormal at their largest component or at least 2^1023 go to
 // measure_dd (scale_output's exponent and scaling would leave the plain multiplication by a power of two).
 //
@@ -387,8 +388,8 @@ QC_V void measure_block(const double (*out)[4], const Op *ops, int count, const 
 // measure_dd's order (the sums over the components are the scalar tree, written out lane by lane). The reference is
 // the same for the four (one case), broadcast. What is left to scalar code: an output measure_dd takes whole
 // (the same test as measure_block's: non-finite, zero, subnormal or >= 2^1023 at its largest component), the
-// atan2 of a chord ratio off atan2_chords's series (libm's atan2 on that lane's two chords, as measure_dd calls
-// it), and a component off ulp_lanes's fast path (ulp_distance_dd on that lane's component).
+// atan2 of a chord ratio of at least 1/4 (atan2_chords on that lane's two chords, as measure_dd calls it), and a
+// component off ulp_lanes's paths (ulp_distance_dd on that lane's component).
 
 // A reference quaternion broadcast: component i's double-double in every lane.
 struct Bcast {
