@@ -131,8 +131,8 @@ double ulp_distance(const Real &x, double y, int p, int emin);
 double ulp_distance(dd::DD x, double y, int p, int emin);
 
 // atan2(y, x) for 0 <= y <= x, x > 0, as the fast engine's angles take it (metrics_dd_internal.h, atan2_chords):
-// relative error <= 2u + u^2 + 2^-80 where y/x < 2^-20, <= 1.16u below 2^-2 (a series, without libm), libm's
-// atan2 above. For the search's screen, which adds its own slack.
+// relative error <= 2u + u^2 + 2^-80 where y/x < 2^-20, <= 1.16u from there to 1 (a series and a reduction, without
+// libm), libm's atan2 above 1. For the search's screen, which adds its own slack.
 double atan2_chords_fast(double y, double x);
 
 // Test hook: a deliberately damaged fast engine, for the negative controls of tests/metrics_dd_test.cpp.
@@ -144,8 +144,8 @@ enum class MetricDamage {
     avx2_batch_lane,              // the four- or eight-output kernel's lane 1 (the second output of each group in
                                   // measure_batch): its angles scale the reference by |r| without its low word
     avx512_batch_lane,            // the same in lane 5 of the eight-output kernel (a lane the AVX2 kernels lack)
-    lanes_ulp_split_swapped,      // the four- and eight-output kernels' ulp distance across a power of two takes the
-    // low binade's offset as the high one's, and N(a) + N(b) across zero is one binade short
+    lanes_ulp_split_swapped,      // the four- and eight-output kernels' ulp distance across a power of two takes
+                                  // the low binade's offset as the high one's; N(a) + N(b) one binade short
     lanes_atan_low_word_dropped,  // the four- and eight-output kernels' atan of a chord ratio in [2^-20, 1] (the
                                   // four-output kernel's below 1/4) drops the low words (the quotient's, atan c's)
 };

@@ -118,6 +118,15 @@ QC_V V4 offset4(const V4 &z, __m256i E, int p) {
     const __m256d sc = pow2_biased4(_mm256_sub_epi64(_mm256_set1_epi64x(p - 1 + 2046), E));  // 2^(p-1-e)
     return {_mm256_mul_pd(f.hi, sc), _mm256_mul_pd(f.lo, sc)};
 }
+// The nonnegative double-double x rounded up (round_up of metrics_dd_internal.h): Fast2Sum, then one double up where
+// the remainder is positive and the sum finite, as bits. `damage`: avx2_ulp_rounded_to_nearest skips the step up.
+QC_V __m256i round_up4(const V4 &x, MetricDamage damage) {
+    const V4 s = fast_two_sum(x.hi, x.lo);
+    __m256d up = _mm256_and_pd(_mm256_cmp_pd(s.lo, _mm256_setzero_pd(), _CMP_GT_OQ),
+                               _mm256_cmp_pd(vabs(s.hi), _mm256_set1_pd(INFINITY), _CMP_NEQ_OQ));
+    if (damage == MetricDamage::avx2_ulp_rounded_to_nearest) up = _mm256_setzero_pd();
+    return _mm256_sub_epi64(_mm256_castpd_si256(s.hi), _mm256_castpd_si256(up));  // +1 where up (all ones: -1)
+}
 
 // The four components of q.
 QC_V V4 load(const DDQuat &q) {
@@ -197,12 +206,7 @@ QC_V __m256i ulp_lanes_other_branches(const V4 &a, __m256d b, __m256d xneg, __m2
     const V4 oh = blend(ob, oa, a_high), ol = blend(oa, ob, a_high);
     const V4 dist_two = add(add(oh, _mm256_mul_pd(small_to_double(gap), steps)), V4{vneg(ol.hi), vneg(ol.lo)});
     const V4 dist = blend(dist_two, dist_opp, opposite);
-    // round_up.
-    const V4 r = fast_two_sum(dist.hi, dist.lo);
-    __m256d rup = _mm256_and_pd(_mm256_cmp_pd(r.lo, zero, _CMP_GT_OQ),
-                                _mm256_cmp_pd(vabs(r.hi), _mm256_set1_pd(INFINITY), _CMP_NEQ_OQ));
-    if (damage == MetricDamage::avx2_ulp_rounded_to_nearest) rup = zero;
-    const __m256i u = _mm256_sub_epi64(_mm256_castpd_si256(r.hi), _mm256_castpd_si256(rup));
+    const __m256i u = round_up4(dist, damage);
     const __m256i take = _mm256_and_si256(general, _mm256_castpd_si256(_mm256_or_pd(opposite, two_binades)));
     ulps = _mm256_castpd_si256(
         _mm256_blendv_pd(_mm256_castsi256_pd(ulps), _mm256_castsi256_pd(u), _mm256_castsi256_pd(take)));
@@ -237,12 +241,7 @@ QC_V int ulp_lanes(const V4 &x, __m256d y, int p, int emin, MetricDamage damage,
     diff = {_mm256_xor_pd(diff.hi, dflip), _mm256_xor_pd(diff.lo, dflip)};
     const __m256d spacing_inv =
         _mm256_castsi256_pd(_mm256_slli_epi64(_mm256_sub_epi64(_mm256_set1_epi64x(p + 2045), ea), 52));
-    // round_up: RN(hi + lo), one double up where the remainder is positive and the sum finite.
-    const V4 dist = fast_two_sum(_mm256_mul_pd(diff.hi, spacing_inv), _mm256_mul_pd(diff.lo, spacing_inv));
-    __m256d up = _mm256_and_pd(_mm256_cmp_pd(dist.lo, zero, _CMP_GT_OQ),
-                               _mm256_cmp_pd(vabs(dist.hi), _mm256_set1_pd(INFINITY), _CMP_NEQ_OQ));
-    if (damage == MetricDamage::avx2_ulp_rounded_to_nearest) up = zero;
-    __m256i ulps = _mm256_sub_epi64(_mm256_castpd_si256(dist.hi), _mm256_castpd_si256(up));  // +1 where up
+    __m256i ulps = round_up4({_mm256_mul_pd(diff.hi, spacing_inv), _mm256_mul_pd(diff.lo, spacing_inv)}, damage);
     // Also exact zeros on both sides (R_i = 0 and r_i = +-0, common in the axis-aligned regions): ulp_distance_dd
     // gives a zero there (of either sign), which the maximum from +0 never takes; +0 here.
     const __m256d both_zero =

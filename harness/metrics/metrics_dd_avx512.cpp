@@ -268,12 +268,7 @@ QC_Z M8 ulp_lanes8(const Z &x, __m512d y, const Z &d, int p, int emin, MetricDam
     const M8 dneg = _mm512_cmp_pd_mask(d.hi, zero, _CMP_LT_OQ);
     const Z diff{_mm512_mask_xor_pd(d.hi, dneg, d.hi, zset(-0.0)), _mm512_mask_xor_pd(d.lo, dneg, d.lo, zset(-0.0))};
     const __m512d spacing_inv = zbits(_mm512_slli_epi64(_mm512_sub_epi64(_mm512_set1_epi64(p + 2045), ea), 52));
-    const Z dist = fast_two_sum(_mm512_mul_pd(diff.hi, spacing_inv), _mm512_mul_pd(diff.lo, spacing_inv));
-    M8 up =
-        _mm512_cmp_pd_mask(dist.lo, zero, _CMP_GT_OQ) & _mm512_cmp_pd_mask(zabs(dist.hi), zset(INFINITY), _CMP_NEQ_OQ);
-    if (damage == MetricDamage::avx2_ulp_rounded_to_nearest) up = 0;
-    // round_up: one double up (+1 on the bits of a nonnegative double) where the remainder is positive.
-    __m512i ulps = _mm512_mask_add_epi64(ibits(dist.hi), up, ibits(dist.hi), _mm512_set1_epi64(1));
+    __m512i ulps = ibits(round_up8({_mm512_mul_pd(diff.hi, spacing_inv), _mm512_mul_pd(diff.lo, spacing_inv)}, damage));
     // Exact zeros on both sides: ulp_distance_dd gives a zero, which the maximum from +0 never takes; +0 here.
     const M8 both_zero = _mm512_cmp_pd_mask(x.hi, zero, _CMP_EQ_OQ) & _mm512_cmp_pd_mask(x.lo, zero, _CMP_EQ_OQ) &
                          _mm512_cmp_pd_mask(y, zero, _CMP_EQ_OQ);
