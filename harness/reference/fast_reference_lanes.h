@@ -8,7 +8,7 @@
 // nearbyint rounds to nearest even as the scalar std::nearbyint does in the default rounding mode; with
 // -ffp-contract=off (everywhere) each lane computes the scalar path's bits. The branches of the scalar path become a
 // lane mask: a lane that would take any branch other than the common one (a zeroed tiny component, t = 0 or 1,
-// t < 2^-300, equal ends, a dot product whose sign needs more than one VecSum pass or is zero, a vanishing |a - b|,
+// equal ends, a dot product whose sign needs more than one VecSum pass or is zero, a vanishing |a - b|,
 // W' < 2^-300, tW' < 2^-60, the tie band, an undecided rounding, a non-finite value or bound, a bound over the
 // tolerance) leaves the mask and is evaluated again by the scalar fast_slerp_reference, which then decides its
 // outcome (fast_reference.cpp: fast_slerp_reference_batch).
@@ -396,7 +396,10 @@ bool slerp_lanes(const double *const q0_in[kLanes], const double *const q1_in[kL
         q0[i] = load_lanes([&](int l) { return q0_in[l][i]; });
         q1[i] = load_lanes([&](int l) { return q1_in[l][i]; });
     }
-    const V t = load_lanes([&](int l) { return t_in[l]; });
+    // 0 < t < 2^-300: evaluated at t = 0, every component's bound widened by 4t (fast_slerp_reference's t_shift)
+    const V t_given = load_lanes([&](int l) { return t_in[l]; });
+    const M t_tiny = (t_given > V{}) & (t_given < splat(0x1p-300));
+    const V t = sel(t_tiny, V{}, t_given), t_shift = sel(t_tiny, splat(4) * t_given, V{});
     const M t_ok = t_in_range(t);
 
     // 1-3: what the key pairs decide, from the thread's memo where the lanes share one pair
@@ -429,7 +432,7 @@ bool slerp_lanes(const double *const q0_in[kLanes], const double *const q1_in[kL
         }
     }
     V bound = largest_bound(A, O, other, tie_band, want_nlerp, ok);
-    bound = up(bound + V{} + V{} + splat(kEpsFloor));
+    bound = up(bound + t_shift + V{} + splat(kEpsFloor));  // fast_slerp_reference: no zeroed components here
     ok &= isfinite(bound) & (bound <= splat(args.tolerance));
 
     for (int l = 0; l < kLanes; l++) {
