@@ -451,7 +451,7 @@ void write_lane(const fast_detail::LaneOut &o, double t, int lane, SlerpReferenc
     for (size_t i = 0; i < 4; i++) r.R[i] = o.R[i], r.N[i] = o.N[i];
     if (o.in_tie_band)
         for (size_t i = 0; i < 4; i++) r.R_other[i] = o.R_other[i], r.N_other[i] = o.N_other[i];
-    r.tie = false;
+    r.tie = o.tie;
     r.dot = o.dot;
     r.in_tie_band = o.in_tie_band;
     r.arc_w = o.arc_w;

@@ -59,6 +59,7 @@ KernelArgs kernel_args(Precision p, bool want_nlerp);
 struct LaneOut {
     dd::DD R[4], N[4], R_other[4], N_other[4];
     double dot = 0, arc_w = 0, bound = 0;
+    bool tie = false;  // q0.q1 = 0 exactly
     bool in_tie_band = false;
 };
 

@@ -6,10 +6,11 @@
 // Identity with the scalar path: every operation below is the scalar path's (fast_reference.cpp, dd.h) in the same
 // order on the same operands, one lane per case. IEEE +, -, *, /, sqrt and fma are correctly rounded per lane, and
 // nearbyint rounds to nearest even as the scalar std::nearbyint does in the default rounding mode; with
-// -ffp-contract=off (everywhere) each lane computes the scalar path's bits. The branches of the scalar path become a
-// lane mask: a lane that would take any branch other than the common one (a zeroed tiny component, t = 0 or 1,
-// equal ends, a dot product whose sign needs more than one VecSum pass or is zero, a vanishing |a - b|,
-// W' < 2^-300, tW' < 2^-60, the tie band, an undecided rounding, a non-finite value or bound, a bound over the
+// -ffp-contract=off (everywhere) each lane computes the scalar path's bits. The scalar path's branches become lane
+// masks. The lanes take these: t = 0 or 1, 0 < t < 2^-300 (evaluated at t = 0), equal or opposite ends, a dot product
+// that is exactly zero, W' < 2^-300, tW' < 2^-60 and the tie band. A lane that would take any other branch (a zeroed
+// tiny component, a dot product whose sign needs more than one VecSum pass, a vanishing |a + b|, an argument outside
+// the sine's or the arc tangent's range, an undecided rounding, a non-finite value or bound, a bound over the
 // tolerance) leaves the mask and is evaluated again by the scalar fast_slerp_reference, which then decides its
 // outcome (fast_reference.cpp: fast_slerp_reference_batch).
 // Not a header to include elsewhere: it defines functions (in an anonymous namespace) and has no include guard.
@@ -264,8 +265,9 @@ M ends_in_range(const V q0[4], const V q1[4], M &same_ends) {
 }
 
 // q0.q1 as the exact sum of its eight product words, with its sign where the first VecSum pass decides it (the
-// top word above the sum of the others); the lanes where it does not leave ok for the scalar path.
-B exact_dot_and_sign(const V q0[4], const V q1[4], M &ok, M &negative) {
+// top word above the sum of the others, or every word zero: zero_dot, exact_sign's 0); the lanes where it does not
+// leave ok for the scalar path.
+B exact_dot_and_sign(const V q0[4], const V q1[4], M &ok, M &negative, M &zero_dot) {
     V x[8];
     for (int i = 0; i < 4; i++) {
         const D pr = two_prod(q0[i], q1[i]);
@@ -278,7 +280,8 @@ B exact_dot_and_sign(const V q0[4], const V q1[4], M &ok, M &negative) {
     V rest{};
     for (int i = 0; i < 7; i++) rest += vabs(x[i]);
     rest *= splat(1 + 0x1p-48);
-    ok &= vabs(x[7]) > rest;
+    zero_dot = (x[7] == V{}) & (rest == V{});
+    ok &= (vabs(x[7]) > rest) | zero_dot;
     negative = x[7] < V{};
     B exact_dot = exact(x[0]);
     for (int i = 1; i < 8; i++) exact_dot = exact_dot + exact(x[i]);
@@ -286,7 +289,7 @@ B exact_dot_and_sign(const V q0[4], const V q1[4], M &ok, M &negative) {
 }
 
 // A certified lane l as LaneOut (R, N, and the other arc's on the tie band; the caller writes the reference).
-void store_lane(const Arc &A, const Arc &O, int l, bool in_tie_band, double dot, double arc_w, double bound,
+void store_lane(const Arc &A, const Arc &O, int l, bool tie, bool in_tie_band, double dot, double arc_w, double bound,
                 LaneOut &o) {
     for (int i = 0; i < 4; i++) {
         o.R[i] = {A.R[i].v.hi[l], A.R[i].v.lo[l]};
@@ -298,6 +301,7 @@ void store_lane(const Arc &A, const Arc &O, int l, bool in_tie_band, double dot,
             o.N_other[i] = {O.N[i].v.hi[l], O.N[i].v.lo[l]};
         }
     o.dot = dot;
+    o.tie = tie;
     o.in_tie_band = in_tie_band;
     o.arc_w = arc_w;
     o.bound = bound;
@@ -306,7 +310,7 @@ void store_lane(const Arc &A, const Arc &O, int l, bool in_tie_band, double dot,
 // What the lanes' key pairs decide (steps 1 to 2 and the pair's part of the arc, fast_reference.cpp), the lanes
 // that left ok on the way excluded. ok starts as the lanes to evaluate.
 struct PairPart {
-    M ok, same_ends, tie_band;
+    M ok, same_ends, zero_dot, tie_band;
     double dots[kLanes];
     B a[4], b[4];  // b on the short arc
     ArcPair arc;
@@ -316,7 +320,7 @@ void pair_part(const Tables &T, const V q0[4], const V q1[4], double band, M ok,
 
     // 1. the sign of q0.q1, decided by the first VecSum pass (else: the scalar path)
     M negative;
-    const B exact_dot = exact_dot_and_sign(q0, q1, ok, negative);
+    const B exact_dot = exact_dot_and_sign(q0, q1, ok, negative, P.zero_dot);
 
     // 2. a, b
     const B n0s = norm2(q0), n1s = norm2(q1);
@@ -437,7 +441,7 @@ bool slerp_lanes(const double *const q0_in[kLanes], const double *const q1_in[kL
 
     for (int l = 0; l < kLanes; l++) {
         certified[l] = lane(ok, l);
-        if (certified[l]) store_lane(A, O, l, lane(tie_band, l), P.dots[l], arc_w[l], bound[l], out[l]);
+        if (certified[l]) store_lane(A, O, l, lane(P.zero_dot, l), lane(tie_band, l), P.dots[l], arc_w[l], bound[l], out[l]);
     }
     return true;
 }
