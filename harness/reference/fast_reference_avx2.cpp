@@ -23,6 +23,12 @@ inline V vsqrt(V a) { return _mm256_sqrt_pd(a); }
 inline V vfma(V a, V b, V c) { return _mm256_fmadd_pd(a, b, c); }
 inline V vabs(V a) { return _mm256_andnot_pd(splat(-0.0), a); }
 inline V nearbyint(V a) { return _mm256_round_pd(a, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC); }
+// base[idx[l]] in lane l (idx: integer-valued doubles in int range)
+// (the masked form with every lane set: the plain one passes GCC 12 an uninitialised source it warns about)
+inline V vgather(const double *base, V idx) {
+    return _mm256_mask_i32gather_pd(_mm256_setzero_pd(), base, _mm256_cvttpd_epi32(idx),
+                                    _mm256_castsi256_pd(_mm256_set1_epi64x(-1)), 8);
+}
 
 }  // namespace
 }  // namespace qc::fast_detail

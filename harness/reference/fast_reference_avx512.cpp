@@ -29,6 +29,8 @@ inline V vsqrt(V a) { return _mm512_sqrt_pd(a); }
 inline V vfma(V a, V b, V c) { return _mm512_fmadd_pd(a, b, c); }
 inline V vabs(V a) { return _mm512_andnot_pd(splat(-0.0), a); }
 inline V nearbyint(V a) { return _mm512_roundscale_pd(a, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC); }
+// base[idx[l]] in lane l (idx: integer-valued doubles in int range)
+inline V vgather(const double *base, V idx) { return _mm512_i32gather_pd(_mm512_cvttpd_epi32(idx), base, 8); }
 
 }  // namespace
 }  // namespace qc::fast_detail

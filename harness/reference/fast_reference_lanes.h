@@ -2,7 +2,8 @@
 // the kernels' files (fast_reference_avx2.cpp: four lanes; fast_reference_avx512.cpp: eight), each after defining,
 // in namespace qc::fast_detail's anonymous namespace, its width and its operations:
 //   kLanes; V, a GCC vector of kLanes doubles; M = decltype(V{} < V{}), its lane masks (all ones or zero);
-//   splat(x) (x in every lane), vsqrt, vfma, vabs and nearbyint (to nearest even), each correctly rounded per lane.
+//   splat(x) (x in every lane), vsqrt, vfma, vabs and nearbyint (to nearest even), each correctly rounded per lane;
+//   vgather(base, idx): base[idx[l]] in lane l, idx integer-valued.
 // Identity with the scalar path: every operation below is the scalar path's (fast_reference.cpp, dd.h) in the same
 // order on the same operands, one lane per case. IEEE +, -, *, /, sqrt and fma are correctly rounded per lane, and
 // nearbyint rounds to nearest even as the scalar std::nearbyint does in the default rounding mode; with
@@ -16,6 +17,7 @@
 // Not a header to include elsewhere: it defines functions (in an anonymous namespace) and has no include guard.
 
 #include <cmath>
+#include <cstddef>
 #include <cstring>
 #include <initializer_list>
 
@@ -86,18 +88,11 @@ inline B sel(M m, const B &x, const B &y) {
 
 // One table entry per lane, at k (an integer-valued double); lanes off the mask read entry 0.
 inline B gather(const DB *table, int size, V k, M ok) {
-    alignas(sizeof(V)) double kk[kLanes], hi[kLanes], lo[kLanes], err[kLanes];
-    alignas(sizeof(V)) long long okk[kLanes];
-    static_assert(sizeof kk == sizeof(V) && sizeof okk == sizeof(M));
-    std::memcpy(kk, &k, sizeof kk), std::memcpy(okk, &ok, sizeof okk);
-    for (int l = 0; l < kLanes; l++) {
-        const int i = okk[l] && kk[l] >= 0 && kk[l] < size ? int(kk[l]) : 0;
-        hi[l] = table[i].v.hi, lo[l] = table[i].v.lo, err[l] = table[i].err;
-    }
-    B out;
-    std::memcpy(&out.v.hi, hi, sizeof hi), std::memcpy(&out.v.lo, lo, sizeof lo),
-        std::memcpy(&out.err, err, sizeof err);
-    return out;
+    static_assert(sizeof(DB) == 3 * sizeof(double) && offsetof(DB, v.lo) == sizeof(double) &&
+                  offsetof(DB, err) == 2 * sizeof(double));
+    const V i = sel(ok & (k >= V{}) & (k < splat(size)), k, V{}) * splat(3);  // exact: 3 size < 2^31
+    const double *base = &table[0].v.hi;
+    return {{vgather(base, i), vgather(base + 1, i)}, vgather(base + 2, i)};
 }
 
 // fast_reference.cpp: sqrt_nonneg, both branches.
