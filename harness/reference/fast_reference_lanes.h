@@ -436,7 +436,8 @@ bool slerp_lanes(const double *const q0_in[kLanes], const double *const q1_in[kL
 
     for (int l = 0; l < kLanes; l++) {
         certified[l] = lane(ok, l);
-        if (certified[l]) store_lane(A, O, l, lane(P.zero_dot, l), lane(tie_band, l), P.dots[l], arc_w[l], bound[l], out[l]);
+        if (certified[l])
+            store_lane(A, O, l, lane(P.zero_dot, l), lane(tie_band, l), P.dots[l], arc_w[l], bound[l], out[l]);
     }
     return true;
 }
