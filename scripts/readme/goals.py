@@ -87,6 +87,16 @@ def numpy_text(state):
             f"set: {set_vars or 'none'}; unset: {unset or 'none'}")
 
 
+def within_noise(figure, goal, cv):
+    """Whether the goal lies within two spreads (cv over the repetitions) of the figure: another run on the same
+    machine could give the other verdict (cmd_bench.cpp: goal_within_noise)."""
+    return cv > 0 and abs(figure - goal) <= 2 * cv * figure
+
+
+def cv_text(cv):
+    return f" (cv {cv * 100:.1f} %)" if cv > 0 else ""
+
+
 def bench_rows(fig, cv, cores, state, why):
     """(figure, measured, goal, verdict, machine state) of the goal figures of one bench run; None where none ran."""
     def get(suite, op="slerp", prec="f64"):
@@ -95,24 +105,40 @@ def bench_rows(fig, cv, cores, state, why):
     load = load_text(state, why)
     rows = []
 
-    def add(name, measured, value, goal, met, extra=""):
+    def add(name, measured, value, goal, met, extra="", noisy=False):
         verdict = "not measured" if not measured else "(no goal)" if goal == "—" else "met" if met else "**not met**"
+        if measured and goal != "—" and noisy:
+            verdict += ", within noise"
         rows.append((name, value if measured else NOT_MEASURED, goal, verdict, load + extra))
+
+    def spread(key):
+        c = cv.get(key)
+        return c if c is not None and c > 0 else 0.0
 
     # validation at 1 in 1,024 (the default rate's floor, runs from 1.5 million cases per precision), and at the
     # 1 in 64 of smaller runs and --paranoid beside it
     fast, numpy, fast64 = get("fast_reference_rate1024"), get("numpy_f64_uncertified"), get("fast_reference")
+    # the ratio's spread from its two figures', taken as independent
+    ratio_cv = math.hypot(spread(("fast_reference_rate1024", "slerp", "f64", "all")),
+                          spread(("numpy_f64_uncertified", "slerp", "f64", "all")))
+    ratio = fast / numpy if fast > 0 and numpy > 0 else 0.0
     add("certified reference (validation 1 in 1,024) / numpy uncertified f64 slerp, ns per case",
-        fast > 0 and numpy > 0, f"{fast:.0f} / {numpy:.0f} = {fast / numpy:.2f}x" if fast > 0 and numpy > 0 else "",
-        "≤ 1.0x", fast <= numpy, "; " + numpy_text(state))
+        fast > 0 and numpy > 0, f"{fast:.0f} / {numpy:.0f} = {ratio:.2f}x{cv_text(ratio_cv)}" if ratio else "",
+        "≤ 1.0x", fast <= numpy, "; " + numpy_text(state), within_noise(ratio, 1.0, ratio_cv))
     add("the same with validation 1 in 64 (runs up to 96,000 cases per precision, `--paranoid`)",
         fast64 > 0 and numpy > 0, f"{fast64:.0f} / {numpy:.0f} = {fast64 / numpy:.2f}x" if fast64 > 0 and numpy > 0
         else "", "—", False)
     # the metric as the runner and the sweep pay it: a case's outputs in one batch where that benchmark ran
-    metric = max(get("metric_fast_batch", op, p) or get("metric_fast", op, p) for op in ("slerp", "nlerp")
-                 for p in ("f32", "f64"))
+    metric, metric_cv = 0.0, 0.0
+    for op in ("slerp", "nlerp"):
+        for p in ("f32", "f64"):
+            key = ("metric_fast_batch", op, p, "all")
+            if not get(*key[:3]) > 0:
+                key = ("metric_fast", op, p, "all")
+            if get(*key[:3]) > metric:
+                metric, metric_cv = get(*key[:3]), spread(key)
     add("certified metric, ns per output as the runner measures it (slowest op and precision)", metric > 0,
-        f"{metric:.0f}", "≤ 30", metric <= 30)
+        f"{metric:.1f}{cv_text(metric_cv)}", "≤ 30", metric <= 30, noisy=within_noise(metric, 30, metric_cv))
     now, before = get("runner_fast", "slerp+nlerp", "both"), get("runner_fast_before", "slerp+nlerp", "both")
     add("whole runner (default selection, search by steps) against its scalar paths",
         now > 0 and before > 0, f"{before / 1e3:.1f} / {now / 1e3:.1f} µs = {before / now:.2f}x" if now > 0 else "",
@@ -120,10 +146,11 @@ def bench_rows(fig, cv, cores, state, why):
     point = get("sweep_t_point", prec="f32")
     minutes = point * 1e-9 * F32_T_POINTS / cores / 60
     # its repetitions' spread beside it: the figure sits near its goal, and one run's verdict is not the next one's
-    spread = cv.get(("sweep_t_point", "slerp", "f32", "all"))
-    spread = f", cv {spread * 100:.1f} % over the repetitions" if spread is not None else ""
+    point_cv = spread(("sweep_t_point", "slerp", "f32", "all"))
+    point_spread = f", cv {point_cv * 100:.1f} % over the repetitions" if point_cv else ""
     add(f"exhaustive f32 t slice ({F32_T_POINTS:,} points), default selection, {cores} cores", point > 0,
-        f"{minutes:.1f} min ({point / 1e3:.2f} µs per point{spread})", "≤ 30 min", minutes <= 30)
+        f"{minutes:.1f} min ({point / 1e3:.2f} µs per point{point_spread})", "≤ 30 min", minutes <= 30,
+        noisy=within_noise(minutes, 30, point_cv))
     return None if all(r[1] == NOT_MEASURED for r in rows) else rows
 
 
