@@ -396,6 +396,16 @@ void require_parallel_memory(const BenchArgs &a, const std::vector<Impl> &catalo
                    run_memory_estimate(plan), "--parallel-cases");
 }
 
+// A benchmark's figure per call (or per case) and its spread: CPU time, or for a self-timed one (process plugins, the
+// sweep point) the time measured around the work itself (manual time).
+struct PerCall {
+    double ns, cv;
+};
+PerCall per_call(const Collector::Figures &f, const bench::BenchKey &key) {
+    if (key.self_timed) return {f.mean_real_ns / key.calls_per_iteration, f.cv_real};
+    return {f.mean_cpu_ns / key.calls_per_iteration, f.cv};
+}
+
 // The measured benchmarks as rows of timing.csv (the implementations) and throughput.csv (the harness).
 // Returns how many were measured (the others were filtered out).
 size_t benchmark_rows(const std::vector<std::pair<std::string, bench::BenchKey>> &keys, const Collector &collector,
@@ -408,9 +418,7 @@ size_t benchmark_rows(const std::vector<std::pair<std::string, bench::BenchKey>>
         if (!f.error.empty()) throw InputError(fmt::format("bench: {}: {}", name, f.error));
         measured++;
         if (key.suite == "slerp_cr") continue;  // slerp_cr.json (report_slerp_cr), not a table
-        // Process plugins and the sweep point: the time measured around the work itself (manual time), and its spread.
-        const double ns = (key.self_timed ? f.mean_real_ns : f.mean_cpu_ns) / key.calls_per_iteration;
-        const double cv = key.self_timed ? f.cv_real : f.cv;
+        const auto [ns, cv] = per_call(f, key);
         if (key.suite == "impl") {
             timing.row({key.impl, key.op, key.region, key.mode, ns, cv, uint64_t(f.repetitions)});
         } else {
@@ -434,8 +442,8 @@ nlohmann::json compare_harness(const std::vector<std::pair<std::string, bench::B
     for (const auto &[name, key] : keys)
         if (auto it = collector.figures.find(name); it != collector.figures.end() && key.suite != "impl") {
             const std::string k = fmt::format("{}/{}/{}/{}", key.suite, key.op, key.precision, key.region);
-            figures[k] = (key.self_timed ? it->second.mean_real_ns : it->second.mean_cpu_ns) / key.calls_per_iteration;
-            cvs[k] = key.self_timed ? it->second.cv_real : it->second.cv;
+            const PerCall c = per_call(it->second, key);
+            figures[k] = c.ns, cvs[k] = c.cv;
         }
     for (const auto &[name, key] : keys)
         if (collector.figures.count(name) && key.precision == "f64" && key.region == "all" && key.op == "slerp")
